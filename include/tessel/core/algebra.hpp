@@ -1,0 +1,630 @@
+// tessel/core/algebra.hpp — coalesce, filter, composition, complement,
+// inverses, divides, products and tile_to_shape (spec §5–§11).
+//
+// Each function is written once, over values, and is `constexpr`: with
+// constant arguments the compiler folds it (see tests/static_algebra_test.cpp),
+// with run-time arguments the same body runs on the host or the GPU.
+// Functions that can reject their input return `Result<Layout>`.
+#pragma once
+
+#include "tessel/core/layout.hpp"
+
+namespace tessel {
+
+// ================================================================ leaf lists
+
+/// The leaves of a layout (or a working list of them), in order.
+struct Leaves {
+  index_t s[kMaxLeaves]{};
+  index_t d[kMaxLeaves]{};
+  int n = 0;
+  bool overflow = false;
+
+  TESSEL_HD constexpr void push(index_t shape, index_t stride) {
+    if (n == kMaxLeaves) {
+      overflow = true;
+      return;
+    }
+    s[n] = shape;
+    d[n] = stride;
+    ++n;
+  }
+};
+
+TESSEL_HD constexpr Leaves leaves_of(const Layout& l) {
+  Leaves r;
+  for (int i = 0; i < l.shape.nleaf; ++i) r.push(l.shape.val[i], l.stride.val[i]);
+  return r;
+}
+
+/// Drop extent-1 leaves and merge `s0:d0, s:d` into `(s0*s):d0` when d == s0*d0.
+TESSEL_HD constexpr Leaves coalesce_leaves(const Leaves& in) {
+  Leaves out;
+  for (int i = 0; i < in.n; ++i) {
+    if (in.s[i] == 1) continue;
+    if (out.n > 0 && in.d[i] == out.s[out.n - 1] * out.d[out.n - 1]) {
+      out.s[out.n - 1] *= in.s[i];
+    } else {
+      out.push(in.s[i], in.d[i]);
+    }
+  }
+  return out;
+}
+
+/// `1:0` for no leaves, `s:d` for one, the flat tuple layout otherwise.
+TESSEL_HD constexpr Layout layout_of(const Leaves& l) {
+  if (l.n == 0) return Layout{make_int(1), make_int(0)};
+  return layout_from_leaves(l.s, l.d, l.n);
+}
+
+namespace detail {
+/// Inputs of the algebra: a valid layout with non-negative strides.
+TESSEL_HD constexpr Error check_algebra_input(const Layout& l) {
+  const Error e = check_layout(l);
+  if (e.code != Errc::ok) return e;
+  for (int i = 0; i < l.stride.nleaf; ++i)
+    if (l.stride.val[i] < 0)
+      return make_error(Errc::value_range, "negative stride {0} (leaf {1}) is not supported by the algebra",
+                        l.stride.val[i], i);
+  return Error{};
+}
+TESSEL_HD constexpr Error check_algebra_inputs(const Layout& a, const Layout& b) {
+  const Error e = check_algebra_input(a);
+  return e.code != Errc::ok ? e : check_algebra_input(b);
+}
+TESSEL_HD constexpr Error capacity_error() {
+  return make_error(Errc::capacity, "the result needs more than {0} leaves or {1} tokens", kMaxLeaves, kMaxTokens);
+}
+TESSEL_HD constexpr Result<Layout> checked_result(const Layout& l) {
+  if (l.shape.overflow || l.stride.overflow) return capacity_error();
+  return l;
+}
+}  // namespace detail
+
+// ================================================================ coalesce, filter
+
+/// Same function on 0..size-1, depth ≤ 1, fewest leaves.
+/// Example: coalesce((2,(1,6)):(1,(6,2))) is 12:1; coalesce((1,1,4):(3,4,6)) is 4:6.
+TESSEL_HD constexpr Layout coalesce(const Layout& l) { return layout_of(coalesce_leaves(leaves_of(l))); }
+
+namespace detail {
+/// Apply `op` to the modes named by profile P (spec §5.2); later modes are copied.
+template <class Op>
+TESSEL_HD constexpr Result<Layout> by_profile(const Layout& l, const IntTuple& P, Op op) {
+  if (P.is_int()) return op(l);
+  const int rp = rank(P);
+  const int rl = rank(l);
+  if (rp > rl) return make_error(Errc::tiler_rank, "profile of rank {0} for a layout of rank {1}", rp, rl);
+  Layout modes[kMaxLeaves];
+  for (int k = 0; k < rl; ++k) {
+    const Layout lk = mode(l, k);
+    if (k < rp) {
+      auto r = by_profile(lk, mode(P, k), op);
+      if (!r.ok()) return r.err;
+      modes[k] = r.val;
+    } else {
+      modes[k] = lk;
+    }
+  }
+  return checked_result(concat(modes, rl));
+}
+}  // namespace detail
+
+/// By-mode coalesce: only the nesting of P matters.
+/// Example: coalesce((2,(1,6)):(1,(6,2)), (1,1)) is (2,6):(1,2).
+TESSEL_HD constexpr Result<Layout> coalesce(const Layout& l, const IntTuple& P) {
+  return detail::by_profile(l, P, [](const Layout& x) -> Result<Layout> { return coalesce(x); });
+}
+
+/// Drop stride-0 and extent-1 leaves, then coalesce.
+/// Example: filter((4,3):(1,0)) is 4:1; filter((6,1):(0,5)) is 1:0.
+TESSEL_HD constexpr Layout filter(const Layout& l) {
+  Leaves v = leaves_of(l);
+  for (int i = 0; i < v.n; ++i)
+    if (v.d[i] == 0) v.s[i] = 1;
+  return layout_of(coalesce_leaves(v));
+}
+/// By-mode filter with a profile, as coalesce(L,P).
+TESSEL_HD constexpr Result<Layout> filter(const Layout& l, const IntTuple& P) {
+  return detail::by_profile(l, P, [](const Layout& x) -> Result<Layout> { return filter(x); });
+}
+
+// ================================================================ composition
+
+/// R = A∘B with R(c) == A(B(c)) for every coordinate c of B (spec §6);
+/// shape(R) is compatible with shape(B) and has B's top-level profile.
+/// Rejects inputs where no such layout exists: stride-divisibility,
+/// shape-divisibility, inexact-division, overlap.
+/// Example: composition((6,2):(8,2), (4,3):(3,1)) is ((2,2),3):((24,2),8).
+TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Layout& B) {
+  {
+    const Error e = detail::check_algebra_inputs(A, B);
+    if (e.code != Errc::ok) return e;
+  }
+  // A' = coalesce(flatten(A)) with a trailing extent 1 widened to 2, so the
+  // last stride survives for the extended evaluation of A (spec §6.2 step 1).
+  Leaves a = leaves_of(A);
+  if (a.s[a.n - 1] == 1) a.s[a.n - 1] = 2;
+  a = coalesce_leaves(a);
+  const int last = a.n - 1;                  // index of A's last mode
+  index_t reach[kMaxLeaves]{};                // largest digit used per mode (overlap rule)
+
+  Layout R;
+  int bleaf = 0;
+  for (int t = 0; t < B.shape.ntok; ++t) {
+    const int tok = B.shape.tok[t];
+    if (tok != kTokLeaf) {
+      push_tok(R.shape, static_cast<Tok>(tok));
+      push_tok(R.stride, static_cast<Tok>(tok));
+      continue;
+    }
+    const index_t s = B.shape.val[bleaf];
+    const index_t d = B.stride.val[bleaf];
+    ++bleaf;
+    Leaves out;
+    if (d == 0) {
+      out.push(s, 0);
+    } else if (a.n == 1) {
+      out.push(s, d * a.d[0]);
+    } else {
+      index_t rest_s = s, rest_d = d;
+      for (int k = 0; k < last; ++k) {
+        const index_t Mk = a.s[k];
+        if (!(rest_d % Mk == 0 || rest_d < Mk))
+          return make_error(Errc::stride_divisibility,
+                            "stride {0} of B at mode {2} of coalesce(A) is neither a multiple of nor smaller than "
+                            "that mode's extent {1}",
+                            rest_d, Mk, k);
+        const index_t q = ceil_div(Mk, rest_d);
+        const index_t next_d = ceil_div(rest_d, Mk);
+        if (q == 1 || rest_s == 1) {
+          rest_d = next_d;
+          continue;
+        }
+        const index_t take = q < rest_s ? q : rest_s;
+        if (rest_s % take != 0)
+          return make_error(Errc::shape_divisibility,
+                            "extent {0} of B at mode {2} of coalesce(A) is not divisible by {1}", rest_s, take, k);
+        if (take < rest_s && Mk % rest_d != 0)
+          return make_error(Errc::inexact_division,
+                            "a leaf of B continues past mode {2} of coalesce(A) but its stride {0} does not divide "
+                            "that mode's extent {1}",
+                            rest_d, Mk, k);
+        out.push(take, rest_d * a.d[k]);
+        reach[k] += (take - 1) * rest_d;
+        rest_s /= take;
+        rest_d = next_d;
+      }
+      if (out.n == 0 || rest_s != 1) out.push(rest_s, rest_d * a.d[last]);
+    }
+    if (out.n == 1) {
+      push_leaf(R.shape, out.s[0]);
+      push_leaf(R.stride, out.d[0]);
+    } else {
+      push_tok(R.shape, kTokOpen);
+      push_tok(R.stride, kTokOpen);
+      for (int i = 0; i < out.n; ++i) {
+        push_leaf(R.shape, out.s[i]);
+        push_leaf(R.stride, out.d[i]);
+      }
+      push_tok(R.shape, kTokClose);
+      push_tok(R.stride, kTokClose);
+    }
+  }
+  for (int k = 0; k < last; ++k)
+    if (reach[k] >= a.s[k])
+      return make_error(Errc::overlap,
+                        "the leaves of B together reach digit {0} in mode {2} of coalesce(A), whose extent is {1}: "
+                        "the carry into the next mode would be lost",
+                        reach[k], a.s[k], k);
+  return detail::checked_result(R);
+}
+
+// ================================================================ tilers
+
+/// `_` in a tiler: leave that mode alone.
+struct Underscore {};
+inline constexpr Underscore _{};
+
+/// One element of a tiler `<T0,T1,...>`: `_`, an integer n, or a layout.
+struct TilerMode {
+  enum Kind : std::int8_t { kSkip = 0, kInt = 1, kLayout = 2 };
+  std::int8_t kind = kSkip;
+  index_t n = 0;
+  Layout layout{};
+};
+struct Tiler {
+  TilerMode mode[kMaxTilerModes]{};
+  int n = 0;
+  bool overflow = false;
+};
+
+namespace detail {
+TESSEL_HD constexpr TilerMode tiler_mode(Underscore) { return TilerMode{}; }
+TESSEL_HD constexpr TilerMode tiler_mode(const Layout& l) { return TilerMode{TilerMode::kLayout, 0, l}; }
+template <Integer T>
+TESSEL_HD constexpr TilerMode tiler_mode(const T& n) {
+  return TilerMode{TilerMode::kInt, static_cast<index_t>(n), Layout{}};
+}
+}  // namespace detail
+
+/// make_tiler(_4{}, _, make_layout(...)) is the tiler `<4,_,L>`.
+template <class... Ts>
+TESSEL_HD constexpr Tiler make_tiler(const Ts&... xs) {
+  static_assert(sizeof...(Ts) <= kMaxTilerModes, "tessel: too many tiler modes");
+  Tiler t;
+  ((t.mode[t.n++] = detail::tiler_mode(xs)), ...);
+  return t;
+}
+
+namespace detail {
+/// Apply `op(A_k, T_k)` to each mode named by the tiler; `_` keeps A_k; later
+/// modes are dropped (composition) or kept (divides, products).
+template <class Op>
+TESSEL_HD constexpr Result<Layout> by_tiler(const Layout& A, const Tiler& T, bool keep_rest, bool int_is_compact,
+                                            Op op) {
+  const Error e = check_algebra_input(A);
+  if (e.code != Errc::ok) return e;
+  if (T.overflow || T.n < 1) return make_error(Errc::capacity, "a tiler needs 1 to {0} modes", kMaxTilerModes);
+  const int ra = rank(A);
+  if (T.n > ra) return make_error(Errc::tiler_rank, "tiler of rank {0} for a layout of rank {1}", T.n, ra);
+  Layout modes[kMaxLeaves];
+  const int n = keep_rest ? ra : T.n;
+  for (int k = 0; k < n; ++k) {
+    const Layout ak = mode(A, k);
+    if (k >= T.n || T.mode[k].kind == TilerMode::kSkip) {
+      modes[k] = ak;
+      continue;
+    }
+    Layout tk = T.mode[k].layout;
+    if (T.mode[k].kind == TilerMode::kInt) {
+      const index_t m = T.mode[k].n;
+      if (m < 1) return make_error(Errc::value_range, "tiler extent {0} is not positive", m);
+      // composition reads `n` as n:1; divides and products as make_layout(n).
+      tk = (int_is_compact && m == 1) ? Layout{make_int(1), make_int(0)} : Layout{make_int(m), make_int(1)};
+    }
+    auto r = op(ak, tk);
+    if (!r.ok()) return r.err;
+    modes[k] = r.val;
+  }
+  return checked_result(concat(modes, n));
+}
+}  // namespace detail
+
+/// By-mode composition; modes of A beyond the tiler are dropped.
+/// Example: composition((12,(4,8)):(59,(13,1)), <3:4,8:2>) is (3,(2,4)):(236,(26,1)).
+TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Tiler& T) {
+  return detail::by_tiler(A, T, false, false,
+                          [](const Layout& a, const Layout& b) { return composition(a, b); });
+}
+
+// ================================================================ complement
+
+/// R strictly increasing, avoiding L's offsets, with (L,R) covering size(C)
+/// (spec §7).  C is an integer or an integer tuple.
+/// Example: complement(4:2, 24) is (2,3):(1,8); complement((2,2):(1,6)) is 3:2.
+TESSEL_HD constexpr Result<Layout> complement(const Layout& L, const IntTuple& C) {
+  const Error e = detail::check_algebra_input(L);
+  if (e.code != Errc::ok) return e;
+  Layout Fl = filter(L);
+  if (Fl.shape.is_int() && Fl.shape.val[0] == 1) {
+    const index_t c = size(C);
+    return Layout{make_int(c), make_int(c == 1 ? 0 : 1)};
+  }
+  const Leaves F = leaves_of(Fl);
+  bool used[kMaxLeaves]{};
+  Leaves out;  // out.s = shapes, out.d = strides; strides start with 1
+  index_t cur_stride = 1;
+  for (int step = 0; step < F.n - 1; ++step) {
+    int best = -1;
+    for (int i = 0; i < F.n; ++i)
+      if (!used[i] && (best < 0 || F.d[i] < F.d[best])) best = i;
+    used[best] = true;
+    const index_t sh = F.d[best] / cur_stride;
+    if (sh == 0)
+      return make_error(Errc::non_injective,
+                        "leaf {0}:{1} revisits offsets below {2} that earlier leaves already cover", F.s[best],
+                        F.d[best], cur_stride);
+    out.push(sh, cur_stride);
+    cur_stride = F.d[best] * F.s[best];
+  }
+  int lastleaf = 0;
+  for (int i = 0; i < F.n; ++i)
+    if (!used[i]) lastleaf = i;
+  const index_t sh = F.d[lastleaf] / cur_stride;
+  if (sh == 0)
+    return make_error(Errc::non_injective,
+                      "leaf {0}:{1} revisits offsets below {2} that earlier leaves already cover", F.s[lastleaf],
+                      F.d[lastleaf], cur_stride);
+  out.push(sh, cur_stride);
+  const index_t ext = F.d[lastleaf] * F.s[lastleaf];
+  index_t rest = 1;
+  if (C.is_int()) {
+    rest = ceil_div(C.val[0], ext);
+  } else {
+    index_t x = ext;
+    for (int i = 0; i < C.nleaf; ++i) {
+      rest *= ceil_div(C.val[i], x);
+      x = ceil_div(x, C.val[i]);
+    }
+  }
+  out.push(rest, rest == 1 ? 0 : ext);
+  return coalesce(layout_of(out));
+}
+/// complement with the default cotarget cosize(filter(L)).
+/// Example: complement(4:2) is 2:1.
+TESSEL_HD constexpr Result<Layout> complement(const Layout& L) {
+  const Error e = detail::check_algebra_input(L);
+  if (e.code != Errc::ok) return e;
+  return complement(L, make_int(cosize(filter(L))));
+}
+TESSEL_HD constexpr Result<Layout> complement(const Layout& L, index_t cotarget) {
+  return complement(L, make_int(cotarget));
+}
+
+// ================================================================ inverses
+
+namespace detail {
+/// coalesce(L)'s leaves, their exclusive prefix products, and the visiting
+/// order of spec §8 (an exchange sort by stride: not stable, ties matter).
+struct InverseOrder {
+  Leaves c;
+  index_t prefix[kMaxLeaves]{};
+  int order[kMaxLeaves]{};
+};
+TESSEL_HD constexpr InverseOrder inverse_order(const Layout& L) {
+  InverseOrder r;
+  Leaves c = coalesce_leaves(leaves_of(L));
+  if (c.n == 0) c.push(1, 0);
+  r.c = c;
+  index_t p = 1;
+  for (int j = 0; j < c.n; ++j) {
+    r.prefix[j] = p;
+    p *= c.s[j];
+    r.order[j] = j;
+  }
+  for (int i = 0; i < c.n; ++i)
+    for (int j = i + 1; j < c.n; ++j)
+      if (c.d[r.order[j]] < c.d[r.order[i]]) {
+        const int t = r.order[i];
+        r.order[i] = r.order[j];
+        r.order[j] = t;
+      }
+  return r;
+}
+}  // namespace detail
+
+/// R with L(R(i)) == i for i < size(R), as large as the greedy rule finds.
+/// Example: right_inverse((4,3):(3,1)) is (3,4):(4,1); right_inverse(6:3) is 1:0.
+TESSEL_HD constexpr Result<Layout> right_inverse(const Layout& L) {
+  const Error e = detail::check_algebra_input(L);
+  if (e.code != Errc::ok) return e;
+  const detail::InverseOrder o = detail::inverse_order(L);
+  Leaves out;
+  out.push(1, 0);
+  index_t cur = 1;
+  for (int i = 0; i < o.c.n; ++i) {
+    const int j = o.order[i];
+    if (o.c.d[j] == cur) {
+      out.push(o.c.s[j], o.prefix[j]);
+      cur = o.c.s[j] * o.c.d[j];
+    }
+  }
+  return coalesce(layout_of(out));
+}
+
+/// R with R(L(i)) == i for i < size(L) when filter(L) is injective.
+/// Example: left_inverse(4:2) is (2,4):(0,1); left_inverse((3,2,2):(0,1,0)) is 2:3.
+TESSEL_HD constexpr Result<Layout> left_inverse(const Layout& L) {
+  const Error e = detail::check_algebra_input(L);
+  if (e.code != Errc::ok) return e;
+  const detail::InverseOrder o = detail::inverse_order(L);
+  Leaves out;
+  index_t z = 1;  // product of the shapes so far
+  index_t pending_stride = 0;
+  for (int i = 0; i < o.c.n; ++i) {
+    const int j = o.order[i];
+    if (o.c.d[j] == 0) continue;
+    if (o.c.d[j] % z != 0)
+      return make_error(Errc::left_inverse_divisibility,
+                        "stride {0} is not a multiple of {1}, the extent the earlier leaves cover", o.c.d[j], z);
+    out.push(o.c.d[j] / z, pending_stride);
+    z *= o.c.d[j] / z;
+    pending_stride = o.prefix[j];
+  }
+  out.push(o.c.s[o.order[o.c.n - 1]], pending_stride);
+  return coalesce(layout_of(out));
+}
+
+// ================================================================ divide
+
+/// logical_divide(A,B) = A ∘ (B, complement(B, shape(coalesce(A)))).
+/// Mode 0 is one tile, mode 1 enumerates the tiles.
+/// Example: logical_divide((6,4):(4,1), 2:1) is (2,(3,4)):(4,(8,1)).
+TESSEL_HD constexpr Result<Layout> logical_divide(const Layout& A, const Layout& B) {
+  const Error e = detail::check_algebra_input(A);
+  if (e.code != Errc::ok) return e;
+  TESSEL_TRY(rest, complement(B, coalesce(A).shape));
+  const Layout both[] = {B, rest};
+  return composition(A, concat(both, 2));
+}
+/// By-mode logical_divide; modes beyond the tiler are kept.
+/// Example: logical_divide((6,20):(20,1), <2,4>) is ((2,3),(4,5)):((20,40),(1,4)).
+TESSEL_HD constexpr Result<Layout> logical_divide(const Layout& A, const Tiler& T) {
+  return detail::by_tiler(A, T, true, true, [](const Layout& a, const Layout& b) { return logical_divide(a, b); });
+}
+
+namespace detail {
+/// ((X0_0,...,Xm-1_0), (X0_1,...,Xm-1_1, X_m, ...)) from a by-mode result X
+/// whose first m modes are (tile, rest) pairs (spec §9.3).
+TESSEL_HD constexpr Result<Layout> zip_modes(const Layout& X, int m) {
+  Layout tiles[kMaxTilerModes], rests[kMaxLeaves];
+  const int rx = rank(X);
+  int nr = 0;
+  for (int k = 0; k < m; ++k) {
+    const Layout xk = mode(X, k);
+    if (xk.shape.is_int() || rank(xk) != 2)
+      return make_error(Errc::tiler_rank, "mode {0} of the by-mode result is not a (tile, rest) pair", k);
+    tiles[k] = mode(xk, 0);
+    rests[nr++] = mode(xk, 1);
+  }
+  for (int k = m; k < rx; ++k) rests[nr++] = mode(X, k);
+  const Layout both[] = {concat(tiles, m), concat(rests, nr)};
+  return checked_result(concat(both, 2));
+}
+/// (Z0, Z1) -> (Z0, Z1_0, Z1_1, ...) when rank(Z1) > 1; also splits Z0 when `flat`.
+TESSEL_HD constexpr Result<Layout> unpack_modes(const Layout& Z, bool flat) {
+  Layout parts[kMaxLeaves];
+  int n = 0;
+  const Layout z0 = mode(Z, 0), z1 = mode(Z, 1);
+  if (flat && !z0.shape.is_int() && rank(z0) > 1) {
+    for (int k = 0; k < rank(z0); ++k) parts[n++] = mode(z0, k);
+  } else {
+    parts[n++] = z0;
+  }
+  if (!z1.shape.is_int() && rank(z1) > 1) {
+    for (int k = 0; k < rank(z1); ++k) parts[n++] = mode(z1, k);
+  } else {
+    parts[n++] = z1;
+  }
+  return checked_result(concat(parts, n));
+}
+}  // namespace detail
+
+/// Tiles in mode 0, the grid of tiles in mode 1.
+/// Example: zipped_divide((6,20):(20,1), <2,4>) is ((2,4),(3,5)):((20,1),(40,4)).
+TESSEL_HD constexpr Result<Layout> zipped_divide(const Layout& A, const Layout& B) { return logical_divide(A, B); }
+TESSEL_HD constexpr Result<Layout> zipped_divide(const Layout& A, const Tiler& T) {
+  TESSEL_TRY(x, logical_divide(A, T));
+  return detail::zip_modes(x, T.n);
+}
+/// The tile in mode 0, then one mode per grid dimension.
+/// Example: tiled_divide((6,20):(20,1), <2,4>) is ((2,4),3,5):((20,1),40,4).
+TESSEL_HD constexpr Result<Layout> tiled_divide(const Layout& A, const Layout& B) {
+  TESSEL_TRY(z, zipped_divide(A, B));
+  return detail::unpack_modes(z, false);
+}
+TESSEL_HD constexpr Result<Layout> tiled_divide(const Layout& A, const Tiler& T) {
+  TESSEL_TRY(z, zipped_divide(A, T));
+  return detail::unpack_modes(z, false);
+}
+/// Tile modes, then grid modes, all at the top level.
+/// Example: flat_divide((6,20):(20,1), <2,4>) is (2,4,3,5):(20,1,40,4).
+TESSEL_HD constexpr Result<Layout> flat_divide(const Layout& A, const Layout& B) {
+  TESSEL_TRY(z, zipped_divide(A, B));
+  return detail::unpack_modes(z, true);
+}
+TESSEL_HD constexpr Result<Layout> flat_divide(const Layout& A, const Tiler& T) {
+  TESSEL_TRY(z, zipped_divide(A, T));
+  return detail::unpack_modes(z, true);
+}
+
+// ================================================================ product
+
+/// logical_product(A,B) = (A, complement(A, size(A)*cosize(B)) ∘ B).
+/// Mode 0 is A; mode 1 places copies of A as B says.
+/// Example: logical_product((2,2):(4,1), 6:1) is ((2,2),(2,3)):((4,1),(2,8)).
+TESSEL_HD constexpr Result<Layout> logical_product(const Layout& A, const Layout& B) {
+  {
+    const Error e = detail::check_algebra_inputs(A, B);
+    if (e.code != Errc::ok) return e;
+  }
+  TESSEL_TRY(rest, complement(A, size(A) * cosize(B)));
+  TESSEL_TRY(copies, composition(rest, B));
+  const Layout both[] = {A, copies};
+  return detail::checked_result(concat(both, 2));
+}
+/// By-mode logical_product; modes beyond the tiler are kept.
+/// Example: logical_product((2,5):(5,1), <3:5,4:6>) is ((2,3),(5,4)):((5,10),(1,30)).
+TESSEL_HD constexpr Result<Layout> logical_product(const Layout& A, const Tiler& T) {
+  return detail::by_tiler(A, T, true, true, [](const Layout& a, const Layout& b) { return logical_product(a, b); });
+}
+/// Example: zipped_product((2,5):(5,1), <3:5,4:6>) is ((2,5),(3,4)):((5,1),(10,30)).
+TESSEL_HD constexpr Result<Layout> zipped_product(const Layout& A, const Layout& B) { return logical_product(A, B); }
+TESSEL_HD constexpr Result<Layout> zipped_product(const Layout& A, const Tiler& T) {
+  TESSEL_TRY(x, logical_product(A, T));
+  return detail::zip_modes(x, T.n);
+}
+/// Example: tiled_product((2,5):(5,1), <3:5,4:6>) is ((2,5),3,4):((5,1),10,30).
+TESSEL_HD constexpr Result<Layout> tiled_product(const Layout& A, const Layout& B) {
+  TESSEL_TRY(z, zipped_product(A, B));
+  return detail::unpack_modes(z, false);
+}
+TESSEL_HD constexpr Result<Layout> tiled_product(const Layout& A, const Tiler& T) {
+  TESSEL_TRY(z, zipped_product(A, T));
+  return detail::unpack_modes(z, false);
+}
+
+namespace detail {
+/// Append `1:0` modes up to rank R (R == 1 leaves L unchanged).
+/// Example: pad_rank(3:1, 2) is (3,1):(1,0).
+TESSEL_HD constexpr Layout pad_rank(const Layout& L, int R) {
+  const int r = rank(L);
+  if (R <= 1 || r >= R) return L;
+  Layout modes[kMaxLeaves];
+  for (int k = 0; k < r; ++k) modes[k] = mode(L, k);
+  for (int k = r; k < R; ++k) modes[k] = Layout{make_int(1), make_int(0)};
+  return concat(modes, R);
+}
+/// Mode k of the result is (X_k, Y_k); an integral X gives the single mode (X,Y).
+TESSEL_HD constexpr Result<Layout> zip_pairs(const Layout& X, const Layout& Y) {
+  if (X.shape.is_int()) {
+    const Layout pair[] = {X, Y};
+    const Layout one[] = {concat(pair, 2)};
+    return checked_result(concat(one, 1));
+  }
+  if (Y.shape.is_int() || rank(X) != rank(Y))
+    return make_error(Errc::tiler_rank, "cannot zip a layout of rank {0} with one of rank {1}", rank(X),
+                      Y.shape.is_int() ? 1 : rank(Y));
+  Layout modes[kMaxLeaves];
+  const int r = rank(X);
+  for (int k = 0; k < r; ++k) {
+    const Layout pair[] = {mode(X, k), mode(Y, k)};
+    modes[k] = concat(pair, 2);
+  }
+  return checked_result(concat(modes, r));
+}
+TESSEL_HD constexpr Result<Layout> rank_product(const Layout& A, const Layout& B, bool raked) {
+  {
+    const Error e = check_algebra_inputs(A, B);
+    if (e.code != Errc::ok) return e;
+  }
+  const int R = rank(A) > rank(B) ? rank(A) : rank(B);
+  TESSEL_TRY(P, logical_product(pad_rank(A, R), pad_rank(B, R)));
+  const Layout p0 = mode(P, 0), p1 = mode(P, 1);
+  return raked ? zip_pairs(p1, p0) : zip_pairs(p0, p1);
+}
+}  // namespace detail
+
+/// Mode k is (inside a block, across blocks).
+/// Example: blocked_product((2,5):(5,1), (3,4):(1,3)) is ((2,3),(5,4)):((5,10),(1,30)).
+TESSEL_HD constexpr Result<Layout> blocked_product(const Layout& A, const Layout& B) {
+  return detail::rank_product(A, B, false);
+}
+/// Mode k is (across blocks, inside a block): a cyclic distribution.
+/// Example: raked_product((2,5):(5,1), (3,4):(1,3)) is ((3,2),(4,5)):((10,5),(30,1)).
+TESSEL_HD constexpr Result<Layout> raked_product(const Layout& A, const Layout& B) {
+  return detail::rank_product(A, B, true);
+}
+
+/// Repeat block L (column-major order of blocks) until it covers shape T.
+/// Example: tile_to_shape((2,2):(1,2), (4,8)) is ((2,2),(2,4)):((1,4),(2,8)).
+TESSEL_HD constexpr Result<Layout> tile_to_shape(const Layout& L, const IntTuple& T) {
+  const Error e = detail::check_algebra_input(L);
+  if (e.code != Errc::ok) return e;
+  const int R = rank(T);
+  if (rank(L) > R) return make_error(Errc::tiler_rank, "block of rank {0} for a target shape of rank {1}", rank(L), R);
+  const Layout P = detail::pad_rank(L, R);
+  index_t q[kMaxLeaves]{};
+  for (int k = 0; k < R; ++k) {
+    const index_t b = size(R == 1 ? P : mode(P, k));
+    const index_t t = size(R == 1 ? T : mode(T, k));
+    if (t % b != 0)
+      return make_error(Errc::tile_divisibility, "target extent {0} of mode {2} is not a multiple of the block's {1}", t,
+                        b, k);
+    q[k] = t / b;
+  }
+  return blocked_product(P, make_layout(flat_tuple_of(q, R)));
+}
+
+}  // namespace tessel

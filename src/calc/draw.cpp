@@ -1,0 +1,153 @@
+// Drawings of rank-1/rank-2 layouts: a grid of cells, each labelled with its
+// offset.  The ASCII form is print_layout's table; SVG and LaTeX/TikZ colour
+// each cell by its offset (a hue gradient from the smallest to the largest).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "tessel/host/calc.hpp"
+
+namespace tessel::calc {
+namespace {
+
+struct Rgb {
+  int r, g, b;
+};
+
+/// Hue in [0,300] degrees (red → magenta) for offset v within [lo,hi], pastel.
+Rgb offset_colour(index_t v, index_t lo, index_t hi) {
+  const double t = hi > lo ? static_cast<double>(v - lo) / static_cast<double>(hi - lo) : 0.0;
+  const double h = 300.0 * t, s = 0.65, l = 0.80;
+  const double c = (1 - std::fabs(2 * l - 1)) * s;
+  const double hp = h / 60.0;
+  const double x = c * (1 - std::fabs(std::fmod(hp, 2.0) - 1));
+  double r = 0, g = 0, b = 0;
+  if (hp < 1) r = c, g = x;
+  else if (hp < 2) r = x, g = c;
+  else if (hp < 3) g = c, b = x;
+  else if (hp < 4) g = x, b = c;
+  else if (hp < 5) r = x, b = c;
+  else r = c, b = x;
+  const double m = l - c / 2;
+  auto to8 = [m](double u) { return static_cast<int>(std::lround((u + m) * 255.0)); };
+  return {to8(r), to8(g), to8(b)};
+}
+
+struct GridData {
+  index_t rows = 0, cols = 0, lo = 0, hi = 0;
+};
+
+bool grid_of(const SwizzledLayout& l, GridData& g) {
+  if (!grid_dims(l.layout.shape, g.rows, g.cols)) return false;
+  if (g.rows * g.cols > kMaxDrawCells) return false;
+  g.lo = g.hi = l(index_t{0});
+  for (index_t i = 0; i < g.rows; ++i)
+    for (index_t j = 0; j < g.cols; ++j) {
+      const index_t v = grid_value(l, i, j);
+      g.lo = std::min(g.lo, v);
+      g.hi = std::max(g.hi, v);
+    }
+  return true;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '<') o += "&lt;";
+    else if (c == '>') o += "&gt;";
+    else if (c == '&') o += "&amp;";
+    else o += c;
+  }
+  return o;
+}
+
+}  // namespace
+
+bool draw_ascii(const SwizzledLayout& l, std::string& out) {
+  GridData g;
+  out.clear();
+  if (!grid_of(l, g)) return false;
+  out = print_layout(l);
+  return true;
+}
+
+bool draw_svg(const SwizzledLayout& l, std::string& out) {
+  GridData g;
+  out.clear();
+  if (!grid_of(l, g)) return false;
+  const int digits = static_cast<int>(std::to_string(std::max(g.hi, g.rows * g.cols)).size());
+  const int cw = std::max(22, 8 * digits + 8), ch = 18, left = cw + 6, top = 44;
+  const index_t width = left + g.cols * cw + 10, height = top + g.rows * ch + 10;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%lld\" height=\"%lld\" viewBox=\"0 0 %lld %lld\" "
+                "font-family=\"monospace\" font-size=\"11\">\n",
+                static_cast<long long>(width), static_cast<long long>(height), static_cast<long long>(width),
+                static_cast<long long>(height));
+  out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += buf;
+  out += "<title>" + xml_escape(to_string(l)) + "</title>\n";
+  out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  out += "<text x=\"4\" y=\"16\" font-size=\"13\">" + xml_escape(to_string(l)) + "</text>\n";
+  out += "<g text-anchor=\"middle\" fill=\"#555\">\n";
+  for (index_t j = 0; j < g.cols; ++j) {
+    std::snprintf(buf, sizeof buf, "<text x=\"%lld\" y=\"%d\">%lld</text>\n", static_cast<long long>(left + j * cw + cw / 2),
+                  top - 6, static_cast<long long>(j));
+    out += buf;
+  }
+  for (index_t i = 0; i < g.rows; ++i) {
+    std::snprintf(buf, sizeof buf, "<text x=\"%d\" y=\"%lld\">%lld</text>\n", left / 2,
+                  static_cast<long long>(top + i * ch + ch - 5), static_cast<long long>(i));
+    out += buf;
+  }
+  out += "</g>\n<g stroke=\"#333\" stroke-width=\"0.5\" text-anchor=\"middle\">\n";
+  for (index_t i = 0; i < g.rows; ++i)
+    for (index_t j = 0; j < g.cols; ++j) {
+      const index_t v = grid_value(l, i, j);
+      const Rgb c = offset_colour(v, g.lo, g.hi);
+      std::snprintf(buf, sizeof buf,
+                    "<rect x=\"%lld\" y=\"%lld\" width=\"%d\" height=\"%d\" fill=\"#%02x%02x%02x\"/>"
+                    "<text x=\"%lld\" y=\"%lld\" stroke=\"none\">%lld</text>\n",
+                    static_cast<long long>(left + j * cw), static_cast<long long>(top + i * ch), cw, ch, c.r, c.g,
+                    c.b, static_cast<long long>(left + j * cw + cw / 2), static_cast<long long>(top + i * ch + ch - 5),
+                    static_cast<long long>(v));
+      out += buf;
+    }
+  out += "</g>\n</svg>\n";
+  return true;
+}
+
+bool draw_latex(const SwizzledLayout& l, std::string& out) {
+  GridData g;
+  out.clear();
+  if (!grid_of(l, g)) return false;
+  char buf[256];
+  out += "% " + to_string(l) + "\n";
+  out += "\\documentclass[tikz,border=4pt]{standalone}\n\\begin{document}\n";
+  out += "\\begin{tikzpicture}[x=1cm,y=0.6cm,every node/.style={font=\\ttfamily\\small}]\n";
+  for (index_t i = 0; i < g.rows; ++i)
+    for (index_t j = 0; j < g.cols; ++j) {
+      const index_t v = grid_value(l, i, j);
+      const Rgb c = offset_colour(v, g.lo, g.hi);
+      std::snprintf(buf, sizeof buf,
+                    "\\filldraw[draw=black,fill={rgb,255:red,%d;green,%d;blue,%d}] (%lld,%lld) rectangle ++(1,-1) "
+                    "node[pos=.5] {%lld};\n",
+                    c.r, c.g, c.b, static_cast<long long>(j), static_cast<long long>(-i), static_cast<long long>(v));
+      out += buf;
+    }
+  for (index_t j = 0; j < g.cols; ++j) {
+    std::snprintf(buf, sizeof buf, "\\node at (%.1f,0.5) {%lld};\n", static_cast<double>(j) + 0.5,
+                  static_cast<long long>(j));
+    out += buf;
+  }
+  for (index_t i = 0; i < g.rows; ++i) {
+    std::snprintf(buf, sizeof buf, "\\node at (-0.5,%.1f) {%lld};\n", -static_cast<double>(i) - 0.5,
+                  static_cast<long long>(i));
+    out += buf;
+  }
+  out += "\\end{tikzpicture}\n\\end{document}\n";
+  return true;
+}
+
+}  // namespace tessel::calc
