@@ -1,2 +1,752 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the `tessel layout` command line.
+
+usage: cli_test.py TESSEL_BINARY [unittest options]
+
+Covers single expressions, error keywords and exit codes, batch mode (file and
+standard input), the ascii/svg/latex drawings and a robustness fuzz run (one
+batch of a few thousand malformed or random expressions).  Standard library
+only; the whole file runs in a few seconds.
+"""
+import bisect
+import os
+import random
+import re
+import subprocess
 import sys
-print("being written")
+import tempfile
+import time
+import unittest
+import xml.etree.ElementTree as ET
+
+TESSEL = None  # set from sys.argv[1] in main
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "data", "layout_algebra.tsv")
+SVG_NS = "http://www.w3.org/2000/svg"
+
+KEYWORDS = {
+    "syntax", "arity", "type", "congruence", "coordinate-rank", "coordinate-range", "stride-divisibility",
+    "shape-divisibility", "inexact-division", "overlap", "non-injective", "tiler-rank", "tile-divisibility",
+    "swizzle", "left-inverse-divisibility", "value-range", "capacity",
+}
+ERROR_RE = re.compile(r"^error: ([a-z]+(?:-[a-z]+)*): \S.*$")
+
+
+# ------------------------------------------------------------------ helpers
+
+def tessel(*args, stdin=None, timeout=20, binary=False):
+    """Runs the CLI; returns (returncode, stdout, stderr)."""
+    p = subprocess.run([TESSEL, *args], input=stdin, capture_output=True, timeout=timeout, text=not binary)
+    return p.returncode, p.stdout, p.stderr
+
+
+def layout(expr, *opts):
+    return tessel("layout", *opts, expr)
+
+
+# A small parser of the result grammar: integer | tuple | layout | Sw<B,M,S>o(layout).
+class _Reader:
+    def __init__(self, s):
+        self.s, self.i = s, 0
+
+    def tuple(self):
+        """Returns a nested structure: int or list."""
+        if self.i < len(self.s) and self.s[self.i] == "(":
+            self.i += 1
+            items = [self.tuple()]
+            while self.i < len(self.s) and self.s[self.i] == ",":
+                self.i += 1
+                items.append(self.tuple())
+            if self.i >= len(self.s) or self.s[self.i] != ")":
+                raise ValueError("expected ) in %r" % self.s)
+            self.i += 1
+            return items
+        m = re.compile(r"\d+").match(self.s, self.i)
+        if not m:
+            raise ValueError("expected an integer at %d in %r" % (self.i, self.s))
+        self.i = m.end()
+        return int(m.group(0))
+
+    def done(self):
+        if self.i != len(self.s):
+            raise ValueError("trailing text in %r" % self.s)
+
+
+def congruent(a, b):
+    if isinstance(a, int) or isinstance(b, int):
+        return isinstance(a, int) and isinstance(b, int)
+    return len(a) == len(b) and all(congruent(x, y) for x, y in zip(a, b))
+
+
+def parse_result(text):
+    """('int', n) | ('tuple', t) | ('layout', (shape, stride, swizzle or None)); raises ValueError."""
+    sw = None
+    m = re.fullmatch(r"Sw<(\d+),(\d+),(\d+)>o\((.*)\)", text)
+    if m:
+        sw = tuple(int(g) for g in m.groups()[:3])
+        text = m.group(4)
+    r = _Reader(text)
+    shape = r.tuple()
+    if r.i < len(text) and text[r.i] == ":":
+        r.i += 1
+        stride = r.tuple()
+        r.done()
+        if not congruent(shape, stride):
+            raise ValueError("shape and stride not congruent in %r" % text)
+        return "layout", (shape, stride, sw)
+    r.done()
+    if sw is not None:
+        raise ValueError("swizzle without a layout in %r" % text)
+    return ("int", shape) if isinstance(shape, int) else ("tuple", shape)
+
+
+def valid_result(text):
+    try:
+        parse_result(text)
+        return True
+    except ValueError:
+        return False
+
+
+def flatten(t):
+    return [t] if isinstance(t, int) else [x for e in t for x in flatten(e)]
+
+
+def swizzle(x, b, m, s):
+    """Sw<B,M,S> for S > 0: bits [M+S, M+S+B) are xor-ed into bits [M, M+B)."""
+    mask = (1 << b) - 1
+    return x ^ ((x & (mask << (m + s))) >> s)
+
+
+def sw333_offsets(rows=8, cols=64):
+    """Expected grid of Sw<3,3,3>o((8,64):(64,1)): cell (r,c) holds swizzle(r*64+c)."""
+    return [[swizzle(r * 64 + c, 3, 3, 3) for c in range(cols)] for r in range(rows)]
+
+
+def eval_layout(shape, stride, i):
+    off = 0
+    leaves = list(zip(flatten(shape), flatten(stride)))
+    for k, (s, d) in enumerate(leaves):
+        c = i if k == len(leaves) - 1 else i % s
+        i //= s
+        off += c * d
+    return off
+
+
+def batch_expected(lines):
+    """The expressions the CLI must answer for these input lines (same skip rule as the contract)."""
+    out = []
+    for line in lines:
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        expr = line.split(b"\t", 1)[0]
+        stripped = expr.strip(b" \t")
+        if not stripped or stripped.startswith(b"#"):
+            continue
+        out.append(expr)
+    return out
+
+
+# ------------------------------------------------------------------ 1. single expressions
+
+class SingleExpressions(unittest.TestCase):
+    CASES = [
+        ("logical_divide((6,20):(20,1),<2,4>)", "((2,3),(4,5)):((20,40),(1,4))"),
+        ("eval((4,3):(3,1),(2,1))", "7"),
+        ("idx2crd(16,(3,(2,3)))", "(1,(1,2))"),
+        ("idx2crd((1,5),(3,(2,3)))", "(1,(1,2))"),
+        ("composition((6,2):(8,2),(4,3):(3,1))", "((2,2),3):((24,2),8)"),
+        ("size((3,(6,2),8))", "288"),
+        ("rank((3,(6,2),8))", "3"),
+        ("depth((3,(6,2),8))", "2"),
+        ("make_layout((4,3),LayoutRight)", "(4,3):(3,1)"),
+        ("make_layout(3:1)", "(3):(1)"),
+        ("crd2idx((1,2),(4,3),(3,1))", "5"),
+        ("coalesce(Sw<3,3,3>o((8,64):(64,1)),(1,1))", "Sw<3,3,3>o((8,64):(64,1))"),
+    ]
+
+    def test_known_results(self):
+        for expr, want in self.CASES:
+            with self.subTest(expr=expr):
+                rc, out, err = layout(expr)
+                self.assertEqual((rc, out), (0, want + "\n"), err)
+
+    def test_spaces_are_ignored(self):
+        for expr, want in [
+            (" logical_divide( (6, 20) : (20 ,1) ,  < 2 , 4 > ) ", "((2,3),(4,5)):((20,40),(1,4))"),
+            ("eval ( (4,3):(3,1) , ( 2 , 1 ) )", "7"),
+            ("idx2crd( 16 , ( 3 , ( 2 , 3 ) ) )", "(1,(1,2))"),
+            ("size( Sw< 3 , 3 , 3 >o( (8,64) : (64,1) ) )", "512"),
+        ]:
+            with self.subTest(expr=expr):
+                self.assertEqual(layout(expr)[:2], (0, want + "\n"))
+
+    def test_eval_agrees_with_python(self):
+        shape, stride = [[2, 3], [4, [2, 2]]], [[1, 16], [2, [48, 96]]]
+        text = "((2,3),(4,(2,2))):((1,16),(2,(48,96)))"
+        n = 2 * 3 * 4 * 2 * 2
+        lines = ["eval(%s,%d)" % (text, i) for i in range(n)] + ["size(%s)" % text, "cosize(%s)" % text]
+        rc, out, _ = tessel("layout", "--batch", "-", stdin="\n".join(lines) + "\n")
+        self.assertEqual(rc, 0)
+        got = [ln.split("\t", 1)[1] for ln in out.splitlines()]
+        want = [str(eval_layout(shape, stride, i)) for i in range(n)]
+        want += [str(n), str(max(map(int, want)) + 1)]
+        self.assertEqual(got, want)
+
+
+# ------------------------------------------------------------------ 2. errors
+
+class Errors(unittest.TestCase):
+    def check_error(self, expr, keywords):
+        rc, out, _ = layout(expr)
+        self.assertEqual(rc, 1, "%s: %r" % (expr, out))
+        lines = out.splitlines()
+        self.assertEqual(len(lines), 1, out)
+        m = ERROR_RE.match(lines[0])
+        self.assertIsNotNone(m, "%s: not an error line: %r" % (expr, out))
+        self.assertIn(m.group(1), keywords, "%s: %r" % (expr, out))
+        return lines[0]
+
+    def test_composition_divisibility_names_rule_and_numbers(self):
+        # A' = (4,2):(2,1); leaf 3:2 of B: q = ceil(4/2) = 2, t = min(2,3) = 2, 3 % 2 != 0 (spec §6.2 step 3.4).
+        line = self.check_error("composition((4,2):(2,1),(4,3):(12,2))", {"shape-divisibility"})
+        nums = set(re.findall(r"\d+", line.split(":", 2)[2]))
+        self.assertTrue({"3", "2"} <= nums, line)
+
+    def test_rule_keywords(self):
+        for expr, kw in [
+            ("complement((2,2):(1,1),16)", "non-injective"),
+            ("complement((4,2):(1,2))", "non-injective"),
+            ("eval((4,3):(3,1),12)", "coordinate-range"),
+            ("idx2crd(18,(3,(2,3)))", "coordinate-range"),
+            ("eval((4,3):(3,1),(1,1,1))", "coordinate-rank"),
+            ("size((4,3):(3,1,2))", "congruence"),
+            ("coalesce((4,(3,2)):(1,3))", "congruence"),
+            ("logical_divide(8:1,<2,2>)", "tiler-rank"),
+            ("eval(Sw<3,3,2>o((8,64):(64,1)),5)", "swizzle"),
+            ("tile_to_shape((4,3):(1,4),(10,6))", "tile-divisibility"),
+            ("composition((4,(3,2)):(1,(8,4)),(8,2):(1,8))", "overlap"),
+            ("blocked_product((2,2):(1,2),<2,2>)", "type"),
+        ]:
+            with self.subTest(expr=expr):
+                self.check_error(expr, {kw})
+
+    def test_bare_literals_print_themselves(self):
+        # Not part of the golden grammar (one call per line), accepted so that a
+        # layout can be drawn directly: `tessel layout --format svg 'Sw<...>o(...)'`.
+        for expr, want in [("(4,3):(3,1)", "(4,3):(3,1)"), (" ( 4 , 3 ) ", "(4,3)"), ("8", "8"),
+                           ("Sw<3,3,3>o((8,64):(64,1))", "Sw<3,3,3>o((8,64):(64,1))"),
+                           ("Sw<0,3,3>o(8:1)", "8:1")]:
+            with self.subTest(expr=expr):
+                rc, out, _ = layout(expr)
+                self.assertEqual((rc, out.strip()), (0, want))
+        for expr in ["(4,3):(3,1,2)", "Sw<3,3,2>o(8:1)", "(4,3):(3,1) x"]:
+            with self.subTest(expr=expr):
+                rc, out, _ = layout(expr)
+                self.assertEqual(rc, 1, out)
+                self.assertTrue(out.startswith("error"), out)
+
+    def test_message_mentions_values(self):
+        line = self.check_error("eval((4,3):(3,1),12)", {"coordinate-range"})
+        self.assertIn("12", line.split(":", 2)[2])
+        line = self.check_error("logical_divide(8:1,<2,2>)", {"tiler-rank"})
+        self.assertIn("2", line.split(":", 2)[2])
+
+    def test_syntax_errors(self):
+        for expr in ["foo(8:1)", "transpose((4,3):(3,1))", "size((4,3):(3,1)", "size(((4,3):(3,1))",
+                     "size((4,3):(3,1)))", "size((4,3)):(3,1)", "size(8:1", "size8:1)", "size(8:1) size(8:1)",
+                     "size(size(8:1))", "size(())", "size((4,,3))", "size(8::1)", "(4,3):(3,1) x", "", "   ",
+                     "size(8:1)x", "Size(8:1)", "size(<2,2>"]:
+            with self.subTest(expr=expr):
+                if expr.strip():
+                    self.check_error(expr, {"syntax"})
+                else:  # an empty argument is a usage error (exit 2) or a syntax error (exit 1), never success
+                    rc, out, _ = layout(expr)
+                    self.assertIn(rc, (1, 2), out)
+
+    def test_negative_numbers(self):
+        for expr in ["size(-8:1)", "size((4,-3):(3,1))", "eval((4,3):(3,1),-1)", "logical_divide(8:1,<-2>)",
+                     "idx2crd(-1,(3,4))", "eval(8:-1,1)"]:
+            with self.subTest(expr=expr):
+                line = self.check_error(expr, {"syntax", "value-range"})
+                self.assertIn("negative", line)
+
+    def test_arity(self):
+        for expr in ["eval((4,3):(3,1))", "eval((4,3):(3,1),1,2)", "size(8:1,2)", "size()", "composition(8:1)",
+                     "crd2idx(1,(4,3))", "complement(8:1,16,2)", "tile_to_shape(8:1)",
+                     "make_layout((2,2),LayoutLeft,LayoutRight)"]:
+            with self.subTest(expr=expr):
+                self.check_error(expr, {"arity"})
+
+    def test_huge_integers(self):
+        for expr in ["size(99999999999999999999)", "eval(8:1,99999999999999999999)", "size(2147483648:1)"]:
+            with self.subTest(expr=expr):
+                self.check_error(expr, {"value-range"})
+
+    def test_error_goes_to_stdout(self):
+        rc, out, err = layout("foo(1)")
+        self.assertEqual(rc, 1)
+        self.assertTrue(out.startswith("error: syntax:"), out)
+
+
+# ------------------------------------------------------------------ 3. batch mode
+
+BATCH_INPUT = (
+    "# a comment line\n"
+    "logical_divide((6,20):(20,1),<2,4>)\n"
+    "\n"
+    "   \n"
+    "eval((4,3):(3,1),12)\n"
+    "  # an indented comment\n"
+    "idx2crd(16,(3,(2,3)))\tTHIS_EXPECTED_VALUE_IS_IGNORED\n"
+    "foo(1)\n"
+    "size((4,3):(3,1)\n"
+    "eval((4,3):(3,1),(2,1))\t7\n"
+    "size(8:1)\r\n"
+    "\tonly text after a tab\n"
+    "complement((2,2):(1,1),16)"  # no final newline
+)
+BATCH_WANT = [
+    ("logical_divide((6,20):(20,1),<2,4>)", "((2,3),(4,5)):((20,40),(1,4))"),
+    ("eval((4,3):(3,1),12)", "error: coordinate-range"),
+    ("idx2crd(16,(3,(2,3)))", "(1,(1,2))"),
+    ("foo(1)", "error: syntax"),
+    ("size((4,3):(3,1)", "error: syntax"),
+    ("eval((4,3):(3,1),(2,1))", "7"),
+    ("size(8:1)", "8"),
+    ("complement((2,2):(1,1),16)", "error: non-injective"),
+]
+
+
+class Batch(unittest.TestCase):
+    def check_batch_output(self, rc, out):
+        self.assertEqual(rc, 0, out)
+        lines = out.split("\n")
+        self.assertEqual(lines[-1], "", "output must end with a newline")
+        lines = lines[:-1]
+        self.assertEqual(len(lines), len(BATCH_WANT), out)
+        for line, (expr, want) in zip(lines, BATCH_WANT):
+            self.assertEqual(line.count("\t"), 1, line)
+            got_expr, got = line.split("\t")
+            self.assertEqual(got_expr, expr)
+            if want.startswith("error"):
+                self.assertTrue(got.startswith(want + ":"), line)
+                self.assertRegex(got, ERROR_RE)
+            else:
+                self.assertEqual(got, want)
+
+    def test_file(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write(BATCH_INPUT)
+        try:
+            self.check_batch_output(*tessel("layout", "--batch", f.name)[:2])
+        finally:
+            os.unlink(f.name)
+
+    def test_stdin(self):
+        self.check_batch_output(*tessel("layout", "--batch", "-", stdin=BATCH_INPUT)[:2])
+
+    def test_empty_input(self):
+        self.assertEqual(tessel("layout", "--batch", "-", stdin="")[:2], (0, ""))
+        self.assertEqual(tessel("layout", "--batch", "-", stdin="# only\n\n \n")[:2], (0, ""))
+
+    def test_missing_file(self):
+        rc, out, err = tessel("layout", "--batch", os.path.join(tempfile.gettempdir(), "no-such-dir-x9", "cases.txt"))
+        self.assertEqual(rc, 2)
+        self.assertEqual(out, "")
+        self.assertTrue(err.strip(), "a reason on stderr")
+
+    def test_directory_is_not_readable_input(self):
+        """A directory cannot be read as a batch file: exit 2 like a missing file (not an empty success)."""
+        with tempfile.TemporaryDirectory() as d:
+            rc, out, _ = tessel("layout", "--batch", d)
+            self.assertEqual(rc, 2, "rc %d, stdout %r" % (rc, out[:200]))
+
+    def test_golden_file_as_input(self):
+        """A golden EXPR<TAB>EXPECTED file is read with the expected column ignored."""
+        if not os.path.exists(GOLDEN):
+            self.skipTest("no golden file")
+        with open(GOLDEN, "rb") as f:
+            raw = f.read().split(b"\n")
+        if raw and raw[-1] == b"":
+            raw.pop()
+        rc, out, _ = tessel("layout", "--batch", GOLDEN, binary=True)
+        self.assertEqual(rc, 0)
+        lines = out.split(b"\n")[:-1]
+        exprs = batch_expected(raw)
+        self.assertEqual(len(lines), len(exprs))
+        for line, expr in zip(lines, exprs):
+            self.assertEqual(line.split(b"\t", 1)[0], expr)
+
+    def test_usage_errors(self):
+        self.assertEqual(tessel("layout", "--batch", "-", "size(8:1)", stdin="")[0], 2)
+        self.assertEqual(tessel("layout", "--batch", "-", "--format", "svg", stdin="size(8:1)\n")[0], 2)
+        self.assertNotEqual(tessel("layout", "--format", "png", "make_layout(4)")[0], 0)
+
+
+# ------------------------------------------------------------------ 4/5. drawings
+
+SW_EXPR = "coalesce(Sw<3,3,3>o((8,64):(64,1)),(1,1))"  # the swizzled layout itself, as a call
+
+
+class Drawings(unittest.TestCase):
+    def svg_grid(self, expr):
+        rc, out, err = layout(expr, "--format", "svg")
+        self.assertEqual(rc, 0, out + err)
+        root = ET.fromstring(out.encode("utf-8"))
+        self.assertEqual(root.tag, "{%s}svg" % SVG_NS)
+        for attr in ("width", "height"):
+            self.assertRegex(root.get(attr, ""), r"^\d+(\.\d+)?$", attr)
+        rects = list(root.iter("{%s}rect" % SVG_NS))
+        texts = list(root.iter("{%s}text" % SVG_NS))
+        cells = [r for r in rects if r.get("x") is not None and r.get("y") is not None]
+        background = [r for r in rects if r.get("x") is None]
+        self.assertEqual(len(background), 1, "one background rect")
+        self.assertEqual(background[0].get("width"), "100%")
+        # a cell label is the one text element inside its rect
+        boxes = {}
+        for r in cells:
+            x, y, w, h = (float(r.get(a)) for a in ("x", "y", "width", "height"))
+            self.assertNotIn((x, y), boxes, "two cells at one place")
+            boxes[(x, y)] = (w, h)
+        xs = sorted({x for x, _ in boxes})
+        ys = sorted({y for _, y in boxes})
+        labels = {}
+        for t in texts:
+            if t.get("x") is None or t.get("y") is None:
+                continue
+            tx, ty = float(t.get("x")), float(t.get("y"))
+            i, j = bisect.bisect_left(xs, tx) - 1, bisect.bisect_left(ys, ty) - 1
+            if i < 0 or j < 0 or (xs[i], ys[j]) not in boxes:
+                continue
+            w, h = boxes[(xs[i], ys[j])]
+            if tx < xs[i] + w and ty < ys[j] + h:
+                labels.setdefault((xs[i], ys[j]), []).append((t.text or "").strip())
+        by_row = {}
+        for (x, y) in boxes:
+            got = labels.get((x, y), [])
+            self.assertEqual(len(got), 1, "one label per cell at %s,%s: %r" % (x, y, got))
+            self.assertRegex(got[0], r"^\d+$")
+            by_row.setdefault(y, {})[x] = int(got[0])
+        return [[row[x] for x in sorted(row)] for _, row in sorted(by_row.items())], len(cells)
+
+    def test_svg_swizzle(self):
+        grid, ncells = self.svg_grid(SW_EXPR)
+        want = sw333_offsets()
+        self.assertEqual(ncells, 8 * 64)
+        self.assertEqual(grid, want)
+        self.assertEqual(sorted(v for row in grid for v in row), list(range(512)))  # a permutation
+
+    def test_svg_128x64(self):
+        grid, ncells = self.svg_grid("make_layout((128,64),LayoutRight)")
+        self.assertEqual(ncells, 128 * 64)
+        self.assertEqual(grid, [[r * 64 + c for c in range(64)] for r in range(128)])
+
+    def test_svg_column_major(self):
+        grid, _ = self.svg_grid("make_layout((4,3))")
+        self.assertEqual(grid, [[r + 4 * c for c in range(3)] for r in range(4)])
+
+    def ascii_grid(self, out):
+        rows = []
+        for line in out.splitlines():
+            m = re.match(r"^\s*(\d+)\s*\|(.*)\|\s*$", line)
+            if m:
+                self.assertEqual(int(m.group(1)), len(rows), "row labels count up")
+                rows.append([int(c) for c in m.group(2).split("|")])
+        return rows
+
+    def test_ascii(self):
+        rc, out, _ = layout("make_layout((4,3),LayoutRight)", "--format", "ascii")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(self.ascii_grid(out), [[3 * r + c for c in range(3)] for r in range(4)])
+        self.assertIn("(4,3):(3,1)", out)
+
+    def test_ascii_swizzle(self):
+        rc, out, _ = layout(SW_EXPR, "--format", "ascii")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(self.ascii_grid(out), sw333_offsets())
+
+    def test_ascii_hierarchical(self):
+        rc, out, _ = layout("make_layout(((2,2),3),LayoutRight)", "--format", "ascii")
+        self.assertEqual(rc, 0, out)
+        shape, stride = [[2, 2], 3], [[6, 3], 1]
+        # cell (r,c) is the layout at coordinate (r,c): mode 0 index r, mode 1 index c
+        want = [[eval_layout(shape[0], stride[0], r) + c * stride[1] for c in range(3)] for r in range(4)]
+        self.assertEqual(self.ascii_grid(out), want)
+
+    def test_latex(self):
+        rc, out, _ = layout(SW_EXPR, "--format", "latex")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("\\begin{tikzpicture}", out)
+        self.assertIn("\\end{tikzpicture}", out)
+        self.assertTrue(out.rstrip().endswith("\\end{document}"), out[-200:])
+        self.assertIn("\\begin{document}", out)
+        fills = [ln for ln in out.splitlines() if ln.startswith("\\filldraw")]
+        self.assertEqual(len(fills), 8 * 64)
+        grid = {}
+        for ln in fills:
+            m = re.search(r"\((\d+),(-?\d+)\) rectangle .*\{(\d+)\};$", ln)
+            self.assertIsNotNone(m, ln)
+            grid[(-int(m.group(2)), int(m.group(1)))] = int(m.group(3))
+        want = sw333_offsets()
+        self.assertEqual(grid, {(r, c): want[r][c] for r in range(8) for c in range(64)})
+
+    def test_rank1_draws(self):
+        for fmt in ("ascii", "svg", "latex"):
+            with self.subTest(fmt=fmt):
+                self.assertEqual(layout("make_layout(8)", "--format", fmt)[0], 0)
+
+    def test_not_drawable(self):
+        for expr in ["size(8:1)", "eval((4,3):(3,1),(2,1))", "idx2crd(16,(3,(2,3)))", "make_layout((2,2,2))",
+                     "make_layout((2,3):(1,2),4:6,2:24)", "make_layout((512,512))", "foo(1)"]:
+            for fmt in ("ascii", "svg", "latex"):
+                with self.subTest(expr=expr, fmt=fmt):
+                    rc, out, _ = layout(expr, "--format", fmt)
+                    self.assertEqual(rc, 1, out)
+                    self.assertEqual(len(out.splitlines()), 1, out)
+                    self.assertRegex(out.strip(), ERROR_RE)
+
+    def test_help_examples_work(self):
+        """Every `tessel layout ... 'EXPR'` example of `tessel layout --help` succeeds."""
+        rc, out, _ = tessel("layout", "--help")
+        self.assertEqual(rc, 0)
+        examples = re.findall(r"^\s*tessel layout((?: --format \w+)?) '([^']*)'", out, re.M)
+        self.assertGreaterEqual(len(examples), 3, out)
+        for opts, expr in examples:
+            with self.subTest(example=(opts + " " + expr).strip()):
+                rc, got, _ = layout(expr, *opts.split())
+                self.assertEqual(rc, 0, got[:300])
+
+
+# ------------------------------------------------------------------ 6. robustness
+
+FUNCS = ["size", "cosize", "rank", "depth", "coalesce", "filter", "composition", "complement", "right_inverse",
+         "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
+         "zipped_product", "tiled_product", "blocked_product", "raked_product", "tile_to_shape", "make_layout",
+         "eval", "idx2crd", "crd2idx"]
+SEEDS = [
+    "logical_divide((6,20):(20,1),<2,4>)", "eval((4,3):(3,1),(2,1))", "idx2crd(16,(3,(2,3)))",
+    "composition((6,2):(8,2),(4,3):(3,1))", "eval(Sw<3,3,3>o((8,64):(64,1)),(5,9))",
+    "make_layout((128,64),LayoutRight)", "logical_divide((8,8):(8,1),<2:1,(2,2):(1,4)>)",
+    "tile_to_shape((2,2):(1,2),(8,8))", "complement((2,2):(1,6),24)", "zipped_divide((16,16):(16,1),<_,4>)",
+]
+GARBAGE_ALPHABET = "()<>,:_-0123456789 abcSwoLayoutRight"
+NUMBERS = [0, 1, 1, 2, 2, 2, 3, 4, 4, 6, 8, 8, 16, 32, 64, 128, 1000, 65536, 46341, 2147483647, 2147483648,
+           99999999999999999999]
+
+
+def rand_tuple(rng, depth=0):
+    if depth > 2 or rng.random() < 0.55:
+        return str(rng.choice(NUMBERS))
+    return "(" + ",".join(rand_tuple(rng, depth + 1) for _ in range(rng.randint(1, 3))) + ")"
+
+
+def rand_layout(rng):
+    shape = rand_tuple(rng)
+    if rng.random() < 0.8:  # mostly congruent strides
+        stride = re.sub(r"\d+", lambda _: str(rng.choice(NUMBERS)), shape)
+    else:
+        stride = rand_tuple(rng)
+    return shape + ":" + stride
+
+
+def rand_arg(rng):
+    k = rng.random()
+    if k < 0.45:
+        return rand_layout(rng)
+    if k < 0.65:
+        return rand_tuple(rng)
+    if k < 0.85:
+        elems = [rng.choice(["_", str(rng.choice(NUMBERS)), rand_layout(rng), rand_tuple(rng)])
+                 for _ in range(rng.randint(1, 3))]
+        return "<" + ",".join(elems) + ">"
+    if k < 0.95:
+        return "Sw<%d,%d,%d>o(%s)" % (rng.choice([0, 1, 2, 3, 4, 31, 64, 65]), rng.choice([0, 1, 3, 4, 40]),
+                                       rng.choice([0, 1, 2, 3, 4, 40, 64]), rand_layout(rng))
+    return rng.choice(["LayoutLeft", "LayoutRight", "_"])
+
+
+def rand_call(rng):
+    return "%s(%s)" % (rng.choice(FUNCS), ",".join(rand_arg(rng) for _ in range(rng.choice([1, 1, 2, 2, 2, 3]))))
+
+
+def mutate(rng, s):
+    s = list(s)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(6)
+        i = rng.randrange(len(s) + 1)
+        if op == 0 and s:
+            del s[min(i, len(s) - 1)]
+        elif op == 1:
+            s.insert(i, rng.choice(GARBAGE_ALPHABET))
+        elif op == 2:
+            s = s[:i]
+        elif op == 3 and s:
+            j = rng.randrange(len(s))
+            s[i:i] = s[j:j + rng.randint(1, 12)]
+        elif op == 4:
+            s.insert(i, str(rng.choice(NUMBERS)))
+        else:
+            s.insert(i, rng.choice(["(", ")", "<", ">", ":", ",", "Sw<", "o(", "_", "-", " "]))
+    return "".join(s)
+
+
+def fuzz_lines(rng):
+    seeds = list(SEEDS)
+    if os.path.exists(GOLDEN):
+        with open(GOLDEN, encoding="utf-8") as f:
+            golden = [ln.split("\t")[0] for ln in f if ln.strip()]
+        seeds += rng.sample(golden, min(300, len(golden)))
+    lines = []
+    for _ in range(1200):
+        lines.append("".join(rng.choice(GARBAGE_ALPHABET) for _ in range(rng.randint(0, 60))))
+    for _ in range(1500):
+        lines.append(mutate(rng, rng.choice(seeds)))
+    for _ in range(1500):
+        lines.append(rand_call(rng))
+    lines += [
+        "(" * 10000,
+        "size(" + "(" * 10000 + "8" + ")" * 10000 + ")",
+        "size(" + "(" * 10000,
+        "logical_divide(8:1,<" + "(" * 10000 + ">)",
+        "eval(Sw<3,3,3>o(" + "(" * 5000 + ")," + "1)",
+        ")" * 10000, "<" * 10000 + ">" * 10000,
+        "size(99999999999999999999)",
+        "size(" + "9" * 5000 + ")",
+        "eval(8:1," + "1" * 400 + ")",
+        "size((" + ",".join(["1"] * 400000) + "))",  # ~800 KB, many leaves
+        "make_layout(" + ",".join(["1:1"] * 5000) + ")",  # many arguments (see test_many_arguments_memory)
+        "size(" + "".join(rng.choice(GARBAGE_ALPHABET) for _ in range(1 << 20)) + ")",  # 1 MB of garbage
+        "x" * (1 << 20),
+        "make_layout((2147483647,2147483647))",
+        "size((65536,65536):(1,65536))",
+        "cosize((46341,46341):(46341,1))",
+        "logical_product((65536,65536):(65536,1),(65536,65536):(65536,1))",
+        "blocked_product(65536:1,65536:1)",
+        "raked_product((2147483647):(2147483647),(2147483647):(2147483647))",
+        "complement(2:2147483647,2147483647)",
+        "right_inverse((2147483647):(1))", "left_inverse((65536,32768):(32768,1))",
+        "eval(Sw<31,0,32>o(8:1),7)", "eval(Sw<64,64,64>o(8:1),7)", "eval(Sw<32,31,32>o(2147483647:1),5)",
+        "tile_to_shape(2:1,(2147483647,2147483647))",
+        "idx2crd(2147483647,(2147483647,2147483647))",
+        "crd2idx((1,1),(2147483647,2147483647),(2147483647,2147483647))",
+    ]
+    return lines
+
+
+def random_bytes_lines(rng, n):
+    pool = bytes(b for b in range(256) if b not in (10, 13))
+    return [bytes(rng.choice(pool) for _ in range(rng.randint(1, 40))) for _ in range(n)]
+
+
+class Robustness(unittest.TestCase):
+    def run_batch_bytes(self, lines, timeout=40):
+        data = b"\n".join(lines) + b"\n"
+        try:
+            rc, out, err = tessel("layout", "--batch", "-", stdin=data, timeout=timeout, binary=True)
+        except subprocess.TimeoutExpired:
+            self.fail("batch run did not finish within %d s" % timeout)
+        self.assertGreaterEqual(rc, 0, "killed by signal %d; stderr: %r" % (-rc, err[-500:]))
+        self.assertEqual(rc, 0, err[-500:])
+        self.assertEqual(err[-2000:], b"", "nothing on stderr (e.g. sanitizer reports)")
+        self.assertTrue(out == b"" or out.endswith(b"\n"))
+        got = out.split(b"\n")[:-1]
+        exprs = batch_expected(lines)
+        self.assertEqual(len(got), len(exprs), "one output line per expression line")
+        bad = []
+        for line, expr in zip(got, exprs):
+            echo, sep, result = line.partition(b"\t")
+            if echo != expr or not sep:
+                bad.append((expr[:120], "echo mismatch", line[:120]))
+                continue
+            try:
+                text = result.decode("ascii")
+            except UnicodeDecodeError:
+                bad.append((expr[:120], "non-ASCII result", result[:120]))
+                continue
+            if text.startswith("error"):
+                m = ERROR_RE.match(text)
+                if not m or m.group(1) not in KEYWORDS:
+                    bad.append((expr[:120], "malformed error line", text[:200]))
+            elif not valid_result(text):
+                bad.append((expr[:120], "malformed result", text[:200]))
+        self.assertEqual(bad[:10], [], "%d bad lines" % len(bad))
+
+    def test_fuzz_batch(self):
+        seed = int(os.environ.get("TESSEL_FUZZ_SEED", "20240607"))
+        rng = random.Random(seed)
+        lines = [ln.encode("ascii") for ln in fuzz_lines(rng)]
+        lines += random_bytes_lines(rng, 500)
+        rng.shuffle(lines)
+        self.run_batch_bytes(lines)
+
+    def test_many_arguments_memory(self):
+        """A ~400 KB line of 100000 arguments is rejected in bounded time and memory.
+
+        Peak memory is read with os.wait4 for this child alone.  (A call holds every parsed
+        argument as a fixed-capacity value of several KB; without a bound on the argument
+        count, 1 MB of input needs over 1 GB and, under a memory limit, ends as
+        `error: std::bad_alloc`.)"""
+        if not hasattr(os, "wait4"):
+            self.skipTest("os.wait4 not available")
+        line = ("make_layout(" + ",".join(["1:1"] * 100000) + ")\n").encode("ascii")
+        with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout:
+            fin.write(line)
+            fin.seek(0)
+            p = subprocess.Popen([TESSEL, "layout", "--batch", "-"], stdin=fin, stdout=fout, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 30
+            while True:
+                pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+                if pid == p.pid:
+                    break
+                if time.monotonic() > deadline:
+                    p.kill()
+                    os.wait4(p.pid, 0)
+                    p.returncode = -9
+                    self.fail("no answer within 30 s")
+                time.sleep(0.01)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            fout.seek(0)
+            out = fout.read()
+        self.assertEqual(p.returncode, 0)
+        self.assertRegex(out.split(b"\t", 1)[1].decode().strip(), ERROR_RE)
+        # ru_maxrss is in KiB on Linux, in bytes on macOS
+        peak_mib = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+        self.assertLess(peak_mib, 256, "peak memory %.0f MiB for a 400 KB line" % peak_mib)
+
+    def test_garbage_single(self):
+        rng = random.Random(7)
+        cases = ["(" * 10000, ")" * 100, "size(" + "(" * 10000, "size(99999999999999999999)", "<<<>>>", ":", ",",
+                 "Sw<3,3,3>o(", "Sw<99999999999,3,3>o((8,64):(64,1))", "size(" + "1" * 100000 + ")",
+                 "make_layout(" + ",".join(["1:1"] * 20000) + ")", "eval(Sw<64,64,64>o(8:1),7)",
+                 "\u00e9\u00e8(1)", "size(\x01)", "-", "--", "#", "size(8:1)\tx"]
+        cases += ["".join(rng.choice(GARBAGE_ALPHABET) for _ in range(rng.randint(1, 30))) for _ in range(15)]
+        cases += [mutate(rng, rng.choice(SEEDS)) for _ in range(15)]
+        for expr in cases:
+            for opts in ([], ["--format", "svg"]):
+                with self.subTest(expr=expr[:80], opts=opts):
+                    args = ["layout", *opts, "--", expr]
+                    try:
+                        rc, out, err = tessel(*args, timeout=10, binary=True)
+                    except subprocess.TimeoutExpired:
+                        self.fail("hang")
+                    self.assertIn(rc, (0, 1), "rc %d, stderr %r" % (rc, err[-300:]))
+                    if rc == 1:
+                        self.assertRegex(out.decode("ascii", "replace").strip(), ERROR_RE)
+
+
+def main():
+    global TESSEL
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    TESSEL = os.path.abspath(sys.argv[1])
+    if not os.access(TESSEL, os.X_OK):
+        print("not an executable: %s" % TESSEL)
+        return 2
+    prog = unittest.main(argv=[sys.argv[0]] + sys.argv[2:], exit=False, verbosity=1)
+    return 0 if prog.result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

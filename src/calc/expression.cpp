@@ -3,6 +3,7 @@
 // algebra directly: there is no second implementation of any operation here.
 #include <cctype>
 #include <functional>
+#include <new>
 #include <map>
 #include <optional>
 #include <string>
@@ -74,16 +75,23 @@ class Parser {
     return v;
   }
 
-  /// name(arg, ...) and nothing after it.
+  /// name(arg, ...) and nothing after it.  As a convenience for drawing, a
+  /// bare literal (a layout, swizzled layout or tuple) is also accepted: it is
+  /// returned under the name "" and evaluates to itself.
   std::pair<std::string, std::vector<Value>> call() {
     skip();
+    const std::size_t start = pos_;
     std::string name = identifier();
-    if (name.empty()) fail(Errc::syntax, "expected a function name at column {0}", col());
+    if (name.empty() || (name == "Sw" && peek() == '<')) {
+      pos_ = start;
+      return {std::string(), std::vector<Value>{literal()}};
+    }
     expect('(');
     std::vector<Value> args;
     skip();
     if (peek() == ')') fail(Errc::arity, "a call needs at least one argument");
     for (;;) {
+      if (args.size() == kMaxArguments) fail(Errc::arity, "a call takes at most {0} arguments", kMaxArguments);
       args.push_back(argument());
       skip();
       if (peek() == ',') {
@@ -100,6 +108,7 @@ class Parser {
 
  private:
   static constexpr int kMaxNesting = 24;
+  static constexpr std::size_t kMaxArguments = 16;
 
   std::string_view s_;
   std::size_t pos_ = 0;
@@ -517,6 +526,20 @@ Outcome evaluate(std::string_view expression) {
   try {
     Parser p(expression);
     auto [name, args] = p.call();
+    if (name.empty()) {  // a bare literal: print it normalized (spec §1.3 spelling)
+      const Value& v = args[0];
+      if (const auto* t = std::get_if<IntTuple>(&v)) {
+        out.ok = true;
+        out.text = to_string(*t);
+        return out;
+      }
+      const SwizzledLayout l = layout_arg(args, 0);
+      out.ok = true;
+      out.text = to_string(l);
+      out.has_layout = true;
+      out.layout = l;
+      return out;
+    }
     const auto& table = functions();
     const auto it = table.find(name);
     if (it == table.end()) throw Failure{make_error(Errc::syntax, "unknown function (see `tessel layout --help`)")};
@@ -538,10 +561,10 @@ Outcome evaluate(std::string_view expression) {
     out.ok = false;
     out.error = e.error();
     out.text = "error: " + e.error().message();
-  } catch (const std::exception& e) {  // e.g. std::bad_alloc: still a clean error line
+  } catch (const std::bad_alloc&) {  // still a clean `error: KEYWORD: message` line
     out.ok = false;
-    out.error = make_error(Errc::capacity, "internal limit reached");
-    out.text = std::string("error: ") + e.what();
+    out.error = make_error(Errc::capacity, "out of memory while evaluating the expression");
+    out.text = "error: " + out.error.message();
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // `tessel` — the command line.  Subcommand `layout`: the layout calculator.
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -10,6 +11,9 @@
 namespace {
 
 constexpr const char* kLayoutHelp = R"(Evaluate layout-algebra expressions (grammar: spec/layout-algebra.md §1).
+
+A bare layout, swizzled layout or tuple is accepted too and printed as is
+(useful with --format).
 
 Examples:
   tessel layout 'logical_divide((6,20):(20,1),<2,4>)'
@@ -93,8 +97,9 @@ int main(int argc, char** argv) {
         return 2;
       }
       if (batch == "-") return run_batch(std::cin);
+      std::error_code ec;
       std::ifstream in(batch);
-      if (!in) {
+      if (!in || std::filesystem::is_directory(batch, ec)) {
         std::cerr << "tessel layout: cannot read " << batch << '\n';
         return 2;
       }

@@ -557,7 +557,7 @@ TESSEL_HD constexpr Result<Layout> tiled_product(const Layout& A, const Tiler& T
 
 namespace detail {
 /// Append `1:0` modes up to rank R (R == 1 leaves L unchanged).
-/// Example: pad_rank(3:1, 2) is (3,1):(1,0).
+/// C++ example: pad_rank(3:1, 2) is (3,1):(1,0).
 TESSEL_HD constexpr Layout pad_rank(const Layout& L, int R) {
   const int r = rank(L);
   if (R <= 1 || r >= R) return L;

@@ -43,7 +43,7 @@ struct Span {
 
 // ---------------------------------------------------------------- building
 
-/// Append one leaf.  Example: push_leaf(t, 4) on an empty t gives `4`.
+/// Append one leaf.  C++ example: push_leaf(t, 4) on an empty t gives `4`.
 TESSEL_HD constexpr void push_leaf(IntTuple& t, index_t v) {
   if (t.ntok >= kMaxTokens || t.nleaf >= kMaxLeaves) {
     t.overflow = true;
@@ -73,14 +73,14 @@ TESSEL_HD constexpr void push_span(IntTuple& dst, const IntTuple& src, Span s) {
 TESSEL_HD constexpr Span whole(const IntTuple& t) { return Span{0, t.ntok, 0, t.nleaf}; }
 TESSEL_HD constexpr void push_tuple(IntTuple& dst, const IntTuple& src) { push_span(dst, src, whole(src)); }
 
-/// The integer `v` as an IntTuple.  Example: make_int(8) is `8`.
+/// The integer `v` as an IntTuple.  C++ example: make_int(8) is `8`.
 TESSEL_HD constexpr IntTuple make_int(index_t v) {
   IntTuple t;
   push_leaf(t, v);
   return t;
 }
 
-/// A tuple of the given items.  Example: tuple_of({2, (3,4)}) is `(2,(3,4))`.
+/// A tuple of the given items.  C++ example: tuple_of({2, (3,4)}) is `(2,(3,4))`.
 TESSEL_HD constexpr IntTuple tuple_of(const IntTuple* items, int n) {
   IntTuple t;
   push_tok(t, kTokOpen);
@@ -173,7 +173,7 @@ TESSEL_HD constexpr index_t span_size(const IntTuple& t, Span s) {
 }
 TESSEL_HD constexpr index_t size(const IntTuple& t) { return span_size(t, whole(t)); }
 
-/// Mode `k` (an integer has one mode, itself).  Example: mode((3,(6,2)),1) is `(6,2)`.
+/// Mode `k` (an integer has one mode, itself).  C++ example: mode((3,(6,2)),1) is `(6,2)`.
 TESSEL_HD constexpr IntTuple mode(const IntTuple& t, int k) {
   Span c[kMaxLeaves];
   const int n = children(t, whole(t), c);
@@ -186,13 +186,13 @@ TESSEL_HD constexpr IntTuple mode(const IntTuple& t, int k) {
 }
 
 /// The leaves as a flat tuple (an integer stays an integer).
-/// Example: flatten((3,(6,2),8)) is `(3,6,2,8)`.
+/// C++ example: flatten((3,(6,2),8)) is `(3,6,2,8)`.
 TESSEL_HD constexpr IntTuple flatten(const IntTuple& t) {
   if (t.is_int()) return t;
   return flat_tuple_of(t.val, t.nleaf);
 }
 
-/// Same nesting profile.  Example: congruent((2,(3,4)),(1,(6,2))) is true.
+/// Same nesting profile.  C++ example: congruent((2,(3,4)),(1,(6,2))) is true.
 TESSEL_HD constexpr bool congruent(const IntTuple& a, const IntTuple& b) {
   if (a.ntok != b.ntok) return false;
   for (int i = 0; i < a.ntok; ++i)
@@ -201,7 +201,7 @@ TESSEL_HD constexpr bool congruent(const IntTuple& a, const IntTuple& b) {
 }
 
 /// `a` is weakly congruent to `b` (a ≤ b): a is an integer where b may have a
-/// tuple.  Example: weakly_congruent((1,5),(3,(2,3))) is true.
+/// tuple.  C++ example: weakly_congruent((1,5),(3,(2,3))) is true.
 TESSEL_HD constexpr bool weakly_congruent_span(const IntTuple& a, Span sa, const IntTuple& b, Span sb) {
   if (span_is_leaf(a, sa)) return true;
   if (span_is_leaf(b, sb)) return false;
@@ -217,7 +217,7 @@ TESSEL_HD constexpr bool weakly_congruent(const IntTuple& a, const IntTuple& b) 
   return weakly_congruent_span(a, whole(a), b, whole(b));
 }
 
-/// Shape `a` can index shape `b` (spec §2.2).  Example: compatible(24,(4,6)) is true.
+/// Shape `a` can index shape `b` (spec §2.2).  C++ example: compatible(24,(4,6)) is true.
 TESSEL_HD constexpr bool compatible_span(const IntTuple& a, Span sa, const IntTuple& b, Span sb) {
   if (span_is_leaf(a, sa)) return a.val[sa.lb] == span_size(b, sb);
   if (span_is_leaf(b, sb)) return false;
@@ -246,7 +246,7 @@ TESSEL_HD constexpr void push_any(IntTuple& t, const T& x) {
 }  // namespace detail
 
 /// Build a tuple from integers (static or run-time) and IntTuples.
-/// Example: make_tuple(_4{}, m, make_tuple(2, 3)) is `(4,m,(2,3))`.
+/// C++ example: make_tuple(_4{}, m, make_tuple(2, 3)) is `(4,m,(2,3))`.
 template <class... Ts>
 TESSEL_HD constexpr IntTuple make_tuple(const Ts&... xs) {
   IntTuple t;

@@ -2,7 +2,7 @@
 //
 // Contract: `Int<A> op Int<B>` is `Int<A op B>` (stays a compile-time
 // constant); `Int<A> op x` with a run-time integer `x` is a run-time integer.
-// Example: `_4{} * _8{}` has type `Int<32>`; `_4{} * k` is an `index_t`.
+// C++ example: `_4{} * _8{}` has type `Int<32>`; `_4{} * k` is an `index_t`.
 #pragma once
 
 #include <concepts>
@@ -61,7 +61,7 @@ template <index_t A, index_t B>
 TESSEL_HD constexpr bool operator==(Int<A>, Int<B>) { return A == B; }
 
 /// Ceiling division of non-negative integers, static when both are static.
-/// Example: ceil_div(_7{}, _2{}) is Int<4>; ceil_div(7, 2) == 4.
+/// C++ example: ceil_div(_7{}, _2{}) is Int<4>; ceil_div(7, 2) == 4.
 template <index_t A, index_t B>
 TESSEL_HD constexpr auto ceil_div(Int<A>, Int<B>) {
   static_assert(B > 0, "tessel: ceil_div by a non-positive constant");

@@ -14,7 +14,7 @@ inline constexpr index_t kMaxCheckedValue = (index_t{1} << 31) - 1;
 
 /// crd2idx of a 1-D coordinate `c` over the leaves of span `s`: colexicographic
 /// digits, the last leaf absorbing any overflow (the extended evaluation of
-/// spec §3.4).  Example: over (4,3):(3,1), c = 13 gives 1*3 + 3*1 = 6.
+/// spec §3.4).  C++ example: over (4,3):(3,1), c = 13 gives 1*3 + 3*1 = 6.
 TESSEL_HD constexpr index_t crd2idx_1d(index_t c, const IntTuple& S, const IntTuple& D, Span s) {
   index_t total = 0;
   for (int i = s.lb; i < s.le - 1; ++i) {
@@ -142,7 +142,7 @@ TESSEL_HD constexpr index_t cosize(const Layout& l) {
   return c;
 }
 
-/// Mode `k` as a layout.  Example: mode((3,(2,3)):(3,(12,1)),1) is (2,3):(12,1).
+/// Mode `k` as a layout.  C++ example: mode((3,(2,3)):(3,(12,1)),1) is (2,3):(12,1).
 TESSEL_HD constexpr Layout mode(const Layout& l, int k) { return Layout{mode(l.shape, k), mode(l.stride, k)}; }
 
 /// Shape and stride must be congruent, every extent ≥ 1 and nothing truncated.
@@ -170,7 +170,7 @@ TESSEL_HD constexpr Result<Layout> make_layout_checked(const IntTuple& S, const 
   return l;
 }
 /// The layout S:D; an invalid pair is fatal (compile error in a constant expression).
-/// Example: make_layout(make_shape(4,3), make_stride(3,1)) is (4,3):(3,1).
+/// C++ example: make_layout(make_shape(4,3), make_stride(3,1)) is (4,3):(3,1).
 TESSEL_HD constexpr Layout make_layout(const IntTuple& S, const IntTuple& D) {
   return make_layout_checked(S, D).value();
 }
@@ -180,7 +180,7 @@ struct LayoutLeft {};
 struct LayoutRight {};
 
 /// Compact strides over the leaves of S (extent-1 leaves get stride 0).
-/// Example: compact_strides((3,(6,2),8), Left) is (1,(3,18),36);
+/// C++ example: compact_strides((3,(6,2),8), Left) is (1,(3,18),36);
 ///          compact_strides((2,(2,2)), Right) is (4,(2,1)).
 TESSEL_HD constexpr IntTuple compact_strides(const IntTuple& S, Major major) {
   IntTuple D = S;
@@ -199,13 +199,13 @@ TESSEL_HD constexpr IntTuple compact_strides(const IntTuple& S, Major major) {
 /// Compact column-major layout.  Example: make_layout((2,4)) is (2,4):(1,2).
 TESSEL_HD constexpr Layout make_layout(const IntTuple& S) { return Layout{S, compact_strides(S, Major::Left)}; }
 TESSEL_HD constexpr Layout make_layout(const IntTuple& S, LayoutLeft) { return make_layout(S); }
-/// Compact row-major layout.  Example: make_layout((2,4),LayoutRight{}) is (2,4):(4,1).
+/// Compact row-major layout.  Example: make_layout((2,4),LayoutRight) is (2,4):(4,1).
 TESSEL_HD constexpr Layout make_layout(const IntTuple& S, LayoutRight) {
   return Layout{S, compact_strides(S, Major::Right)};
 }
 
 /// Concatenation: each layout becomes one mode; a single layout becomes the
-/// rank-1 layout `(S):(D)`.  Example: concat(3:1, 4:3) is (3,4):(1,3).
+/// rank-1 layout `(S):(D)`.  C++ example: concat(3:1, 4:3) is (3,4):(1,3).
 TESSEL_HD constexpr Layout concat(const Layout* ls, int n) {
   Layout r;
   push_tok(r.shape, kTokOpen);

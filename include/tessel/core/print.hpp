@@ -1,17 +1,17 @@
-// tessel/core/print.hpp — CuTe notation and print_layout tables (host only).
+// tessel/core/print.hpp — CuTe notation and print_layout tables (host functions;
+// the header also parses in CUDA translation units).
 //
 // Static and run-time integers print the same: `(4,3):(3,1)`.
 #pragma once
 
 #include "tessel/core/swizzle.hpp"
 
-#if !TESSEL_IN_DEVICE_CODE
 #include <ostream>
 #include <string>
 
 namespace tessel {
 
-/// Example: to_string of the tuple (2,(3,4)) is "(2,(3,4))".
+/// C++ example: to_string of the tuple (2,(3,4)) is "(2,(3,4))".
 inline std::string to_string(const IntTuple& t) {
   std::string out;
   int leaf = 0;
@@ -24,9 +24,9 @@ inline std::string to_string(const IntTuple& t) {
   }
   return out;
 }
-/// Example: "(4,3):(3,1)".
+/// C++ example: "(4,3):(3,1)".
 inline std::string to_string(const Layout& l) { return to_string(l.shape) + ":" + to_string(l.stride); }
-/// Example: "Sw<3,3,3>o((8,64):(64,1))"; Sw<0,M,S> prints as the plain layout.
+/// C++ example: "Sw<3,3,3>o((8,64):(64,1))"; Sw<0,M,S> prints as the plain layout.
 inline std::string to_string(const SwizzledLayout& l) {
   if (l.swizzle.is_identity()) return to_string(l.layout);
   return "Sw<" + std::to_string(l.swizzle.b) + "," + std::to_string(l.swizzle.m) + "," +
@@ -94,4 +94,3 @@ std::string print_layout(const L& l) {
 }
 
 }  // namespace tessel
-#endif

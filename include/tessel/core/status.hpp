@@ -15,10 +15,8 @@
 
 #include "tessel/core/config.hpp"
 
-#if !TESSEL_IN_DEVICE_CODE
 #include <stdexcept>
 #include <string>
-#endif
 
 namespace tessel {
 
@@ -76,8 +74,7 @@ struct Error {
   const char* what = "";
   index_t arg[3] = {0, 0, 0};
 
-#if !TESSEL_IN_DEVICE_CODE
-  /// "stride-divisibility: ..." with the placeholders filled in.
+  /// "stride-divisibility: ..." with the placeholders filled in (host only).
   std::string message() const {
     std::string out = errc_keyword(code);
     if (what != nullptr && *what != '\0') {
@@ -93,7 +90,6 @@ struct Error {
     }
     return out;
   }
-#endif
 };
 
 TESSEL_HD constexpr Error make_error(Errc code, const char* what, index_t a0 = 0, index_t a1 = 0,
@@ -107,7 +103,6 @@ TESSEL_HD constexpr Error make_error(Errc code, const char* what, index_t a0 = 0
   return e;
 }
 
-#if !TESSEL_IN_DEVICE_CODE
 /// Thrown on the host by `Result::value()` when the result holds an error.
 class AlgebraError : public std::runtime_error {
  public:
@@ -117,29 +112,28 @@ class AlgebraError : public std::runtime_error {
  private:
   Error error_;
 };
-#endif
 
 namespace detail {
 // Not constexpr on purpose: reaching one of these in a constant expression is
 // a compile error whose text names the rule that was broken.
 // clang-format off
-inline void tessel_rule_syntax() {}
-inline void tessel_rule_arity() {}
-inline void tessel_rule_type() {}
-inline void tessel_rule_congruence() {}
-inline void tessel_rule_coordinate_rank() {}
-inline void tessel_rule_coordinate_range() {}
-inline void tessel_rule_stride_divisibility() {}
-inline void tessel_rule_shape_divisibility() {}
-inline void tessel_rule_inexact_division() {}
-inline void tessel_rule_overlap() {}
-inline void tessel_rule_non_injective() {}
-inline void tessel_rule_tiler_rank() {}
-inline void tessel_rule_tile_divisibility() {}
-inline void tessel_rule_swizzle() {}
-inline void tessel_rule_left_inverse_divisibility() {}
-inline void tessel_rule_value_range() {}
-inline void tessel_rule_capacity() {}
+TESSEL_HD inline void tessel_rule_syntax() {}
+TESSEL_HD inline void tessel_rule_arity() {}
+TESSEL_HD inline void tessel_rule_type() {}
+TESSEL_HD inline void tessel_rule_congruence() {}
+TESSEL_HD inline void tessel_rule_coordinate_rank() {}
+TESSEL_HD inline void tessel_rule_coordinate_range() {}
+TESSEL_HD inline void tessel_rule_stride_divisibility() {}
+TESSEL_HD inline void tessel_rule_shape_divisibility() {}
+TESSEL_HD inline void tessel_rule_inexact_division() {}
+TESSEL_HD inline void tessel_rule_overlap() {}
+TESSEL_HD inline void tessel_rule_non_injective() {}
+TESSEL_HD inline void tessel_rule_tiler_rank() {}
+TESSEL_HD inline void tessel_rule_tile_divisibility() {}
+TESSEL_HD inline void tessel_rule_swizzle() {}
+TESSEL_HD inline void tessel_rule_left_inverse_divisibility() {}
+TESSEL_HD inline void tessel_rule_value_range() {}
+TESSEL_HD inline void tessel_rule_capacity() {}
 // clang-format on
 
 [[noreturn]] TESSEL_HD inline void fail_at_run_time(const Error& e) {
@@ -187,7 +181,7 @@ struct Result {
   T val{};
   Error err{};
 
-  TESSEL_HD constexpr Result() = default;
+  constexpr Result() = default;
   TESSEL_HD constexpr Result(const T& v) : val(v) {}       // NOLINT: implicit success
   TESSEL_HD constexpr Result(const Error& e) : err(e) {}   // NOLINT: implicit failure
 

@@ -7,7 +7,7 @@ namespace tessel {
 
 /// Sw<B,M,S>(x) = x ^ shift(x & (mask << (M + max(0,S))), S), mask = 2^B - 1:
 /// for S > 0, bits [M+S, M+S+B) are XOR-ed into bits [M, M+B).  An involution.
-/// Example: Sw<3,3,3>(197) == 221 (bits 6..8 = 011 XOR-ed into bits 3..5).
+/// C++ example: Sw<3,3,3>(197) == 221 (bits 6..8 = 011 XOR-ed into bits 3..5).
 struct Swizzle {
   int b = 0, m = 0, s = 0;
 
@@ -47,7 +47,7 @@ TESSEL_HD constexpr bool operator==(const SwizzledLayout& a, const SwizzledLayou
   return a.swizzle == b.swizzle && a.layout == b.layout;
 }
 
-/// Example: compose(Sw<3,3,3>, (8,64):(64,1)) is Sw<3,3,3>o((8,64):(64,1)).
+/// C++ example: compose(Sw<3,3,3>, (8,64):(64,1)) is Sw<3,3,3>o((8,64):(64,1)).
 TESSEL_HD constexpr SwizzledLayout compose(const Swizzle& sw, const Layout& l) { return SwizzledLayout{sw, l}; }
 
 TESSEL_HD constexpr index_t size(const SwizzledLayout& l) { return size(l.layout); }
