@@ -1,6 +1,9 @@
 // Drawings of rank-1/rank-2 layouts: a grid of cells, each labelled with its
 // offset.  The ASCII form is print_layout's table; SVG and LaTeX/TikZ colour
-// each cell by its offset (a hue gradient from the smallest to the largest).
+// each cell by its offset: a hue gradient from the smallest to the largest
+// offset for a plain layout; for a swizzled layout Sw<B,M,S>, by the 2^M-element
+// unit that the swizzle moves ((offset >> M) mod 2^B), so that its permutation
+// shows.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -36,11 +39,19 @@ Rgb offset_colour(index_t v, index_t lo, index_t hi) {
 
 struct GridData {
   index_t rows = 0, cols = 0, lo = 0, hi = 0;
+  Swizzle sw{};
+
+  Rgb colour(index_t v) const {
+    if (sw.b == 0) return offset_colour(v, lo, hi);
+    const index_t units = index_t{1} << sw.b;
+    return offset_colour((v >> sw.m) % units, 0, units - 1);
+  }
 };
 
 bool grid_of(const SwizzledLayout& l, GridData& g) {
   if (!grid_dims(l.layout.shape, g.rows, g.cols)) return false;
   if (g.rows * g.cols > kMaxDrawCells) return false;
+  g.sw = l.swizzle;
   g.lo = g.hi = l(index_t{0});
   for (index_t i = 0; i < g.rows; ++i)
     for (index_t j = 0; j < g.cols; ++j) {
@@ -105,7 +116,7 @@ bool draw_svg(const SwizzledLayout& l, std::string& out) {
   for (index_t i = 0; i < g.rows; ++i)
     for (index_t j = 0; j < g.cols; ++j) {
       const index_t v = grid_value(l, i, j);
-      const Rgb c = offset_colour(v, g.lo, g.hi);
+      const Rgb c = g.colour(v);
       std::snprintf(buf, sizeof buf,
                     "<rect x=\"%lld\" y=\"%lld\" width=\"%d\" height=\"%d\" fill=\"#%02x%02x%02x\"/>"
                     "<text x=\"%lld\" y=\"%lld\" stroke=\"none\">%lld</text>\n",
@@ -129,7 +140,7 @@ bool draw_latex(const SwizzledLayout& l, std::string& out) {
   for (index_t i = 0; i < g.rows; ++i)
     for (index_t j = 0; j < g.cols; ++j) {
       const index_t v = grid_value(l, i, j);
-      const Rgb c = offset_colour(v, g.lo, g.hi);
+      const Rgb c = g.colour(v);
       std::snprintf(buf, sizeof buf,
                     "\\filldraw[draw=black,fill={rgb,255:red,%d;green,%d;blue,%d}] (%lld,%lld) rectangle ++(1,-1) "
                     "node[pos=.5] {%lld};\n",

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what tessel needs to build and test, from Debian's packages, when it
+# is missing: CMake, g++, GoogleTest, CLI11, Python 3.  (The CUDA toolkit is
+# optional: with nvcc on PATH the sm90a preset also builds the CUDA code.)
+set -euo pipefail
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v g++ >/dev/null || need+=(g++)
+command -v python3 >/dev/null || need+=(python3)
+[ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
+[ -f /usr/include/CLI/CLI.hpp ] || need+=(libcli11-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "tessel: installing ${need[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
+fi

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The first command of the README: install what is needed, build, and run the
+# main job.  Without a GPU the main job is the layout calculator demo; with a
+# GPU it also runs the GPU tests (the GEMM benchmark joins it with issue 4).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+export PATH="$PATH:/usr/local/cuda/bin"
+preset=$(bash scripts/preset.sh)
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"
+bin="build/$preset/tessel"
+echo
+echo "== tessel layout calculator demo =="
+for e in 'logical_divide((6,20):(20,1),<2,4>)' 'zipped_divide((6,20):(20,1),<2,4>)' \
+         'composition((6,2):(8,2),(4,3):(3,1))' 'complement(4:2,24)' \
+         'tile_to_shape(Sw<3,3,3>o((8,(8,8)):(8,(1,64))),(128,64))' 'composition((4,2):(2,1),(4,3):(12,2))'; do
+  printf '$ tessel layout %q\n' "$e"
+  "$bin" layout "$e" || true
+done
+echo '$ tessel layout --format ascii '"'"'Sw<3,3,3>o((8,8):(8,1))'"'"
+"$bin" layout --format ascii 'Sw<3,3,3>o((8,8):(8,1))'
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [ -x "build/$preset/tests/cuda/layout_gpu_test" ]; then
+  echo
+  echo "== GPU: layouts evaluated in kernels =="
+  "build/$preset/tests/cuda/layout_gpu_test"
+fi
