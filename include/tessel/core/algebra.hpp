@@ -95,18 +95,18 @@ TESSEL_HD constexpr Result<Layout> by_profile(const Layout& l, const IntTuple& P
   const int rp = rank(P);
   const int rl = rank(l);
   if (rp > rl) return make_error(Errc::tiler_rank, "profile of rank {0} for a layout of rank {1}", rp, rl);
-  Layout modes[kMaxLeaves];
+  ModeBuilder out;
   for (int k = 0; k < rl; ++k) {
     const Layout lk = mode(l, k);
     if (k < rp) {
       auto r = by_profile(lk, mode(P, k), op);
       if (!r.ok()) return r.err;
-      modes[k] = r.val;
+      out.add(r.val);
     } else {
-      modes[k] = lk;
+      out.add(lk);
     }
   }
-  return checked_result(concat(modes, rl));
+  return checked_result(out.finish());
 }
 }  // namespace detail
 
@@ -268,12 +268,12 @@ TESSEL_HD constexpr Result<Layout> by_tiler(const Layout& A, const Tiler& T, boo
   if (T.overflow || T.n < 1) return make_error(Errc::capacity, "a tiler needs 1 to {0} modes", kMaxTilerModes);
   const int ra = rank(A);
   if (T.n > ra) return make_error(Errc::tiler_rank, "tiler of rank {0} for a layout of rank {1}", T.n, ra);
-  Layout modes[kMaxLeaves];
+  ModeBuilder out;
   const int n = keep_rest ? ra : T.n;
   for (int k = 0; k < n; ++k) {
     const Layout ak = mode(A, k);
     if (k >= T.n || T.mode[k].kind == TilerMode::kSkip) {
-      modes[k] = ak;
+      out.add(ak);
       continue;
     }
     Layout tk = T.mode[k].layout;
@@ -285,9 +285,9 @@ TESSEL_HD constexpr Result<Layout> by_tiler(const Layout& A, const Tiler& T, boo
     }
     auto r = op(ak, tk);
     if (!r.ok()) return r.err;
-    modes[k] = r.val;
+    out.add(r.val);
   }
-  return checked_result(concat(modes, n));
+  return checked_result(out.finish());
 }
 }  // namespace detail
 
@@ -458,36 +458,36 @@ namespace detail {
 /// ((X0_0,...,Xm-1_0), (X0_1,...,Xm-1_1, X_m, ...)) from a by-mode result X
 /// whose first m modes are (tile, rest) pairs (spec §9.3).
 TESSEL_HD constexpr Result<Layout> zip_modes(const Layout& X, int m) {
-  Layout tiles[kMaxTilerModes], rests[kMaxLeaves];
+  ModeBuilder tiles, rests;
   const int rx = rank(X);
-  int nr = 0;
   for (int k = 0; k < m; ++k) {
     const Layout xk = mode(X, k);
     if (xk.shape.is_int() || rank(xk) != 2)
       return make_error(Errc::tiler_rank, "mode {0} of the by-mode result is not a (tile, rest) pair", k);
-    tiles[k] = mode(xk, 0);
-    rests[nr++] = mode(xk, 1);
+    tiles.add(mode(xk, 0));
+    rests.add(mode(xk, 1));
   }
-  for (int k = m; k < rx; ++k) rests[nr++] = mode(X, k);
-  const Layout both[] = {concat(tiles, m), concat(rests, nr)};
-  return checked_result(concat(both, 2));
+  for (int k = m; k < rx; ++k) rests.add(mode(X, k));
+  ModeBuilder out;
+  out.add(tiles.finish());
+  out.add(rests.finish());
+  return checked_result(out.finish());
 }
 /// (Z0, Z1) -> (Z0, Z1_0, Z1_1, ...) when rank(Z1) > 1; also splits Z0 when `flat`.
 TESSEL_HD constexpr Result<Layout> unpack_modes(const Layout& Z, bool flat) {
-  Layout parts[kMaxLeaves];
-  int n = 0;
+  ModeBuilder out;
   const Layout z0 = mode(Z, 0), z1 = mode(Z, 1);
   if (flat && !z0.shape.is_int() && rank(z0) > 1) {
-    for (int k = 0; k < rank(z0); ++k) parts[n++] = mode(z0, k);
+    for (int k = 0; k < rank(z0); ++k) out.add(mode(z0, k));
   } else {
-    parts[n++] = z0;
+    out.add(z0);
   }
   if (!z1.shape.is_int() && rank(z1) > 1) {
-    for (int k = 0; k < rank(z1); ++k) parts[n++] = mode(z1, k);
+    for (int k = 0; k < rank(z1); ++k) out.add(mode(z1, k));
   } else {
-    parts[n++] = z1;
+    out.add(z1);
   }
-  return checked_result(concat(parts, n));
+  return checked_result(out.finish());
 }
 }  // namespace detail
 
@@ -561,10 +561,10 @@ namespace detail {
 TESSEL_HD constexpr Layout pad_rank(const Layout& L, int R) {
   const int r = rank(L);
   if (R <= 1 || r >= R) return L;
-  Layout modes[kMaxLeaves];
-  for (int k = 0; k < r; ++k) modes[k] = mode(L, k);
-  for (int k = r; k < R; ++k) modes[k] = Layout{make_int(1), make_int(0)};
-  return concat(modes, R);
+  ModeBuilder out;
+  for (int k = 0; k < r; ++k) out.add(mode(L, k));
+  for (int k = r; k < R; ++k) out.add(Layout{make_int(1), make_int(0)});
+  return out.finish();
 }
 /// Mode k of the result is (X_k, Y_k); an integral X gives the single mode (X,Y).
 TESSEL_HD constexpr Result<Layout> zip_pairs(const Layout& X, const Layout& Y) {
@@ -576,13 +576,15 @@ TESSEL_HD constexpr Result<Layout> zip_pairs(const Layout& X, const Layout& Y) {
   if (Y.shape.is_int() || rank(X) != rank(Y))
     return make_error(Errc::tiler_rank, "cannot zip a layout of rank {0} with one of rank {1}", rank(X),
                       Y.shape.is_int() ? 1 : rank(Y));
-  Layout modes[kMaxLeaves];
+  ModeBuilder out;
   const int r = rank(X);
   for (int k = 0; k < r; ++k) {
-    const Layout pair[] = {mode(X, k), mode(Y, k)};
-    modes[k] = concat(pair, 2);
+    ModeBuilder pair;
+    pair.add(mode(X, k));
+    pair.add(mode(Y, k));
+    out.add(pair.finish());
   }
-  return checked_result(concat(modes, r));
+  return checked_result(out.finish());
 }
 TESSEL_HD constexpr Result<Layout> rank_product(const Layout& A, const Layout& B, bool raked) {
   {

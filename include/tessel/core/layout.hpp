@@ -218,6 +218,28 @@ TESSEL_HD constexpr Layout concat(const Layout* ls, int n) {
   push_tok(r.stride, kTokClose);
   return r;
 }
+/// Concatenation built one mode at a time, without an array of layouts (which
+/// would cost a stack frame of kMaxLeaves layouts in device code).
+/// C++ example: ModeBuilder b; b.add(3:1); b.add(4:3); b.finish() is (3,4):(1,3).
+struct ModeBuilder {
+  Layout r;
+  int n = 0;
+  TESSEL_HD constexpr ModeBuilder() {
+    push_tok(r.shape, kTokOpen);
+    push_tok(r.stride, kTokOpen);
+  }
+  TESSEL_HD constexpr void add(const Layout& l) {
+    push_tuple(r.shape, l.shape);
+    push_tuple(r.stride, l.stride);
+    ++n;
+  }
+  TESSEL_HD constexpr Layout finish() {
+    push_tok(r.shape, kTokClose);
+    push_tok(r.stride, kTokClose);
+    return r;
+  }
+};
+
 /// make_layout(L0, L1, ...): concatenation of layouts into modes.
 template <class... Ls>
   requires((std::is_same_v<Ls, Layout> && ...))
