@@ -9,4 +9,10 @@ preset=$(bash scripts/preset.sh)
 echo "tessel: preset $preset"
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset"
+if ! (command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1); then
+  echo "tessel: no GPU on this machine: the GPU tests (LayoutGpu.*) report Skipped; run them on a GPU machine"
+fi
+# The golden summaries ("N passed, M failed") for the log; CTest runs them too.
+"build/$preset/tests/golden_check" valid tests/data/layout_algebra.tsv | tail -n 1
+"build/$preset/tests/golden_check" errors tests/data/layout_algebra_errors.tsv | tail -n 1
 ctest --preset "$preset" --output-on-failure
