@@ -3,10 +3,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <vector>
 #include <iostream>
 #include <string>
 
+#include "bench.hpp"
 #include "tessel/host/calc.hpp"
+#if defined(TESSEL_HAVE_CUDA)
+#include "tessel/host/copy.hpp"
+#endif
 
 namespace {
 
@@ -84,7 +89,41 @@ int main(int argc, char** argv) {
   layout->add_option("--format", format, "output for a single layout result")
       ->check(CLI::IsMember({"text", "ascii", "svg", "latex"}));
 
+  auto* bench = app.add_subcommand("bench", "benchmarks on the GPU (PROTOCOL.md: verified, then timed)");
+  bench->require_subcommand(1);
+  auto* bench_copy = bench->add_subcommand("copy", "tile copy kernels vs cudaMemcpy device-to-device");
+  std::vector<std::size_t> sizes{16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+  std::vector<std::string> kernel_names{"scalar", "vector", "cp_async", "swizzled", "tma", "transpose"};
+  std::string csv;
+  tessel::index_t cols = 8192;
+  bench_copy->add_option("--sizes", sizes, "matrix sizes in MiB (list: 16,64,4096)")->delimiter(',');
+  bench_copy->add_option("--kernels", kernel_names, "kernels (scalar,vector,cp_async,swizzled,tma,transpose)")
+      ->delimiter(',');
+  bench_copy->add_option("--cols", cols, "row length of the bf16 matrix")->check(CLI::Range(8, 1 << 22));
+  bench_copy->add_option("--csv", csv, "write the CSV here (default: standard output)");
+
   CLI11_PARSE(app, argc, argv);
+
+  if (bench_copy->parsed()) {
+#if defined(TESSEL_HAVE_CUDA)
+    tessel::bench::CopyBenchOptions opt;
+    opt.sizes_mib = sizes;
+    opt.cols = cols;
+    opt.csv = csv;
+    for (const std::string& k : kernel_names) {
+      tessel::CopyKernel kernel;
+      if (!tessel::parse_copy_kernel(k, kernel)) {
+        std::cerr << "tessel bench copy: unknown kernel '" << k << "'\n";
+        return 2;
+      }
+      opt.kernels.push_back(kernel);
+    }
+    return tessel::bench::run_copy_bench(opt);
+#else
+    std::cerr << "tessel bench copy: this tessel was built without CUDA (use the sm90a preset)\n";
+    return 2;
+#endif
+  }
 
   if (layout->parsed()) {
     if (!batch.empty() && !expr.empty()) {

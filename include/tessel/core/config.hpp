@@ -21,6 +21,14 @@
 #define TESSEL_IN_DEVICE_CODE 0
 #endif
 
+/// Full unrolling of loops with compile-time trip counts (the loops over a
+/// thread's values): device code relies on it to keep fragments in registers.
+#if defined(__CUDA_ARCH__)
+#define TESSEL_UNROLL _Pragma("unroll")
+#else
+#define TESSEL_UNROLL
+#endif
+
 namespace tessel {
 
 /// Every leaf of a shape, stride or coordinate is held as a 64-bit signed
