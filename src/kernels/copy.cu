@@ -49,7 +49,9 @@ Status check(CopyKernel kernel, const bf16* src, const bf16* dst, index_t m, ind
                            transpose ? "ld_dst must be at least m (a row of the transpose)" : "ld_dst must be at least n");
   const index_t tiles_m = (m + copy_kernels::kTileM - 1) / copy_kernels::kTileM;
   const index_t tiles_n = (n + copy_kernels::kTileN - 1) / copy_kernels::kTileN;
-  if (tiles_m > 65535) return Status::failure(Status::unsupported, "m needs more than 65535 tile rows (m <= 8388480)");
+  if (tiles_m > 65535 || tiles_n > 65535)
+    return Status::failure(Status::unsupported,
+                           "more than 65535 tile rows or tile columns (m <= 8388480 and n <= 4194240)");
   if (tiles_m * tiles_n > 0x7FFFFFFF) return Status::failure(Status::unsupported, "more than 2^31-1 tiles");
   if (kernel != CopyKernel::scalar) {
     // 128-bit vectors: every row start and both base pointers on 16 bytes.
@@ -77,13 +79,17 @@ Status tile_copy(CopyKernel kernel, const bf16* src, bf16* dst, index_t m, index
   const Problem<bf16> p{src, dst, m, n, ld_src, ld_dst};
   const index_t tiles_m = (m + kTileM - 1) / kTileM, tiles_n = (n + kTileN - 1) / kTileN;
   const dim3 grid(static_cast<unsigned>(tiles_n), static_cast<unsigned>(tiles_m));  // row_band_tile()
-  const dim3 grid_1d(static_cast<unsigned>(tiles_m * tiles_n));                   // grouped_tile()
   switch (kernel) {
     case CopyKernel::scalar: tile_copy_scalar<bf16><<<grid, 64, 0, stream>>>(p); break;
     case CopyKernel::vector: tile_copy_vector<bf16><<<grid, 128, 0, stream>>>(p); break;
     case CopyKernel::cp_async: tile_copy_cp_async<bf16><<<grid, 128, 0, stream>>>(p); break;
     case CopyKernel::swizzled: tile_copy_swizzled<bf16><<<grid, 128, 0, stream>>>(p); break;
-    case CopyKernel::transpose: tile_transpose<bf16><<<grid_1d, 128, 0, stream>>>(p); break;
+    case CopyKernel::transpose: {
+      // blockIdx.x runs down the source's tile rows (see tile_transpose).
+      const dim3 grid_mn(static_cast<unsigned>(tiles_m), static_cast<unsigned>(tiles_n));
+      tile_transpose<bf16><<<grid_mn, 128, 0, stream>>>(p);
+      break;
+    }
     case CopyKernel::tma:
       return Status::failure(Status::unsupported, "the TMA copy kernel is not built yet");
   }

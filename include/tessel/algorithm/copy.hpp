@@ -52,6 +52,35 @@ TESSEL_UNROLL
   }
 }
 
+/// Moves values from `src` to `dst` through registers, one destination atom
+/// vector at a time: the source atom gathers the vector's values (e.g. one
+/// element at a time from a transposed shared tile), the destination atom
+/// stores them whole, predicated like copy_if.  Only one vector is live in
+/// registers at a time.
+template <class SrcTC, class DstTC, class Src, class Dst>
+TESSEL_HD constexpr void copy_if_staged(const SrcTC&, const Src& src, const DstTC&, Dst&& dst) {
+  using SrcAtom = typename SrcTC::atom;
+  using DstAtom = typename DstTC::atom;
+  using T = typename DstAtom::value_type;
+  constexpr int V = std::remove_cvref_t<Src>::kValues;
+  constexpr int Vec = DstAtom::kElems;
+  static_assert(V == std::remove_cvref_t<Dst>::kValues, "tessel: copy between partitions of different sizes");
+  static_assert(Vec % SrcAtom::kElems == 0, "tessel: the source atom must divide the destination atom's vector");
+  TESSEL_UNROLL
+  for (int i = 0; i < V; i += Vec) {
+    const int n = detail::inside_prefix<Vec>(dst, i);
+    if (n == 0) continue;
+    alignas(16) T stage[Vec];
+    TESSEL_UNROLL
+    for (int j = 0; j < Vec; j += SrcAtom::kElems) SrcAtom::copy(src.addr(i + j), stage + j);
+    if (n == Vec) {
+      DstAtom::copy(stage, dst.addr(i));
+    } else {
+      DstAtom::copy_n(stage, dst.addr(i), n);
+    }
+  }
+}
+
 /// Every value of `view` becomes `x`.
 template <class View, class T>
 TESSEL_HD constexpr void fill(View&& view, const T& x) {

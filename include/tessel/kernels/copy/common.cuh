@@ -39,19 +39,6 @@ struct TileCoord {
 };
 __device__ inline TileCoord row_band_tile() { return {blockIdx.y, blockIdx.x}; }
 
-/// For the transpose: groups of 8 vertically adjacent tiles, groups in
-/// row-band order.  The source is then read in long runs of whole 128-byte
-/// row pieces (8 tiles = 1024 rows x consecutive columns) and each destination
-/// row is written 8 tiles (2 KB) at a time.
-__device__ inline TileCoord grouped_tile(index_t tiles_m, index_t tiles_n) {
-  constexpr index_t kGroup = 8;
-  const index_t b = blockIdx.x;
-  const index_t per_group = kGroup * tiles_n;
-  const index_t g = b / per_group, r = b % per_group;
-  const index_t rows_in_group = (g + 1) * kGroup <= tiles_m ? kGroup : tiles_m - g * kGroup;
-  return {g * kGroup + r % rows_in_group, r / rows_in_group};
-}
-
 /// Plain row-major shared tile: (128,64):(64,1).
 inline constexpr Layout kSmemRowMajor = make_layout(make_shape(kTileM, kTileN), LayoutRight{});
 

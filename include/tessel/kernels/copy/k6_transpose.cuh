@@ -23,16 +23,19 @@ inline constexpr SwizzledLayout kSmemTransposeView =
 template <class T>
 using GatherCopy = TiledCopy<UniversalCopy<T, 8 * sizeof(T)>, kVectorPlan.tv, kVectorPlan.tile>;
 
+/// One CTA per tile: load, wait, gather, store.  (A persistent,
+/// double-buffered variant measured slower: see docs/copy.md.)
 template <class T>
 __global__ void __launch_bounds__(128) tile_transpose(Problem<T> p) {
   __shared__ alignas(1024) T smem[kTileM * kTileN];
   const auto gS = make_global_tensor(p.src, {p.m, p.n}, {p.ld_src, index_t{1}});  // (M,N)
   const auto gD = make_global_tensor(p.dst, {p.n, p.m}, {p.ld_dst, index_t{1}});  // (N,M)
-  const TileCoord at = grouped_tile((p.m + kTileM - 1) / kTileM, (p.n + kTileN - 1) / kTileN);
-  const auto tile_s = local_tile<Tile>(gS, at.m, at.n);                            // (128,64)
-  const auto tile_d = local_tile<TileT>(gD, at.n, at.m);                           // (64,128)
-  const auto sT = make_smem_tensor<kSmemTranspose>(smem);                          // (128,64) as (m,n)
-  const auto sTT = make_smem_tensor<kSmemTransposeView>(smem);                     // (64,128) as (n,m)
+  // blockIdx.x runs down the source's tile rows, so consecutive CTAs write
+  // consecutive 256-byte pieces of the same destination rows.
+  const auto tile_s = local_tile<Tile>(gS, blockIdx.x, blockIdx.y);   // (128,64)
+  const auto tile_d = local_tile<TileT>(gD, blockIdx.y, blockIdx.x);  // (64,128)
+  const auto sT = make_smem_tensor<kSmemTranspose>(smem);             // (128,64) as (m,n)
+  const auto sTT = make_smem_tensor<kSmemTransposeView>(smem);        // (64,128) as (n,m)
 
   const CpAsyncCopy<T> load;
   const GatherCopy<T> gather;
