@@ -37,6 +37,14 @@ template <>
 struct Word<8> {
   using type = std::uint64_t;
 };
+#if defined(__CUDACC__)
+// uint4: nvcc emits one 128-bit access (v4.u32) for it even when the value
+// comes from registers; a plain struct of four words is split into four.
+template <>
+struct Word<16> {
+  using type = uint4;
+};
+#else
 struct alignas(16) Word16 {
   std::uint32_t x, y, z, w;
 };
@@ -44,6 +52,7 @@ template <>
 struct Word<16> {
   using type = Word16;
 };
+#endif
 }  // namespace detail
 
 /// Copies `Bits` bits with one load and one store: 16..128 bits.
@@ -59,7 +68,11 @@ struct UniversalCopy {
   static constexpr int kBytes = Bits / 8;
 
   TESSEL_HD static void copy(const T* src, T* dst) {
-    *reinterpret_cast<word*>(dst) = *reinterpret_cast<const word*>(src);
+    // The alignment is stated, not only implied by `word`: when the source is
+    // a register fragment the compiler rebuilds the store from its pieces and
+    // would otherwise split it by the alignment it can prove (4 bytes).
+    *static_cast<word*>(__builtin_assume_aligned(dst, kBytes)) =
+        *static_cast<const word*>(__builtin_assume_aligned(src, kBytes));
   }
   /// The first n elements, one at a time (a partial vector at a tile's edge).
   TESSEL_HD static void copy_n(const T* src, T* dst, int n) {

@@ -21,9 +21,11 @@ namespace tessel {
 
 enum class Space : std::uint8_t { global, shared, reg };
 
-/// An owning array of N elements, for register fragments.
+/// An owning array of N elements, for register fragments.  Aligned to 16
+/// bytes when its size allows, so that a 128-bit atom can move a vector of
+/// it as one register quadruple (unaligned, the compiler splits the access).
 template <class T, int N>
-struct Array {
+struct alignas(sizeof(T) * N % 16 == 0 ? 16 : alignof(T)) Array {
   T v[N];
   TESSEL_HD constexpr T& operator[](index_t i) { return v[i]; }
   TESSEL_HD constexpr const T& operator[](index_t i) const { return v[i]; }

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""SASS checks of compiled kernels (no GPU needed).
+
+usage: sass_check.py CUOBJDUMP FILE [--kernel REGEX --expect OP[,OP...] [--forbid OP[,OP...]]]...
+
+Disassembles FILE (an object file or executable) with `cuobjdump -sass` and,
+for every kernel whose mangled name matches REGEX, checks that each expected
+opcode prefix occurs and no forbidden one does.  Every check must match at
+least one kernel.  `--forbid LDL,STL` is the "no local memory" check.
+Prints one line per check and `N passed, M failed` at the end.
+"""
+import os
+import re
+import subprocess
+import sys
+
+
+def disassemble(cuobjdump, path):
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + env.get("PATH", "")
+    out = subprocess.run([cuobjdump, "-sass", path], capture_output=True, text=True, env=env, timeout=300)
+    if out.returncode != 0:
+        raise SystemExit("cuobjdump failed: " + out.stderr.strip())
+    kernels, name = {}, None
+    for line in out.stdout.splitlines():
+        m = re.search(r"Function : (\S+)", line)
+        if m:
+            name = m.group(1)
+            kernels[name] = []
+            continue
+        m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+        if m and name:
+            kernels[name].append(m.group(1))
+    return kernels
+
+
+def main(argv):
+    cuobjdump, path = argv[1], argv[2]
+    checks, i = [], 3
+    while i < len(argv):
+        if argv[i] != "--kernel":
+            raise SystemExit("expected --kernel at " + argv[i])
+        check = {"kernel": argv[i + 1], "expect": [], "forbid": []}
+        i += 2
+        while i < len(argv) and argv[i] in ("--expect", "--forbid"):
+            check[argv[i][2:]] = [x for x in argv[i + 1].split(",") if x]
+            i += 2
+        checks.append(check)
+    kernels = disassemble(cuobjdump, path)
+    passed = failed = 0
+    for c in checks:
+        matched = [k for k in kernels if re.search(c["kernel"], k)]
+        if not matched:
+            print("FAIL %s: no kernel matches (kernels: %s)" % (c["kernel"], ", ".join(sorted(kernels))))
+            failed += 1
+            continue
+        for k in matched:
+            ops = kernels[k]
+            missing = [e for e in c["expect"] if not any(o.startswith(e) for o in ops)]
+            present = sorted({o for o in ops for f in c["forbid"] if o.startswith(f)})
+            ok = not missing and not present
+            print("%s %s: %d instructions%s%s" % ("ok  " if ok else "FAIL", k, len(ops),
+                                                  "; missing " + ",".join(missing) if missing else "",
+                                                  "; forbidden " + ",".join(present) if present else ""))
+            passed += ok
+            failed += not ok
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
