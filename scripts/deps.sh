@@ -9,6 +9,15 @@ command -v g++ >/dev/null || need+=(g++)
 command -v python3 >/dev/null || need+=(python3)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 [ -f /usr/include/CLI/CLI.hpp ] || need+=(libcli11-dev)
+# With a CUDA toolkit, the SASS checks need cuobjdump and nvdisasm; the CUDA 13
+# pip wheels provide them where the toolkit does not.
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  if ! command -v cuobjdump >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/cuobjdump ]; then
+    python3 -c "import nvidia, os; assert os.path.exists(os.path.join(nvidia.__path__[0], 'cu13/bin/cuobjdump'))" \
+      2>/dev/null || python3 -m pip install -q --disable-pip-version-check nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm \
+      2>&1 | grep -v "as the 'root' user" || true
+  fi
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "tessel: installing ${need[*]}"
   sudo_cmd=""
