@@ -1,0 +1,100 @@
+// TiledMMA end to end on one CTA: a (BM,BK) x (BN,BK) product in shared
+// memory, partitioned by a 2x2x1 TiledMMA of mma.sync m16n8k16, accumulated
+// with gemm() and written with partition_C; exact against the host for small
+// integers.  Skipped where no GPU is present.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "tessel/algorithm/copy.hpp"
+#include "tessel/atom/mma_sm80.hpp"
+
+using namespace tessel;
+using bf16 = __nv_bfloat16;
+
+namespace {
+
+bool have_gpu() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+#define REQUIRE_GPU() \
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped (it runs on the device)"
+#define CUDA_CHECK(expr)                                                        \
+  do {                                                                          \
+    const cudaError_t err_ = (expr);                                            \
+    ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_); \
+  } while (0)
+
+constexpr int BM = 64, BN = 32, BK = 32;
+using MMA = TiledMma<SM80_16x8x16_F32BF16BF16F32_TN, 2, 2, 1>;  // (32,16,16) per step, 128 threads
+// Shared tiles, column-major (the TV layouts index column-major tiles).
+constexpr Layout kA = make_layout(make_shape(BM, BK));
+constexpr Layout kB = make_layout(make_shape(BN, BK));
+struct CTile {
+  static constexpr IntTuple value = make_shape(BM, BN);
+};
+
+/// C (BM x BN, row-major, ldc) = A (BM x BK, row-major) * B^T with B given as
+/// (BN x BK, row-major), i.e. C[m][n] = sum_k A[m][k] * B[n][k].
+__global__ void tiled_mma_kernel(const bf16* A, const bf16* B, float* C, int ldc) {
+  __shared__ bf16 sa[BM * BK], sb[BN * BK];
+  for (int i = threadIdx.x; i < BM * BK; i += blockDim.x) sa[StaticLayout<kA>{}(i % BM, i / BM)] = A[(i % BM) * BK + i / BM];
+  for (int i = threadIdx.x; i < BN * BK; i += blockDim.x) sb[StaticLayout<kB>{}(i % BN, i / BN)] = B[(i % BN) * BK + i / BN];
+  __syncthreads();
+
+  const MMA mma;
+  const auto thr = mma.get_slice(static_cast<int>(threadIdx.x));
+  const auto tCsA = thr.partition_A(make_smem_tensor<kA>(sa));  // (8,(2,2)) values: atom values x (RM, RK)
+  const auto tCsB = thr.partition_B(make_smem_tensor<kB>(sb));  // (4,(2,2))
+  MMA::FragmentA<kA> tCrA;
+  MMA::FragmentB<kB> tCrB;
+  MMA::FragmentC<coord_layout(CTile::value)> tCrC;
+  for (int v = 0; v < tCrA.kValues; ++v) *tCrA.addr(v) = *tCsA.addr(v);
+  for (int v = 0; v < tCrB.kValues; ++v) *tCrB.addr(v) = *tCsB.addr(v);
+  clear(tCrC);
+  gemm(mma, tCrA, tCrB, tCrC);
+
+  const auto gC = make_global_tensor(C, {index_t{BM}, index_t{BN}}, {index_t{ldc}, index_t{1}});
+  auto tCgC = thr.partition_C(local_tile<CTile>(gC, 0, 0));  // the same values in C
+  for (int v = 0; v < tCrC.kValues; ++v) *tCgC.addr(v) = *tCrC.addr(v);
+}
+
+}  // namespace
+
+TEST(TiledMma, PartitionsAndGemmMatchHost) {
+  REQUIRE_GPU();
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> d(-4, 4);
+  std::vector<float> a(BM * BK), b(BN * BK);
+  std::vector<bf16> ha(a.size()), hb(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ha[i] = __float2bfloat16(a[i] = static_cast<float>(d(rng)));
+  for (std::size_t i = 0; i < b.size(); ++i) hb[i] = __float2bfloat16(b[i] = static_cast<float>(d(rng)));
+  bf16 *da, *db;
+  float* dc;
+  CUDA_CHECK(cudaMalloc(&da, ha.size() * sizeof(bf16)));
+  CUDA_CHECK(cudaMalloc(&db, hb.size() * sizeof(bf16)));
+  CUDA_CHECK(cudaMalloc(&dc, BM * BN * sizeof(float)));
+  CUDA_CHECK(cudaMemcpy(da, ha.data(), ha.size() * sizeof(bf16), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(db, hb.data(), hb.size() * sizeof(bf16), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dc, 0xFF, BM * BN * sizeof(float)));  // NaN poison
+  tiled_mma_kernel<<<1, MMA::kThreads>>>(da, db, dc, BN);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> c(BM * BN);
+  CUDA_CHECK(cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  int bad = 0, nonzero = 0;
+  for (int m = 0; m < BM; ++m)
+    for (int n = 0; n < BN; ++n) {
+      float ref = 0;
+      for (int k = 0; k < BK; ++k) ref += a[m * BK + k] * b[n * BK + k];
+      nonzero += ref != 0;
+      if (c[m * BN + n] != ref && bad++ < 5) ADD_FAILURE() << "C(" << m << "," << n << ") = " << c[m * BN + n] << ", expected " << ref;
+    }
+  EXPECT_EQ(bad, 0);
+  EXPECT_GT(nonzero, BM * BN / 2);  // the reference is not trivially zero
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+}

@@ -1,0 +1,90 @@
+// Tensors, TiledCopy and TiledMMA on the host: partition shapes, the thread-
+// value layouts they are built from, and copy/copy_if with tails, run thread
+// by thread on host memory (the same code the kernels run).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+#include "tessel/algorithm/copy.hpp"
+#include "tessel/atom/mma_atom.hpp"
+#include "tessel/core/print.hpp"
+
+using namespace tessel;
+
+namespace {
+struct Tile {
+  static constexpr IntTuple value = make_shape(128, 64);
+};
+constexpr CopyPlan kPlan = make_copy_plan(make_layout(make_shape(16, 8), LayoutRight{}), make_layout(make_shape(1, 8)));
+using VectorCopy = TiledCopy<UniversalCopy<float, 128>, kPlan.tv, kPlan.tile>;  // 4 floats per vector
+}  // namespace
+
+TEST(TiledCopy, PlanOfTheVectorKernel) {
+  // 128 threads in 16 rows of 8, each with 8 consecutive columns: copy tile (16,64).
+  EXPECT_EQ(to_string(kPlan.tile), "(16,64)");
+  EXPECT_EQ(to_string(kPlan.tv), "((8,16),8):((128,1),16)");
+  // Thread t's value v sits at row t/8, column 8*(t%8) + v.
+  for (int t = 0; t < 128; ++t)
+    for (int v = 0; v < 8; ++v) {
+      const index_t idx = kPlan.tv(make_tuple(t, v));
+      EXPECT_EQ(idx % 16, t / 8);
+      EXPECT_EQ(idx / 16, 8 * (t % 8) + v);
+    }
+}
+
+TEST(TiledCopy, PartitionShapes) {
+  // Global tile (128,64) as packed coordinates: (T, (V, REST)) with REST = 8 copy tiles down the rows.
+  constexpr Layout P = VectorCopy::kPartition<coord_layout(make_shape(128, 64))>;
+  EXPECT_EQ(to_string(P.shape), "((8,16),(8,(8,1)))");
+  EXPECT_EQ(size(mode(P, 0)), 128);
+  EXPECT_EQ(size(mode(P, 1)), 64);
+  // The shared tile partitions the same way, onto offsets.
+  constexpr Layout S = VectorCopy::kPartition<make_layout(make_shape(128, 64), LayoutRight{})>;
+  EXPECT_EQ(to_string(S), "((8,16),(8,(8,1))):((8,64),(1,(1024,0)))");
+  // Every element of the tile is owned exactly once.
+  std::set<index_t> seen;
+  for (index_t i = 0; i < size(S); ++i) seen.insert(S(i));
+  EXPECT_EQ(seen.size(), 128u * 64u);
+}
+
+TEST(TiledCopy, CopyIfWithTailsOnTheHost) {
+  for (auto [M, N] : std::vector<std::pair<int, int>>{{1, 4}, {127, 60}, {128, 64}, {200, 136}, {300, 1000}}) {
+    std::vector<float> a(static_cast<std::size_t>(M * N)), b(a.size(), -1.f), smem(128 * 64, -2.f);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i);
+    const auto gA = make_global_tensor(a.data(), {index_t{M}, index_t{N}}, {index_t{N}, index_t{1}});
+    const auto gB = make_global_tensor(b.data(), {index_t{M}, index_t{N}}, {index_t{N}, index_t{1}});
+    constexpr Layout sl = make_layout(make_shape(128, 64), LayoutRight{});
+    const auto sA = make_smem_tensor<sl>(smem.data());
+    const VectorCopy tc;
+    for (int bm = 0; bm < (M + 127) / 128; ++bm)
+      for (int bn = 0; bn < (N + 63) / 64; ++bn) {
+        const auto tA = local_tile<Tile>(gA, bm, bn);
+        const auto tB = local_tile<Tile>(gB, bm, bn);
+        for (int t = 0; t < 128; ++t) copy_if(tc, tc.get_slice(t).partition_S(tA), tc.get_slice(t).partition_D(sA));
+        for (int t = 0; t < 128; ++t) copy_if(tc, tc.get_slice(t).partition_S(sA), tc.get_slice(t).partition_D(tB));
+      }
+    EXPECT_EQ(a, b) << M << "x" << N;
+  }
+}
+
+TEST(TiledMma, LayoutsOfA2x2x1TiledAtom) {
+  constexpr TiledMmaLayouts t = make_tiled_mma_layouts(kSM80_16x8x16_F32BF16BF16F32_TN, 2, 2, 1);
+  EXPECT_EQ(t.threads, 128);
+  EXPECT_EQ(t.m, 32);
+  EXPECT_EQ(t.n, 16);
+  EXPECT_EQ(t.k, 16);
+  // C: a bijection from (128 threads, 4 values) onto the (32,16) tile.
+  std::set<index_t> c;
+  for (index_t i = 0; i < size(t.c); ++i) c.insert(t.c(i));
+  EXPECT_EQ(c.size(), 512u);
+  EXPECT_EQ(*c.rbegin(), 511);
+  // Atom 1 (threads 32..63) is the next 16 rows; atom 2 the next 8 columns.
+  EXPECT_EQ(t.c(make_tuple(32, 0)), 16);
+  EXPECT_EQ(t.c(make_tuple(64, 0)), 8 * 32);
+  // A is shared by atoms that differ along N, B by atoms that differ along M.
+  for (int v = 0; v < 8; ++v) EXPECT_EQ(t.a(make_tuple(64 + 5, v)), t.a(make_tuple(5, v)));
+  for (int v = 0; v < 4; ++v) EXPECT_EQ(t.b(make_tuple(32 + 5, v)), t.b(make_tuple(5, v)));
+  // The atom's own C layout is the first 32 threads (spec §1.2: lane 5, value 3 -> (9,3) of the atom).
+  EXPECT_EQ(t.c(make_tuple(5, 3)), 9 + 32 * 3);
+}
