@@ -77,7 +77,7 @@ TEST(CopyKernels, ScalarAnyShape) {
 
 TEST(CopyKernels, VectorKernelsOnNonTileShapes) {
   REQUIRE_GPU();
-  for (CopyKernel k : {CopyKernel::vector, CopyKernel::cp_async, CopyKernel::swizzled})
+  for (CopyKernel k : {CopyKernel::vector, CopyKernel::cp_async, CopyKernel::swizzled, CopyKernel::tma})
     for (auto [m, n] : std::vector<std::pair<index_t, index_t>>{{1, 8}, {7, 16}, {127, 56}, {128, 64}, {129, 72}, {1000, 1000}, {257, 8}})
       for (index_t pad : {0, 8}) run_case(k, m, n, pad);
 }
