@@ -50,7 +50,7 @@ TESSEL_HD constexpr std::uint32_t swizzle_span_bytes(GmmaSwizzle s) {
 TESSEL_HD constexpr std::uint32_t swizzle_repeat_bytes(GmmaSwizzle s) { return 8 * swizzle_span_bytes(s); }
 
 /// The descriptor of an operand at shared-window byte address `smem_addr`.
-/// Example: make_smem_desc(0x400, 16, 1024, GmmaSwizzle::sw128) ==
+/// C++ example: make_smem_desc(0x400, 16, 1024, GmmaSwizzle::sw128) ==
 /// 0x4000'0040'0001'0040 (start 0x40, LBO 1, SBO 64, swizzle 1).
 TESSEL_HD constexpr std::uint64_t make_smem_desc(std::uint32_t smem_addr, std::uint32_t lbo_bytes,
                                                  std::uint32_t sbo_bytes, GmmaSwizzle swizzle,
