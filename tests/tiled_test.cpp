@@ -88,3 +88,37 @@ TEST(TiledMma, LayoutsOfA2x2x1TiledAtom) {
   // The atom's own C layout is the first 32 threads (spec §1.2: lane 5, value 3 -> (9,3) of the atom).
   EXPECT_EQ(t.c(make_tuple(5, 3)), 9 + 32 * 3);
 }
+
+TEST(Tensor, SliceDivideTilePartitionRecast) {
+  std::vector<int> buf(128 * 64);
+  for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<int>(i);
+  constexpr Layout L = make_layout(make_shape(128, 64), LayoutRight{});  // (128,64):(64,1)
+  const auto t = make_smem_tensor<L>(buf.data());
+  // Column 3 and row 5.
+  const auto col = slice(t, _, 3);
+  const auto row = slice(t, 5, _);
+  for (int i = 0; i < 128; ++i) EXPECT_EQ(col(i), i * 64 + 3);
+  for (int j = 0; j < 64; ++j) EXPECT_EQ(row(j), 5 * 64 + j);
+  // Tile (2,1) of 32 x 16 tiles: element (i,j) is t(64+i, 16+j).
+  constexpr Tiler tl = make_tiler(32, 16);
+  const auto tile = local_tile<tl>(t, 2, 1);
+  EXPECT_EQ(tile(0, 0), 64 * 64 + 16);
+  EXPECT_EQ(tile(31, 15), 95 * 64 + 31);
+  const auto z = zipped_divide<tl>(t);  // ((32,16),(4,4))
+  EXPECT_EQ(z(1 + 32 * 2, 2 + 4 * 1), (64 + 1) * 64 + 16 + 2);  // tile (1,2), rest (2,1) as 1-D indices
+  // 4 x 8 threads (row-major numbering) over the 128 x 64 tensor: thread 9 is at (1,1)
+  // of every 4 x 8 block, so its k-th element along rows is row 1 + 4k.
+  constexpr Layout thr = make_layout(make_shape(4, 8), LayoutRight{});
+  const auto part = local_partition<thr>(t, 9);
+  EXPECT_EQ(part(0, 0), 1 * 64 + 1);
+  EXPECT_EQ(part(3, 2), (1 + 4 * 3) * 64 + 1 + 8 * 2);
+  // 4 ints as one 16-byte word: the (128,64):(64,1) layout becomes (128,16):(16,1).
+  struct alignas(16) Quad {
+    int x[4];
+  };
+  const auto q = recast<Quad>(t);
+  EXPECT_EQ(to_string(decltype(q)::layout_type::value), "(128,16):(16,1)");
+  EXPECT_EQ(q(1, 2).x[0], 64 + 8);
+  EXPECT_FALSE(recast_layout(make_layout(make_shape(8, 6), LayoutRight{}), 1, 4).ok());  // rows of 6 ints are not whole words
+  EXPECT_EQ(recast_layout(make_layout(make_shape(6, 8)), 1, 4).code(), Errc::shape_divisibility);
+}

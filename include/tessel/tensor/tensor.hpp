@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tessel/core/algebra.hpp"
 #include "tessel/core/static_layout.hpp"
 
 namespace tessel {
@@ -193,6 +194,123 @@ TESSEL_HD constexpr StaticTensor<T, Space::shared, StaticLayout<L>> make_smem_te
 template <SwizzledLayout L, class T>
 TESSEL_HD constexpr StaticTensor<T, Space::shared, StaticSwizzledLayout<L>> make_smem_tensor(T* p) {
   return {p};
+}
+
+// ---------------------------------------------------------------- slicing, divides, recast
+
+namespace detail {
+/// The layout of the modes of L whose keep[k] is set (a single kept mode is
+/// returned as itself).
+constexpr Layout keep_modes(const Layout& L, const bool* keep, int r) {
+  int n = 0, last = 0;
+  for (int k = 0; k < r; ++k)
+    if (keep[k]) ++n, last = k;
+  if (n == 1) return mode(L, last);
+  ModeBuilder b;
+  for (int k = 0; k < r; ++k)
+    if (keep[k]) b.add(mode(L, k));
+  return b.finish();
+}
+template <class C>
+inline constexpr bool is_underscore_v = std::is_same_v<std::remove_cvref_t<C>, Underscore>;
+
+template <Layout L, int K, class C>
+TESSEL_HD constexpr index_t mode_offset(const C& c) {
+  if constexpr (is_underscore_v<C>) {
+    return 0;
+  } else {
+    return StaticLayout<mode(L, K)>{}(static_cast<index_t>(c));
+  }
+}
+}  // namespace detail
+
+/// slice(t, _, j), slice(t, i, _), ...: the sub-tensor of a static tensor that
+/// fixes the top-level modes given an integer and keeps those given `_`.  The
+/// kept layout is static; the fixed coordinates only move the pointer.
+/// C++ example: slice(t, _, 3) of a (128,64):(64,1) tensor is its column 3, 128:64.
+template <class T, Space S, Layout L, class... Cs>
+  requires(sizeof...(Cs) == static_cast<std::size_t>(rank(L)) && sizeof...(Cs) >= 2 &&
+           (detail::is_underscore_v<Cs> || ...))
+TESSEL_HD constexpr auto slice(const StaticTensor<T, S, StaticLayout<L>>& t, Cs... cs) {
+  constexpr int R = static_cast<int>(sizeof...(Cs));
+  constexpr bool keep[] = {detail::is_underscore_v<Cs>...};
+  constexpr Layout kept = detail::keep_modes(L, keep, R);
+  index_t off = 0;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    ((off += detail::mode_offset<L, K>(cs)), ...);
+  }(std::make_integer_sequence<int, R>{});
+  return StaticTensor<T, S, StaticLayout<kept>>{t.ptr + off};
+}
+
+/// A static tensor divided by a static tiler: ((tile), (rest)) (zipped_divide
+/// of its layout); the tiler is a template argument so the result stays static.
+template <Tiler Tl, class T, Space S, Layout L>
+TESSEL_HD constexpr auto zipped_divide(const StaticTensor<T, S, StaticLayout<L>>& t) {
+  return StaticTensor<T, S, StaticLayout<zipped_divide(L, Tl).value()>>{t.ptr};
+}
+template <Tiler Tl, class T, Space S, Layout L>
+TESSEL_HD constexpr auto logical_divide(const StaticTensor<T, S, StaticLayout<L>>& t) {
+  return StaticTensor<T, S, StaticLayout<logical_divide(L, Tl).value()>>{t.ptr};
+}
+
+/// Tile `(c0, c1, ...)` of a static tensor cut by tiler Tl (CuTe's local_tile:
+/// zipped_divide, then fix the rest mode).
+template <Tiler Tl, class T, Space S, Layout L, class... Cs>
+TESSEL_HD constexpr auto local_tile(const StaticTensor<T, S, StaticLayout<L>>& t, Cs... tile_coord) {
+  constexpr Layout z = zipped_divide(L, Tl).value();
+  const index_t off = StaticLayout<mode(z, 1)>{}(static_cast<index_t>(tile_coord)...);
+  return StaticTensor<T, S, StaticLayout<mode(z, 0)>>{t.ptr + off};
+}
+
+/// The elements of a static tensor that thread `thread` owns when the threads
+/// are arranged by the bijection `Thr` (tile coordinate -> thread index):
+/// the tensor is divided into tiles of Thr's shape and every thread keeps its
+/// position in each tile (CuTe's local_partition / outer partition).
+template <Layout Thr, class T, Space S, Layout L>
+TESSEL_HD constexpr auto local_partition(const StaticTensor<T, S, StaticLayout<L>>& t, int thread) {
+  constexpr Tiler tl = [] {
+    Tiler x;
+    for (int k = 0; k < rank(Thr); ++k) {
+      x.mode[k].kind = TilerMode::kInt;
+      x.mode[k].n = size(rank(Thr) == 1 ? Thr : mode(Thr, k));
+    }
+    x.n = rank(Thr);
+    return x;
+  }();
+  constexpr Layout z = zipped_divide(L, tl).value();
+  constexpr Layout where = right_inverse(Thr).value();  // thread index -> position in the tile
+  static_assert(size(where) == size(Thr), "tessel: local_partition needs a thread layout that is a bijection");
+  const index_t off = StaticLayout<mode(z, 0)>{}(StaticLayout<where>{}(static_cast<index_t>(thread)));
+  return StaticTensor<T, S, StaticLayout<mode(z, 1)>>{t.ptr + off};
+}
+
+/// The layout of the same memory seen with elements `num/den` times as large:
+/// recast_layout(L, 8, 1) turns 8 bf16 into one 128-bit word.  The stride-1
+/// mode's extent, and every other stride, must divide exactly.
+/// C++ example: recast_layout((8,64):(64,1), 1, 8) is (8,8):(8,1).
+constexpr Result<Layout> recast_layout(const Layout& L, index_t num, index_t den) {
+  Layout r = L;
+  for (int i = 0; i < r.stride.nleaf; ++i) {
+    index_t& s = r.shape.val[i];
+    index_t& d = r.stride.val[i];
+    if (d == 1) {
+      if ((s * num) % den != 0)
+        return make_error(Errc::shape_divisibility, "recast: the contiguous extent {0} is not a multiple of {1}", s, den);
+      s = s * num / den;
+    } else if ((d * num) % den != 0) {
+      return make_error(Errc::stride_divisibility, "recast: stride {0} is not a multiple of {1}", d, den);
+    } else {
+      d = d * num / den;
+    }
+  }
+  return r;
+}
+/// recast<U>(t): the static tensor t seen as elements of U.
+template <class U, class T, Space S, Layout L>
+TESSEL_HD constexpr auto recast(const StaticTensor<T, S, StaticLayout<L>>& t) {
+  constexpr Layout R = sizeof(U) >= sizeof(T) ? recast_layout(L, sizeof(T), sizeof(U)).value()
+                                              : recast_layout(L, sizeof(T), sizeof(U)).value();
+  return StaticTensor<U, S, StaticLayout<R>>{reinterpret_cast<U*>(t.ptr)};
 }
 
 /// Reinterpret `n` elements of T as elements of U (e.g. 8 x bf16 as one
