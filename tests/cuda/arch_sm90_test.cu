@@ -41,10 +41,10 @@ using tessel::host::TensorMapErrc;
 using tessel::host::TensorMapSpec;
 using tessel::host::TensorMapStatus;
 
-#define CUDA_CHECK(expr)                                                         \
-  do {                                                                           \
-    const cudaError_t err_ = (expr);                                             \
-    ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_);  \
+#define CUDA_CHECK(expr)                                                       \
+  do {                                                                         \
+    const cudaError_t err_ = (expr);                                           \
+    ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_); \
   } while (0)
 
 namespace {
@@ -65,9 +65,9 @@ bool have_sm90(std::string& why) {
   }
   return true;
 }
-#define REQUIRE_GPU()                          \
-  do {                                         \
-    std::string why_;                          \
+#define REQUIRE_GPU()                           \
+  do {                                          \
+    std::string why_;                           \
     if (!have_sm90(why_)) GTEST_SKIP() << why_; \
   } while (0)
 
@@ -82,7 +82,9 @@ struct DeviceArray {
   ~DeviceArray() { cudaFree(ptr); }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
-  cudaError_t upload(const std::vector<T>& h) { return cudaMemcpy(ptr, h.data(), n * sizeof(T), cudaMemcpyHostToDevice); }
+  cudaError_t upload(const std::vector<T>& h) {
+    return cudaMemcpy(ptr, h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  }
   cudaError_t fill_bytes(int byte) { return cudaMemset(ptr, byte, n * sizeof(T)); }
   cudaError_t download(std::vector<T>& h) const {
     h.resize(n);
@@ -137,7 +139,8 @@ const std::map<std::string, SwizzledLayout>& golden_atoms() {
         continue;
       calc::Literal lit;
       Error err;
-      if (calc::parse_literal(layout, lit, err) && lit.kind == calc::Literal::kLayout) m[instr + "|" + role] = lit.layout;
+      if (calc::parse_literal(layout, lit, err) && lit.kind == calc::Literal::kLayout)
+        m[instr + "|" + role] = lit.layout;
     }
     return m;
   }();
@@ -151,7 +154,10 @@ const SwizzledLayout* golden(const std::string& instr, const std::string& role) 
 }
 
 std::string smem_atom_name(GmmaMajor major, GmmaSwizzle sw) {
-  const char* s = sw == GmmaSwizzle::none ? "INTER" : sw == GmmaSwizzle::sw32 ? "SW32" : sw == GmmaSwizzle::sw64 ? "SW64" : "SW128";
+  const char* s = sw == GmmaSwizzle::none   ? "INTER"
+                  : sw == GmmaSwizzle::sw32 ? "SW32"
+                  : sw == GmmaSwizzle::sw64 ? "SW64"
+                                            : "SW128";
   return std::string("gmma.smem.") + (major == GmmaMajor::k ? "K." : "MN.") + s + ".bf16";
 }
 
@@ -222,7 +228,8 @@ static_assert(sm90::desc_advance(sm90::make_smem_desc(0x400, 16, 1024, GmmaSwizz
 static_assert(sm90::desc_advance(sm90::make_smem_desc(0x3FFF0, 16, 0, GmmaSwizzle::none), 16) ==
               sm90::make_smem_desc(0, 16, 0, GmmaSwizzle::none));
 static_assert(sm90::decode_smem_desc(sm90::make_smem_desc(0x1230, 2048, 128, GmmaSwizzle::sw64, 5)).lbo_bytes == 2048);
-static_assert(sm90::decode_smem_desc(sm90::make_smem_desc(0x1230, 2048, 128, GmmaSwizzle::sw64, 5)).start_addr == 0x1230);
+static_assert(sm90::decode_smem_desc(sm90::make_smem_desc(0x1230, 2048, 128, GmmaSwizzle::sw64, 5)).start_addr ==
+              0x1230);
 static_assert(sm90::decode_smem_desc(sm90::make_smem_desc(0x1230, 2048, 128, GmmaSwizzle::sw64, 5)).base_offset == 5);
 static_assert(sm90::decode_smem_desc(sm90::make_smem_desc(0x1230, 2048, 128, GmmaSwizzle::sw64, 5)).swizzle ==
               GmmaSwizzle::sw64);
@@ -350,7 +357,8 @@ TEST(TensorMapValidation, EachRuleRejectedWithItsName) {
     const TensorMapStatus st = host::validate_tiled(s);
     EXPECT_EQ(st.code, c.code) << c.what << ": " << st.message;
     const std::string keyword = host::tensor_map_errc_keyword(c.code);
-    EXPECT_EQ(st.message.rfind(keyword + ": ", 0), 0u) << c.what << ": message does not start with the rule: " << st.message;
+    EXPECT_EQ(st.message.rfind(keyword + ": ", 0), 0u)
+        << c.what << ": message does not start with the rule: " << st.message;
     EXPECT_NE(st.message.find(c.message_part), std::string::npos) << c.what << ": " << st.message;
   }
 }
@@ -513,7 +521,8 @@ HostOperand build_operand(GmmaMajor major, GmmaSwizzle sw, int mn, const std::ve
   op.sbo = st.sbo_bytes;
   op.swizzle = sw;
   // Each k16 step starts at the unswizzled offset of element (0, 16 s) (§8.1).
-  for (int s = 0; s < kKSteps; ++s) op.koff[s] = static_cast<std::uint32_t>(2 * tile.layout(index_t{0}, index_t{16 * s}));
+  for (int s = 0; s < kKSteps; ++s)
+    op.koff[s] = static_cast<std::uint32_t>(2 * tile.layout(index_t{0}, index_t{16 * s}));
   return op;
 }
 
@@ -687,7 +696,7 @@ TEST(WgmmaSS, Bf16N128ScaleDFalseIgnoresC) {
 TEST(WgmmaSS, Bf16N64NegatedA) {
   REQUIRE_GPU();
   run_wgmma<WgmmaType::bf16, 64, GmmaMajor::k, GmmaMajor::k, false, -1>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true,
-                                                                       27);
+                                                                        27);
 }
 TEST(WgmmaSS, F16N128KMajor128B) {
   REQUIRE_GPU();
@@ -734,8 +743,8 @@ constexpr int kMaxPositions = 3;
 
 struct TmaArgs {
   int rank;
-  int npos;                            // boxes loaded one after the other through one mbarrier
-  int store_back;                      // 1: TMA-store each loaded box to `out` at the same coordinates
+  int npos;        // boxes loaded one after the other through one mbarrier
+  int store_back;  // 1: TMA-store each loaded box to `out` at the same coordinates
   int coord[kMaxPositions][3];
   std::uint32_t box_bytes;    // the whole box, out-of-bounds part included
   std::uint32_t image_elems;  // shared-memory footprint of the box
@@ -754,8 +763,8 @@ __device__ bool wait_bounded(std::uint32_t bar, std::uint32_t parity) {
 /// For each position: poison the buffer, TMA-load the box (one mbarrier, the
 /// parity flipping 0, 1, 0), dump the buffer, and (store_back) TMA-store it to
 /// `out` at the same coordinates.
-__global__ void __launch_bounds__(128) tma_round_trip(const __grid_constant__ CUtensorMap in,
-                                                      const __grid_constant__ CUtensorMap out, TmaArgs args) {
+__global__ void __launch_bounds__(128)
+    tma_round_trip(const __grid_constant__ CUtensorMap in, const __grid_constant__ CUtensorMap out, TmaArgs args) {
   __shared__ alignas(8) std::uint64_t bar_storage;
   extern __shared__ std::uint8_t smem_raw[];
   const std::uint32_t raw = sm90::smem_addr(smem_raw);
@@ -872,10 +881,16 @@ struct TmaCase {
 using Position = std::array<int, 3>;
 
 int swizzle_b(CUtensorMapSwizzle s) {
-  return s == CU_TENSOR_MAP_SWIZZLE_32B ? 1 : s == CU_TENSOR_MAP_SWIZZLE_64B ? 2 : s == CU_TENSOR_MAP_SWIZZLE_128B ? 3 : 0;
+  return s == CU_TENSOR_MAP_SWIZZLE_32B    ? 1
+         : s == CU_TENSOR_MAP_SWIZZLE_64B  ? 2
+         : s == CU_TENSOR_MAP_SWIZZLE_128B ? 3
+                                           : 0;
 }
 const char* swizzle_name(CUtensorMapSwizzle s) {
-  return s == CU_TENSOR_MAP_SWIZZLE_32B ? "32B" : s == CU_TENSOR_MAP_SWIZZLE_64B ? "64B" : s == CU_TENSOR_MAP_SWIZZLE_128B ? "128B" : "none";
+  return s == CU_TENSOR_MAP_SWIZZLE_32B    ? "32B"
+         : s == CU_TENSOR_MAP_SWIZZLE_64B  ? "64B"
+         : s == CU_TENSOR_MAP_SWIZZLE_128B ? "128B"
+                                           : "none";
 }
 
 /// Rows of the box in shared memory are `pitch` elements apart: the inner
@@ -892,9 +907,9 @@ int image_pitch(const TmaCase& c) {
 std::vector<std::uint16_t> expected_image(const TmaCase& c, const Position& at) {
   const int pitch = image_pitch(c);
   const int rows = c.box[1] * c.box[2];
-  const SwizzledLayout img = compose(Swizzle{swizzle_b(c.swizzle), 3, 3},
-                                     make_layout(make_shape(c.box[0], c.box[1], c.box[2]),
-                                                 make_stride(1, pitch, pitch * c.box[1])));
+  const SwizzledLayout img =
+      compose(Swizzle{swizzle_b(c.swizzle), 3, 3},
+              make_layout(make_shape(c.box[0], c.box[1], c.box[2]), make_stride(1, pitch, pitch * c.box[1])));
   std::vector<std::uint16_t> e(static_cast<std::size_t>(rows * pitch), kSmemPoison);
   const TensorShape& ts = *c.tensor;
   for (int z = 0; z < c.box[2]; ++z)
@@ -979,7 +994,8 @@ void run_tma_case(const TmaCase& c, const std::vector<Position>& positions, bool
   CUDA_CHECK(d_completed.fill_bytes(0));
 
   CUtensorMap in_map, out_map, out2_map;
-  for (auto [map, ptr] : {std::pair{&in_map, d_in.ptr}, std::pair{&out_map, d_out.ptr}, std::pair{&out2_map, d_out2.ptr}}) {
+  for (auto [map, ptr] :
+       {std::pair{&in_map, d_in.ptr}, std::pair{&out_map, d_out.ptr}, std::pair{&out2_map, d_out2.ptr}}) {
     const TensorMapStatus st = host::encode_tiled(*map, tma_spec(c, ptr));
     ASSERT_TRUE(st.ok()) << st.message;
   }
@@ -1063,15 +1079,15 @@ void run_tma_case(const TmaCase& c, const std::vector<Position>& positions, bool
     int bad = 0;
     for (std::size_t i = 0; i < got.size(); ++i)
       if (got[i] != want[i] && bad++ < 5)
-        ADD_FAILURE() << what << ": global element " << i << " = 0x" << std::hex << got[i] << ", expected 0x"
-                      << want[i] << std::dec;
+        ADD_FAILURE() << what << ": global element " << i << " = 0x" << std::hex << got[i] << ", expected 0x" << want[i]
+                      << std::dec;
     EXPECT_EQ(bad, 0) << what << ": mismatching global elements";
   }
 }
 
 const TmaCase kCases2D[] = {
-    {&kTensor2, {64, 32, 1}, CU_TENSOR_MAP_SWIZZLE_NONE},  {&kTensor2, {8, 16, 1}, CU_TENSOR_MAP_SWIZZLE_NONE},
-    {&kTensor2, {16, 32, 1}, CU_TENSOR_MAP_SWIZZLE_32B},   {&kTensor2, {32, 32, 1}, CU_TENSOR_MAP_SWIZZLE_64B},
+    {&kTensor2, {64, 32, 1}, CU_TENSOR_MAP_SWIZZLE_NONE}, {&kTensor2, {8, 16, 1}, CU_TENSOR_MAP_SWIZZLE_NONE},
+    {&kTensor2, {16, 32, 1}, CU_TENSOR_MAP_SWIZZLE_32B},  {&kTensor2, {32, 32, 1}, CU_TENSOR_MAP_SWIZZLE_64B},
     {&kTensor2, {64, 32, 1}, CU_TENSOR_MAP_SWIZZLE_128B},
 };
 // 6 rows per plane: the swizzle phase runs on across planes (it acts on the
@@ -1169,7 +1185,8 @@ TEST(Mbarrier, ArriveAndWaitOverPhases) {
   CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<int> h;
   CUDA_CHECK(ok.download(h));
-  for (int i = 0; i < kPhases * 128; ++i) ASSERT_EQ(h[static_cast<std::size_t>(i)], 1) << "phase " << i / 128 << " thread " << i % 128;
+  for (int i = 0; i < kPhases * 128; ++i)
+    ASSERT_EQ(h[static_cast<std::size_t>(i)], 1) << "phase " << i / 128 << " thread " << i % 128;
 }
 
 TEST(ElectSync, ExactlyOneLanePerWarp) {
@@ -1205,7 +1222,8 @@ TEST(ElectSync, ExactlyOneLanePerWarp) {
     }
     EXPECT_EQ(nf, 1) << "warp " << w << ", full mask";
     EXPECT_EQ(np, 1) << "warp " << w << ", mask 0xffffffe0";
-    if (w == 0) std::printf("elect.sync winners (not promised by the ISA): full mask lane %d, mask 0xffffffe0 lane %d\n", lf, lp);
+    if (w == 0)
+      std::printf("elect.sync winners (not promised by the ISA): full mask lane %d, mask 0xffffffe0 lane %d\n", lf, lp);
   }
 }
 

@@ -1,4 +1,5 @@
-// `tessel` — the command line.  Subcommand `layout`: the layout calculator.
+// `tessel` — the command line.  Subcommands: `layout` (the layout calculator), `draw` (thread-value
+// drawings of MMA atoms, TiledMMA, TiledCopy and instruction layouts), `bench` (GPU benchmarks).
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -74,6 +75,112 @@ int run_single(const std::string& expr, const std::string& format) {
   return 0;
 }
 
+
+// ---------------------------------------------------------------- tessel draw
+
+constexpr const char* kDrawHelp = R"(Draw thread-value (TV) layouts: which thread owns each element of a tile and
+as which value of its fragment (cells `T<t>` over `V<v>`, coloured by thread;
+`+` marks a cell owned by several (thread, value) pairs; white: no owner).
+
+Examples:
+  tessel draw mma SM80_16x8x16_F32BF16BF16F32_TN
+  tessel draw mma SM80_16x8x16_F32BF16BF16F32_TN --atoms 2x2x1 -o tiled_mma.svg
+  tessel draw copy --thr '(16,8):(8,1)' --val '(1,8):(0,1)' --format ascii
+  tessel draw atom 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' --operand DST
+  tessel draw tv '((4,8),(2,2)):((32,1),(16,8))' --tile 16x8
+  tessel draw list)";
+
+struct DrawOptions {
+  std::string format = "svg", output;
+  std::string name, atoms = "1x1x1", operand, thr, val, layout, tile;
+};
+
+int draw_error(const std::string& message) {
+  std::cerr << "error: " << message << '\n';
+  return 1;
+}
+
+/// Reads "AxBx..." with exactly `count` positive integers of at most `limit`.
+bool parse_dims(const std::string& text, std::size_t count, long long limit, std::vector<long long>& out) {
+  out.clear();
+  std::size_t i = 0;
+  while (true) {
+    if (i >= text.size() || text[i] < '0' || text[i] > '9') return false;
+    long long v = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      v = v * 10 + (text[i] - '0');
+      if (v > limit) return false;
+      ++i;
+    }
+    if (v < 1) return false;
+    out.push_back(v);
+    if (i == text.size()) break;
+    if (text[i] != 'x' && text[i] != 'X') return false;
+    ++i;
+  }
+  return out.size() == count;
+}
+
+/// A layout argument: any calculator expression whose result is a plain layout.
+bool draw_layout_arg(const std::string& what, const std::string& expr, tessel::Layout& out, std::string& error) {
+  const tessel::calc::Outcome r = tessel::calc::evaluate(expr);
+  if (!r.ok) {
+    error = what + ": " + (r.text.rfind("error: ", 0) == 0 ? r.text.substr(7) : r.text);
+    return false;
+  }
+  if (!r.has_layout) {
+    error = what + ": '" + expr + "' is " + r.text + ", not a layout";
+    return false;
+  }
+  if (!r.layout.swizzle.is_identity()) {
+    error = what + ": a swizzled layout (" + r.text + ") is not a TV layout";
+    return false;
+  }
+  out = r.layout.layout;
+  return true;
+}
+
+int run_draw(const std::string& kind, const DrawOptions& o) {
+  namespace calc = tessel::calc;
+  if (kind == "list") {
+    std::cout << calc::tv_drawing_names();
+    return 0;
+  }
+  calc::TvDrawing d;
+  std::string error;
+  bool built = false;
+  if (kind == "mma") {
+    std::vector<long long> a;
+    if (!parse_dims(o.atoms, 3, 64, a))
+      return draw_error("--atoms takes AMxANxAK, three integers from 1 to 64 (e.g. 2x2x1); got '" + o.atoms + "'");
+    built = calc::tv_drawing_mma(o.name, static_cast<int>(a[0]), static_cast<int>(a[1]), static_cast<int>(a[2]), d, error);
+  } else if (kind == "copy") {
+    tessel::Layout thr, val;
+    built = draw_layout_arg("--thr", o.thr, thr, error) && draw_layout_arg("--val", o.val, val, error) &&
+            calc::tv_drawing_copy(thr, val, d, error);
+  } else if (kind == "atom") {
+    built = calc::tv_drawing_atom(o.name, o.operand, d, error);
+  } else if (kind == "tv") {
+    std::vector<long long> t;
+    if (!parse_dims(o.tile, 2, tessel::calc::kMaxDrawCells, t))
+      return draw_error("--tile takes RxC, two positive integers (e.g. 16x8); got '" + o.tile + "'");
+    tessel::Layout tv;
+    built = draw_layout_arg("layout", o.layout, tv, error) && calc::tv_drawing_layout(tv, t[0], t[1], d, error);
+  }
+  if (!built) return draw_error(error);
+  std::string out;
+  const bool drawn = o.format == "ascii" ? calc::draw_tv_ascii(d, out, error) : calc::draw_tv_svg(d, out, error);
+  if (!drawn) return draw_error(error);
+  if (o.output.empty() || o.output == "-") {
+    std::cout << out;
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  }
+  std::ofstream f(o.output, std::ios::binary);
+  if (!f || !(f << out) || !f.flush()) return draw_error("cannot write " + o.output);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -102,6 +209,34 @@ int main(int argc, char** argv) {
   bench_copy->add_option("--cols", cols, "row length of the bf16 matrix")->check(CLI::Range(8, 1 << 22));
   bench_copy->add_option("--csv", csv, "write the CSV here (default: standard output)");
 
+  auto* draw = app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");
+  draw->footer(kDrawHelp);
+  draw->require_subcommand(1);
+  DrawOptions draw_opt;
+  auto draw_output = [&draw_opt](CLI::App* s) {
+    s->add_option("--format", draw_opt.format, "svg (default) or ascii")->check(CLI::IsMember({"svg", "ascii"}));
+    s->add_option("-o,--output", draw_opt.output, "write to FILE instead of standard output");
+  };
+  auto* draw_mma = draw->add_subcommand("mma", "A, B and C of an MMA atom or of a TiledMMA");
+  draw_mma->add_option("atom", draw_opt.name, "MMA atom name (tessel draw list)")->required();
+  draw_mma->add_option("--atoms", draw_opt.atoms, "AMxANxAK atoms of the TiledMMA (default 1x1x1: the atom)");
+  draw_output(draw_mma);
+  auto* draw_copy = draw->add_subcommand("copy", "a TiledCopy's TV over its copy tile (destination-side ownership)");
+  draw_copy->add_option("--thr", draw_opt.thr, "thread layout, e.g. '(16,8):(8,1)'")->required();
+  draw_copy->add_option("--val", draw_opt.val, "value layout, e.g. '(1,8):(0,1)'")->required();
+  draw_output(draw_copy);
+  auto* draw_atom = draw->add_subcommand("atom", "an instruction's operand layout (tessel draw list)");
+  draw_atom->add_option("instruction", draw_opt.name, "PTX instruction, e.g. ldmatrix.sync.aligned.m8n8.x4.shared.b16")
+      ->required();
+  draw_atom->add_option("--operand", draw_opt.operand, "A, B, C, SRC or DST (default: every operand)");
+  draw_output(draw_atom);
+  auto* draw_tv = draw->add_subcommand("tv", "any TV layout over an RxC tile");
+  draw_tv->add_option("layout", draw_opt.layout, "(THREAD,VALUE) layout, e.g. '((4,8),(2,2)):((32,1),(16,8))'")
+      ->required();
+  draw_tv->add_option("--tile", draw_opt.tile, "tile RxC (index r + R*c), e.g. 16x8")->required();
+  draw_output(draw_tv);
+  auto* draw_list = draw->add_subcommand("list", "the MMA atoms and instruction layouts that draw knows");
+
   CLI11_PARSE(app, argc, argv);
 
   if (bench_copy->parsed()) {
@@ -123,6 +258,11 @@ int main(int argc, char** argv) {
     std::cerr << "tessel bench copy: this tessel was built without CUDA (use the sm90a preset)\n";
     return 2;
 #endif
+  }
+
+  if (draw->parsed()) {
+    for (CLI::App* sub : {draw_mma, draw_copy, draw_atom, draw_tv, draw_list})
+      if (sub->parsed()) return run_draw(sub->get_name(), draw_opt);
   }
 
   if (layout->parsed()) {

@@ -220,13 +220,20 @@ __device__ __forceinline__ bool elect_one_sync(std::uint32_t member_mask = 0xFFF
 //
 // tma_load(dst, map, bar, c0, ..., c{r-1}): one thread copies the box of a
 // rank-r tensor map whose first element has coordinates (c0, ...) — dimension
-// 0 first, in elements, possibly negative or past the end — into shared
-// memory at `dst`, and signals complete-tx on the mbarrier `bar` of the same
-// CTA.  Box elements outside the tensor are filled with zero (or the map's
-// OOB NaN), and the transaction always counts the whole box
-// (prod(boxDim) * element size bytes): expect exactly that.  `dst` must be
-// 128-byte aligned, 1024-byte aligned for 128B swizzle (so that the image is
-// the element-unit swizzle of §9).
+// 0 first, in elements — into shared memory at `dst`, and signals complete-tx
+// on the mbarrier `bar` of the same CTA.  Box elements outside the tensor are
+// filled with zero (or the map's OOB NaN), and the transaction always counts
+// the whole box (prod(boxDim) * element size bytes): expect exactly that.
+// `dst` must be 128-byte aligned, 1024-byte aligned for 128B swizzle (so that
+// the image is the element-unit swizzle of §9).
+//
+// Coordinates, as observed on an H200 (an "illegal instruction" fault
+// otherwise; hardware-atoms §10.2 does not state these):
+//  * c0 * element size must be a multiple of 16 bytes, for loads and stores;
+//  * loads may start before the origin (negative coordinates) or run past the
+//    end; stores may run past the end (clipped) but must not start at a
+//    negative coordinate.
+// The wrappers do not check (it would cost instructions on every copy).
 //
 // The destination state space is `.shared::cluster` with a CTA-local address,
 // which every sm_90 toolchain accepts (`.shared::cta` needs PTX 8.6).
@@ -271,7 +278,8 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* m
 #endif
 }
 
-__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar, int c0, int c1, int c2) {
+__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar, int c0, int c1,
+                                         int c2) {
 #if TESSEL_SM90_PTX
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
@@ -284,7 +292,8 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* m
 #endif
 }
 
-__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar, int c0, int c1, int c2, int c3) {
+__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar, int c0, int c1,
+                                         int c2, int c3) {
 #if TESSEL_SM90_PTX
   asm volatile(
       "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
@@ -297,7 +306,8 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* m
 #endif
 }
 
-__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar, int c0, int c1, int c2, int c3, int c4) {
+__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar, int c0, int c1,
+                                         int c2, int c3, int c4) {
 #if TESSEL_SM90_PTX
   asm volatile(
       "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
@@ -362,7 +372,8 @@ __device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t 
 #endif
 }
 
-__device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t src, int c0, int c1, int c2, int c3, int c4) {
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t src, int c0, int c1, int c2, int c3,
+                                          int c4) {
 #if TESSEL_SM90_PTX
   asm volatile(
       "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group"
@@ -507,8 +518,7 @@ struct Wgmma;
 /// accumulators (§7.2); with scale_d false their input values are ignored.
 template <WgmmaType T, int N, GmmaMajor MajorA = GmmaMajor::k, GmmaMajor MajorB = GmmaMajor::k, int ScaleA = 1,
           int ScaleB = 1>
-__device__ __forceinline__ void wgmma_ss(float (&d)[N / 2], std::uint64_t desc_a, std::uint64_t desc_b,
-                                         bool scale_d) {
+__device__ __forceinline__ void wgmma_ss(float (&d)[N / 2], std::uint64_t desc_a, std::uint64_t desc_b, bool scale_d) {
   static_assert(N >= 8 && N <= 256 && N % 8 == 0, "wgmma m64nNk16: N is a multiple of 8 in 8..256");
   static_assert((ScaleA == 1 || ScaleA == -1) && (ScaleB == 1 || ScaleB == -1), "wgmma scales are 1 or -1");
   detail::Wgmma<T, N>::template ss<ScaleA, ScaleB, static_cast<int>(MajorA), static_cast<int>(MajorB)>(

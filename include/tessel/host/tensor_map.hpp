@@ -176,12 +176,14 @@ inline TensorMapStatus validate_tiled(const TensorMapSpec& s) {
   if (s.rank < 1 || s.rank > 5)
     return tensor_map_error(E::rank, "rank " + std::to_string(s.rank) + " is not in 1..5");
   if (interleaved && s.rank < 3)
-    return tensor_map_error(E::rank, "rank " + std::to_string(s.rank) + " is below 3, the least an interleaved map may have");
+    return tensor_map_error(E::rank,
+                            "rank " + std::to_string(s.rank) + " is below 3, the least an interleaved map may have");
 
   const std::uint32_t esize = detail::tensor_map_elem_bytes(s.dtype);
   if (esize == 0)
     return tensor_map_error(E::dtype, "data type " + std::to_string(static_cast<int>(s.dtype)) +
-                                          " has no element size tessel knows (packed sub-byte types are not described)");
+                                          " has no element size tessel knows (packed sub-byte types are not "
+                                          "described)");
 
   if (s.interleave != CU_TENSOR_MAP_INTERLEAVE_NONE && s.interleave != CU_TENSOR_MAP_INTERLEAVE_16B &&
       s.interleave != CU_TENSOR_MAP_INTERLEAVE_32B)
@@ -192,7 +194,8 @@ inline TensorMapStatus validate_tiled(const TensorMapSpec& s) {
     return tensor_map_error(E::enum_value, "swizzle " + std::to_string(static_cast<int>(s.swizzle)) +
                                                " is not a CUtensorMapSwizzle enumerator");
   const int l2 = static_cast<int>(s.l2_promotion);
-  if (l2 < static_cast<int>(CU_TENSOR_MAP_L2_PROMOTION_NONE) || l2 > static_cast<int>(CU_TENSOR_MAP_L2_PROMOTION_L2_256B))
+  if (l2 < static_cast<int>(CU_TENSOR_MAP_L2_PROMOTION_NONE) ||
+      l2 > static_cast<int>(CU_TENSOR_MAP_L2_PROMOTION_L2_256B))
     return tensor_map_error(E::enum_value, "L2 promotion " + std::to_string(static_cast<int>(s.l2_promotion)) +
                                                " is not a CUtensorMapL2promotion enumerator");
   if (s.oob_fill != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE &&

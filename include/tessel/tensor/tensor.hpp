@@ -308,8 +308,7 @@ constexpr Result<Layout> recast_layout(const Layout& L, index_t num, index_t den
 /// recast<U>(t): the static tensor t seen as elements of U.
 template <class U, class T, Space S, Layout L>
 TESSEL_HD constexpr auto recast(const StaticTensor<T, S, StaticLayout<L>>& t) {
-  constexpr Layout R = sizeof(U) >= sizeof(T) ? recast_layout(L, sizeof(T), sizeof(U)).value()
-                                              : recast_layout(L, sizeof(T), sizeof(U)).value();
+  constexpr Layout R = recast_layout(L, sizeof(T), sizeof(U)).value();
   return StaticTensor<U, S, StaticLayout<R>>{reinterpret_cast<U*>(t.ptr)};
 }
 
