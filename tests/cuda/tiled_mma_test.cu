@@ -51,14 +51,27 @@ __global__ void tiled_mma_kernel(const bf16* A, const bf16* B, float* C, int ldc
   MMA::FragmentA<kA> tCrA;
   MMA::FragmentB<kB> tCrB;
   MMA::FragmentC<coord_layout(CTile::value)> tCrC;
-  for (int v = 0; v < tCrA.kValues; ++v) *tCrA.addr(v) = *tCsA.addr(v);
-  for (int v = 0; v < tCrB.kValues; ++v) *tCrB.addr(v) = *tCsB.addr(v);
+  // The fragments are filled by TiledCopies derived from the TiledMMA (so the
+  // copy's partition is the MMA's); the C tile is written the same way.
+  using CopyA = TiledCopyA<UniversalCopy<bf16, 16>, MMA>;
+  using CopyB = TiledCopyB<UniversalCopy<bf16, 16>, MMA>;
+  copy(CopyA{}, CopyA{}.get_slice(static_cast<int>(threadIdx.x)).partition_S(make_smem_tensor<kA>(sa)), tCrA);
+  copy(CopyB{}, CopyB{}.get_slice(static_cast<int>(threadIdx.x)).partition_S(make_smem_tensor<kB>(sb)), tCrB);
+  // ...and they agree with partition_A/B value by value.
+  for (int v = 0; v < tCrA.kValues; ++v)
+    if (*tCrA.addr(v) != *tCsA.addr(v)) __trap();
+  for (int v = 0; v < tCrB.kValues; ++v)
+    if (*tCrB.addr(v) != *tCsB.addr(v)) __trap();
   clear(tCrC);
   gemm(mma, tCrA, tCrB, tCrC);
 
   const auto gC = make_global_tensor(C, {index_t{BM}, index_t{BN}}, {index_t{ldc}, index_t{1}});
-  auto tCgC = thr.partition_C(local_tile<CTile>(gC, 0, 0));  // the same values in C
-  for (int v = 0; v < tCrC.kValues; ++v) *tCgC.addr(v) = *tCrC.addr(v);
+  using CopyC = TiledCopyC<UniversalCopy<float, 32>, MMA>;
+  auto tCgC = CopyC{}.get_slice(static_cast<int>(threadIdx.x)).partition_D(local_tile<CTile>(gC, 0, 0));
+  copy_if(CopyC{}, tCrC, tCgC);  // the same values as partition_C's:
+  const auto tCgC_mma = thr.partition_C(local_tile<CTile>(gC, 0, 0));
+  for (int v = 0; v < tCrC.kValues; ++v)
+    if (tCgC.addr(v) != tCgC_mma.addr(v)) __trap();
 }
 
 }  // namespace

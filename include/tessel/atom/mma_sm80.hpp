@@ -106,6 +106,19 @@ struct TiledMma {
   using FragmentC = FragmentView<typename Atom::c_type, static_cast<int>(size(mode(kPartC<X>, 1)))>;
 };
 
+/// TiledCopies whose thread-value layout is the TiledMMA's A, B or C layout
+/// (CuTe's make_tiled_copy_A/B/C): partition_S/partition_D of them give each
+/// thread exactly the values that partition_A/B/C and the fragments hold, in
+/// the same order, so copies into a fragment need no retiling.  `Atom` moves
+/// as many elements as the layout keeps contiguous (1, or 2 along K for the
+/// m16n8k16 A and B fragments of a K-major tile).
+template <class Atom, class TM>
+using TiledCopyA = TiledCopy<Atom, TM::kL.a, make_shape(TM::kL.m, TM::kL.k)>;
+template <class Atom, class TM>
+using TiledCopyB = TiledCopy<Atom, TM::kL.b, make_shape(TM::kL.n, TM::kL.k)>;
+template <class Atom, class TM>
+using TiledCopyC = TiledCopy<Atom, TM::kL.c, make_shape(TM::kL.m, TM::kL.n)>;
+
 /// C += A * B over register fragments partitioned by `tm`: one atom per
 /// (rest_m, rest_n, rest_k) step.  The fragments' REST modes are (RM, RK) for
 /// A, (RN, RK) for B and (RM, RN) for C, column-major (as partition_* makes them).
