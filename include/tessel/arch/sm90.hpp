@@ -227,12 +227,18 @@ __device__ __forceinline__ bool elect_one_sync(std::uint32_t member_mask = 0xFFF
 // `dst` must be 128-byte aligned, 1024-byte aligned for 128B swizzle (so that
 // the image is the element-unit swizzle of §9).
 //
-// Coordinates, as observed on an H200 (an "illegal instruction" fault
-// otherwise; hardware-atoms §10.2 does not state these):
-//  * c0 * element size must be a multiple of 16 bytes, for loads and stores;
+// Coordinates, as observed on an H200 (hardware-atoms §10.2 does not state
+// these; "illegal instruction" is the fault):
+//  * c0 * element size must be a multiple of 16 bytes, for loads and stores
+//    (faults at c0 = 4 and 196 bf16, never at multiples of 8);
 //  * loads may start before the origin (negative coordinates) or run past the
-//    end; stores may run past the end (clipped) but must not start at a
-//    negative coordinate.
+//    end, even lie wholly outside; stores may run past the end but must not
+//    start at a negative coordinate in any dimension (faults at (0,-1), (-8,0));
+//  * a store clips dimension 0 at 16-byte granularity: when dim0 * element
+//    size is not a multiple of 16, the row's elements up to the next 16-byte
+//    boundary past dim0 are written too (row padding, if the stride leaves
+//    room; with dim0 = 196 bf16 elements 196..199 were written).  Loads
+//    zero-fill exactly from dim0 on.
 // The wrappers do not check (it would cost instructions on every copy).
 //
 // The destination state space is `.shared::cluster` with a CTA-local address,
