@@ -7,17 +7,6 @@
 
 namespace tessel {
 
-/// Moves every value of `src` to `dst`, one atom vector at a time.  No
-/// bounds checks: use copy_if for tiles that may reach past the tensor.
-template <class TC, class Src, class Dst>
-TESSEL_HD constexpr void copy(const TC&, const Src& src, Dst&& dst) {
-  using Atom = typename TC::atom;
-  constexpr int V = std::remove_cvref_t<Src>::kValues;
-  static_assert(V == std::remove_cvref_t<Dst>::kValues, "tessel: copy between partitions of different sizes");
-TESSEL_UNROLL
-  for (int i = 0; i < V; i += Atom::kElems) Atom::copy(src.addr(i), dst.addr(i));
-}
-
 namespace detail {
 /// How many leading elements of the vector starting at value i are inside the
 /// tensor (0..vec).  Inside-ness is a prefix along the vector's mode.
@@ -29,19 +18,43 @@ TESSEL_HD constexpr int inside_prefix(const View& v, int i) {
   while (n < Vec && v.inside(i + n)) ++n;
   return n;
 }
+template <int Begin, int End, int Vec, class Src, class Dst>
+constexpr void check_range() {
+  constexpr int V = std::remove_cvref_t<Src>::kValues;
+  static_assert(V == std::remove_cvref_t<Dst>::kValues, "tessel: copy between partitions of different sizes");
+  static_assert(0 <= Begin && Begin <= End && End <= V && Begin % Vec == 0 && End % Vec == 0,
+                "tessel: a value range must be whole atom vectors inside the partition");
+}
 }  // namespace detail
+
+/// Moves the values [Begin, End) of `src` to `dst`, one atom vector at a
+/// time.  No bounds checks: use copy_if for tiles that may reach past the
+/// tensor.  A sub-range bounds how many values of a register fragment are
+/// live at once (see the transpose kernel).
+template <int Begin, int End, class TC, class Src, class Dst>
+TESSEL_HD constexpr void copy_range(const TC&, const Src& src, Dst&& dst) {
+  using Atom = typename TC::atom;
+  detail::check_range<Begin, End, Atom::kElems, Src, Dst>();
+  TESSEL_UNROLL
+  for (int i = Begin; i < End; i += Atom::kElems) Atom::copy(src.addr(i), dst.addr(i));
+}
+/// Moves every value of `src` to `dst`.
+template <class TC, class Src, class Dst>
+TESSEL_HD constexpr void copy(const TC& tc, const Src& src, Dst&& dst) {
+  copy_range<0, std::remove_cvref_t<Src>::kValues>(tc, src, dst);
+}
 
 /// copy for tiles at the edge of a tensor: a vector entirely inside is copied
 /// whole, a partial one element by element (atoms that zero-fill, such as
 /// cp.async, zero the rest), one entirely outside is skipped or zero-filled.
-template <class TC, class Src, class Dst>
-TESSEL_HD constexpr void copy_if(const TC&, const Src& src, Dst&& dst) {
+/// The inside test is the global side's (source for loads, destination for stores).
+template <int Begin, int End, class TC, class Src, class Dst>
+TESSEL_HD constexpr void copy_if_range(const TC&, const Src& src, Dst&& dst) {
   using Atom = typename TC::atom;
-  constexpr int V = std::remove_cvref_t<Src>::kValues;
   constexpr int Vec = Atom::kElems;
-  static_assert(V == std::remove_cvref_t<Dst>::kValues, "tessel: copy between partitions of different sizes");
-TESSEL_UNROLL
-  for (int i = 0; i < V; i += Vec) {
+  detail::check_range<Begin, End, Vec, Src, Dst>();
+  TESSEL_UNROLL
+  for (int i = Begin; i < End; i += Vec) {
     const int n = std::remove_cvref_t<Src>::space == Space::global ? detail::inside_prefix<Vec>(src, i)
                                                                     : detail::inside_prefix<Vec>(dst, i);
     if (n == Vec) {
@@ -51,34 +64,9 @@ TESSEL_UNROLL
     }
   }
 }
-
-/// Moves values from `src` to `dst` through registers, one destination atom
-/// vector at a time: the source atom gathers the vector's values (e.g. one
-/// element at a time from a transposed shared tile), the destination atom
-/// stores them whole, predicated like copy_if.  Only one vector is live in
-/// registers at a time.
-template <class SrcTC, class DstTC, class Src, class Dst>
-TESSEL_HD constexpr void copy_if_staged(const SrcTC&, const Src& src, const DstTC&, Dst&& dst) {
-  using SrcAtom = typename SrcTC::atom;
-  using DstAtom = typename DstTC::atom;
-  using T = typename DstAtom::value_type;
-  constexpr int V = std::remove_cvref_t<Src>::kValues;
-  constexpr int Vec = DstAtom::kElems;
-  static_assert(V == std::remove_cvref_t<Dst>::kValues, "tessel: copy between partitions of different sizes");
-  static_assert(Vec % SrcAtom::kElems == 0, "tessel: the source atom must divide the destination atom's vector");
-  TESSEL_UNROLL
-  for (int i = 0; i < V; i += Vec) {
-    const int n = detail::inside_prefix<Vec>(dst, i);
-    if (n == 0) continue;
-    alignas(16) T stage[Vec];
-    TESSEL_UNROLL
-    for (int j = 0; j < Vec; j += SrcAtom::kElems) SrcAtom::copy(src.addr(i + j), stage + j);
-    if (n == Vec) {
-      DstAtom::copy(stage, dst.addr(i));
-    } else {
-      DstAtom::copy_n(stage, dst.addr(i), n);
-    }
-  }
+template <class TC, class Src, class Dst>
+TESSEL_HD constexpr void copy_if(const TC& tc, const Src& src, Dst&& dst) {
+  copy_if_range<0, std::remove_cvref_t<Src>::kValues>(tc, src, dst);
 }
 
 /// Every value of `view` becomes `x`.
