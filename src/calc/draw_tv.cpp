@@ -33,7 +33,9 @@ std::string num(index_t v) { return std::to_string(v); }
 std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
+  std::string s = buf;
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  return s;
 }
 
 std::string xml_text(const std::string& s) {

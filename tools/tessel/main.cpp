@@ -163,7 +163,8 @@ int run_draw(const std::string& kind, const DrawOptions& o) {
   } else if (kind == "tv") {
     std::vector<long long> t;
     if (!parse_dims(o.tile, 2, tessel::calc::kMaxDrawCells, t))
-      return draw_error("--tile takes RxC, two positive integers (e.g. 16x8); got '" + o.tile + "'");
+      return draw_error("--tile takes RxC, two integers from 1 to " + std::to_string(tessel::calc::kMaxDrawCells) +
+                        " (e.g. 16x8); got '" + o.tile + "'");
     tessel::Layout tv;
     built = draw_layout_arg("layout", o.layout, tv, error) && calc::tv_drawing_layout(tv, t[0], t[1], d, error);
   }
