@@ -4,6 +4,8 @@
 // untouched.  Skipped where no GPU is present.
 #include <gtest/gtest.h>
 
+#include "gpu_test.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -17,18 +19,7 @@ using bf16 = __nv_bfloat16;
 
 namespace {
 
-bool have_gpu() {
-  int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
-#define REQUIRE_GPU() \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped (it runs on the device)"
 
-#define CUDA_CHECK(expr)                                                        \
-  do {                                                                          \
-    const cudaError_t err_ = (expr);                                            \
-    ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_); \
-  } while (0)
 
 constexpr std::uint16_t kPoison = 0xFFC1;  // a NaN pattern no input contains
 

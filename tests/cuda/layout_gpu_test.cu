@@ -3,6 +3,8 @@
 // and transformed at run time on the device.  Skipped where no GPU is present.
 #include <gtest/gtest.h>
 
+#include "gpu_test.hpp"
+
 #include <cstdio>
 #include <vector>
 
@@ -10,20 +12,9 @@
 
 using namespace tessel;
 
-#define CUDA_CHECK(expr)                                                                        \
-  do {                                                                                          \
-    const cudaError_t err_ = (expr);                                                            \
-    ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_);                 \
-  } while (0)
 
 namespace {
 
-bool have_gpu() {
-  int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
-#define REQUIRE_GPU() \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped (it runs on the device)"
 
 constexpr index_t kPoison = -0x5A5A5A5A5A5A5A5ALL;
 

@@ -4,6 +4,8 @@
 // integers.  Skipped where no GPU is present.
 #include <gtest/gtest.h>
 
+#include "gpu_test.hpp"
+
 #include <random>
 #include <vector>
 
@@ -15,17 +17,6 @@ using bf16 = __nv_bfloat16;
 
 namespace {
 
-bool have_gpu() {
-  int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
-#define REQUIRE_GPU() \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped (it runs on the device)"
-#define CUDA_CHECK(expr)                                                        \
-  do {                                                                          \
-    const cudaError_t err_ = (expr);                                            \
-    ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_); \
-  } while (0)
 
 constexpr int BM = 64, BN = 32, BK = 32;
 using MMA = TiledMma<SM80_16x8x16_F32BF16BF16F32_TN, 2, 2, 1>;  // (32,16,16) per step, 128 threads
