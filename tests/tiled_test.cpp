@@ -122,3 +122,11 @@ TEST(Tensor, SliceDivideTilePartitionRecast) {
   EXPECT_FALSE(recast_layout(make_layout(make_shape(8, 6), LayoutRight{}), 1, 4).ok());  // rows of 6 ints are not whole words
   EXPECT_EQ(recast_layout(make_layout(make_shape(6, 8)), 1, 4).code(), Errc::shape_divisibility);
 }
+
+TEST(TiledCopy, MakeTiledCopyAndRetile) {
+  using TC = MakeTiledCopy<UniversalCopy<float, 128>, make_layout(make_shape(16, 8), LayoutRight{}),
+                           make_layout(make_shape(1, 8))>;
+  static_assert(std::is_same_v<TC, VectorCopy>);  // the same type as the plan spelled out
+  FragmentView<float, 64> f{};
+  EXPECT_EQ(&retile(TC{}, f), &f);
+}

@@ -97,6 +97,22 @@ struct TiledMma {
   };
   TESSEL_HD constexpr ThrMma get_slice(int thread) const { return ThrMma{thread}; }
 
+  /// partition_fragment_A/B/C: the register fragment of this thread's share
+  /// of a tile with layout X (the static tensor's layout for A/B, the
+  /// coordinate layout for a global C tile).
+  template <Layout X>
+  static constexpr auto partition_fragment_A() {
+    return FragmentA<X>{};
+  }
+  template <Layout X>
+  static constexpr auto partition_fragment_B() {
+    return FragmentB<X>{};
+  }
+  template <Layout X>
+  static constexpr auto partition_fragment_C() {
+    return FragmentC<X>{};
+  }
+
   /// A register fragment for this thread's share of an A/B/C tile of layout X.
   template <Layout X>
   using FragmentA = FragmentView<typename Atom::a_type, static_cast<int>(size(mode(kPartA<X>, 1)))>;

@@ -211,10 +211,28 @@ struct TiledCopy {
   TESSEL_HD constexpr ThrCopy get_slice(int thread) const { return ThrCopy{thread}; }
 };
 
+/// make_tiled_copy(atom, thr, val) as a type: the TiledCopy of `Atom` with
+/// threads arranged by Thr and values by Val (make_copy_plan).
+/// C++ example: MakeTiledCopy<UniversalCopy<bf16,128>, (16,8):(8,1), (1,8):(0,1)>
+///              is kernel (b)'s TiledCopy.
+template <class Atom, Layout Thr, Layout Val>
+using MakeTiledCopy = TiledCopy<Atom, make_copy_plan(Thr, Val).tv, make_copy_plan(Thr, Val).tile>;
+
 /// A register fragment shaped like a thread's partition of a tile.
 template <class View>
 TESSEL_HD constexpr auto make_fragment_like(const View&) {
-  return FragmentView<typename View::value_type, View::kValues>{};
+  return FragmentView<std::remove_const_t<typename View::value_type>, View::kValues>{};
+}
+
+/// A fragment seen by another TiledCopy.  tessel's fragments are in the value
+/// order of the partition that made them, and TiledCopyA/B/C share the
+/// TiledMMA's order, so retiling is the identity; this checks that the value
+/// counts agree (CuTe's retile also re-groups values into the copy atom's
+/// vectors, which tessel's copy loops do themselves).
+template <class TC, class T, int N>
+TESSEL_HD constexpr FragmentView<T, N>& retile(const TC&, FragmentView<T, N>& f) {
+  static_assert(N % TC::kVec == 0, "tessel: the fragment is not a whole number of the copy atom's vectors");
+  return f;
 }
 
 }  // namespace tessel
