@@ -23,7 +23,7 @@ echo '$ tessel layout --format ascii '"'"'Sw<3,3,3>o((8,8):(8,1))'"'"
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [ -x "build/$preset/tests/cuda/layout_gpu_test" ]; then
   echo
   echo "== GPU: tests, then the copy benchmark =="
-  for t in layout_gpu_test arch_sm80_test arch_sm90_test tiled_mma_test copy_kernels_test; do
+  for t in layout_gpu_test arch_sm80_test arch_sm90_test tiled_mma_test wgmma_atom_test copy_kernels_test; do
     [ -x "build/$preset/tests/cuda/$t" ] && "build/$preset/tests/cuda/$t" --gtest_brief=1
   done
   "$bin" bench copy --sizes 256,1024
