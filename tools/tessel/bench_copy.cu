@@ -137,7 +137,16 @@ int run_copy_bench(const CopyBenchOptions& opt) {
 
   for (const std::size_t mib : opt.sizes_mib) {
     const std::size_t bytes = mib << 20;
-    const index_t n = opt.cols;
+    // Near-square by default (n = 2^ceil(log2(elements)/2)): a transpose of a
+    // tall matrix writes rows far apart (262144 x 8192 at 4 GiB: destination
+    // rows 512 KB apart), which measures the shape more than the kernel.
+    index_t n = opt.cols;
+    if (n == 0) {
+      const std::size_t elems_wanted = bytes / 2;
+      int lg = 0;
+      while ((std::size_t{1} << (lg + 1)) <= elems_wanted) ++lg;
+      n = index_t{1} << ((lg + 1) / 2);
+    }
     const index_t m = static_cast<index_t>(bytes / 2 / static_cast<std::size_t>(n));
     if (m < 1) {
       std::cerr << "tessel bench copy: " << mib << " MiB is less than one row of " << n << " columns\n";

@@ -203,11 +203,12 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> sizes{16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
   std::vector<std::string> kernel_names{"scalar", "vector", "cp_async", "swizzled", "tma", "transpose"};
   std::string csv;
-  tessel::index_t cols = 8192;
+  tessel::index_t cols = 0;
   bench_copy->add_option("--sizes", sizes, "matrix sizes in MiB (list: 16,64,4096)")->delimiter(',');
   bench_copy->add_option("--kernels", kernel_names, "kernels (scalar,vector,cp_async,swizzled,tma,transpose)")
       ->delimiter(',');
-  bench_copy->add_option("--cols", cols, "row length of the bf16 matrix")->check(CLI::Range(8, 1 << 22));
+  bench_copy->add_option("--cols", cols, "row length of the bf16 matrix (default: near-square, a power of two)")
+      ->check(CLI::Range(8, 1 << 22));
   bench_copy->add_option("--csv", csv, "write the CSV here (default: standard output)");
 
   auto* draw = app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");
