@@ -9,32 +9,18 @@
 #include <cstdio>
 #include <string>
 
+#include "colour.hpp"
 #include "tessel/host/calc.hpp"
 
 namespace tessel::calc {
 namespace {
 
-struct Rgb {
-  int r, g, b;
-};
+using detail::Rgb;
 
 /// Hue in [0,300] degrees (red → magenta) for offset v within [lo,hi], pastel.
 Rgb offset_colour(index_t v, index_t lo, index_t hi) {
   const double t = hi > lo ? static_cast<double>(v - lo) / static_cast<double>(hi - lo) : 0.0;
-  const double h = 300.0 * t, s = 0.65, l = 0.80;
-  const double c = (1 - std::fabs(2 * l - 1)) * s;
-  const double hp = h / 60.0;
-  const double x = c * (1 - std::fabs(std::fmod(hp, 2.0) - 1));
-  double r = 0, g = 0, b = 0;
-  if (hp < 1) r = c, g = x;
-  else if (hp < 2) r = x, g = c;
-  else if (hp < 3) g = c, b = x;
-  else if (hp < 4) g = x, b = c;
-  else if (hp < 5) r = x, b = c;
-  else r = c, b = x;
-  const double m = l - c / 2;
-  auto to8 = [m](double u) { return static_cast<int>(std::lround((u + m) * 255.0)); };
-  return {to8(r), to8(g), to8(b)};
+  return detail::hsl(300.0 * t, 0.65, 0.80);
 }
 
 struct GridData {

@@ -21,6 +21,7 @@
 #include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
 #include "tessel/atom/tiled_copy.hpp"
+#include "colour.hpp"
 #include "tessel/host/calc.hpp"
 
 namespace tessel::calc {
@@ -60,21 +61,9 @@ double text_width(std::size_t chars, double font) { return 0.62 * font * static_
 /// (t/8) mod 4 (four steps from pale to medium); black text stays readable.
 std::string thread_colour(index_t t) {
   static constexpr double kLightness[4] = {0.88, 0.78, 0.68, 0.58};
-  const double h = 45.0 * static_cast<double>(t % 8), s = 0.70, l = kLightness[(t / 8) % 4];
-  const double c = (1 - std::fabs(2 * l - 1)) * s;
-  const double hp = h / 60.0;
-  const double x = c * (1 - std::fabs(std::fmod(hp, 2.0) - 1));
-  double r = 0, g = 0, b = 0;
-  if (hp < 1) r = c, g = x;
-  else if (hp < 2) r = x, g = c;
-  else if (hp < 3) g = c, b = x;
-  else if (hp < 4) g = x, b = c;
-  else if (hp < 5) r = x, b = c;
-  else r = c, b = x;
-  const double m = l - c / 2;
-  auto to8 = [m](double u) { return static_cast<int>(std::lround((u + m) * 255.0)); };
+  const detail::Rgb c = detail::hsl(45.0 * static_cast<double>(t % 8), 0.70, kLightness[(t / 8) % 4]);
   char buf[8];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", to8(r), to8(g), to8(b));
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
   return buf;
 }
 

@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 
 #include <cstring>
+#include <type_traits>
 
 #include "tessel/arch/sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
@@ -23,36 +24,31 @@ __device__ inline std::uint32_t pack2(const T& lo, const T& hi) {
 }
 }  // namespace detail
 
-/// mma.sync m16n8k16, bf16 x bf16 + f32 -> f32.  Values in the order of the
-/// atom's TV layouts (A: 8 values, B: 4, C: 4).
-struct SM80_16x8x16_F32BF16BF16F32_TN {
-  using a_type = __nv_bfloat16;
-  using b_type = __nv_bfloat16;
+/// mma.sync m16n8k16 with 16-bit inputs (bf16 or f16) and f32 accumulators.
+/// Values in the order of the atom's TV layouts (A: 8 values, B: 4, C: 4).
+template <class T>
+struct SM80_16x8x16_F32_TN {
+  static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
+                "tessel: m16n8k16 takes bf16 or f16 inputs");
+  using a_type = T;
+  using b_type = T;
   using c_type = float;
-  static constexpr const MmaAtomInfo& info = kSM80_16x8x16_F32BF16BF16F32_TN;
+  static constexpr const MmaAtomInfo& info =
+      std::is_same_v<T, __half> ? kSM80_16x8x16_F32F16F16F32_TN : kSM80_16x8x16_F32BF16BF16F32_TN;
   __device__ static void fma(float* d, const a_type* a, const b_type* b) {
     const std::uint32_t ra[4] = {detail::pack2(a[0], a[1]), detail::pack2(a[2], a[3]), detail::pack2(a[4], a[5]),
                                  detail::pack2(a[6], a[7])};
     const std::uint32_t rb[2] = {detail::pack2(b[0], b[1]), detail::pack2(b[2], b[3])};
     float (&acc)[4] = *reinterpret_cast<float(*)[4]>(d);
-    arch::sm80::mma_m16n8k16_f32_bf16(acc, ra, rb, acc);
+    if constexpr (std::is_same_v<T, __half>) {
+      arch::sm80::mma_m16n8k16_f32_f16(acc, ra, rb, acc);
+    } else {
+      arch::sm80::mma_m16n8k16_f32_bf16(acc, ra, rb, acc);
+    }
   }
 };
-
-/// mma.sync m16n8k16, f16 x f16 + f32 -> f32.
-struct SM80_16x8x16_F32F16F16F32_TN {
-  using a_type = __half;
-  using b_type = __half;
-  using c_type = float;
-  static constexpr const MmaAtomInfo& info = kSM80_16x8x16_F32F16F16F32_TN;
-  __device__ static void fma(float* d, const a_type* a, const b_type* b) {
-    const std::uint32_t ra[4] = {detail::pack2(a[0], a[1]), detail::pack2(a[2], a[3]), detail::pack2(a[4], a[5]),
-                                 detail::pack2(a[6], a[7])};
-    const std::uint32_t rb[2] = {detail::pack2(b[0], b[1]), detail::pack2(b[2], b[3])};
-    float (&acc)[4] = *reinterpret_cast<float(*)[4]>(d);
-    arch::sm80::mma_m16n8k16_f32_f16(acc, ra, rb, acc);
-  }
-};
+using SM80_16x8x16_F32BF16BF16F32_TN = SM80_16x8x16_F32_TN<__nv_bfloat16>;
+using SM80_16x8x16_F32F16F16F32_TN = SM80_16x8x16_F32_TN<__half>;
 
 /// An MMA atom tiled over (AM, AN, AK) atoms.  Partitions work like
 /// TiledCopy's: a tile of A (BM,BK), B (BN,BK) or C (BM,BN) is divided into
