@@ -15,11 +15,11 @@ echo "== tessel layout calculator demo =="
 for e in 'logical_divide((6,20):(20,1),<2,4>)' 'zipped_divide((6,20):(20,1),<2,4>)' \
          'composition((6,2):(8,2),(4,3):(3,1))' 'complement(4:2,24)' \
          'tile_to_shape(Sw<3,3,3>o((8,(8,8)):(8,(1,64))),(128,64))' 'composition((4,2):(2,1),(4,3):(12,2))'; do
-  printf '$ tessel layout %q\n' "$e"
+  printf "\$ tessel layout '%s'\n" "$e"
   "$bin" layout "$e" || true
 done
-echo '$ tessel layout --format ascii '"'"'Sw<3,3,3>o((8,8):(8,1))'"'"
-"$bin" layout --format ascii 'Sw<3,3,3>o((8,8):(8,1))'
+echo "\$ tessel layout --format ascii 'Sw<3,0,3>o((8,8):(8,1))'   # an 8x8 XOR swizzle"
+"$bin" layout --format ascii 'Sw<3,0,3>o((8,8):(8,1))'
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [ -x "build/$preset/tests/cuda/layout_gpu_test" ]; then
   echo
   echo "== GPU: tests, then the copy benchmark =="
