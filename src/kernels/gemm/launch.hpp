@@ -1,0 +1,28 @@
+// Launchers of the ladder steps, one translation unit each (src/kernels/gemm/
+// kNN.cu), called by tessel::gemm after the common checks of src/kernels/gemm.cu.
+// Each may add its own `unsupported` rules in its check function; launch_*
+// is only called after check_* returned ok.
+#pragma once
+
+#include "tessel/host/gemm.hpp"
+
+namespace tessel::gemm_launch {
+
+#define TESSEL_GEMM_STEP(step)                            \
+  Status check_##step(const GemmArgs& args);              \
+  Status launch_##step(const GemmArgs& args, cudaStream_t stream);
+TESSEL_GEMM_STEP(k01)
+TESSEL_GEMM_STEP(k02)
+TESSEL_GEMM_STEP(k03)
+TESSEL_GEMM_STEP(k04)
+TESSEL_GEMM_STEP(k05)
+TESSEL_GEMM_STEP(k06)
+TESSEL_GEMM_STEP(k07)
+TESSEL_GEMM_STEP(k08)
+TESSEL_GEMM_STEP(k09)
+#undef TESSEL_GEMM_STEP
+
+/// The error of the last launch as a Status (cuda_error naming the kernel).
+Status launch_status(const char* kernel);
+
+}  // namespace tessel::gemm_launch
