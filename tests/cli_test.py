@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the `tessel layout` command line.
+"""End-to-end tests of the `tessel layout` command line (and of `tessel bench gemm`'s arguments).
 
 usage: cli_test.py TESSEL_BINARY [unittest options]
 
@@ -518,7 +518,94 @@ class Drawings(unittest.TestCase):
                 self.assertEqual(rc, 0, got[:300])
 
 
-# ------------------------------------------------------------------ 6. robustness
+# ------------------------------------------------------------------ 6. tessel bench gemm
+
+def gpu_present():
+    """As scripts/test.sh decides it: nvidia-smi lists a GPU."""
+    try:
+        return subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+class BenchGemm(unittest.TestCase):
+    """Argument errors exit 1 before any device is looked at, in every build;
+    valid arguments without a GPU (or in a build without CUDA) exit 2."""
+
+    ERRORS = [
+        (["--m", "0"], "--m: '0' is zero"),
+        (["--m", "1:8:0", "--n", "64", "--k", "64"], "--m: range '1:8:0' has step 0"),
+        (["--m", "64", "--n", "-64", "--k", "64"], "--n: '-64' is negative"),
+        (["--m", "64", "--n", "64", "--k", "8:1:1"], "--k: range '8:1:1' has start > stop"),
+        (["--m", "64", "--n", "64", "--k", "x"], "--k: 'x' is not a positive integer"),
+        (["--m", "64", "--n", "64"], "--k is required"),
+        (["--m", "64", "--n", "64", "--k", "64", "--impl", "k10"], "--impl: unknown implementation 'k10'"),
+        (["--m", "64", "--n", "64", "--k", "64", "--layout", "A:k,B:x"], "--layout: 'A:k,B:x' is not a layout"),
+        (["--m", "64", "--n", "64", "--k", "64", "--dtype", "fp32"], "--dtype: 'fp32' is not an input type"),
+        (["--m", "64", "--n", "64", "--k", "64", "--verify", "tier3"], "--verify"),
+        (["--m", "64", "--n", "64", "--k", "64", "--iterations", "0"], "--iterations"),
+        (["--suite", os.path.join(HERE, "data", "no_such_suite.csv")], "--suite: cannot read"),
+    ]
+
+    def test_argument_errors_exit_1(self):
+        for args, message in self.ERRORS:
+            with self.subTest(args=args):
+                rc, out, err = tessel("bench", "gemm", *args)
+                self.assertEqual(rc, 1, err)
+                self.assertIn(message, err)
+                self.assertEqual(out, "")
+                self.assertEqual(len(err.strip().splitlines()), 1, err)
+
+    def test_help(self):
+        rc, out, _ = tessel("bench", "gemm", "--help")
+        self.assertEqual(rc, 0)
+        for text in ["--m", "--suite", "--layout", "--impl", "--verify", "--repeat", "ratio = t_cublas / t_impl",
+                     "tessel bench gemm --suite"]:
+            self.assertIn(text, out)
+
+    def test_valid_arguments_without_gpu_exit_2(self):
+        if gpu_present():
+            self.skipTest("a GPU is present: see test_gpu_run")
+        for args in (["--m", "64", "--n", "64", "--k", "64"],
+                     ["--suite", os.path.join(HERE, "data", "bench_suite.csv"), "--layout", "all", "--impl", "all"]):
+            with self.subTest(args=args):
+                rc, out, err = tessel("bench", "gemm", *args)
+                self.assertEqual(rc, 2, err)
+                self.assertEqual(out, "")
+                self.assertTrue("no CUDA device: tessel bench gemm needs a GPU" in err or "built without CUDA" in err,
+                                err)
+
+    def test_gpu_run(self):
+        """On a GPU: every layout, cuBLAS verified bit for bit (tier 1) and tier 2, CSV and JSON agree."""
+        if not gpu_present():
+            self.skipTest("no GPU")
+        with tempfile.TemporaryDirectory() as d:
+            for tier in ("tier1", "tier2"):
+                csv_path, json_path = os.path.join(d, tier + ".csv"), os.path.join(d, tier + ".json")
+                rc, out, err = tessel("bench", "gemm", "--m", "96", "--n", "80", "--k", "72", "--layout", "all",
+                                      "--impl", "k09,cublas", "--verify", tier, "--beta", "1", "--iterations", "5",
+                                      "--csv", csv_path, "--json", json_path, timeout=300)
+                if "built without CUDA" in err:
+                    self.skipTest("built without CUDA")
+                self.assertEqual(rc, 0, err)
+                import csv
+                import json
+                with open(csv_path, newline="") as f:
+                    rows = list(csv.DictReader(f))
+                self.assertEqual(len(rows), 8, rows)  # 4 layouts x (cublas, k09)
+                for r in rows:
+                    self.assertEqual(r["cublas_disposition"], "passed", r)
+                    self.assertIn(r["disposition"], {"passed", "not_supported"}, r)
+                    if r["disposition"] == "passed":
+                        self.assertGreater(float(r["median_ms"]), 0)
+                        self.assertGreater(float(r["ratio"]), 0)
+                with open(json_path) as f:
+                    js = json.load(f)
+                self.assertEqual(len(js["rows"]), 8)
+                self.assertGreater(js["device"]["sm_count"], 0)
+
+
+# ------------------------------------------------------------------ 7. robustness
 
 FUNCS = ["size", "cosize", "rank", "depth", "coalesce", "filter", "composition", "complement", "right_inverse",
          "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_gemm_args.hpp"
 #include "tessel/core/config.hpp"
 
 namespace tessel {
@@ -23,5 +24,12 @@ struct CopyBenchOptions {
 
 /// Runs the copy benchmark; returns the process exit code.
 int run_copy_bench(const CopyBenchOptions& options);
+
+/// Runs the GEMM benchmark (bench_gemm.cu) on options validated by
+/// parse_gemm_bench_args (GemmBenchOptions: bench_gemm_args.hpp).  Returns
+/// the process exit code: 0 done (whatever the rows' dispositions), 1 an
+/// output file cannot be written, 2 no CUDA device, 3 a CUDA error that
+/// stopped the run.
+int run_gemm_bench(const GemmBenchOptions& options);
 
 }  // namespace tessel::bench

@@ -76,6 +76,37 @@ int run_single(const std::string& expr, const std::string& format) {
 }
 
 
+// ---------------------------------------------------------------- tessel bench gemm
+
+constexpr const char* kBenchGemmHelp = R"(Every problem is verified before it is timed (shared/bench/PROTOCOL.md):
+A, B (and C when beta != 0) hold random data, an fp64 reference GEMM runs on
+the device, and cuBLASLt and each step run once on a NaN-poisoned D.
+  tier1  integers in [-4,4]; D must equal the rounded reference bit for bit
+  tier2  uniform [-1,1]; |D - ref| <= 2u|ref| + 2K 2^-24 |alpha| (|A||B|) + 2u|beta C|,
+         and the step's largest normalized error at most 2x cuBLAS's
+Rows that pass are timed: warm-up (>= --warmup launches and 25 ms), then
+>= --iterations launches and 200 ms with the L2 flushed before each launch;
+median, min and p90 from CUDA events.  cuBLASLt (first heuristic, 32 MiB
+workspace, fp32 compute) is timed in the same run; ratio = t_cublas / t_impl
+(> 1: tessel is faster).  Dispositions: passed, incorrect, not_supported
+(the step refuses the problem; the reason is in `note`), error.
+
+Sizes: 4096, a list 1024,2048, a range start:stop:step (stop inclusive) such
+as 1024:8192:1024, or a mix; the problems are the product of --m, --n, --k
+and the layouts.  Layouts: A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, the
+short forms kn kk mn mk, or all; repeat --layout or separate with ';'.
+
+Examples:
+  tessel bench gemm --m 4096 --n 4096 --k 4096
+  tessel bench gemm --m 1024:8192:1024 --n 4096 --k 4096 --impl k04,k09 --csv sweep.csv
+  tessel bench gemm --suite ../shared/bench/suite.csv --repeat 2 --csv suite.csv --json suite.json
+  tessel bench gemm --m 4096 --n 4096 --k 4096 --layout all --dtype fp16 --out-dtype fp32 --verify tier1
+  python3 bench/plot_gemm.py suite.csv --out suite.png
+
+Exit status: 0 when the run finished (whatever the dispositions), 1 for bad
+arguments or an output that cannot be written, 2 without a CUDA device (or in
+a build without CUDA), 3 when a CUDA error stopped the run.)";
+
 // ---------------------------------------------------------------- tessel draw
 
 constexpr const char* kDrawHelp = R"(Draw thread-value (TV) layouts: which thread owns each element of a tile and
@@ -211,6 +242,46 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(8, 1 << 22));
   bench_copy->add_option("--csv", csv, "write the CSV here (default: standard output)");
 
+  // Every value is taken as text and validated by parse_gemm_bench_args, so
+  // that a bad value is one clear message naming the flag (exit 1).
+  auto* bench_gemm = bench->add_subcommand("gemm", "GEMM ladder steps vs cuBLASLt (verified, then timed)");
+  bench_gemm->footer(kBenchGemmHelp);
+  tessel::bench::GemmBenchArgs gemm_args;
+  bench_gemm->add_option("--m", gemm_args.m, "M: 4096, 1024,2048, 1024:8192:1024 or a mix")->type_name("SIZES");
+  bench_gemm->add_option("--n", gemm_args.n, "N (as --m)")->type_name("SIZES");
+  bench_gemm->add_option("--k", gemm_args.k, "K (as --m)")->type_name("SIZES");
+  bench_gemm
+      ->add_option("--suite", gemm_args.suite,
+                   "CSV of problems with header group,m,n,k (optional columns dtype, out_dtype, layout, alpha, "
+                   "beta); replaces --m/--n/--k")
+      ->type_name("FILE");
+  bench_gemm->add_option("--dtype", gemm_args.dtype, "type of A and B: bf16 (default) or fp16")->type_name("TYPE");
+  bench_gemm->add_option("--out-dtype", gemm_args.out_dtype, "type of C and D: bf16, fp16 or fp32 (default: --dtype)")
+      ->type_name("TYPE");
+  bench_gemm->add_option("--layout", gemm_args.layouts, "A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, kn.., or all")
+      ->type_name("LAYOUTS")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  bench_gemm->add_option("--alpha", gemm_args.alpha, "alpha (default 1)")->type_name("X");
+  bench_gemm->add_option("--beta", gemm_args.beta, "beta (default 0; C is allocated and read only when beta != 0)")
+      ->type_name("X");
+  bench_gemm
+      ->add_option("--impl", gemm_args.impls, "k01..k09 (or long names), cublas, all; comma list (default: k09,cublas)")
+      ->type_name("IMPLS")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  bench_gemm->add_option("--csv", gemm_args.csv, "write the CSV here (default or -: standard output)")
+      ->type_name("FILE");
+  bench_gemm->add_option("--json", gemm_args.json, "write device, protocol, rows and summary as JSON here")
+      ->type_name("FILE");
+  bench_gemm->add_option("--iterations", gemm_args.iterations, "minimum timed launches (default 50; and >= 200 ms)")
+      ->type_name("N");
+  bench_gemm->add_option("--warmup", gemm_args.warmup, "minimum warm-up launches (default 10; and >= 25 ms)")
+      ->type_name("N");
+  bench_gemm->add_option("--verify", gemm_args.verify, "tier1, tier2 (default) or none")->type_name("TIER");
+  bench_gemm->add_option("--repeat", gemm_args.repeat, "timed rows per implementation and problem (default 1)")
+      ->type_name("R");
+
   auto* draw = app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");
   draw->footer(kDrawHelp);
   draw->require_subcommand(1);
@@ -258,6 +329,21 @@ int main(int argc, char** argv) {
     return tessel::bench::run_copy_bench(opt);
 #else
     std::cerr << "tessel bench copy: this tessel was built without CUDA (use the sm90a preset)\n";
+    return 2;
+#endif
+  }
+
+  if (bench_gemm->parsed()) {
+    tessel::bench::GemmBenchOptions opt;
+    std::string error;
+    if (!tessel::bench::parse_gemm_bench_args(gemm_args, opt, error)) {
+      std::cerr << "tessel bench gemm: " << error << "\n";
+      return 1;
+    }
+#if defined(TESSEL_HAVE_CUDA)
+    return tessel::bench::run_gemm_bench(opt);
+#else
+    std::cerr << "tessel bench gemm: this tessel was built without CUDA (use the sm90a preset)\n";
     return 2;
 #endif
   }

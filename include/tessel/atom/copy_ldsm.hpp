@@ -21,7 +21,7 @@ namespace tessel {
 
 /// One ldmatrix .x4 (A of m16n8k16, a (16,16) tile) or .x2 (B, an (8,16) tile
 /// stored as N rows of K): 8 16-bit values per lane, from one row address.
-template <class T, int Num>
+template <class T, int Num, bool Trans = false>
 struct SM75_Ldsm {
   static_assert(sizeof(T) == 2, "tessel: ldmatrix moves 16-bit elements");
   static_assert(Num == 2 || Num == 4, "tessel: ldmatrix atoms for MMA fragments are .x2 (B) and .x4 (A)");
@@ -34,8 +34,12 @@ struct SM75_Ldsm {
   TESSEL_HD static void copy(const T* src_row, T* dst) {
 #if defined(__CUDA_ARCH__)
     std::uint32_t* r = reinterpret_cast<std::uint32_t*>(dst);
-    if constexpr (Num == 4) {
+    if constexpr (Num == 4 && Trans) {
+      arch::sm80::ldmatrix_x4_trans(arch::sm80::smem_addr(src_row), r[0], r[1], r[2], r[3]);
+    } else if constexpr (Num == 4) {
       arch::sm80::ldmatrix_x4(arch::sm80::smem_addr(src_row), r[0], r[1], r[2], r[3]);
+    } else if constexpr (Trans) {
+      arch::sm80::ldmatrix_x2_trans(arch::sm80::smem_addr(src_row), r[0], r[1]);
     } else {
       arch::sm80::ldmatrix_x2(arch::sm80::smem_addr(src_row), r[0], r[1]);
     }
@@ -56,19 +60,34 @@ namespace atom_layouts {
 /// 4r of the partition.
 inline constexpr Layout ldmatrix_x2_src_b =
     make_layout(make_shape(make_shape(8, 2, 2), 4), make_stride(make_stride(1, 64, 0), 8));
+
+/// The same for operands stored M- or N-major (stored rows run along K, the
+/// 8 elements of a row along M or N), read with .trans so that each lane
+/// still receives the m16n8k16 fragment.
+/// A, (M,K) = (16,16): lane t addresses the row k = t%8 + 8(t/16) at
+/// m = 8((t/8)%2): matrix i holds (m block i%2, k block i/2), which is
+/// register i of the A fragment.  The 8 row elements run along M.
+inline constexpr Layout ldmatrix_x4_trans_src_a =
+    make_layout(make_shape(make_shape(8, 2, 2), 8), make_stride(make_stride(16, 8, 128), 1));
+/// B, (N,K) = (8,16): lane t < 16 addresses the row k = t at n = 0 (matrix i =
+/// K block i, register i of the B fragment); lanes 16..31 alias 0..15.  As
+/// for the K-major B, the value mode lists the first 4 elements of the row.
+inline constexpr Layout ldmatrix_x2_trans_src_b =
+    make_layout(make_shape(make_shape(8, 2, 2), 4), make_stride(make_stride(8, 64, 0), 1));
 }  // namespace atom_layouts
 
-/// ldmatrix copies of the A and B fragments of TiledMma TM (m16n8k16 atoms).
-template <class T, class TM, bool IsA>
+/// ldmatrix copies of the A and B fragments of TiledMma TM (m16n8k16 atoms),
+/// from K-major shared tiles (Trans = false) or M/N-major ones (Trans = true).
+template <class T, class TM, bool IsA, bool Trans = false>
 struct TiledLdsm {
-  using atom = SM75_Ldsm<T, IsA ? 4 : 2>;
+  using atom = SM75_Ldsm<T, IsA ? 4 : 2, Trans>;
   static constexpr TiledMmaLayouts kL = TM::kL;
   static constexpr int kAM = kL.m / 16, kAN = kL.n / 8, kAK = kL.k / 16;
   /// The SRC layout tiled exactly like the MMA operand (see make_tiled_mma_layouts).
   static constexpr Layout kSrcTV =
-      IsA ? detail::tile_tv(atom_layouts::ldmatrix_x4_src, 16, 16, kAM, detail::rep(kAM, 16), detail::rep(kAN, 0),
+      IsA ? detail::tile_tv(Trans ? atom_layouts::ldmatrix_x4_trans_src_a : atom_layouts::ldmatrix_x4_src, 16, 16, kAM, detail::rep(kAM, 16), detail::rep(kAN, 0),
                             detail::rep(kAK, index_t{16} * kL.m))
-          : detail::tile_tv(atom_layouts::ldmatrix_x2_src_b, 8, 16, kAN, detail::rep(kAM, 0), detail::rep(kAN, 8),
+          : detail::tile_tv(Trans ? atom_layouts::ldmatrix_x2_trans_src_b : atom_layouts::ldmatrix_x2_src_b, 8, 16, kAN, detail::rep(kAM, 0), detail::rep(kAN, 8),
                             detail::rep(kAK, index_t{16} * kL.n));
   static constexpr IntTuple kTile = IsA ? make_shape(kL.m, kL.k) : make_shape(kL.n, kL.k);
 
@@ -92,9 +111,9 @@ struct TiledLdsm {
   TESSEL_HD constexpr ThrCopy get_slice(int thread) const { return ThrCopy{thread}; }
 };
 
-template <class T, class TM>
-using TiledLdsmA = TiledLdsm<T, TM, true>;
-template <class T, class TM>
-using TiledLdsmB = TiledLdsm<T, TM, false>;
+template <class T, class TM, bool Trans = false>
+using TiledLdsmA = TiledLdsm<T, TM, true, Trans>;
+template <class T, class TM, bool Trans = false>
+using TiledLdsmB = TiledLdsm<T, TM, false, Trans>;
 
 }  // namespace tessel

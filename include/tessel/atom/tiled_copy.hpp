@@ -66,21 +66,48 @@ struct GlobalThrView {
   index_t base;  // packed coordinate of the thread's value 0
 
   TESSEL_HD constexpr index_t packed(int v) const { return base + Values{}(0, v); }
+  // base and P(0,v) are both coordinates inside the tile and their fields sum
+  // to the element's coordinate, so no field carries: the offset splits into
+  // the thread's part (computed once) plus a compile-time coordinate times
+  // the strides, and the bounds test compares against compile-time constants.
   TESSEL_HD constexpr T* addr(int v) const {
-    const index_t p = packed(v);
+    const index_t c = Values{}(0, v);
     index_t off = 0;
 TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) off += coord_field(p, i) * stride[i];
+    for (int i = 0; i < R; ++i) off += coord_field(base, i) * stride[i];
+TESSEL_UNROLL
+    for (int i = 0; i < R; ++i) off += coord_field(c, i) * stride[i];
     return ptr + off;
   }
   TESSEL_HD constexpr bool inside(int v) const {
-    const index_t p = packed(v);
+    const index_t c = Values{}(0, v);
     bool in = true;
 TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) in = in && coord_field(p, i) < residue[i];
+    for (int i = 0; i < R; ++i) in = in && coord_field(c, i) < residue[i] - coord_field(base, i);
     return in;
   }
 };
+
+namespace detail {
+/// Does Sw(P(t,0) + c) == (Sw(P(t,0)) ^ Sw(lo c)) + hi c hold for every
+/// thread t and value offset c = P(0,v), lo c being c's bits below the
+/// swizzle's top bit?  Checked by enumeration at compile time; when it holds
+/// a swizzled partition costs one XOR per access instead of a full swizzle.
+constexpr bool swizzle_splits(const Layout& P, const Swizzle& sw) {
+  if (sw.b == 0 || sw.s <= 0) return false;
+  const index_t lo_mask = (index_t{1} << (sw.m + sw.s + sw.b)) - 1;
+  const index_t threads = size(mode(P, 0)), values = size(mode(P, 1));
+  const Layout T = mode(P, 0), V = mode(P, 1);
+  for (index_t v = 0; v < values; ++v) {
+    const index_t c = V(v);
+    for (index_t t = 0; t < threads; ++t) {
+      const index_t b = T(t);
+      if (sw(b + c) != ((sw(b) ^ sw(c & lo_mask)) + (c & ~lo_mask))) return false;
+    }
+  }
+  return true;
+}
+}  // namespace detail
 
 /// Per-thread view of a static (shared-memory) tensor, optionally swizzled:
 /// value v is element `ptr[sw(base + P(0, v))]`.
@@ -94,8 +121,23 @@ struct StaticThrView {
   T* ptr;
   index_t base;
 
-  TESSEL_HD constexpr T* addr(int v) const { return ptr + Sw(base + Values{}(0, v)); }
+  TESSEL_HD constexpr T* addr(int v) const {
+    if constexpr (Sw.b == 0) {
+      return ptr + base + Values{}(0, v);
+    } else if constexpr (kSwizzleSplits) {
+      // Sw(base + c) = (Sw(base) ^ Sw(lo c)) + hi c: one register for the
+      // thread's swizzled base, one XOR per distinct low part, immediates.
+      constexpr index_t lo_mask = (index_t{1} << (Sw.m + Sw.s + Sw.b)) - 1;
+      const index_t c = Values{}(0, v);
+      return ptr + ((Sw(base) ^ Sw(c & lo_mask)) + (c & ~lo_mask));
+    } else {
+      return ptr + Sw(base + Values{}(0, v));
+    }
+  }
   TESSEL_HD constexpr bool inside(int) const { return true; }
+
+ private:
+  static constexpr bool kSwizzleSplits = detail::swizzle_splits(P, Sw);
 };
 
 /// A register fragment: value v is element v.

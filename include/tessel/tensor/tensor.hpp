@@ -147,10 +147,13 @@ TESSEL_UNROLL
   }
   /// Does the whole tile lie inside the tensor (no predication needed)?
   TESSEL_HD constexpr bool full() const {
-    bool in = true;
-    for (int i = 0; i < R; ++i) in = in && residue[i] >= (kShape.is_int() ? kShape.val[0] : kShape.val[i]);
-    return in;
+    // Extents as scalar constants: device code cannot index kShape at run time.
+    return [&]<int... I>(std::integer_sequence<int, I...>) {
+      return ((residue[I] >= kExtent<I>) && ...);
+    }(std::make_integer_sequence<int, R>{});
   }
+  template <int I>
+  static constexpr index_t kExtent = kShape.is_int() ? kShape.val[0] : kShape.val[I];
 };
 
 /// The tile at tile coordinate `tile_coord` (one entry per mode) of `g`:

@@ -1,7 +1,19 @@
-// Placeholder until step k04 lands: reports unsupported, launches nothing.
-#include "src/kernels/gemm/launch.hpp"
+// Launcher of ladder step k04 (include/tessel/kernels/gemm/k04_mma_sync.cuh).
+#include "src/kernels/gemm/mma_launch.hpp"
+#include "tessel/kernels/gemm/k04_mma_sync.cuh"
 
 namespace tessel::gemm_launch {
-Status check_k04(const GemmArgs&) { return Status::failure(Status::unsupported, "k04 is not built yet"); }
-Status launch_k04(const GemmArgs& a, cudaStream_t) { return check_k04(a); }
+
+namespace k = gemm_kernels::k04;
+
+Status check_k04(const GemmArgs& a) { return check_tiles(a, k::kBM, k::kBN, "k04"); }
+
+Status launch_k04(const GemmArgs& a, cudaStream_t stream) {
+  return with_mma_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+    const dim3 grid(static_cast<unsigned>((a.n + k::kBN - 1) / k::kBN), static_cast<unsigned>((a.m + k::kBM - 1) / k::kBM));
+    k::gemm_mma_sync<T, MA, MB><<<grid, k::kThreads, 0, stream>>>(gemm_kernels::make_params<T>(a));
+    return launch_status("k04");
+  });
+}
+
 }  // namespace tessel::gemm_launch

@@ -1,7 +1,22 @@
-// Placeholder until step k05 lands: reports unsupported, launches nothing.
-#include "src/kernels/gemm/launch.hpp"
+// Launcher of ladder step k05 (include/tessel/kernels/gemm/k05_double_buffer.cuh).
+#include "src/kernels/gemm/mma_launch.hpp"
+#include "tessel/kernels/gemm/k05_double_buffer.cuh"
 
 namespace tessel::gemm_launch {
-Status check_k05(const GemmArgs&) { return Status::failure(Status::unsupported, "k05 is not built yet"); }
-Status launch_k05(const GemmArgs& a, cudaStream_t) { return check_k05(a); }
+
+namespace k = gemm_kernels::k05;
+
+Status check_k05(const GemmArgs& a) { return check_tiles(a, k::kBM, k::kBN, "k05"); }
+
+Status launch_k05(const GemmArgs& a, cudaStream_t stream) {
+  return with_mma_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+    auto* kernel = &k::gemm_double_buffer<T, MA, MB, gemm_kernels::RowBand>;
+    constexpr int smem = k::kSmemBytes<T, MA, MB>;
+    if (Status s = allow_smem(kernel, smem, "k05"); !s) return s;
+    const dim3 grid = gemm_kernels::RowBand::grid((a.m + k::kBM - 1) / k::kBM, (a.n + k::kBN - 1) / k::kBN);
+    kernel<<<grid, k::kThreads, smem, stream>>>(gemm_kernels::make_params<T>(a));
+    return launch_status("k05");
+  });
+}
+
 }  // namespace tessel::gemm_launch

@@ -1,7 +1,92 @@
-// Placeholder until step k09 lands: reports unsupported, launches nothing.
-#include "src/kernels/gemm/launch.hpp"
+// Launcher of ladder step k09 (include/tessel/kernels/gemm/k09_best_mma_sync.cuh):
+// TMA maps for A and B, then the warp-specialized kernel.  Problems TMA
+// cannot describe (rows not 16-byte aligned) run k08's kernel instead.
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+
+#include "src/kernels/gemm/multistage_launch.hpp"
+#include "tessel/kernels/gemm/k09_best_mma_sync.cuh"
 
 namespace tessel::gemm_launch {
-Status check_k09(const GemmArgs&) { return Status::failure(Status::unsupported, "k09 is not built yet"); }
-Status launch_k09(const GemmArgs& a, cudaStream_t) { return check_k09(a); }
+
+namespace k = gemm_kernels::k09;
+
+namespace {
+
+bool tma_ready(const void* p, index_t ld) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 8 == 0; }
+
+/// Encoding a tensor map costs host time between the caller's events; the
+/// same matrices come back call after call (benchmarks, training loops), so
+/// the last few maps are kept.
+struct MapKey {
+  const void* ptr;
+  index_t rows, cols, ld;
+  int box_rows, box_cols;
+  bool operator==(const MapKey&) const = default;
+};
+struct MapCache {
+  std::mutex mu;
+  MapKey keys[16]{};
+  CUtensorMap maps[16]{};
+  int next = 0, used = 0;
+};
+MapCache& cache() {
+  static MapCache c;
+  return c;
+}
+
+/// The map of a row-major (rows x cols, row stride ld) matrix of T with
+/// (BoxRows x BoxCols) boxes written with the 128-byte swizzle.
+template <class Box, class T>
+Status map_of(CUtensorMap& out, const T* ptr, index_t rows, index_t cols, index_t ld, const char* what) {
+  const MapKey key{ptr, rows, cols, ld, static_cast<int>(Box::value.val[0]), static_cast<int>(Box::value.val[1])};
+  MapCache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  for (int i = 0; i < c.used; ++i)
+    if (c.keys[i] == key) {
+      out = c.maps[i];
+      return Status::success();
+    }
+  const auto g = make_global_tensor(ptr, {rows, cols}, {ld, index_t{1}});
+  const host::TensorMapStatus s = make_tma_map<Box>(out, g, Swizzle{3, 3, 3});
+  if (!s.ok()) return Status::failure(Status::unsupported, std::string("k09: TMA map of ") + what + ": " + s.message);
+  c.keys[c.next] = key;
+  c.maps[c.next] = out;
+  c.next = (c.next + 1) % 16;
+  if (c.used < 16) ++c.used;
+  return Status::success();
+}
+
+using Fallback = gemm_kernels::k08::Config;
+
+}  // namespace
+
+Status check_k09(const GemmArgs& a) {
+  if (Status s = check_tiles_linear(a, k::kBM, k::kBN, "k09"); !s) return s;
+  return check_multistage<Fallback>(a, "k09");
+}
+
+Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
+  if (!tma_ready(a.a, a.lda) || !tma_ready(a.b, a.ldb)) return launch_multistage<Fallback>(a, stream, "k09 (k08 kernel)");
+  return with_mma_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+    using X = k::Tiles<T, MA, MB>;
+    const T* pa = static_cast<const T*>(a.a);
+    const T* pb = static_cast<const T*>(a.b);
+    CUtensorMap map_a, map_b;
+    // A is (M,K) row-major for A:k and (K,M) row-major for A:m; B likewise.
+    Status s = MA == MajorA::k ? map_of<typename X::OpA::Box>(map_a, pa, a.m, a.k, a.lda, "A")
+                               : map_of<typename X::OpA::Box>(map_a, pa, a.k, a.m, a.lda, "A");
+    if (!s) return s;
+    s = MB == MajorB::k ? map_of<typename X::OpB::Box>(map_b, pb, a.n, a.k, a.ldb, "B")
+                        : map_of<typename X::OpB::Box>(map_b, pb, a.k, a.n, a.ldb, "B");
+    if (!s) return s;
+    auto* kernel = &k::gemm_warp_specialized<T, MA, MB>;
+    if (Status e = allow_smem(kernel, X::kSmemBytes, "k09"); !e) return e;
+    const dim3 grid = gemm_kernels::GroupedRaster<k::kGroup>::grid((a.m + k::kBM - 1) / k::kBM, (a.n + k::kBN - 1) / k::kBN);
+    kernel<<<grid, k::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, gemm_kernels::make_params<T>(a));
+    return launch_status("k09");
+  });
+}
+
 }  // namespace tessel::gemm_launch

@@ -1,0 +1,160 @@
+// k09 — the best mma.sync kernel for Hopper: the MMAs are still mma.sync,
+// but the data movement and synchronization are Hopper's.
+//
+// What k07 measured (docs/ladder.md): a 128x256 tile with one CTA per SM was
+// *slower* than 128x128 with two, because every k-tile ends in a CTA-wide
+// barrier (all eight warps wait for the slowest, and the tensor cores drain)
+// and every thread spends instructions on cp.async addresses.  Here:
+//   * TMA loads whole boxes: one elected thread of a producer warp issues
+//     them, no per-thread address arithmetic, zero fill at the edges;
+//   * mbarriers replace __syncthreads: a `full` barrier per stage completes
+//     when its bytes land; each consumer warp releases the stage on its
+//     `empty` barrier as soon as its ldmatrix reads are issued.  Warps drift
+//     freely; the only waits are on data;
+//   * a 128x256 tile (8 consumer warps, 64x64 each) and 4 stages: 48 KB of
+//     operands per k-tile for 4.2 MFLOP, a third less L2 traffic per flop
+//     than 128x128.
+// The shared images are the same 128-byte swizzle as the earlier steps (TMA
+// writes exactly Sw<3,3,3> for 16-bit elements), so the ldmatrix partitions
+// are the earlier ones.  TMA needs 16-byte aligned rows; k09's launcher gives
+// other problems to k08's kernel.
+#pragma once
+
+#include "tessel/arch/sm90.hpp"
+#include "tessel/atom/copy_sm90.hpp"
+#include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
+
+namespace tessel::gemm_kernels {
+
+/// An operand tile (Rows, 64) as TMA writes it.  K-major: one box of
+/// (Rows rows x 64 k), rows of 128 bytes.  M/N-major: Rows/64 boxes of
+/// (64 k rows x 64 m), each k a 128-byte row; box b at element 4096*b.
+template <class T, bool KMajor, int Rows>
+struct TmaOperand {
+  static constexpr SwizzledLayout kSmem =
+      KMajor ? kSmemKMajor<Rows>
+             : compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK), make_stride(make_stride(1, 64 * kBK), 64)));
+  static constexpr int kElems = Rows * kBK;
+  static constexpr int kBoxes = KMajor ? 1 : Rows / 64;
+  static constexpr int kBoxElems = kElems / kBoxes;
+  /// The global tensor the map describes, last mode contiguous: (Rows-index, K) for K-major, (K, Rows-index) otherwise.
+  using Box = std::conditional_t<KMajor, TileShape<Rows, kBK>, TileShape<kBK, 64>>;
+
+  /// Issues the loads of tile (i, kt) into `s`, completing on `bar`.
+  __device__ static void load(const CUtensorMap* map, T* s, std::uint32_t bar, index_t i, index_t kt) {
+    if constexpr (KMajor) {
+      tma_load_tile<Box>(map, s, bar, i, kt);
+    } else {
+      TESSEL_UNROLL
+      for (int b = 0; b < kBoxes; ++b) tma_load_tile<Box>(map, s + b * kBoxElems, bar, kt, i * kBoxes + b);
+    }
+  }
+};
+
+namespace k09 {
+
+inline constexpr int kBM = 128, kBN = 256, kStages = 4;
+inline constexpr int kConsumerWarps = 8;                        // 2 x 4, each 64x64 of D
+inline constexpr int kThreads = 32 * (kConsumerWarps + 1);      // + one producer warp
+inline constexpr int kGroup = 8;
+
+template <class T>
+using Mma = TiledMma<SM80_16x8x16_F32_TN<T>, 2, 4, 1>;  // (32,32,16) per step
+
+template <class T, MajorA MA, MajorB MB>
+struct Tiles {
+  using OpA = TmaOperand<T, MA == MajorA::k, kBM>;
+  using OpB = TmaOperand<T, MB == MajorB::k, kBN>;
+  using TM = Mma<T>;
+  using LdsmA = TiledLdsmA<T, TM, MA != MajorA::k>;
+  using LdsmB = TiledLdsmB<T, TM, MB != MajorB::k>;
+  using FragA = typename TM::template FragmentA<OpA::kSmem.layout>;  // (8,(4,4))
+  using FragB = typename TM::template FragmentB<OpB::kSmem.layout>;  // (4,(8,4))
+  using CTile = TileShape<kBM, kBN>;
+  using FragC = typename TM::template FragmentC<coord_layout(CTile::value)>;  // (4,(4,8)) f32
+  static constexpr int kSliceA = TM::kVa * (kBM / TM::kL.m), kSliceB = TM::kVb * (kBN / TM::kL.n);
+  static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));
+  static constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8;  // + full/empty barriers
+};
+
+template <class T, MajorA MA, MajorB MB>
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_warp_specialized(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                          Params<T> p) {
+  using X = Tiles<T, MA, MB>;
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  extern __shared__ __align__(1024) unsigned char smem[];
+  T* sA = reinterpret_cast<T*>(smem);                                  // kStages x (128,64)
+  T* sB = sA + kStages * OpA::kElems;                                  // kStages x (256,64)
+  auto* bars = reinterpret_cast<std::uint64_t*>(sB + kStages * OpB::kElems);
+  const auto full = [&](int s) { return arch::sm80::smem_addr(bars + s); };
+  const auto empty = [&](int s) { return arch::sm80::smem_addr(bars + kStages + s); };
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      arch::sm90::mbarrier_init(full(s), 1);                  // the producer's arrive.expect_tx
+      arch::sm90::mbarrier_init(empty(s), kConsumerWarps);    // one arrival per consumer warp
+    }
+    arch::sm90::fence_mbarrier_init();
+  }
+  __syncthreads();  // the last CTA-wide barrier: from here on, only mbarriers
+
+  const index_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
+  index_t tile_m, tile_n;
+  GroupedRaster<kGroup>::tile(tiles_m, tiles_n, tile_m, tile_n);
+  const index_t k_tiles = (p.k + kBK - 1) / kBK;
+
+  if (warp == kConsumerWarps) {  // producer warp: one thread issues every load
+    if (arch::sm90::elect_one_sync()) {
+      arch::sm90::prefetch_tensormap(&map_a);
+      arch::sm90::prefetch_tensormap(&map_b);
+      for (index_t kt = 0; kt < k_tiles; ++kt) {
+        const int s = static_cast<int>(kt % kStages);
+        const index_t use = kt / kStages;
+        if (use > 0) arch::sm90::mbarrier_wait_parity(empty(s), static_cast<std::uint32_t>((use - 1) & 1));
+        arch::sm90::mbarrier_arrive_expect_tx(full(s), X::kStageBytes);
+        OpA::load(&map_a, sA + s * OpA::kElems, full(s), tile_m, kt);
+        OpB::load(&map_b, sB + s * OpB::kElems, full(s), tile_n, kt);
+      }
+    }
+    return;
+  }
+
+  // Consumer warps: thread t of 256 in the TiledMMA.
+  const int t = static_cast<int>(threadIdx.x);
+  typename X::FragA tCrA;  // (8,(4,4))
+  typename X::FragB tCrB;  // (4,(8,4))
+  typename X::FragC tCrC;  // (4,(4,8)) f32
+  clear(tCrC);
+  const auto ldsm_a = typename X::LdsmA{}.get_slice(t);
+  const auto ldsm_b = typename X::LdsmB{}.get_slice(t);
+  for (index_t kt = 0; kt < k_tiles; ++kt) {
+    const int s = static_cast<int>(kt % kStages);
+    arch::sm90::mbarrier_wait_parity(full(s), static_cast<std::uint32_t>((kt / kStages) & 1));
+    const auto tCsA = ldsm_a.partition_S(make_smem_tensor<OpA::kSmem>(sA + s * OpA::kElems));  // (8,(4,4)) rows
+    const auto tCsB = ldsm_b.partition_S(make_smem_tensor<OpB::kSmem>(sB + s * OpB::kElems));  // (4,(8,4))
+    constexpr int SA = X::kSliceA, SB = X::kSliceB;
+    copy_range<0, SA>(typename X::LdsmA{}, tCsA, tCrA);
+    copy_range<0, SB>(typename X::LdsmB{}, tCsB, tCrB);
+    copy_range<SA, 2 * SA>(typename X::LdsmA{}, tCsA, tCrA);
+    copy_range<SB, 2 * SB>(typename X::LdsmB{}, tCsB, tCrB);
+    gemm_kslice<0, typename X::TM>(tCrA, tCrB, tCrC);
+    copy_range<2 * SA, 3 * SA>(typename X::LdsmA{}, tCsA, tCrA);
+    copy_range<2 * SB, 3 * SB>(typename X::LdsmB{}, tCsB, tCrB);
+    gemm_kslice<1, typename X::TM>(tCrA, tCrB, tCrC);
+    copy_range<3 * SA, 4 * SA>(typename X::LdsmA{}, tCsA, tCrA);
+    copy_range<3 * SB, 4 * SB>(typename X::LdsmB{}, tCsB, tCrB);
+    // Every read of stage s is issued: release it to the producer.
+    __syncwarp();
+    if (lane == 0) arch::sm90::mbarrier_arrive(empty(s));
+    gemm_kslice<2, typename X::TM>(tCrA, tCrB, tCrC);
+    gemm_kslice<3, typename X::TM>(tCrA, tCrB, tCrC);
+  }
+  RegisterEpilogue::apply<typename X::TM, typename X::CTile>(p, tile_m * kBM, tile_n * kBN, tCrC, nullptr, t);
+}
+
+}  // namespace k09
+
+}  // namespace tessel::gemm_kernels

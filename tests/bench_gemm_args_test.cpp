@@ -1,0 +1,626 @@
+// `tessel bench gemm` without a GPU: size lists and ranges, the problem
+// product, the other flags and their errors, suite reading, CSV and JSON
+// writing, and the summary (tools/tessel/bench_gemm_args.hpp).
+#include "bench_gemm_args.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <unistd.h>  // getpid: a file name of our own in the temporary directory
+
+namespace {
+
+using namespace tessel::bench;
+using Values = std::vector<std::int64_t>;
+
+Values extents(const std::string& text) {
+  Values v;
+  std::string error;
+  EXPECT_TRUE(parse_extent_list(text, "--m", v, error)) << text << ": " << error;
+  return v;
+}
+
+std::string extent_error(const std::string& text) {
+  Values v;
+  std::string error;
+  EXPECT_FALSE(parse_extent_list(text, "--m", v, error)) << text;
+  return error;
+}
+
+GemmBenchArgs mnk(const std::string& m, const std::string& n, const std::string& k) {
+  GemmBenchArgs a;
+  a.m = m;
+  a.n = n;
+  a.k = k;
+  return a;
+}
+
+GemmBenchOptions parse_ok(const GemmBenchArgs& a) {
+  GemmBenchOptions o;
+  std::string error;
+  EXPECT_TRUE(parse_gemm_bench_args(a, o, error)) << error;
+  return o;
+}
+
+std::string parse_error(const GemmBenchArgs& a) {
+  GemmBenchOptions o;
+  std::string error;
+  EXPECT_FALSE(parse_gemm_bench_args(a, o, error));
+  EXPECT_EQ(error.find('\n'), std::string::npos) << "one line: " << error;
+  return error;
+}
+
+/// A CSV line back into fields (RFC 4180 quoting), to check the writer.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+        out.back() += '"', ++i;
+      else if (c == '"')
+        quoted = false;
+      else
+        out.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ sizes
+
+TEST(BenchGemmExtents, SingleListRangeMixed) {
+  EXPECT_EQ(extents("4096"), (Values{4096}));
+  EXPECT_EQ(extents("1024,2048"), (Values{1024, 2048}));
+  EXPECT_EQ(extents("1024:8192:1024"), (Values{1024, 2048, 3072, 4096, 5120, 6144, 7168, 8192}));
+  EXPECT_EQ(extents("16,1024:3072:1024,4097"), (Values{16, 1024, 2048, 3072, 4097}));
+  EXPECT_EQ(extents(" 64 , 128 "), (Values{64, 128}));
+}
+
+TEST(BenchGemmExtents, RangeEdges) {
+  EXPECT_EQ(extents("8:8:1"), (Values{8}));         // start == stop
+  EXPECT_EQ(extents("1:10:4"), (Values{1, 5, 9}));  // stop not hit: it is an upper bound
+  EXPECT_EQ(extents("1:2:100"), (Values{1}));
+  EXPECT_EQ(extents("2147483646:2147483647:1000000000"), (Values{2147483646}));  // no overflow past stop
+}
+
+TEST(BenchGemmExtents, DuplicatesKeepFirstOrder) {
+  EXPECT_EQ(extents("2048,1024,2048"), (Values{2048, 1024}));
+  EXPECT_EQ(extents("1024:4096:1024,2048"), (Values{1024, 2048, 3072, 4096}));
+}
+
+TEST(BenchGemmExtents, Errors) {
+  auto has = [](const std::string& error, const std::string& part) {
+    EXPECT_NE(error.find(part), std::string::npos) << "'" << error << "' should mention '" << part << "'";
+    EXPECT_EQ(error.rfind("--m", 0), 0u) << "the message names the flag: " << error;
+  };
+  has(extent_error("0"), "zero");
+  has(extent_error("-5"), "negative");
+  has(extent_error("abc"), "not a positive integer");
+  has(extent_error("4k"), "not a positive integer");
+  has(extent_error("1.5"), "not a positive integer");
+  has(extent_error("99999999999"), "too large");
+  has(extent_error(""), "empty");
+  has(extent_error("1024,,2048"), "empty entry");
+  has(extent_error("1024,"), "empty entry");
+  has(extent_error("1:8:0"), "step 0");
+  has(extent_error("8:1:1"), "start > stop");
+  has(extent_error("0:8:1"), "start");
+  has(extent_error("1:x:1"), "stop");
+  has(extent_error("1:8"), "start:stop:step");
+  has(extent_error("1:8:1:1"), "start:stop:step");
+  has(extent_error("1:100000:1"), "more than");
+}
+
+// ------------------------------------------------------------------ names
+
+TEST(BenchGemmNames, Layouts) {
+  const LayoutSpec kn{true, true}, kk{true, false}, mn{false, true}, mk{false, false};
+  EXPECT_EQ(parse_layout("A:k,B:n"), kn);
+  EXPECT_EQ(parse_layout("B:n,A:k"), kn);
+  EXPECT_EQ(parse_layout(" a:K , b:N "), kn);
+  EXPECT_EQ(parse_layout("kn"), kn);
+  EXPECT_EQ(parse_layout("kk"), kk);
+  EXPECT_EQ(parse_layout("MN"), mn);
+  EXPECT_EQ(parse_layout("A:m,B:k"), mk);
+  for (const char* bad : {"", "nk", "km,", "A:k", "A:k,B:n,A:k", "A:k,A:m", "A:n,B:n", "A:k;B:n", "all", "knn"})
+    EXPECT_FALSE(parse_layout(bad)) << bad;
+  for (LayoutSpec l : kAllLayouts) EXPECT_EQ(parse_layout(layout_name(l)), l);
+  EXPECT_EQ(layout_name(mk), "A:m,B:k");
+}
+
+TEST(BenchGemmNames, TypesAndSteps) {
+  EXPECT_EQ(parse_elem("bf16"), ElemType::bf16);
+  EXPECT_EQ(parse_elem("f16"), ElemType::fp16);
+  EXPECT_EQ(parse_elem("fp32"), ElemType::fp32);
+  EXPECT_FALSE(parse_elem("fp8"));
+  EXPECT_STREQ(elem_name(ElemType::fp16), "fp16");
+  EXPECT_EQ(parse_step("k01"), 0);
+  EXPECT_EQ(parse_step("k04_mma_sync"), 3);
+  EXPECT_EQ(parse_step("k09_best_mma_sync"), 8);
+  EXPECT_FALSE(parse_step("k10"));
+  EXPECT_FALSE(parse_step("cublas"));
+  for (int i = 0; i < kNumSteps; ++i) {
+    EXPECT_EQ(parse_step(step_short_name(i)), i);
+    EXPECT_EQ(parse_step(step_long_name(i)), i);
+  }
+}
+
+// ------------------------------------------------------------------ options
+
+TEST(BenchGemmArgs, Defaults) {
+  const GemmBenchOptions o = parse_ok(mnk("4096", "4096", "4096"));
+  ASSERT_EQ(o.problems.size(), 1u);
+  const GemmProblem& p = o.problems[0];
+  EXPECT_EQ(p.group, "cli");
+  EXPECT_EQ(shape_name(p), "4096x4096x4096");
+  EXPECT_EQ(p.in, ElemType::bf16);
+  EXPECT_EQ(p.out, ElemType::bf16);
+  EXPECT_EQ(p.layout, (LayoutSpec{true, true}));
+  EXPECT_EQ(p.alpha, 1.0);
+  EXPECT_EQ(p.beta, 0.0);
+  EXPECT_EQ(o.steps, (std::vector<int>{8}));  // k09
+  EXPECT_TRUE(o.cublas_rows);
+  EXPECT_EQ(o.iterations, 50);
+  EXPECT_EQ(o.warmup, 10);
+  EXPECT_EQ(o.repeat, 1);
+  EXPECT_EQ(o.verify, VerifyTier::tier2);
+  EXPECT_EQ(o.csv, "");
+  EXPECT_EQ(o.json, "");
+}
+
+TEST(BenchGemmArgs, CartesianProduct) {
+  GemmBenchArgs a = mnk("1024,2048", "512:1536:512", "64");
+  a.layouts = {"kn;mk"};
+  const GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 2u * 3u * 1u * 2u);
+  // m outermost, then n, k, and the layouts innermost.
+  EXPECT_EQ(shape_name(o.problems[0]), "1024x512x64");
+  EXPECT_EQ(layout_name(o.problems[0].layout), "A:k,B:n");
+  EXPECT_EQ(layout_name(o.problems[1].layout), "A:m,B:k");
+  EXPECT_EQ(shape_name(o.problems[2]), "1024x1024x64");
+  EXPECT_EQ(shape_name(o.problems.back()), "2048x1536x64");
+}
+
+TEST(BenchGemmArgs, Layouts) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.layouts = {"all"};
+  EXPECT_EQ(parse_ok(a).problems.size(), 4u);
+  a.layouts = {"A:m,B:n", "kn", "A:m, B:n"};  // repeated flag, duplicates dropped
+  const GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 2u);
+  EXPECT_EQ(layout_name(o.problems[0].layout), "A:m,B:n");
+  EXPECT_EQ(layout_name(o.problems[1].layout), "A:k,B:n");
+  a.layouts = {"kn; all"};
+  EXPECT_EQ(parse_ok(a).problems.size(), 4u);
+  a.layouts = {"A:k,B:x"};
+  EXPECT_NE(parse_error(a).find("--layout: 'A:k,B:x' is not a layout"), std::string::npos);
+  a.layouts = {"kn;"};
+  EXPECT_NE(parse_error(a).find("--layout"), std::string::npos);
+}
+
+TEST(BenchGemmArgs, Impls) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.impls = {"k04,k09"};
+  GemmBenchOptions o = parse_ok(a);
+  EXPECT_EQ(o.steps, (std::vector<int>{3, 8}));
+  EXPECT_FALSE(o.cublas_rows);  // cuBLAS is still measured, but gets no rows of its own
+  a.impls = {"cublas"};
+  o = parse_ok(a);
+  EXPECT_TRUE(o.steps.empty());
+  EXPECT_TRUE(o.cublas_rows);
+  a.impls = {"all"};
+  o = parse_ok(a);
+  EXPECT_EQ(o.steps.size(), 9u);
+  EXPECT_TRUE(o.cublas_rows);
+  a.impls = {"k09_best_mma_sync", "k01, k09", "CUBLAS"};  // repeated flag, long names, spaces, case
+  o = parse_ok(a);
+  EXPECT_EQ(o.steps, (std::vector<int>{8, 0}));
+  EXPECT_TRUE(o.cublas_rows);
+  a.impls = {"k10"};
+  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k10'"), std::string::npos);
+  a.impls = {"k01,"};
+  EXPECT_NE(parse_error(a).find("--impl"), std::string::npos);
+}
+
+TEST(BenchGemmArgs, TypesAndScales) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.dtype = "fp16";
+  GemmBenchOptions o = parse_ok(a);
+  EXPECT_EQ(o.problems[0].in, ElemType::fp16);
+  EXPECT_EQ(o.problems[0].out, ElemType::fp16);  // the output follows the input by default
+  a.out_dtype = "fp32";
+  a.alpha = "-2";
+  a.beta = "0.1";
+  o = parse_ok(a);
+  EXPECT_EQ(o.problems[0].out, ElemType::fp32);
+  EXPECT_EQ(o.problems[0].alpha, -2.0);
+  EXPECT_EQ(o.problems[0].beta, static_cast<double>(0.1f));  // what the kernel sees (GemmArgs holds float)
+  a = mnk("64", "64", "64");
+  a.dtype = "fp32";
+  EXPECT_NE(parse_error(a).find("--dtype: 'fp32' is not an input type"), std::string::npos);
+  a.dtype = "int8";
+  EXPECT_NE(parse_error(a).find("--dtype"), std::string::npos);
+  a = mnk("64", "64", "64");
+  a.out_dtype = "fp64";
+  EXPECT_NE(parse_error(a).find("--out-dtype"), std::string::npos);
+  a = mnk("64", "64", "64");
+  a.alpha = "one";
+  EXPECT_NE(parse_error(a).find("--alpha"), std::string::npos);
+  a.alpha = "1e40";  // not a float
+  EXPECT_NE(parse_error(a).find("--alpha"), std::string::npos);
+  a.alpha = "nan";
+  EXPECT_NE(parse_error(a).find("--alpha"), std::string::npos);
+  a = mnk("64", "64", "64");
+  a.beta = "1,5";
+  EXPECT_NE(parse_error(a).find("--beta"), std::string::npos);
+}
+
+TEST(BenchGemmArgs, ProtocolFlags) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.iterations = "100";
+  a.warmup = "0";
+  a.repeat = "2";
+  a.verify = "tier1";
+  GemmBenchOptions o = parse_ok(a);
+  EXPECT_EQ(o.iterations, 100);
+  EXPECT_EQ(o.warmup, 0);
+  EXPECT_EQ(o.repeat, 2);
+  EXPECT_EQ(o.verify, VerifyTier::tier1);
+  a.verify = "none";
+  EXPECT_EQ(parse_ok(a).verify, VerifyTier::none);
+  for (auto [field, flag, bad] :
+       {std::tuple{&GemmBenchArgs::iterations, "--iterations", "0"},
+        std::tuple{&GemmBenchArgs::iterations, "--iterations", "x"},
+        std::tuple{&GemmBenchArgs::warmup, "--warmup", "-1"}, std::tuple{&GemmBenchArgs::repeat, "--repeat", "0"},
+        std::tuple{&GemmBenchArgs::repeat, "--repeat", "1000"},
+        std::tuple{&GemmBenchArgs::verify, "--verify", "tier3"}}) {
+    GemmBenchArgs b = mnk("64", "64", "64");
+    b.*field = bad;
+    EXPECT_EQ(parse_error(b).rfind(flag, 0), 0u) << flag << " " << bad;
+  }
+}
+
+TEST(BenchGemmArgs, Tier1NeedsExactArithmetic) {
+  GemmBenchArgs a = mnk("64", "64", "4096");
+  a.verify = "tier1";
+  a.alpha = "2";
+  a.beta = "-3";
+  parse_ok(a);
+  a.alpha = "0.5";
+  EXPECT_NE(parse_error(a).find("integer alpha and beta"), std::string::npos);
+  a.alpha = "1";
+  a.k = "1048576";  // 16 * 2^20 = 2^24: partial sums may stop being exact
+  EXPECT_NE(parse_error(a).find("2^24"), std::string::npos);
+  a.verify = "tier2";  // tier 2 has no such limit
+  parse_ok(a);
+}
+
+TEST(BenchGemmArgs, ProblemSourceAndOutputs) {
+  GemmBenchArgs a = mnk("64", "64", "");
+  EXPECT_NE(parse_error(a).find("--k is required"), std::string::npos);
+  a = GemmBenchArgs{};
+  EXPECT_NE(parse_error(a).find("--m is required"), std::string::npos);
+  a = mnk("0", "64", "64");
+  EXPECT_EQ(parse_error(a).rfind("--m: '0' is zero", 0), 0u);
+  a = mnk("0", "", "");  // a bad value is reported before the missing flags
+  EXPECT_EQ(parse_error(a).rfind("--m: '0' is zero", 0), 0u);
+  a = mnk("64", "1:8:0", "64");
+  EXPECT_EQ(parse_error(a).rfind("--n: range '1:8:0' has step 0", 0), 0u);
+  a = mnk("64", "64", "64");
+  a.suite = std::string(TESSEL_TEST_DATA) + "/bench_suite.csv";
+  EXPECT_NE(parse_error(a).find("--suite replaces --m/--n/--k"), std::string::npos);
+  a = GemmBenchArgs{};
+  a.suite = std::string(TESSEL_TEST_DATA) + "/no_such_suite.csv";
+  EXPECT_NE(parse_error(a).find("--suite: cannot read"), std::string::npos);
+  a = mnk("64", "64", "64");
+  a.json = "-";
+  EXPECT_NE(parse_error(a).find("--json -"), std::string::npos);
+  a.csv = "out.csv";
+  parse_ok(a);
+}
+
+// ------------------------------------------------------------------ suites
+
+TEST(BenchGemmSuite, ProtocolSuite) {
+  GemmBenchArgs a;
+  a.suite = std::string(TESSEL_TEST_DATA) + "/bench_suite.csv";  // a copy of shared/bench/suite.csv
+  const GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 21u);
+  std::map<std::string, int> groups;
+  for (const GemmProblem& p : o.problems) {
+    ++groups[p.group];
+    EXPECT_EQ(p.in, ElemType::bf16);
+    EXPECT_EQ(p.out, ElemType::bf16);
+    EXPECT_EQ(p.layout, (LayoutSpec{true, true}));
+    EXPECT_EQ(p.alpha, 1.0);
+    EXPECT_EQ(p.beta, 0.0);
+  }
+  EXPECT_EQ(groups,
+            (std::map<std::string, int>{{"square", 7}, {"llm", 5}, {"small_m", 4}, {"odd", 3}, {"skinny_k", 2}}));
+  EXPECT_EQ(o.problems.front().group, "square");
+  EXPECT_EQ(shape_name(o.problems.front()), "1024x1024x1024");
+  EXPECT_EQ(shape_name(o.problems[7]), "8192x28672x8192");
+  EXPECT_EQ(shape_name(o.problems.back()), "16384x16384x128");
+  EXPECT_EQ(o.suite, a.suite);
+
+  a.layouts = {"all"};  // a row without a layout runs every --layout
+  a.dtype = "fp16";
+  const GemmBenchOptions all = parse_ok(a);
+  ASSERT_EQ(all.problems.size(), 84u);
+  EXPECT_EQ(all.problems[0].in, ElemType::fp16);
+  EXPECT_EQ(layout_name(all.problems[3].layout), "A:m,B:k");
+}
+
+TEST(BenchGemmSuite, ExtraColumnsOverride) {
+  std::istringstream in(
+      "# a comment\r\n"
+      "m,group,n,k,dtype,out_dtype,layout,alpha,beta,source\r\n"
+      "\r\n"
+      "64,a,32,16,,,,,,paper\r\n"
+      "64,b,32,16,fp16,fp32,\"A:m,B:k\",2,0.5,\"x, y\"\r\n"
+      "  # an indented comment\n"
+      "64,c,32,16,fp16,,kn;mk,,1,\n");
+  SuiteDefaults d;
+  d.beta = 0.25;
+  std::vector<GemmProblem> out;
+  std::string error;
+  ASSERT_TRUE(read_suite(in, "s.csv", d, out, error)) << error;
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].group, "a");
+  EXPECT_EQ(shape_name(out[0]), "64x32x16");
+  EXPECT_EQ(out[0].in, ElemType::bf16);
+  EXPECT_EQ(out[0].beta, 0.25);  // empty cell: the default
+  EXPECT_EQ(out[1].in, ElemType::fp16);
+  EXPECT_EQ(out[1].out, ElemType::fp32);
+  EXPECT_EQ(layout_name(out[1].layout), "A:m,B:k");
+  EXPECT_EQ(out[1].alpha, 2.0);
+  EXPECT_EQ(out[1].beta, 0.5);
+  EXPECT_EQ(out[2].out, ElemType::fp16);  // no out_dtype: the row's input type
+  EXPECT_EQ(layout_name(out[2].layout), "A:k,B:n");
+  EXPECT_EQ(layout_name(out[3].layout), "A:m,B:k");
+}
+
+TEST(BenchGemmSuite, Errors) {
+  auto error_of = [](const std::string& text) {
+    std::istringstream in(text);
+    std::vector<GemmProblem> out;
+    std::string error;
+    EXPECT_FALSE(read_suite(in, "s.csv", SuiteDefaults{}, out, error)) << text;
+    return error;
+  };
+  EXPECT_NE(error_of("").find("s.csv: empty"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n,k\n").find("no problems"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n\nx,1,2\n").find("s.csv line 1: the header must name"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n,k\nx,1,2\n").find("s.csv line 2: 3 fields"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n,k\n\nx,1,0,4\n").find("s.csv line 3: n: '0' is zero"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n,k\nx,1,-2,4\n").find("negative"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n,k\n\"x,1,2,4\n").find("unterminated quote"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n,k,layout\nx,1,2,4,xy\n").find("layout: 'xy' is not a layout"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n,k,dtype\nx,1,2,4,fp32\n").find("dtype"), std::string::npos);
+  EXPECT_NE(error_of("group,m,m,k\n").find("appears twice"), std::string::npos);
+}
+
+// ------------------------------------------------------------------ writers
+
+GemmBenchRow sample_row() {
+  GemmBenchRow r;
+  r.impl = "k09";
+  r.repeat = 2;
+  r.problem.group = "square";
+  r.problem.m = 4096;
+  r.problem.n = 2048;
+  r.problem.k = 1024;
+  r.problem.out = ElemType::fp32;
+  r.problem.layout = LayoutSpec{false, true};
+  r.problem.alpha = 1.0;
+  r.problem.beta = static_cast<double>(0.1f);
+  r.verify = "tier2";
+  r.disposition = "passed";
+  r.note = "a \"quoted\" note, with a comma";
+  r.max_err = 0.25;
+  r.cublas_max_err = 0.125;
+  r.cublas_disposition = "passed";
+  r.median_ms = 0.5;
+  r.min_ms = 0.25;
+  r.p90_ms = 0.75;
+  r.tflops = 34.3597;
+  r.cublas_median_ms = 0.4;
+  r.cublas_tflops = 42.9497;
+  r.ratio = 0.8;
+  return r;
+}
+
+DeviceInfo sample_device() {
+  DeviceInfo d;
+  d.gpu = "NVIDIA H100 80GB HBM3";
+  d.sm_count = 132;
+  d.cc_major = 9;
+  d.commit = "abc1234";
+  d.driver_version = "580.159.04";
+  d.l2_bytes = 52428800;
+  return d;
+}
+
+TEST(BenchGemmWriters, CsvHeaderAndRow) {
+  const std::vector<std::string> header = csv_fields(csv_header());
+  const std::vector<std::string> want = {"gpu",
+                                         "sm_count",
+                                         "commit",
+                                         "impl",
+                                         "group",
+                                         "repeat",
+                                         "m",
+                                         "n",
+                                         "k",
+                                         "dtype",
+                                         "out_dtype",
+                                         "layout",
+                                         "alpha",
+                                         "beta",
+                                         "verify",
+                                         "disposition",
+                                         "note",
+                                         "max_err",
+                                         "cublas_max_err",
+                                         "cublas_disposition",
+                                         "median_ms",
+                                         "min_ms",
+                                         "p90_ms",
+                                         "tflops",
+                                         "cublas_median_ms",
+                                         "cublas_tflops",
+                                         "ratio"};
+  EXPECT_EQ(header, want);
+
+  const std::string line = csv_row(sample_device(), sample_row());
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  const std::vector<std::string> f = csv_fields(line);
+  ASSERT_EQ(f.size(), header.size()) << line;
+  std::map<std::string, std::string> row;
+  for (std::size_t i = 0; i < f.size(); ++i) row[header[i]] = f[i];
+  EXPECT_EQ(row["gpu"], "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(row["sm_count"], "132");
+  EXPECT_EQ(row["impl"], "k09");
+  EXPECT_EQ(row["repeat"], "2");
+  EXPECT_EQ(row["m"], "4096");
+  EXPECT_EQ(row["layout"], "A:m,B:n");
+  EXPECT_EQ(row["dtype"], "bf16");
+  EXPECT_EQ(row["out_dtype"], "fp32");
+  EXPECT_EQ(row["alpha"], "1");
+  EXPECT_EQ(row["beta"], "0.1");  // the shortest text of the float
+  EXPECT_EQ(row["note"], "a \"quoted\" note, with a comma");
+  EXPECT_EQ(row["ratio"], "0.8");
+  EXPECT_EQ(row["median_ms"], "0.5");
+  // The raw text quotes what needs it and doubles the quotes.
+  EXPECT_NE(line.find(",\"A:m,B:n\","), std::string::npos) << line;
+  EXPECT_NE(line.find(",\"a \"\"quoted\"\" note, with a comma\","), std::string::npos) << line;
+}
+
+TEST(BenchGemmWriters, CsvEmptyCells) {
+  GemmBenchRow r = sample_row();
+  r.disposition = "not_supported";
+  r.note = "unsupported: k09 is not built yet";
+  r.max_err.reset();
+  r.median_ms.reset();
+  r.min_ms.reset();
+  r.p90_ms.reset();
+  r.tflops.reset();
+  r.ratio.reset();
+  const std::vector<std::string> f = csv_fields(csv_row(sample_device(), r));
+  ASSERT_EQ(f.size(), 27u);
+  EXPECT_EQ(f[15], "not_supported");
+  EXPECT_EQ(f[16], "unsupported: k09 is not built yet");
+  EXPECT_EQ(f[17], "");  // max_err
+  EXPECT_EQ(f[18], "0.125");
+  EXPECT_EQ(f[20], "");  // median_ms
+  EXPECT_EQ(f[24], "0.4");
+  EXPECT_EQ(f[26], "");  // ratio
+  EXPECT_EQ(csv_field("plain"), "plain");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+}
+
+TEST(BenchGemmWriters, JsonStrings) {
+  EXPECT_EQ(json_string("plain"), "\"plain\"");
+  EXPECT_EQ(json_string("a\"b\\c\nd\te\x01"), "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+}
+
+/// The JSON parses back (Python's json module) with the expected content.
+TEST(BenchGemmWriters, JsonParsesBack) {
+  GemmBenchRow failed = sample_row();
+  failed.impl = "k04";
+  failed.disposition = "incorrect";
+  failed.max_err = INFINITY;  // NaN in D: written as null
+  failed.median_ms.reset();
+  failed.ratio.reset();
+  const std::vector<GemmBenchRow> rows = {sample_row(), failed};
+  ProtocolInfo proto;
+  proto.l2_policy = "flush: 120 MiB";
+  proto.verify = "tier2";
+  std::ostringstream js;
+  write_json(js, sample_device(), proto, rows, summarize(rows), "stopped \"early\"");
+  const std::string text = js.str();
+  EXPECT_NE(text.find("\"rows\": ["), std::string::npos);
+
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::filesystem::path json_path = dir / ("bench_gemm_args_test_" + std::to_string(::getpid()) + ".json");
+  const std::filesystem::path py_path = dir / ("bench_gemm_args_test_" + std::to_string(::getpid()) + ".py");
+  std::ofstream(json_path) << text;
+  std::ofstream(py_path) << R"(import json, sys
+d = json.load(open(sys.argv[1]))
+assert set(d) == {"device", "protocol", "rows", "summary", "error"}, d.keys()
+assert d["device"]["gpu"] == "NVIDIA H100 80GB HBM3" and d["device"]["sm_count"] == 132
+assert d["device"]["compute_capability"] == "9.0" and d["device"]["driver_version"] == "580.159.04"
+assert d["protocol"]["l2_policy"] == "flush: 120 MiB" and d["protocol"]["timed_min_ms"] == 200
+r0, r1 = d["rows"]
+assert r0["impl"] == "k09" and r0["layout"] == "A:m,B:n" and r0["m"] == 4096 and r0["repeat"] == 2
+assert r0["note"] == 'a "quoted" note, with a comma'
+assert abs(r0["beta"] - 0.1) < 1e-7 and r0["ratio"] == 0.8 and r0["median_ms"] == 0.5
+assert r1["disposition"] == "incorrect" and r1["max_err"] is None and r1["ratio"] is None
+assert d["summary"] == [{"impl": "k09", "problems": 1, "rows": 1, "geomean_ratio": 0.8, "min_ratio": 0.8},
+                        {"impl": "k04", "problems": 0, "rows": 1, "geomean_ratio": None, "min_ratio": None}], d["summary"]
+assert d["error"] == 'stopped "early"'
+)";
+  const std::string cmd = std::string(TESSEL_PYTHON) + " " + py_path.string() + " " + json_path.string();
+  const int rc = std::system(cmd.c_str());
+  std::filesystem::remove(json_path);
+  std::filesystem::remove(py_path);
+  EXPECT_EQ(rc, 0) << "python could not read the JSON back:\n" << text;
+}
+
+// ------------------------------------------------------------------ summary
+
+TEST(BenchGemmSummary, GeomeanAndMin) {
+  std::vector<GemmBenchRow> rows;
+  auto add = [&](const std::string& impl, std::int64_t m, int repeat, const std::string& disp,
+                 std::optional<double> ratio) {
+    GemmBenchRow r;
+    r.impl = impl;
+    r.repeat = repeat;
+    r.problem.m = m;
+    r.problem.n = r.problem.k = 64;
+    r.disposition = disp;
+    r.ratio = ratio;
+    rows.push_back(r);
+  };
+  add("cublas", 64, 1, "passed", 1.0);  // cuBLAS's own rows are not summarized
+  add("k09", 64, 1, "passed", 2.0);
+  add("k09", 64, 2, "passed", 0.5);  // repeats of one problem: geometric mean 1
+  add("k09", 128, 1, "passed", 0.25);
+  add("k09", 256, 1, "incorrect", std::nullopt);
+  add("k09", 512, 1, "passed", std::nullopt);  // cuBLAS did not run: no ratio
+  add("k01", 64, 1, "not_supported", std::nullopt);
+  add("k02", 64, 1, "unverified", 4.0);  // --verify none
+  const std::vector<ImplSummary> s = summarize(rows);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].impl, "k09");
+  EXPECT_EQ(s[0].problems, 2);
+  EXPECT_EQ(s[0].rows, 5);
+  EXPECT_NEAR(s[0].geomean_ratio, 0.5, 1e-12);  // sqrt(1 * 0.25)
+  EXPECT_NEAR(s[0].min_ratio, 0.25, 1e-12);
+  EXPECT_EQ(s[1].impl, "k01");
+  EXPECT_EQ(s[1].problems, 0);
+  EXPECT_EQ(s[1].rows, 1);
+  EXPECT_EQ(s[2].problems, 1);
+  EXPECT_NEAR(s[2].geomean_ratio, 4.0, 1e-12);
+}
+
+}  // namespace

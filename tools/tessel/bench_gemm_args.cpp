@@ -1,0 +1,762 @@
+// `tessel bench gemm`: argument parsing, suite reading, CSV/JSON writing
+// (host C++ only; see bench_gemm_args.hpp).
+#include "bench_gemm_args.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <istream>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <tuple>
+
+namespace tessel::bench {
+namespace {
+
+// Limits that keep a typo from asking for millions of problems.
+constexpr std::int64_t kMaxExtent = 2147483647;  // one M, N or K
+constexpr std::size_t kMaxValuesPerFlag = 4096;  // values of one --m/--n/--k
+constexpr std::size_t kMaxProblems = 100000;     // the whole problem list
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t end = s.find(sep, pos);
+    parts.push_back(s.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return parts;
+}
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+/// A decimal integer >= 1 and <= kMaxExtent; digits only (no sign, no spaces inside).
+bool parse_positive(std::string_view text, std::int64_t& v) {
+  text = trim(text);
+  if (text.empty()) return false;
+  v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+    if (v > kMaxExtent) return false;
+  }
+  return v >= 1;
+}
+
+/// Why `text` is not a positive integer, for the error message.
+std::string not_positive(std::string_view flag, std::string_view text) {
+  const std::string_view t = trim(text);
+  std::string why = "is not a positive integer";
+  if (!t.empty() && t[0] == '-')
+    why = "is negative (extents must be at least 1)";
+  else if (!t.empty() && t.find_first_not_of('0') == std::string_view::npos)
+    why = "is zero (extents must be at least 1)";
+  else if (!t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos)
+    why = "is too large (at most " + std::to_string(kMaxExtent) + ")";
+  return std::string(flag) + ": " + quoted(t) + " " + why;
+}
+
+/// A non-negative count (for --iterations and friends).
+bool parse_count(std::string_view text, std::string_view flag, int lo, int hi, int& out, std::string& error) {
+  const std::string_view t = trim(text);
+  long long v = 0;
+  bool ok = !t.empty() && t.size() <= 9;
+  for (char c : t) ok = ok && c >= '0' && c <= '9';
+  if (ok) {
+    for (char c : t) v = v * 10 + (c - '0');
+    ok = v >= lo && v <= hi;
+  }
+  if (!ok) {
+    error = std::string(flag) + ": " + quoted(t) + " is not an integer from " + std::to_string(lo) + " to " +
+            std::to_string(hi);
+    return false;
+  }
+  out = static_cast<int>(v);
+  return true;
+}
+
+/// A finite scale factor, rounded to fp32 (GemmArgs holds float alpha/beta;
+/// the reference must use the value the kernel sees).
+bool parse_scale(std::string_view text, std::string_view flag, double& out, std::string& error) {
+  const std::string t(trim(text));
+  char* end = nullptr;
+  errno = 0;
+  const double v = t.empty() ? 0.0 : std::strtod(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size() || errno == ERANGE || !std::isfinite(v) || std::fabs(v) > FLT_MAX) {
+    error = std::string(flag) + ": " + quoted(t) + " is not a finite number";
+    return false;
+  }
+  out = static_cast<double>(static_cast<float>(v));
+  return true;
+}
+
+bool parse_input_type(std::string_view text, std::string_view flag, ElemType& out, std::string& error) {
+  const std::optional<ElemType> t = parse_elem(trim(text));
+  if (!t || *t == ElemType::fp32) {
+    error = std::string(flag) + ": " + quoted(trim(text)) +
+            (t ? " is not an input type (A and B are bf16 or fp16)" : " is not a type (bf16 or fp16)");
+    return false;
+  }
+  out = *t;
+  return true;
+}
+
+bool parse_output_type(std::string_view text, std::string_view flag, ElemType& out, std::string& error) {
+  const std::optional<ElemType> t = parse_elem(trim(text));
+  if (!t) {
+    error = std::string(flag) + ": " + quoted(trim(text)) + " is not a type (bf16, fp16 or fp32)";
+    return false;
+  }
+  out = *t;
+  return true;
+}
+
+/// One --layout value: layouts separated by ';', or `all`.  Appends distinct ones.
+bool parse_layout_list(std::string_view text, std::string_view flag, std::vector<LayoutSpec>& out, std::string& error) {
+  for (std::string_view part : split(text, ';')) {
+    part = trim(part);
+    if (lower(part) == "all") {
+      for (LayoutSpec l : kAllLayouts)
+        if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
+      continue;
+    }
+    const std::optional<LayoutSpec> l = parse_layout(part);
+    if (!l) {
+      error = std::string(flag) + ": " + quoted(part) +
+              " is not a layout (A:k,B:n  A:k,B:k  A:m,B:n  A:m,B:k, the short forms kn kk mn mk, or all; "
+              "separate several with ';')";
+      return false;
+    }
+    if (std::find(out.begin(), out.end(), *l) == out.end()) out.push_back(*l);
+  }
+  return true;
+}
+
+/// Splits one CSV line into fields ("" quoting, no embedded line breaks).
+bool split_csv_line(std::string_view line, std::vector<std::string>& fields) {
+  fields.clear();
+  std::string cur;
+  bool in_quotes = false, was_quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_quotes) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+        cur += '"', ++i;
+      else if (c == '"')
+        in_quotes = false;
+      else
+        cur += c;
+    } else if (c == '"' && std::string(trim(cur)).empty()) {
+      in_quotes = was_quoted = true;
+      cur.clear();
+    } else if (c == ',') {
+      fields.push_back(was_quoted ? cur : std::string(trim(cur)));
+      cur.clear();
+      was_quoted = false;
+    } else {
+      cur += c;
+    }
+  }
+  if (in_quotes) return false;
+  fields.push_back(was_quoted ? cur : std::string(trim(cur)));
+  return true;
+}
+
+std::string fmt_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+/// The shortest decimal that reads back as the same float (alpha, beta).
+std::string fmt_scale(double v) {
+  char buf[64];
+  for (int prec = 6; prec <= 9; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (static_cast<float>(std::strtod(buf, nullptr)) == static_cast<float>(v)) break;
+  }
+  return buf;
+}
+
+std::string fmt_opt(const std::optional<double>& v) { return v ? fmt_number(*v) : std::string(); }
+
+std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+std::string json_opt(const std::optional<double>& v) { return v ? json_number(*v) : std::string("null"); }
+
+}  // namespace
+
+// ------------------------------------------------------------------ names
+
+const char* elem_name(ElemType t) {
+  switch (t) {
+    case ElemType::bf16:
+      return "bf16";
+    case ElemType::fp16:
+      return "fp16";
+    case ElemType::fp32:
+      return "fp32";
+  }
+  return "unknown";
+}
+
+std::optional<ElemType> parse_elem(std::string_view s) {
+  if (s == "bf16") return ElemType::bf16;
+  if (s == "fp16" || s == "f16") return ElemType::fp16;
+  if (s == "fp32" || s == "f32") return ElemType::fp32;
+  return std::nullopt;
+}
+
+std::string layout_name(LayoutSpec l) { return std::string("A:") + (l.a_k ? "k" : "m") + ",B:" + (l.b_n ? "n" : "k"); }
+
+std::optional<LayoutSpec> parse_layout(std::string_view s) {
+  std::string t;
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  LayoutSpec l;
+  if (t.size() == 2) {  // short form: A's contiguous index, then B's
+    if ((t[0] != 'k' && t[0] != 'm') || (t[1] != 'n' && t[1] != 'k')) return std::nullopt;
+    l.a_k = t[0] == 'k';
+    l.b_n = t[1] == 'n';
+    return l;
+  }
+  bool have_a = false, have_b = false;
+  for (std::string_view part : split(t, ',')) {
+    if ((part == "a:k" || part == "a:m") && !have_a) {
+      l.a_k = part == "a:k";
+      have_a = true;
+    } else if ((part == "b:n" || part == "b:k") && !have_b) {
+      l.b_n = part == "b:n";
+      have_b = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!have_a || !have_b) return std::nullopt;
+  return l;
+}
+
+const char* step_short_name(int step) {
+  static const char* const names[kNumSteps] = {"k01", "k02", "k03", "k04", "k05", "k06", "k07", "k08", "k09"};
+  return step >= 0 && step < kNumSteps ? names[step] : "unknown";
+}
+
+const char* step_long_name(int step) {
+  static const char* const names[kNumSteps] = {"k01_naive",        "k02_smem_fma",      "k03_smem_padded",
+                                               "k04_mma_sync",     "k05_double_buffer", "k06_grouped_raster",
+                                               "k07_three_stages", "k08_smem_epilogue", "k09_best_mma_sync"};
+  return step >= 0 && step < kNumSteps ? names[step] : "unknown";
+}
+
+std::optional<int> parse_step(std::string_view s) {
+  for (int i = 0; i < kNumSteps; ++i)
+    if (s == step_short_name(i) || s == step_long_name(i)) return i;
+  return std::nullopt;
+}
+
+const char* verify_name(VerifyTier v) {
+  switch (v) {
+    case VerifyTier::tier1:
+      return "tier1";
+    case VerifyTier::tier2:
+      return "tier2";
+    case VerifyTier::none:
+      return "none";
+  }
+  return "unknown";
+}
+
+std::string shape_name(const GemmProblem& p) {
+  return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
+}
+
+// ------------------------------------------------------------------ options
+
+bool parse_extent_list(std::string_view text, std::string_view flag, std::vector<std::int64_t>& out,
+                       std::string& error) {
+  out.clear();
+  if (trim(text).empty()) {
+    error = std::string(flag) + ": empty (give a size such as 4096, a list 1024,2048 or a range 1024:8192:1024)";
+    return false;
+  }
+  auto add = [&](std::int64_t v) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    return out.size() <= kMaxValuesPerFlag;
+  };
+  for (std::string_view entry : split(text, ',')) {
+    entry = trim(entry);
+    if (entry.empty()) {
+      error = std::string(flag) + ": empty entry in " + quoted(trim(text));
+      return false;
+    }
+    const std::vector<std::string_view> r = split(entry, ':');
+    if (r.size() == 1) {
+      std::int64_t v = 0;
+      if (!parse_positive(entry, v)) {
+        error = not_positive(flag, entry);
+        return false;
+      }
+      if (!add(v)) break;
+      continue;
+    }
+    if (r.size() != 3) {
+      error = std::string(flag) + ": range " + quoted(entry) + " must be start:stop:step (e.g. 1024:8192:1024)";
+      return false;
+    }
+    std::int64_t start = 0, stop = 0, step = 0;
+    const char* names[3] = {"start", "stop", "step"};
+    std::int64_t* vals[3] = {&start, &stop, &step};
+    for (int i = 0; i < 3; ++i) {
+      const std::string_view part = trim(r[static_cast<std::size_t>(i)]);
+      if (!parse_positive(part, *vals[i])) {
+        if (i == 2 && !part.empty() && part.find_first_not_of('0') == std::string_view::npos)
+          error = std::string(flag) + ": range " + quoted(entry) + " has step 0 (the step must be at least 1)";
+        else
+          error =
+              std::string(flag) + ": range " + quoted(entry) + ": " + names[i] + " " + not_positive("", part).substr(2);
+        return false;
+      }
+    }
+    if (start > stop) {
+      error = std::string(flag) + ": range " + quoted(entry) + " has start > stop";
+      return false;
+    }
+    bool within = true;
+    for (std::int64_t v = start; v <= stop && within; v += step) {
+      within = add(v);
+      if (stop - v < step) break;  // no overflow past stop
+    }
+    if (!within) break;
+  }
+  if (out.size() > kMaxValuesPerFlag) {
+    error = std::string(flag) + ": more than " + std::to_string(kMaxValuesPerFlag) + " values";
+    return false;
+  }
+  return true;
+}
+
+std::string tier1_problem_error(const GemmProblem& p) {
+  // |A|,|B| <= 4: every product is at most 16, every partial sum of K of them
+  // at most 16K; alpha*sum + beta*C must stay an exact fp32 integer.
+  if (p.alpha != std::floor(p.alpha) || p.beta != std::floor(p.beta))
+    return "tier 1 needs integer alpha and beta (got alpha=" + fmt_scale(p.alpha) + ", beta=" + fmt_scale(p.beta) + ")";
+  const double worst = 16.0 * static_cast<double>(p.k) * std::fabs(p.alpha) + 4.0 * std::fabs(p.beta);
+  if (16.0 * static_cast<double>(p.k) >= 16777216.0 || worst >= 16777216.0)
+    return "tier 1 is exact only while 16*K*|alpha| + 4*|beta| < 2^24 (K=" + std::to_string(p.k) +
+           ", alpha=" + fmt_scale(p.alpha) + ", beta=" + fmt_scale(p.beta) + "); use --verify tier2";
+  return {};
+}
+
+bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& defaults, std::vector<GemmProblem>& out,
+                std::string& error) {
+  std::string line;
+  std::vector<std::string> fields;
+  std::map<std::string, std::size_t> col;  // column name -> index
+  std::size_t ncols = 0, line_no = 0, rows = 0;
+  auto fail = [&](const std::string& msg) {
+    error = std::string(source) + " line " + std::to_string(line_no) + ": " + msg;
+    return false;
+  };
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::string_view t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    if (!split_csv_line(line, fields)) return fail("unterminated quote");
+    if (col.empty()) {  // the header
+      for (std::size_t i = 0; i < fields.size(); ++i) {
+        const std::string name = lower(trim(fields[i]));
+        if (!name.empty() && !col.emplace(name, i).second) return fail("column " + quoted(name) + " appears twice");
+      }
+      for (const char* need : {"group", "m", "n", "k"})
+        if (!col.count(need))
+          return fail(std::string("the header must name the columns group,m,n,k (missing ") + need + ")");
+      ncols = fields.size();
+      continue;
+    }
+    if (fields.size() != ncols)
+      return fail(std::to_string(fields.size()) + " fields, the header has " + std::to_string(ncols));
+    auto cell = [&](const char* name) -> std::string {
+      const auto it = col.find(name);
+      return it == col.end() ? std::string() : fields[it->second];
+    };
+    GemmProblem p;
+    p.group = cell("group");
+    if (p.group.empty()) p.group = "suite";
+    std::int64_t* ext[3] = {&p.m, &p.n, &p.k};
+    const char* ext_names[3] = {"m", "n", "k"};
+    for (int i = 0; i < 3; ++i)
+      if (!parse_positive(cell(ext_names[i]), *ext[i])) return fail(not_positive(ext_names[i], cell(ext_names[i])));
+    std::string err;
+    p.in = defaults.in;
+    if (!cell("dtype").empty() && !parse_input_type(cell("dtype"), "dtype", p.in, err)) return fail(err);
+    p.out = defaults.out.value_or(p.in);
+    if (!cell("out_dtype").empty() && !parse_output_type(cell("out_dtype"), "out_dtype", p.out, err)) return fail(err);
+    p.alpha = defaults.alpha;
+    p.beta = defaults.beta;
+    if (!cell("alpha").empty() && !parse_scale(cell("alpha"), "alpha", p.alpha, err)) return fail(err);
+    if (!cell("beta").empty() && !parse_scale(cell("beta"), "beta", p.beta, err)) return fail(err);
+    std::vector<LayoutSpec> layouts;
+    if (!cell("layout").empty()) {
+      if (!parse_layout_list(cell("layout"), "layout", layouts, err)) return fail(err);
+    } else {
+      layouts = defaults.layouts;
+    }
+    for (LayoutSpec l : layouts) {
+      p.layout = l;
+      out.push_back(p);
+    }
+    ++rows;
+    if (out.size() > kMaxProblems) return fail("more than " + std::to_string(kMaxProblems) + " problems");
+  }
+  if (in.bad()) {
+    error = std::string(source) + ": read error";
+    return false;
+  }
+  if (col.empty()) {
+    error = std::string(source) + ": empty (expected a header group,m,n,k and one row per problem)";
+    return false;
+  }
+  if (rows == 0) {
+    error = std::string(source) + ": no problems after the header";
+    return false;
+  }
+  return true;
+}
+
+bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::string& error) {
+  o = GemmBenchOptions{};
+  // Protocol settings.
+  const std::string verify = a.verify.empty() ? "tier2" : lower(trim(a.verify));
+  if (verify == "tier1")
+    o.verify = VerifyTier::tier1;
+  else if (verify == "tier2")
+    o.verify = VerifyTier::tier2;
+  else if (verify == "none")
+    o.verify = VerifyTier::none;
+  else {
+    error = "--verify: " + quoted(trim(a.verify)) + " is not tier1, tier2 or none";
+    return false;
+  }
+  if (!a.iterations.empty() && !parse_count(a.iterations, "--iterations", 1, 1000000, o.iterations, error))
+    return false;
+  if (!a.warmup.empty() && !parse_count(a.warmup, "--warmup", 0, 1000000, o.warmup, error)) return false;
+  if (!a.repeat.empty() && !parse_count(a.repeat, "--repeat", 1, 100, o.repeat, error)) return false;
+
+  // Types, layouts, scales.
+  SuiteDefaults d;
+  if (!a.dtype.empty() && !parse_input_type(a.dtype, "--dtype", d.in, error)) return false;
+  if (!a.out_dtype.empty()) {
+    ElemType t{};
+    if (!parse_output_type(a.out_dtype, "--out-dtype", t, error)) return false;
+    d.out = t;
+  }
+  if (!a.layouts.empty()) {
+    d.layouts.clear();
+    for (const std::string& l : a.layouts)
+      if (!parse_layout_list(l, "--layout", d.layouts, error)) return false;
+  }
+  if (!a.alpha.empty() && !parse_scale(a.alpha, "--alpha", d.alpha, error)) return false;
+  if (!a.beta.empty() && !parse_scale(a.beta, "--beta", d.beta, error)) return false;
+
+  // Implementations.
+  if (a.impls.empty()) {
+    o.steps = {8};  // k09, the best step
+    o.cublas_rows = true;
+  }
+  for (const std::string& list : a.impls) {
+    for (std::string_view name : split(list, ',')) {
+      name = trim(name);
+      const std::string l = lower(name);
+      std::vector<int> add;
+      if (l == "all") {
+        for (int i = 0; i < kNumSteps; ++i) add.push_back(i);
+        o.cublas_rows = true;
+      } else if (l == "cublas") {
+        o.cublas_rows = true;
+      } else if (const std::optional<int> s = parse_step(l)) {
+        add.push_back(*s);
+      } else {
+        error = "--impl: unknown implementation " + quoted(name) +
+                " (k01..k09, long names such as k04_mma_sync, cublas, or all)";
+        return false;
+      }
+      for (int s : add)
+        if (std::find(o.steps.begin(), o.steps.end(), s) == o.steps.end()) o.steps.push_back(s);
+    }
+  }
+
+  // Outputs.
+  o.csv = a.csv;
+  o.json = a.json;
+  if (o.json == "-" && (o.csv.empty() || o.csv == "-")) {
+    error = "--json -: standard output already carries the CSV (give --csv FILE too)";
+    return false;
+  }
+
+  // Problems.
+  const bool have_extent = !a.m.empty() || !a.n.empty() || !a.k.empty();
+  if (!a.suite.empty()) {
+    if (have_extent) {
+      error = "--suite replaces --m/--n/--k: give one or the other";
+      return false;
+    }
+    std::ifstream f(a.suite);
+    if (!f) {
+      error = "--suite: cannot read " + a.suite;
+      return false;
+    }
+    if (!read_suite(f, a.suite, d, o.problems, error)) {
+      error = "--suite: " + error;
+      return false;
+    }
+    o.suite = a.suite;
+  } else {
+    // A bad value is reported before a missing flag: `--m 0` alone says what is wrong with 0.
+    std::vector<std::int64_t> ms, ns, ks;
+    for (const auto& [flag, text, values] :
+         {std::tuple{"--m", &a.m, &ms}, std::tuple{"--n", &a.n, &ns}, std::tuple{"--k", &a.k, &ks}})
+      if (!text->empty() && !parse_extent_list(*text, flag, *values, error)) return false;
+    for (const auto& [flag, text] : {std::pair{"--m", &a.m}, std::pair{"--n", &a.n}, std::pair{"--k", &a.k}})
+      if (text->empty()) {
+        error = std::string(flag) + " is required (give --m, --n and --k, or --suite FILE)";
+        return false;
+      }
+    if (ms.size() * ns.size() * ks.size() * d.layouts.size() > kMaxProblems) {
+      error = "--m/--n/--k: the product is more than " + std::to_string(kMaxProblems) + " problems";
+      return false;
+    }
+    for (std::int64_t m : ms)
+      for (std::int64_t n : ns)
+        for (std::int64_t k : ks)
+          for (LayoutSpec l : d.layouts) {
+            GemmProblem p;
+            p.group = "cli";
+            p.m = m, p.n = n, p.k = k;
+            p.in = d.in;
+            p.out = d.out.value_or(d.in);
+            p.layout = l;
+            p.alpha = d.alpha;
+            p.beta = d.beta;
+            o.problems.push_back(p);
+          }
+  }
+  if (o.verify == VerifyTier::tier1)
+    for (const GemmProblem& p : o.problems)
+      if (std::string why = tier1_problem_error(p); !why.empty()) {
+        error = "--verify tier1: " + shape_name(p) + ": " + why;
+        return false;
+      }
+  return true;
+}
+
+// ------------------------------------------------------------------ results
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string r = "\"";
+  for (char c : s) {
+    if (c == '"') r += '"';
+    r += c;
+  }
+  return r + "\"";
+}
+
+std::string csv_header() {
+  return "gpu,sm_count,commit,impl,group,repeat,m,n,k,dtype,out_dtype,layout,alpha,beta,verify,disposition,note,"
+         "max_err,cublas_max_err,cublas_disposition,median_ms,min_ms,p90_ms,tflops,cublas_median_ms,cublas_tflops,"
+         "ratio";
+}
+
+std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
+  const GemmProblem& p = r.problem;
+  const std::string cells[] = {csv_field(dev.gpu),
+                               std::to_string(dev.sm_count),
+                               csv_field(dev.commit),
+                               csv_field(r.impl),
+                               csv_field(p.group),
+                               std::to_string(r.repeat),
+                               std::to_string(p.m),
+                               std::to_string(p.n),
+                               std::to_string(p.k),
+                               elem_name(p.in),
+                               elem_name(p.out),
+                               csv_field(layout_name(p.layout)),
+                               fmt_scale(p.alpha),
+                               fmt_scale(p.beta),
+                               csv_field(r.verify),
+                               csv_field(r.disposition),
+                               csv_field(r.note),
+                               fmt_opt(r.max_err),
+                               fmt_opt(r.cublas_max_err),
+                               csv_field(r.cublas_disposition),
+                               fmt_opt(r.median_ms),
+                               fmt_opt(r.min_ms),
+                               fmt_opt(r.p90_ms),
+                               fmt_opt(r.tflops),
+                               fmt_opt(r.cublas_median_ms),
+                               fmt_opt(r.cublas_tflops),
+                               fmt_opt(r.ratio)};
+  std::string line;
+  for (const std::string& c : cells) {
+    if (&c != &cells[0]) line += ',';
+    line += c;
+  }
+  return line;
+}
+
+std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows) {
+  struct Acc {
+    ImplSummary s;
+    std::vector<std::string> keys;                      // problems in first-seen order
+    std::map<std::string, std::vector<double>> ratios;  // problem -> ratios of its passed repeats
+  };
+  std::vector<Acc> accs;
+  for (const GemmBenchRow& r : rows) {
+    if (r.impl == "cublas") continue;
+    auto it = std::find_if(accs.begin(), accs.end(), [&](const Acc& a) { return a.s.impl == r.impl; });
+    if (it == accs.end()) {
+      accs.push_back({});
+      accs.back().s.impl = r.impl;
+      it = accs.end() - 1;
+    }
+    ++it->s.rows;
+    // "unverified" rows exist only in a --verify none run (the protocol block says so).
+    if ((r.disposition != "passed" && r.disposition != "unverified") || !r.ratio || !(*r.ratio > 0) ||
+        !std::isfinite(*r.ratio))
+      continue;
+    const GemmProblem& p = r.problem;
+    const std::string key = p.group + "|" + shape_name(p) + "|" + elem_name(p.in) + "|" + elem_name(p.out) + "|" +
+                            layout_name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta);
+    auto [pos, fresh] = it->ratios.try_emplace(key);
+    if (fresh) it->keys.push_back(key);
+    pos->second.push_back(*r.ratio);
+  }
+  std::vector<ImplSummary> out;
+  for (Acc& a : accs) {
+    double log_sum = 0, min_ratio = 0;
+    for (const std::string& key : a.keys) {
+      double l = 0;
+      for (double v : a.ratios[key]) l += std::log(v);
+      l /= static_cast<double>(a.ratios[key].size());  // geometric mean of the repeats
+      log_sum += l;
+      min_ratio = a.s.problems == 0 ? std::exp(l) : std::min(min_ratio, std::exp(l));
+      ++a.s.problems;
+    }
+    if (a.s.problems > 0) {
+      a.s.geomean_ratio = std::exp(log_sum / a.s.problems);
+      a.s.min_ratio = min_ratio;
+    }
+    out.push_back(a.s);
+  }
+  return out;
+}
+
+std::string json_string(std::string_view s) {
+  std::string r = "\"";
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"':
+        r += "\\\"";
+        break;
+      case '\\':
+        r += "\\\\";
+        break;
+      case '\n':
+        r += "\\n";
+        break;
+      case '\r':
+        r += "\\r";
+        break;
+      case '\t':
+        r += "\\t";
+        break;
+      default:
+        if (u < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", u);
+          r += buf;
+        } else {
+          r += c;  // UTF-8 passes through
+        }
+    }
+  }
+  return r + "\"";
+}
+
+void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, const std::vector<GemmBenchRow>& rows,
+                const std::vector<ImplSummary>& summary, const std::string& error) {
+  out << "{\n  \"device\": {"
+      << "\"gpu\": " << json_string(d.gpu) << ", \"sm_count\": " << d.sm_count
+      << ", \"compute_capability\": " << json_string(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor))
+      << ", \"sm_clock_khz\": " << d.sm_clock_khz << ", \"mem_clock_khz\": " << d.mem_clock_khz
+      << ", \"driver_version\": " << json_string(d.driver_version) << ", \"driver\": " << d.driver
+      << ", \"runtime\": " << d.runtime << ", \"l2_bytes\": " << d.l2_bytes << ", \"memory_bytes\": " << d.memory_bytes
+      << ", \"commit\": " << json_string(d.commit) << "},\n";
+  out << "  \"protocol\": {"
+      << "\"warmup_min_launches\": " << p.warmup_min_launches << ", \"warmup_min_ms\": " << json_number(p.warmup_min_ms)
+      << ", \"timed_min_launches\": " << p.timed_min_launches << ", \"timed_min_ms\": " << json_number(p.timed_min_ms)
+      << ", \"statistic\": " << json_string(p.statistic) << ", \"l2_policy\": " << json_string(p.l2_policy)
+      << ", \"flush_bytes\": " << p.flush_bytes << ", \"verify\": " << json_string(p.verify)
+      << ", \"repeat\": " << p.repeat << ", \"reference\": " << json_string(p.reference) << "},\n";
+  out << "  \"rows\": [";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const GemmBenchRow& r = rows[i];
+    const GemmProblem& q = r.problem;
+    out << (i ? ",\n    " : "\n    ") << "{\"gpu\": " << json_string(d.gpu) << ", \"sm_count\": " << d.sm_count
+        << ", \"commit\": " << json_string(d.commit) << ", \"impl\": " << json_string(r.impl)
+        << ", \"group\": " << json_string(q.group) << ", \"repeat\": " << r.repeat << ", \"m\": " << q.m
+        << ", \"n\": " << q.n << ", \"k\": " << q.k << ", \"dtype\": " << json_string(elem_name(q.in))
+        << ", \"out_dtype\": " << json_string(elem_name(q.out))
+        << ", \"layout\": " << json_string(layout_name(q.layout)) << ", \"alpha\": " << json_number(q.alpha)
+        << ", \"beta\": " << json_number(q.beta) << ", \"verify\": " << json_string(r.verify)
+        << ", \"disposition\": " << json_string(r.disposition) << ", \"note\": " << json_string(r.note)
+        << ", \"max_err\": " << json_opt(r.max_err) << ", \"cublas_max_err\": " << json_opt(r.cublas_max_err)
+        << ", \"cublas_disposition\": " << json_string(r.cublas_disposition)
+        << ", \"median_ms\": " << json_opt(r.median_ms) << ", \"min_ms\": " << json_opt(r.min_ms)
+        << ", \"p90_ms\": " << json_opt(r.p90_ms) << ", \"tflops\": " << json_opt(r.tflops)
+        << ", \"cublas_median_ms\": " << json_opt(r.cublas_median_ms)
+        << ", \"cublas_tflops\": " << json_opt(r.cublas_tflops) << ", \"ratio\": " << json_opt(r.ratio) << "}";
+  }
+  out << (rows.empty() ? "],\n" : "\n  ],\n");
+  out << "  \"summary\": [";
+  for (std::size_t i = 0; i < summary.size(); ++i) {
+    const ImplSummary& s = summary[i];
+    out << (i ? ", " : "") << "{\"impl\": " << json_string(s.impl) << ", \"problems\": " << s.problems
+        << ", \"rows\": " << s.rows << ", \"geomean_ratio\": " << (s.problems ? json_number(s.geomean_ratio) : "null")
+        << ", \"min_ratio\": " << (s.problems ? json_number(s.min_ratio) : "null") << "}";
+  }
+  out << "]";
+  if (!error.empty()) out << ",\n  \"error\": " << json_string(error);
+  out << "\n}\n";
+}
+
+}  // namespace tessel::bench

@@ -1,0 +1,193 @@
+// `tessel bench gemm`: the argument model and the result writers, in plain
+// host C++ so that they build and are unit-tested without CUDA
+// (tests/bench_gemm_args_test.cpp).  The runner is bench_gemm.cu.
+//
+// The names here deliberately mirror tessel/host/gemm.hpp (DType, GemmLayout,
+// GemmImpl) without including it: that header pulls in cuda_runtime.h, which a
+// host-only build does not have.  The runner converts and checks at start-up
+// that both sides agree on every name (see bench_gemm.cu).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessel::bench {
+
+// ------------------------------------------------------------------ names
+
+/// Element types, spelled as tessel::name(DType) spells them.
+enum class ElemType { bf16, fp16, fp32 };
+const char* elem_name(ElemType t);
+/// "bf16", "fp16"/"f16", "fp32"/"f32" (the same as tessel::parse_dtype).
+std::optional<ElemType> parse_elem(std::string_view s);
+
+/// Which index is contiguous in A and in B (PROTOCOL.md's layout names).
+struct LayoutSpec {
+  bool a_k = true;  // A:k (K contiguous), else A:m
+  bool b_n = true;  // B:n (N contiguous), else B:k
+  friend bool operator==(const LayoutSpec&, const LayoutSpec&) = default;
+};
+/// "A:k,B:n" and so on (the same as tessel::name(GemmLayout)).
+std::string layout_name(LayoutSpec l);
+/// The grammar of tessel::parse_gemm_layout: "A:k,B:n" in any order, spaces
+/// and case ignored, or the short form "kn" (A's contiguous index, then B's).
+std::optional<LayoutSpec> parse_layout(std::string_view s);
+inline constexpr LayoutSpec kAllLayouts[] = {{true, true}, {true, false}, {false, true}, {false, false}};
+
+/// The ladder's steps, index 0..8 for k01..k09 (tessel::GemmImpl's order).
+inline constexpr int kNumSteps = 9;
+const char* step_short_name(int step);  // "k01"
+const char* step_long_name(int step);   // "k01_naive"
+/// Short or long name -> index; nullopt for anything else.
+std::optional<int> parse_step(std::string_view s);
+
+enum class VerifyTier { tier1, tier2, none };
+const char* verify_name(VerifyTier v);
+
+// ------------------------------------------------------------------ options
+
+/// One GEMM problem: D = alpha * A * B + beta * C with the given shapes.
+struct GemmProblem {
+  std::string group;  // the suite's group, or "cli" for --m/--n/--k problems
+  std::int64_t m = 0, n = 0, k = 0;
+  ElemType in = ElemType::bf16, out = ElemType::bf16;
+  LayoutSpec layout{};
+  double alpha = 1.0, beta = 0.0;
+};
+/// "4096x4096x4096".
+std::string shape_name(const GemmProblem& p);
+
+/// The options as typed (strings), before validation.  An empty string means
+/// "not given".
+struct GemmBenchArgs {
+  std::string m, n, k;
+  std::string dtype;                 // default bf16
+  std::string out_dtype;             // default: the input type
+  std::vector<std::string> layouts;  // --layout, repeatable; each may hold a ';'-separated list or `all`
+  std::string alpha, beta;           // default 1 and 0
+  std::vector<std::string> impls;    // --impl, repeatable; each a comma list
+  std::string suite, csv, json;
+  std::string iterations, warmup, repeat, verify;
+};
+
+/// The validated options.
+struct GemmBenchOptions {
+  std::vector<GemmProblem> problems;  // in run order
+  std::vector<int> steps;             // ladder steps to run (indices), in the order given, no repeats
+  bool cublas_rows = false;           // emit impl=cublas rows (cuBLAS is measured in every row anyway)
+  std::string suite;                  // the suite file, if any
+  std::string csv;                    // "" or "-": standard output
+  std::string json;                   // "": no JSON
+  int iterations = 50;                // minimum timed launches (and at least 200 ms)
+  int warmup = 10;                    // minimum warm-up launches (and at least 25 ms)
+  int repeat = 1;                     // rows per (impl, problem)
+  VerifyTier verify = VerifyTier::tier2;
+};
+
+/// Parses "4096", "1024,2048", "1024:8192:1024" (start:stop:step, stop
+/// inclusive) and comma lists mixing them, into distinct values in the order
+/// given.  `flag` names the option in the error message.
+bool parse_extent_list(std::string_view text, std::string_view flag, std::vector<std::int64_t>& out,
+                       std::string& error);
+
+/// Validates everything and builds the problem list (reading the suite file
+/// when --suite is given).  On failure `error` is one line naming the flag.
+bool parse_gemm_bench_args(const GemmBenchArgs& args, GemmBenchOptions& out, std::string& error);
+
+/// What a suite row does not say: the command line's values.
+struct SuiteDefaults {
+  ElemType in = ElemType::bf16;
+  std::optional<ElemType> out;                    // nullopt: the row's input type
+  std::vector<LayoutSpec> layouts{LayoutSpec{}};  // a row without a layout runs each of these
+  double alpha = 1.0, beta = 0.0;
+};
+
+/// Reads a suite: CSV with a header naming at least group,m,n,k (any order);
+/// optional columns dtype, out_dtype, layout, alpha, beta override the
+/// defaults per row (an empty cell keeps the default; a layout cell takes
+/// what --layout takes).  Other columns are ignored.  Blank lines and lines
+/// starting with '#' are skipped; fields may be quoted ("A:k,B:n").  `source`
+/// names the input in error messages ("suite.csv line 3: ...").  Appends to
+/// `out`.
+bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& defaults, std::vector<GemmProblem>& out,
+                std::string& error);
+
+/// Tier 1 is exact only while every partial sum is an integer below 2^24:
+/// integer alpha and beta with 16*K*|alpha| + 4*|beta| < 2^24.  Returns ""
+/// when `p` qualifies, else the reason.
+std::string tier1_problem_error(const GemmProblem& p);
+
+// ------------------------------------------------------------------ results
+
+struct DeviceInfo {
+  std::string gpu;
+  int sm_count = 0;
+  int cc_major = 0, cc_minor = 0;
+  int sm_clock_khz = 0, mem_clock_khz = 0;  // peak clocks (0: not readable)
+  int driver = 0, runtime = 0;              // cudaDriverGetVersion / cudaRuntimeGetVersion (13000 = 13.0)
+  std::string driver_version;               // the kernel driver's own version ("580.159.04"; "" if unreadable)
+  std::int64_t l2_bytes = 0;
+  std::int64_t memory_bytes = 0;
+  std::string commit;
+};
+
+struct ProtocolInfo {
+  int warmup_min_launches = 10;
+  double warmup_min_ms = 25;
+  int timed_min_launches = 50;
+  double timed_min_ms = 200;
+  std::string statistic = "median (min and p90 also reported)";
+  std::string l2_policy;  // how the L2 is kept honest
+  std::int64_t flush_bytes = 0;
+  std::string verify;
+  int repeat = 1;
+  std::string reference;  // how the cuBLAS comparison is made
+};
+
+/// One row: one implementation on one problem in one repeat.  Absent
+/// optionals are empty cells (CSV) or null (JSON).
+struct GemmBenchRow {
+  std::string impl;  // "k09", "cublas"
+  int repeat = 1;
+  GemmProblem problem;
+  std::string verify;
+  std::string disposition;  // passed, incorrect, not_supported, unverified, error
+  std::string note;
+  std::optional<double> max_err, cublas_max_err;
+  std::string cublas_disposition;
+  std::optional<double> median_ms, min_ms, p90_ms, tflops;
+  std::optional<double> cublas_median_ms, cublas_tflops, ratio;
+};
+
+/// The CSV header line (no newline) and one row (no newline).
+std::string csv_header();
+std::string csv_row(const DeviceInfo& device, const GemmBenchRow& row);
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+std::string csv_field(std::string_view s);
+
+/// Per implementation: over the passed problems that have a ratio, the
+/// geometric mean and the minimum of t_cublas / t_impl (the repeats of one
+/// problem enter as their geometric mean).  cuBLAS's own rows are left out.
+/// "unverified" rows (--verify none) count as passed.
+struct ImplSummary {
+  std::string impl;
+  int problems = 0;  // passed problems with a ratio
+  int rows = 0;      // rows of this impl, all dispositions
+  double geomean_ratio = 0, min_ratio = 0;
+};
+std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows);
+
+/// {"device": {...}, "protocol": {...}, "rows": [...], "summary": [...]}.
+/// Non-finite numbers are written as null.  `error` (if not empty) is added
+/// as a top-level "error" string (a run that stopped early).
+void write_json(std::ostream& out, const DeviceInfo& device, const ProtocolInfo& protocol,
+                const std::vector<GemmBenchRow>& rows, const std::vector<ImplSummary>& summary,
+                const std::string& error = {});
+/// A JSON string literal with the escapes JSON requires.
+std::string json_string(std::string_view s);
+
+}  // namespace tessel::bench
