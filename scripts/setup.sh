@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The first command of the README: install what is needed, build, and run the
 # main job.  Without a GPU the main job is the layout calculator demo; with a
-# GPU it also runs the GPU tests (the GEMM benchmark joins it with issue 4).
+# GPU it also runs the GPU tests and the GEMM benchmark against cuBLAS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -22,9 +22,11 @@ echo "\$ tessel layout --format ascii 'Sw<3,0,3>o((8,8):(8,1))'   # an 8x8 XOR s
 "$bin" layout --format ascii 'Sw<3,0,3>o((8,8):(8,1))'
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [ -x "build/$preset/tests/cuda/layout_gpu_test" ]; then
   echo
-  echo "== GPU: tests, then the copy benchmark =="
-  for t in layout_gpu_test arch_sm80_test arch_sm90_test tiled_mma_test wgmma_atom_test copy_kernels_test; do
+  echo "== GPU: tests, the copy benchmark, then the GEMM benchmark =="
+  for t in layout_gpu_test arch_sm80_test arch_sm90_test tiled_mma_test wgmma_atom_test copy_kernels_test gemm_test; do
     [ -x "build/$preset/tests/cuda/$t" ] && "build/$preset/tests/cuda/$t" --gtest_brief=1
   done
   "$bin" bench copy --sizes 256,1024
+  # The main job: the best ladder steps against cuBLASLt (verified, then timed).
+  "$bin" bench gemm --suite bench/ladder_suite.csv --impl k07,k08,k09
 fi

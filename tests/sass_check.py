@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """SASS checks of compiled kernels (no GPU needed).
 
-usage: sass_check.py CUOBJDUMP FILE [--kernel REGEX --expect OP[,OP...] [--forbid OP[,OP...]]]...
+usage: sass_check.py CUOBJDUMP FILE[;FILE...] [--kernel REGEX --expect OP[,OP...] [--forbid OP[,OP...]]]...
 
-Disassembles FILE (an object file or executable) with `cuobjdump -sass` and,
+Disassembles FILE (an object file or executable; a ';'-separated list, as
+$<TARGET_OBJECTS:...> gives for a library of several objects, is read whole) with `cuobjdump -sass` and,
 for every kernel whose mangled name matches REGEX, checks that each expected
 opcode prefix occurs and no forbidden one does.  Every check must match at
 least one kernel.  `--forbid LDL,STL` is the "no local memory" check.
@@ -46,7 +47,9 @@ def main(argv):
             check[argv[i][2:]] = [x for x in argv[i + 1].split(",") if x]
             i += 2
         checks.append(check)
-    kernels = disassemble(cuobjdump, path)
+    kernels = {}
+    for one in [p for p in path.split(";") if p]:
+        kernels.update(disassemble(cuobjdump, one))
     passed = failed = 0
     for c in checks:
         matched = [k for k in kernels if re.search(c["kernel"], k)]

@@ -83,4 +83,27 @@ struct UniversalCopy {
   static constexpr bool kZeroFills = false;
 };
 
+/// UniversalCopy whose partial vectors are completed with zeros: copy_n(src,
+/// dst, n) moves the first n elements and sets the other kElems - n to
+/// all-zero bits (0 of integers, +0.0 of IEEE and bf16 types).  copy_if with
+/// it zero-fills what lies outside the source tensor (n = 0 writes a whole
+/// vector of zeros and reads nothing), so a shared-memory tile at the edge of
+/// a matrix holds zeros there: what a GEMM needs at its K tail, where the
+/// padding is multiplied and summed.
+template <class T, int Bits>
+struct UniversalCopyZfill : UniversalCopy<T, Bits> {
+  using Base = UniversalCopy<T, Bits>;
+  using value_type = T;
+  static constexpr int kElems = Base::kElems;
+
+  TESSEL_HD static void copy_n(const T* src, T* dst, int n) {
+    using elem_word = typename detail::Word<sizeof(T)>::type;
+    for (int i = 0; i < kElems; ++i) {
+      if (i < n) dst[i] = src[i];
+      else *reinterpret_cast<elem_word*>(dst + i) = elem_word{};
+    }
+  }
+  static constexpr bool kZeroFills = true;
+};
+
 }  // namespace tessel

@@ -1,7 +1,20 @@
-// Placeholder until step k03 lands: reports unsupported, launches nothing.
-#include "src/kernels/gemm/launch.hpp"
+// Launcher of ladder step k03 (include/tessel/kernels/gemm/k03_smem_padded.cuh):
+// k02's kernel with padded, bank-conflict-free shared tiles.
+#include "src/kernels/gemm/dispatch.hpp"
+#include "tessel/kernels/gemm/k03_smem_padded.cuh"
 
 namespace tessel::gemm_launch {
-Status check_k03(const GemmArgs&) { return Status::failure(Status::unsupported, "k03 is not built yet"); }
-Status launch_k03(const GemmArgs& a, cudaStream_t) { return check_k03(a); }
+
+namespace k = gemm_kernels::k03;
+
+Status check_k03(const GemmArgs& a) { return check_tile_grid(a, k::kBM, k::kBN, "k03"); }
+
+Status launch_k03(const GemmArgs& a, cudaStream_t stream) {
+  return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+    gemm_kernels::k02::gemm_smem_fma<T, MA, MB, k::SmemPadded>
+        <<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, 0, stream>>>(gemm_kernels::make_params<T>(a));
+    return launch_status("k03");
+  });
+}
+
 }  // namespace tessel::gemm_launch

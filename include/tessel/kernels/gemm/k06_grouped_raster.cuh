@@ -19,7 +19,10 @@ template <int G>
 struct GroupedRaster {
   static dim3 grid(index_t tiles_m, index_t tiles_n) { return dim3(static_cast<unsigned>(tiles_m * tiles_n)); }
   __device__ static void tile(index_t tiles_m, index_t tiles_n, index_t& tm, index_t& tn) {
-    const index_t b = blockIdx.x;
+    tile_of(blockIdx.x, tiles_m, tiles_n, tm, tn);
+  }
+  /// The same for linear tile index b (persistent kernels walk b themselves).
+  __device__ static void tile_of(index_t b, index_t tiles_m, index_t tiles_n, index_t& tm, index_t& tn) {
     const index_t per_group = index_t{G} * tiles_n;
     const index_t first_m = (b / per_group) * G;
     const index_t rows = tiles_m - first_m < G ? tiles_m - first_m : G;  // the last group may be short

@@ -14,6 +14,11 @@
 //   * a 128x256 tile (8 consumer warps, 64x64 each) and 4 stages: 48 KB of
 //     operands per k-tile for 4.2 MFLOP, a third less L2 traffic per flop
 //     than 128x128.
+// Tried and dropped (docs/ladder.md): a persistent variant without the
+// producer warp (thread 0 issuing the loads) ran at 323 TFLOP/s instead of
+// 411 — warp 0 waited for the slowest warp on every refill and everyone
+// then waited for warp 0's loads; with the producer warp, persistence needs
+// more than the 168 registers a 9-warp CTA allows per thread.
 // The shared images are the same 128-byte swizzle as the earlier steps (TMA
 // writes exactly Sw<3,3,3> for 16-bit elements), so the ldmatrix partitions
 // are the earlier ones.  TMA needs 16-byte aligned rows; k09's launcher gives

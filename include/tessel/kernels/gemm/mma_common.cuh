@@ -10,6 +10,8 @@
 // operands) or one 64-element column (M/N-major operands) is one swizzle row.
 #pragma once
 
+#include <cstring>
+
 #include "tessel/algorithm/copy.hpp"
 #include "tessel/atom/copy_ldsm.hpp"
 #include "tessel/atom/copy_sm80.hpp"
@@ -103,11 +105,16 @@ __device__ void gemm_kslice(const FA& a, const FB& b, FC& c) {
   }();
   constexpr int RM = rest_a / RK, RN = rest_b / RK;
   static_assert(RM * RN == rest_c && KK < RK, "tessel: the fragments do not tile one GEMM");
+  // Serpentine order: consecutive MMAs share their A registers along a row
+  // of atoms and their B registers at the turn, which the register reuse
+  // cache can serve without bank conflicts.
   TESSEL_UNROLL
-  for (int n = 0; n < RN; ++n) {
+  for (int m = 0; m < RM; ++m) {
     TESSEL_UNROLL
-    for (int m = 0; m < RM; ++m)
+    for (int j = 0; j < RN; ++j) {
+      const int n = m % 2 == 0 ? j : RN - 1 - j;
       Atom::fma(c.addr(Vc * (m + RM * n)), a.addr(Va * (m + RM * KK)), b.addr(Vb * (n + RN * KK)));
+    }
   }
 }
 
@@ -149,15 +156,48 @@ __device__ inline GlobalTile<const float, CTile, 2> coord_tile(index_t residue_m
   return GlobalTile<const float, CTile, 2>{nullptr, {0, 0}, {residue_m, residue_n}};
 }
 
+namespace detail {
+/// Do values 2i and 2i+1 of every thread sit in neighbouring columns (the
+/// mma.sync C layout's pairs)?  Checked on the static partition.
+template <class View>
+constexpr bool column_pairs() {
+  using Values = typename View::Values;
+  for (int v = 0; v + 1 < View::kValues; v += 2)
+    if (Values{}(0, v + 1) != Values{}(0, v) + (index_t{1} << kCoordBits)) return false;
+  return View::kValues % 2 == 0;
+}
+}  // namespace detail
+
 /// D = alpha * acc + beta * C for this thread's accumulators (tile origin
-/// (m0, n0)), from registers, one element at a time.
+/// (m0, n0)), from registers.
 template <class U, class T, class View, class Frag>
 __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
+  // Pairs of neighbouring columns as one 4-byte (8-byte for fp32) store when
+  // D's rows keep them aligned and C is not read.
+  constexpr bool kPairs = detail::column_pairs<View>();
+  const bool pairs = kPairs && p.beta == 0.0f && p.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.d) % (2 * sizeof(U)) == 0;
   TESSEL_UNROLL
-  for (int v = 0; v < Frag::kValues; ++v) {
-    if (!tCcD.inside(v)) continue;
+  for (int v = 0; v < Frag::kValues; v += 2) {
     const index_t at = tCcD.packed(v);
-    detail::store_as<U>(p, m0 + coord_field(at, 0), n0 + coord_field(at, 1), *acc.addr(v));
+    const index_t i = m0 + coord_field(at, 0), j = n0 + coord_field(at, 1);
+    if (pairs && tCcD.inside(v + 1)) {
+      U* d = static_cast<U*>(p.d) + i * p.ldd + j;
+      if constexpr (sizeof(U) == 4) {
+        *reinterpret_cast<float2*>(d) = make_float2(p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
+      } else {
+        const U lo = detail::from_float<U>(p.alpha * *acc.addr(v)), hi = detail::from_float<U>(p.alpha * *acc.addr(v + 1));
+        std::uint16_t l, h;
+        std::memcpy(&l, &lo, 2);
+        std::memcpy(&h, &hi, 2);
+        *reinterpret_cast<std::uint32_t*>(d) = std::uint32_t{l} | (std::uint32_t{h} << 16);
+      }
+      continue;
+    }
+    if (tCcD.inside(v)) detail::store_as<U>(p, i, j, *acc.addr(v));
+    if (v + 1 < Frag::kValues && tCcD.inside(v + 1)) {
+      const index_t at1 = tCcD.packed(v + 1);
+      detail::store_as<U>(p, m0 + coord_field(at1, 0), n0 + coord_field(at1, 1), *acc.addr(v + 1));
+    }
   }
 }
 /// The same, dispatching once on the run-time output type.

@@ -1,0 +1,71 @@
+// What every launcher of the ladder shares: the dispatch from run-time
+// arguments (input type x layout) to one of 8 kernel instantiations, and the
+// CUDA grid limits of a tiled launch.
+//
+//   Status launch_kNN(const GemmArgs& a, cudaStream_t s) {
+//     return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+//       const TileGrid g = tile_grid(a, BM, BN);
+//       kernel<T, MA, MB><<<g.dim(), threads, 0, s>>>(gemm_kernels::make_params<T>(a));
+//       return launch_status("kNN");
+//     });
+//   }
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <string>
+
+#include "src/kernels/gemm/launch.hpp"
+
+namespace tessel::gemm_launch {
+
+/// Calls `f.template operator()<T, MA, MB>()` with T the input element type
+/// (__nv_bfloat16 for bf16, __half for fp16) and MA, MB the layout of `a`, as
+/// compile-time arguments, and returns its Status.  Only called after the
+/// common checks (gemm.cu), which reject every other input type.
+template <class F>
+Status with_types(const GemmArgs& a, F&& f) {
+  const auto by_layout = [&]<class T>() -> Status {
+    const bool ak = a.layout.a == MajorA::k, bn = a.layout.b == MajorB::n;
+    if (ak && bn) return f.template operator()<T, MajorA::k, MajorB::n>();
+    if (ak) return f.template operator()<T, MajorA::k, MajorB::k>();
+    if (bn) return f.template operator()<T, MajorA::m, MajorB::n>();
+    return f.template operator()<T, MajorA::m, MajorB::k>();
+  };
+  switch (a.ab_type) {
+    case DType::bf16: return by_layout.template operator()<__nv_bfloat16>();
+    case DType::f16: return by_layout.template operator()<__half>();
+    case DType::f32: break;
+  }
+  return Status::failure(Status::invalid_argument, "A and B must be bf16 or fp16");
+}
+
+/// The 2-D grid of a kernel with one CTA per (tile_m x tile_n) tile of D:
+/// x runs along N, y along M.
+struct TileGrid {
+  index_t x = 0, y = 0;
+  dim3 dim() const { return dim3(static_cast<unsigned>(x), static_cast<unsigned>(y)); }
+};
+inline TileGrid tile_grid(const GemmArgs& a, int tile_m, int tile_n) {
+  return TileGrid{(a.n + tile_n - 1) / tile_n, (a.m + tile_m - 1) / tile_m};
+}
+
+/// `unsupported` when the grid breaks a CUDA limit (gridDim.x <= 2^31-1,
+/// gridDim.y <= 65535), naming the limit and the largest extent the step
+/// serves; success otherwise.
+inline Status check_tile_grid(const GemmArgs& a, int tile_m, int tile_n, const char* step) {
+  const TileGrid g = tile_grid(a, tile_m, tile_n);
+  if (g.y > 65535)
+    return Status::failure(Status::unsupported,
+                           std::string(step) + ": gridDim.y = ceil(M/" + std::to_string(tile_m) + ") = " +
+                               std::to_string(g.y) + " exceeds the CUDA limit 65535 (M <= " +
+                               std::to_string(65535LL * tile_m) + ")");
+  if (g.x > 0x7FFFFFFF)
+    return Status::failure(Status::unsupported,
+                           std::string(step) + ": gridDim.x = ceil(N/" + std::to_string(tile_n) + ") = " +
+                               std::to_string(g.x) + " exceeds the CUDA limit 2^31-1");
+  return Status::success();
+}
+
+}  // namespace tessel::gemm_launch

@@ -1,0 +1,10 @@
+# The GEMM ladder through the public API: every step, bit for bit against an
+# exact host reference (GPU; skips without one), and the host API's checks
+# and names (no GPU needed).
+add_executable(gemm_test gemm_test.cu)
+target_link_libraries(gemm_test PRIVATE tessel::kernels GTest::gtest_main)
+gtest_discover_tests(gemm_test DISCOVERY_TIMEOUT 60)
+
+add_executable(gemm_api_test gemm_api_test.cpp)
+target_link_libraries(gemm_api_test PRIVATE tessel::kernels GTest::gtest_main tessel_warnings)
+gtest_discover_tests(gemm_api_test DISCOVERY_TIMEOUT 60)

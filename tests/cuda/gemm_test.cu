@@ -1,0 +1,425 @@
+// Every step of the GEMM ladder through the public API tessel::gemm(), bit
+// for bit against a host reference in exact arithmetic.  Parameterized over
+// all nine GemmImpl values: a step whose gemm_check still says "not built
+// yet" is skipped with its name, so each step is tested here as soon as it
+// lands.  Skipped where no GPU is present.
+//
+// Tier-1 exactness: inputs are small integers in [-4,4] and alpha, beta
+// small integers, so every fp32 accumulation is exact (|sum| <= 16 K) and
+// the only rounding is the final one to the output type, which the host
+// reproduces (round to nearest even at the output's precision).  The output
+// is poisoned with 0xFF bytes (NaN in every output type) before each launch,
+// every element of D, including the padding of its rows (ldd > N), is
+// compared bit for bit, and a rejected call must leave D poisoned.
+//
+// The inputs are cut from one 1000x1000 matrix per operand and type,
+// uploaded once: a case (M,N,K) with leading dimension ld copies the
+// top-left corner into a buffer of that ld (cudaMemcpy2DAsync), so the host
+// reference is one set of prefix products P_K(i,j) = sum_{l<K} A(i,l) B(l,j),
+// computed once for the seven K of the sweep.  All GPU work is on one stream.
+#include <gtest/gtest.h>
+
+#include "gpu_test.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tessel/host/gemm.hpp"
+
+using namespace tessel;
+
+namespace {
+
+constexpr int kMax = 1000;     // largest M, N, K of the sweeps
+constexpr int kMaxPad = 8;     // largest leading-dimension padding
+const std::vector<index_t> kFullMN = {1, 7, 8, 17, 64, 127, 128, 129, 255, 257, 1000};
+const std::vector<index_t> kFullK = {1, 8, 63, 64, 65, 192, 1000};
+const std::vector<index_t> kSmallMN = {1, 17, 128, 129, 257};
+const std::vector<index_t> kSmallK = {1, 63, 65, 192};
+
+// ------------------------------------------------------------------ inputs and reference
+
+/// A deterministic integer in [-4, 4] for element (r, c) of operand `which`.
+int value_at(int which, int r, int c) {
+  std::uint32_t h = static_cast<std::uint32_t>(r) * 0x9E3779B1u ^ static_cast<std::uint32_t>(c) * 0x85EBCA77u ^
+                    static_cast<std::uint32_t>(which) * 0xC2B2AE3Du;
+  h ^= h >> 15;
+  h *= 0x2C1B3C6Du;
+  h ^= h >> 13;
+  return static_cast<int>(h % 9u) - 4;
+}
+int a_at(int i, int l) { return value_at(1, i, l); }  // A (M,K)
+int b_at(int l, int j) { return value_at(2, l, j); }  // B (K,N)
+int c_at(int i, int j) { return value_at(3, i, j); }  // C (M,N)
+
+int k_index(index_t k) {
+  for (std::size_t s = 0; s < kFullK.size(); ++s)
+    if (kFullK[s] == k) return static_cast<int>(s);
+  return -1;
+}
+
+/// The bits of the integer v (|v| < 2^24) rounded to nearest even in the
+/// output type: written from the formats' definitions, not from CUDA's
+/// conversion routines (which the kernels use).
+std::uint32_t round_bits(std::int64_t v, DType t) {
+  const int sig_bits = t == DType::bf16 ? 8 : t == DType::f16 ? 11 : 24;  // significand, with the hidden bit
+  const int mant_bits = sig_bits - 1;
+  const int exp_bias = t == DType::bf16 ? 127 : t == DType::f16 ? 15 : 127;
+  const int width = t == DType::f32 ? 32 : 16;
+  const std::uint32_t sign = v < 0 ? 1u : 0u;
+  std::uint64_t mag = static_cast<std::uint64_t>(v < 0 ? -v : v);
+  if (mag == 0) return 0;  // +0: the kernels never produce -0 from these inputs
+  int top = 63 - __builtin_clzll(mag);  // floor(log2 mag)
+  if (top >= sig_bits) {                // round away the low bits, to nearest even
+    const int shift = top - mant_bits;
+    const std::uint64_t q = mag >> shift, r = mag & ((std::uint64_t{1} << shift) - 1), half = std::uint64_t{1} << (shift - 1);
+    mag = (q + (r > half || (r == half && (q & 1)))) << shift;
+    top = 63 - __builtin_clzll(mag);
+  }
+  const std::uint64_t mant = top >= mant_bits ? (mag >> (top - mant_bits)) : (mag << (mant_bits - top));
+  return (sign << (width - 1)) | (static_cast<std::uint32_t>(top + exp_bias) << mant_bits) |
+         static_cast<std::uint32_t>(mant & ((std::uint64_t{1} << mant_bits) - 1));
+}
+
+template <class U>
+U from_int(int x) {
+  if constexpr (std::is_same_v<U, float>) return static_cast<float>(x);
+  else if constexpr (std::is_same_v<U, __nv_bfloat16>) return __float2bfloat16_rn(static_cast<float>(x));
+  else return __float2half_rn(static_cast<float>(x));
+}
+
+/// A 1000 x 1000 matrix f(r, c) in element type U, row r at r*1000.
+template <class U, class F>
+std::vector<U> make_matrix(F f) {
+  std::vector<U> m(static_cast<std::size_t>(kMax) * kMax);
+  for (int r = 0; r < kMax; ++r)
+    for (int c = 0; c < kMax; ++c) m[static_cast<std::size_t>(r) * kMax + c] = from_int<U>(f(r, c));
+  return m;
+}
+
+struct DeviceBuffer {
+  void* p = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (p) cudaFree(p);
+  }
+};
+
+/// What every case shares: the stream, the source matrices on the device,
+/// the working buffers, the host reference.
+struct World {
+  cudaStream_t stream = nullptr;
+  DeviceBuffer a_src[2][2];  // [ab type][0: A:k (i*1000+l), 1: A:m (i+l*1000)]
+  DeviceBuffer b_src[2][2];  // [ab type][0: B:n (l*1000+j), 1: B:k (l+j*1000)]
+  DeviceBuffer c_src[3];     // [cd type] C(i,j) at i*1000+j
+  DeviceBuffer a, b, c, d;   // per-case copies with the case's leading dimensions
+  std::vector<std::int32_t> ref[7];  // P_K(i, j) at i*1000+j for K = kFullK[s]
+  bool ready = false;
+};
+World* g_world = nullptr;
+
+int ab_slot(DType t) { return t == DType::bf16 ? 0 : 1; }
+int cd_slot(DType t) { return t == DType::bf16 ? 0 : t == DType::f16 ? 1 : 2; }
+
+template <class U>
+void upload(DeviceBuffer& dst, const std::vector<U>& host, cudaStream_t s) {
+  CUDA_CHECK(cudaMalloc(&dst.p, host.size() * sizeof(U)));
+  CUDA_CHECK(cudaMemcpyAsync(dst.p, host.data(), host.size() * sizeof(U), cudaMemcpyHostToDevice, s));
+  CUDA_CHECK(cudaStreamSynchronize(s));  // `host` may go away after this call
+}
+
+template <class U>
+void upload_inputs(World& w, int slot) {
+  upload(w.a_src[slot][0], make_matrix<U>([](int r, int c) { return a_at(r, c); }), w.stream);  // A:k, row i
+  upload(w.a_src[slot][1], make_matrix<U>([](int r, int c) { return a_at(c, r); }), w.stream);  // A:m, row l
+  upload(w.b_src[slot][0], make_matrix<U>([](int r, int c) { return b_at(r, c); }), w.stream);  // B:n, row l
+  upload(w.b_src[slot][1], make_matrix<U>([](int r, int c) { return b_at(c, r); }), w.stream);  // B:k, row j
+}
+
+void set_up_world(World& w) {
+  CUDA_CHECK(cudaStreamCreate(&w.stream));
+  upload_inputs<__nv_bfloat16>(w, 0);
+  upload_inputs<__half>(w, 1);
+  upload(w.c_src[0], make_matrix<__nv_bfloat16>(c_at), w.stream);
+  upload(w.c_src[1], make_matrix<__half>(c_at), w.stream);
+  upload(w.c_src[2], make_matrix<float>(c_at), w.stream);
+  const std::size_t work = static_cast<std::size_t>(kMax) * (kMax + kMaxPad) * 4;
+  for (DeviceBuffer* b : {&w.a, &w.b, &w.c, &w.d}) CUDA_CHECK(cudaMalloc(&b->p, work));
+  // P_K for the seven K, row by row: 10^9 integer multiply-adds.
+  std::vector<std::int8_t> A(static_cast<std::size_t>(kMax) * kMax), B(A.size());
+  for (int r = 0; r < kMax; ++r)
+    for (int c = 0; c < kMax; ++c) {
+      A[static_cast<std::size_t>(r) * kMax + c] = static_cast<std::int8_t>(a_at(r, c));
+      B[static_cast<std::size_t>(r) * kMax + c] = static_cast<std::int8_t>(b_at(r, c));
+    }
+  for (auto& r : w.ref) r.assign(static_cast<std::size_t>(kMax) * kMax, 0);
+  std::vector<std::int32_t> row(kMax);
+  for (int i = 0; i < kMax; ++i) {
+    std::fill(row.begin(), row.end(), 0);
+    std::size_t s = 0;
+    for (int l = 0; l < kMax; ++l) {
+      const std::int32_t a = A[static_cast<std::size_t>(i) * kMax + l];
+      const std::int8_t* b = &B[static_cast<std::size_t>(l) * kMax];
+      for (int j = 0; j < kMax; ++j) row[j] += a * b[j];
+      if (s < kFullK.size() && l + 1 == kFullK[s]) {
+        std::copy(row.begin(), row.end(), w.ref[s].begin() + static_cast<std::ptrdiff_t>(i) * kMax);
+        ++s;
+      }
+    }
+  }
+  w.ready = true;
+}
+
+// ------------------------------------------------------------------ one case
+
+struct Case {
+  index_t m, n, k;
+  DType ab = DType::bf16, cd = DType::bf16;
+  GemmLayout layout{};
+  index_t pad = 0;  // added to every leading dimension
+  bool with_c = true;  // alpha = 2, beta = -1 with C; else alpha = 1, beta = 0, C null
+};
+
+std::string describe(GemmImpl impl, const Case& c) {
+  return std::string(short_name(impl)) + " " + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
+         std::to_string(c.k) + " " + name(c.ab) + "->" + name(c.cd) + " " + name(c.layout) + " pad " +
+         std::to_string(c.pad) + (c.with_c ? " alpha=2 beta=-1" : " alpha=1 beta=0 C=null");
+}
+
+/// Tallies of a sweep.
+struct Tally {
+  int run = 0, unsupported = 0, nonzero_cases = 0, failed = 0;
+  std::string first_unsupported;
+};
+
+/// Element bits of output type t at h[idx].
+std::uint32_t bits_at(const std::vector<unsigned char>& h, std::size_t idx, DType t) {
+  if (t == DType::f32) {
+    std::uint32_t x;
+    std::memcpy(&x, &h[idx * 4], 4);
+    return x;
+  }
+  std::uint16_t x;
+  std::memcpy(&x, &h[idx * 2], 2);
+  return x;
+}
+
+void run_case(GemmImpl impl, const Case& c, Tally& tally) {
+  World& w = *g_world;
+  const int ks = k_index(c.k);
+  ASSERT_GE(ks, 0);
+  const std::size_t ab_size = 2, cd_size = static_cast<std::size_t>(size_bytes(c.cd));
+  const bool ak = c.layout.a == MajorA::k, bn = c.layout.b == MajorB::n;
+  const index_t a_rows = ak ? c.m : c.k, a_cols = ak ? c.k : c.m;
+  const index_t b_rows = bn ? c.k : c.n, b_cols = bn ? c.n : c.k;
+  GemmArgs g;
+  g.m = c.m, g.n = c.n, g.k = c.k;
+  g.ab_type = c.ab, g.cd_type = c.cd, g.layout = c.layout;
+  g.lda = a_cols + c.pad, g.ldb = b_cols + c.pad, g.ldc = c.n + c.pad, g.ldd = c.n + c.pad;
+  g.a = w.a.p, g.b = w.b.p, g.d = w.d.p;
+  g.c = c.with_c ? w.c.p : nullptr;
+  g.alpha = c.with_c ? 2.0f : 1.0f;
+  g.beta = c.with_c ? -1.0f : 0.0f;
+
+  const int at = ab_slot(c.ab);
+  CUDA_CHECK(cudaMemcpy2DAsync(w.a.p, g.lda * ab_size, w.a_src[at][ak ? 0 : 1].p, kMax * ab_size, a_cols * ab_size,
+                               a_rows, cudaMemcpyDeviceToDevice, w.stream));
+  CUDA_CHECK(cudaMemcpy2DAsync(w.b.p, g.ldb * ab_size, w.b_src[at][bn ? 0 : 1].p, kMax * ab_size, b_cols * ab_size,
+                               b_rows, cudaMemcpyDeviceToDevice, w.stream));
+  if (c.with_c)
+    CUDA_CHECK(cudaMemcpy2DAsync(w.c.p, g.ldc * cd_size, w.c_src[cd_slot(c.cd)].p, kMax * cd_size, c.n * cd_size, c.m,
+                                 cudaMemcpyDeviceToDevice, w.stream));
+  const std::size_t d_bytes = static_cast<std::size_t>(c.m * g.ldd) * cd_size;
+  CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
+
+  const Status s = gemm(impl, g, w.stream);
+  std::vector<unsigned char> h(d_bytes);
+  if (s.code == Status::unsupported) {
+    // The step's own rule: nothing may have been written.
+    CUDA_CHECK(cudaMemcpyAsync(h.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));
+    for (unsigned char x : h) ASSERT_EQ(x, 0xFF) << describe(impl, c) << ": unsupported, but D was written";
+    if (tally.unsupported++ == 0) tally.first_unsupported = describe(impl, c) + ": " + s.message;
+    return;
+  }
+  ASSERT_TRUE(s.is_ok()) << describe(impl, c) << ": " << to_string(s.code) << ": " << s.message;
+  CUDA_CHECK(cudaMemcpyAsync(h.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+  CUDA_CHECK(cudaStreamSynchronize(w.stream));
+  ++tally.run;
+
+  const std::vector<std::int32_t>& P = w.ref[ks];
+  const std::uint32_t poison = c.cd == DType::f32 ? 0xFFFFFFFFu : 0xFFFFu;
+  int bad = 0;
+  bool nonzero = false;
+  for (index_t i = 0; i < c.m; ++i)
+    for (index_t j = 0; j < g.ldd; ++j) {
+      std::uint32_t want = poison;
+      if (j < c.n) {
+        const std::int64_t p = P[static_cast<std::size_t>(i * kMax + j)];
+        const std::int64_t v = c.with_c ? 2 * p - c_at(static_cast<int>(i), static_cast<int>(j)) : p;
+        nonzero = nonzero || v != 0;
+        want = round_bits(v, c.cd);
+      }
+      const std::uint32_t got = bits_at(h, static_cast<std::size_t>(i * g.ldd + j), c.cd);
+      if (got != want && bad++ < 5)
+        ADD_FAILURE() << describe(impl, c) << ": D(" << i << "," << j << ") = 0x" << std::hex << got << ", expected 0x"
+                      << want << std::dec << (j >= c.n ? " (row padding: must stay poisoned)" : "");
+    }
+  EXPECT_EQ(bad, 0) << describe(impl, c);
+  tally.failed += bad != 0;
+  tally.nonzero_cases += nonzero;
+}
+
+// ------------------------------------------------------------------ the fixture
+
+class Gemm : public ::testing::TestWithParam<GemmImpl> {
+ protected:
+  static void SetUpTestSuite() {
+    if (!::tessel::testing::have_gpu()) return;
+    g_world = new World;
+    set_up_world(*g_world);
+  }
+  static void TearDownTestSuite() {
+    if (g_world && g_world->stream) cudaStreamDestroy(g_world->stream);
+    delete g_world;
+    g_world = nullptr;
+  }
+  /// Skips the test when there is no GPU or the step is not built yet.
+  void SetUp() override {
+    REQUIRE_GPU();
+    ASSERT_TRUE(g_world && g_world->ready) << "test setup failed";
+  }
+  /// Skips a test of correct results when the step is a placeholder.
+  bool step_not_built(std::string& why) const {
+    GemmArgs g;
+    g.m = g.n = g.k = 64;
+    g.lda = g.ldb = g.ldd = 64;
+    g.a = g.b = g.d = g_world->d.p;
+    const Status s = gemm_check(GetParam(), g);
+    why = std::string(name(GetParam())) + ": " + s.message;
+    return s.code == Status::unsupported && s.message.find("not built yet") != std::string::npos;
+  }
+  /// Every (M, N, K) of the lists in every layout, with both epilogues
+  /// (alpha = 2, beta = -1 with C; alpha = 1, beta = 0 without), or, when
+  /// `alternate`, one of the two in turn.
+  void sweep(const std::vector<index_t>& mn, const std::vector<index_t>& ks, DType ab, DType cd, index_t pad,
+             bool alternate) {
+    std::string why;
+    if (step_not_built(why)) GTEST_SKIP() << why;
+    Tally tally;
+    int shape = 0;
+    for (GemmLayout l : kAllGemmLayouts)
+      for (index_t m : mn)
+        for (index_t n : mn)
+          for (index_t k : ks) {
+            ++shape;
+            for (bool with_c : {true, false}) {
+              if (alternate && with_c != (shape % 2 == 0)) continue;
+              run_case(GetParam(), Case{m, n, k, ab, cd, l, pad, with_c}, tally);
+              if (HasFatalFailure()) return;
+              if (tally.failed >= 10) {
+                ADD_FAILURE() << name(GetParam()) << ": stopping this sweep after 10 failing cases";
+                return;
+              }
+            }
+          }
+    std::printf("[ %s ] %s->%s pad %d: %d cases run, %d unsupported%s%s\n", name(GetParam()), name(ab), name(cd),
+                static_cast<int>(pad), tally.run, tally.unsupported, tally.unsupported ? "; first: " : "",
+                tally.first_unsupported.c_str());
+    if (tally.run == 0) GTEST_SKIP() << name(GetParam()) << " rejected every case: " << tally.first_unsupported;
+    EXPECT_GT(tally.nonzero_cases, tally.run * 9 / 10) << "the reference is mostly zero: the test proves little";
+  }
+};
+
+TEST_P(Gemm, Bf16FullSweep) {
+  // 11 x 11 x 7 shapes x 4 layouts x 2 epilogues, bf16 in and out.
+  sweep(kFullMN, kFullK, DType::bf16, DType::bf16, 0, false);
+}
+
+TEST_P(Gemm, Fp16Inputs) {
+  for (DType cd : {DType::f16, DType::bf16, DType::f32}) {
+    sweep(kSmallMN, kSmallK, DType::f16, cd, 0, true);
+    if (HasFatalFailure() || IsSkipped()) return;
+  }
+}
+
+TEST_P(Gemm, Fp32AndFp16Outputs) {
+  for (DType cd : {DType::f32, DType::f16}) {
+    sweep(kSmallMN, kSmallK, DType::bf16, cd, 0, true);
+    if (HasFatalFailure() || IsSkipped()) return;
+  }
+}
+
+TEST_P(Gemm, PaddedLeadingDimensions) {
+  // Every leading dimension = contiguous extent + pad; D's row padding must stay poisoned.
+  for (index_t pad : {8, 3})
+    for (DType ab : {DType::bf16, DType::f16}) {
+      sweep(kSmallMN, kSmallK, ab, ab == DType::bf16 ? DType::bf16 : DType::f32, pad, true);
+      if (HasFatalFailure() || IsSkipped()) return;
+    }
+}
+
+/// Each invalid_argument rule of the common checks: the code, and D untouched.
+TEST_P(Gemm, RejectsInvalidArgumentsAndWritesNothing) {
+  World& w = *g_world;
+  const GemmImpl impl = GetParam();
+  GemmArgs base;
+  base.m = 64, base.n = 48, base.k = 32;
+  base.lda = 32, base.ldb = 48, base.ldc = 48, base.ldd = 48;
+  base.a = w.a.p, base.b = w.b.p, base.c = w.c.p, base.d = w.d.p;
+  base.alpha = 1.0f, base.beta = 1.0f;
+  struct Rule {
+    const char* what;
+    GemmArgs args;
+  };
+  std::vector<Rule> rules;
+  const auto add = [&](const char* what, auto mutate) {
+    GemmArgs g = base;
+    mutate(g);
+    rules.push_back({what, g});
+  };
+  add("null A", [](GemmArgs& g) { g.a = nullptr; });
+  add("null B", [](GemmArgs& g) { g.b = nullptr; });
+  add("null D", [](GemmArgs& g) { g.d = nullptr; });
+  add("M = 0", [](GemmArgs& g) { g.m = 0; });
+  add("N = 0", [](GemmArgs& g) { g.n = 0; });
+  add("K = 0", [](GemmArgs& g) { g.k = 0; });
+  add("negative M", [](GemmArgs& g) { g.m = -5; });
+  add("lda < K (A:k)", [](GemmArgs& g) { g.lda = g.k - 1; });
+  add("lda < M (A:m)", [](GemmArgs& g) { g.layout.a = MajorA::m, g.lda = g.m - 1; });
+  add("ldb < N (B:n)", [](GemmArgs& g) { g.ldb = g.n - 1; });
+  add("ldb < K (B:k)", [](GemmArgs& g) { g.layout.b = MajorB::k, g.ldb = g.k - 1; });
+  add("ldd < N", [](GemmArgs& g) { g.ldd = g.n - 1; });
+  add("ldc < N with beta != 0", [](GemmArgs& g) { g.ldc = g.n - 1; });
+  add("beta != 0 with null C", [](GemmArgs& g) { g.c = nullptr; });
+  add("fp32 inputs", [](GemmArgs& g) { g.ab_type = DType::f32; });
+  const std::size_t d_bytes = 64 * 48 * 2;
+  std::vector<unsigned char> h(d_bytes);
+  for (const Rule& r : rules) {
+    CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
+    const Status s = gemm(impl, r.args, w.stream);
+    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ", " << r.what << ": got " << to_string(s.code) << ": "
+                                                << s.message;
+    EXPECT_FALSE(s.message.empty()) << r.what;
+    EXPECT_EQ(gemm_check(impl, r.args).code, Status::invalid_argument) << r.what;
+    CUDA_CHECK(cudaMemcpyAsync(h.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));
+    int written = 0;
+    for (unsigned char x : h) written += x != 0xFF;
+    EXPECT_EQ(written, 0) << name(impl) << ", " << r.what << ": D was written";
+  }
+}
+
+std::string param_name(const ::testing::TestParamInfo<GemmImpl>& info) { return name(info.param); }
+
+INSTANTIATE_TEST_SUITE_P(AllSteps, Gemm, ::testing::ValuesIn(kAllGemmImpls), param_name);
+
+}  // namespace
