@@ -83,7 +83,12 @@ Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
     if (!s) return s;
     auto* kernel = &k::gemm_warp_specialized<T, MA, MB>;
     if (Status e = allow_smem(kernel, X::kSmemBytes, "k09"); !e) return e;
-    const dim3 grid = gemm_kernels::GroupedRaster<k::kGroup>::grid((a.m + k::kBM - 1) / k::kBM, (a.n + k::kBN - 1) / k::kBN);
+    // Persistent: one CTA per SM (the kernel's shared memory allows one), at most one per tile.
+    int device = 0, sms = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+      return launch_status("k09 (SM count)");
+    const index_t tiles = ((a.m + k::kBM - 1) / k::kBM) * ((a.n + k::kBN - 1) / k::kBN);
+    const dim3 grid(static_cast<unsigned>(tiles < sms ? tiles : sms));
     kernel<<<grid, k::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, gemm_kernels::make_params<T>(a));
     return launch_status("k09");
   });

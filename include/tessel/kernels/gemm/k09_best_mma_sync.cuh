@@ -13,12 +13,16 @@
 //     freely; the only waits are on data;
 //   * a 128x256 tile (8 consumer warps, 64x64 each) and 4 stages: 48 KB of
 //     operands per k-tile for 4.2 MFLOP, a third less L2 traffic per flop
-//     than 128x128.
-// Tried and dropped (docs/ladder.md): a persistent variant without the
-// producer warp (thread 0 issuing the loads) ran at 323 TFLOP/s instead of
-// 411 — warp 0 waited for the slowest warp on every refill and everyone
-// then waited for warp 0's loads; with the producer warp, persistence needs
-// more than the 168 registers a 9-warp CTA allows per thread.
+//     than 128x128;
+//   * persistent CTAs, one per SM: the producer fills the next tile's stages
+//     while the consumers write the previous tile's D.  The producer is a
+//     whole warpgroup that gives its registers to the consumers
+//     (setmaxnreg): with 9 warps a CTA may use only 168 registers per thread,
+//     too few for the persistent loop without spills.
+// Tried and dropped (docs/ladder.md): a persistent variant without a
+// producer (thread 0 issuing the loads) ran at 323 TFLOP/s instead of 411:
+// warp 0 waited for the slowest warp on every refill and everyone then
+// waited for warp 0's loads.
 // The shared images are the same 128-byte swizzle as the earlier steps (TMA
 // writes exactly Sw<3,3,3> for 16-bit elements), so the ldmatrix partitions
 // are the earlier ones.  TMA needs 16-byte aligned rows; k09's launcher gives
@@ -59,8 +63,11 @@ struct TmaOperand {
 namespace k09 {
 
 inline constexpr int kBM = 128, kBN = 256, kStages = 4;
-inline constexpr int kConsumerWarps = 8;                        // 2 x 4, each 64x64 of D
-inline constexpr int kThreads = 32 * (kConsumerWarps + 1);      // + one producer warp
+inline constexpr int kConsumerWarps = 8;                  // 2 x 4, each 64x64 of D
+inline constexpr int kThreads = 32 * (kConsumerWarps + 4);  // + one producer warpgroup
+// setmaxnreg moves registers from the producer warpgroup (one thread works)
+// to the consumers: 128*40 + 256*232 <= 65536.
+inline constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 inline constexpr int kGroup = 8;
 
 template <class T>
@@ -107,57 +114,75 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();  // the last CTA-wide barrier: from here on, only mbarriers
 
   const index_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
-  index_t tile_m, tile_n;
-  GroupedRaster<kGroup>::tile(tiles_m, tiles_n, tile_m, tile_n);
+  const index_t tiles = tiles_m * tiles_n;
   const index_t k_tiles = (p.k + kBK - 1) / kBK;
 
-  if (warp == kConsumerWarps) {  // producer warp: one thread issues every load
-    if (arch::sm90::elect_one_sync()) {
+  // Persistent: CTA b computes tiles b, b + gridDim.x, ...  The stage and
+  // phase of a k-tile follow one running count `it` across tiles, so the
+  // producer runs ahead into the next tile while the consumers are still in
+  // the previous tile's epilogue.
+  if (warp >= kConsumerWarps) {  // producer warpgroup: one thread issues every load
+    arch::sm90::setmaxnreg_dec<kProducerRegs>();
+    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       arch::sm90::prefetch_tensormap(&map_a);
       arch::sm90::prefetch_tensormap(&map_b);
-      for (index_t kt = 0; kt < k_tiles; ++kt) {
-        const int s = static_cast<int>(kt % kStages);
-        const index_t use = kt / kStages;
-        if (use > 0) arch::sm90::mbarrier_wait_parity(empty(s), static_cast<std::uint32_t>((use - 1) & 1));
-        arch::sm90::mbarrier_arrive_expect_tx(full(s), X::kStageBytes);
-        OpA::load(&map_a, sA + s * OpA::kElems, full(s), tile_m, kt);
-        OpB::load(&map_b, sB + s * OpB::kElems, full(s), tile_n, kt);
+      index_t it = 0;
+      for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        index_t tile_m, tile_n;
+        GroupedRaster<kGroup>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
+        for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
+          const int s = static_cast<int>(it % kStages);
+          const index_t use = it / kStages;
+          if (use > 0) arch::sm90::mbarrier_wait_parity(empty(s), static_cast<std::uint32_t>((use - 1) & 1));
+          arch::sm90::mbarrier_arrive_expect_tx(full(s), X::kStageBytes);
+          OpA::load(&map_a, sA + s * OpA::kElems, full(s), tile_m, kt);
+          OpB::load(&map_b, sB + s * OpB::kElems, full(s), tile_n, kt);
+        }
       }
     }
     return;
   }
+  arch::sm90::setmaxnreg_inc<kConsumerRegs>();
 
   // Consumer warps: thread t of 256 in the TiledMMA.
   const int t = static_cast<int>(threadIdx.x);
-  typename X::FragA tCrA;  // (8,(4,4))
-  typename X::FragB tCrB;  // (4,(8,4))
-  typename X::FragC tCrC;  // (4,(4,8)) f32
-  clear(tCrC);
   const auto ldsm_a = typename X::LdsmA{}.get_slice(t);
   const auto ldsm_b = typename X::LdsmB{}.get_slice(t);
-  for (index_t kt = 0; kt < k_tiles; ++kt) {
-    const int s = static_cast<int>(kt % kStages);
-    arch::sm90::mbarrier_wait_parity(full(s), static_cast<std::uint32_t>((kt / kStages) & 1));
-    const auto tCsA = ldsm_a.partition_S(make_smem_tensor<OpA::kSmem>(sA + s * OpA::kElems));  // (8,(4,4)) rows
-    const auto tCsB = ldsm_b.partition_S(make_smem_tensor<OpB::kSmem>(sB + s * OpB::kElems));  // (4,(8,4))
-    constexpr int SA = X::kSliceA, SB = X::kSliceB;
-    copy_range<0, SA>(typename X::LdsmA{}, tCsA, tCrA);
-    copy_range<0, SB>(typename X::LdsmB{}, tCsB, tCrB);
-    copy_range<SA, 2 * SA>(typename X::LdsmA{}, tCsA, tCrA);
-    copy_range<SB, 2 * SB>(typename X::LdsmB{}, tCsB, tCrB);
-    gemm_kslice<0, typename X::TM>(tCrA, tCrB, tCrC);
-    copy_range<2 * SA, 3 * SA>(typename X::LdsmA{}, tCsA, tCrA);
-    copy_range<2 * SB, 3 * SB>(typename X::LdsmB{}, tCsB, tCrB);
-    gemm_kslice<1, typename X::TM>(tCrA, tCrB, tCrC);
-    copy_range<3 * SA, 4 * SA>(typename X::LdsmA{}, tCsA, tCrA);
-    copy_range<3 * SB, 4 * SB>(typename X::LdsmB{}, tCsB, tCrB);
-    // Every read of stage s is issued: release it to the producer.
-    __syncwarp();
-    if (lane == 0) arch::sm90::mbarrier_arrive(empty(s));
-    gemm_kslice<2, typename X::TM>(tCrA, tCrB, tCrC);
-    gemm_kslice<3, typename X::TM>(tCrA, tCrB, tCrC);
+  constexpr int SA = X::kSliceA, SB = X::kSliceB;
+  using LA = typename X::LdsmA;
+  using LB = typename X::LdsmB;
+  using TM = typename X::TM;
+  index_t it = 0;
+  for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    index_t tile_m, tile_n;
+    GroupedRaster<kGroup>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
+    typename X::FragA tCrA;  // (8,(4,4))
+    typename X::FragB tCrB;  // (4,(8,4))
+    typename X::FragC tCrC;  // (4,(4,8)) f32
+    clear(tCrC);
+    for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
+      const int s = static_cast<int>(it % kStages);
+      arch::sm90::mbarrier_wait_parity(full(s), static_cast<std::uint32_t>((it / kStages) & 1));
+      const auto tCsA = ldsm_a.partition_S(make_smem_tensor<OpA::kSmem>(sA + s * OpA::kElems));  // (8,(4,4)) rows
+      const auto tCsB = ldsm_b.partition_S(make_smem_tensor<OpB::kSmem>(sB + s * OpB::kElems));  // (4,(8,4))
+      copy_range<0, SA>(LA{}, tCsA, tCrA);
+      copy_range<0, SB>(LB{}, tCsB, tCrB);
+      copy_range<SA, 2 * SA>(LA{}, tCsA, tCrA);
+      copy_range<SB, 2 * SB>(LB{}, tCsB, tCrB);
+      gemm_kslice<0, TM>(tCrA, tCrB, tCrC);
+      copy_range<2 * SA, 3 * SA>(LA{}, tCsA, tCrA);
+      copy_range<2 * SB, 3 * SB>(LB{}, tCsB, tCrB);
+      gemm_kslice<1, TM>(tCrA, tCrB, tCrC);
+      copy_range<3 * SA, 4 * SA>(LA{}, tCsA, tCrA);
+      copy_range<3 * SB, 4 * SB>(LB{}, tCsB, tCrB);
+      // Every read of stage s is issued: release it to the producer.
+      __syncwarp();
+      if (lane == 0) arch::sm90::mbarrier_arrive(empty(s));
+      gemm_kslice<2, TM>(tCrA, tCrB, tCrC);
+      gemm_kslice<3, TM>(tCrA, tCrB, tCrC);
+    }
+    RegisterEpilogue::apply<TM, typename X::CTile>(p, tile_m * kBM, tile_n * kBN, tCrC, nullptr, t);
   }
-  RegisterEpilogue::apply<typename X::TM, typename X::CTile>(p, tile_m * kBM, tile_n * kBN, tCrC, nullptr, t);
 }
 
 }  // namespace k09
