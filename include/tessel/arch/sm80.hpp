@@ -125,6 +125,35 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #endif
 }
 
+// ---------------------------------------------------------------- 128-bit global access
+//
+// One 16-byte load or store (the address must be 16-byte aligned).  Written
+// out because nvcc splits a uint4 access into four 32-bit ones when it cannot
+// prove the alignment of a computed address, even with
+// __builtin_assume_aligned (seen in k08's epilogue).
+
+__device__ __forceinline__ uint4 ld_global_128(const void* p) {
+  uint4 v;
+#if defined(__CUDA_ARCH__)
+  asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+#else
+  (void)p;
+  v = uint4{};
+#endif
+  return v;
+}
+__device__ __forceinline__ void st_global_128(void* p, uint4 v) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+               : "memory");
+#else
+  (void)p;
+  (void)v;
+#endif
+}
+
 // ---------------------------------------------------------------- ldmatrix
 //
 // ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (hardware-atoms §4): the

@@ -6,10 +6,10 @@ namespace tessel::gemm_launch {
 
 namespace k = gemm_kernels::k04;
 
-Status check_k04(const GemmArgs& a) { return check_tiles(a, k::kBM, k::kBN, "k04"); }
+Status check_k04(const GemmArgs& a) { return check_tile_grid(a, k::kBM, k::kBN, "k04"); }
 
 Status launch_k04(const GemmArgs& a, cudaStream_t stream) {
-  return with_mma_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+  return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     const dim3 grid(static_cast<unsigned>((a.n + k::kBN - 1) / k::kBN), static_cast<unsigned>((a.m + k::kBM - 1) / k::kBM));
     k::gemm_mma_sync<T, MA, MB><<<grid, k::kThreads, 0, stream>>>(gemm_kernels::make_params<T>(a));
     return launch_status("k04");

@@ -6,10 +6,10 @@ namespace tessel::gemm_launch {
 
 namespace k = gemm_kernels::k05;
 
-Status check_k05(const GemmArgs& a) { return check_tiles(a, k::kBM, k::kBN, "k05"); }
+Status check_k05(const GemmArgs& a) { return check_tile_grid(a, k::kBM, k::kBN, "k05"); }
 
 Status launch_k05(const GemmArgs& a, cudaStream_t stream) {
-  return with_mma_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+  return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     auto* kernel = &k::gemm_double_buffer<T, MA, MB, gemm_kernels::RowBand>;
     constexpr int smem = k::kSmemBytes<T, MA, MB>;
     if (Status s = allow_smem(kernel, smem, "k05"); !s) return s;

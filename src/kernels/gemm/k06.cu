@@ -9,7 +9,7 @@ namespace k = gemm_kernels::k06;
 Status check_k06(const GemmArgs& a) { return check_tiles_linear(a, k::kBM, k::kBN, "k06"); }
 
 Status launch_k06(const GemmArgs& a, cudaStream_t stream) {
-  return with_mma_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+  return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     auto* kernel = k::kernel<T, MA, MB>;
     constexpr int smem = k::kSmemBytes<T, MA, MB>;
     if (Status s = allow_smem(kernel, smem, "k06"); !s) return s;

@@ -69,7 +69,7 @@ Status check_k09(const GemmArgs& a) {
 
 Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
   if (!tma_ready(a.a, a.lda) || !tma_ready(a.b, a.ldb)) return launch_multistage<Fallback>(a, stream, "k09 (k08 kernel)");
-  return with_mma_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+  return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     using X = k::Tiles<T, MA, MB>;
     const T* pa = static_cast<const T*>(a.a);
     const T* pb = static_cast<const T*>(a.b);

@@ -13,7 +13,7 @@ Status check_multistage(const GemmArgs& a, const char* step) {
 
 template <class Cfg>
 Status launch_multistage(const GemmArgs& a, cudaStream_t stream, const char* step) {
-  return with_mma_types(a, [&]<class T, MajorA MA, MajorB MB>() {
+  return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     auto* kernel = &gemm_kernels::gemm_multistage<T, MA, MB, Cfg>;
     constexpr int smem = Cfg::template smem_bytes<T, MA, MB>();
     if (Status s = allow_smem(kernel, smem, step); !s) return s;

@@ -10,6 +10,10 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstdint>
+#include <cstring>
+
+#include "tessel/atom/tiled_copy.hpp"
 #include "tessel/host/gemm.hpp"
 #include "tessel/tensor/tensor.hpp"
 
@@ -86,5 +90,67 @@ template <int M, int N>
 struct TileShape {
   static constexpr IntTuple value = make_shape(M, N);
 };
+
+/// The coordinates (not the memory) of a (BM,BN) tile of D: partitioning it
+/// gives each accumulator its (row, column) in the tile, and inside() says
+/// whether that element exists.  (CuTe partitions an identity tensor.)
+template <class CTile>
+__device__ inline GlobalTile<const float, CTile, 2> coord_tile(index_t residue_m, index_t residue_n) {
+  return GlobalTile<const float, CTile, 2>{nullptr, {0, 0}, {residue_m, residue_n}};
+}
+
+namespace detail {
+/// Do values 2i and 2i+1 of every thread sit in neighbouring columns (the
+/// mma.sync C layout's pairs)?  Checked on the static partition.
+template <class View>
+constexpr bool column_pairs() {
+  using Values = typename View::Values;
+  for (int v = 0; v + 1 < View::kValues; v += 2)
+    if (Values{}(0, v + 1) != Values{}(0, v) + (index_t{1} << kCoordBits)) return false;
+  return View::kValues % 2 == 0;
+}
+}  // namespace detail
+
+/// D = alpha * acc + beta * C for this thread's accumulators (tile origin
+/// (m0, n0)), from registers.
+template <class U, class T, class View, class Frag>
+__device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
+  // Pairs of neighbouring columns as one 4-byte (8-byte for fp32) store when
+  // D's rows keep them aligned and C is not read.
+  constexpr bool kPairs = detail::column_pairs<View>();
+  const bool pairs = kPairs && p.beta == 0.0f && p.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.d) % (2 * sizeof(U)) == 0;
+  TESSEL_UNROLL
+  for (int v = 0; v < Frag::kValues; v += 2) {
+    const index_t at = tCcD.packed(v);
+    const index_t i = m0 + coord_field(at, 0), j = n0 + coord_field(at, 1);
+    if (pairs && tCcD.inside(v + 1)) {
+      U* d = static_cast<U*>(p.d) + i * p.ldd + j;
+      if constexpr (sizeof(U) == 4) {
+        *reinterpret_cast<float2*>(d) = make_float2(p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
+      } else {
+        const U lo = detail::from_float<U>(p.alpha * *acc.addr(v)), hi = detail::from_float<U>(p.alpha * *acc.addr(v + 1));
+        std::uint16_t l, h;
+        std::memcpy(&l, &lo, 2);
+        std::memcpy(&h, &hi, 2);
+        *reinterpret_cast<std::uint32_t*>(d) = std::uint32_t{l} | (std::uint32_t{h} << 16);
+      }
+      continue;
+    }
+    if (tCcD.inside(v)) detail::store_as<U>(p, i, j, *acc.addr(v));
+    if (v + 1 < Frag::kValues && tCcD.inside(v + 1)) {
+      const index_t at1 = tCcD.packed(v + 1);
+      detail::store_as<U>(p, m0 + coord_field(at1, 0), n0 + coord_field(at1, 1), *acc.addr(v + 1));
+    }
+  }
+}
+/// The same, dispatching once on the run-time output type.
+template <class T, class View, class Frag>
+__device__ void epilogue_registers(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
+  switch (p.cd_type) {
+    case DType::bf16: epilogue_registers_as<__nv_bfloat16>(p, m0, n0, tCcD, acc); break;
+    case DType::f16: epilogue_registers_as<__half>(p, m0, n0, tCcD, acc); break;
+    case DType::f32: epilogue_registers_as<float>(p, m0, n0, tCcD, acc); break;
+  }
+}
 
 }  // namespace tessel::gemm_kernels

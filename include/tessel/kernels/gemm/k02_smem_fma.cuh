@@ -70,34 +70,6 @@ struct SmemKMajor {
 inline constexpr Tiler kColumnA = make_tiler(kBM, 1);
 inline constexpr Tiler kColumnB = make_tiler(kBN, 1);
 
-/// The coordinates (no memory) of a (BM,BN) tile of D whose origin leaves
-/// residue_m rows and residue_n columns in D: its partitions give each
-/// accumulator its (row, column) in the tile (packed(v)) and whether that
-/// element exists (inside(v)).
-template <class CTile>
-__device__ inline GlobalTile<const float, CTile, 2> coord_tile(index_t residue_m, index_t residue_n) {
-  return GlobalTile<const float, CTile, 2>{nullptr, {0, 0}, {residue_m, residue_n}};
-}
-
-/// D = alpha * acc + beta * C for this thread's accumulators, in the output type U.
-template <class U, class T, class View, class Frag>
-__device__ void store_accumulators_as(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
-  TESSEL_UNROLL
-  for (int v = 0; v < Frag::kValues; ++v) {
-    if (!tCcD.inside(v)) continue;
-    const index_t at = tCcD.packed(v);
-    detail::store_as<U>(p, m0 + coord_field(at, 0), n0 + coord_field(at, 1), *acc.addr(v));
-  }
-}
-/// The same, with one switch on the run-time output type for the whole fragment.
-template <class T, class View, class Frag>
-__device__ void store_accumulators(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
-  switch (p.cd_type) {
-    case DType::bf16: store_accumulators_as<__nv_bfloat16>(p, m0, n0, tCcD, acc); break;
-    case DType::f16: store_accumulators_as<__half>(p, m0, n0, tCcD, acc); break;
-    case DType::f32: store_accumulators_as<float>(p, m0, n0, tCcD, acc); break;
-  }
-}
 
 /// A tile of global memory into this thread's share of a shared tile: plain
 /// copies when the tile lies inside the matrix, else predicated ones that
@@ -161,7 +133,7 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_smem_fma(Params<T> p) {
 
   const auto tCcD = MMA{}.get_slice(t).partition_C(
       coord_tile<CTile>(p.m - tile_m * kBM, p.n - tile_n * kBN));  // (1,(8,8)) coordinates
-  store_accumulators(p, tile_m * kBM, tile_n * kBN, tCcD, acc);
+  epilogue_registers(p, tile_m * kBM, tile_n * kBN, tCcD, acc);
 }
 
 }  // namespace tessel::gemm_kernels::k02

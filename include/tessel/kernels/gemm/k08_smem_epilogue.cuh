@@ -111,11 +111,11 @@ struct SmemEpilogue {
         for (int j = 0; j < Vec; ++j) x[j] = *tDsD.addr(i + j);
         if (p.beta != 0.0f) {
           float c[Vec];
-          unpack16<U>(*static_cast<const uint4*>(__builtin_assume_aligned(tDgC.addr(i), 16)), c);
+          unpack16<U>(arch::sm80::ld_global_128(tDgC.addr(i)), c);
           TESSEL_UNROLL
           for (int j = 0; j < Vec; ++j) x[j] += p.beta * c[j];
         }
-        *static_cast<uint4*>(__builtin_assume_aligned(tDgD.addr(i), 16)) = pack16<U>(x);
+        arch::sm80::st_global_128(tDgD.addr(i), pack16<U>(x));
       } else {
         TESSEL_UNROLL
         for (int j = 0; j < Vec; ++j) {

@@ -10,8 +10,6 @@
 // operands) or one 64-element column (M/N-major operands) is one swizzle row.
 #pragma once
 
-#include <cstring>
-
 #include "tessel/algorithm/copy.hpp"
 #include "tessel/atom/copy_ldsm.hpp"
 #include "tessel/atom/copy_sm80.hpp"
@@ -36,17 +34,6 @@ template <int Rows>
 inline constexpr SwizzledLayout kSmemMNMajor =
     compose(Swizzle{3, 3, 3}, tile_to_shape(make_layout(make_shape(64, 8)), make_shape(Rows, kBK)).value());
 
-/// A copy atom of one element that writes zero where the source is outside
-/// the tensor: the loader of matrices whose rows are not 16-byte aligned.
-template <class T>
-struct ZfillElementCopy {
-  using value_type = T;
-  static constexpr int kElems = 1;
-  static constexpr bool kZeroFills = true;
-  TESSEL_HD static void copy(const T* src, T* dst) { *dst = *src; }
-  TESSEL_HD static void copy_n(const T* src, T* dst, int n) { *dst = n > 0 ? *src : T{}; }
-};
-
 /// Everything about one operand (A: IsA, B otherwise) of a (Rows, 64) tile
 /// loaded by `Threads` threads, K-major or not.
 template <class T, bool KMajor, int Rows, int Threads>
@@ -61,7 +48,8 @@ struct Operand {
       KMajor ? make_copy_plan(make_layout(make_shape(Threads / 8, 8), LayoutRight{}), make_layout(make_shape(1, 8)))
              : make_copy_plan(make_layout(make_shape(Rows / 8, Threads * 8 / Rows)), make_layout(make_shape(8, 1)));
   using VectorLoad = TiledCopy<SM80_CpAsync<T, 16>, kPlan.tv, kPlan.tile>;
-  using ElementLoad = TiledCopy<ZfillElementCopy<T>, kPlan.tv, kPlan.tile>;
+  // Rows that are not 16-byte aligned: one element at a time, zeros outside.
+  using ElementLoad = TiledCopy<UniversalCopyZfill<T, 8 * sizeof(T)>, kPlan.tv, kPlan.tile>;
   using Tile = TileShape<Rows, kBK>;
 
   /// Tile (i, kt) of the global operand into shared memory at `s`: cp.async
@@ -147,68 +135,6 @@ struct MmaTile {
     return LdsmB{}.get_slice(thread).partition_S(make_smem_tensor<OpB::kSmem>(const_cast<T*>(sb)));
   }
 };
-
-/// The coordinates (not the memory) of a (BM,BN) tile of D: partitioning it
-/// gives each accumulator its (row, column) in the tile, and inside() says
-/// whether that element exists.  (CuTe partitions an identity tensor.)
-template <class CTile>
-__device__ inline GlobalTile<const float, CTile, 2> coord_tile(index_t residue_m, index_t residue_n) {
-  return GlobalTile<const float, CTile, 2>{nullptr, {0, 0}, {residue_m, residue_n}};
-}
-
-namespace detail {
-/// Do values 2i and 2i+1 of every thread sit in neighbouring columns (the
-/// mma.sync C layout's pairs)?  Checked on the static partition.
-template <class View>
-constexpr bool column_pairs() {
-  using Values = typename View::Values;
-  for (int v = 0; v + 1 < View::kValues; v += 2)
-    if (Values{}(0, v + 1) != Values{}(0, v) + (index_t{1} << kCoordBits)) return false;
-  return View::kValues % 2 == 0;
-}
-}  // namespace detail
-
-/// D = alpha * acc + beta * C for this thread's accumulators (tile origin
-/// (m0, n0)), from registers.
-template <class U, class T, class View, class Frag>
-__device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
-  // Pairs of neighbouring columns as one 4-byte (8-byte for fp32) store when
-  // D's rows keep them aligned and C is not read.
-  constexpr bool kPairs = detail::column_pairs<View>();
-  const bool pairs = kPairs && p.beta == 0.0f && p.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.d) % (2 * sizeof(U)) == 0;
-  TESSEL_UNROLL
-  for (int v = 0; v < Frag::kValues; v += 2) {
-    const index_t at = tCcD.packed(v);
-    const index_t i = m0 + coord_field(at, 0), j = n0 + coord_field(at, 1);
-    if (pairs && tCcD.inside(v + 1)) {
-      U* d = static_cast<U*>(p.d) + i * p.ldd + j;
-      if constexpr (sizeof(U) == 4) {
-        *reinterpret_cast<float2*>(d) = make_float2(p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
-      } else {
-        const U lo = detail::from_float<U>(p.alpha * *acc.addr(v)), hi = detail::from_float<U>(p.alpha * *acc.addr(v + 1));
-        std::uint16_t l, h;
-        std::memcpy(&l, &lo, 2);
-        std::memcpy(&h, &hi, 2);
-        *reinterpret_cast<std::uint32_t*>(d) = std::uint32_t{l} | (std::uint32_t{h} << 16);
-      }
-      continue;
-    }
-    if (tCcD.inside(v)) detail::store_as<U>(p, i, j, *acc.addr(v));
-    if (v + 1 < Frag::kValues && tCcD.inside(v + 1)) {
-      const index_t at1 = tCcD.packed(v + 1);
-      detail::store_as<U>(p, m0 + coord_field(at1, 0), n0 + coord_field(at1, 1), *acc.addr(v + 1));
-    }
-  }
-}
-/// The same, dispatching once on the run-time output type.
-template <class T, class View, class Frag>
-__device__ void epilogue_registers(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
-  switch (p.cd_type) {
-    case DType::bf16: epilogue_registers_as<__nv_bfloat16>(p, m0, n0, tCcD, acc); break;
-    case DType::f16: epilogue_registers_as<__half>(p, m0, n0, tCcD, acc); break;
-    case DType::f32: epilogue_registers_as<float>(p, m0, n0, tCcD, acc); break;
-  }
-}
 
 }  // namespace tessel::gemm_kernels
 
