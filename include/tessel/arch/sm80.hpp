@@ -154,6 +154,22 @@ __device__ __forceinline__ void st_global_128(void* p, uint4 v) {
 #endif
 }
 
+// ---------------------------------------------------------------- named barriers
+//
+// bar.sync id, threads: the calling warps wait until `threads` threads (a
+// multiple of 32) have arrived at barrier `id` (0..15; __syncthreads is
+// barrier 0 with every thread).  Lets a subset of a CTA's warps (the consumer
+// warps of a warp-specialized kernel) synchronize without the others.
+
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#else
+  (void)id;
+  (void)threads;
+#endif
+}
+
 // ---------------------------------------------------------------- ldmatrix
 //
 // ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (hardware-atoms §4): the

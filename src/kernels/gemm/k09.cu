@@ -1,6 +1,7 @@
 // Launcher of ladder step k09 (include/tessel/kernels/gemm/k09_best_mma_sync.cuh):
-// TMA maps for A and B, then the warp-specialized kernel.  Problems TMA
-// cannot describe (rows not 16-byte aligned) run k08's kernel instead.
+// TMA maps for A, B and D, then the warp-specialized kernel.  Problems whose
+// A or B TMA cannot describe (rows not 16-byte aligned) run k08's kernel
+// instead; a D it cannot describe is written by the register epilogue.
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -14,7 +15,10 @@ namespace k = gemm_kernels::k09;
 
 namespace {
 
-bool tma_ready(const void* p, index_t ld) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 8 == 0; }
+/// TMA needs a 16-byte aligned base and 16-byte multiples between rows.
+bool tma_ready(const void* p, index_t ld, int elem_bytes) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
+}
 
 /// Encoding a tensor map costs host time between the caller's events; the
 /// same matrices come back call after call (benchmarks, training loops), so
@@ -22,7 +26,7 @@ bool tma_ready(const void* p, index_t ld) { return reinterpret_cast<std::uintptr
 struct MapKey {
   const void* ptr;
   index_t rows, cols, ld;
-  int box_rows, box_cols;
+  int elem_bytes, box_rows, box_cols;
   bool operator==(const MapKey&) const = default;
 };
 struct MapCache {
@@ -40,7 +44,8 @@ MapCache& cache() {
 /// (BoxRows x BoxCols) boxes written with the 128-byte swizzle.
 template <class Box, class T>
 Status map_of(CUtensorMap& out, const T* ptr, index_t rows, index_t cols, index_t ld, const char* what) {
-  const MapKey key{ptr, rows, cols, ld, static_cast<int>(Box::value.val[0]), static_cast<int>(Box::value.val[1])};
+  const MapKey key{ptr, rows, cols, ld, static_cast<int>(sizeof(T)), static_cast<int>(Box::value.val[0]),
+                   static_cast<int>(Box::value.val[1])};
   MapCache& c = cache();
   std::lock_guard<std::mutex> lock(c.mu);
   for (int i = 0; i < c.used; ++i)
@@ -68,7 +73,7 @@ Status check_k09(const GemmArgs& a) {
 }
 
 Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
-  if (!tma_ready(a.a, a.lda) || !tma_ready(a.b, a.ldb)) return launch_multistage<Fallback>(a, stream, "k09 (k08 kernel)");
+  if (!tma_ready(a.a, a.lda, 2) || !tma_ready(a.b, a.ldb, 2)) return launch_multistage<Fallback>(a, stream, "k09 (k08 kernel)");
   return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     using X = k::Tiles<T, MA, MB>;
     const T* pa = static_cast<const T*>(a.a);
@@ -81,6 +86,19 @@ Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
     s = MB == MajorB::k ? map_of<typename X::OpB::Box>(map_b, pb, a.n, a.k, a.ldb, "B")
                         : map_of<typename X::OpB::Box>(map_b, pb, a.k, a.n, a.ldb, "B");
     if (!s) return s;
+    // D through TMA stores when its rows allow it; otherwise (or if the map
+    // cannot be encoded) the register epilogue writes it.
+    CUtensorMap map_d{};
+    bool tma_store = false;
+    if (tma_ready(a.d, a.ldd, size_bytes(a.cd_type))) {
+      const auto map_d_of = [&]<class U>() {
+        return map_of<gemm_kernels::TmaStoreBox<U, k::kBM>>(map_d, static_cast<const U*>(a.d), a.m, a.n, a.ldd, "D");
+      };
+      const Status sd = a.cd_type == DType::bf16 ? map_d_of.template operator()<__nv_bfloat16>()
+                        : a.cd_type == DType::f16 ? map_d_of.template operator()<__half>()
+                                                  : map_d_of.template operator()<float>();
+      tma_store = sd.is_ok();
+    }
     auto* kernel = &k::gemm_warp_specialized<T, MA, MB>;
     if (Status e = allow_smem(kernel, X::kSmemBytes, "k09"); !e) return e;
     // Persistent: one CTA per SM (the kernel's shared memory allows one), at most one per tile.
@@ -89,7 +107,7 @@ Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
       return launch_status("k09 (SM count)");
     const index_t tiles = ((a.m + k::kBM - 1) / k::kBM) * ((a.n + k::kBN - 1) / k::kBN);
     const dim3 grid(static_cast<unsigned>(tiles < sms ? tiles : sms));
-    kernel<<<grid, k::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, gemm_kernels::make_params<T>(a));
+    kernel<<<grid, k::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, gemm_kernels::make_params<T>(a));
     return launch_status("k09");
   });
 }

@@ -15,7 +15,10 @@
 //     operands per k-tile for 4.2 MFLOP, a third less L2 traffic per flop
 //     than 128x128;
 //   * persistent CTAs, one per SM: the producer fills the next tile's stages
-//     while the consumers write the previous tile's D.  The producer is a
+//     while the consumers write the previous tile's D;
+//   * D leaves through shared memory and TMA stores (tma_store_epilogue.cuh):
+//     the consumers hand each 128-byte-wide column chunk to the copy engine
+//     and go on, instead of issuing 64 scattered stores each.  The producer is a
 //     whole warpgroup that gives its registers to the consumers
 //     (setmaxnreg): with 9 warps a CTA may use only 168 registers per thread,
 //     too few for the persistent loop without spills.
@@ -32,6 +35,7 @@
 #include "tessel/arch/sm90.hpp"
 #include "tessel/atom/copy_sm90.hpp"
 #include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
+#include "tessel/kernels/gemm/tma_store_epilogue.cuh"
 
 namespace tessel::gemm_kernels {
 
@@ -85,21 +89,29 @@ struct Tiles {
   using CTile = TileShape<kBM, kBN>;
   using FragC = typename TM::template FragmentC<coord_layout(CTile::value)>;  // (4,(4,8)) f32
   static constexpr int kSliceA = TM::kVa * (kBM / TM::kL.m), kSliceB = TM::kVb * (kBN / TM::kL.n);
+  template <class U>
+  using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN>;
   static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));
-  static constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8;  // + full/empty barriers
+  static constexpr int kEpilogueBytes = Epilogue<float>::kSmemBytes;
+  static_assert(Epilogue<__half>::kSmemBytes == kEpilogueBytes, "one staging size for every output type");
+  static constexpr int kSmemBytes = kStages * kStageBytes + kEpilogueBytes + 2 * kStages * 8;  // + full/empty barriers
 };
+
+/// The consumers' named barrier (barrier 0 is __syncthreads).
+inline constexpr int kConsumerBarrier = 1;
 
 template <class T, MajorA MA, MajorB MB>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_warp_specialized(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                          Params<T> p) {
+                          const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p) {
   using X = Tiles<T, MA, MB>;
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
   extern __shared__ __align__(1024) unsigned char smem[];
   T* sA = reinterpret_cast<T*>(smem);                                  // kStages x (128,64)
   T* sB = sA + kStages * OpA::kElems;                                  // kStages x (256,64)
-  auto* bars = reinterpret_cast<std::uint64_t*>(sB + kStages * OpB::kElems);
+  unsigned char* sD = reinterpret_cast<unsigned char*>(sB + kStages * OpB::kElems);  // 2 x (128 rows x 128 bytes)
+  auto* bars = reinterpret_cast<std::uint64_t*>(sD + X::kEpilogueBytes);
   const auto full = [&](int s) { return arch::sm80::smem_addr(bars + s); };
   const auto empty = [&](int s) { return arch::sm80::smem_addr(bars + kStages + s); };
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
@@ -181,8 +193,18 @@ __global__ void __launch_bounds__(kThreads, 1)
       gemm_kslice<2, TM>(tCrA, tCrB, tCrC);
       gemm_kslice<3, TM>(tCrA, tCrB, tCrC);
     }
-    RegisterEpilogue::apply<TM, typename X::CTile>(p, tile_m * kBM, tile_n * kBN, tCrC, nullptr, t);
+    if (tma_store) {
+      switch (p.cd_type) {
+        case DType::bf16: X::template Epilogue<__nv_bfloat16>::apply(&map_d, p, tile_m, tile_n, tCrC, reinterpret_cast<__nv_bfloat16*>(sD), t, kConsumerBarrier); break;
+        case DType::f16: X::template Epilogue<__half>::apply(&map_d, p, tile_m, tile_n, tCrC, reinterpret_cast<__half*>(sD), t, kConsumerBarrier); break;
+        case DType::f32: X::template Epilogue<float>::apply(&map_d, p, tile_m, tile_n, tCrC, reinterpret_cast<float*>(sD), t, kConsumerBarrier); break;
+      }
+    } else {
+      // D's rows are not 16-byte aligned: TMA cannot write it.
+      RegisterEpilogue::apply<TM, typename X::CTile>(p, tile_m * kBM, tile_n * kBN, tCrC, nullptr, t);
+    }
   }
+  if (tma_store) X::template Epilogue<float>::finish(t);
 }
 
 }  // namespace k09
