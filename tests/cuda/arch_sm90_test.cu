@@ -9,7 +9,8 @@
 //  * GPU (skipped with a message where no sm_90 device is present): wgmma SS
 //    and RS against a host GEMM for every N, TMA load/store round trips in
 //    every swizzle mode with out-of-bounds boxes, mbarrier phases, elect.sync,
-//    setmaxnreg, and the driver's own verdict on the rejected tensor maps.
+//    setmaxnreg, cluster multicast loads and remote arrives, and the driver's
+//    own verdict on the rejected tensor maps.
 //
 // Operand values are small integers in [-4, 4]: bf16 and f16 hold them exactly
 // and every sum of K = 64 products is exact in f32, so results compare with ==.
@@ -1261,6 +1262,98 @@ TEST(Setmaxnreg, ProducerGivesConsumersTake) {
   CUDA_CHECK(out.download(h));
   for (int i = 0; i < 384; ++i) ASSERT_EQ(h[static_cast<std::size_t>(i)], i / 128 + 1) << "thread " << i;
   std::printf("setmaxnreg_split: launched at %d registers per thread\n", attr.numRegs);
+}
+
+// ================================================================ clusters (§14)
+
+/// Two clusters of 2 CTAs.  CTA r of cluster c loads rows [32r, 32r+32) of
+/// the cluster's 64-row block with one multicast TMA load into both CTAs, so
+/// each CTA must end up with the whole block; then each CTA arrives on its
+/// own and on its peer's `empty` barrier (count 2), which completes only when
+/// the peer's remote arrival came.
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(32)
+    cluster_multicast(const __grid_constant__ CUtensorMap in, std::uint16_t* out, int* info) {
+  __shared__ alignas(8) std::uint64_t bars[2];
+  extern __shared__ std::uint8_t smem_raw[];
+  const std::uint32_t raw = sm90::smem_addr(smem_raw);
+  auto* buf = reinterpret_cast<std::uint16_t*>(smem_raw + (((raw + 1023u) & ~1023u) - raw));  // (64, 64)
+  const std::uint32_t full = sm90::smem_addr(&bars[0]), empty = sm90::smem_addr(&bars[1]);
+  const int t = static_cast<int>(threadIdx.x);
+  const std::uint32_t rank = sm90::cluster_ctarank(), peer = rank ^ 1u;
+  const int cluster = static_cast<int>(blockIdx.x) / 2;
+  for (int i = t; i < 64 * 64; i += 32) buf[i] = 0xFFFF;
+  sm90::fence_proxy_async_shared_cta();
+  if (t == 0) {
+    sm90::mbarrier_init(full, 1);
+    sm90::mbarrier_init(empty, 2);
+    sm90::fence_mbarrier_init();
+  }
+  sm90::cluster_sync();  // the peer's multicast and arrive find initialized barriers
+  if (sm90::elect_one_sync()) {
+    sm90::mbarrier_arrive_expect_tx(full, 64 * 64 * 2);  // both halves land here
+    sm90::tma_load_multicast(sm90::smem_addr(buf + 32 * 64 * rank), &in, full, 0x3, 0,
+                             cluster * 64 + 32 * static_cast<int>(rank));
+  }
+  const bool loaded = wait_bounded(full, 0);
+  for (int i = t; i < 64 * 64; i += 32) out[blockIdx.x * 64 * 64 + i] = buf[i];
+  __syncwarp();
+  if (t == 0) {
+    sm90::mbarrier_arrive(empty);
+    sm90::mbarrier_arrive_cluster(sm90::mapa_shared(empty, peer));
+  }
+  const bool released = wait_bounded(empty, 0);
+  if (t == 0) {
+    info[3 * blockIdx.x + 0] = static_cast<int>(rank);
+    info[3 * blockIdx.x + 1] = loaded ? 1 : 0;
+    info[3 * blockIdx.x + 2] = released ? 1 : 0;
+  }
+  sm90::cluster_sync();  // no CTA leaves while its peer may still arrive on its barrier
+}
+
+TEST(Cluster, MulticastLoadAndRemoteArrive) {
+  REQUIRE_GPU();
+  constexpr int kRows = 128, kCols = 64;
+  std::vector<std::uint16_t> h(kRows * kCols);
+  for (int i = 0; i < kRows * kCols; ++i) h[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(i * 7 + 1);
+  DeviceArray<std::uint16_t> in(h.size()), out(4 * 64 * 64);
+  DeviceArray<int> info(12);
+  ASSERT_NE(in.ptr, nullptr);
+  ASSERT_NE(out.ptr, nullptr);
+  ASSERT_NE(info.ptr, nullptr);
+  CUDA_CHECK(in.upload(h));
+  CUDA_CHECK(out.fill_bytes(0));
+  CUDA_CHECK(info.fill_bytes(0xFF));
+  TensorMapSpec spec;
+  spec.dtype = CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  spec.rank = 2;
+  spec.global_address = in.ptr;
+  spec.global_dim = {kCols, kRows, 1, 1, 1};
+  spec.global_stride_bytes = {0, kCols * 2, 0, 0, 0};
+  spec.box_dim = {64, 32, 1, 1, 1};
+  CUtensorMap map;
+  const TensorMapStatus st = host::encode_tiled(map, spec);
+  ASSERT_TRUE(st.ok()) << st.message;
+  const int smem = 64 * 64 * 2 + 1024;
+  CUDA_CHECK(cudaFuncSetAttribute(cluster_multicast, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  cluster_multicast<<<4, 32, smem>>>(map, out.ptr, info.ptr);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<std::uint16_t> got;
+  std::vector<int> inf;
+  CUDA_CHECK(out.download(got));
+  CUDA_CHECK(info.download(inf));
+  for (int b = 0; b < 4; ++b) {
+    EXPECT_EQ(inf[static_cast<std::size_t>(3 * b)], b % 2) << "CTA " << b << ": %cluster_ctarank";
+    EXPECT_EQ(inf[static_cast<std::size_t>(3 * b + 1)], 1) << "CTA " << b << ": the multicast halves did not complete";
+    EXPECT_EQ(inf[static_cast<std::size_t>(3 * b + 2)], 1) << "CTA " << b << ": the peer's remote arrive never came";
+    int bad = 0;
+    for (int i = 0; i < 64 * 64; ++i) {
+      const std::uint16_t want = h[static_cast<std::size_t>((b / 2) * 64 * 64 + i)];
+      const std::uint16_t g = got[static_cast<std::size_t>(b * 64 * 64 + i)];
+      if (g != want && bad++ < 5)
+        ADD_FAILURE() << "CTA " << b << " element (" << i / 64 << "," << i % 64 << "): " << g << ", want " << want;
+    }
+  }
 }
 
 // Last, so that a fault here cannot take the other GPU tests' context with it:

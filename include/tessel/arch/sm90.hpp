@@ -437,6 +437,78 @@ __device__ __forceinline__ void bulk_wait_group() {
 #endif
 }
 
+// ================================================================ clusters (§14)
+//
+// A cluster's CTAs run at once on one GPC and can address each other's
+// shared memory: mapa turns a CTA-local shared address into the address of
+// the same variable in CTA `rank` of the cluster; remote arrives and the
+// multicast TMA loads take such addresses.  cluster_sync is the cluster-wide
+// barrier (every thread of every CTA of the cluster, `.aligned`): once after
+// the barriers are initialized, so that no peer signals an uninitialized one,
+// and once before exit, so that no CTA leaves while a peer may still write
+// its shared memory or arrive on its barriers.
+
+__device__ __forceinline__ std::uint32_t cluster_ctarank() {
+  std::uint32_t r = 0;
+#if TESSEL_SM90_PTX
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+#endif
+  return r;
+}
+
+__device__ __forceinline__ void cluster_sync() {
+#if TESSEL_SM90_PTX
+  asm volatile(
+      "barrier.cluster.arrive.release.aligned;\n"
+      "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+  detail::unsupported(0);
+#endif
+}
+
+/// The shared::cluster address of `addr` (a CTA-local shared address) in CTA `rank` of the cluster.
+__device__ __forceinline__ std::uint32_t mapa_shared(std::uint32_t addr, std::uint32_t rank) {
+  std::uint32_t r = 0;
+#if TESSEL_SM90_PTX
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(rank));
+#else
+  detail::unsupported(addr, rank);
+#endif
+  return r;
+}
+
+/// Arrives on the mbarrier at `remote_bar`, an address from mapa_shared, with
+/// the default semantics (release at CTA scope: this thread's earlier
+/// accesses are ordered before the arrival, which is what a consumer
+/// releasing a stage to a peer's producer needs).  `.release.cluster` also
+/// works but is far slower: in k09's 2-CTA lab variant every arrive stalled
+/// the warp, and the kernel ran at 282 instead of 476 TFLOP/s.
+__device__ __forceinline__ void mbarrier_arrive_cluster(std::uint32_t remote_bar) {
+#if TESSEL_SM90_PTX
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote_bar) : "memory");
+#else
+  detail::unsupported(remote_bar);
+#endif
+}
+
+/// tma_load of a 2-D box into `dst` of every CTA of the cluster whose bit is
+/// set in `mask` (bit i: %cluster_ctarank i), completing bytes on the
+/// barrier at the same offset `bar` in each of them; each receiver expects
+/// the box's bytes on its own barrier.
+__device__ __forceinline__ void tma_load_multicast(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar,
+                                                   std::uint16_t mask, int c0, int c1) {
+#if TESSEL_SM90_PTX
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%4, %5}], [%2], %3;\n"
+      :
+      : "r"(dst), "l"(tensor_map_addr(map)), "r"(bar), "h"(mask), "r"(c0), "r"(c1)
+      : "memory");
+#else
+  detail::unsupported(dst, map, bar, mask, c0, c1);
+#endif
+}
+
 // ================================================================ wgmma (§7, §8)
 //
 // One warpgroup (4 consecutive warps, the first a multiple of 4) computes
