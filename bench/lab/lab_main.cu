@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   };
   const double flop = 2.0 * M * N * K;
   for (auto& v : vars) {
-    if (only && !strstr(v.name, only)) continue;
+    if (only && std::strcmp(v.name, only) != 0) continue;
     g.d = D;
     CK(cudaMemset(D, 0xFF, M * N * 2));
     if (!v.fn(g, nullptr, sms)) { std::printf("%s: launch failed\n", v.name); continue; }
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       std::printf("rep %d  %-14s %8.3f ms %7.1f TFLOP/s\n", rep, "k09(lib)", ms, flop / ms / 1e9);
     }
     for (auto& v : vars) {
-      if (only && !strstr(v.name, only)) continue;
+      if (only && std::strcmp(v.name, only) != 0) continue;
       g.d = D;
       float ms = time_one([&] { v.fn(g, nullptr, sms); });
       std::printf("rep %d  %-14s %8.3f ms %7.1f TFLOP/s\n", rep, v.name, ms, flop / ms / 1e9);
