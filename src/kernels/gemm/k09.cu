@@ -1,7 +1,8 @@
 // Launcher of ladder step k09 (include/tessel/kernels/gemm/k09_best_mma_sync.cuh):
-// TMA maps for A, B and D, then the warp-specialized kernel.  Problems whose
-// A or B TMA cannot describe (rows not 16-byte aligned) run k08's kernel
-// instead; a D it cannot describe is written by the register epilogue.
+// TMA maps for A, B and D, then the warp-specialized kernel.  An A or B whose
+// rows TMA cannot describe (not 16-byte aligned, e.g. lda = 4095) is first
+// copied into a temporary with padded rows; a D it cannot describe is written
+// by the register epilogue.
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -65,6 +66,37 @@ Status map_of(CUtensorMap& out, const T* ptr, index_t rows, index_t cols, index_
 
 using Fallback = gemm_kernels::k08::Config;
 
+/// A stream-ordered temporary copy of a row-major (rows x cols) matrix of
+/// 16-bit elements with its rows padded to 16 bytes.
+struct PaddedCopy {
+  void* ptr = nullptr;
+  index_t ld = 0;
+  /// Allocates and enqueues the copy; false (and nothing allocated) when
+  /// the allocation or the copy cannot be enqueued.
+  bool make(const void* src, index_t rows, index_t cols, index_t src_ld, cudaStream_t stream) {
+    ld = (cols + 7) / 8 * 8;
+    const std::size_t row_bytes = static_cast<std::size_t>(ld) * 2;
+    if (cudaMallocAsync(&ptr, static_cast<std::size_t>(rows) * row_bytes, stream) != cudaSuccess) {
+      (void)cudaGetLastError();  // not sticky: clear it, the caller takes the other path
+      ptr = nullptr;
+      return false;
+    }
+    if (cudaMemcpy2DAsync(ptr, row_bytes, src, static_cast<std::size_t>(src_ld) * 2, static_cast<std::size_t>(cols) * 2,
+                          static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream) != cudaSuccess) {
+      (void)cudaGetLastError();
+      release(stream);
+      return false;
+    }
+    return true;
+  }
+  void release(cudaStream_t stream) {
+    if (ptr != nullptr) (void)cudaFreeAsync(ptr, stream);
+    ptr = nullptr;
+  }
+};
+
+Status launch_tma(const GemmArgs& a, cudaStream_t stream);
+
 }  // namespace
 
 Status check_k09(const GemmArgs& a) {
@@ -73,7 +105,38 @@ Status check_k09(const GemmArgs& a) {
 }
 
 Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
-  if (!tma_ready(a.a, a.lda, 2) || !tma_ready(a.b, a.ldb, 2)) return launch_multistage<Fallback>(a, stream, "k09 (k08 kernel)");
+  const bool a_ready = tma_ready(a.a, a.lda, 2), b_ready = tma_ready(a.b, a.ldb, 2);
+  if (a_ready && b_ready) return launch_tma(a, stream);
+  // Unaligned rows: a padded copy costs one read and one write of the
+  // operand (about 30 us for 4095 x 4095 on an H100) and lets the TMA kernel
+  // run; k08's kernel would load such rows element by element, ten times
+  // slower.  The copies come from the device's stream-ordered memory pool and
+  // are freed behind the kernel; if they cannot be made, k08's kernel runs.
+  GemmArgs p = a;
+  PaddedCopy ca, cb;
+  bool ok = true;
+  if (!a_ready) {
+    const bool ak = a.layout.a == MajorA::k;
+    ok = ca.make(a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, stream);
+    p.a = ca.ptr;
+    p.lda = ca.ld;
+  }
+  if (ok && !b_ready) {
+    const bool bk = a.layout.b == MajorB::k;
+    ok = cb.make(a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, stream);
+    p.b = cb.ptr;
+    p.ldb = cb.ld;
+  }
+  const Status s = ok ? launch_tma(p, stream) : Status::success();
+  ca.release(stream);
+  cb.release(stream);
+  if (!ok) return launch_multistage<Fallback>(a, stream, "k09 (k08 kernel)");
+  return s;
+}
+
+namespace {
+
+Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
   return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     using X = k::Tiles<T, MA, MB>;
     const T* pa = static_cast<const T*>(a.a);
@@ -111,5 +174,7 @@ Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
     return launch_status("k09");
   });
 }
+
+}  // namespace
 
 }  // namespace tessel::gemm_launch

@@ -28,8 +28,9 @@
 // waited for warp 0's loads.
 // The shared images are the same 128-byte swizzle as the earlier steps (TMA
 // writes exactly Sw<3,3,3> for 16-bit elements), so the ldmatrix partitions
-// are the earlier ones.  TMA needs 16-byte aligned rows; k09's launcher gives
-// other problems to k08's kernel.
+// are the earlier ones.  TMA needs 16-byte aligned rows: k09's launcher
+// first copies an A or B without them into a temporary with padded rows
+// (src/kernels/gemm/k09.cu).
 #pragma once
 
 #include "tessel/arch/sm90.hpp"
