@@ -50,7 +50,8 @@ def main(argv):
     sr = median_by(suite, lambda r: (r["group"], size(r)), "ratio")
     sc = median_by(suite, lambda r: (r["group"], size(r)), "cublas_tflops")
     impl = suite[0]["impl"] if suite else "?"
-    out += ["Shape suite (`tests/data/bench_suite.csv` = `shared/bench/suite.csv`) for %s:" % impl, "",
+    suite_commit = suite[0]["commit"] if suite else "?"
+    out += ["Shape suite (`tests/data/bench_suite.csv` = `shared/bench/suite.csv`) for %s, tessel %s:" % (impl, suite_commit), "",
             "| group | M x N x K | %s TFLOP/s | cuBLASLt TFLOP/s | t_cublas / t_%s |" % (impl, impl), "|---|---|---|---|---|"]
     keys = sorted(st, key=lambda k: (k[0], k[1]))
     for k in keys:
