@@ -95,47 +95,7 @@ struct PaddedCopy {
   }
 };
 
-Status launch_tma(const GemmArgs& a, cudaStream_t stream);
-
-}  // namespace
-
-Status check_k09(const GemmArgs& a) {
-  if (Status s = check_tiles_linear(a, k::kBM, k::kBN, "k09"); !s) return s;
-  return check_multistage<Fallback>(a, "k09");
-}
-
-Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
-  const bool a_ready = tma_ready(a.a, a.lda, 2), b_ready = tma_ready(a.b, a.ldb, 2);
-  if (a_ready && b_ready) return launch_tma(a, stream);
-  // Unaligned rows: a padded copy costs one read and one write of the
-  // operand (about 30 us for 4095 x 4095 on an H100) and lets the TMA kernel
-  // run; k08's kernel would load such rows element by element, ten times
-  // slower.  The copies come from the device's stream-ordered memory pool and
-  // are freed behind the kernel; if they cannot be made, k08's kernel runs.
-  GemmArgs p = a;
-  PaddedCopy ca, cb;
-  bool ok = true;
-  if (!a_ready) {
-    const bool ak = a.layout.a == MajorA::k;
-    ok = ca.make(a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, stream);
-    p.a = ca.ptr;
-    p.lda = ca.ld;
-  }
-  if (ok && !b_ready) {
-    const bool bk = a.layout.b == MajorB::k;
-    ok = cb.make(a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, stream);
-    p.b = cb.ptr;
-    p.ldb = cb.ld;
-  }
-  const Status s = ok ? launch_tma(p, stream) : Status::success();
-  ca.release(stream);
-  cb.release(stream);
-  if (!ok) return launch_multistage<Fallback>(a, stream, "k09 (k08 kernel)");
-  return s;
-}
-
-namespace {
-
+/// The TMA kernel for A and B with 16-byte aligned rows.
 Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
   return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     using X = k::Tiles<T, MA, MB>;
@@ -176,5 +136,40 @@ Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
 }
 
 }  // namespace
+
+Status check_k09(const GemmArgs& a) {
+  if (Status s = check_tiles_linear(a, k::kBM, k::kBN, "k09"); !s) return s;
+  return check_multistage<Fallback>(a, "k09");
+}
+
+Status launch_k09(const GemmArgs& a, cudaStream_t stream) {
+  const bool a_ready = tma_ready(a.a, a.lda, 2), b_ready = tma_ready(a.b, a.ldb, 2);
+  if (a_ready && b_ready) return launch_tma(a, stream);
+  // Unaligned rows: a padded copy costs one read and one write of the
+  // operand (52 us for 4095 x 4095 on an H100, bench/lab/copy2d.cu) and lets
+  // the TMA kernel run; k08's kernel would load such rows element by
+  // element, 7x slower at 4095^3.  The copies come from the device's stream-ordered memory pool and
+  // are freed behind the kernel; if they cannot be made, k08's kernel runs.
+  GemmArgs p = a;
+  PaddedCopy ca, cb;
+  bool ok = true;
+  if (!a_ready) {
+    const bool ak = a.layout.a == MajorA::k;
+    ok = ca.make(a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, stream);
+    p.a = ca.ptr;
+    p.lda = ca.ld;
+  }
+  if (ok && !b_ready) {
+    const bool bk = a.layout.b == MajorB::k;
+    ok = cb.make(a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, stream);
+    p.b = cb.ptr;
+    p.ldb = cb.ld;
+  }
+  const Status s = ok ? launch_tma(p, stream) : Status::success();
+  ca.release(stream);
+  cb.release(stream);
+  if (!ok) return launch_multistage<Fallback>(a, stream, "k09 (k08 kernel)");
+  return s;
+}
 
 }  // namespace tessel::gemm_launch
