@@ -10,6 +10,9 @@
 //   kX4B      B (N-major) fragments with ldmatrix.x4.trans, two n-atoms each
 //   kNoLds    no ldmatrix in the k loop: two k-slices loaded once per tile,
 //             then only MMAs (timing only: the pure mma.sync stream)
+//   kLoadsOnly the TMA loads and the stage hand-offs alone: consumers wait
+//             for each stage and release it at once, no ldmatrix, no MMA, no
+//             epilogue (timing only: what moving the operands costs)
 #pragma once
 #include "tessel/kernels/gemm/k09_best_mma_sync.cuh"
 
@@ -21,6 +24,7 @@ namespace kk = tessel::gemm_kernels::k09;
 enum : int { kPipe = 1, kNoEpi = 2, kNoLoad = 4, kRegs240 = 8, kTmaStore = 16, kX4B = 32, kNoLds = 64, kOrder = 128, kNOuter = 256 };
 /// lab_cluster_kernel: 2-CTA clusters along M sharing B through TMA multicast.
 inline constexpr int kCluster = 512;
+inline constexpr int kLoadsOnly = 1024;
 
 /// gemm_kslice with the order as a switch: kNOuter runs n outside and m
 /// inside (serpentine), so consecutive MMAs share B instead of A.
@@ -126,6 +130,13 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
   for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     index_t tile_m, tile_n;
     GroupedRaster<kk::kGroup>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
+    if constexpr ((V & kLoadsOnly) != 0) {
+      for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
+        wait_full(it);
+        release(it);
+      }
+      continue;
+    }
     typename X::FragA tCrA;
     typename X::FragB tCrB;
     typename X::FragC tCrC;
@@ -313,6 +324,18 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
       index_t pm, tile_n;
       GroupedRaster<kk::kGroup>::tile_of(pair, pairs_m, tiles_n, pm, tile_n);
       const index_t tile_m = 2 * pm + rank;
+      if constexpr ((V & kLoadsOnly) != 0) {
+        for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
+          const int s = static_cast<int>(it % kStages);
+          arch::sm90::mbarrier_wait_parity(full(s), static_cast<std::uint32_t>((it / kStages) & 1));
+          __syncwarp();
+          if (lane == 0) {
+            arch::sm90::mbarrier_arrive(empty(s));
+            arch::sm90::mbarrier_arrive_cluster(arch::sm90::mapa_shared(empty(s), peer));
+          }
+        }
+        continue;
+      }
       typename X::FragA tCrA;
       typename X::FragB tCrB;
       typename X::FragC tCrC;
