@@ -15,13 +15,14 @@ s="bash $root/bench/lab/sampled.sh"
 nvidia-smi --query-gpu=name,power.limit,enforced.power.limit,clocks.max.sm,temperature.gpu --format=csv
 echo "== idle"
 $s idle sleep 3
-echo "== mma.sync alone (registers only), 1500 launches each"
-$s stream-random "$stream" random 1500
-$s stream-zero "$stream" zero 1500
-echo "== k09 lab variants, burst (50 launches) then 1500 launches each"
+echo "== mma.sync alone (registers only), 3000 launches each"
+$s stream-random "$stream" random 3000
+$s stream-zero "$stream" zero 3000
+echo "== k09 lab variants, burst (50 launches) then 3000 launches each"
 "$lab" 4096 4096 4096 50 2>&1 | grep -v '^map'
+$s lib "$lab" 4096 4096 4096 3000 lib 2>&1 | grep -E '^rep|^sampled'
 for v in $1; do
-  $s "v$v" "$lab" 4096 4096 4096 1500 "v$v" 2>&1 | grep -E '^rep|^sampled' | grep -v 'k09(lib)'
+  $s "v$v" "$lab" 4096 4096 4096 3000 "v$v" 2>&1 | grep -E '^rep|^sampled'
 done
 echo "== tessel bench gemm 4096^3 (protocol), cuBLASLt alone, then k09 (which times cuBLASLt first)"
 $s bench-cublas "$cli" bench gemm --m 4096 --n 4096 --k 4096 --impl cublas --verify none 2>&1 | grep -E 'TFLOP|sampled'

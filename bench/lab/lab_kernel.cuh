@@ -10,6 +10,7 @@
 //   kX4B      B (N-major) fragments with ldmatrix.x4.trans, two n-atoms each
 //   kNoLds    no ldmatrix in the k loop: two k-slices loaded once per tile,
 //             then only MMAs (timing only: the pure mma.sync stream)
+//   kGroup16, kGroup32, kGroup4: the grouped raster's group (k09: 8 tile rows)
 //   kLoadsOnly the TMA loads and the stage hand-offs alone: consumers wait
 //             for each stage and release it at once, no ldmatrix, no MMA, no
 //             epilogue (timing only: what moving the operands costs)
@@ -25,6 +26,9 @@ enum : int { kPipe = 1, kNoEpi = 2, kNoLoad = 4, kRegs240 = 8, kTmaStore = 16, k
 /// lab_cluster_kernel: 2-CTA clusters along M sharing B through TMA multicast.
 inline constexpr int kCluster = 512;
 inline constexpr int kLoadsOnly = 1024;
+inline constexpr int kGroup16 = 2048, kGroup32 = 4096, kGroup4 = 8192;
+template <int V>
+using Raster = GroupedRaster<(V & kGroup16) ? 16 : (V & kGroup32) ? 32 : (V & kGroup4) ? 4 : kk::kGroup>;
 
 /// gemm_kslice with the order as a switch: kNOuter runs n outside and m
 /// inside (serpentine), so consecutive MMAs share B instead of A.
@@ -82,7 +86,7 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
       index_t it = 0;
       for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         index_t tile_m, tile_n;
-        GroupedRaster<kk::kGroup>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
+        Raster<V>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
         for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
           const int s = static_cast<int>(it % kStages);
           const index_t use = it / kStages;
@@ -129,7 +133,7 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
   index_t it = 0;
   for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     index_t tile_m, tile_n;
-    GroupedRaster<kk::kGroup>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
+    Raster<V>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
     if constexpr ((V & kLoadsOnly) != 0) {
       for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
         wait_full(it);
@@ -290,7 +294,7 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
       index_t it = 0;
       for (index_t pair = cluster; pair < pairs; pair += clusters) {
         index_t pm, tile_n;
-        GroupedRaster<kk::kGroup>::tile_of(pair, pairs_m, tiles_n, pm, tile_n);
+        Raster<V>::tile_of(pair, pairs_m, tiles_n, pm, tile_n);
         const index_t tile_m = 2 * pm + rank;
         for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
           const int s = static_cast<int>(it % kStages);
@@ -322,7 +326,7 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
     index_t it = 0;
     for (index_t pair = cluster; pair < pairs; pair += clusters) {
       index_t pm, tile_n;
-      GroupedRaster<kk::kGroup>::tile_of(pair, pairs_m, tiles_n, pm, tile_n);
+      Raster<V>::tile_of(pair, pairs_m, tiles_n, pm, tile_n);
       const index_t tile_m = 2 * pm + rank;
       if constexpr ((V & kLoadsOnly) != 0) {
         for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {

@@ -3,8 +3,7 @@
 # 4096^3: bit-exact verification of every variant, two burst passes (50
 # launches each), then each variant alone for 1500 launches ("sustained",
 # about 0.5 s at the GPU's power limit) with nvidia-smi sampling the SM
-# clock and the board power every 50 ms (mean over the samples above 300 W
-# after the first second).  Needs a GPU.
+# clock and the board power every 50 ms (bench/lab/sampled.sh).  Needs a GPU.
 #   bash bench/lab/run.sh "VARIANTS" > bench/results/k09_variants_<gpu>.log
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,13 +12,7 @@ nvidia-smi --query-gpu=name,power.limit,clocks.max.sm --format=csv,noheader
 echo "== burst: verification, then 2 passes x 2 repeats of 50 launches"
 "$lab" 4096 4096 4096 50 2>&1 | grep -v '^map'
 "$lab" 4096 4096 4096 50 2>&1 | grep '^rep'
-echo "== sustained: 1500 launches per variant, SM clock and board power"
-tmp=$(mktemp)
+echo "== sustained: 1500 launches per variant, SM clock and board power (bench/lab/sampled.sh)"
 for v in $1; do
-  nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader,nounits -lms 50 > "$tmp" &
-  smi=$!
-  "$lab" 4096 4096 4096 1500 "v$v" 2>&1 | grep '^rep' | grep -v 'k09(lib)'
-  kill "$smi"; wait "$smi" 2>/dev/null
-  awk -F, -v v="v$v" 'NR>20 && $2>300 {c+=$1; p+=$2; n++} END {if (n) printf "sustained %-6s mean SM clock %.0f MHz, mean power %.0f W (%d samples)\n", v, c/n, p/n, n}' "$tmp"
+  bash "$root/bench/lab/sampled.sh" "v$v" "$lab" 4096 4096 4096 1500 "v$v" 2>&1 | grep -E '^rep|^sampled'
 done
-rm -f "$tmp"
