@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where the power goes in k09 at 4096^3: each part of the kernel alone, and
-# the whole, each run long enough to reach the GPU's steady state (1500
-# launches, about 0.5 s, L2 flushed before each), with the SM clock and the
+# the whole, each run long enough to reach the GPU's steady state (2 x 3000
+# launches, about 2 s, L2 flushed before each), with the SM clock and the
 # board power sampled (bench/lab/sampled.sh).  Needs a GPU, the lab built
 # with the variants named (bench/lab/build.sh "VARIANTS"), build/lab/mma_stream
 # and the tessel CLI (build/sm90a/tessel).

@@ -317,6 +317,14 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
     }
   } else {
     arch::sm90::setmaxnreg_inc<kk::kConsumerRegs>();
+    // A stage may be refilled once both CTAs' consumers are done with it.
+    const auto release_both = [&](int s) {
+      __syncwarp();
+      if (lane == 0) {
+        arch::sm90::mbarrier_arrive(empty(s));
+        arch::sm90::mbarrier_arrive_cluster(arch::sm90::mapa_shared(empty(s), peer));
+      }
+    };
     const int t = static_cast<int>(threadIdx.x);
     const auto ldsm_a = typename X::LdsmA{}.get_slice(t);
     const auto ldsm_b = typename X::LdsmB{}.get_slice(t);
@@ -332,11 +340,7 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
         for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
           const int s = static_cast<int>(it % kStages);
           arch::sm90::mbarrier_wait_parity(full(s), static_cast<std::uint32_t>((it / kStages) & 1));
-          __syncwarp();
-          if (lane == 0) {
-            arch::sm90::mbarrier_arrive(empty(s));
-            arch::sm90::mbarrier_arrive_cluster(arch::sm90::mapa_shared(empty(s), peer));
-          }
+          release_both(s);
         }
         continue;
       }
@@ -359,11 +363,7 @@ __global__ void __launch_bounds__(kk::kThreads, 1)
         gemm_kslice<1, TM>(tCrA, tCrB, tCrC);
         copy_range<3 * SA, 4 * SA>(LA{}, tCsA, tCrA);
         copy_range<3 * SB, 4 * SB>(LB{}, tCsB, tCrB);
-        __syncwarp();
-        if (lane == 0) {  // this stage may be refilled once both CTAs' consumers are done with it
-          arch::sm90::mbarrier_arrive(empty(s));
-          arch::sm90::mbarrier_arrive_cluster(arch::sm90::mapa_shared(empty(s), peer));
-        }
+        release_both(s);
         gemm_kslice<2, TM>(tCrA, tCrB, tCrC);
         gemm_kslice<3, TM>(tCrA, tCrB, tCrC);
       }
