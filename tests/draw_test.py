@@ -387,7 +387,8 @@ class Errors(unittest.TestCase):
         (["tv", "Sw<1,1,1>o((4,8):(1,4))", "--tile", "4x8"], "swizzled"),
         (["tv", "(1048576,8):(1,0)", "--tile", "2x2"], "at most"),
         (["copy", "--thr", "(16,8):(8,1)", "--val", "(1,8)"], "not a layout"),
-        (["copy", "--thr", "(4,4):(1,1)", "--val", "(1,8):(0,1)"], "TiledCopy"),
+        (["copy", "--thr", "(4,4):(1,1)", "--val", "(1,8):(0,1)"], "--thr (4,4):(1,1) is not injective"),
+        (["copy", "--thr", "(16,8):(8,1)", "--val", "(2,2):(1,1)"], "--val (2,2):(1,1) is not injective"),
         (["copy", "--thr", "(4,4,2):(1,4,16)", "--val", "(1,1,1):(0,0,0)"], "rank 3"),
         (["copy", "--thr", "(2147483647):(1)", "--val", "(2,2):(1,2)"], "at most"),
         (["atom", "ldmatrix.nope"], "unknown instruction"),
@@ -400,22 +401,27 @@ class Errors(unittest.TestCase):
                 with self.subTest(args=args[0]):
                     path = os.path.join(d, "out.svg")
                     rc, out, err = tessel("draw", *args[0], "-o", path)
-                    self.assertEqual(rc, 1, err)
+                    # a malformed --atoms or --tile is a usage error (2); the rest fail the drawing (1)
+                    usage = any(a in ("--atoms", "--tile") for a in args[0]) and args[1] in ("--atoms", "--tile")
+                    self.assertEqual(rc, 2 if usage else 1, err)
                     self.assertEqual(out, "")
                     self.assertTrue(err.startswith("error: "), err)
                     self.assertIn(args[1], err)
                     self.assertEqual(err.count("\n"), 1, err)
                     self.assertFalse(os.path.exists(path))  # nothing written on failure
 
-    def test_usage_errors_do_not_crash(self):
-        for args in (["mma"], [], ["copy", "--thr", "(16,8):(8,1)"], ["tv", C16], ["mma", BF16, "--format", "pdf"],
-                     ["nope"], ["list", "extra"]):
+    def test_usage_errors_exit_2(self):
+        """Usage errors exit 2 with one line naming the word that failed."""
+        for args, word in ((["mma"], "atom"), ([], "a subcommand is required: mma, copy, atom, tv or list"),
+                           (["copy", "--thr", "(16,8):(8,1)"], "--val"), (["tv", C16], "--tile"),
+                           (["mma", BF16, "--format", "pdf"], "pdf"), (["nope"], "unknown subcommand 'nope'"),
+                           (["bogus"], "unknown subcommand 'bogus'"), (["list", "extra"], "extra")):
             with self.subTest(args=args):
                 rc, out, err = tessel("draw", *args)
-                self.assertNotEqual(rc, 0)
-                self.assertGreater(rc, 0)
-                self.assertLess(rc, 128)  # an exit status, not a signal
-                self.assertTrue(err.strip())
+                self.assertEqual(rc, 2, err)
+                self.assertEqual(out, "")
+                self.assertIn(word, err)
+                self.assertEqual(err.count("\n"), 1, err)
 
     def test_unwritable_output(self):
         rc, out, err = tessel("draw", "tv", C16, "--tile", "16x8", "-o", "/nonexistent/dir/x.svg")

@@ -122,7 +122,14 @@ bool draw_latex(const SwizzledLayout& l, std::string& out) {
   char buf[256];
   out += "% " + to_string(l) + "\n";
   out += "\\documentclass[tikz,border=4pt]{standalone}\n\\begin{document}\n";
-  out += "\\begin{tikzpicture}[x=1cm,y=0.6cm,every node/.style={font=\\ttfamily\\small}]\n";
+  // TeX's largest dimension is 16383.99pt (about 575 cm): cells shrink so that
+  // the picture stays within 500 cm each way (1 cm x 0.6 cm cells up to 499
+  // columns and 832 rows; the labels then overlap, but the file typesets).
+  const double x_cm = std::min(1.0, 500.0 / static_cast<double>(g.cols + 1));
+  const double y_cm = std::min(0.6, 500.0 / static_cast<double>(g.rows + 1));
+  std::snprintf(buf, sizeof buf, "\\begin{tikzpicture}[x=%.4fcm,y=%.4fcm,every node/.style={font=\\ttfamily\\small}]\n",
+                x_cm, y_cm);
+  out += buf;
   for (index_t i = 0; i < g.rows; ++i)
     for (index_t j = 0; j < g.cols; ++j) {
       const index_t v = grid_value(l, i, j);

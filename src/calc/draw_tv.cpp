@@ -405,11 +405,29 @@ bool tv_drawing_mma(std::string_view name, int am, int an, int ak, TvDrawing& ou
 
 bool tv_drawing_copy(const Layout& thr, const Layout& val, TvDrawing& out, std::string& error) {
   out = TvDrawing{};
-  // Both sizes are bounded by the calculator's parser, so the product cannot overflow.
+  // Each size is checked before the product is formed (≤ 2^22 each: no overflow).
   if (size(thr) > kMaxDrawTvPoints || size(val) > kMaxDrawTvPoints || size(thr) * size(val) > kMaxDrawTvPoints) {
     error = "the TiledCopy moves " + num(size(thr)) + " x " + num(size(val)) +
             " (thread, value) points; a drawing evaluates at most " + num(kMaxDrawTvPoints);
     return false;
+  }
+  // A thread layout gives each thread its own place in the tile, and a value
+  // layout each value its own element: both must be injective, or the copy
+  // tile they describe does not exist.  Say so rather than report the tile
+  // mismatch that would follow.
+  for (const auto& [flag, l] : {std::pair<const char*, const Layout*>{"--thr", &thr}, {"--val", &val}}) {
+    std::vector<std::pair<index_t, index_t>> seen;  // (offset, index)
+    const index_t n = size(*l);
+    seen.reserve(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i) seen.emplace_back((*l)(i), i);
+    std::sort(seen.begin(), seen.end());
+    for (std::size_t i = 1; i < seen.size(); ++i)
+      if (seen[i].first == seen[i - 1].first) {
+        error = std::string(flag) + " " + to_string(*l) + " is not injective: indices " + num(seen[i - 1].second) +
+                " and " + num(seen[i].second) + " both map to offset " + num(seen[i].first) +
+                " (each thread, and each value of a thread, needs its own element)";
+        return false;
+      }
   }
   CopyPlan plan;
   try {

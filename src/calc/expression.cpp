@@ -16,13 +16,49 @@
 namespace tessel::calc {
 namespace {
 
-/// A parse or evaluation failure carried up to `evaluate`.
+/// A parse or evaluation failure carried up to `evaluate`.  `text`, when
+/// set, is the message after the keyword (for messages that quote the input:
+/// an Error holds integers only).
 struct Failure {
   Error error;
+  std::string text;
+
+  std::string message() const { return text.empty() ? error.message() : std::string(errc_keyword(error.code)) + ": " + text; }
 };
 
 [[noreturn]] void fail(Errc code, const char* what, index_t a0 = 0, index_t a1 = 0, index_t a2 = 0) {
-  throw Failure{make_error(code, what, a0, a1, a2)};
+  throw Failure{make_error(code, what, a0, a1, a2), {}};
+}
+[[noreturn]] void fail_text(Errc code, std::string text) { throw Failure{make_error(code, ""), std::move(text)}; }
+[[noreturn]] void fail_error(const Error& e) { throw Failure{e, {}}; }
+
+/// How a character of the input reads in a message: 'x' for printable ASCII,
+/// otherwise its byte value (a NUL, a control character, a UTF-8 byte).
+std::string describe_char(unsigned char c) {
+  if (c >= 0x21 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+  static const char* hex = "0123456789ABCDEF";
+  std::string out = "byte 0x";
+  out += hex[c >> 4];
+  out += hex[c & 15];
+  if (c == 0) out += " (NUL)";
+  if (c >= 0x80) out += " (not ASCII: the grammar is ASCII)";
+  return out;
+}
+
+/// Edit distance (insertions, deletions, substitutions) for "did you mean".
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
 }
 
 // ---------------------------------------------------------------- values
@@ -32,36 +68,37 @@ struct Ident {
 };
 using Value = std::variant<IntTuple, Layout, SwizzledLayout, Tiler, Ident>;
 
-/// size() of a tuple without overflow: saturates at kMaxCheckedValue + 1.
-index_t saturating_size(const IntTuple& t) {
-  index_t p = 1;  // every leaf is at most kMaxCheckedValue (the parser's bound)
-  for (int i = 0; i < t.nleaf; ++i) {
+/// The size of a plain integer tuple: the exact product of its leaves (0 when
+/// a leaf is 0), or value-range when it does not fit in index_t.  A bare tuple
+/// is bounded only where it is used as a shape (check_shape).
+index_t exact_size(const IntTuple& t) {
+  for (int i = 0; i < t.nleaf; ++i)
     if (t.val[i] == 0) return 0;
-    if (p > kMaxCheckedValue / t.val[i]) return kMaxCheckedValue + 1;
+  index_t p = 1;
+  for (int i = 0; i < t.nleaf; ++i) {
+    if (mul_overflows(p, t.val[i])) fail(Errc::value_range, "the size of the tuple exceeds {0}", kMaxIndex);
     p *= t.val[i];
   }
   return p;
 }
 
-void check_tuple_bounds(const IntTuple& t, const char* what) {
-  if (t.overflow) fail(Errc::capacity, "more than {0} leaves or {1} tokens in one tuple", kMaxLeaves, kMaxTokens);
-  if (saturating_size(t) > kMaxCheckedValue)
-    fail(Errc::value_range, what, kMaxCheckedValue);
-}
-
+/// A layout as the calculator accepts it: check_layout (congruent, extents
+/// ≥ 1, size and cosize at most 2^63 - 1).  Everything the calculator prints
+/// passes this check, so every printed layout can be read back.
 void check_parsed_layout(const Layout& l) {
   const Error e = check_layout(l);
-  if (e.code != Errc::ok) throw Failure{e};
-  check_tuple_bounds(l.shape, "the size of a layout must not exceed {0}");
-  // cosize without overflow: each term is below 2^62 (leaves are below 2^31), the sum is checked as it grows.
-  index_t co = 1;
-  for (int i = 0; i < l.shape.nleaf; ++i) {
-    co += (l.shape.val[i] - 1) * l.stride.val[i];
-    if (co > kMaxCheckedValue) fail(Errc::value_range, "the cosize of a layout must not exceed {0}", kMaxCheckedValue);
-  }
+  if (e.code != Errc::ok) fail_error(e);
+}
+void check_parsed_shape(const IntTuple& s) {
+  const Error e = check_shape(s);
+  if (e.code != Errc::ok) fail_error(e);
 }
 
 // ---------------------------------------------------------------- parser
+
+/// Fails with "unknown function 'NAME'" (and the nearest known name) unless
+/// `name` is one of the calculator's functions (defined after the table).
+void check_function_name(const std::string& name);
 
 class Parser {
  public:
@@ -71,7 +108,7 @@ class Parser {
   Value literal() {
     Value v = argument();
     skip();
-    if (pos_ != s_.size()) fail(Errc::syntax, "unexpected text at column {0}", col());
+    if (pos_ != s_.size()) unexpected(" after the literal");
     return v;
   }
 
@@ -86,6 +123,9 @@ class Parser {
       pos_ = start;
       return {std::string(), std::vector<Value>{literal()}};
     }
+    if (name == "LayoutLeft" || name == "LayoutRight")
+      fail(Errc::type, "LayoutLeft/LayoutRight only make sense in make_layout(SHAPE, ...)");
+    check_function_name(name);
     expect('(');
     std::vector<Value> args;
     skip();
@@ -102,7 +142,7 @@ class Parser {
       break;
     }
     skip();
-    if (pos_ != s_.size()) fail(Errc::syntax, "unexpected text at column {0} after the call (one call per line)", col());
+    if (pos_ != s_.size()) unexpected(" after the call (one call per line)");
     return {std::move(name), std::move(args)};
   }
 
@@ -114,10 +154,21 @@ class Parser {
   std::size_t pos_ = 0;
   int nesting_ = 0;
 
+  /// What peek() returns at the end of the input (a NUL byte is a character like any other).
+  static constexpr int kEnd = -1;
+
   index_t col() const { return static_cast<index_t>(pos_) + 1; }
-  char peek() {
+  int peek() {
     skip();
-    return pos_ < s_.size() ? s_[pos_] : '\0';
+    return pos_ < s_.size() ? static_cast<unsigned char>(s_[pos_]) : kEnd;
+  }
+  static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+  /// "unexpected <what> at column N" naming the character found there.
+  [[noreturn]] void unexpected(const std::string& context) {
+    if (pos_ >= s_.size()) fail_text(Errc::syntax, "unexpected end of input" + context);
+    std::string what = describe_char(static_cast<unsigned char>(s_[pos_]));
+    if (pos_ == 0 && s_.substr(0, 3) == "\xEF\xBB\xBF") what = "UTF-8 byte-order mark (EF BB BF)";
+    fail_text(Errc::syntax, "unexpected " + what + " at column " + std::to_string(col()) + context);
   }
   void skip() {
     while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
@@ -128,15 +179,7 @@ class Parser {
       ++pos_;
       return;
     }
-    const bool end = pos_ >= s_.size();
-    switch (c) {
-      case '(': fail(Errc::syntax, end ? "unexpected end of input: expected '('" : "expected '(' at column {0}", col());
-      case ')': fail(Errc::syntax, end ? "unexpected end of input: expected ')'" : "expected ')' at column {0}", col());
-      case ',': fail(Errc::syntax, end ? "unexpected end of input: expected ','" : "expected ',' at column {0}", col());
-      case '<': fail(Errc::syntax, end ? "unexpected end of input: expected '<'" : "expected '<' at column {0}", col());
-      case '>': fail(Errc::syntax, end ? "unexpected end of input: expected '>'" : "expected '>' at column {0}", col());
-      default: fail(Errc::syntax, "unexpected character at column {0}", col());
-    }
+    unexpected(std::string(": expected '") + c + "'");
   }
   std::string identifier() {
     skip();
@@ -147,34 +190,36 @@ class Parser {
     }
     return std::string(s_.substr(b, pos_ - b));
   }
+  /// A decimal integer of at most kMaxIndex = 2^63 - 1 (what index_t holds).
   index_t integer() {
     skip();
     if (peek() == '-') fail(Errc::syntax, "negative numbers are not part of the grammar (column {0})", col());
-    if (!std::isdigit(static_cast<unsigned char>(peek()))) {
-      if (pos_ >= s_.size()) fail(Errc::syntax, "unexpected end of input: expected an integer");
-      fail(Errc::syntax, "expected an integer at column {0}", col());
-    }
+    if (!is_digit(peek())) unexpected(": expected an integer");
+    const index_t start = col();
     index_t v = 0;
-    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
-      v = v * 10 + (s_[pos_] - '0');
-      if (v > kMaxCheckedValue) fail(Errc::value_range, "integer at column {0} exceeds {1}", col(), kMaxCheckedValue);
+    while (pos_ < s_.size() && is_digit(static_cast<unsigned char>(s_[pos_]))) {
+      const index_t digit = s_[pos_] - '0';
+      if (v > (kMaxIndex - digit) / 10)
+        fail(Errc::value_range, "the integer at column {0} exceeds {1}", start, kMaxIndex);
+      v = v * 10 + digit;
       ++pos_;
     }
     return v;
   }
+  /// Counts open parentheses: a tuple of depth kMaxNesting is accepted, one deeper is not.
   struct NestGuard {
     int& n;
     explicit NestGuard(int& x) : n(x) {
-      if (++n > kMaxNesting) fail(Errc::capacity, "nesting deeper than {0} levels", kMaxNesting);
+      if (++n > kMaxNesting) fail(Errc::capacity, "tuples nested deeper than {0} levels", kMaxNesting);
     }
     ~NestGuard() { --n; }
   };
   void tuple_into(IntTuple& t) {
-    NestGuard guard(nesting_);
     if (peek() != '(') {
       push_leaf(t, integer());
       return;
     }
+    NestGuard guard(nesting_);
     ++pos_;
     push_tok(t, kTokOpen);
     if (peek() == ')') fail(Errc::syntax, "empty tuple () at column {0}", col());
@@ -198,10 +243,7 @@ class Parser {
   /// SHAPE[:STRIDE]: a layout when a ':' follows, else the tuple itself.
   Value tuple_or_layout() {
     IntTuple shape = tuple();
-    if (peek() != ':') {
-      check_tuple_bounds(shape, "the size of an integer tuple must not exceed {0}");
-      return shape;
-    }
+    if (peek() != ':') return shape;
     ++pos_;
     Layout l{shape, tuple()};
     if (peek() == ':') fail(Errc::syntax, "a layout has one ':' (column {0})", col());
@@ -209,17 +251,17 @@ class Parser {
     return l;
   }
   Value argument() {
-    const char c = peek();
-    if (c == '\0') fail(Errc::syntax, "unexpected end of input: expected an argument");
+    const int c = peek();
+    if (c == kEnd) unexpected(": expected an argument");
     if (c == '<') return tiler();
-    if (c == '(' || std::isdigit(static_cast<unsigned char>(c)) || c == '-') return tuple_or_layout();
+    if (c == '(' || is_digit(c) || c == '-') return tuple_or_layout();
     if (c == '_') {
       identifier();
       fail(Errc::syntax, "'_' is only allowed inside a tiler <...> (column {0})", col());
     }
     const std::size_t start = pos_;
     std::string id = identifier();
-    if (id.empty()) fail(Errc::syntax, "unexpected character at column {0}", col());
+    if (id.empty()) unexpected(": expected an argument");
     if (id == "Sw" && peek() == '<') return swizzled();
     if (id == "LayoutLeft" || id == "LayoutRight") return Ident{id};
     pos_ = start;
@@ -238,7 +280,7 @@ class Parser {
     expect('(');
     if (b > 64 || m > 64 || s > 64) fail(Errc::swizzle, "Sw<{0},{1},{2}>: parameters above 64", b, m, s);
     const auto sw = make_swizzle(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s));
-    if (!sw.ok()) throw Failure{sw.err};
+    if (!sw.ok()) fail_error(sw.err);
     Value inner = tuple_or_layout();
     if (!std::holds_alternative<Layout>(inner)) fail(Errc::type, "Sw<B,M,S>o(...) needs a layout SHAPE:STRIDE inside");
     expect(')');
@@ -251,11 +293,11 @@ class Parser {
     for (;;) {
       if (t.n == kMaxTilerModes) fail(Errc::capacity, "a tiler has at most {0} modes", kMaxTilerModes);
       TilerMode m;
-      const char c = peek();
+      const int c = peek();
       if (c == '_') {
         ++pos_;
         m.kind = TilerMode::kSkip;
-      } else if (c == '(' || std::isdigit(static_cast<unsigned char>(c)) || c == '-') {
+      } else if (c == '(' || is_digit(c) || c == '-') {
         Value v = tuple_or_layout();
         if (auto* l = std::get_if<Layout>(&v)) {
           m.kind = TilerMode::kLayout;
@@ -269,7 +311,7 @@ class Parser {
           m.n = it.val[0];
         }
       } else {
-        fail(Errc::syntax, "expected '_', an integer or a layout in the tiler at column {0}", col());
+        unexpected(": expected '_', an integer or a layout in the tiler");
       }
       t.mode[t.n++] = m;
       if (peek() == ',') {
@@ -305,7 +347,7 @@ void arity(const std::string& name, const Args& a, std::size_t lo, std::size_t h
 template <class T>
 const T& want(const Args& a, std::size_t i, const char* what) {
   if (const T* p = std::get_if<T>(&a[i])) return *p;
-  throw Failure{make_error(Errc::type, what, static_cast<index_t>(i) + 1)};
+  fail(Errc::type, what, static_cast<index_t>(i) + 1);
 }
 
 /// A layout or swizzled layout argument, as a swizzled layout (identity swizzle for a plain one).
@@ -322,7 +364,7 @@ const Layout& plain_layout_arg(const Args& a, std::size_t i) {
 }
 
 Layout unwrap(const Result<Layout>& r) {
-  if (!r.ok()) throw Failure{r.err};
+  if (!r.ok()) fail_error(r.err);
   return r.val;
 }
 
@@ -361,7 +403,7 @@ Output measure(const Args& a, const char* name) {
   arity(name, a, 1, 1);
   const std::string n = name;
   if (const auto* t = std::get_if<IntTuple>(&a[0])) {
-    if (n == "size") return int_out(size(*t));
+    if (n == "size") return int_out(exact_size(*t));
     if (n == "rank") return int_out(rank(*t));
     return int_out(depth(*t));
   }
@@ -392,8 +434,7 @@ Output make_layout_fn(const Args& a) {
              "make_layout(SHAPE, X): X must be LayoutLeft or LayoutRight (write a layout as SHAPE:STRIDE)");
       major = id->name == "LayoutRight" ? Major::Right : Major::Left;
     }
-    for (int i = 0; i < shape->nleaf; ++i)
-      if (shape->val[i] < 1) fail(Errc::value_range, "extent {0} of leaf {1} is not positive", shape->val[i], i);
+    check_parsed_shape(*shape);
     return layout_out(Swizzle{}, Layout{*shape, compact_strides(*shape, major)});
   }
   std::vector<Layout> parts;
@@ -402,12 +443,14 @@ Output make_layout_fn(const Args& a) {
   const Layout r = concat(parts.data(), static_cast<int>(parts.size()));
   if (r.shape.overflow || r.stride.overflow)
     fail(Errc::capacity, "the result needs more than {0} leaves or {1} tokens", kMaxLeaves, kMaxTokens);
+  if (check_layout(r).code != Errc::ok)
+    fail(Errc::value_range, "the concatenation's size or cosize would exceed {0}", kMaxIndex);
   return layout_out(Swizzle{}, r);
 }
 
 void check_coordinate(const IntTuple& c, const IntTuple& shape) {
   const Error e = check_coord(c, shape);
-  if (e.code != Errc::ok) throw Failure{e};
+  if (e.code != Errc::ok) fail_error(e);
 }
 
 using Fn = std::function<Output(const Args&)>;
@@ -474,8 +517,7 @@ const std::map<std::string, Fn>& functions() {
          arity("idx2crd", a, 2, 2);
          const IntTuple& c = want<IntTuple>(a, 0, "argument {0} (the index) must be an integer or integer tuple");
          const IntTuple& s = want<IntTuple>(a, 1, "argument {0} (the shape) must be an integer tuple");
-         for (int i = 0; i < s.nleaf; ++i)
-           if (s.val[i] < 1) fail(Errc::value_range, "extent {0} of leaf {1} is not positive", s.val[i], i);
+         check_parsed_shape(s);
          check_coordinate(c, s);
          return Output{to_string(idx2crd(c, s)), std::nullopt};
        }},
@@ -491,6 +533,26 @@ const std::map<std::string, Fn>& functions() {
        }},
   };
   return table;
+}
+
+void check_function_name(const std::string& name) {
+  const auto& table = functions();
+  if (table.count(name) != 0) return;
+  std::string best;
+  std::size_t best_d = 0;
+  if (name.size() > 48) {  // quote a long name in part, and suggest nothing
+    fail_text(Errc::syntax, "unknown function '" + name.substr(0, 40) + "...'; `tessel layout --help` lists the functions");
+  }
+  for (const auto& [known, fn] : table) {
+    const std::size_t d = edit_distance(name, known);
+    if (best.empty() || d < best_d) {
+      best = known;
+      best_d = d;
+    }
+  }
+  std::string text = "unknown function '" + name + "'";
+  if (best_d <= 2 + name.size() / 4) text += " (did you mean '" + best + "'?)";
+  fail_text(Errc::syntax, text + "; `tessel layout --help` lists the functions");
 }
 
 }  // namespace
@@ -528,6 +590,10 @@ Outcome evaluate(std::string_view expression) {
     auto [name, args] = p.call();
     if (name.empty()) {  // a bare literal: print it normalized (spec §1.3 spelling)
       const Value& v = args[0];
+      if (std::holds_alternative<Tiler>(v))
+        fail(Errc::type,
+             "a tiler <...> is not a value on its own: it is the second argument of composition, a divide or a "
+             "product, e.g. logical_divide((8,8):(1,8),<2,4>)");
       if (const auto* t = std::get_if<IntTuple>(&v)) {
         out.ok = true;
         out.text = to_string(*t);
@@ -542,10 +608,10 @@ Outcome evaluate(std::string_view expression) {
     }
     const auto& table = functions();
     const auto it = table.find(name);
-    if (it == table.end()) throw Failure{make_error(Errc::syntax, "unknown function (see `tessel layout --help`)")};
+    if (it == table.end()) check_function_name(name);  // always fails here
     for (const Value& v : args)
       if (std::holds_alternative<Ident>(v) && name != "make_layout")
-        throw Failure{make_error(Errc::type, "LayoutLeft/LayoutRight only make sense in make_layout(SHAPE, ...)")};
+        fail(Errc::type, "LayoutLeft/LayoutRight only make sense in make_layout(SHAPE, ...)");
     Output r = it->second(args);
     out.ok = true;
     out.text = std::move(r.text);
@@ -556,7 +622,7 @@ Outcome evaluate(std::string_view expression) {
   } catch (const Failure& f) {
     out.ok = false;
     out.error = f.error;
-    out.text = "error: " + f.error.message();
+    out.text = "error: " + f.message();
   } catch (const AlgebraError& e) {
     out.ok = false;
     out.error = e.error();

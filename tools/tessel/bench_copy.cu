@@ -108,7 +108,7 @@ int run_copy_bench(const CopyBenchOptions& opt) {
   cudaDeviceProp prop{};
   if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
     std::cerr << "tessel bench copy: no CUDA device\n";
-    return 3;
+    return 4;
   }
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
@@ -124,7 +124,7 @@ int run_copy_bench(const CopyBenchOptions& opt) {
     csv_file.open(opt.csv);
     if (!csv_file) {
       std::cerr << "tessel bench copy: cannot write " << opt.csv << "\n";
-      return 2;
+      return 1;
     }
     csv = &csv_file;
   }

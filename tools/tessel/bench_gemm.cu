@@ -758,7 +758,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   if (ce != cudaSuccess || count == 0) {
     std::cerr << "tessel bench gemm: no CUDA device: tessel bench gemm needs a GPU ("
               << (ce != cudaSuccess ? cudaGetErrorString(ce) : "no device found") << ")\n";
-    return 2;
+    return 4;
   }
   if (const std::string bad = check_name_tables(); !bad.empty()) {
     std::cerr << "tessel bench gemm: internal error: " << bad << "\n";
@@ -768,7 +768,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   cudaDeviceProp prop{};
   if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
     std::cerr << "tessel bench gemm: no CUDA device: tessel bench gemm needs a GPU (cudaGetDeviceProperties failed)\n";
-    return 2;
+    return 4;
   }
   const DeviceInfo device = read_device(dev, prop);
 

@@ -2,7 +2,9 @@
 // drawings of MMA atoms, TiledMMA, TiledCopy and instruction layouts), `bench` (GPU benchmarks).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <vector>
 #include <iostream>
@@ -15,6 +17,12 @@
 #endif
 
 namespace {
+
+// Exit status of every subcommand (README, "Exit status"):
+constexpr int kExitOk = 0;       // done
+constexpr int kExitFailed = 1;   // the input was understood but the work failed (an expression error, ...)
+constexpr int kExitUsage = 2;    // usage: unknown subcommand or option, missing or malformed argument
+constexpr int kExitNoCuda = 4;   // no CUDA device, or a build without CUDA (3: a CUDA error, from the benches)
 
 constexpr const char* kLayoutHelp = R"(Evaluate layout-algebra expressions (grammar: spec/layout-algebra.md §1).
 
@@ -34,10 +42,14 @@ tile_to_shape make_layout eval idx2crd crd2idx.)";
 
 /// Batch mode: one expression per line (text after a TAB is ignored, so a
 /// golden `EXPR<TAB>EXPECTED` file can be fed as is); blank lines and lines
-/// starting with '#' are skipped.  Prints EXPR<TAB>RESULT for every line.
+/// starting with '#' are skipped, and so is a UTF-8 byte-order mark at the
+/// start of the input.  Prints EXPR<TAB>RESULT for every line.
 int run_batch(std::istream& in) {
   std::string line;
+  bool first = true;
   while (std::getline(in, line)) {
+    if (first && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+    first = false;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const std::string expr = line.substr(0, line.find('\t'));
     if (expr.find_first_not_of(" \t") == std::string::npos || expr[expr.find_first_not_of(" \t")] == '#') continue;
@@ -61,14 +73,23 @@ int run_single(const std::string& expr, const std::string& format) {
     std::cout << "error: type: --format " << format << " draws layouts; this result is " << r.text << '\n';
     return 1;
   }
+  if (tessel::rank(r.layout) > 2) {
+    std::cout << "error: type: --format " << format << " draws rank-1 or rank-2 layouts; " << r.text << " has rank "
+              << tessel::rank(r.layout) << '\n';
+    return 1;
+  }
+  if (tessel::size(r.layout) > tessel::calc::kMaxDrawCells) {
+    std::cout << "error: capacity: --format " << format << " draws at most " << tessel::calc::kMaxDrawCells
+              << " cells; " << r.text << " has " << tessel::size(r.layout) << '\n';
+    return 1;
+  }
   std::string out;
   bool drawn = false;
   if (format == "ascii") drawn = tessel::calc::draw_ascii(r.layout, out);
   if (format == "svg") drawn = tessel::calc::draw_svg(r.layout, out);
   if (format == "latex") drawn = tessel::calc::draw_latex(r.layout, out);
-  if (!drawn) {
-    std::cout << "error: type: --format " << format << " draws rank-1 or rank-2 layouts of at most "
-              << tessel::calc::kMaxDrawCells << " cells; got " << r.text << '\n';
+  if (!drawn) {  // not reached: rank and size were checked above
+    std::cout << "error: type: --format " << format << " cannot draw " << r.text << '\n';
     return 1;
   }
   std::cout << out;
@@ -103,9 +124,9 @@ Examples:
   tessel bench gemm --m 4096 --n 4096 --k 4096 --layout all --dtype fp16 --out-dtype fp32 --verify tier1
   python3 bench/plot_gemm.py suite.csv --out suite.png
 
-Exit status: 0 when the run finished (whatever the dispositions), 1 for bad
-arguments or an output that cannot be written, 2 without a CUDA device (or in
-a build without CUDA), 3 when a CUDA error stopped the run.)";
+Exit status: 0 when the run finished (whatever the dispositions), 1 when an
+output cannot be written, 2 for bad arguments, 3 when a CUDA error stopped the
+run, 4 without a CUDA device (or in a build without CUDA).)";
 
 // ---------------------------------------------------------------- tessel draw
 
@@ -126,9 +147,9 @@ struct DrawOptions {
   std::string name, atoms = "1x1x1", operand, thr, val, layout, tile;
 };
 
-int draw_error(const std::string& message) {
+int draw_error(const std::string& message, int status = kExitFailed) {
   std::cerr << "error: " << message << '\n';
-  return 1;
+  return status;
 }
 
 /// Reads "AxBx..." with exactly `count` positive integers of at most `limit`.
@@ -183,7 +204,8 @@ int run_draw(const std::string& kind, const DrawOptions& o) {
   if (kind == "mma") {
     std::vector<long long> a;
     if (!parse_dims(o.atoms, 3, 64, a))
-      return draw_error("--atoms takes AMxANxAK, three integers from 1 to 64 (e.g. 2x2x1); got '" + o.atoms + "'");
+      return draw_error("--atoms takes AMxANxAK, three integers from 1 to 64 (e.g. 2x2x1); got '" + o.atoms + "'",
+                        kExitUsage);
     built = calc::tv_drawing_mma(o.name, static_cast<int>(a[0]), static_cast<int>(a[1]), static_cast<int>(a[2]), d, error);
   } else if (kind == "copy") {
     tessel::Layout thr, val;
@@ -195,7 +217,8 @@ int run_draw(const std::string& kind, const DrawOptions& o) {
     std::vector<long long> t;
     if (!parse_dims(o.tile, 2, tessel::calc::kMaxDrawCells, t))
       return draw_error("--tile takes RxC, two integers from 1 to " + std::to_string(tessel::calc::kMaxDrawCells) +
-                        " (e.g. 16x8); got '" + o.tile + "'");
+                        " (e.g. 16x8); got '" + o.tile + "'",
+                        kExitUsage);
     tessel::Layout tv;
     built = draw_layout_arg("layout", o.layout, tv, error) && calc::tv_drawing_layout(tv, t[0], t[1], d, error);
   }
@@ -211,6 +234,41 @@ int run_draw(const std::string& kind, const DrawOptions& o) {
   std::ofstream f(o.output, std::ios::binary);
   if (!f || !(f << out) || !f.flush()) return draw_error("cannot write " + o.output);
   return 0;
+}
+
+/// A command-line parse error: help and --version exit 0; anything else is a
+/// usage error (exit 2) whose one-line message names the word that failed.
+/// CLI11 reads an unknown subcommand as a missing one ("A subcommand is
+/// required"), so the words are walked here to name it.
+int usage_error(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+  static const std::map<std::string, std::vector<std::string>> kSubcommands = {
+      {"tessel", {"layout", "draw", "bench"}},
+      {"tessel bench", {"copy", "gemm"}},
+      {"tessel draw", {"mma", "copy", "atom", "tv", "list"}},
+  };
+  auto one_of = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return out;
+  };
+  std::string path = "tessel";
+  std::string message = e.what();
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    const auto it = kSubcommands.find(path);
+    if (it == kSubcommands.end() || word.empty() || word[0] == '-') break;
+    if (std::find(it->second.begin(), it->second.end(), word) == it->second.end()) {
+      message = "unknown subcommand '" + word + "' (expected " + one_of(it->second) + ")";
+      break;
+    }
+    path += " " + word;
+  }
+  const auto it = kSubcommands.find(path);
+  if (message == e.what() && it != kSubcommands.end() && message.find("subcommand") != std::string::npos)
+    message = "a subcommand is required: " + one_of(it->second);
+  std::cerr << path << ": " << message << " (see " << path << " --help)\n";
+  return kExitUsage;
 }
 
 }  // namespace
@@ -310,7 +368,11 @@ int main(int argc, char** argv) {
   draw_output(draw_tv);
   auto* draw_list = draw->add_subcommand("list", "the MMA atoms and instruction layouts that draw knows");
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(app, e, argc, argv);
+  }
 
   if (bench_copy->parsed()) {
 #if defined(TESSEL_HAVE_CUDA)
@@ -321,15 +383,15 @@ int main(int argc, char** argv) {
     for (const std::string& k : kernel_names) {
       tessel::CopyKernel kernel;
       if (!tessel::parse_copy_kernel(k, kernel)) {
-        std::cerr << "tessel bench copy: unknown kernel '" << k << "'\n";
-        return 2;
+        std::cerr << "tessel bench copy: --kernels: unknown kernel '" << k << "'\n";
+        return kExitUsage;
       }
       opt.kernels.push_back(kernel);
     }
     return tessel::bench::run_copy_bench(opt);
 #else
     std::cerr << "tessel bench copy: this tessel was built without CUDA (use the sm90a preset)\n";
-    return 2;
+    return kExitNoCuda;
 #endif
   }
 
@@ -338,13 +400,13 @@ int main(int argc, char** argv) {
     std::string error;
     if (!tessel::bench::parse_gemm_bench_args(gemm_args, opt, error)) {
       std::cerr << "tessel bench gemm: " << error << "\n";
-      return 1;
+      return kExitUsage;
     }
 #if defined(TESSEL_HAVE_CUDA)
     return tessel::bench::run_gemm_bench(opt);
 #else
     std::cerr << "tessel bench gemm: this tessel was built without CUDA (use the sm90a preset)\n";
-    return 2;
+    return kExitNoCuda;
 #endif
   }
 
@@ -356,27 +418,27 @@ int main(int argc, char** argv) {
   if (layout->parsed()) {
     if (!batch.empty() && !expr.empty()) {
       std::cerr << "tessel layout: give either an expression or --batch, not both\n";
-      return 2;
+      return kExitUsage;
     }
     if (!batch.empty()) {
       if (format != "text") {
         std::cerr << "tessel layout: --format applies to a single expression, not to --batch\n";
-        return 2;
+        return kExitUsage;
       }
       if (batch == "-") return run_batch(std::cin);
       std::error_code ec;
       std::ifstream in(batch);
       if (!in || std::filesystem::is_directory(batch, ec)) {
-        std::cerr << "tessel layout: cannot read " << batch << '\n';
-        return 2;
+        std::cerr << "tessel layout: --batch: cannot read " << batch << '\n';
+        return kExitUsage;
       }
       return run_batch(in);
     }
     if (expr.empty()) {
-      std::cerr << "tessel layout: an expression or --batch FILE is required (see --help)\n";
-      return 2;
+      std::cerr << "tessel layout: an expression or --batch FILE is required (see tessel layout --help)\n";
+      return kExitUsage;
     }
     return run_single(expr, format);
   }
-  return 0;
+  return kExitOk;
 }

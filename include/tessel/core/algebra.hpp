@@ -37,13 +37,17 @@ TESSEL_HD constexpr Leaves leaves_of(const Layout& l) {
   return r;
 }
 
+/// True when `d == s0 * d0` (a product that does not fit equals no stride).
+TESSEL_HD constexpr bool continues(index_t s0, index_t d0, index_t d) { return !mul_overflows(s0, d0) && d == s0 * d0; }
+
 /// Drop extent-1 leaves and merge `s0:d0, s:d` into `(s0*s):d0` when d == s0*d0.
+/// The merged extents multiply up to the layout's size, which check_layout bounds.
 TESSEL_HD constexpr Leaves coalesce_leaves(const Leaves& in) {
   Leaves out;
   for (int i = 0; i < in.n; ++i) {
     if (in.s[i] == 1) continue;
-    if (out.n > 0 && in.d[i] == out.s[out.n - 1] * out.d[out.n - 1]) {
-      out.s[out.n - 1] *= in.s[i];
+    if (out.n > 0 && continues(out.s[out.n - 1], out.d[out.n - 1], in.d[i])) {
+      out.s[out.n - 1] = sat_mul(out.s[out.n - 1], in.s[i]);
     } else {
       out.push(in.s[i], in.d[i]);
     }
@@ -75,10 +79,20 @@ TESSEL_HD constexpr Error check_algebra_inputs(const Layout& a, const Layout& b)
 TESSEL_HD constexpr Error capacity_error() {
   return make_error(Errc::capacity, "the result needs more than {0} leaves or {1} tokens", kMaxLeaves, kMaxTokens);
 }
+/// Every layout the algebra returns is itself a valid layout (check_layout:
+/// positive extents, size and cosize within index_t), so that any result can
+/// be fed back to the algebra and to the calculator's parser.
 TESSEL_HD constexpr Result<Layout> checked_result(const Layout& l) {
   if (l.shape.overflow || l.stride.overflow) return capacity_error();
+  const Error e = check_layout(l);
+  if (e.code != Errc::ok) {
+    if (e.code == Errc::value_range)
+      return make_error(Errc::value_range, "the result's size or cosize would exceed {0}", kMaxIndex);
+    return e;
+  }
   return l;
 }
+TESSEL_HD constexpr Error overflow_error(const char* what) { return make_error(Errc::value_range, what, kMaxIndex); }
 }  // namespace detail
 
 // ================================================================ coalesce, filter
@@ -165,6 +179,7 @@ TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Layout& B)
     if (d == 0) {
       out.push(s, 0);
     } else if (a.n == 1) {
+      if (mul_overflows(d, a.d[0])) return detail::overflow_error("a stride of the result would exceed {0}");
       out.push(s, d * a.d[0]);
     } else {
       index_t rest_s = s, rest_d = d;
@@ -190,12 +205,16 @@ TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Layout& B)
                             "a leaf of B continues past mode {2} of coalesce(A) but its stride {0} does not divide "
                             "that mode's extent {1}",
                             rest_d, Mk, k);
+        if (mul_overflows(rest_d, a.d[k])) return detail::overflow_error("a stride of the result would exceed {0}");
         out.push(take, rest_d * a.d[k]);
-        reach[k] += (take - 1) * rest_d;
+        reach[k] = sat_add(reach[k], (take - 1) * rest_d);  // (take-1)*rest_d < Mk: no overflow
         rest_s /= take;
         rest_d = next_d;
       }
-      if (out.n == 0 || rest_s != 1) out.push(rest_s, rest_d * a.d[last]);
+      if (out.n == 0 || rest_s != 1) {
+        if (mul_overflows(rest_d, a.d[last])) return detail::overflow_error("a stride of the result would exceed {0}");
+        out.push(rest_s, rest_d * a.d[last]);
+      }
     }
     if (out.n == 1) {
       push_leaf(R.shape, out.s[0]);
@@ -304,11 +323,19 @@ TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Tiler& T) 
 /// (spec §7).  C is an integer or an integer tuple.
 /// Example: complement(4:2, 24) is (2,3):(1,8); complement((2,2):(1,6)) is 3:2.
 TESSEL_HD constexpr Result<Layout> complement(const Layout& L, const IntTuple& C) {
-  const Error e = detail::check_algebra_input(L);
-  if (e.code != Errc::ok) return e;
+  {
+    const Error e = detail::check_algebra_input(L);
+    if (e.code != Errc::ok) return e;
+  }
+  {
+    const Error e = detail::check_extents(C, "cotarget extent {0} (leaf {1}, counting from 0) is not positive",
+                                          "the size of the cotarget exceeds {0}");
+    if (e.code != Errc::ok) return e;
+    if (C.overflow || C.ntok == 0) return make_error(Errc::syntax, "the cotarget is not an integer tuple");
+  }
   Layout Fl = filter(L);
   if (Fl.shape.is_int() && Fl.shape.val[0] == 1) {
-    const index_t c = size(C);
+    const index_t c = size(C);  // exact: check_extents bounded it
     return Layout{make_int(c), make_int(c == 1 ? 0 : 1)};
   }
   const Leaves F = leaves_of(Fl);
@@ -326,6 +353,7 @@ TESSEL_HD constexpr Result<Layout> complement(const Layout& L, const IntTuple& C
                         "leaf {0}:{1} revisits offsets below {2} that earlier leaves already cover", F.s[best],
                         F.d[best], cur_stride);
     out.push(sh, cur_stride);
+    if (mul_overflows(F.d[best], F.s[best])) return detail::overflow_error("the complement's stride would exceed {0}");
     cur_stride = F.d[best] * F.s[best];
   }
   int lastleaf = 0;
@@ -337,6 +365,8 @@ TESSEL_HD constexpr Result<Layout> complement(const Layout& L, const IntTuple& C
                       "leaf {0}:{1} revisits offsets below {2} that earlier leaves already cover", F.s[lastleaf],
                       F.d[lastleaf], cur_stride);
   out.push(sh, cur_stride);
+  if (mul_overflows(F.d[lastleaf], F.s[lastleaf]))
+    return detail::overflow_error("the complement's stride would exceed {0}");
   const index_t ext = F.d[lastleaf] * F.s[lastleaf];
   index_t rest = 1;
   if (C.is_int()) {
@@ -344,12 +374,14 @@ TESSEL_HD constexpr Result<Layout> complement(const Layout& L, const IntTuple& C
   } else {
     index_t x = ext;
     for (int i = 0; i < C.nleaf; ++i) {
-      rest *= ceil_div(C.val[i], x);
+      const index_t r = ceil_div(C.val[i], x);
+      if (mul_overflows(rest, r)) return detail::overflow_error("the complement's size would exceed {0}");
+      rest *= r;
       x = ceil_div(x, C.val[i]);
     }
   }
   out.push(rest, rest == 1 ? 0 : ext);
-  return coalesce(layout_of(out));
+  return detail::checked_result(coalesce(layout_of(out)));
 }
 /// complement with the default cotarget cosize(filter(L)).
 /// Example: complement(4:2) is 2:1.
@@ -380,7 +412,7 @@ TESSEL_HD constexpr InverseOrder inverse_order(const Layout& L) {
   index_t p = 1;
   for (int j = 0; j < c.n; ++j) {
     r.prefix[j] = p;
-    p *= c.s[j];
+    p = sat_mul(p, c.s[j]);  // the prefixes multiply up to size(L), which check_layout bounds
     r.order[j] = j;
   }
   for (int i = 0; i < c.n; ++i)
@@ -407,10 +439,11 @@ TESSEL_HD constexpr Result<Layout> right_inverse(const Layout& L) {
     const int j = o.order[i];
     if (o.c.d[j] == cur) {
       out.push(o.c.s[j], o.prefix[j]);
+      if (mul_overflows(o.c.s[j], o.c.d[j])) break;  // no stride can continue past kMaxIndex
       cur = o.c.s[j] * o.c.d[j];
     }
   }
-  return coalesce(layout_of(out));
+  return detail::checked_result(coalesce(layout_of(out)));
 }
 
 /// R with R(L(i)) == i for i < size(L) when filter(L) is injective.
@@ -433,7 +466,7 @@ TESSEL_HD constexpr Result<Layout> left_inverse(const Layout& L) {
     pending_stride = o.prefix[j];
   }
   out.push(o.c.s[o.order[o.c.n - 1]], pending_stride);
-  return coalesce(layout_of(out));
+  return detail::checked_result(coalesce(layout_of(out)));
 }
 
 // ================================================================ divide
@@ -446,7 +479,12 @@ TESSEL_HD constexpr Result<Layout> logical_divide(const Layout& A, const Layout&
   if (e.code != Errc::ok) return e;
   TESSEL_TRY(rest, complement(B, coalesce(A).shape));
   const Layout both[] = {B, rest};
-  return composition(A, concat(both, 2));
+  const Layout tiles = concat(both, 2);
+  const Error te = check_layout(tiles);
+  if (te.code == Errc::capacity) return detail::capacity_error();
+  if (te.code != Errc::ok)  // a tile that does not divide size(A) rounds the count of tiles up
+    return detail::overflow_error("the tile and the tiles that cover A would span more than {0} offsets");
+  return composition(A, tiles);
 }
 /// By-mode logical_divide; modes beyond the tiler are kept.
 /// Example: logical_divide((6,20):(20,1), <2,4>) is ((2,3),(4,5)):((20,40),(1,4)).
@@ -529,6 +567,8 @@ TESSEL_HD constexpr Result<Layout> logical_product(const Layout& A, const Layout
     const Error e = detail::check_algebra_inputs(A, B);
     if (e.code != Errc::ok) return e;
   }
+  if (mul_overflows(size(A), cosize(B)))
+    return detail::overflow_error("size(A) * cosize(B), the product's cotarget, would exceed {0}");
   TESSEL_TRY(rest, complement(A, size(A) * cosize(B)));
   TESSEL_TRY(copies, composition(rest, B));
   const Layout both[] = {A, copies};
@@ -612,8 +652,16 @@ TESSEL_HD constexpr Result<Layout> raked_product(const Layout& A, const Layout& 
 /// Repeat block L (column-major order of blocks) until it covers shape T.
 /// Example: tile_to_shape((2,2):(1,2), (4,8)) is ((2,2),(2,4)):((1,4),(2,8)).
 TESSEL_HD constexpr Result<Layout> tile_to_shape(const Layout& L, const IntTuple& T) {
-  const Error e = detail::check_algebra_input(L);
-  if (e.code != Errc::ok) return e;
+  {
+    const Error e = detail::check_algebra_input(L);
+    if (e.code != Errc::ok) return e;
+  }
+  {
+    if (T.overflow || T.ntok == 0) return make_error(Errc::syntax, "the target is not an integer tuple");
+    const Error e = detail::check_extents(T, "target extent {0} (leaf {1} of the target, counting from 0) is not positive",
+                                          "the size of the target shape exceeds {0}");
+    if (e.code != Errc::ok) return e;
+  }
   const int R = rank(T);
   if (rank(L) > R) return make_error(Errc::tiler_rank, "block of rank {0} for a target shape of rank {1}", rank(L), R);
   const Layout P = detail::pad_rank(L, R);

@@ -166,9 +166,15 @@ TESSEL_HD constexpr int depth(const IntTuple& t) {
 }
 
 /// Product of the leaves of span `s`.  Example: size((3,(6,2),8)) == 288.
+/// Exact whenever the product fits in index_t (always, for a shape that
+/// check_shape or check_layout accepted); saturates at kMaxIndex otherwise, and
+/// is 0 when a leaf is 0, so no input makes it overflow.  Negative leaves
+/// (which no shape has) are not supported.
 TESSEL_HD constexpr index_t span_size(const IntTuple& t, Span s) {
   index_t p = 1;
-  for (int i = s.lb; i < s.le; ++i) p *= t.val[i];
+  for (int i = s.lb; i < s.le; ++i) p = sat_mul(p, t.val[i]);
+  for (int i = s.lb; i < s.le; ++i)
+    if (t.val[i] == 0) return 0;
   return p;
 }
 TESSEL_HD constexpr index_t size(const IntTuple& t) { return span_size(t, whole(t)); }

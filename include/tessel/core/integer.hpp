@@ -67,7 +67,43 @@ TESSEL_HD constexpr auto ceil_div(Int<A>, Int<B>) {
   static_assert(B > 0, "tessel: ceil_div by a non-positive constant");
   return Int<(A + B - 1) / B>{};
 }
-TESSEL_HD constexpr index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
+/// For a ≥ 0 and b > 0 (no intermediate a + b - 1, so it holds up to the largest index_t).
+TESSEL_HD constexpr index_t ceil_div(index_t a, index_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+// ---------------------------------------------------------------- checked arithmetic
+//
+// The algebra forms sizes, cosizes, strides and offsets as products and sums
+// of leaves.  Every such value must fit in index_t: the helpers below detect
+// overflow instead of committing it (signed overflow is undefined behaviour).
+// They take any operands and use divisions rather than a compiler builtin, so
+// that the same code runs in constant expressions, on the host and in device
+// code.
+
+/// The largest value of a leaf, a size or a cosize: what index_t holds (2^63 - 1).
+inline constexpr index_t kMaxIndex = static_cast<index_t>(~std::uint64_t{0} >> 1);
+inline constexpr index_t kMinIndex = -kMaxIndex - 1;
+
+/// True when a * b does not fit in index_t.  C++ example: mul_overflows(2^32, 2^31) is true.
+TESSEL_HD constexpr bool mul_overflows(index_t a, index_t b) {
+  if (a == 0 || b == 0) return false;
+  if (a > 0) return b > 0 ? a > kMaxIndex / b : b < kMinIndex / a;
+  return b > 0 ? a < kMinIndex / b : a < kMaxIndex / b;
+}
+/// True when a + b does not fit in index_t.
+TESSEL_HD constexpr bool add_overflows(index_t a, index_t b) {
+  return b > 0 ? a > kMaxIndex - b : a < kMinIndex - b;
+}
+/// a * b, or the bound of its sign when the product does not fit.
+/// C++ example: sat_mul(3, 4) == 12; sat_mul(2^62, 4) == kMaxIndex; sat_mul(kMaxIndex, 0) == 0.
+TESSEL_HD constexpr index_t sat_mul(index_t a, index_t b) {
+  if (!mul_overflows(a, b)) return a * b;
+  return (a > 0) == (b > 0) ? kMaxIndex : kMinIndex;
+}
+/// a + b, or the bound of its sign when the sum does not fit.
+TESSEL_HD constexpr index_t sat_add(index_t a, index_t b) {
+  if (!add_overflows(a, b)) return a + b;
+  return b > 0 ? kMaxIndex : kMinIndex;
+}
 
 // Aliases _0 ... _256 (every value) and negatives _m1 ... _m16 (`_m4` is Int<-4>).
 // clang-format off

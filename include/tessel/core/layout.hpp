@@ -6,10 +6,6 @@
 
 namespace tessel {
 
-/// Largest value a leaf, a size or a cosize may take in checked (calculator)
-/// inputs; it keeps every product formed by the algebra inside 64 bits.
-inline constexpr index_t kMaxCheckedValue = (index_t{1} << 31) - 1;
-
 // ---------------------------------------------------------------- coordinates
 
 /// crd2idx of a 1-D coordinate `c` over the leaves of span `s`: colexicographic
@@ -133,11 +129,14 @@ TESSEL_HD constexpr index_t size(const Layout& l) { return size(l.shape); }
 TESSEL_HD constexpr bool is_integral(const Layout& l) { return l.shape.is_int(); }
 
 /// One past the largest offset: 1 + sum (s-1)*|d|.  Example: cosize(8:2) == 15.
+/// Exact for a layout that check_layout accepted; saturates at kMaxIndex
+/// otherwise (never overflows).
 TESSEL_HD constexpr index_t cosize(const Layout& l) {
   index_t c = 1;
   for (int i = 0; i < l.shape.nleaf; ++i) {
     const index_t d = l.stride.val[i];
-    c += (l.shape.val[i] - 1) * (d < 0 ? -d : d);
+    const index_t ad = d < 0 ? (d == kMinIndex ? kMaxIndex : -d) : d;
+    c = sat_add(c, sat_mul(l.shape.val[i] - 1, ad));
   }
   return c;
 }
@@ -145,8 +144,34 @@ TESSEL_HD constexpr index_t cosize(const Layout& l) {
 /// Mode `k` as a layout.  C++ example: mode((3,(2,3)):(3,(12,1)),1) is (2,3):(12,1).
 TESSEL_HD constexpr Layout mode(const Layout& l, int k) { return Layout{mode(l.shape, k), mode(l.stride, k)}; }
 
-/// Shape and stride must be congruent, every extent ≥ 1 and nothing truncated.
-/// (Negative strides are legal for evaluation; the algebra rejects them.)
+namespace detail {
+/// Every leaf of `S` is ≥ 1 and their product fits in index_t.
+TESSEL_HD constexpr Error check_extents(const IntTuple& S, const char* what_zero, const char* what_size) {
+  index_t p = 1;
+  for (int i = 0; i < S.nleaf; ++i)
+    if (S.val[i] < 1) return make_error(Errc::value_range, what_zero, S.val[i], i);
+  for (int i = 0; i < S.nleaf; ++i) {
+    if (mul_overflows(p, S.val[i])) return make_error(Errc::value_range, what_size, kMaxIndex);
+    p *= S.val[i];
+  }
+  return Error{};
+}
+}  // namespace detail
+
+/// A shape: an integer tuple whose leaves are all ≥ 1 and whose size fits in
+/// index_t (at most kMaxIndex = 2^63 - 1).  Targets, cotargets and the shapes
+/// of idx2crd are checked with it.  C++ example: check_shape((4,0)) is a value-range error.
+TESSEL_HD constexpr Error check_shape(const IntTuple& S) {
+  if (S.overflow) return make_error(Errc::capacity, "more than {0} leaves or {1} tokens", kMaxLeaves, kMaxTokens);
+  if (S.ntok == 0) return make_error(Errc::syntax, "empty shape");
+  return detail::check_extents(S, "extent {0} (leaf {1}, counting from 0) is not positive",
+                               "the size of the shape exceeds {0}");
+}
+
+/// Shape and stride must be congruent, every extent ≥ 1, nothing truncated,
+/// and size and cosize must fit in index_t (at most kMaxIndex = 2^63 - 1): then
+/// every offset of an in-range coordinate fits too, and evaluation needs no
+/// check.  (Negative strides are legal for evaluation; the algebra rejects them.)
 TESSEL_HD constexpr Error check_layout(const Layout& l) {
   if (l.shape.overflow || l.stride.overflow)
     return make_error(Errc::capacity, "more than {0} leaves or {1} tokens", kMaxLeaves, kMaxTokens);
@@ -157,8 +182,21 @@ TESSEL_HD constexpr Error check_layout(const Layout& l) {
   if (!congruent(l.shape, l.stride))
     return make_error(Errc::congruence, "shape ({0} leaves) and stride ({1} leaves) are not congruent",
                       l.shape.nleaf, l.stride.nleaf);
-  for (int i = 0; i < l.shape.nleaf; ++i)
-    if (l.shape.val[i] < 1) return make_error(Errc::value_range, "extent {0} of leaf {1} is not positive", l.shape.val[i], i);
+  {
+    const Error e = detail::check_extents(l.shape, "extent {0} of leaf {1} (counting from 0) is not positive",
+                                          "the size of the layout exceeds {0}");
+    if (e.code != Errc::ok) return e;
+  }
+  index_t c = 1;  // cosize, checked as it grows
+  for (int i = 0; i < l.shape.nleaf; ++i) {
+    const index_t d = l.stride.val[i];
+    if (l.shape.val[i] == 1) continue;  // an extent-1 leaf adds no offset, whatever its stride
+    if (d == kMinIndex || mul_overflows(l.shape.val[i] - 1, d < 0 ? -d : d) ||
+        add_overflows(c, (l.shape.val[i] - 1) * (d < 0 ? -d : d)))
+      return make_error(Errc::value_range, "the cosize of the layout exceeds {0} (its largest offset does not fit)",
+                        kMaxIndex);
+    c += (l.shape.val[i] - 1) * (d < 0 ? -d : d);
+  }
   return Error{};
 }
 
@@ -191,7 +229,7 @@ TESSEL_HD constexpr IntTuple compact_strides(const IntTuple& S, Major major) {
       D.val[i] = 0;
     } else {
       D.val[i] = p;
-      p *= S.val[i];
+      p = sat_mul(p, S.val[i]);  // exact for a shape that check_shape accepts
     }
   }
   return D;
