@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tessel needs to build and test, from Debian's packages, when it
-# is missing: CMake, g++, GoogleTest, CLI11, Python 3.  (The CUDA toolkit is
+# is missing: CMake, g++, GoogleTest, CLI11, Python 3, and clang with its
+# libFuzzer runtime (scripts/fuzz.sh).  (The CUDA toolkit is
 # optional: with nvcc on PATH the sm90a preset also builds the CUDA code.)
 set -euo pipefail
 need=()
@@ -9,6 +10,8 @@ command -v g++ >/dev/null || need+=(g++)
 command -v python3 >/dev/null || need+=(python3)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 [ -f /usr/include/CLI/CLI.hpp ] || need+=(libcli11-dev)
+command -v clang++ >/dev/null || need+=(clang)
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-dev)
 # With a CUDA toolkit, the SASS checks need cuobjdump and nvdisasm; the CUDA 13
 # pip wheels provide them where the toolkit does not.
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then

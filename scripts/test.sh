@@ -16,3 +16,5 @@ fi
 "build/$preset/tests/golden_check" valid tests/data/layout_algebra.tsv | tail -n 1
 "build/$preset/tests/golden_check" errors tests/data/layout_algebra_errors.tsv | tail -n 1
 ctest --preset "$preset" --output-on-failure
+# The fuzzers under ASan+UBSan for a bounded time (TESSEL_FUZZ_SECONDS, default 90; 0 skips).
+bash scripts/fuzz.sh
