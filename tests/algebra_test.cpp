@@ -147,3 +147,82 @@ TEST(Docs, ReadmeLibraryExample) {
   ASSERT_TRUE(tiles.ok()) << tiles.error().message();
   EXPECT_EQ(to_string(tiles.value()), "((128,64),(8,10)):((640,1),(81920,64))");
 }
+
+// ---------------------------------------------------------------- robustness (64-bit values, no overflow, no crash)
+
+namespace {
+constexpr index_t k2p62 = index_t{1} << 62;
+Layout raw(const IntTuple& s, const IntTuple& d) { return Layout{s, d}; }  // unchecked, as a caller could build it
+}  // namespace
+
+TEST(Robustness, CheckedArithmetic) {
+  EXPECT_EQ(kMaxIndex, INT64_MAX);
+  EXPECT_FALSE(mul_overflows(3037000499, 3037000499));
+  EXPECT_TRUE(mul_overflows(3037000500, 3037000500));
+  EXPECT_TRUE(mul_overflows(k2p62, 2));
+  EXPECT_TRUE(mul_overflows(-k2p62, -2));
+  EXPECT_FALSE(mul_overflows(-k2p62, 2));  // -2^63 fits
+  EXPECT_TRUE(mul_overflows(kMinIndex, -1));
+  EXPECT_FALSE(mul_overflows(kMaxIndex, 0));
+  EXPECT_TRUE(add_overflows(kMaxIndex, 1));
+  EXPECT_FALSE(add_overflows(kMaxIndex, 0));
+  EXPECT_TRUE(add_overflows(kMinIndex, -1));
+  EXPECT_EQ(sat_mul(k2p62, 4), kMaxIndex);
+  EXPECT_EQ(sat_mul(k2p62, -4), kMinIndex);
+  EXPECT_EQ(sat_mul(kMaxIndex, 0), 0);
+  EXPECT_EQ(ceil_div(kMaxIndex, 2), k2p62);  // no overflow in a + b - 1
+  EXPECT_EQ(ceil_div(index_t{7}, index_t{2}), 4);
+  // size() of a tuple: exact when it fits, 0 with a 0 leaf (in any position), saturated otherwise.
+  EXPECT_EQ(size(make_shape(0, 2147483647, 2147483647, 2147483647)), 0);
+  EXPECT_EQ(size(make_shape(2147483647, 2147483647, 2147483647, 0)), 0);
+  EXPECT_EQ(size(make_shape(2147483647, 2147483647, 2147483647)), kMaxIndex);
+  EXPECT_EQ(size(make_shape(65536, 65536, 65536)), index_t{1} << 48);
+}
+
+TEST(Robustness, LayoutsOf64BitExtents) {
+  const auto big = make_layout_checked(make_shape(65536, 65536, 65536), make_stride(1, 65536, index_t{1} << 32));
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(size(big.val), 281474976710656);
+  EXPECT_EQ(make_layout_checked(make_int(kMaxIndex), make_int(1)).code(), Errc::ok);
+  EXPECT_EQ(make_layout_checked(make_int(kMaxIndex), make_int(2)).code(), Errc::value_range);  // cosize 2^64 - 1
+  EXPECT_EQ(make_layout_checked(make_shape(k2p62, 2), make_stride(1, k2p62)).code(), Errc::value_range);  // size 2^63
+  EXPECT_EQ(make_layout_checked(make_shape(2, 2), make_stride(k2p62, k2p62)).code(), Errc::value_range);  // cosize
+  EXPECT_EQ(make_layout_checked(make_shape(1, 4), make_stride(kMinIndex, 1)).code(), Errc::ok);  // extent 1: any stride
+  EXPECT_EQ(make_layout_checked(make_shape(2, 4), make_stride(kMinIndex, 1)).code(), Errc::value_range);
+  // A result the algebra prints is a valid layout (it used to print strides it then refused).
+  const auto c = composition(L(make_int(1), make_int(2147483647)), L(make_int(2), make_int(1073741823)));
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(to_string(c.val), "2:2305843005992468481");
+  EXPECT_EQ(check_layout(c.val).code, Errc::ok);
+}
+
+TEST(Robustness, ZeroExtentsAreRejectedNotDividedBy) {
+  const Layout l21 = L(make_int(2), make_int(1));
+  for (const IntTuple& cotarget : {make_int(0), make_tuple(0), make_tuple(0, 2), make_tuple(16, 0),
+                                   make_tuple(make_tuple(0, 2), 4)}) {
+    const auto r = complement(l21, cotarget);
+    EXPECT_EQ(r.code(), Errc::value_range) << to_string(cotarget);
+    EXPECT_NE(r.error().message().find("cotarget extent 0"), std::string::npos) << r.error().message();
+  }
+  const auto t = tile_to_shape(L(make_int(1), make_int(0)), make_tuple(0, make_tuple(2147483647, 2147483647, 3)));
+  EXPECT_EQ(t.code(), Errc::value_range);
+  EXPECT_EQ(t.error().message(), "value-range: target extent 0 (leaf 0 of the target, counting from 0) is not positive");
+  EXPECT_EQ(tile_to_shape(L(make_int(1), make_int(0)), make_tuple(1, make_tuple(2147483647, 2147483647, 3))).code(),
+            Errc::value_range);  // size of the target overflows
+  // The C++ API given a layout that was never checked: an error, not a crash.
+  EXPECT_EQ(composition(raw(make_int(0), make_int(1)), l21).code(), Errc::value_range);
+  EXPECT_EQ(complement(raw(make_shape(2, 0), make_stride(1, 2))).code(), Errc::value_range);
+  EXPECT_EQ(right_inverse(raw(make_shape(k2p62, 4), make_stride(1, k2p62))).code(), Errc::value_range);
+  EXPECT_EQ(logical_divide(raw(make_int(8), make_int(1)), raw(make_int(0), make_int(1))).code(), Errc::value_range);
+}
+
+TEST(Robustness, OverflowingResultsAreErrors) {
+  EXPECT_EQ(composition(L(make_int(k2p62), make_int(2)), L(make_int(2), make_int(k2p62))).code(), Errc::value_range);
+  EXPECT_EQ(complement(L(make_int(2), make_int(k2p62))).code(), Errc::value_range);
+  EXPECT_EQ(logical_product(L(make_int(k2p62), make_int(1)), L(make_int(2), make_int(2))).code(), Errc::value_range);
+  EXPECT_EQ(logical_divide(L(make_int(kMaxIndex), make_int(1)), make_tiler(3)).code(), Errc::value_range);
+  EXPECT_EQ(tile_to_shape(L(make_int(2), make_int(1)), make_shape(kMaxIndex, 2)).code(), Errc::value_range);
+  // ...while results that fit are exact.
+  EXPECT_EQ(to_string(complement(L(make_int(2), make_int(1)), kMaxIndex).value()), "4611686018427387904:2");
+  EXPECT_EQ(to_string(right_inverse(L(make_int(kMaxIndex), make_int(1))).value()), "9223372036854775807:1");
+}

@@ -26,6 +26,9 @@
 #include <utility>
 #include <vector>
 
+#include <fstream>
+
+#include "tessel/host/calc.hpp"
 #include "tessel/tessel.hpp"
 
 using namespace tessel;
@@ -1225,4 +1228,58 @@ TEST(Property, SwizzleIsAnInvolutiveBijection) {
   EXPECT_EQ(f.count(), 0);
   EXPECT_GE(params, 2100);
   std::cout << "[ swizzle ] parameter sets " << params << ", points " << points << "\n";
+}
+
+// ============================================================ round trip
+
+// Everything the calculator prints it also reads, as itself: every result of
+// the golden expressions, and of random calls of every operation on random
+// layouts (small ones and ones scaled into the 64-bit range, where results
+// overflow or fit by a hair).  An error is the only other outcome.
+TEST(Property, EveryPrintedResultParsesBackToItself) {
+  Failures f;
+  int results = 0;
+  auto check = [&](const std::string& expr) {
+    const calc::Outcome r = calc::evaluate(expr);
+    if (!r.ok) {
+      f.expect(r.text.rfind("error: ", 0) == 0, [&] { return "not an error line: " + expr + " -> " + r.text; });
+      return;
+    }
+    ++results;
+    const calc::Outcome again = calc::evaluate(r.text);
+    f.expect(again.ok && again.text == r.text,
+             [&] { return expr + " printed " + r.text + ", which reads back as " + again.text; });
+  };
+  std::ifstream golden(TESSEL_TEST_DATA "/layout_algebra.tsv");
+  ASSERT_TRUE(golden) << "cannot read the golden file";
+  for (std::string line; std::getline(golden, line);) check(line.substr(0, line.find('\t')));
+  const int golden_results = results;
+
+  Gen g(0x5eed0010);
+  static const char* kUnary[] = {"coalesce", "filter", "complement", "right_inverse", "left_inverse", "size", "cosize"};
+  static const char* kBinary[] = {"composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
+                                  "logical_product", "zipped_product", "tiled_product", "blocked_product",
+                                  "raked_product", "make_layout"};
+  auto scaled = [&](Layout l) {  // multiply every stride (or every extent) by a large power of two
+    const int bits = g.uniform_int(20, 61);
+    const bool shapes = g.chance(30);
+    IntTuple& t = shapes ? l.shape : l.stride;
+    for (int i = 0; i < t.nleaf; ++i) t.val[i] = sat_mul(t.val[i], index_t{1} << (bits / (shapes ? 4 : 1)));
+    return l;
+  };
+  for (int iter = 0; iter < 20000; ++iter) {
+    Layout A = g.any_layout(), B = g.any_layout(4, 64, 2);
+    if (g.chance(30)) A = scaled(A);
+    if (g.chance(30)) B = scaled(B);
+    const std::string a = to_string(A), b = to_string(B);
+    check(std::string(kUnary[g.uniform_int(0, 6)]) + "(" + a + ")");
+    check(std::string(kBinary[g.uniform_int(0, 10)]) + "(" + a + "," + b + ")");
+    check("complement(" + a + "," + std::to_string(g.uniform(1, index_t{1} << 62) * g.uniform(1, 2)) + ")");
+    check("tile_to_shape(" + a + "," + to_string(make_shape(g.uniform(1, 1 << 20), g.uniform(1, 1 << 20))) + ")");
+  }
+  EXPECT_EQ(f.count(), 0);
+  EXPECT_GE(golden_results, 2000);
+  EXPECT_GE(results - golden_results, 20000);
+  std::cout << "[ round trip ] results read back: golden " << golden_results << ", random "
+            << results - golden_results << "\n";
 }

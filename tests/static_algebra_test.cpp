@@ -749,3 +749,16 @@ TEST(StaticAlgebraRuntime, StaticLayoutWithRuntimeCoordinates) {
 }
 
 }  // namespace
+
+// ============================================================ robustness: checked at compile time too
+
+static_assert(!mul_overflows(index_t{3037000499}, index_t{3037000499}) && mul_overflows(index_t{3037000500}, index_t{3037000500}));
+static_assert(ceil_div(kMaxIndex, index_t{2}) == (index_t{1} << 62));
+static_assert(complement(make_layout(make_int(2), make_int(1)), make_tuple(0)).code() == Errc::value_range);
+static_assert(tile_to_shape(make_layout(make_int(2), make_int(1)), make_shape(4, 0)).code() == Errc::value_range);
+static_assert(make_layout_checked(make_shape(65536, 65536, 65536), make_stride(1, 65536, index_t{1} << 32)).ok());
+static_assert(size(make_layout(make_shape(65536, 65536, 65536), make_stride(1, 65536, index_t{1} << 32))) ==
+              281474976710656);
+static_assert(composition(make_layout(make_int(index_t{1} << 62), make_int(2)),
+                          make_layout(make_int(2), make_int(index_t{1} << 62)))
+                  .code() == Errc::value_range);

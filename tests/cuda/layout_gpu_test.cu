@@ -76,6 +76,33 @@ __global__ void divide_on_device(index_t* out, index_t n, int m, int k) {
   if (tiles.ok() && i < n) out[i] = tiles.val(i);
 }
 
+/// The inputs that once crashed or overflowed on the host (a 0 in a
+/// cotarget, a zero target extent, products past 2^63) and 64-bit values,
+/// with run-time leaves `z` (0) and `big` (2^62) so nothing folds: the device
+/// gives the same error codes and values as the host.  out[2*c] is the
+/// error code of case c, out[2*c+1] its size (or -1).
+constexpr int kRobustCases = 6;
+__host__ __device__ Result<Layout> robust_case(int c, index_t z, index_t big) {
+  switch (c) {
+    case 0: return complement(make_layout(make_shape(2), make_stride(1)), make_shape(z));                // cotarget 0
+    case 1: return complement(make_layout(make_shape(4), make_stride(1)), make_tuple(z, index_t{2}));    // (0,2)
+    case 2: return tile_to_shape(make_layout(make_shape(2), make_stride(1)), make_shape(index_t{4}, z));  // target 0
+    case 3: return composition(make_layout(make_shape(big), make_stride(index_t{2})),                    // stride 2^63
+                               make_layout(make_shape(index_t{2}), make_stride(big)));
+    case 4: return logical_product(make_layout(make_shape(big), make_stride(index_t{1})),
+                                   make_layout(make_shape(index_t{2}), make_stride(index_t{2})));
+    default: return make_layout_checked(make_shape(index_t{65536}, index_t{65536}, index_t{65536}),     // 2^48 elements
+                                        make_stride(index_t{1}, index_t{65536}, big >> 30));
+  }
+}
+__global__ void robust_on_device(index_t* out, index_t z, index_t big) {
+  for (int c = 0; c < kRobustCases; ++c) {
+    const Result<Layout> r = robust_case(c, z, big);
+    out[2 * c] = static_cast<index_t>(r.code());
+    out[2 * c + 1] = r.ok() ? size(r.val) : -1;
+  }
+}
+
 template <class P>
 void expect_static_matches() {
   const Layout host = P::value;
@@ -177,4 +204,24 @@ TEST(LayoutGpu, AlgebraOnDeviceEqualsHost) {
     if (!host.ok()) continue;  // both sides rejected the same input with the same rule
     for (index_t i = 0; i < n; ++i) ASSERT_EQ(got[static_cast<std::size_t>(i)], host.val(i)) << m << "x" << k << " at " << i;
   }
+}
+
+TEST(LayoutGpu, RejectedInputsAndLargeValuesMatchHost) {
+  REQUIRE_GPU();
+  DeviceBuffer buf(2 * kRobustCases);
+  ASSERT_NE(buf.ptr, nullptr);
+  buf.poison();
+  robust_on_device<<<1, 1>>>(buf.ptr, 0, index_t{1} << 62);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto got = buf.read();
+  const Errc want[kRobustCases] = {Errc::value_range, Errc::value_range, Errc::value_range,
+                                   Errc::value_range, Errc::value_range, Errc::ok};
+  for (int c = 0; c < kRobustCases; ++c) {
+    const Result<Layout> host = robust_case(c, 0, index_t{1} << 62);
+    EXPECT_EQ(host.code(), want[c]) << "case " << c << ": " << host.err.message();
+    EXPECT_EQ(got[2 * c], static_cast<index_t>(host.code())) << "case " << c;
+    EXPECT_EQ(got[2 * c + 1], host.ok() ? size(host.val) : -1) << "case " << c;
+  }
+  EXPECT_EQ(got[2 * (kRobustCases - 1) + 1], index_t{1} << 48);
 }
