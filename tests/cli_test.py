@@ -283,6 +283,67 @@ class Errors(unittest.TestCase):
             with self.subTest(expr=expr):
                 self.check_error(expr, {"value-range"})
 
+    def test_robustness_cases(self):
+        """Each input of tests/data/robustness.tsv (the crashes, overflows and 32-bit ceiling that fuzzing
+        found, and the 64-bit edges) gives its exact result or named error, alone and all in one batch."""
+        with open(os.path.join(HERE, "data", "robustness.tsv"), encoding="utf-8") as f:
+            cases = [ln.rstrip("\n").split("\t") for ln in f if ln.strip() and not ln.startswith("#")]
+        self.assertGreaterEqual(len(cases), 40)
+        for expr, expected in cases:
+            with self.subTest(expr=expr):
+                rc, out, err = layout(expr)
+                self.assertEqual(out, expected + "\n")
+                self.assertEqual(rc, 1 if expected.startswith("error:") else 0, err)
+        rc, out, err = tessel("layout", "--batch", "-", stdin="".join(e + "\n" for e, _ in cases))
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.splitlines(), [e + "\t" + x for e, x in cases])
+
+    def test_64_bit_values(self):
+        self.assertEqual(layout("size((65536,65536,65536):(1,65536,4294967296))")[1], "281474976710656\n")
+        self.assertEqual(layout("make_layout(2147483648:1)")[1], "(2147483648):(1)\n")
+        self.assertEqual(layout("size(9223372036854775807)")[1], "9223372036854775807\n")
+        self.check_error("size(9223372036854775808)", {"value-range"})
+
+    def test_messages_quote_the_input(self):
+        self.assertIn("unknown function 'complemnt' (did you mean 'complement'?)", layout("complemnt(8:1)")[1])
+        self.assertIn("unknown function 'transpose'", layout("transpose((4,3):(3,1))")[1])
+        self.assertIn("unexpected '#' at column 6", layout("size(#)")[1])
+        self.assertIn("UTF-8 byte-order mark", layout("\ufeffsize(8:1)")[1])
+        self.assertIn("a tiler <...> is not a value on its own", layout("<2,4>")[1])
+        self.assertIn("target extent 0 (leaf 1 of the target", layout("tile_to_shape(2:1,(4,0))")[1])
+        # Nesting: depth 24 is accepted, 25 is not.
+        self.assertEqual(layout("size(" + "(" * 24 + "3" + ")" * 24 + ")")[1], "3\n")
+        self.assertIn("deeper than 24", layout("size(" + "(" * 25 + "3" + ")" * 25 + ")")[1])
+        # A NUL byte is a character, not the end of the input; a BOM at the start of a batch is skipped.
+        rc, out, _ = tessel("layout", "--batch", "-", stdin=b"\xef\xbb\xbfsize(8:1)\nsize(1\x002)\n", binary=True)
+        self.assertEqual(rc, 0)
+        lines = out.split(b"\n")
+        self.assertEqual(lines[0], b"size(8:1)\t8")
+        self.assertIn(b"unexpected byte 0x00 (NUL) at column 7", lines[1])
+
+    def test_usage_errors_exit_2_naming_the_word(self):
+        for args, word in ((["layout", "--bogus"], "--bogus"), (["bogus"], "unknown subcommand 'bogus'"),
+                           (["layout", "--format", "pdf", "8:1"], "pdf"), (["bench", "nope"], "'nope'"),
+                           (["layout"], "an expression or --batch FILE is required")):
+            with self.subTest(args=args):
+                rc, out, err = tessel(*args)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(word, err)
+                self.assertEqual(out, "")
+
+    def test_drawing_limits(self):
+        rc, out, _ = layout("(1000,100):(1,1000)", "--format", "svg")
+        self.assertEqual(rc, 1)
+        self.assertTrue(out.startswith("error: capacity:"), out)
+        rc, out, _ = layout("(2,2,2):(1,2,4)", "--format", "ascii")
+        self.assertTrue(out.startswith("error: type:"), out)
+        # LaTeX: TeX's largest dimension is about 575 cm; a wide picture shrinks its cells to stay within 500 cm.
+        rc, out, _ = layout("(1,2000):(0,1)", "--format", "latex")
+        self.assertEqual(rc, 0)
+        m = re.search(r"x=([0-9.]+)cm,y=([0-9.]+)cm", out)
+        self.assertTrue(m, out[:300])
+        self.assertLessEqual(float(m.group(1)) * 2001, 500.5)
+
     def test_error_goes_to_stdout(self):
         rc, out, err = layout("foo(1)")
         self.assertEqual(rc, 1)
