@@ -38,7 +38,13 @@ Examples:
 Functions: size rank depth cosize coalesce filter composition complement
 right_inverse left_inverse logical_divide zipped_divide tiled_divide flat_divide
 logical_product zipped_product tiled_product blocked_product raked_product
-tile_to_shape make_layout eval idx2crd crd2idx.)";
+tile_to_shape make_layout eval idx2crd crd2idx.
+
+Values are 64-bit: integers, sizes and cosizes up to 2^63-1; a result that
+would not fit is the error value-range.  Every printed result reads back.
+
+Exit status: 0 done (--batch: the input was read), 1 the expression failed
+(the reason is printed as `error: KEYWORD: message`), 2 usage error.)";
 
 /// Batch mode: one expression per line (text after a TAB is ignored, so a
 /// golden `EXPR<TAB>EXPECTED` file can be fed as is); blank lines and lines
