@@ -7,28 +7,18 @@
 // neighbours.  Only the mapping from block index to tile changes.
 #pragma once
 
+#include "tessel/kernels/blocks/tile_scheduler.hpp"
 #include "tessel/kernels/gemm/k05_double_buffer.cuh"
 
 namespace tessel::gemm_kernels {
 
-/// Linear block index -> (tile row, tile column), in groups of G tile rows:
-/// inside a group, consecutive blocks go down a column of the group, then to
-/// the next column; the last group may be shorter.
-/// Example: tiles (4, 3), G = 2: blocks 0..5 -> (0,0) (1,0) (0,1) (1,1) (0,2) (1,2), then 6.. -> (2,0) (3,0) ...
+/// The grouped raster of kernels/blocks/tile_scheduler.hpp, as k05's raster
+/// hook: one CTA per tile, the tile read from blockIdx.
 template <int G>
-struct GroupedRaster {
+struct GroupedRaster : blocks::GroupedRaster<G> {
   static dim3 grid(index_t tiles_m, index_t tiles_n) { return dim3(static_cast<unsigned>(tiles_m * tiles_n)); }
   __device__ static void tile(index_t tiles_m, index_t tiles_n, index_t& tm, index_t& tn) {
-    tile_of(blockIdx.x, tiles_m, tiles_n, tm, tn);
-  }
-  /// The same for linear tile index b (persistent kernels walk b themselves).
-  __device__ static void tile_of(index_t b, index_t tiles_m, index_t tiles_n, index_t& tm, index_t& tn) {
-    const index_t per_group = index_t{G} * tiles_n;
-    const index_t first_m = (b / per_group) * G;
-    const index_t rows = tiles_m - first_m < G ? tiles_m - first_m : G;  // the last group may be short
-    const index_t in_group = b % per_group;
-    tm = first_m + in_group % rows;
-    tn = in_group / rows;
+    blocks::GroupedRaster<G>::tile_of(blockIdx.x, tiles_m, tiles_n, tm, tn);
   }
 };
 

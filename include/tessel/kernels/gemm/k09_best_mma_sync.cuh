@@ -35,6 +35,8 @@
 
 #include "tessel/arch/sm90.hpp"
 #include "tessel/atom/copy_sm90.hpp"
+#include "tessel/kernels/blocks/pipeline_sm90.cuh"
+#include "tessel/kernels/blocks/tile_scheduler.hpp"
 #include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
 #include "tessel/kernels/gemm/tma_store_epilogue.cuh"
 
@@ -95,7 +97,21 @@ struct Tiles {
   static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));
   static constexpr int kEpilogueBytes = Epilogue<float>::kSmemBytes;
   static_assert(Epilogue<__half>::kSmemBytes == kEpilogueBytes, "one staging size for every output type");
-  static constexpr int kSmemBytes = kStages * kStageBytes + kEpilogueBytes + 2 * kStages * 8;  // + full/empty barriers
+
+  /// The kernel's shared memory: the operand stages (1024-byte aligned, as
+  /// the 128-byte swizzle needs), D's staging buffers, the pipeline's barriers.
+  struct SharedStorage {
+    alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
+    alignas(1024) T b[kStages][OpB::kElems];  // kStages x (256,64)
+    union Staging {  // D's two 128-row x 128-byte buffers, in the output type
+      __nv_bfloat16 bf16[kEpilogueBytes / 2];
+      __half f16[kEpilogueBytes / 2];
+      float f32[kEpilogueBytes / 4];
+    };
+    alignas(1024) Staging d;
+    blocks::PipelineStorage<kStages> pipe;
+  };
+  static constexpr int kSmemBytes = static_cast<int>(sizeof(SharedStorage));
 };
 
 /// The consumers' named barrier (barrier 0 is __syncthreads).
@@ -108,48 +124,34 @@ __global__ void __launch_bounds__(kThreads, 1)
   using X = Tiles<T, MA, MB>;
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
+  using Pipeline = blocks::TmaPipeline<kStages>;
+  using Scheduler = blocks::PersistentScheduler<blocks::GroupedRaster<kGroup>>;
   extern __shared__ __align__(1024) unsigned char smem[];
-  T* sA = reinterpret_cast<T*>(smem);                                  // kStages x (128,64)
-  T* sB = sA + kStages * OpA::kElems;                                  // kStages x (256,64)
-  unsigned char* sD = reinterpret_cast<unsigned char*>(sB + kStages * OpB::kElems);  // 2 x (128 rows x 128 bytes)
-  auto* bars = reinterpret_cast<std::uint64_t*>(sD + X::kEpilogueBytes);
-  const auto full = [&](int s) { return arch::sm80::smem_addr(bars + s); };
-  const auto empty = [&](int s) { return arch::sm80::smem_addr(bars + kStages + s); };
+  auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
+  const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
 
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      arch::sm90::mbarrier_init(full(s), 1);                  // the producer's arrive.expect_tx
-      arch::sm90::mbarrier_init(empty(s), kConsumerWarps);    // one arrival per consumer warp
-    }
-    arch::sm90::fence_mbarrier_init();
-  }
+  if (threadIdx.x == 0) pipe.init(kConsumerWarps);  // one release per consumer warp
   __syncthreads();  // the last CTA-wide barrier: from here on, only mbarriers
 
-  const index_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
-  const index_t tiles = tiles_m * tiles_n;
-  const index_t k_tiles = (p.k + kBK - 1) / kBK;
+  const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
+  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
 
-  // Persistent: CTA b computes tiles b, b + gridDim.x, ...  The stage and
-  // phase of a k-tile follow one running count `it` across tiles, so the
-  // producer runs ahead into the next tile while the consumers are still in
-  // the previous tile's epilogue.
+  // Persistent: CTA b computes tiles b, b + gridDim.x, ...  The pipeline state
+  // runs on across tiles, so the producer runs ahead into the next tile while
+  // the consumers are still in the previous tile's epilogue.
   if (warp >= kConsumerWarps) {  // producer warpgroup: one thread issues every load
     arch::sm90::setmaxnreg_dec<kProducerRegs>();
     if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       arch::sm90::prefetch_tensormap(&map_a);
       arch::sm90::prefetch_tensormap(&map_b);
-      index_t it = 0;
-      for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        index_t tile_m, tile_n;
-        GroupedRaster<kGroup>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
-        for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
-          const int s = static_cast<int>(it % kStages);
-          const index_t use = it / kStages;
-          if (use > 0) arch::sm90::mbarrier_wait_parity(empty(s), static_cast<std::uint32_t>((use - 1) & 1));
-          arch::sm90::mbarrier_arrive_expect_tx(full(s), X::kStageBytes);
-          OpA::load(&map_a, sA + s * OpA::kElems, full(s), tile_m, kt);
-          OpB::load(&map_b, sB + s * OpB::kElems, full(s), tile_n, kt);
+      Scheduler scheduler(tiles_m, tiles_n, blockIdx.x, gridDim.x);
+      typename Pipeline::State write;
+      for (blocks::TileCoord tile; scheduler.next(tile);) {
+        for (index_t kt = 0; kt < k_tiles; ++kt, ++write) {
+          pipe.producer_acquire(write, X::kStageBytes);
+          OpA::load(&map_a, shared.a[write.index()], pipe.full(write.index()), tile.m, kt);
+          OpB::load(&map_b, shared.b[write.index()], pipe.full(write.index()), tile.n, kt);
         }
       }
     }
@@ -165,19 +167,17 @@ __global__ void __launch_bounds__(kThreads, 1)
   using LA = typename X::LdsmA;
   using LB = typename X::LdsmB;
   using TM = typename X::TM;
-  index_t it = 0;
-  for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    index_t tile_m, tile_n;
-    GroupedRaster<kGroup>::tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
+  Scheduler scheduler(tiles_m, tiles_n, blockIdx.x, gridDim.x);
+  typename Pipeline::State read;
+  for (blocks::TileCoord tile; scheduler.next(tile);) {
     typename X::FragA tCrA;  // (8,(4,4))
     typename X::FragB tCrB;  // (4,(8,4))
     typename X::FragC tCrC;  // (4,(4,8)) f32
     clear(tCrC);
-    for (index_t kt = 0; kt < k_tiles; ++kt, ++it) {
-      const int s = static_cast<int>(it % kStages);
-      arch::sm90::mbarrier_wait_parity(full(s), static_cast<std::uint32_t>((it / kStages) & 1));
-      const auto tCsA = ldsm_a.partition_S(make_smem_tensor<OpA::kSmem>(sA + s * OpA::kElems));  // (8,(4,4)) rows
-      const auto tCsB = ldsm_b.partition_S(make_smem_tensor<OpB::kSmem>(sB + s * OpB::kElems));  // (4,(8,4))
+    for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
+      pipe.consumer_wait(read);
+      const auto tCsA = ldsm_a.partition_S(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (8,(4,4)) rows
+      const auto tCsB = ldsm_b.partition_S(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (4,(8,4))
       copy_range<0, SA>(LA{}, tCsA, tCrA);
       copy_range<0, SB>(LB{}, tCsB, tCrB);
       copy_range<SA, 2 * SA>(LA{}, tCsA, tCrA);
@@ -190,19 +190,19 @@ __global__ void __launch_bounds__(kThreads, 1)
       copy_range<3 * SB, 4 * SB>(LB{}, tCsB, tCrB);
       // Every read of stage s is issued: release it to the producer.
       __syncwarp();
-      if (lane == 0) arch::sm90::mbarrier_arrive(empty(s));
+      if (lane == 0) pipe.consumer_release(read);
       gemm_kslice<2, TM>(tCrA, tCrB, tCrC);
       gemm_kslice<3, TM>(tCrA, tCrB, tCrC);
     }
     if (tma_store) {
       switch (p.cd_type) {
-        case DType::bf16: X::template Epilogue<__nv_bfloat16>::apply(&map_d, p, tile_m, tile_n, tCrC, reinterpret_cast<__nv_bfloat16*>(sD), t, kConsumerBarrier); break;
-        case DType::f16: X::template Epilogue<__half>::apply(&map_d, p, tile_m, tile_n, tCrC, reinterpret_cast<__half*>(sD), t, kConsumerBarrier); break;
-        case DType::f32: X::template Epilogue<float>::apply(&map_d, p, tile_m, tile_n, tCrC, reinterpret_cast<float*>(sD), t, kConsumerBarrier); break;
+        case DType::bf16: X::template Epilogue<__nv_bfloat16>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.bf16, t, kConsumerBarrier); break;
+        case DType::f16: X::template Epilogue<__half>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.f16, t, kConsumerBarrier); break;
+        case DType::f32: X::template Epilogue<float>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.f32, t, kConsumerBarrier); break;
       }
     } else {
       // D's rows are not 16-byte aligned: TMA cannot write it.
-      RegisterEpilogue::apply<TM, typename X::CTile>(p, tile_m * kBM, tile_n * kBN, tCrC, nullptr, t);
+      RegisterEpilogue::apply<TM, typename X::CTile>(p, tile.m * kBM, tile.n * kBN, tCrC, nullptr, t);
     }
   }
   if (tma_store) X::template Epilogue<float>::finish(t);

@@ -1,0 +1,33 @@
+// tessel/kernels/blocks/pipeline_state.hpp — where a producer or a consumer
+// stands in a ring of shared-memory stages: the stage index and the parity of
+// the round (the mbarrier phase to wait for).  Host and device, so that its
+// arithmetic is tested on the CPU (tests/blocks_test.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "tessel/core/config.hpp"
+
+namespace tessel::blocks {
+
+/// Position in a ring of `Stages` stages: the stage index and the parity of
+/// the round (how many times the ring has wrapped, mod 2).
+/// C++ example: with Stages = 4, after 5 increments index() == 1, phase() == 1.
+template <int Stages>
+struct PipelineState {
+  static_assert(Stages >= 1, "a pipeline needs at least one stage");
+  int stage = 0;
+  std::uint32_t parity = 0;
+
+  TESSEL_HD constexpr int index() const { return stage; }
+  TESSEL_HD constexpr std::uint32_t phase() const { return parity; }
+  TESSEL_HD constexpr PipelineState& operator++() {
+    if (++stage == Stages) {
+      stage = 0;
+      parity ^= 1u;
+    }
+    return *this;
+  }
+};
+
+}  // namespace tessel::blocks
