@@ -8,6 +8,7 @@
 
 #include "tessel/algorithm/copy.hpp"
 #include "tessel/atom/mma_atom.hpp"
+#include "tessel/atom/mma_traits_sm80.hpp"
 #include "tessel/core/print.hpp"
 
 using namespace tessel;

@@ -15,17 +15,25 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
+#include "tessel/atom/mma_traits_sm80.hpp"
 #include "tessel/atom/tiled_copy.hpp"
 #include "colour.hpp"
 #include "tessel/host/calc.hpp"
 
 namespace tessel::calc {
 namespace {
+
+/// Every MMA atom `tessel draw` knows: each architecture's table, in order.
+const std::vector<const MmaAtomInfo*>& mma_atoms() {
+  static const std::vector<const MmaAtomInfo*> all(std::begin(kMmaAtomsSm80), std::end(kMmaAtomsSm80));
+  return all;
+}
 
 // ---------------------------------------------------------------- small helpers
 
@@ -366,11 +374,11 @@ void mma_panels(TvDrawing& d, const Layout& a, const Layout& b, const Layout& c,
 bool tv_drawing_mma(std::string_view name, int am, int an, int ak, TvDrawing& out, std::string& error) {
   out = TvDrawing{};
   const MmaAtomInfo* atom = nullptr;
-  for (const MmaAtomInfo* a : kMmaAtoms)
+  for (const MmaAtomInfo* a : mma_atoms())
     if (name == a->name) atom = a;
   if (atom == nullptr) {
     error = "unknown MMA atom '" + std::string(name) + "' (known:";
-    for (const MmaAtomInfo* a : kMmaAtoms) error += std::string(" ") + a->name;
+    for (const MmaAtomInfo* a : mma_atoms()) error += std::string(" ") + a->name;
     error += ")";
     return false;
   }
@@ -513,7 +521,7 @@ bool tv_drawing_layout(const Layout& tv, index_t rows, index_t cols, TvDrawing& 
 
 std::string tv_drawing_names() {
   std::string s = "MMA atoms (tessel draw mma NAME [--atoms AMxANxAK]):\n";
-  for (const MmaAtomInfo* a : kMmaAtoms)
+  for (const MmaAtomInfo* a : mma_atoms())
     s += std::string("  ") + a->name + "  (M,N,K) = (" + std::to_string(a->m) + "," + std::to_string(a->n) + "," +
          std::to_string(a->k) + ")  " + a->instruction + "\n";
   s += "Instruction layouts (tessel draw atom INSTRUCTION [--operand OPERAND]):\n";

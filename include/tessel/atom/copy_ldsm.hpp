@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "tessel/arch/sm80.hpp"
+#include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
 #include "tessel/atom/tiled_copy.hpp"
 

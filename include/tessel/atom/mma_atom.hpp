@@ -1,14 +1,14 @@
 // tessel/atom/mma_atom.hpp — MMA atoms as data (shape, types, thread-value
 // layouts of A, B and C) and the tiling of an atom over a grid of atoms
-// (TiledMMA's layouts).  The instructions themselves are in arch/; the atoms
-// that call them in atom/mma_sm80.hpp.
+// (TiledMMA's layouts).  Generic: the atoms of each architecture, as data,
+// are in atom/mma_traits_<arch>.hpp; the instructions in arch/; the atoms that
+// call them in atom/mma_<arch>.hpp.
 //
 // Conventions (spec/hardware-atoms.md §1.2): A is an (M,K) tile, B an (N,K)
 // tile, C an (M,N) tile; a TV layout maps (thread, value) to the
 // column-major index of the element in that tile.
 #pragma once
 
-#include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/core/algebra.hpp"
 
 namespace tessel {
@@ -21,19 +21,6 @@ struct MmaAtomInfo {
   int threads;              // threads that execute one atom (32: a warp)
   Layout a, b, c;           // TV layouts on (M,K), (N,K), (M,N)
 };
-
-inline constexpr MmaAtomInfo kSM80_16x8x16_F32BF16BF16F32_TN{
-    "SM80_16x8x16_F32BF16BF16F32_TN", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16, 32,
-    atom_layouts::mma_m16n8k16_bf16_a, atom_layouts::mma_m16n8k16_bf16_b, atom_layouts::mma_m16n8k16_bf16_c};
-inline constexpr MmaAtomInfo kSM80_16x8x16_F32F16F16F32_TN{
-    "SM80_16x8x16_F32F16F16F32_TN", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, 32,
-    atom_layouts::mma_m16n8k16_f16_a, atom_layouts::mma_m16n8k16_f16_b, atom_layouts::mma_m16n8k16_f16_c};
-inline constexpr MmaAtomInfo kSM80_16x8x8_F32TF32TF32F32_TN{
-    "SM80_16x8x8_F32TF32TF32F32_TN", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, 32,
-    atom_layouts::mma_m16n8k8_tf32_a, atom_layouts::mma_m16n8k8_tf32_b, atom_layouts::mma_m16n8k8_tf32_c};
-
-inline constexpr const MmaAtomInfo* kMmaAtoms[] = {&kSM80_16x8x16_F32BF16BF16F32_TN, &kSM80_16x8x16_F32F16F16F32_TN,
-                                                   &kSM80_16x8x8_F32TF32TF32F32_TN};
 
 /// The layouts of an atom tiled over a grid of (AM, AN, AK) atoms, atoms
 /// numbered column-major in that grid (thread t of atom j is thread

@@ -10,6 +10,7 @@
 
 #include "tessel/arch/sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
+#include "tessel/atom/mma_traits_sm80.hpp"
 #include "tessel/atom/tiled_mma.hpp"  // TiledMma, TiledCopyA/B/C, gemm(): generic, re-exported here
 
 namespace tessel {

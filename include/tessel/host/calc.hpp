@@ -113,7 +113,7 @@ bool draw_tv_ascii(const TvDrawing& drawing, std::string& out, std::string& erro
 
 /// The pictures of `tessel draw`.  Each returns false with a message for an
 /// unknown name or bad arguments.
-/// An MMA atom of kMmaAtoms by name, tiled over (am, an, ak) atoms (1,1,1: the atom).
+/// An MMA atom by name (atom/mma_traits_*.hpp), tiled over (am, an, ak) atoms (1,1,1: the atom).
 bool tv_drawing_mma(std::string_view atom, int am, int an, int ak, TvDrawing& out, std::string& error);
 /// make_tiled_copy(thr, val): its TV over its copy tile (the destination-side ownership).
 bool tv_drawing_copy(const Layout& thr, const Layout& val, TvDrawing& out, std::string& error);
