@@ -40,7 +40,7 @@ __global__ void pipeline_kernel(const __grid_constant__ CUtensorMap map, std::ui
       typename blocks::TmaPipeline<S>::State write;
       for (int b = 0; b < kBoxes; ++b, ++write) {
         pipe.producer_acquire(write, kBox * 4);
-        arch::sm90::tma_load(arch::sm80::smem_addr(shared.data[write.index()]), &map, pipe.full(write.index()),
+        arch::sm90::tma_load(arch::smem_addr(shared.data[write.index()]), &map, pipe.full(write.index()),
                              b * kBox);
       }
     }

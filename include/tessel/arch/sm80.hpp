@@ -21,21 +21,19 @@
 
 #include <cstdint>
 
+#include "tessel/arch/common.hpp"
+
 #if defined(__CUDACC__)
 
 namespace tessel::arch::sm80 {
 
-// ---------------------------------------------------------------- addresses
-
-/// The shared-window address of a generic pointer into shared memory (the
-/// operand form of every `.shared` instruction below).
-__device__ __forceinline__ std::uint32_t smem_addr(const void* smem_ptr) {
-#if defined(__CUDA_ARCH__)
-  // A shared-window address is an offset inside the CTA's shared memory (at
-  // most 228 KiB), so the conversion's 64-bit result fits in 32 bits.
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(smem_ptr));
-#endif
-}
+// The helpers every architecture shares (smem_addr, 128-bit global access,
+// named barriers) are in arch/common.hpp; they are re-exported here so that
+// sm_80 code can keep naming them arch::sm80::...
+using arch::ld_global_128;
+using arch::named_barrier_sync;
+using arch::smem_addr;
+using arch::st_global_128;
 
 // ---------------------------------------------------------------- cp.async
 //
@@ -122,51 +120,6 @@ __device__ __forceinline__ void cp_async_wait() {
 __device__ __forceinline__ void cp_async_wait_all() {
 #if defined(__CUDA_ARCH__)
   asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
-
-// ---------------------------------------------------------------- 128-bit global access
-//
-// One 16-byte load or store (the address must be 16-byte aligned).  Written
-// out because nvcc splits a uint4 access into four 32-bit ones when it cannot
-// prove the alignment of a computed address, even with
-// __builtin_assume_aligned (seen in k08's epilogue).
-
-__device__ __forceinline__ uint4 ld_global_128(const void* p) {
-  uint4 v;
-#if defined(__CUDA_ARCH__)
-  asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
-#else
-  (void)p;
-  v = uint4{};
-#endif
-  return v;
-}
-__device__ __forceinline__ void st_global_128(void* p, uint4 v) {
-#if defined(__CUDA_ARCH__)
-  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
-               : "memory");
-#else
-  (void)p;
-  (void)v;
-#endif
-}
-
-// ---------------------------------------------------------------- named barriers
-//
-// bar.sync id, threads: the calling warps wait until `threads` threads (a
-// multiple of 32) have arrived at barrier `id` (0..15; __syncthreads is
-// barrier 0 with every thread).  Lets a subset of a CTA's warps (the consumer
-// warps of a warp-specialized kernel) synchronize without the others.
-
-__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
-#if defined(__CUDA_ARCH__)
-  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-#else
-  (void)id;
-  (void)threads;
 #endif
 }
 

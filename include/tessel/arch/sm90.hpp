@@ -10,7 +10,7 @@
 //  * Every function is one PTX instruction (or one instruction plus the
 //    conversion of its predicate result), `__device__ __forceinline__`.
 //  * Shared-memory operands are 32-bit shared-window addresses
-//    (tessel::arch::sm80::smem_addr, also visible here as sm90::smem_addr):
+//    (tessel::arch::smem_addr from arch/common.hpp, also visible here as sm90::smem_addr):
 //    that is what the `.shared::cta` / `.shared::cluster` state spaces take.
 //  * Tensor maps are passed as `const CUtensorMap*`, the generic address of a
 //    `const __grid_constant__ CUtensorMap` kernel parameter (or of a map in
@@ -36,7 +36,7 @@
 
 #include <cuda.h>  // CUtensorMap: the type only; nothing here calls the driver
 
-#include "tessel/arch/sm80.hpp"
+#include "tessel/arch/common.hpp"
 
 // The instruction sets available in this compilation pass.  sm_90a-only
 // instructions (wgmma, setmaxnreg) need the architecture-specific target
@@ -55,7 +55,7 @@
 
 namespace tessel::arch::sm90 {
 
-using sm80::smem_addr;
+using arch::smem_addr;
 
 namespace detail {
 /// The body of a wrapper compiled for a target without the instruction:

@@ -12,7 +12,7 @@
 // row l/4, columns 2(l%4), 2(l%4)+1; with .trans rows 2(l%4), 2(l%4)+1 of
 // column l/4.  Every lane of the warp must execute the same call
 // (`.sync.aligned`); row addresses must be 16-byte aligned.  Shared operands
-// are shared-window addresses (tessel::arch::sm80::smem_addr).
+// are shared-window addresses (tessel::arch::smem_addr, arch/common.hpp).
 //
 // As for sm80.hpp: outside a CUDA compile the header declares nothing, and the
 // instruction bodies exist only in the device pass.  stmatrix needs sm_90; a

@@ -77,14 +77,14 @@ host::TensorMapStatus make_tma_map(CUtensorMap& map, const GlobalTensor<T, R>& g
 template <class Tile>
 __device__ void tma_load_tile(const CUtensorMap* map, void* smem, std::uint32_t bar, index_t c0, index_t c1) {
   constexpr IntTuple t = Tile::value;
-  arch::sm90::tma_load(arch::sm80::smem_addr(smem), map, bar, static_cast<int>(c1 * t.val[1]),
+  arch::sm90::tma_load(arch::smem_addr(smem), map, bar, static_cast<int>(c1 * t.val[1]),
                        static_cast<int>(c0 * t.val[0]));
 }
 /// Stores `smem` to tile (c0, c1) of the map's tensor (clipped at the edges).
 template <class Tile>
 __device__ void tma_store_tile(const CUtensorMap* map, const void* smem, index_t c0, index_t c1) {
   constexpr IntTuple t = Tile::value;
-  arch::sm90::tma_store(map, arch::sm80::smem_addr(smem), static_cast<int>(c1 * t.val[1]),
+  arch::sm90::tma_store(map, arch::smem_addr(smem), static_cast<int>(c1 * t.val[1]),
                         static_cast<int>(c0 * t.val[0]));
 }
 

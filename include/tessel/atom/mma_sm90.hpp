@@ -55,9 +55,9 @@ struct SM90_64xNx64_F32BF16BF16_SS {
     constexpr sm90::DescStrides sa = sm90::dense_tile_strides(sm90::GmmaMajor::k, sm90::GmmaSwizzle::sw128, kM, 2);
     constexpr sm90::DescStrides sb = sm90::dense_tile_strides(sm90::GmmaMajor::k, sm90::GmmaSwizzle::sw128, kN, 2);
     const std::uint64_t da =
-        sm90::make_smem_desc(arch::sm80::smem_addr(sA), sa.lbo_bytes, sa.sbo_bytes, sm90::GmmaSwizzle::sw128);
+        sm90::make_smem_desc(arch::smem_addr(sA), sa.lbo_bytes, sa.sbo_bytes, sm90::GmmaSwizzle::sw128);
     const std::uint64_t db =
-        sm90::make_smem_desc(arch::sm80::smem_addr(sB), sb.lbo_bytes, sb.sbo_bytes, sm90::GmmaSwizzle::sw128);
+        sm90::make_smem_desc(arch::smem_addr(sB), sb.lbo_bytes, sb.sbo_bytes, sm90::GmmaSwizzle::sw128);
     float (&d)[N / 2] = *reinterpret_cast<float(*)[N / 2]>(c.addr(0));
     sm90::register_fence(d);
     sm90::wgmma_fence();

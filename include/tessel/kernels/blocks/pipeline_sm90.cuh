@@ -16,7 +16,7 @@
 
 #include <cstdint>
 
-#include "tessel/arch/sm80.hpp"
+#include "tessel/arch/common.hpp"
 #include "tessel/arch/sm90.hpp"
 #include "tessel/kernels/blocks/pipeline_state.hpp"
 
@@ -39,7 +39,7 @@ class TmaPipeline {
   static constexpr int kStages = Stages;
 
   __device__ explicit TmaPipeline(PipelineStorage<Stages>& s)
-      : full_(arch::sm80::smem_addr(&s.full[0])), empty_(arch::sm80::smem_addr(&s.empty[0])) {}
+      : full_(arch::smem_addr(&s.full[0])), empty_(arch::smem_addr(&s.empty[0])) {}
 
   /// One thread initializes every barrier; follow with a barrier of the CTA
   /// (or of the cluster, when peers arrive on these barriers).

@@ -18,7 +18,7 @@ __global__ void __launch_bounds__(32) tile_copy_tma(const __grid_constant__ CUte
   __shared__ alignas(1024) T smem[kTileM * kTileN];
   __shared__ alignas(8) std::uint64_t full;
   const TileCoord at = row_band_tile();
-  const std::uint32_t bar = arch::sm80::smem_addr(&full);
+  const std::uint32_t bar = arch::smem_addr(&full);
   const bool leader = threadIdx.x == 0;
   if (leader) {
     arch::sm90::mbarrier_init(bar, 1);

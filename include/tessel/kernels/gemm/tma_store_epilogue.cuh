@@ -19,7 +19,7 @@
 // the boxes at D's edges, so partial tiles need no predicates.
 #pragma once
 
-#include "tessel/arch/sm80.hpp"
+#include "tessel/arch/common.hpp"
 #include "tessel/arch/sm90.hpp"
 #include "tessel/atom/copy_sm90.hpp"
 #include "tessel/kernels/gemm/common.cuh"
@@ -85,7 +85,7 @@ struct TmaStoreEpilogue {
     for (int q = 0; q < kChunks; ++q) {
       // The buffer's previous chunk (two stores ago, maybe of the previous tile) must have been read.
       if (issuer) arch::sm90::bulk_wait_group_read<1>();
-      arch::sm80::named_barrier_sync(bar, TM::kThreads);
+      arch::named_barrier_sync(bar, TM::kThreads);
       TESSEL_UNROLL
       for (int v = 0; v < kValues; v += 2) {
         if (chunk_of(v) != q) continue;
@@ -105,7 +105,7 @@ struct TmaStoreEpilogue {
         }
       }
       arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
-      arch::sm80::named_barrier_sync(bar, TM::kThreads);
+      arch::named_barrier_sync(bar, TM::kThreads);
       if (issuer) {
         tma_store_tile<Box>(map_d, stage + (q % 2) * kBufElems, tile_m, tile_n * kChunks + q);
         arch::sm90::bulk_commit_group();

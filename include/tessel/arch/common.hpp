@@ -1,0 +1,76 @@
+// tessel/arch/common.hpp — the PTX helpers that every GPU architecture tessel
+// targets shares (sm_80 and sm_90 alike): shared-window addresses, 128-bit
+// global loads and stores, and named barriers.  One instruction per function,
+// like the per-architecture files (arch/sm80.hpp, arch/sm90.hpp), which build
+// on this one.
+//
+// Device code: outside a CUDA compile the header declares nothing, and the
+// instruction bodies exist only in the device pass (`__CUDA_ARCH__`).
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+
+namespace tessel::arch {
+
+// ---------------------------------------------------------------- addresses
+
+/// The shared-window address of a generic pointer into shared memory (the
+/// operand form of every `.shared` instruction below).
+__device__ __forceinline__ std::uint32_t smem_addr(const void* smem_ptr) {
+#if defined(__CUDA_ARCH__)
+  // A shared-window address is an offset inside the CTA's shared memory (at
+  // most 228 KiB), so the conversion's 64-bit result fits in 32 bits.
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(smem_ptr));
+#endif
+}
+
+// ---------------------------------------------------------------- 128-bit global access
+//
+// One 16-byte load or store (the address must be 16-byte aligned).  Written
+// out because nvcc splits a uint4 access into four 32-bit ones when it cannot
+// prove the alignment of a computed address, even with
+// __builtin_assume_aligned (seen in k08's epilogue).
+
+__device__ __forceinline__ uint4 ld_global_128(const void* p) {
+  uint4 v;
+#if defined(__CUDA_ARCH__)
+  asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+#else
+  (void)p;
+  v = uint4{};
+#endif
+  return v;
+}
+__device__ __forceinline__ void st_global_128(void* p, uint4 v) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+               : "memory");
+#else
+  (void)p;
+  (void)v;
+#endif
+}
+
+// ---------------------------------------------------------------- named barriers
+//
+// bar.sync id, threads: the calling warps wait until `threads` threads (a
+// multiple of 32) have arrived at barrier `id` (0..15; __syncthreads is
+// barrier 0 with every thread).  Lets a subset of a CTA's warps (the consumer
+// warps of a warp-specialized kernel) synchronize without the others.
+
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#else
+  (void)id;
+  (void)threads;
+#endif
+}
+
+}  // namespace tessel::arch
+
+#endif  // __CUDACC__
