@@ -1,5 +1,5 @@
 # Hopper (sm_90a) wrappers: tessel/arch/sm90.hpp, sm90_desc.hpp and the tensor
-# maps of tessel/host/tensor_map.hpp.  The host-only parts of the test (golden
+# maps of tessel/arch/sm90_tensor_map.hpp.  The host-only parts of the test (golden
 # formulas, descriptor bits, tensor-map rules) run everywhere; the GPU parts
 # skip with a message where no sm_90 device is present.
 add_executable(arch_sm90_test arch_sm90_test.cu)

@@ -1,5 +1,5 @@
 // Tests of the Hopper wrappers (tessel/arch/sm90.hpp, sm90_desc.hpp) and of the
-// tensor-map builder (tessel/host/tensor_map.hpp), against hardware-atoms §7–§14
+// tensor-map builder (tessel/arch/sm90_tensor_map.hpp), against hardware-atoms §7–§14
 // and the golden atom layouts (tests/data/atom_layouts.tsv).
 //
 //  * Host only (run everywhere, also without a GPU): the §7.2/§7.3 ownership
@@ -30,7 +30,7 @@
 
 #include "tessel/arch/sm90.hpp"
 #include "tessel/host/calc.hpp"
-#include "tessel/host/tensor_map.hpp"
+#include "tessel/arch/sm90_tensor_map.hpp"
 #include "tessel/tessel.hpp"
 
 using namespace tessel;
@@ -38,9 +38,9 @@ namespace sm90 = tessel::arch::sm90;
 using sm90::GmmaMajor;
 using sm90::GmmaSwizzle;
 using sm90::WgmmaType;
-using tessel::host::TensorMapErrc;
-using tessel::host::TensorMapSpec;
-using tessel::host::TensorMapStatus;
+using tessel::arch::sm90::TensorMapErrc;
+using tessel::arch::sm90::TensorMapSpec;
+using tessel::arch::sm90::TensorMapStatus;
 
 #define CUDA_CHECK(expr)                                                       \
   do {                                                                         \
@@ -335,29 +335,29 @@ const std::vector<BadCase>& bad_cases() {
 }  // namespace
 
 TEST(TensorMapValidation, ValidSpecsPass) {
-  EXPECT_TRUE(host::validate_tiled(valid_spec()).ok()) << host::validate_tiled(valid_spec()).message;
+  EXPECT_TRUE(arch::sm90::validate_tiled(valid_spec()).ok()) << arch::sm90::validate_tiled(valid_spec()).message;
   TensorMapSpec wide = valid_spec();  // 256 B inner box is fine without swizzle (§10.1)
   wide.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   wide.box_dim[0] = 128;
-  EXPECT_TRUE(host::validate_tiled(wide).ok()) << host::validate_tiled(wide).message;
+  EXPECT_TRUE(arch::sm90::validate_tiled(wide).ok()) << arch::sm90::validate_tiled(wide).message;
   TensorMapSpec narrow = valid_spec();  // inner box narrower than the span is allowed
   narrow.box_dim[0] = 32;
-  EXPECT_TRUE(host::validate_tiled(narrow).ok()) << host::validate_tiled(narrow).message;
+  EXPECT_TRUE(arch::sm90::validate_tiled(narrow).ok()) << arch::sm90::validate_tiled(narrow).message;
   TensorMapSpec five = valid_spec();
   five.rank = 5;
   five.global_dim = {64, 4, 3, 2, 2};
   five.global_stride_bytes = {0, 128, 512, 1536, 3072};
   five.box_dim = {64, 2, 2, 2, 2};
-  EXPECT_TRUE(host::validate_tiled(five).ok()) << host::validate_tiled(five).message;
+  EXPECT_TRUE(arch::sm90::validate_tiled(five).ok()) << arch::sm90::validate_tiled(five).message;
 }
 
 TEST(TensorMapValidation, EachRuleRejectedWithItsName) {
   for (const BadCase& c : bad_cases()) {
     TensorMapSpec s = valid_spec();
     c.edit(s);
-    const TensorMapStatus st = host::validate_tiled(s);
+    const TensorMapStatus st = arch::sm90::validate_tiled(s);
     EXPECT_EQ(st.code, c.code) << c.what << ": " << st.message;
-    const std::string keyword = host::tensor_map_errc_keyword(c.code);
+    const std::string keyword = arch::sm90::tensor_map_errc_keyword(c.code);
     EXPECT_EQ(st.message.rfind(keyword + ": ", 0), 0u)
         << c.what << ": message does not start with the rule: " << st.message;
     EXPECT_NE(st.message.find(c.message_part), std::string::npos) << c.what << ": " << st.message;
@@ -369,12 +369,12 @@ TEST(TensorMapValidation, EncodeChecksBeforeTheDriver) {
   // object, and an invalid spec.
   alignas(64) unsigned char storage[sizeof(CUtensorMap) + 64] = {};
   CUtensorMap* misaligned = reinterpret_cast<CUtensorMap*>(storage + 16);
-  TensorMapStatus st = host::encode_tiled(*misaligned, valid_spec());
+  TensorMapStatus st = arch::sm90::encode_tiled(*misaligned, valid_spec());
   EXPECT_EQ(st.code, TensorMapErrc::map_alignment) << st.message;
   CUtensorMap map;
   TensorMapSpec bad = valid_spec();
   bad.global_stride_bytes[1] = 424;
-  st = host::encode_tiled(map, bad);
+  st = arch::sm90::encode_tiled(map, bad);
   EXPECT_EQ(st.code, TensorMapErrc::global_stride) << st.message;
   EXPECT_EQ(st.driver_result, CUDA_SUCCESS) << "the driver must not have been called";
 }
@@ -384,14 +384,14 @@ TEST(TensorMapDriver, AgreesWithValidation) {
   DeviceArray<std::uint16_t> buf(100 * 208 + 64);
   ASSERT_NE(buf.ptr, nullptr);
   CUtensorMap map;
-  const TensorMapStatus good = host::encode_tiled(map, valid_spec(buf.ptr));
+  const TensorMapStatus good = arch::sm90::encode_tiled(map, valid_spec(buf.ptr));
   ASSERT_TRUE(good.ok()) << good.message;
   // Every documented rule that validate_tiled enforces, the driver enforces too.
   for (const BadCase& c : bad_cases()) {
     if (!c.driver_rejects) continue;
     TensorMapSpec s = valid_spec(buf.ptr);
     c.edit(s);
-    const TensorMapStatus st = host::detail::encode_tiled_unchecked(map, s);
+    const TensorMapStatus st = arch::sm90::detail::encode_tiled_unchecked(map, s);
     EXPECT_EQ(st.code, TensorMapErrc::driver_rejected) << c.what << ": the driver accepted it";
     EXPECT_EQ(st.driver_result, CUDA_ERROR_INVALID_VALUE) << c.what << ": " << st.message;
   }
@@ -399,7 +399,7 @@ TEST(TensorMapDriver, AgreesWithValidation) {
   TensorMapSpec wide = valid_spec(buf.ptr);
   wide.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   wide.box_dim[0] = 128;
-  const TensorMapStatus st = host::encode_tiled(map, wide);
+  const TensorMapStatus st = arch::sm90::encode_tiled(map, wide);
   EXPECT_TRUE(st.ok()) << st.message;
 }
 
@@ -1011,7 +1011,7 @@ void run_tma_case(const TmaCase& c, const std::vector<Position>& positions, bool
   CUtensorMap in_map, out_map, out2_map;
   for (auto [map, ptr] :
        {std::pair{&in_map, d_in.ptr}, std::pair{&out_map, d_out.ptr}, std::pair{&out2_map, d_out2.ptr}}) {
-    const TensorMapStatus st = host::encode_tiled(*map, tma_spec(c, ptr));
+    const TensorMapStatus st = arch::sm90::encode_tiled(*map, tma_spec(c, ptr));
     ASSERT_TRUE(st.ok()) << st.message;
   }
 
@@ -1331,7 +1331,7 @@ TEST(Cluster, MulticastLoadAndRemoteArrive) {
   spec.global_stride_bytes = {0, kCols * 2, 0, 0, 0};
   spec.box_dim = {64, 32, 1, 1, 1};
   CUtensorMap map;
-  const TensorMapStatus st = host::encode_tiled(map, spec);
+  const TensorMapStatus st = arch::sm90::encode_tiled(map, spec);
   ASSERT_TRUE(st.ok()) << st.message;
   const int smem = 64 * 64 * 2 + 1024;
   CUDA_CHECK(cudaFuncSetAttribute(cluster_multicast, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "gpu_test.hpp"
-#include "tessel/host/tensor_map.hpp"
+#include "tessel/arch/sm90_tensor_map.hpp"
 #include "tessel/kernels/blocks/pipeline_sm90.cuh"
 
 using namespace tessel;
@@ -76,14 +76,14 @@ void run_pipeline() {
   CUDA_CHECK(cudaMalloc(&sums, kBoxes * kConsumers * 4));
   CUDA_CHECK(cudaMemcpy(src, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(sums, 0x5A, kBoxes * kConsumers * 4));  // poison
-  host::TensorMapSpec spec;
+  arch::sm90::TensorMapSpec spec;
   spec.dtype = CU_TENSOR_MAP_DATA_TYPE_UINT32;
   spec.rank = 1;
   spec.global_address = src;
   spec.global_dim = {static_cast<std::uint64_t>(kBoxes * kBox)};
   spec.box_dim = {kBox};
   CUtensorMap map;
-  const host::TensorMapStatus st = host::encode_tiled(map, spec);
+  const arch::sm90::TensorMapStatus st = arch::sm90::encode_tiled(map, spec);
   ASSERT_TRUE(st.ok()) << st.message;
   pipeline_kernel<S><<<1, 32 * (kConsumers + 1)>>>(map, sums);
   CUDA_CHECK(cudaGetLastError());

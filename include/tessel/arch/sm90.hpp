@@ -14,7 +14,7 @@
 //    that is what the `.shared::cta` / `.shared::cluster` state spaces take.
 //  * Tensor maps are passed as `const CUtensorMap*`, the generic address of a
 //    `const __grid_constant__ CUtensorMap` kernel parameter (or of a map in
-//    global/constant memory); build them with tessel/host/tensor_map.hpp.
+//    global/constant memory); build them with tessel/arch/sm90_tensor_map.hpp.
 //  * Outside a CUDA compile the header declares only the descriptor helpers
 //    (sm90_desc.hpp).  Instruction bodies exist only in the device pass, so
 //    nvcc's host pass parses no PTX.  In a device pass for a target that lacks

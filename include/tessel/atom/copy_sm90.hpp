@@ -11,7 +11,7 @@
 #include "tessel/arch/sm90.hpp"
 #include "tessel/tensor/tensor.hpp"
 
-#include "tessel/host/tensor_map.hpp"
+#include "tessel/arch/sm90_tensor_map.hpp"
 
 namespace tessel {
 
@@ -47,13 +47,13 @@ constexpr CUtensorMapDataType tma_dtype() {
 /// shared memory with swizzle `sw`.  Reports the rule broken (alignment,
 /// strides, box, swizzle span) instead of encoding a wrong map.
 template <class Tile, class T, int R>
-host::TensorMapStatus make_tma_map(CUtensorMap& map, const GlobalTensor<T, R>& g, const Swizzle& sw) {
+arch::sm90::TensorMapStatus make_tma_map(CUtensorMap& map, const GlobalTensor<T, R>& g, const Swizzle& sw) {
   constexpr IntTuple tile = Tile::value;
   static_assert(rank(tile) == R, "tessel: the tile must have the tensor's rank");
   if (g.layout.stride[R - 1] != 1)
-    return host::detail::tensor_map_error(host::TensorMapErrc::global_stride,
+    return arch::sm90::detail::tensor_map_error(arch::sm90::TensorMapErrc::global_stride,
                                           "stride: TMA needs the last mode of the tensor to be contiguous (stride 1)");
-  host::TensorMapSpec s;
+  arch::sm90::TensorMapSpec s;
   s.dtype = detail::tma_dtype<std::remove_const_t<T>>();
   s.rank = R;
   s.global_address = g.ptr;
@@ -64,11 +64,11 @@ host::TensorMapStatus make_tma_map(CUtensorMap& map, const GlobalTensor<T, R>& g
     s.box_dim[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(tile.is_int() ? tile.val[0] : tile.val[k]);
   }
   if (!tma_swizzle_of(sw, static_cast<int>(sizeof(T)), s.swizzle))
-    return host::detail::tensor_map_error(host::TensorMapErrc::enum_value,
+    return arch::sm90::detail::tensor_map_error(arch::sm90::TensorMapErrc::enum_value,
                                           "swizzle: the shared layout's swizzle is not one TMA writes "
                                           "(Sw<1..3, 4-log2(element bytes), 3>)");
   s.l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
-  return host::encode_tiled(map, s);
+  return arch::sm90::encode_tiled(map, s);
 }
 
 /// Loads tile (c0, c1) (tile coordinates, mode 0 first) of the map's tensor

@@ -55,7 +55,7 @@ Status map_of(CUtensorMap& out, const T* ptr, index_t rows, index_t cols, index_
       return Status::success();
     }
   const auto g = make_global_tensor(ptr, {rows, cols}, {ld, index_t{1}});
-  const host::TensorMapStatus s = make_tma_map<Box>(out, g, Swizzle{3, 3, 3});
+  const arch::sm90::TensorMapStatus s = make_tma_map<Box>(out, g, Swizzle{3, 3, 3});
   if (!s.ok()) return Status::failure(Status::unsupported, std::string("k09: TMA map of ") + what + ": " + s.message);
   c.keys[c.next] = key;
   c.maps[c.next] = out;

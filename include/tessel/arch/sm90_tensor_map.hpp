@@ -1,4 +1,4 @@
-// tessel/host/tensor_map.hpp — building TMA tensor maps (CUtensorMap) on the
+// tessel/arch/sm90_tensor_map.hpp — building TMA tensor maps (CUtensorMap) on the
 // host, with the rules of cuTensorMapEncodeTiled checked first (hardware-atoms
 // §10.1), so that bad input is reported as the rule it breaks instead of the
 // driver's bare CUDA_ERROR_INVALID_VALUE.
@@ -31,7 +31,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tessel::host {
+namespace tessel::arch::sm90 {
 
 /// One code per rule of cuTensorMapEncodeTiled (§10.1 and the driver's
 /// documentation), plus the failures that are not the input's fault.
@@ -321,4 +321,4 @@ inline TensorMapStatus encode_tiled(CUtensorMap& map, const TensorMapSpec& s) {
   return detail::encode_tiled_unchecked(map, s);
 }
 
-}  // namespace tessel::host
+}  // namespace tessel::arch::sm90
