@@ -48,8 +48,8 @@ Status check(CopyKernel kernel, const bf16* src, const bf16* dst, index_t m, ind
   if (ld_dst < (transpose ? m : n))
     return Status::failure(Status::invalid_argument,
                            transpose ? "ld_dst must be at least m (a row of the transpose)" : "ld_dst must be at least n");
-  const index_t tiles_m = (m + copy_kernels::kTileM - 1) / copy_kernels::kTileM;
-  const index_t tiles_n = (n + copy_kernels::kTileN - 1) / copy_kernels::kTileN;
+  const index_t tiles_m = ceil_div(m, index_t{copy_kernels::kTileM});
+  const index_t tiles_n = ceil_div(n, index_t{copy_kernels::kTileN});
   if (tiles_m > 65535 || tiles_n > 65535)
     return Status::failure(Status::unsupported,
                            "more than 65535 tile rows or tile columns (m <= 8388480 and n <= 4194240)");
@@ -78,7 +78,7 @@ Status tile_copy(CopyKernel kernel, const bf16* src, bf16* dst, index_t m, index
   using namespace copy_kernels;
   if (Status s = check(kernel, src, dst, m, n, ld_src, ld_dst); !s) return s;
   const Problem<bf16> p{src, dst, m, n, ld_src, ld_dst};
-  const index_t tiles_m = (m + kTileM - 1) / kTileM, tiles_n = (n + kTileN - 1) / kTileN;
+  const index_t tiles_m = ceil_div(m, index_t{kTileM}), tiles_n = ceil_div(n, index_t{kTileN});
   const dim3 grid(static_cast<unsigned>(tiles_n), static_cast<unsigned>(tiles_m));  // row_band_tile()
   switch (kernel) {
     case CopyKernel::scalar: tile_copy_scalar<bf16><<<grid, 64, 0, stream>>>(p); break;

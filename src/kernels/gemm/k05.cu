@@ -13,7 +13,7 @@ Status launch_k05(const GemmArgs& a, cudaStream_t stream) {
     auto* kernel = &k::gemm_double_buffer<T, MA, MB, gemm_kernels::RowBand>;
     constexpr int smem = k::kSmemBytes<T, MA, MB>;
     if (Status s = allow_smem(kernel, smem, "k05"); !s) return s;
-    const dim3 grid = gemm_kernels::RowBand::grid((a.m + k::kBM - 1) / k::kBM, (a.n + k::kBN - 1) / k::kBN);
+    const dim3 grid = gemm_kernels::RowBand::grid(ceil_div(a.m, index_t{k::kBM}), ceil_div(a.n, index_t{k::kBN}));
     kernel<<<grid, k::kThreads, smem, stream>>>(gemm_kernels::make_params<T>(a));
     return launch_status("k05");
   });

@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_smem_fma(Params<T> p) {
   typename MMA::template FragmentC<coord_layout(CTile::value)> acc;  // (1,(8,8)) f32
   clear(acc);
 
-  const index_t k_tiles = (p.k + kBK - 1) / kBK;
+  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
   for (index_t kt = 0; kt < k_tiles; ++kt) {
     load_tile<LoadA>(local_tile<TileA>(gA, tile_m, kt), tAsA, t);
     load_tile<LoadB>(local_tile<TileB>(gB, tile_n, kt), tBsB, t);

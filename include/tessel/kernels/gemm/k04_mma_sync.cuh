@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(kThreads) gemm_mma_sync(Params<T> p) {
   typename TT::FragC tCrC;                   // (4,(4,8)) f32
   clear(tCrC);
 
-  const index_t k_tiles = (p.k + kBK - 1) / kBK;
+  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
   for (index_t kt = 0; kt < k_tiles; ++kt) {
     TT::OpA::load(gA, tile_m, kt, sA, t, vec_a);
     TT::OpB::load(gB, tile_n, kt, sB, t, vec_b);

@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(kThreads) gemm_double_buffer(Params<T> p) {
   T* sA = reinterpret_cast<T*>(smem);             // kStages x (128,64)
   T* sB = sA + kStages * TT::OpA::kElems;         // kStages x (128,64)
   const int t = static_cast<int>(threadIdx.x);
-  const index_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
+  const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
   index_t tile_m, tile_n;
   Raster::tile(tiles_m, tiles_n, tile_m, tile_n);
   const auto gA = tensor_a<MA>(p);  // (M,K)
@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(kThreads) gemm_double_buffer(Params<T> p) {
   typename TT::FragC tCrC;  // (4,(4,8)) f32
   clear(tCrC);
 
-  const index_t k_tiles = (p.k + kBK - 1) / kBK;
+  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
   TT::OpA::load(gA, tile_m, 0, sA, t, vec_a);
   TT::OpB::load(gB, tile_n, 0, sB, t, vec_b);
   arch::sm80::cp_async_commit();

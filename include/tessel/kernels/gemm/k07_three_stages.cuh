@@ -40,7 +40,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_multistag
   T* sA = reinterpret_cast<T*>(smem);  // S x (BM,64)
   T* sB = sA + S * EA;                 // S x (BN,64)
   const int t = static_cast<int>(threadIdx.x);
-  const index_t tiles_m = (p.m + BM - 1) / BM, tiles_n = (p.n + BN - 1) / BN;
+  const index_t tiles_m = ceil_div(p.m, index_t{BM}), tiles_n = ceil_div(p.n, index_t{BN});
   index_t tile_m, tile_n;
   Cfg::raster::tile(tiles_m, tiles_n, tile_m, tile_n);
   const auto gA = tensor_a<MA>(p);  // (M,K)
@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_multistag
   typename TT::FragC tCrC;  // (4,(RM,RN)) f32
   clear(tCrC);
 
-  const index_t k_tiles = (p.k + kBK - 1) / kBK;
+  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
   TESSEL_UNROLL
   for (int s = 0; s < S - 1; ++s) {  // prologue: k-tiles 0..S-2 in flight
     if (s < k_tiles) {
