@@ -1,6 +1,7 @@
 // Integer tuples, integers, coordinates and the Layout core (spec §2–§4).
 #include <gtest/gtest.h>
 
+#include "tessel/core/pack.hpp"
 #include "tessel/tessel.hpp"
 
 using namespace tessel;
@@ -126,4 +127,12 @@ TEST(Print, PrintLayoutTable) {
             "    +---+---+---+\n"
             "  1 | 3 | 4 | 5 |\n"
             "    +---+---+---+\n");
+}
+
+TEST(Pack, PairsInPtxOrder) {
+  EXPECT_EQ(pack_pair(std::uint16_t{0x1234}, std::uint16_t{0xABCD}), 0xABCD1234u);
+  std::uint16_t lo = 0, hi = 0;
+  unpack_pair(0xABCD1234u, lo, hi);
+  EXPECT_EQ(lo, 0x1234);
+  EXPECT_EQ(hi, 0xABCD);
 }

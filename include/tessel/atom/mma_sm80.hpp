@@ -9,22 +9,12 @@
 #include <type_traits>
 
 #include "tessel/arch/sm80.hpp"
+#include "tessel/core/pack.hpp"
 #include "tessel/atom/mma_atom.hpp"
 #include "tessel/atom/mma_traits_sm80.hpp"
 #include "tessel/atom/tiled_mma.hpp"  // TiledMma, TiledCopyA/B/C, gemm(): generic, re-exported here
 
 namespace tessel {
-
-namespace detail {
-/// Two 16-bit values as one 32-bit register, value 2j in the low half (PTX order).
-template <class T>
-__device__ inline std::uint32_t pack2(const T& lo, const T& hi) {
-  std::uint16_t l, h;
-  std::memcpy(&l, &lo, 2);
-  std::memcpy(&h, &hi, 2);
-  return std::uint32_t{l} | (std::uint32_t{h} << 16);
-}
-}  // namespace detail
 
 /// mma.sync m16n8k16 with 16-bit inputs (bf16 or f16) and f32 accumulators.
 /// Values in the order of the atom's TV layouts (A: 8 values, B: 4, C: 4).
@@ -38,9 +28,9 @@ struct SM80_16x8x16_F32_TN {
   static constexpr const MmaAtomInfo& info =
       std::is_same_v<T, __half> ? kSM80_16x8x16_F32F16F16F32_TN : kSM80_16x8x16_F32BF16BF16F32_TN;
   __device__ static void fma(float* d, const a_type* a, const b_type* b) {
-    const std::uint32_t ra[4] = {detail::pack2(a[0], a[1]), detail::pack2(a[2], a[3]), detail::pack2(a[4], a[5]),
-                                 detail::pack2(a[6], a[7])};
-    const std::uint32_t rb[2] = {detail::pack2(b[0], b[1]), detail::pack2(b[2], b[3])};
+    const std::uint32_t ra[4] = {pack_pair(a[0], a[1]), pack_pair(a[2], a[3]), pack_pair(a[4], a[5]),
+                                 pack_pair(a[6], a[7])};
+    const std::uint32_t rb[2] = {pack_pair(b[0], b[1]), pack_pair(b[2], b[3])};
     float (&acc)[4] = *reinterpret_cast<float(*)[4]>(d);
     if constexpr (std::is_same_v<T, __half>) {
       arch::sm80::mma_m16n8k16_f32_f16(acc, ra, rb, acc);

@@ -10,6 +10,7 @@
 
 #include <cstring>
 
+#include "tessel/core/pack.hpp"
 #include "tessel/kernels/gemm/k07_three_stages.cuh"
 
 namespace tessel::gemm_kernels {
@@ -31,11 +32,7 @@ __device__ inline uint4 pack16(const float (&x)[16 / sizeof(U)]) {
     if constexpr (sizeof(U) == 4) {
       w[q] = __float_as_uint(x[q]);
     } else {
-      const U lo = detail::from_float<U>(x[2 * q]), hi = detail::from_float<U>(x[2 * q + 1]);
-      std::uint16_t l, h;
-      std::memcpy(&l, &lo, 2);
-      std::memcpy(&h, &hi, 2);
-      w[q] = std::uint32_t{l} | (std::uint32_t{h} << 16);
+      w[q] = pack_pair(detail::from_float<U>(x[2 * q]), detail::from_float<U>(x[2 * q + 1]));
     }
   }
   return make_uint4(w[0], w[1], w[2], w[3]);
@@ -49,9 +46,7 @@ __device__ inline void unpack16(const uint4 v, float (&x)[16 / sizeof(U)]) {
       x[q] = __uint_as_float(w[q]);
     } else {
       U lo, hi;
-      const std::uint16_t l = static_cast<std::uint16_t>(w[q] & 0xFFFF), h = static_cast<std::uint16_t>(w[q] >> 16);
-      std::memcpy(&lo, &l, 2);
-      std::memcpy(&hi, &h, 2);
+      unpack_pair(w[q], lo, hi);
       x[2 * q] = detail::to_float(lo);
       x[2 * q + 1] = detail::to_float(hi);
     }

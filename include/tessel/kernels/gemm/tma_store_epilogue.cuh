@@ -20,6 +20,7 @@
 #pragma once
 
 #include "tessel/arch/common.hpp"
+#include "tessel/core/pack.hpp"
 #include "tessel/arch/sm90.hpp"
 #include "tessel/atom/copy_sm90.hpp"
 #include "tessel/kernels/gemm/common.cuh"
@@ -97,11 +98,7 @@ struct TmaStoreEpilogue {
         if constexpr (sizeof(U) == 4) {
           *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
         } else {
-          const U lo = detail::from_float<U>(x0), hi = detail::from_float<U>(x1);
-          std::uint16_t l, h;
-          std::memcpy(&l, &lo, 2);
-          std::memcpy(&h, &hi, 2);
-          *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) = std::uint32_t{l} | (std::uint32_t{h} << 16);
+          *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) = pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
         }
       }
       arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
