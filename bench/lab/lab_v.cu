@@ -1,5 +1,6 @@
 // One lab variant (LABV = the OR of lab_kernel.cuh's switches), A:k, B:n, bf16.
 #include "lab_kernel.cuh"
+#include "src/kernels/gemm/params.hpp"  // GemmArgs -> the kernel's Params
 #include "tessel/host/tensor_map.hpp"
 #include <cstdio>
 using namespace tessel;
@@ -61,12 +62,12 @@ bool CAT(run_v, LABV)(const GemmArgs& a, cudaStream_t stream, int sms) {
     const index_t pairs = ((a.m + 2 * kk::kBM - 1) / (2 * kk::kBM)) * ((a.n + kk::kBN - 1) / kk::kBN);
     const index_t clusters = pairs < max_clusters ? pairs : max_clusters;
     cfg.gridDim = dim3(static_cast<unsigned>(2 * clusters));
-    if (cudaLaunchKernelEx(&cfg, ck, map_a, map_b, map_d, gemm_kernels::make_params<T>(a)) != cudaSuccess) return false;
+    if (cudaLaunchKernelEx(&cfg, ck, map_a, map_b, map_d, gemm_launch::make_params<T>(a)) != cudaSuccess) return false;
     return cudaGetLastError() == cudaSuccess;
   }
   auto* kernel = &lab::lab_kernel<LABV, T, MA, MB>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   kernel<<<dim3(static_cast<unsigned>(tiles < sms ? tiles : sms)), kk::kThreads, smem, stream>>>(
-      map_a, map_b, map_d, gemm_kernels::make_params<T>(a));
+      map_a, map_b, map_d, gemm_launch::make_params<T>(a));
   return cudaGetLastError() == cudaSuccess;
 }
