@@ -21,6 +21,7 @@
 
 namespace {
 
+using namespace tessel;
 using namespace tessel::bench;
 using Values = std::vector<std::int64_t>;
 
@@ -132,35 +133,41 @@ TEST(BenchGemmExtents, Errors) {
 
 // ------------------------------------------------------------------ names
 
+// The names themselves are tessel's (tessel/gemm_types.hpp; their own tests
+// are in tests/cuda/gemm_api_test.cpp, which needs the CUDA build).  These
+// check the grammar the command line relies on, without CUDA.
+
 TEST(BenchGemmNames, Layouts) {
-  const LayoutSpec kn{true, true}, kk{true, false}, mn{false, true}, mk{false, false};
-  EXPECT_EQ(parse_layout("A:k,B:n"), kn);
-  EXPECT_EQ(parse_layout("B:n,A:k"), kn);
-  EXPECT_EQ(parse_layout(" a:K , b:N "), kn);
-  EXPECT_EQ(parse_layout("kn"), kn);
-  EXPECT_EQ(parse_layout("kk"), kk);
-  EXPECT_EQ(parse_layout("MN"), mn);
-  EXPECT_EQ(parse_layout("A:m,B:k"), mk);
+  const GemmLayout kn{MajorA::k, MajorB::n}, kk{MajorA::k, MajorB::k}, mn{MajorA::m, MajorB::n},
+      mk{MajorA::m, MajorB::k};
+  EXPECT_EQ(parse_gemm_layout("A:k,B:n"), kn);
+  EXPECT_EQ(parse_gemm_layout("B:n,A:k"), kn);
+  EXPECT_EQ(parse_gemm_layout(" a:K , b:N "), kn);
+  EXPECT_EQ(parse_gemm_layout("kn"), kn);
+  EXPECT_EQ(parse_gemm_layout("kk"), kk);
+  EXPECT_EQ(parse_gemm_layout("MN"), mn);
+  EXPECT_EQ(parse_gemm_layout("A:m,B:k"), mk);
   for (const char* bad : {"", "nk", "km,", "A:k", "A:k,B:n,A:k", "A:k,A:m", "A:n,B:n", "A:k;B:n", "all", "knn"})
-    EXPECT_FALSE(parse_layout(bad)) << bad;
-  for (LayoutSpec l : kAllLayouts) EXPECT_EQ(parse_layout(layout_name(l)), l);
-  EXPECT_EQ(layout_name(mk), "A:m,B:k");
+    EXPECT_FALSE(parse_gemm_layout(bad)) << bad;
+  for (GemmLayout l : kAllGemmLayouts) EXPECT_EQ(parse_gemm_layout(name(l)), l);
+  EXPECT_EQ(name(mk), "A:m,B:k");
 }
 
 TEST(BenchGemmNames, TypesAndSteps) {
-  EXPECT_EQ(parse_elem("bf16"), ElemType::bf16);
-  EXPECT_EQ(parse_elem("f16"), ElemType::fp16);
-  EXPECT_EQ(parse_elem("fp32"), ElemType::fp32);
-  EXPECT_FALSE(parse_elem("fp8"));
-  EXPECT_STREQ(elem_name(ElemType::fp16), "fp16");
-  EXPECT_EQ(parse_step("k01"), 0);
-  EXPECT_EQ(parse_step("k04_mma_sync"), 3);
-  EXPECT_EQ(parse_step("k09_best_mma_sync"), 8);
-  EXPECT_FALSE(parse_step("k10"));
-  EXPECT_FALSE(parse_step("cublas"));
-  for (int i = 0; i < kNumSteps; ++i) {
-    EXPECT_EQ(parse_step(step_short_name(i)), i);
-    EXPECT_EQ(parse_step(step_long_name(i)), i);
+  EXPECT_EQ(parse_dtype("bf16"), DType::bf16);
+  EXPECT_EQ(parse_dtype("f16"), DType::f16);
+  EXPECT_EQ(parse_dtype("fp32"), DType::f32);
+  EXPECT_FALSE(parse_dtype("fp8"));
+  EXPECT_STREQ(name(DType::f16), "fp16");
+  EXPECT_EQ(parse_gemm_impl("k01"), GemmImpl::k01_naive);
+  EXPECT_EQ(parse_gemm_impl("k04_mma_sync"), GemmImpl::k04_mma_sync);
+  EXPECT_EQ(parse_gemm_impl("k09_best_mma_sync"), GemmImpl::k09_best_mma_sync);
+  EXPECT_EQ(parse_gemm_impl("K04"), GemmImpl::k04_mma_sync);  // --impl ignores case
+  EXPECT_FALSE(parse_gemm_impl("k10"));
+  EXPECT_FALSE(parse_gemm_impl("cublas"));
+  for (GemmImpl g : kAllGemmImpls) {
+    EXPECT_EQ(parse_gemm_impl(short_name(g)), g);
+    EXPECT_EQ(parse_gemm_impl(name(g)), g);
   }
 }
 
@@ -172,12 +179,12 @@ TEST(BenchGemmArgs, Defaults) {
   const GemmProblem& p = o.problems[0];
   EXPECT_EQ(p.group, "cli");
   EXPECT_EQ(shape_name(p), "4096x4096x4096");
-  EXPECT_EQ(p.in, ElemType::bf16);
-  EXPECT_EQ(p.out, ElemType::bf16);
-  EXPECT_EQ(p.layout, (LayoutSpec{true, true}));
+  EXPECT_EQ(p.in, DType::bf16);
+  EXPECT_EQ(p.out, DType::bf16);
+  EXPECT_EQ(p.layout, (GemmLayout{MajorA::k, MajorB::n}));
   EXPECT_EQ(p.alpha, 1.0);
   EXPECT_EQ(p.beta, 0.0);
-  EXPECT_EQ(o.steps, (std::vector<int>{8}));  // k09
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k09_best_mma_sync}));
   EXPECT_TRUE(o.cublas_rows);
   EXPECT_EQ(o.iterations, 50);
   EXPECT_EQ(o.warmup, 10);
@@ -194,8 +201,8 @@ TEST(BenchGemmArgs, CartesianProduct) {
   ASSERT_EQ(o.problems.size(), 2u * 3u * 1u * 2u);
   // m outermost, then n, k, and the layouts innermost.
   EXPECT_EQ(shape_name(o.problems[0]), "1024x512x64");
-  EXPECT_EQ(layout_name(o.problems[0].layout), "A:k,B:n");
-  EXPECT_EQ(layout_name(o.problems[1].layout), "A:m,B:k");
+  EXPECT_EQ(name(o.problems[0].layout), "A:k,B:n");
+  EXPECT_EQ(name(o.problems[1].layout), "A:m,B:k");
   EXPECT_EQ(shape_name(o.problems[2]), "1024x1024x64");
   EXPECT_EQ(shape_name(o.problems.back()), "2048x1536x64");
 }
@@ -207,8 +214,8 @@ TEST(BenchGemmArgs, Layouts) {
   a.layouts = {"A:m,B:n", "kn", "A:m, B:n"};  // repeated flag, duplicates dropped
   const GemmBenchOptions o = parse_ok(a);
   ASSERT_EQ(o.problems.size(), 2u);
-  EXPECT_EQ(layout_name(o.problems[0].layout), "A:m,B:n");
-  EXPECT_EQ(layout_name(o.problems[1].layout), "A:k,B:n");
+  EXPECT_EQ(name(o.problems[0].layout), "A:m,B:n");
+  EXPECT_EQ(name(o.problems[1].layout), "A:k,B:n");
   a.layouts = {"kn; all"};
   EXPECT_EQ(parse_ok(a).problems.size(), 4u);
   a.layouts = {"A:k,B:x"};
@@ -221,7 +228,7 @@ TEST(BenchGemmArgs, Impls) {
   GemmBenchArgs a = mnk("64", "64", "64");
   a.impls = {"k04,k09"};
   GemmBenchOptions o = parse_ok(a);
-  EXPECT_EQ(o.steps, (std::vector<int>{3, 8}));
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k04_mma_sync, GemmImpl::k09_best_mma_sync}));
   EXPECT_FALSE(o.cublas_rows);  // cuBLAS is still measured, but gets no rows of its own
   a.impls = {"cublas"};
   o = parse_ok(a);
@@ -231,9 +238,9 @@ TEST(BenchGemmArgs, Impls) {
   o = parse_ok(a);
   EXPECT_EQ(o.steps.size(), 9u);
   EXPECT_TRUE(o.cublas_rows);
-  a.impls = {"k09_best_mma_sync", "k01, k09", "CUBLAS"};  // repeated flag, long names, spaces, case
+  a.impls = {"k09_best_mma_sync", "K01, k09", "CUBLAS"};  // repeated flag, long names, spaces, case
   o = parse_ok(a);
-  EXPECT_EQ(o.steps, (std::vector<int>{8, 0}));
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k09_best_mma_sync, GemmImpl::k01_naive}));
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"k10"};
   EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k10'"), std::string::npos);
@@ -245,13 +252,13 @@ TEST(BenchGemmArgs, TypesAndScales) {
   GemmBenchArgs a = mnk("64", "64", "64");
   a.dtype = "fp16";
   GemmBenchOptions o = parse_ok(a);
-  EXPECT_EQ(o.problems[0].in, ElemType::fp16);
-  EXPECT_EQ(o.problems[0].out, ElemType::fp16);  // the output follows the input by default
+  EXPECT_EQ(o.problems[0].in, DType::f16);
+  EXPECT_EQ(o.problems[0].out, DType::f16);  // the output follows the input by default
   a.out_dtype = "fp32";
   a.alpha = "-2";
   a.beta = "0.1";
   o = parse_ok(a);
-  EXPECT_EQ(o.problems[0].out, ElemType::fp32);
+  EXPECT_EQ(o.problems[0].out, DType::f32);
   EXPECT_EQ(o.problems[0].alpha, -2.0);
   EXPECT_EQ(o.problems[0].beta, static_cast<double>(0.1f));  // what the kernel sees (GemmArgs holds float)
   a = mnk("64", "64", "64");
@@ -348,9 +355,9 @@ TEST(BenchGemmSuite, ProtocolSuite) {
   std::map<std::string, int> groups;
   for (const GemmProblem& p : o.problems) {
     ++groups[p.group];
-    EXPECT_EQ(p.in, ElemType::bf16);
-    EXPECT_EQ(p.out, ElemType::bf16);
-    EXPECT_EQ(p.layout, (LayoutSpec{true, true}));
+    EXPECT_EQ(p.in, DType::bf16);
+    EXPECT_EQ(p.out, DType::bf16);
+    EXPECT_EQ(p.layout, (GemmLayout{MajorA::k, MajorB::n}));
     EXPECT_EQ(p.alpha, 1.0);
     EXPECT_EQ(p.beta, 0.0);
   }
@@ -366,8 +373,8 @@ TEST(BenchGemmSuite, ProtocolSuite) {
   a.dtype = "fp16";
   const GemmBenchOptions all = parse_ok(a);
   ASSERT_EQ(all.problems.size(), 84u);
-  EXPECT_EQ(all.problems[0].in, ElemType::fp16);
-  EXPECT_EQ(layout_name(all.problems[3].layout), "A:m,B:k");
+  EXPECT_EQ(all.problems[0].in, DType::f16);
+  EXPECT_EQ(name(all.problems[3].layout), "A:m,B:k");
 }
 
 TEST(BenchGemmSuite, ExtraColumnsOverride) {
@@ -387,16 +394,16 @@ TEST(BenchGemmSuite, ExtraColumnsOverride) {
   ASSERT_EQ(out.size(), 4u);
   EXPECT_EQ(out[0].group, "a");
   EXPECT_EQ(shape_name(out[0]), "64x32x16");
-  EXPECT_EQ(out[0].in, ElemType::bf16);
+  EXPECT_EQ(out[0].in, DType::bf16);
   EXPECT_EQ(out[0].beta, 0.25);  // empty cell: the default
-  EXPECT_EQ(out[1].in, ElemType::fp16);
-  EXPECT_EQ(out[1].out, ElemType::fp32);
-  EXPECT_EQ(layout_name(out[1].layout), "A:m,B:k");
+  EXPECT_EQ(out[1].in, DType::f16);
+  EXPECT_EQ(out[1].out, DType::f32);
+  EXPECT_EQ(name(out[1].layout), "A:m,B:k");
   EXPECT_EQ(out[1].alpha, 2.0);
   EXPECT_EQ(out[1].beta, 0.5);
-  EXPECT_EQ(out[2].out, ElemType::fp16);  // no out_dtype: the row's input type
-  EXPECT_EQ(layout_name(out[2].layout), "A:k,B:n");
-  EXPECT_EQ(layout_name(out[3].layout), "A:m,B:k");
+  EXPECT_EQ(out[2].out, DType::f16);  // no out_dtype: the row's input type
+  EXPECT_EQ(name(out[2].layout), "A:k,B:n");
+  EXPECT_EQ(name(out[3].layout), "A:m,B:k");
 }
 
 TEST(BenchGemmSuite, Errors) {
@@ -429,8 +436,8 @@ GemmBenchRow sample_row() {
   r.problem.m = 4096;
   r.problem.n = 2048;
   r.problem.k = 1024;
-  r.problem.out = ElemType::fp32;
-  r.problem.layout = LayoutSpec{false, true};
+  r.problem.out = DType::f32;
+  r.problem.layout = GemmLayout{MajorA::m, MajorB::n};
   r.problem.alpha = 1.0;
   r.problem.beta = static_cast<double>(0.1f);
   r.verify = "tier2";

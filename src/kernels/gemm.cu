@@ -1,6 +1,6 @@
-// tessel::gemm: names, the checks every ladder step shares, and dispatch to
-// the steps' launchers (src/kernels/gemm/kNN.cu).
-#include <cctype>
+// tessel::gemm: the checks every ladder step shares, and dispatch to the
+// steps' launchers (src/kernels/gemm/kNN.cu).  The names of types, layouts
+// and steps are header-only (tessel/gemm_types.hpp).
 #include <cstdint>
 #include <string>
 
@@ -8,77 +8,6 @@
 #include "tessel/host/gemm.hpp"
 
 namespace tessel {
-
-const char* name(DType t) {
-  switch (t) {
-    case DType::bf16: return "bf16";
-    case DType::f16: return "fp16";
-    case DType::f32: return "fp32";
-  }
-  return "unknown";
-}
-std::optional<DType> parse_dtype(std::string_view s) {
-  if (s == "bf16") return DType::bf16;
-  if (s == "fp16" || s == "f16") return DType::f16;
-  if (s == "fp32" || s == "f32") return DType::f32;
-  return std::nullopt;
-}
-int size_bytes(DType t) { return t == DType::f32 ? 4 : 2; }
-
-std::string name(GemmLayout l) {
-  return std::string("A:") + (l.a == MajorA::k ? "k" : "m") + ",B:" + (l.b == MajorB::n ? "n" : "k");
-}
-std::optional<GemmLayout> parse_gemm_layout(std::string_view s) {
-  std::string t;
-  for (char c : s)
-    if (!std::isspace(static_cast<unsigned char>(c))) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  GemmLayout l;
-  if (t.size() == 2) {  // short form: "kn", "kk", "mn", "mk"
-    if (t[0] != 'k' && t[0] != 'm') return std::nullopt;
-    if (t[1] != 'n' && t[1] != 'k') return std::nullopt;
-    l.a = t[0] == 'k' ? MajorA::k : MajorA::m;
-    l.b = t[1] == 'n' ? MajorB::n : MajorB::k;
-    return l;
-  }
-  bool have_a = false, have_b = false;
-  std::size_t pos = 0;
-  while (pos <= t.size()) {
-    const std::size_t end = std::min(t.find(',', pos), t.size());
-    const std::string part = t.substr(pos, end - pos);
-    if (part == "a:k" && !have_a) l.a = MajorA::k, have_a = true;
-    else if (part == "a:m" && !have_a) l.a = MajorA::m, have_a = true;
-    else if (part == "b:n" && !have_b) l.b = MajorB::n, have_b = true;
-    else if (part == "b:k" && !have_b) l.b = MajorB::k, have_b = true;
-    else return std::nullopt;
-    pos = end + 1;
-  }
-  if (!have_a || !have_b) return std::nullopt;
-  return l;
-}
-
-const char* short_name(GemmImpl g) {
-  static const char* const names[] = {"k01", "k02", "k03", "k04", "k05", "k06", "k07", "k08", "k09"};
-  return names[static_cast<int>(g)];
-}
-const char* name(GemmImpl g) {
-  switch (g) {
-    case GemmImpl::k01_naive: return "k01_naive";
-    case GemmImpl::k02_smem_fma: return "k02_smem_fma";
-    case GemmImpl::k03_smem_padded: return "k03_smem_padded";
-    case GemmImpl::k04_mma_sync: return "k04_mma_sync";
-    case GemmImpl::k05_double_buffer: return "k05_double_buffer";
-    case GemmImpl::k06_grouped_raster: return "k06_grouped_raster";
-    case GemmImpl::k07_three_stages: return "k07_three_stages";
-    case GemmImpl::k08_smem_epilogue: return "k08_smem_epilogue";
-    case GemmImpl::k09_best_mma_sync: return "k09_best_mma_sync";
-  }
-  return "unknown";
-}
-std::optional<GemmImpl> parse_gemm_impl(std::string_view s) {
-  for (GemmImpl g : kAllGemmImpls)
-    if (s == short_name(g) || s == name(g)) return g;
-  return std::nullopt;
-}
 
 namespace {
 

@@ -125,55 +125,44 @@ template <class T>
 constexpr std::uint32_t kSignBit = sizeof(T) == 2 ? 0x8000u : 0x80000000u;
 
 /// Unit roundoff of the output type (PROTOCOL.md tier 2).
-double unit_roundoff(ElemType t) {
+double unit_roundoff(DType t) {
   switch (t) {
-    case ElemType::bf16:
+    case DType::bf16:
       return std::ldexp(1.0, -8);
-    case ElemType::fp16:
+    case DType::f16:
       return std::ldexp(1.0, -11);
-    case ElemType::fp32:
+    case DType::f32:
       return std::ldexp(1.0, -24);
   }
   return 1.0;
 }
 
-DType to_dtype(ElemType t) {
+cudaDataType_t to_cuda_type(DType t) {
   switch (t) {
-    case ElemType::bf16:
-      return DType::bf16;
-    case ElemType::fp16:
-      return DType::f16;
-    case ElemType::fp32:
-      return DType::f32;
-  }
-  return DType::f32;
-}
-
-cudaDataType_t to_cuda_type(ElemType t) {
-  switch (t) {
-    case ElemType::bf16:
+    case DType::bf16:
       return CUDA_R_16BF;
-    case ElemType::fp16:
+    case DType::f16:
       return CUDA_R_16F;
-    case ElemType::fp32:
+    case DType::f32:
       return CUDA_R_32F;
   }
   return CUDA_R_32F;
 }
 
-std::size_t elem_bytes(ElemType t) { return t == ElemType::fp32 ? 4 : 2; }
+/// Bytes of one element, for buffer sizes.
+std::size_t elem_bytes(DType t) { return static_cast<std::size_t>(size_bytes(t)); }
 
 /// Calls f with a value of the storage type of `t` (a type tag).
 template <class F>
-void with_type(ElemType t, F&& f) {
+void with_type(DType t, F&& f) {
   switch (t) {
-    case ElemType::bf16:
+    case DType::bf16:
       f(bf16{});
       break;
-    case ElemType::fp16:
+    case DType::f16:
       f(f16{});
       break;
-    case ElemType::fp32:
+    case DType::f32:
       f(float{});
       break;
   }
@@ -360,15 +349,17 @@ struct ProblemData {
       stats = DeviceBuffer(sizeof(VerifyStats), "verification counters");
     }
   }
-  std::int64_t lda() const { return p.layout.a_k ? p.k : p.m; }
-  std::int64_t ldb() const { return p.layout.b_n ? p.n : p.k; }
+  bool a_k() const { return p.layout.a == MajorA::k; }
+  bool b_n() const { return p.layout.b == MajorB::n; }
+  std::int64_t lda() const { return a_k() ? p.k : p.m; }
+  std::int64_t ldb() const { return b_n() ? p.n : p.k; }
   std::int64_t ldd() const { return p.n; }
 };
 
 int grid_for(int sm_count) { return 4 * sm_count; }
 
 void fill_inputs(ProblemData& d, bool small_integers, int sms, cudaStream_t s) {
-  auto fill = [&](const DeviceBuffer& buf, ElemType t, std::size_t n, std::uint64_t seed) {
+  auto fill = [&](const DeviceBuffer& buf, DType t, std::size_t n, std::uint64_t seed) {
     with_type(t, [&](auto tag) {
       using T = decltype(tag);
       fill_random<T><<<grid_for(sms), kThreads, 0, s>>>(buf.as<T>(), n, seed, small_integers);
@@ -395,10 +386,10 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
         rp.k = d.p.k;
         rp.a = d.a.as<TIn>();
         rp.lda = d.lda();
-        rp.a_k = d.p.layout.a_k;
+        rp.a_k = d.a_k();
         rp.b = d.b.as<TIn>();
         rp.ldb = d.ldb();
-        rp.b_n = d.p.layout.b_n;
+        rp.b_n = d.b_n();
         rp.c = d.c.as<TOut>();  // null when beta == 0
         rp.ldc = d.ldd();
         rp.alpha = d.p.alpha;
@@ -469,14 +460,15 @@ Verdict verify_output(ProblemData& d, const DeviceBuffer& out, VerifyTier tier, 
   return v;
 }
 
+/// The problem's buffers as tessel::gemm's arguments.
 GemmArgs tessel_args(const ProblemData& d) {
   GemmArgs g;
   g.m = d.p.m;
   g.n = d.p.n;
   g.k = d.p.k;
-  g.ab_type = to_dtype(d.p.in);
-  g.cd_type = to_dtype(d.p.out);
-  g.layout = GemmLayout{d.p.layout.a_k ? MajorA::k : MajorA::m, d.p.layout.b_n ? MajorB::n : MajorB::k};
+  g.ab_type = d.p.in;
+  g.cd_type = d.p.out;
+  g.layout = d.p.layout;
   g.a = d.a.get();
   g.lda = d.lda();
   g.b = d.b.get();
@@ -511,15 +503,14 @@ class CublasGemm {
     alpha_ = static_cast<float>(p.alpha);
     beta_ = static_cast<float>(p.beta);
     CUBLAS_CHECK(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    const cublasOperation_t op_a = p.layout.b_n ? CUBLAS_OP_N : CUBLAS_OP_T;  // cuBLAS's A is tessel's B
-    const cublasOperation_t op_b = p.layout.a_k ? CUBLAS_OP_N : CUBLAS_OP_T;  // cuBLAS's B is tessel's A
+    const bool a_k = d.a_k(), b_n = d.b_n();
+    const cublasOperation_t op_a = b_n ? CUBLAS_OP_N : CUBLAS_OP_T;  // cuBLAS's A is tessel's B
+    const cublasOperation_t op_b = a_k ? CUBLAS_OP_N : CUBLAS_OP_T;  // cuBLAS's B is tessel's A
     CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &op_a, sizeof op_a));
     CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &op_b, sizeof op_b));
     const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
-    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&la_, to_cuda_type(p.in), u(p.layout.b_n ? p.n : p.k),
-                                            u(p.layout.b_n ? p.k : p.n), d.ldb()));
-    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lb_, to_cuda_type(p.in), u(p.layout.a_k ? p.k : p.m),
-                                            u(p.layout.a_k ? p.m : p.k), d.lda()));
+    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&la_, to_cuda_type(p.in), u(b_n ? p.n : p.k), u(b_n ? p.k : p.n), d.ldb()));
+    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lb_, to_cuda_type(p.in), u(a_k ? p.k : p.m), u(a_k ? p.m : p.k), d.lda()));
     CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lc_, to_cuda_type(p.out), u(p.n), u(p.m), d.ldd()));
     CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref_));
     const std::uint64_t ws = workspace_bytes;
@@ -639,24 +630,6 @@ double tflops(const GemmProblem& p, double ms) {
 
 // ================================================================== the run
 
-/// The names in bench_gemm_args.cpp must be tessel's (they are duplicated so
-/// that the argument parser builds without CUDA).  Returns "" when they agree.
-std::string check_name_tables() {
-  for (int i = 0; i < kNumSteps; ++i) {
-    const GemmImpl g = kAllGemmImpls[i];
-    if (std::string(short_name(g)) != step_short_name(i) || std::string(name(g)) != step_long_name(i))
-      return std::string("step ") + std::to_string(i + 1) + " is " + short_name(g) + "/" + name(g) + " in tessel but " +
-             step_short_name(i) + "/" + step_long_name(i) + " in bench_gemm_args.cpp";
-  }
-  for (ElemType t : {ElemType::bf16, ElemType::fp16, ElemType::fp32})
-    if (std::string(name(to_dtype(t))) != elem_name(t)) return std::string("type name ") + elem_name(t) + " differs";
-  for (LayoutSpec l : kAllLayouts) {
-    const std::optional<GemmLayout> g = parse_gemm_layout(layout_name(l));
-    if (!g || name(*g) != layout_name(l)) return "layout name " + layout_name(l) + " differs";
-  }
-  return {};
-}
-
 DeviceInfo read_device(int dev, const cudaDeviceProp& prop) {
   DeviceInfo d;
   d.gpu = prop.name;
@@ -705,9 +678,9 @@ class Reporter {
   void start(const std::string& impl, const GemmProblem& p, int repeat) {
     line_open_ = true;
     std::cerr << "[" << rows_.size() + 1 << "/" << total_ << "] " << impl << " " << shape_name(p) << " "
-              << elem_name(p.in);
-    if (p.out != p.in) std::cerr << "->" << elem_name(p.out);
-    std::cerr << " " << layout_name(p.layout);
+              << tessel::name(p.in);
+    if (p.out != p.in) std::cerr << "->" << tessel::name(p.out);
+    std::cerr << " " << tessel::name(p.layout);
     if (p.alpha != 1.0 || p.beta != 0.0) std::cerr << " alpha=" << p.alpha << " beta=" << p.beta;
     std::cerr << " r" << repeat << " ... " << std::flush;
   }
@@ -759,10 +732,6 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
     std::cerr << "tessel bench gemm: no CUDA device: tessel bench gemm needs a GPU ("
               << (ce != cudaSuccess ? cudaGetErrorString(ce) : "no device found") << ")\n";
     return 4;
-  }
-  if (const std::string bad = check_name_tables(); !bad.empty()) {
-    std::cerr << "tessel bench gemm: internal error: " << bad << "\n";
-    return 3;
   }
   int dev = 0;
   cudaDeviceProp prop{};
@@ -845,15 +814,15 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
       const GemmProblem& p = opt.problems[pi];
       const std::size_t rows_before = rep.emitted();
       std::cerr << "problem " << pi + 1 << "/" << opt.problems.size() << ": " << p.group << " " << shape_name(p) << " "
-                << elem_name(p.in) << "->" << elem_name(p.out) << " " << layout_name(p.layout) << " alpha=" << p.alpha
-                << " beta=" << p.beta << "\n";
+                << tessel::name(p.in) << "->" << tessel::name(p.out) << " " << tessel::name(p.layout)
+                << " alpha=" << p.alpha << " beta=" << p.beta << "\n";
       // Rows not yet emitted when a problem fails with a CUDA error.
       auto emit_error_rows = [&](const std::string& why) {
         std::size_t done = rep.emitted() - rows_before;
         for (int r = 1; r <= opt.repeat; ++r) {
           std::vector<std::string> impls;
           if (opt.cublas_rows) impls.push_back("cublas");
-          for (int s : opt.steps) impls.push_back(step_short_name(s));
+          for (GemmImpl g : opt.steps) impls.push_back(short_name(g));
           for (const std::string& impl : impls) {
             if (done > 0) {
               --done;
@@ -910,8 +879,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
 
         std::vector<ImplState> steps;
         const GemmArgs args = tessel_args(data);
-        for (int s : opt.steps) {
-          ImplState st{step_short_name(s), kAllGemmImpls[s], "", "", std::nullopt};
+        for (GemmImpl g : opt.steps) {
+          ImplState st{short_name(g), g, "", "", std::nullopt};
           if (Status chk = gemm_check(*st.step, args); !chk) {
             st.disposition = "not_supported";
             st.note = std::string(to_string(chk.code)) + ": " + chk.message;

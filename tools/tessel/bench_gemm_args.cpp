@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <istream>
+#include <iterator>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -110,9 +111,9 @@ bool parse_scale(std::string_view text, std::string_view flag, double& out, std:
   return true;
 }
 
-bool parse_input_type(std::string_view text, std::string_view flag, ElemType& out, std::string& error) {
-  const std::optional<ElemType> t = parse_elem(trim(text));
-  if (!t || *t == ElemType::fp32) {
+bool parse_input_type(std::string_view text, std::string_view flag, DType& out, std::string& error) {
+  const std::optional<DType> t = parse_dtype(trim(text));
+  if (!t || *t == DType::f32) {
     error = std::string(flag) + ": " + quoted(trim(text)) +
             (t ? " is not an input type (A and B are bf16 or fp16)" : " is not a type (bf16 or fp16)");
     return false;
@@ -121,8 +122,8 @@ bool parse_input_type(std::string_view text, std::string_view flag, ElemType& ou
   return true;
 }
 
-bool parse_output_type(std::string_view text, std::string_view flag, ElemType& out, std::string& error) {
-  const std::optional<ElemType> t = parse_elem(trim(text));
+bool parse_output_type(std::string_view text, std::string_view flag, DType& out, std::string& error) {
+  const std::optional<DType> t = parse_dtype(trim(text));
   if (!t) {
     error = std::string(flag) + ": " + quoted(trim(text)) + " is not a type (bf16, fp16 or fp32)";
     return false;
@@ -132,15 +133,15 @@ bool parse_output_type(std::string_view text, std::string_view flag, ElemType& o
 }
 
 /// One --layout value: layouts separated by ';', or `all`.  Appends distinct ones.
-bool parse_layout_list(std::string_view text, std::string_view flag, std::vector<LayoutSpec>& out, std::string& error) {
+bool parse_layout_list(std::string_view text, std::string_view flag, std::vector<GemmLayout>& out, std::string& error) {
   for (std::string_view part : split(text, ';')) {
     part = trim(part);
     if (lower(part) == "all") {
-      for (LayoutSpec l : kAllLayouts)
+      for (GemmLayout l : kAllGemmLayouts)
         if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
       continue;
     }
-    const std::optional<LayoutSpec> l = parse_layout(part);
+    const std::optional<GemmLayout> l = parse_gemm_layout(part);
     if (!l) {
       error = std::string(flag) + ": " + quoted(part) +
               " is not a layout (A:k,B:n  A:k,B:k  A:m,B:n  A:m,B:k, the short forms kn kk mn mk, or all; "
@@ -213,73 +214,6 @@ std::string json_opt(const std::optional<double>& v) { return v ? json_number(*v
 }  // namespace
 
 // ------------------------------------------------------------------ names
-
-const char* elem_name(ElemType t) {
-  switch (t) {
-    case ElemType::bf16:
-      return "bf16";
-    case ElemType::fp16:
-      return "fp16";
-    case ElemType::fp32:
-      return "fp32";
-  }
-  return "unknown";
-}
-
-std::optional<ElemType> parse_elem(std::string_view s) {
-  if (s == "bf16") return ElemType::bf16;
-  if (s == "fp16" || s == "f16") return ElemType::fp16;
-  if (s == "fp32" || s == "f32") return ElemType::fp32;
-  return std::nullopt;
-}
-
-std::string layout_name(LayoutSpec l) { return std::string("A:") + (l.a_k ? "k" : "m") + ",B:" + (l.b_n ? "n" : "k"); }
-
-std::optional<LayoutSpec> parse_layout(std::string_view s) {
-  std::string t;
-  for (char c : s)
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  LayoutSpec l;
-  if (t.size() == 2) {  // short form: A's contiguous index, then B's
-    if ((t[0] != 'k' && t[0] != 'm') || (t[1] != 'n' && t[1] != 'k')) return std::nullopt;
-    l.a_k = t[0] == 'k';
-    l.b_n = t[1] == 'n';
-    return l;
-  }
-  bool have_a = false, have_b = false;
-  for (std::string_view part : split(t, ',')) {
-    if ((part == "a:k" || part == "a:m") && !have_a) {
-      l.a_k = part == "a:k";
-      have_a = true;
-    } else if ((part == "b:n" || part == "b:k") && !have_b) {
-      l.b_n = part == "b:n";
-      have_b = true;
-    } else {
-      return std::nullopt;
-    }
-  }
-  if (!have_a || !have_b) return std::nullopt;
-  return l;
-}
-
-const char* step_short_name(int step) {
-  static const char* const names[kNumSteps] = {"k01", "k02", "k03", "k04", "k05", "k06", "k07", "k08", "k09"};
-  return step >= 0 && step < kNumSteps ? names[step] : "unknown";
-}
-
-const char* step_long_name(int step) {
-  static const char* const names[kNumSteps] = {"k01_naive",        "k02_smem_fma",      "k03_smem_padded",
-                                               "k04_mma_sync",     "k05_double_buffer", "k06_grouped_raster",
-                                               "k07_three_stages", "k08_smem_epilogue", "k09_best_mma_sync"};
-  return step >= 0 && step < kNumSteps ? names[step] : "unknown";
-}
-
-std::optional<int> parse_step(std::string_view s) {
-  for (int i = 0; i < kNumSteps; ++i)
-    if (s == step_short_name(i) || s == step_long_name(i)) return i;
-  return std::nullopt;
-}
 
 const char* verify_name(VerifyTier v) {
   switch (v) {
@@ -423,13 +357,13 @@ bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& 
     p.beta = defaults.beta;
     if (!cell("alpha").empty() && !parse_scale(cell("alpha"), "alpha", p.alpha, err)) return fail(err);
     if (!cell("beta").empty() && !parse_scale(cell("beta"), "beta", p.beta, err)) return fail(err);
-    std::vector<LayoutSpec> layouts;
+    std::vector<GemmLayout> layouts;
     if (!cell("layout").empty()) {
       if (!parse_layout_list(cell("layout"), "layout", layouts, err)) return fail(err);
     } else {
       layouts = defaults.layouts;
     }
-    for (LayoutSpec l : layouts) {
+    for (GemmLayout l : layouts) {
       p.layout = l;
       out.push_back(p);
     }
@@ -474,7 +408,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   SuiteDefaults d;
   if (!a.dtype.empty() && !parse_input_type(a.dtype, "--dtype", d.in, error)) return false;
   if (!a.out_dtype.empty()) {
-    ElemType t{};
+    DType t{};
     if (!parse_output_type(a.out_dtype, "--out-dtype", t, error)) return false;
     d.out = t;
   }
@@ -488,28 +422,28 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
 
   // Implementations.
   if (a.impls.empty()) {
-    o.steps = {8};  // k09, the best step
+    o.steps = {GemmImpl::k09_best_mma_sync};  // the best step
     o.cublas_rows = true;
   }
   for (const std::string& list : a.impls) {
     for (std::string_view name : split(list, ',')) {
       name = trim(name);
       const std::string l = lower(name);
-      std::vector<int> add;
+      std::vector<GemmImpl> add;
       if (l == "all") {
-        for (int i = 0; i < kNumSteps; ++i) add.push_back(i);
+        add.assign(std::begin(kAllGemmImpls), std::end(kAllGemmImpls));
         o.cublas_rows = true;
       } else if (l == "cublas") {
         o.cublas_rows = true;
-      } else if (const std::optional<int> s = parse_step(l)) {
-        add.push_back(*s);
+      } else if (const std::optional<GemmImpl> g = parse_gemm_impl(name)) {  // case ignored
+        add.push_back(*g);
       } else {
         error = "--impl: unknown implementation " + quoted(name) +
                 " (k01..k09, long names such as k04_mma_sync, cublas, or all)";
         return false;
       }
-      for (int s : add)
-        if (std::find(o.steps.begin(), o.steps.end(), s) == o.steps.end()) o.steps.push_back(s);
+      for (GemmImpl g : add)
+        if (std::find(o.steps.begin(), o.steps.end(), g) == o.steps.end()) o.steps.push_back(g);
     }
   }
 
@@ -556,7 +490,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     for (std::int64_t m : ms)
       for (std::int64_t n : ns)
         for (std::int64_t k : ks)
-          for (LayoutSpec l : d.layouts) {
+          for (GemmLayout l : d.layouts) {
             GemmProblem p;
             p.group = "cli";
             p.m = m, p.n = n, p.k = k;
@@ -606,9 +540,9 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
                                std::to_string(p.m),
                                std::to_string(p.n),
                                std::to_string(p.k),
-                               elem_name(p.in),
-                               elem_name(p.out),
-                               csv_field(layout_name(p.layout)),
+                               tessel::name(p.in),
+                               tessel::name(p.out),
+                               csv_field(tessel::name(p.layout)),
                                fmt_scale(p.alpha),
                                fmt_scale(p.beta),
                                csv_field(r.verify),
@@ -653,8 +587,8 @@ std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows) {
         !std::isfinite(*r.ratio))
       continue;
     const GemmProblem& p = r.problem;
-    const std::string key = p.group + "|" + shape_name(p) + "|" + elem_name(p.in) + "|" + elem_name(p.out) + "|" +
-                            layout_name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta);
+    const std::string key = p.group + "|" + shape_name(p) + "|" + tessel::name(p.in) + "|" + tessel::name(p.out) + "|" +
+                            tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta);
     auto [pos, fresh] = it->ratios.try_emplace(key);
     if (fresh) it->keys.push_back(key);
     pos->second.push_back(*r.ratio);
@@ -734,9 +668,9 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
     out << (i ? ",\n    " : "\n    ") << "{\"gpu\": " << json_string(d.gpu) << ", \"sm_count\": " << d.sm_count
         << ", \"commit\": " << json_string(d.commit) << ", \"impl\": " << json_string(r.impl)
         << ", \"group\": " << json_string(q.group) << ", \"repeat\": " << r.repeat << ", \"m\": " << q.m
-        << ", \"n\": " << q.n << ", \"k\": " << q.k << ", \"dtype\": " << json_string(elem_name(q.in))
-        << ", \"out_dtype\": " << json_string(elem_name(q.out))
-        << ", \"layout\": " << json_string(layout_name(q.layout)) << ", \"alpha\": " << json_number(q.alpha)
+        << ", \"n\": " << q.n << ", \"k\": " << q.k << ", \"dtype\": " << json_string(tessel::name(q.in))
+        << ", \"out_dtype\": " << json_string(tessel::name(q.out))
+        << ", \"layout\": " << json_string(tessel::name(q.layout)) << ", \"alpha\": " << json_number(q.alpha)
         << ", \"beta\": " << json_number(q.beta) << ", \"verify\": " << json_string(r.verify)
         << ", \"disposition\": " << json_string(r.disposition) << ", \"note\": " << json_string(r.note)
         << ", \"max_err\": " << json_opt(r.max_err) << ", \"cublas_max_err\": " << json_opt(r.cublas_max_err)

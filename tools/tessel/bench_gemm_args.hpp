@@ -2,10 +2,9 @@
 // host C++ so that they build and are unit-tested without CUDA
 // (tests/bench_gemm_args_test.cpp).  The runner is bench_gemm.cu.
 //
-// The names here deliberately mirror tessel/host/gemm.hpp (DType, GemmLayout,
-// GemmImpl) without including it: that header pulls in cuda_runtime.h, which a
-// host-only build does not have.  The runner converts and checks at start-up
-// that both sides agree on every name (see bench_gemm.cu).
+// Types, layouts and ladder steps are tessel's own (tessel/gemm_types.hpp,
+// header-only and CUDA-free): one set of names and parsers for the library,
+// the command line and the CSV/JSON columns.
 #pragma once
 
 #include <cstdint>
@@ -15,35 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#include "tessel/gemm_types.hpp"
+
 namespace tessel::bench {
 
 // ------------------------------------------------------------------ names
-
-/// Element types, spelled as tessel::name(DType) spells them.
-enum class ElemType { bf16, fp16, fp32 };
-const char* elem_name(ElemType t);
-/// "bf16", "fp16"/"f16", "fp32"/"f32" (the same as tessel::parse_dtype).
-std::optional<ElemType> parse_elem(std::string_view s);
-
-/// Which index is contiguous in A and in B (PROTOCOL.md's layout names).
-struct LayoutSpec {
-  bool a_k = true;  // A:k (K contiguous), else A:m
-  bool b_n = true;  // B:n (N contiguous), else B:k
-  friend bool operator==(const LayoutSpec&, const LayoutSpec&) = default;
-};
-/// "A:k,B:n" and so on (the same as tessel::name(GemmLayout)).
-std::string layout_name(LayoutSpec l);
-/// The grammar of tessel::parse_gemm_layout: "A:k,B:n" in any order, spaces
-/// and case ignored, or the short form "kn" (A's contiguous index, then B's).
-std::optional<LayoutSpec> parse_layout(std::string_view s);
-inline constexpr LayoutSpec kAllLayouts[] = {{true, true}, {true, false}, {false, true}, {false, false}};
-
-/// The ladder's steps, index 0..8 for k01..k09 (tessel::GemmImpl's order).
-inline constexpr int kNumSteps = 9;
-const char* step_short_name(int step);  // "k01"
-const char* step_long_name(int step);   // "k01_naive"
-/// Short or long name -> index; nullopt for anything else.
-std::optional<int> parse_step(std::string_view s);
 
 enum class VerifyTier { tier1, tier2, none };
 const char* verify_name(VerifyTier v);
@@ -54,8 +29,8 @@ const char* verify_name(VerifyTier v);
 struct GemmProblem {
   std::string group;  // the suite's group, or "cli" for --m/--n/--k problems
   std::int64_t m = 0, n = 0, k = 0;
-  ElemType in = ElemType::bf16, out = ElemType::bf16;
-  LayoutSpec layout{};
+  DType in = DType::bf16, out = DType::bf16;
+  GemmLayout layout{};
   double alpha = 1.0, beta = 0.0;
 };
 /// "4096x4096x4096".
@@ -77,7 +52,7 @@ struct GemmBenchArgs {
 /// The validated options.
 struct GemmBenchOptions {
   std::vector<GemmProblem> problems;  // in run order
-  std::vector<int> steps;             // ladder steps to run (indices), in the order given, no repeats
+  std::vector<GemmImpl> steps;        // ladder steps to run, in the order given, no repeats
   bool cublas_rows = false;           // emit impl=cublas rows (cuBLAS is measured in every row anyway)
   std::string suite;                  // the suite file, if any
   std::string csv;                    // "" or "-": standard output
@@ -100,9 +75,9 @@ bool parse_gemm_bench_args(const GemmBenchArgs& args, GemmBenchOptions& out, std
 
 /// What a suite row does not say: the command line's values.
 struct SuiteDefaults {
-  ElemType in = ElemType::bf16;
-  std::optional<ElemType> out;                    // nullopt: the row's input type
-  std::vector<LayoutSpec> layouts{LayoutSpec{}};  // a row without a layout runs each of these
+  DType in = DType::bf16;
+  std::optional<DType> out;                       // nullopt: the row's input type
+  std::vector<GemmLayout> layouts{GemmLayout{}};  // a row without a layout runs each of these
   double alpha = 1.0, beta = 0.0;
 };
 

@@ -2,41 +2,23 @@
 //   D = alpha * A * B + beta * C
 // with A (M x K), B (K x N), C and D (M x N), fp32 accumulation.
 //
-// Layout names follow ../shared/bench/PROTOCOL.md: `A:k` means K is A's
-// contiguous index (row-major M x K), `A:m` means M is; `B:n` means N is B's
-// contiguous index (row-major K x N), `B:k` means K is.  C and D are row-major.
+// The names (DType, GemmLayout, GemmImpl, their spellings and parsers) are
+// in tessel/gemm_types.hpp, which needs no CUDA.  Neither does this header:
+// the stream is only named, so host code includes it without the toolkit's
+// headers (linking needs tessel_kernels and the CUDA runtime).
 #pragma once
 
-#include <cuda_runtime.h>
-
-#include <optional>
-#include <string>
-#include <string_view>
-
 #include "tessel/core/config.hpp"
+#include "tessel/gemm_types.hpp"
 #include "tessel/host/status.hpp"
 
+// cudaStream_t as driver_types.h declares it (there with __device_builtin__,
+// which is empty outside nvcc); repeating a typedef of the same type is
+// allowed, so including cuda_runtime.h before or after this is fine.
+struct CUstream_st;
+typedef struct CUstream_st* cudaStream_t;
+
 namespace tessel {
-
-enum class DType { bf16, f16, f32 };
-const char* name(DType t);
-std::optional<DType> parse_dtype(std::string_view s);  // "bf16", "fp16"/"f16", "fp32"/"f32"
-int size_bytes(DType t);
-
-enum class MajorA { k, m };  // A:k (K contiguous) or A:m (M contiguous)
-enum class MajorB { n, k };  // B:n (N contiguous) or B:k (K contiguous)
-struct GemmLayout {
-  MajorA a = MajorA::k;
-  MajorB b = MajorB::n;
-  friend bool operator==(const GemmLayout&, const GemmLayout&) = default;
-};
-/// "A:k,B:n" and so on.
-std::string name(GemmLayout l);
-/// Accepts "A:k,B:n" (any order, spaces allowed) and the short form "kn"
-/// (A's contiguous index, then B's).
-std::optional<GemmLayout> parse_gemm_layout(std::string_view s);
-inline constexpr GemmLayout kAllGemmLayouts[] = {
-    {MajorA::k, MajorB::n}, {MajorA::k, MajorB::k}, {MajorA::m, MajorB::n}, {MajorA::m, MajorB::k}};
 
 /// One GEMM.  Element (i, l) of A is a[i*lda + l] for A:k and a[i + l*lda]
 /// for A:m; element (l, j) of B is b[l*ldb + j] for B:n and b[l + j*ldb] for
@@ -58,29 +40,6 @@ struct GemmArgs {
   index_t ldd = 0;
   float alpha = 1.0f, beta = 0.0f;
 };
-
-/// The steps of the ladder (docs/ladder.md), in order.
-enum class GemmImpl {
-  k01_naive,            // one thread per element of C
-  k02_smem_fma,         // shared-memory tiles + a TiledMMA of FMA atoms
-  k03_smem_padded,      // k02 with a bank-conflict-free shared layout
-  k04_mma_sync,         // mma.sync m16n8k16, 128x128x64, swizzled smem, ldmatrix, cp.async
-  k05_double_buffer,    // two stages: load k+1 while computing k
-  k06_grouped_raster,   // L2-friendly CTA order
-  k07_three_stages,     // three stages
-  k08_smem_epilogue,    // epilogue through shared memory, 128-bit stores
-  k09_best_mma_sync,    // the best mma.sync kernel
-};
-inline constexpr GemmImpl kAllGemmImpls[] = {
-    GemmImpl::k01_naive,          GemmImpl::k02_smem_fma,    GemmImpl::k03_smem_padded,
-    GemmImpl::k04_mma_sync,       GemmImpl::k05_double_buffer, GemmImpl::k06_grouped_raster,
-    GemmImpl::k07_three_stages,   GemmImpl::k08_smem_epilogue, GemmImpl::k09_best_mma_sync};
-
-/// "k01".."k09" (the short name used by the CLI) and the long name.
-const char* short_name(GemmImpl g);
-const char* name(GemmImpl g);
-/// Accepts the short name ("k04") or the long one ("k04_mma_sync").
-std::optional<GemmImpl> parse_gemm_impl(std::string_view s);
 
 /// Checks `args` for `impl` without launching anything: `invalid_argument`
 /// for malformed arguments (null pointers, negative extents, leading

@@ -5,7 +5,7 @@
 //   Status launch_kNN(const GemmArgs& a, cudaStream_t s) {
 //     return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
 //       const TileGrid g = tile_grid(a, BM, BN);
-//       kernel<T, MA, MB><<<g.dim(), threads, 0, s>>>(gemm_kernels::make_params<T>(a));
+//       kernel<T, MA, MB><<<g.dim(), threads, 0, s>>>(make_params<T>(a));
 //       return launch_status("kNN");
 //     });
 //   }
@@ -17,6 +17,7 @@
 #include <string>
 
 #include "src/kernels/gemm/launch.hpp"
+#include "src/kernels/gemm/params.hpp"
 
 namespace tessel::gemm_launch {
 

@@ -12,8 +12,7 @@ Status check_k01(const GemmArgs& a) { return check_tile_grid(a, k::kBlockY, k::k
 Status launch_k01(const GemmArgs& a, cudaStream_t stream) {
   return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     const dim3 block(k::kBlockX, k::kBlockY);
-    k::gemm_naive<T, MA, MB><<<tile_grid(a, k::kBlockY, k::kBlockX).dim(), block, 0, stream>>>(
-        gemm_kernels::make_params<T>(a));
+    k::gemm_naive<T, MA, MB><<<tile_grid(a, k::kBlockY, k::kBlockX).dim(), block, 0, stream>>>(make_params<T>(a));
     return launch_status("k01");
   });
 }

@@ -12,7 +12,7 @@ Status check_k03(const GemmArgs& a) { return check_tile_grid(a, k::kBM, k::kBN, 
 Status launch_k03(const GemmArgs& a, cudaStream_t stream) {
   return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
     gemm_kernels::k02::gemm_smem_fma<T, MA, MB, k::SmemPadded>
-        <<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, 0, stream>>>(gemm_kernels::make_params<T>(a));
+        <<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, 0, stream>>>(make_params<T>(a));
     return launch_status("k03");
   });
 }

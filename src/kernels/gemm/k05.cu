@@ -14,7 +14,7 @@ Status launch_k05(const GemmArgs& a, cudaStream_t stream) {
     constexpr int smem = k::kSmemBytes<T, MA, MB>;
     if (Status s = allow_smem(kernel, smem, "k05"); !s) return s;
     const dim3 grid = gemm_kernels::RowBand::grid(ceil_div(a.m, index_t{k::kBM}), ceil_div(a.n, index_t{k::kBN}));
-    kernel<<<grid, k::kThreads, smem, stream>>>(gemm_kernels::make_params<T>(a));
+    kernel<<<grid, k::kThreads, smem, stream>>>(make_params<T>(a));
     return launch_status("k05");
   });
 }

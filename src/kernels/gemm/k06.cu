@@ -15,7 +15,7 @@ Status launch_k06(const GemmArgs& a, cudaStream_t stream) {
     if (Status s = allow_smem(kernel, smem, "k06"); !s) return s;
     const dim3 grid =
         gemm_kernels::GroupedRaster<k::kGroup>::grid(ceil_div(a.m, index_t{k::kBM}), ceil_div(a.n, index_t{k::kBN}));
-    kernel<<<grid, k::kThreads, smem, stream>>>(gemm_kernels::make_params<T>(a));
+    kernel<<<grid, k::kThreads, smem, stream>>>(make_params<T>(a));
     return launch_status("k06");
   });
 }

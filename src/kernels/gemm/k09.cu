@@ -130,7 +130,7 @@ Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
       return launch_status("k09 (SM count)");
     const index_t tiles = ceil_div(a.m, index_t{k::kBM}) * ceil_div(a.n, index_t{k::kBN});
     const dim3 grid(static_cast<unsigned>(tiles < sms ? tiles : sms));
-    kernel<<<grid, k::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, gemm_kernels::make_params<T>(a));
+    kernel<<<grid, k::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, make_params<T>(a));
     return launch_status("k09");
   });
 }

@@ -18,7 +18,7 @@ Status launch_multistage(const GemmArgs& a, cudaStream_t stream, const char* ste
     constexpr int smem = Cfg::template smem_bytes<T, MA, MB>();
     if (Status s = allow_smem(kernel, smem, step); !s) return s;
     const dim3 grid = Cfg::raster::grid(ceil_div(a.m, index_t{Cfg::kBM}), ceil_div(a.n, index_t{Cfg::kBN}));
-    kernel<<<grid, Cfg::kThreads, smem, stream>>>(gemm_kernels::make_params<T>(a));
+    kernel<<<grid, Cfg::kThreads, smem, stream>>>(make_params<T>(a));
     return launch_status(step);
   });
 }

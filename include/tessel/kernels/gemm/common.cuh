@@ -14,7 +14,7 @@
 #include <cstring>
 
 #include "tessel/atom/tiled_copy.hpp"
-#include "tessel/host/gemm.hpp"
+#include "tessel/gemm_types.hpp"
 #include "tessel/tensor/tensor.hpp"
 
 namespace tessel::gemm_kernels {
@@ -22,6 +22,8 @@ namespace tessel::gemm_kernels {
 /// The problem as kernels see it.  T is the input type (bf16 or f16); the
 /// output type is a run-time field: the epilogue is a small part of the
 /// work, and one kernel per output type would triple the instantiations.
+/// Kernels know nothing of the host API: the launchers fill this from a
+/// tessel::GemmArgs (src/kernels/gemm/params.hpp).
 template <class T>
 struct Params {
   const T* a;
@@ -33,12 +35,6 @@ struct Params {
   float alpha, beta;
   DType cd_type;
 };
-
-template <class T>
-Params<T> make_params(const GemmArgs& g) {
-  return Params<T>{static_cast<const T*>(g.a), static_cast<const T*>(g.b), g.c, g.d, g.m, g.n, g.k,
-                   g.lda, g.ldb, g.ldc, g.ldd, g.alpha, g.beta, g.cd_type};
-}
 
 /// A as an (M,K) global tensor: (M,K):(lda,1) for A:k, (M,K):(1,lda) for A:m.
 template <MajorA MA, class T>

@@ -1,0 +1,171 @@
+// tessel/gemm_types.hpp — the names of the GEMM ladder: element types,
+// layouts, implementations, their spellings and parsers.
+//
+// Header-only and free of CUDA (the standard library only), so that one
+// definition serves the host API (host/gemm.hpp), the kernels
+// (kernels/gemm/common.cuh) and host-only code such as the CLI's argument
+// parser (tools/tessel/bench_gemm_args.cpp), which builds without CUDA.
+//
+// Layout names follow ../shared/bench/PROTOCOL.md: `A:k` means K is A's
+// contiguous index (row-major M x K), `A:m` means M is; `B:n` means N is B's
+// contiguous index (row-major K x N), `B:k` means K is.  C and D are row-major.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tessel {
+
+namespace names_detail {
+/// ASCII only: the parsers must not depend on the C locale the program set.
+constexpr char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr bool space_ascii(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+/// Equal ignoring ASCII case.
+constexpr bool iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower_ascii(a[i]) != lower_ascii(b[i])) return false;
+  return true;
+}
+}  // namespace names_detail
+
+// ------------------------------------------------------------------ element types
+
+enum class DType { bf16, f16, f32 };
+
+/// "bf16", "fp16", "fp32" (the spelling of CSV/JSON columns and messages).
+constexpr const char* name(DType t) {
+  switch (t) {
+    case DType::bf16: return "bf16";
+    case DType::f16: return "fp16";
+    case DType::f32: return "fp32";
+  }
+  return "unknown";
+}
+/// "bf16", "fp16"/"f16", "fp32"/"f32", exactly (case and spaces matter).
+constexpr std::optional<DType> parse_dtype(std::string_view s) {
+  if (s == "bf16") return DType::bf16;
+  if (s == "fp16" || s == "f16") return DType::f16;
+  if (s == "fp32" || s == "f32") return DType::f32;
+  return std::nullopt;
+}
+/// Bytes of one element: 2 or 4.
+constexpr int size_bytes(DType t) { return t == DType::f32 ? 4 : 2; }
+
+// ------------------------------------------------------------------ layouts
+
+enum class MajorA { k, m };  // A:k (K contiguous) or A:m (M contiguous)
+enum class MajorB { n, k };  // B:n (N contiguous) or B:k (K contiguous)
+struct GemmLayout {
+  MajorA a = MajorA::k;
+  MajorB b = MajorB::n;
+  friend constexpr bool operator==(const GemmLayout&, const GemmLayout&) = default;
+};
+inline constexpr GemmLayout kAllGemmLayouts[] = {
+    {MajorA::k, MajorB::n}, {MajorA::k, MajorB::k}, {MajorA::m, MajorB::n}, {MajorA::m, MajorB::k}};
+
+/// "A:k,B:n" and so on.
+inline std::string name(GemmLayout l) {
+  return std::string("A:") + (l.a == MajorA::k ? "k" : "m") + ",B:" + (l.b == MajorB::n ? "n" : "k");
+}
+/// Accepts "A:k,B:n" (the two parts in any order, spaces and case ignored)
+/// and the short form "kn" (A's contiguous index, then B's).
+constexpr std::optional<GemmLayout> parse_gemm_layout(std::string_view s) {
+  using namespace names_detail;
+  // Without spaces, lower case.  The longest valid text is "a:k,b:n": more
+  // than that is rejected without looking further.
+  constexpr std::size_t kMax = 7;
+  char t[kMax] = {};
+  std::size_t n = 0;
+  for (char c : s) {
+    if (space_ascii(c)) continue;
+    if (n == kMax) return std::nullopt;
+    t[n++] = lower_ascii(c);
+  }
+  GemmLayout l;
+  if (n == 2) {  // short form: "kn", "kk", "mn", "mk"
+    if ((t[0] != 'k' && t[0] != 'm') || (t[1] != 'n' && t[1] != 'k')) return std::nullopt;
+    l.a = t[0] == 'k' ? MajorA::k : MajorA::m;
+    l.b = t[1] == 'n' ? MajorB::n : MajorB::k;
+    return l;
+  }
+  // Long form: exactly "a:?" and "b:?" around one comma.
+  if (n != 7 || t[3] != ',') return std::nullopt;
+  bool have_a = false, have_b = false;
+  constexpr std::size_t kParts[] = {0, 4};
+  for (std::size_t at : kParts) {
+    const char who = t[at], what = t[at + 2];
+    if (t[at + 1] != ':') return std::nullopt;
+    if (who == 'a' && !have_a && (what == 'k' || what == 'm')) {
+      l.a = what == 'k' ? MajorA::k : MajorA::m;
+      have_a = true;
+    } else if (who == 'b' && !have_b && (what == 'n' || what == 'k')) {
+      l.b = what == 'n' ? MajorB::n : MajorB::k;
+      have_b = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return l;
+}
+
+// ------------------------------------------------------------------ implementations
+
+/// The steps of the ladder (docs/ladder.md), in order.
+enum class GemmImpl {
+  k01_naive,            // one thread per element of C
+  k02_smem_fma,         // shared-memory tiles + a TiledMMA of FMA atoms
+  k03_smem_padded,      // k02 with a bank-conflict-free shared layout
+  k04_mma_sync,         // mma.sync m16n8k16, 128x128x64, swizzled smem, ldmatrix, cp.async
+  k05_double_buffer,    // two stages: load k+1 while computing k
+  k06_grouped_raster,   // L2-friendly CTA order
+  k07_three_stages,     // three stages
+  k08_smem_epilogue,    // epilogue through shared memory, 128-bit stores
+  k09_best_mma_sync,    // the best mma.sync kernel
+};
+inline constexpr GemmImpl kAllGemmImpls[] = {
+    GemmImpl::k01_naive,          GemmImpl::k02_smem_fma,    GemmImpl::k03_smem_padded,
+    GemmImpl::k04_mma_sync,       GemmImpl::k05_double_buffer, GemmImpl::k06_grouped_raster,
+    GemmImpl::k07_three_stages,   GemmImpl::k08_smem_epilogue, GemmImpl::k09_best_mma_sync};
+
+/// "k01".."k09": the short name (the CLI's, the `impl` column's).
+constexpr const char* short_name(GemmImpl g) {
+  switch (g) {
+    case GemmImpl::k01_naive: return "k01";
+    case GemmImpl::k02_smem_fma: return "k02";
+    case GemmImpl::k03_smem_padded: return "k03";
+    case GemmImpl::k04_mma_sync: return "k04";
+    case GemmImpl::k05_double_buffer: return "k05";
+    case GemmImpl::k06_grouped_raster: return "k06";
+    case GemmImpl::k07_three_stages: return "k07";
+    case GemmImpl::k08_smem_epilogue: return "k08";
+    case GemmImpl::k09_best_mma_sync: return "k09";
+  }
+  return "unknown";
+}
+/// "k04_mma_sync" and so on: the long name (the short name, '_', what it adds).
+constexpr const char* name(GemmImpl g) {
+  switch (g) {
+    case GemmImpl::k01_naive: return "k01_naive";
+    case GemmImpl::k02_smem_fma: return "k02_smem_fma";
+    case GemmImpl::k03_smem_padded: return "k03_smem_padded";
+    case GemmImpl::k04_mma_sync: return "k04_mma_sync";
+    case GemmImpl::k05_double_buffer: return "k05_double_buffer";
+    case GemmImpl::k06_grouped_raster: return "k06_grouped_raster";
+    case GemmImpl::k07_three_stages: return "k07_three_stages";
+    case GemmImpl::k08_smem_epilogue: return "k08_smem_epilogue";
+    case GemmImpl::k09_best_mma_sync: return "k09_best_mma_sync";
+  }
+  return "unknown";
+}
+/// Accepts the short name ("k04") or the long one ("k04_mma_sync"), case
+/// ignored (as in layouts and on the command line); no spaces.
+constexpr std::optional<GemmImpl> parse_gemm_impl(std::string_view s) {
+  for (GemmImpl g : kAllGemmImpls)
+    if (names_detail::iequal(s, short_name(g)) || names_detail::iequal(s, name(g))) return g;
+  return std::nullopt;
+}
+
+}  // namespace tessel

@@ -1,0 +1,70 @@
+// The GEMM ladder's names (tessel/gemm_types.hpp) without CUDA: spellings,
+// parsers and their round trips.  The header is CUDA-free, so these run in
+// the host-only build; the host API's checks are tests/cuda/gemm_api_test.cpp.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tessel/gemm_types.hpp"
+
+using namespace tessel;
+
+// Everything but name(GemmLayout) works in constant expressions.
+static_assert(parse_gemm_layout("A:m,B:k") == GemmLayout{MajorA::m, MajorB::k});
+static_assert(parse_gemm_impl("k04") == GemmImpl::k04_mma_sync);
+static_assert(parse_dtype("f16") == DType::f16 && size_bytes(DType::f32) == 4);
+
+TEST(GemmTypes, ImplNamesRoundTrip) {
+  for (GemmImpl impl : kAllGemmImpls) {
+    EXPECT_EQ(parse_gemm_impl(short_name(impl)), impl) << short_name(impl);
+    EXPECT_EQ(parse_gemm_impl(name(impl)), impl) << name(impl);
+    EXPECT_EQ(std::string(name(impl)).rfind(short_name(impl), 0), 0u)
+        << name(impl);  // "k04_mma_sync" starts with "k04"
+  }
+  EXPECT_EQ(parse_gemm_impl("k01"), GemmImpl::k01_naive);
+  EXPECT_EQ(parse_gemm_impl("k09_best_mma_sync"), GemmImpl::k09_best_mma_sync);
+  // Case is ignored, as in layouts: the command line's --impl always took
+  // "K04", and it now uses this parser (it was case-sensitive before).
+  EXPECT_EQ(parse_gemm_impl("K01"), GemmImpl::k01_naive);
+  EXPECT_EQ(parse_gemm_impl("K04_MMA_Sync"), GemmImpl::k04_mma_sync);
+  for (const char* bad : {"", "k1", "k10", "k00", "k01_", "naive", "k02_smem", " k01", "k01 ", "cublas", "all"})
+    EXPECT_FALSE(parse_gemm_impl(bad).has_value()) << '"' << bad << '"';
+  EXPECT_STREQ(short_name(static_cast<GemmImpl>(42)), "unknown");  // no table read out of bounds
+  EXPECT_STREQ(name(static_cast<GemmImpl>(42)), "unknown");
+}
+
+TEST(GemmTypes, DTypeNamesRoundTrip) {
+  for (DType t : {DType::bf16, DType::f16, DType::f32}) EXPECT_EQ(parse_dtype(name(t)), t) << name(t);
+  EXPECT_EQ(parse_dtype("bf16"), DType::bf16);
+  EXPECT_EQ(parse_dtype("fp16"), DType::f16);
+  EXPECT_EQ(parse_dtype("f16"), DType::f16);
+  EXPECT_EQ(parse_dtype("fp32"), DType::f32);
+  EXPECT_EQ(parse_dtype("f32"), DType::f32);
+  // Types stay exact, as both copies had them (the CLI trims spaces first).
+  for (const char* bad : {"", "half", "float", "bf32", "int8", "BF16", " bf16"})
+    EXPECT_FALSE(parse_dtype(bad).has_value()) << '"' << bad << '"';
+  EXPECT_EQ(size_bytes(DType::bf16), 2);
+  EXPECT_EQ(size_bytes(DType::f16), 2);
+  EXPECT_EQ(size_bytes(DType::f32), 4);
+}
+
+TEST(GemmTypes, LayoutNamesRoundTrip) {
+  for (GemmLayout l : kAllGemmLayouts) EXPECT_EQ(parse_gemm_layout(name(l)), l) << name(l);
+  EXPECT_EQ(name(GemmLayout{MajorA::k, MajorB::n}), "A:k,B:n");
+  EXPECT_EQ(name(GemmLayout{MajorA::m, MajorB::k}), "A:m,B:k");
+  EXPECT_EQ(parse_gemm_layout("A:k,B:n"), (GemmLayout{MajorA::k, MajorB::n}));
+  EXPECT_EQ(parse_gemm_layout("B:k, A:m"), (GemmLayout{MajorA::m, MajorB::k}));  // any order, spaces
+  EXPECT_EQ(parse_gemm_layout(" A:m , B:n "), (GemmLayout{MajorA::m, MajorB::n}));
+  EXPECT_EQ(parse_gemm_layout("a : k ,\tb : n"), (GemmLayout{MajorA::k, MajorB::n}));  // spaces anywhere
+  EXPECT_EQ(parse_gemm_layout("mk"), (GemmLayout{MajorA::m, MajorB::k}));
+  EXPECT_EQ(parse_gemm_layout("kn"), (GemmLayout{MajorA::k, MajorB::n}));
+  EXPECT_EQ(parse_gemm_layout("kk"), (GemmLayout{MajorA::k, MajorB::k}));
+  EXPECT_EQ(parse_gemm_layout("mn"), (GemmLayout{MajorA::m, MajorB::n}));
+  EXPECT_EQ(parse_gemm_layout("KN"), (GemmLayout{MajorA::k, MajorB::n}));  // case-insensitive
+  EXPECT_EQ(parse_gemm_layout(" m k "), (GemmLayout{MajorA::m, MajorB::k}));
+  for (const char* bad :
+       {"",        "k",       "knn",     "nk",       "xk",       "kx",       "A:k",     "B:n",         "A:k,A:m",
+        "B:n,B:k", "A:n,B:n", "A:k,B:m", "A:k,B:n,", ",A:k,B:n", "A:k,,B:n", "A:k;B:n", "A:k,B:n,A:m", "A:kB:n,",
+        "A,k:B:n", "Ak:,B:n", "all",     "A:k,B:nn"})
+    EXPECT_FALSE(parse_gemm_layout(bad).has_value()) << '"' << bad << '"';
+}
