@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tessel needs to build and test, from Debian's packages, when it
 # is missing: CMake, g++, GoogleTest, CLI11, Python 3, and clang with its
-# libFuzzer runtime (scripts/fuzz.sh).  (The CUDA toolkit is
+# libFuzzer runtime (scripts/fuzz.sh), clang-format (scripts/format.sh).  (The CUDA toolkit is
 # optional: with nvcc on PATH the sm90a preset also builds the CUDA code.)
 set -euo pipefail
 need=()
@@ -11,6 +11,7 @@ command -v python3 >/dev/null || need+=(python3)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 [ -f /usr/include/CLI/CLI.hpp ] || need+=(libcli11-dev)
 command -v clang++ >/dev/null || need+=(clang)
+command -v clang-format >/dev/null || need+=(clang-format)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-dev)
 # With a CUDA toolkit, the SASS checks need cuobjdump and nvdisasm; the CUDA 13
 # pip wheels provide them where the toolkit does not.

@@ -15,6 +15,8 @@ fi
 # The golden summaries ("N passed, M failed") for the log; CTest runs them too.
 "build/$preset/tests/golden_check" valid tests/data/layout_algebra.tsv | tail -n 1
 "build/$preset/tests/golden_check" errors tests/data/layout_algebra_errors.tsv | tail -n 1
+# The project's own C++/CUDA files are clang-formatted (.clang-format).
+bash scripts/format.sh --check
 # The fuzzers under ASan+UBSan for a bounded time (TESSEL_FUZZ_SECONDS, default 90; 0 skips).
 bash scripts/fuzz.sh
 ctest --preset "$preset" --output-on-failure

@@ -12,15 +12,18 @@ Layout L(const IntTuple& s, const IntTuple& d) { return make_layout(s, d); }
 
 TEST(Algebra, CompositionExamples) {
   // spec §6.2
-  EXPECT_EQ(to_string(composition(L(make_shape(6, 2), make_stride(8, 2)), L(make_shape(4, 3), make_stride(3, 1))).value()),
-            "((2,2),3):((24,2),8)");
-  EXPECT_EQ(to_string(composition(L(make_shape(10, 2), make_stride(16, 4)), L(make_shape(5, 4), make_stride(1, 5))).value()),
-            "(5,(2,2)):(16,(80,4))");
+  EXPECT_EQ(
+      to_string(composition(L(make_shape(6, 2), make_stride(8, 2)), L(make_shape(4, 3), make_stride(3, 1))).value()),
+      "((2,2),3):((24,2),8)");
+  EXPECT_EQ(
+      to_string(composition(L(make_shape(10, 2), make_stride(16, 4)), L(make_shape(5, 4), make_stride(1, 5))).value()),
+      "(5,(2,2)):(16,(80,4))");
   EXPECT_EQ(to_string(composition(L(make_int(20), make_int(2)), L(make_shape(5, 4), make_stride(4, 1))).value()),
             "(5,4):(8,2)");
-  EXPECT_EQ(to_string(composition(L(make_shape(3, 6, 2, 8), make_stride(1, 5, 40, 100)), L(make_int(16), make_int(9)))
-                          .value()),
-            "(2,2,4):(15,40,100)");
+  EXPECT_EQ(
+      to_string(
+          composition(L(make_shape(3, 6, 2, 8), make_stride(1, 5, 40, 100)), L(make_int(16), make_int(9))).value()),
+      "(2,2,4):(15,40,100)");
 }
 
 TEST(Algebra, CompositionWithTilers) {
@@ -132,8 +135,7 @@ TEST(Algebra, RunTimeExtentsGiveTheStaticResults) {
   // ceil(1025/128) = 9 tiles); the last tile reaches past row 1024, so kernels
   // must predicate it (copy_if), exactly as with CuTe.
   const Layout odd = make_layout(make_shape(m + 1, k), LayoutRight{});
-  EXPECT_EQ(to_string(zipped_divide(odd, make_tiler(_128{}, _64{})).value()),
-            "((128,64),(9,8)):((512,1),(65536,64))");
+  EXPECT_EQ(to_string(zipped_divide(odd, make_tiler(_128{}, _64{})).value()), "((128,64),(9,8)):((512,1),(65536,64))");
 }
 
 TEST(Docs, ReadmeLibraryExample) {
@@ -198,15 +200,16 @@ TEST(Robustness, LayoutsOf64BitExtents) {
 
 TEST(Robustness, ZeroExtentsAreRejectedNotDividedBy) {
   const Layout l21 = L(make_int(2), make_int(1));
-  for (const IntTuple& cotarget : {make_int(0), make_tuple(0), make_tuple(0, 2), make_tuple(16, 0),
-                                   make_tuple(make_tuple(0, 2), 4)}) {
+  for (const IntTuple& cotarget :
+       {make_int(0), make_tuple(0), make_tuple(0, 2), make_tuple(16, 0), make_tuple(make_tuple(0, 2), 4)}) {
     const auto r = complement(l21, cotarget);
     EXPECT_EQ(r.code(), Errc::value_range) << to_string(cotarget);
     EXPECT_NE(r.error().message().find("cotarget extent 0"), std::string::npos) << r.error().message();
   }
   const auto t = tile_to_shape(L(make_int(1), make_int(0)), make_tuple(0, make_tuple(2147483647, 2147483647, 3)));
   EXPECT_EQ(t.code(), Errc::value_range);
-  EXPECT_EQ(t.error().message(), "value-range: target extent 0 (leaf 0 of the target, counting from 0) is not positive");
+  EXPECT_EQ(t.error().message(),
+            "value-range: target extent 0 (leaf 0 of the target, counting from 0) is not positive");
   EXPECT_EQ(tile_to_shape(L(make_int(1), make_int(0)), make_tuple(1, make_tuple(2147483647, 2147483647, 3))).code(),
             Errc::value_range);  // size of the target overflows
   // The C++ API given a layout that was never checked: an error, not a crash.

@@ -40,7 +40,8 @@ static_assert([] {
 // Every tile is handed out exactly once over all CTAs, each CTA's tiles come
 // in the order of the linear index, and the raster is a bijection.
 TEST(Blocks, PersistentSchedulerCoversEveryTileOnce) {
-  for (const auto& [tm, tn] : std::vector<std::pair<index_t, index_t>>{{1, 1}, {4, 3}, {9, 7}, {32, 16}, {33, 17}, {5, 100}}) {
+  for (const auto& [tm, tn] :
+       std::vector<std::pair<index_t, index_t>>{{1, 1}, {4, 3}, {9, 7}, {32, 16}, {33, 17}, {5, 100}}) {
     for (index_t ctas : {index_t{1}, index_t{3}, index_t{132}, tm * tn, tm * tn + 5}) {
       std::set<std::pair<index_t, index_t>> seen;
       index_t handed = 0;

@@ -29,7 +29,8 @@
 //
 // Checked with a scratch file: `g++ -std=c++20 -I include` (g++ 12.2) stops with
 //
-//   include/tessel/core/status.hpp:158:70: error: call to non-‘constexpr’ function ‘void tessel::detail::tessel_rule_stride_divisibility()’
+//   include/tessel/core/status.hpp:158:70: error: call to non-‘constexpr’ function ‘void
+//   tessel::detail::tessel_rule_stride_divisibility()’
 //
 // (the line numbers follow status.hpp as it was when checked), and clang 14 with
 //
@@ -207,7 +208,8 @@ static_assert(depth(make_int(6)) == 0 && rank(make_tuple(2)) == 1 && rank(make_i
 static_assert(flatten(kT3) == make_shape(3, 6, 2, 8));
 static_assert(congruent(make_shape(2, make_tuple(3, 4)), make_shape(1, make_tuple(6, 2))));
 static_assert(weakly_congruent(make_coord(1, 5), make_shape(3, make_tuple(2, 3))));
-static_assert(compatible(make_int(24), make_shape(4, 6)) && compatible(make_shape(4, 6), make_shape(make_tuple(2, 2), 6)));
+static_assert(compatible(make_int(24), make_shape(4, 6)) &&
+              compatible(make_shape(4, 6), make_shape(make_tuple(2, 2), 6)));
 static_assert(!compatible(make_tuple(24), make_int(24)));
 static_assert(!compatible(make_shape(make_tuple(2, 3), 4), make_shape(make_tuple(2, 2), make_tuple(3, 2))));
 
@@ -226,9 +228,9 @@ static_assert(check_coord(make_int(12), make_shape(4, 3)).code == Errc::coordina
 static_assert(check_coord(make_coord(3, 2), make_shape(4, 3)).code == Errc::ok);
 
 constexpr Layout kRow43 = make_layout(make_shape(4, 3), make_stride(3, 1));
-static_assert(kRow43(2, 1) == 7);                         // eval((4,3):(3,1),(2,1)) → 7
-static_assert(kRow43(13) == 6);                           // extended evaluation (§3.4)
-static_assert(make_layout(kS323, kD323)(1, 4) == 5);      // eval((3,(2,3)):(3,(12,1)),(1,4)) → 5
+static_assert(kRow43(2, 1) == 7);                     // eval((4,3):(3,1),(2,1)) → 7
+static_assert(kRow43(13) == 6);                       // extended evaluation (§3.4)
+static_assert(make_layout(kS323, kD323)(1, 4) == 5);  // eval((3,(2,3)):(3,(12,1)),(1,4)) → 5
 static_assert(make_layout(make_shape(make_tuple(4, 2)), make_stride(make_tuple(2, 1)))(5) == 3);
 static_assert(make_layout(make_shape(2, make_tuple(2, 2)), make_stride(4, make_tuple(2, 1)))(1, 2) == 5);
 
@@ -255,7 +257,8 @@ constexpr Layout k3x1 = make_layout(make_int(3), make_int(1));
 static_assert(make_layout(k3x1, make_layout(make_int(4), make_int(3))) ==
               make_layout(make_shape(3, 4), make_stride(1, 3)));
 static_assert(make_layout(make_layout(make_shape(3, 4), make_stride(1, 3)), kRow43) ==
-              make_layout(make_shape(make_tuple(3, 4), make_tuple(4, 3)), make_stride(make_tuple(1, 3), make_tuple(3, 1))));
+              make_layout(make_shape(make_tuple(3, 4), make_tuple(4, 3)),
+                          make_stride(make_tuple(1, 3), make_tuple(3, 1))));
 static_assert(make_layout(k3x1, make_layout(make_tuple(3), make_tuple(1)), k3x1) ==
               make_layout(make_shape(3, make_tuple(3), 3), make_stride(1, make_tuple(1), 1)));
 static_assert(make_layout(make_layout(make_shape(4, 6), make_stride(0, 1))) ==
@@ -404,7 +407,8 @@ static_assert(is_left_inverse(make_layout(make_int(16), make_int(5)),
 
 // ============================================================ 8. divides (§9, §13)
 
-static_assert(logical_divide(make_layout(make_shape(4, 2, 3), make_stride(2, 1, 8)), make_layout(make_int(4), make_int(2)))
+static_assert(logical_divide(make_layout(make_shape(4, 2, 3), make_stride(2, 1, 8)),
+                             make_layout(make_int(4), make_int(2)))
                   .value() == make_layout(make_shape(make_tuple(2, 2), make_tuple(2, 3)),
                                           make_stride(make_tuple(4, 1), make_tuple(2, 8))));
 static_assert(logical_divide(make_layout(make_int(32), make_int(1)), make_layout(make_shape(4, 2), make_stride(1, 4)))
@@ -417,13 +421,14 @@ static_assert(logical_divide(k2x1, make_layout(make_int(1), make_int(1))).value(
               make_layout(make_shape(1, 2), make_stride(1, 1)));
 
 constexpr Layout kA9 = make_layout(make_shape(9, make_tuple(4, 8)), make_stride(59, make_tuple(13, 1)));
-constexpr Tiler kT9 = make_tiler(make_layout(make_int(3), make_int(3)),
-                                 make_layout(make_shape(2, 4), make_stride(1, 8)));
+constexpr Tiler kT9 =
+    make_tiler(make_layout(make_int(3), make_int(3)), make_layout(make_shape(2, 4), make_stride(1, 8)));
 static_assert(logical_divide(kA9, kT9).value() ==
               make_layout(make_shape(make_tuple(3, 3), make_tuple(make_tuple(2, 4), make_tuple(2, 2))),
                           make_stride(make_tuple(177, 59), make_tuple(make_tuple(13, 2), make_tuple(26, 1)))));
 static_assert(logical_divide(kRow620, make_tiler(2, 4)).value() ==
-              make_layout(make_shape(make_tuple(2, 3), make_tuple(4, 5)), make_stride(make_tuple(20, 40), make_tuple(1, 4))));
+              make_layout(make_shape(make_tuple(2, 3), make_tuple(4, 5)),
+                          make_stride(make_tuple(20, 40), make_tuple(1, 4))));
 static_assert(logical_divide(kRow620, make_tiler(k2x1, make_layout(make_int(4), make_int(1)))).value() ==
               logical_divide(kRow620, make_tiler(2, 4)).value());  // <2:1,4:1> == <2,4> (§13)
 static_assert(logical_divide(make_layout(make_shape(8, 8), make_stride(8, 1)), make_tiler(4)).value() ==
@@ -455,8 +460,10 @@ static_assert(same_function(mode(zipped_divide(kA9, kT9).value(), 0), compositio
 
 static_assert(zipped_divide(make_layout(make_tuple(8), make_tuple(1)), make_layout(make_tuple(2), make_tuple(1)))
                   .value() == make_layout(make_shape(make_tuple(2), 4), make_stride(make_tuple(1), 2)));
-static_assert(tiled_divide(make_layout(make_tuple(32), make_tuple(1)), make_tiler(make_layout(make_int(3), make_int(1))))
-                  .value() == make_layout(make_shape(make_tuple(3), make_tuple(11)), make_stride(make_tuple(1), make_tuple(3))));
+static_assert(tiled_divide(make_layout(make_tuple(32), make_tuple(1)),
+                           make_tiler(make_layout(make_int(3), make_int(1))))
+                  .value() ==
+              make_layout(make_shape(make_tuple(3), make_tuple(11)), make_stride(make_tuple(1), make_tuple(3))));
 static_assert(flat_divide(make_layout(make_int(16), make_int(1)), make_layout(make_shape(2, 3), make_stride(3, 1)))
                   .value() == make_layout(make_shape(2, 3, 3), make_stride(3, 1, 6)));
 
@@ -464,21 +471,24 @@ static_assert(flat_divide(make_layout(make_int(16), make_int(1)), make_layout(ma
 
 constexpr Layout k22_41 = make_layout(make_shape(2, 2), make_stride(4, 1));
 static_assert(logical_product(k22_41, make_layout(make_int(6), make_int(1))).value() ==
-              make_layout(make_shape(make_tuple(2, 2), make_tuple(2, 3)), make_stride(make_tuple(4, 1), make_tuple(2, 8))));
+              make_layout(make_shape(make_tuple(2, 2), make_tuple(2, 3)),
+                          make_stride(make_tuple(4, 1), make_tuple(2, 8))));
 static_assert(logical_product(k22_41, make_layout(make_shape(4, 2), make_stride(2, 1))).value() ==
-              make_layout(make_shape(make_tuple(2, 2), make_tuple(4, 2)), make_stride(make_tuple(4, 1), make_tuple(8, 2))));
+              make_layout(make_shape(make_tuple(2, 2), make_tuple(4, 2)),
+                          make_stride(make_tuple(4, 1), make_tuple(8, 2))));
 constexpr Layout kA25 = make_layout(make_shape(2, 5), make_stride(5, 1));
 constexpr Layout kB34 = make_layout(make_shape(3, 4), make_stride(1, 3));
-static_assert(logical_product(kA25, kB34).value() ==
-              make_layout(make_shape(make_tuple(2, 5), make_tuple(3, 4)), make_stride(make_tuple(5, 1), make_tuple(10, 30))));
-static_assert(logical_product(make_layout(make_int(8), make_int(3)), make_layout(make_tuple(6), make_tuple(1))).value() ==
-              make_layout(make_shape(8, make_tuple(make_tuple(3, 2))), make_stride(3, make_tuple(make_tuple(1, 24)))));
+static_assert(logical_product(kA25, kB34).value() == make_layout(make_shape(make_tuple(2, 5), make_tuple(3, 4)),
+                                                                 make_stride(make_tuple(5, 1), make_tuple(10, 30))));
+static_assert(
+    logical_product(make_layout(make_int(8), make_int(3)), make_layout(make_tuple(6), make_tuple(1))).value() ==
+    make_layout(make_shape(8, make_tuple(make_tuple(3, 2))), make_stride(3, make_tuple(make_tuple(1, 24)))));
 
 constexpr Tiler kT35_46 = make_tiler(make_layout(make_int(3), make_int(5)), make_layout(make_int(4), make_int(6)));
-static_assert(logical_product(kA25, kT35_46).value() ==
-              make_layout(make_shape(make_tuple(2, 3), make_tuple(5, 4)), make_stride(make_tuple(5, 10), make_tuple(1, 30))));
-static_assert(zipped_product(kA25, kT35_46).value() ==
-              make_layout(make_shape(make_tuple(2, 5), make_tuple(3, 4)), make_stride(make_tuple(5, 1), make_tuple(10, 30))));
+static_assert(logical_product(kA25, kT35_46).value() == make_layout(make_shape(make_tuple(2, 3), make_tuple(5, 4)),
+                                                                    make_stride(make_tuple(5, 10), make_tuple(1, 30))));
+static_assert(zipped_product(kA25, kT35_46).value() == make_layout(make_shape(make_tuple(2, 5), make_tuple(3, 4)),
+                                                                   make_stride(make_tuple(5, 1), make_tuple(10, 30))));
 static_assert(tiled_product(kA25, kT35_46).value() ==
               make_layout(make_shape(make_tuple(2, 5), 3, 4), make_stride(make_tuple(5, 1), 10, 30)));
 static_assert(tiled_product(make_layout(make_shape(8, 4), make_stride(4, 1)), make_layout(make_int(8), make_int(4)))
@@ -489,14 +499,15 @@ static_assert(zipped_product(kRow43, make_tiler(3)).value() ==
 constexpr Layout kBlocked = blocked_product(kA25, kB34).value();
 static_assert(kBlocked == make_layout(make_shape(make_tuple(2, 3), make_tuple(5, 4)),
                                       make_stride(make_tuple(5, 10), make_tuple(1, 30))));
-static_assert(raked_product(kA25, kB34).value() ==
-              make_layout(make_shape(make_tuple(3, 2), make_tuple(4, 5)), make_stride(make_tuple(10, 5), make_tuple(30, 1))));
+static_assert(raked_product(kA25, kB34).value() == make_layout(make_shape(make_tuple(3, 2), make_tuple(4, 5)),
+                                                               make_stride(make_tuple(10, 5), make_tuple(30, 1))));
 static_assert(blocked_product(k3x1, k2x1).value() ==
               make_layout(make_shape(make_tuple(3, 2)), make_stride(make_tuple(1, 3))));
 static_assert(raked_product(make_layout(make_int(8), make_int(1)), make_layout(make_int(6), make_int(1))).value() ==
               make_layout(make_shape(make_tuple(6, 8)), make_stride(make_tuple(8, 1))));
 static_assert(blocked_product(make_layout(make_shape(2, 2), make_stride(1, 2)), k4x1).value() ==
-              make_layout(make_shape(make_tuple(2, 4), make_tuple(2, 1)), make_stride(make_tuple(1, 4), make_tuple(2, 0))));
+              make_layout(make_shape(make_tuple(2, 4), make_tuple(2, 1)),
+                          make_stride(make_tuple(1, 4), make_tuple(2, 0))));
 static_assert(raked_product(make_layout(make_tuple(2), make_tuple(1)), make_layout(make_int(6), make_int(1))).value() ==
               make_layout(make_shape(make_tuple(6, make_tuple(2))), make_stride(make_tuple(2, make_tuple(1)))));
 // The blocked product is a bijection onto [0, 120): (block (i,j)) + (block index (m,n)).
@@ -505,7 +516,8 @@ static_assert(kBlocked(make_coord(make_tuple(1, 2), make_tuple(4, 3))) == kA25(1
 // ============================================================ 10. tile_to_shape (§11)
 
 static_assert(tile_to_shape(make_layout(make_shape(2, 2), make_stride(1, 2)), make_shape(4, 8)).value() ==
-              make_layout(make_shape(make_tuple(2, 2), make_tuple(2, 4)), make_stride(make_tuple(1, 4), make_tuple(2, 8))));
+              make_layout(make_shape(make_tuple(2, 2), make_tuple(2, 4)),
+                          make_stride(make_tuple(1, 4), make_tuple(2, 8))));
 static_assert(tile_to_shape(make_layout(make_shape(3, 8), make_stride(16, 1)), make_shape(12, 16)).value() ==
               make_layout(make_shape(make_tuple(3, make_tuple(2, 2)), make_tuple(8, 2)),
                           make_stride(make_tuple(16, make_tuple(8, 48)), make_tuple(1, 96))));
@@ -557,10 +569,12 @@ static_assert(tile_to_shape(kSw888, make_shape(128, 64)).value() ==
 static_assert(tile_to_shape(kSw888, make_shape(128, 64, 3)).value() ==
               compose(kSw333,
                       make_layout(make_shape(make_tuple(8, 16), make_tuple(make_tuple(8, 8), 1), make_tuple(1, 3)),
-                                  make_stride(make_tuple(8, 512), make_tuple(make_tuple(1, 64), 0), make_tuple(0, 8192)))));
+                                  make_stride(make_tuple(8, 512), make_tuple(make_tuple(1, 64), 0),
+                                              make_tuple(0, 8192)))));
 // Sw<0,M,S> is the identity: the result is the plain layout (still wrapped here; it prints plain).
 constexpr SwizzledLayout kSw0 =
-    tile_to_shape(compose(Swizzle{0, 4, 3}, make_layout(make_shape(4, 8), make_stride(1, 4))), make_shape(16, 64)).value();
+    tile_to_shape(compose(Swizzle{0, 4, 3}, make_layout(make_shape(4, 8), make_stride(1, 4))), make_shape(16, 64))
+        .value();
 static_assert(kSw0.swizzle.is_identity());
 static_assert(kSw0.layout == make_layout(make_shape(make_tuple(4, 4), make_tuple(8, 8)),
                                          make_stride(make_tuple(1, 32), make_tuple(4, 128))));
@@ -581,7 +595,7 @@ static_assert(static_matches_1d<kAoB>() && static_matches_modes<kAoB>());
 static_assert(static_matches_1d<kBlocked>() && static_matches_modes<kBlocked>());
 constexpr Layout kRank3 = make_layout(make_shape(2, make_tuple(2, 3), 4), LayoutRight{});
 static_assert(static_matches_1d<kRank3>() && static_matches_modes<kRank3>());
-static_assert(static_matches_1d<make_layout(make_int(8), make_int(2))>());  // integral layout
+static_assert(static_matches_1d<make_layout(make_int(8), make_int(2))>());                   // integral layout
 static_assert(static_matches_1d<make_layout(make_shape(4, 1, 3), make_stride(1, 0, 0))>());  // stride 0, extent 1
 
 // Arithmetic happens in the coordinate's type when everything fits in 32 bits.
@@ -599,7 +613,8 @@ static_assert(static_matches_1d<SDiv::value>() && static_matches_modes<SDiv::val
 static_assert(SDiv{}(1, 7) == kRow64(1 + 2 * (7 % 3), 7 / 3));
 using SZip = StaticLayout<zipped_divide(kRow620, make_tiler(_2{}, _4{})).value()>;
 static_assert(SZip::value == kZip620 && static_matches_modes<SZip::value>());
-using STile = StaticLayout<tile_to_shape(make_layout(make_shape(3, 8), make_stride(16, 1)), make_shape(12, 16)).value()>;
+using STile =
+    StaticLayout<tile_to_shape(make_layout(make_shape(3, 8), make_stride(16, 1)), make_shape(12, 16)).value()>;
 static_assert(STile::kSize == 192 && static_matches_1d<STile::value>() && static_matches_modes<STile::value>());
 
 // Swizzled.
@@ -619,13 +634,16 @@ static_assert(!composition(kA1616, kB23).ok() && !static_cast<bool>(composition(
 static_assert(composition(kA1616, kB23).error().arg[0] == 24 && composition(kA1616, kB23).error().arg[1] == 16);
 static_assert(str_eq(errc_keyword(composition(kA1616, kB23).code()), "stride-divisibility"));
 static_assert(composition(make_layout(make_shape(4, 2), make_stride(2, 1)),
-                          make_layout(make_shape(4, 3), make_stride(12, 2))).code() == Errc::shape_divisibility);
-static_assert(composition(make_layout(make_shape(6, 2), make_stride(1, 10)), make_layout(make_int(4), make_int(4))).code() ==
-              Errc::inexact_division);
+                          make_layout(make_shape(4, 3), make_stride(12, 2)))
+                  .code() == Errc::shape_divisibility);
+static_assert(composition(make_layout(make_shape(6, 2), make_stride(1, 10)), make_layout(make_int(4), make_int(4)))
+                  .code() == Errc::inexact_division);
 static_assert(composition(make_layout(make_shape(4, make_tuple(3, 2)), make_stride(1, make_tuple(8, 4))),
-                          make_layout(make_shape(8, 2), make_stride(1, 8))).code() == Errc::overlap);
+                          make_layout(make_shape(8, 2), make_stride(1, 8)))
+                  .code() == Errc::overlap);
 static_assert(composition(make_layout(make_shape(4, 32, 4), make_stride(128, 4, 1)),
-                          make_layout(make_shape(2, 3), make_stride(3, 1))).code() == Errc::overlap);
+                          make_layout(make_shape(2, 3), make_stride(3, 1)))
+                  .code() == Errc::overlap);
 static_assert(composition(kRow620, make_tiler(2, 4, 8)).code() == Errc::tiler_rank);
 // complement / divides: non-injective.
 static_assert(complement(make_layout(make_shape(4, 2), make_stride(1, 2))).code() == Errc::non_injective);
@@ -634,12 +652,14 @@ static_assert(logical_divide(make_layout(make_int(16), make_int(1)), make_layout
                   .code() == Errc::non_injective);
 // Errors inside a divide are those of its composition.
 static_assert(logical_divide(make_layout(make_shape(2, 2, 6), make_stride(6, 12, 1)),
-                             make_layout(make_shape(3, 3), make_stride(1, 3))).code() == Errc::shape_divisibility);
+                             make_layout(make_shape(3, 3), make_stride(1, 3)))
+                  .code() == Errc::shape_divisibility);
 // tiler-rank.
 static_assert(logical_divide(make_layout(make_int(8), make_int(1)), make_tiler(2, 2)).code() == Errc::tiler_rank);
 static_assert(tile_to_shape(make_layout(make_shape(2, 2, 2), make_stride(1, 2, 4)), make_shape(8, 8)).code() ==
               Errc::tiler_rank);
-static_assert(coalesce(make_layout(make_shape(2, make_tuple(1, 6)), make_stride(1, make_tuple(6, 2))), make_shape(1, 1, 1))
+static_assert(coalesce(make_layout(make_shape(2, make_tuple(1, 6)), make_stride(1, make_tuple(6, 2))),
+                       make_shape(1, 1, 1))
                   .code() == Errc::tiler_rank);
 static_assert(zipped_divide(make_layout(make_shape(4, 8), make_stride(1, 4)), make_tiler(_, 2)).code() ==
               Errc::tiler_rank);  // `_` leaves a non-pair mode
@@ -664,16 +684,17 @@ index_t rt(volatile index_t& v) { return v; }
 
 TEST(StaticAlgebraRuntime, CompositionMatchesStatic) {
   const index_t six = rt(g_six), two = rt(g_two), four = rt(g_four);
-  const Layout A = make_layout(make_shape(six, two), make_stride(four * two, two));       // (6,2):(8,2)
+  const Layout A = make_layout(make_shape(six, two), make_stride(four * two, two));              // (6,2):(8,2)
   const Layout B = make_layout(make_shape(four, six / two), make_stride(six / two, two / two));  // (4,3):(3,1)
   const auto r = composition(A, B);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.value(), kAoB);
   for (index_t i = 0; i < size(B); ++i) EXPECT_EQ(r.value()(i), A(B(i))) << i;
 
-  const Layout A12 = make_layout(make_shape(six * two, make_tuple(four, four * two)),
-                                 make_stride(59, make_tuple(13, two / two)));
-  const Tiler T = make_tiler(make_layout(make_int(six / two), make_int(four)), make_layout(make_int(four * two), make_int(two)));
+  const Layout A12 =
+      make_layout(make_shape(six * two, make_tuple(four, four * two)), make_stride(59, make_tuple(13, two / two)));
+  const Tiler T =
+      make_tiler(make_layout(make_int(six / two), make_int(four)), make_layout(make_int(four * two), make_int(two)));
   EXPECT_EQ(composition(A12, T).value(), kA12oT);
 }
 
@@ -685,16 +706,18 @@ TEST(StaticAlgebraRuntime, DividesAndProductsMatchStatic) {
   EXPECT_EQ(zipped_divide(A, T).value(), zipped_divide(kRow620, make_tiler(2, 4)).value());
   EXPECT_EQ(tiled_divide(A, T).value(), tiled_divide(kRow620, make_tiler(2, 4)).value());
   EXPECT_EQ(flat_divide(A, T).value(), flat_divide(kRow620, make_tiler(2, 4)).value());
-  EXPECT_EQ(logical_divide(make_layout(make_shape(six, four), make_stride(four, 1)), make_layout(make_int(two), make_int(1)))
-                .value(),
-            kDiv64);
+  EXPECT_EQ(
+      logical_divide(make_layout(make_shape(six, four), make_stride(four, 1)), make_layout(make_int(two), make_int(1)))
+          .value(),
+      kDiv64);
 
   const Layout A25 = make_layout(make_shape(two, six - 1), make_stride(six - 1, 1));
   const Layout B34 = make_layout(make_shape(six / two, four), make_stride(1, six / two));
   EXPECT_EQ(blocked_product(A25, B34).value(), kBlocked);
   EXPECT_EQ(raked_product(A25, B34).value(), raked_product(kA25, kB34).value());
   EXPECT_EQ(logical_product(A25, B34).value(), logical_product(kA25, kB34).value());
-  EXPECT_EQ(tile_to_shape(make_layout(make_shape(3, 8), make_stride(rt(g_sixteen), 1)), make_shape(12, rt(g_sixteen))).value(),
+  EXPECT_EQ(tile_to_shape(make_layout(make_shape(3, 8), make_stride(rt(g_sixteen), 1)), make_shape(12, rt(g_sixteen)))
+                .value(),
             STile::value);
 }
 
@@ -752,7 +775,8 @@ TEST(StaticAlgebraRuntime, StaticLayoutWithRuntimeCoordinates) {
 
 // ============================================================ robustness: checked at compile time too
 
-static_assert(!mul_overflows(index_t{3037000499}, index_t{3037000499}) && mul_overflows(index_t{3037000500}, index_t{3037000500}));
+static_assert(!mul_overflows(index_t{3037000499}, index_t{3037000499}) &&
+              mul_overflows(index_t{3037000500}, index_t{3037000500}));
 static_assert(ceil_div(kMaxIndex, index_t{2}) == (index_t{1} << 62));
 static_assert(complement(make_layout(make_int(2), make_int(1)), make_tuple(0)).code() == Errc::value_range);
 static_assert(tile_to_shape(make_layout(make_int(2), make_int(1)), make_shape(4, 0)).code() == Errc::value_range);

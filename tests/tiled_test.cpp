@@ -105,7 +105,7 @@ TEST(Tensor, SliceDivideTilePartitionRecast) {
   const auto tile = local_tile<tl>(t, 2, 1);
   EXPECT_EQ(tile(0, 0), 64 * 64 + 16);
   EXPECT_EQ(tile(31, 15), 95 * 64 + 31);
-  const auto z = zipped_divide<tl>(t);  // ((32,16),(4,4))
+  const auto z = zipped_divide<tl>(t);                          // ((32,16),(4,4))
   EXPECT_EQ(z(1 + 32 * 2, 2 + 4 * 1), (64 + 1) * 64 + 16 + 2);  // tile (1,2), rest (2,1) as 1-D indices
   // 4 x 8 threads (row-major numbering) over the 128 x 64 tensor: thread 9 is at (1,1)
   // of every 4 x 8 block, so its k-th element along rows is row 1 + 4k.
@@ -120,7 +120,8 @@ TEST(Tensor, SliceDivideTilePartitionRecast) {
   const auto q = recast<Quad>(t);
   EXPECT_EQ(to_string(decltype(q)::layout_type::value), "(128,16):(16,1)");
   EXPECT_EQ(q(1, 2).x[0], 64 + 8);
-  EXPECT_FALSE(recast_layout(make_layout(make_shape(8, 6), LayoutRight{}), 1, 4).ok());  // rows of 6 ints are not whole words
+  EXPECT_FALSE(
+      recast_layout(make_layout(make_shape(8, 6), LayoutRight{}), 1, 4).ok());  // rows of 6 ints are not whole words
   EXPECT_EQ(recast_layout(make_layout(make_shape(6, 8)), 1, 4).code(), Errc::shape_divisibility);
 }
 

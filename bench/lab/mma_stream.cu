@@ -26,22 +26,22 @@
 
 #include "tessel/arch/sm80.hpp"
 
-#define CK(x)                                                                                        \
-  do {                                                                                               \
-    const cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                         \
-      std::fprintf(stderr, "CUDA %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);        \
-      std::exit(1);                                                                                  \
-    }                                                                                                \
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    const cudaError_t e_ = (x);                                                               \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "CUDA %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
   } while (0)
 
 namespace {
 
-constexpr int kWarps = 8;            // k09's consumer warps
-constexpr int kRM = 4, kRN = 8;      // a 64x64 warp tile of m16n8 atoms
-constexpr int kSlices = 2;           // k-slices held in registers
+constexpr int kWarps = 8;                                                // k09's consumer warps
+constexpr int kRM = 4, kRN = 8;                                          // a 64x64 warp tile of m16n8 atoms
+constexpr int kSlices = 2;                                               // k-slices held in registers
 constexpr int kWordsA = kSlices * kRM * 4, kWordsB = kSlices * kRN * 2;  // per thread
-constexpr int kKTiles = 4 * 64;      // k09's k-tiles per CTA at 4096^3
+constexpr int kKTiles = 4 * 64;                                          // k09's k-tiles per CTA at 4096^3
 
 __global__ void __launch_bounds__(32 * kWarps, 1) mma_stream(const std::uint32_t* frags, int k_tiles, float* out) {
   const int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -88,7 +88,11 @@ __global__ void fill(std::uint32_t* p, std::size_t n, bool zero) {
     std::uint32_t word = 0;
     for (int h = 0; h < 2; ++h) {
       unsigned x = static_cast<unsigned>(2 * i + h) * 2654435761u ^ 0x9e3779b9u;
-      x ^= x >> 15; x *= 2246822519u; x ^= x >> 13; x *= 3266489917u; x ^= x >> 16;
+      x ^= x >> 15;
+      x *= 2246822519u;
+      x ^= x >> 13;
+      x *= 3266489917u;
+      x ^= x >> 16;
       const float f = static_cast<float>(x & 0xFFFFFF) / 8388608.0f - 1.0f;
       std::uint32_t bits;
       std::memcpy(&bits, &f, 4);

@@ -38,9 +38,12 @@ enum class DType { bf16, f16, f32 };
 /// "bf16", "fp16", "fp32" (the spelling of CSV/JSON columns and messages).
 constexpr const char* name(DType t) {
   switch (t) {
-    case DType::bf16: return "bf16";
-    case DType::f16: return "fp16";
-    case DType::f32: return "fp32";
+    case DType::bf16:
+      return "bf16";
+    case DType::f16:
+      return "fp16";
+    case DType::f32:
+      return "fp32";
   }
   return "unknown";
 }
@@ -115,48 +118,66 @@ constexpr std::optional<GemmLayout> parse_gemm_layout(std::string_view s) {
 
 /// The steps of the ladder (docs/ladder.md), in order.
 enum class GemmImpl {
-  k01_naive,            // one thread per element of C
-  k02_smem_fma,         // shared-memory tiles + a TiledMMA of FMA atoms
-  k03_smem_padded,      // k02 with a bank-conflict-free shared layout
-  k04_mma_sync,         // mma.sync m16n8k16, 128x128x64, swizzled smem, ldmatrix, cp.async
-  k05_double_buffer,    // two stages: load k+1 while computing k
-  k06_grouped_raster,   // L2-friendly CTA order
-  k07_three_stages,     // three stages
-  k08_smem_epilogue,    // epilogue through shared memory, 128-bit stores
-  k09_best_mma_sync,    // the best mma.sync kernel
+  k01_naive,           // one thread per element of C
+  k02_smem_fma,        // shared-memory tiles + a TiledMMA of FMA atoms
+  k03_smem_padded,     // k02 with a bank-conflict-free shared layout
+  k04_mma_sync,        // mma.sync m16n8k16, 128x128x64, swizzled smem, ldmatrix, cp.async
+  k05_double_buffer,   // two stages: load k+1 while computing k
+  k06_grouped_raster,  // L2-friendly CTA order
+  k07_three_stages,    // three stages
+  k08_smem_epilogue,   // epilogue through shared memory, 128-bit stores
+  k09_best_mma_sync,   // the best mma.sync kernel
 };
 inline constexpr GemmImpl kAllGemmImpls[] = {
-    GemmImpl::k01_naive,          GemmImpl::k02_smem_fma,    GemmImpl::k03_smem_padded,
-    GemmImpl::k04_mma_sync,       GemmImpl::k05_double_buffer, GemmImpl::k06_grouped_raster,
-    GemmImpl::k07_three_stages,   GemmImpl::k08_smem_epilogue, GemmImpl::k09_best_mma_sync};
+    GemmImpl::k01_naive,        GemmImpl::k02_smem_fma,      GemmImpl::k03_smem_padded,
+    GemmImpl::k04_mma_sync,     GemmImpl::k05_double_buffer, GemmImpl::k06_grouped_raster,
+    GemmImpl::k07_three_stages, GemmImpl::k08_smem_epilogue, GemmImpl::k09_best_mma_sync};
 
 /// "k01".."k09": the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
-    case GemmImpl::k01_naive: return "k01";
-    case GemmImpl::k02_smem_fma: return "k02";
-    case GemmImpl::k03_smem_padded: return "k03";
-    case GemmImpl::k04_mma_sync: return "k04";
-    case GemmImpl::k05_double_buffer: return "k05";
-    case GemmImpl::k06_grouped_raster: return "k06";
-    case GemmImpl::k07_three_stages: return "k07";
-    case GemmImpl::k08_smem_epilogue: return "k08";
-    case GemmImpl::k09_best_mma_sync: return "k09";
+    case GemmImpl::k01_naive:
+      return "k01";
+    case GemmImpl::k02_smem_fma:
+      return "k02";
+    case GemmImpl::k03_smem_padded:
+      return "k03";
+    case GemmImpl::k04_mma_sync:
+      return "k04";
+    case GemmImpl::k05_double_buffer:
+      return "k05";
+    case GemmImpl::k06_grouped_raster:
+      return "k06";
+    case GemmImpl::k07_three_stages:
+      return "k07";
+    case GemmImpl::k08_smem_epilogue:
+      return "k08";
+    case GemmImpl::k09_best_mma_sync:
+      return "k09";
   }
   return "unknown";
 }
 /// "k04_mma_sync" and so on: the long name (the short name, '_', what it adds).
 constexpr const char* name(GemmImpl g) {
   switch (g) {
-    case GemmImpl::k01_naive: return "k01_naive";
-    case GemmImpl::k02_smem_fma: return "k02_smem_fma";
-    case GemmImpl::k03_smem_padded: return "k03_smem_padded";
-    case GemmImpl::k04_mma_sync: return "k04_mma_sync";
-    case GemmImpl::k05_double_buffer: return "k05_double_buffer";
-    case GemmImpl::k06_grouped_raster: return "k06_grouped_raster";
-    case GemmImpl::k07_three_stages: return "k07_three_stages";
-    case GemmImpl::k08_smem_epilogue: return "k08_smem_epilogue";
-    case GemmImpl::k09_best_mma_sync: return "k09_best_mma_sync";
+    case GemmImpl::k01_naive:
+      return "k01_naive";
+    case GemmImpl::k02_smem_fma:
+      return "k02_smem_fma";
+    case GemmImpl::k03_smem_padded:
+      return "k03_smem_padded";
+    case GemmImpl::k04_mma_sync:
+      return "k04_mma_sync";
+    case GemmImpl::k05_double_buffer:
+      return "k05_double_buffer";
+    case GemmImpl::k06_grouped_raster:
+      return "k06_grouped_raster";
+    case GemmImpl::k07_three_stages:
+      return "k07_three_stages";
+    case GemmImpl::k08_smem_epilogue:
+      return "k08_smem_epilogue";
+    case GemmImpl::k09_best_mma_sync:
+      return "k09_best_mma_sync";
   }
   return "unknown";
 }

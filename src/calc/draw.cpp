@@ -51,10 +51,14 @@ bool grid_of(const SwizzledLayout& l, GridData& g) {
 std::string xml_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '&') o += "&amp;";
-    else o += c;
+    if (c == '<')
+      o += "&lt;";
+    else if (c == '>')
+      o += "&gt;";
+    else if (c == '&')
+      o += "&amp;";
+    else
+      o += c;
   }
   return o;
 }
@@ -89,8 +93,8 @@ bool draw_svg(const SwizzledLayout& l, std::string& out) {
   out += "<text x=\"4\" y=\"16\" font-size=\"13\">" + xml_escape(to_string(l)) + "</text>\n";
   out += "<g text-anchor=\"middle\" fill=\"#555\">\n";
   for (index_t j = 0; j < g.cols; ++j) {
-    std::snprintf(buf, sizeof buf, "<text x=\"%lld\" y=\"%d\">%lld</text>\n", static_cast<long long>(left + j * cw + cw / 2),
-                  top - 6, static_cast<long long>(j));
+    std::snprintf(buf, sizeof buf, "<text x=\"%lld\" y=\"%d\">%lld</text>\n",
+                  static_cast<long long>(left + j * cw + cw / 2), top - 6, static_cast<long long>(j));
     out += buf;
   }
   for (index_t i = 0; i < g.rows; ++i) {
@@ -106,8 +110,8 @@ bool draw_svg(const SwizzledLayout& l, std::string& out) {
       std::snprintf(buf, sizeof buf,
                     "<rect x=\"%lld\" y=\"%lld\" width=\"%d\" height=\"%d\" fill=\"#%02x%02x%02x\"/>"
                     "<text x=\"%lld\" y=\"%lld\" stroke=\"none\">%lld</text>\n",
-                    static_cast<long long>(left + j * cw), static_cast<long long>(top + i * ch), cw, ch, c.r, c.g,
-                    c.b, static_cast<long long>(left + j * cw + cw / 2), static_cast<long long>(top + i * ch + ch - 5),
+                    static_cast<long long>(left + j * cw), static_cast<long long>(top + i * ch), cw, ch, c.r, c.g, c.b,
+                    static_cast<long long>(left + j * cw + cw / 2), static_cast<long long>(top + i * ch + ch - 5),
                     static_cast<long long>(v));
       out += buf;
     }

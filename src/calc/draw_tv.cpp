@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "colour.hpp"
 #include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
 #include "tessel/atom/mma_traits_sm80.hpp"
 #include "tessel/atom/tiled_copy.hpp"
-#include "colour.hpp"
 #include "tessel/host/calc.hpp"
 
 namespace tessel::calc {
@@ -51,11 +51,16 @@ std::string xml_text(const std::string& s) {
   std::string o;
   o.reserve(s.size());
   for (char c : s) {
-    if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '&') o += "&amp;";
-    else if (c == '"') o += "&quot;";
-    else o += c;
+    if (c == '<')
+      o += "&lt;";
+    else if (c == '>')
+      o += "&gt;";
+    else if (c == '&')
+      o += "&amp;";
+    else if (c == '"')
+      o += "&quot;";
+    else
+      o += c;
   }
   return o;
 }
@@ -136,18 +141,13 @@ struct Placed {
   double x = 0, y = 0;  // top-left corner of the panel's box (its header and row-index margin included)
 };
 
-double box_width(const Geometry& g, const TvGrid& grid) {
-  return g.margin + static_cast<double>(grid.cols) * g.cw;
-}
-double box_height(const Geometry& g, const TvGrid& grid) {
-  return g.header + static_cast<double>(grid.rows) * g.ch;
-}
+double box_width(const Geometry& g, const TvGrid& grid) { return g.margin + static_cast<double>(grid.cols) * g.cw; }
+double box_height(const Geometry& g, const TvGrid& grid) { return g.header + static_cast<double>(grid.rows) * g.ch; }
 
 void svg_panel(std::string& out, const Geometry& g, const TvPanel& p, const TvGrid& grid, const Placed& at) {
   const double gx = at.x + g.margin, gy = at.y + g.header;  // grid origin
-  out += "<g class=\"panel\" data-name=\"" + xml_text(p.name) + "\" data-rows=\"" + num(grid.rows) +
-         "\" data-cols=\"" + num(grid.cols) + "\" data-threads=\"" + num(grid.threads) + "\" data-values=\"" +
-         num(grid.values) + "\">\n";
+  out += "<g class=\"panel\" data-name=\"" + xml_text(p.name) + "\" data-rows=\"" + num(grid.rows) + "\" data-cols=\"" +
+         num(grid.cols) + "\" data-threads=\"" + num(grid.threads) + "\" data-values=\"" + num(grid.values) + "\">\n";
   out += "<text class=\"panel-title\" x=\"" + num(gx) + "\" y=\"" + num(at.y + 13) +
          "\" font-size=\"12\" font-weight=\"bold\">" + xml_text(panel_heading(p)) +
          "<tspan dx=\"10\" font-weight=\"normal\" font-size=\"10\" fill=\"#555\">" + xml_text(axes_note(p)) +
@@ -169,13 +169,14 @@ void svg_panel(std::string& out, const Geometry& g, const TvPanel& p, const TvGr
              num(cell.owners) + "\"";
       if (cell.owners > 0) out += " data-t=\"" + num(cell.thread) + "\" data-v=\"" + num(cell.value) + "\"";
       out += "><title>" + xml_text(p.name) + " " + p.row_axis + "=" + num(r) + " " + p.col_axis + "=" + num(c) + ": ";
-      if (cell.owners == 0) out += "no owner";
+      if (cell.owners == 0)
+        out += "no owner";
       else {
         out += "thread " + num(cell.thread) + " value " + num(cell.value);
         if (cell.owners > 1) out += " (" + num(cell.owners) + " owners)";
       }
-      out += "</title><rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(index_t{g.cw}) +
-             "\" height=\"" + num(index_t{g.ch}) + "\" fill=\"" +
+      out += "</title><rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(index_t{g.cw}) + "\" height=\"" +
+             num(index_t{g.ch}) + "\" fill=\"" +
              (cell.owners > 0 ? thread_colour(cell.thread) : std::string("#ffffff")) +
              "\" stroke=\"#444\" stroke-width=\"0.5\"/>";
       if (cell.owners > 0)
@@ -214,8 +215,8 @@ bool tv_grid(const TvPanel& p, TvGrid& out, std::string& error) {
   const index_t cells = p.rows * p.cols;
   const index_t points = size(tv);
   if (points > kMaxDrawTvPoints) {
-    error = "the TV layout " + to_string(tv) + " has " + num(points) + " (thread, value) points; a drawing evaluates at most " +
-            num(kMaxDrawTvPoints);
+    error = "the TV layout " + to_string(tv) + " has " + num(points) +
+            " (thread, value) points; a drawing evaluates at most " + num(kMaxDrawTvPoints);
     return false;
   }
   const index_t threads = size(mode(tv, 0)), values = size(mode(tv, 1));
@@ -284,9 +285,9 @@ bool draw_tv_svg(const TvDrawing& d, std::string& out, std::string& error) {
   if (d.arrangement == TvDrawing::kMma) {
     const TvGrid &a = grids[0], &b = grids[1];
     const double wa = box_width(g, a), hb = box_height(g, b);
-    at[1] = {left + wa + g.gap, top};                // B above C
-    at[0] = {left, top + hb + g.gap};                // A left of C, rows aligned with C's
-    at[2] = {left + wa + g.gap, top + hb + g.gap};   // C
+    at[1] = {left + wa + g.gap, top};               // B above C
+    at[0] = {left, top + hb + g.gap};               // A left of C, rows aligned with C's
+    at[2] = {left + wa + g.gap, top + hb + g.gap};  // C
   } else {
     double x = left;
     for (std::size_t i = 0; i < d.panels.size(); ++i) {
@@ -296,8 +297,8 @@ bool draw_tv_svg(const TvDrawing& d, std::string& out, std::string& error) {
   }
   double width = left + header_w, height = top;
   for (std::size_t i = 0; i < d.panels.size(); ++i) {
-    const double title_w = text_width(panel_heading(d.panels[i]).size(), 12) +
-                           text_width(axes_note(d.panels[i]).size() + 2, 10);
+    const double title_w =
+        text_width(panel_heading(d.panels[i]).size(), 12) + text_width(axes_note(d.panels[i]).size() + 2, 10);
     width = std::max({width, at[i].x + box_width(g, grids[i]), at[i].x + g.margin + title_w});
     height = std::max(height, at[i].y + box_height(g, grids[i]));
   }
@@ -332,7 +333,9 @@ bool draw_tv_ascii(const TvDrawing& d, std::string& out, std::string& error) {
   out += d.title + "\n";
   for (const std::string& n : d.notes) out += n + "\n";
   out += std::string(kAsciiLegend) + "\n";
-  auto pad_left = [](const std::string& s, std::size_t w) { return std::string(w > s.size() ? w - s.size() : 0, ' ') + s; };
+  auto pad_left = [](const std::string& s, std::size_t w) {
+    return std::string(w > s.size() ? w - s.size() : 0, ' ') + s;
+  };
   for (std::size_t i = 0; i < d.panels.size(); ++i) {
     const TvGrid& grid = grids[i];
     std::size_t cell = 1;
@@ -402,12 +405,13 @@ bool tv_drawing_mma(std::string_view name, int am, int an, int ak, TvDrawing& ou
     error = std::string("cannot tile the atom: ") + e.what();
     return false;
   }
-  out.title = "TiledMMA of " + inst + ", " + std::to_string(am) + "x" + std::to_string(an) + "x" +
-              std::to_string(ak) + " atoms: (M,N,K) = (" + std::to_string(t.m) + "," + std::to_string(t.n) + "," +
-              std::to_string(t.k) + "), " + std::to_string(t.threads) + " threads";
+  out.title = "TiledMMA of " + inst + ", " + std::to_string(am) + "x" + std::to_string(an) + "x" + std::to_string(ak) +
+              " atoms: (M,N,K) = (" + std::to_string(t.m) + "," + std::to_string(t.n) + "," + std::to_string(t.k) +
+              "), " + std::to_string(t.threads) + " threads";
   mma_panels(out, t.a, t.b, t.c, t.m, t.n, t.k);
-  out.notes.insert(out.notes.begin(), "thread = lane + " + std::to_string(atom->threads) +
-                                          "*(am + AM*(an + AN*ak)) for the atom at (am, an, ak) of the (AM, AN, AK) grid");
+  out.notes.insert(out.notes.begin(),
+                   "thread = lane + " + std::to_string(atom->threads) +
+                       "*(am + AM*(an + AN*ak)) for the atom at (am, an, ak) of the (AM, AN, AK) grid");
   return true;
 }
 
@@ -446,17 +450,20 @@ bool tv_drawing_copy(const Layout& thr, const Layout& val, TvDrawing& out, std::
   }
   const int r = rank(plan.tile);
   if (r > 2) {
-    error = "the copy tile " + to_string(plan.tile) + " has rank " + std::to_string(r) + "; a drawing shows rank 1 or 2";
+    error =
+        "the copy tile " + to_string(plan.tile) + " has rank " + std::to_string(r) + "; a drawing shows rank 1 or 2";
     return false;
   }
   const index_t rows = r == 2 ? size(mode(plan.tile, 0)) : size(plan.tile);
   const index_t cols = r == 2 ? size(mode(plan.tile, 1)) : 1;
-  out.title = "TiledCopy thr " + to_string(thr) + ", val " + to_string(val) + ": copy tile " +
-              tile_string(rows, cols) + ", " + num(size(thr)) + " threads x " + num(size(val)) + " values";
+  out.title = "TiledCopy thr " + to_string(thr) + ", val " + to_string(val) + ": copy tile " + tile_string(rows, cols) +
+              ", " + num(size(thr)) + " threads x " + num(size(val)) + " values";
   out.notes.push_back("TV (thread, value) -> r + R*c: " + to_string(plan.tv));
-  out.notes.push_back("destination-side ownership: each cell shows the thread that writes it and the value's index "
-                      "in that thread's fragment");
-  out.panels.push_back(TvPanel{"copy tile", "(R,C) = " + tile_string(rows, cols), plan.tv, rows, cols, false, "r", "c"});
+  out.notes.push_back(
+      "destination-side ownership: each cell shows the thread that writes it and the value's index "
+      "in that thread's fragment");
+  out.panels.push_back(
+      TvPanel{"copy tile", "(R,C) = " + tile_string(rows, cols), plan.tv, rows, cols, false, "r", "c"});
   return true;
 }
 
@@ -483,8 +490,8 @@ bool tv_drawing_atom(std::string_view instruction, std::string_view operand, TvD
     if (want.empty() || want == l->operand) chosen.push_back(l);
   }
   if (chosen.empty()) {
-    error = "instruction '" + std::string(instruction) + "' has no operand '" + std::string(operand) +
-            "' (it has " + known + ")";
+    error = "instruction '" + std::string(instruction) + "' has no operand '" + std::string(operand) + "' (it has " +
+            known + ")";
     return false;
   }
   out.title = std::string(instruction);

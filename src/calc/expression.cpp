@@ -3,8 +3,8 @@
 // algebra directly: there is no second implementation of any operation here.
 #include <cctype>
 #include <functional>
-#include <new>
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,7 +23,9 @@ struct Failure {
   Error error;
   std::string text;
 
-  std::string message() const { return text.empty() ? error.message() : std::string(errc_keyword(error.code)) + ": " + text; }
+  std::string message() const {
+    return text.empty() ? error.message() : std::string(errc_keyword(error.code)) + ": " + text;
+  }
 };
 
 [[noreturn]] void fail(Errc code, const char* what, index_t a0 = 0, index_t a1 = 0, index_t a2 = 0) {
@@ -336,8 +338,9 @@ struct Output {
 
 void arity(const std::string& name, const Args& a, std::size_t lo, std::size_t hi) {
   if (a.size() < lo || a.size() > hi) {
-    if (lo == hi) fail(Errc::arity, "this function takes {0} argument(s), got {1}", static_cast<index_t>(lo),
-                       static_cast<index_t>(a.size()));
+    if (lo == hi)
+      fail(Errc::arity, "this function takes {0} argument(s), got {1}", static_cast<index_t>(lo),
+           static_cast<index_t>(a.size()));
     fail(Errc::arity, "this function takes {0} to {1} arguments, got {2}", static_cast<index_t>(lo),
          static_cast<index_t>(hi), static_cast<index_t>(a.size()));
   }
@@ -379,8 +382,7 @@ Output int_out(index_t v) { return Output{std::to_string(v), std::nullopt}; }
 template <bool tiler_ok, class F>
 Output binary(const Args& a, F op) {
   const SwizzledLayout A = layout_arg(a, 0);
-  if (std::holds_alternative<SwizzledLayout>(a[1]))
-    fail(Errc::type, "argument 2 must not be a swizzled layout");
+  if (std::holds_alternative<SwizzledLayout>(a[1])) fail(Errc::type, "argument 2 must not be a swizzled layout");
   if (const auto* t = std::get_if<Tiler>(&a[1])) {
     if constexpr (tiler_ok) {
       return layout_out(A.swizzle, unwrap(op(A.layout, *t)));
@@ -388,16 +390,18 @@ Output binary(const Args& a, F op) {
       fail(Errc::type, "argument 2 must be a layout, not a tiler");
     }
   }
-  const Layout& B = want<Layout>(a, 1, tiler_ok ? "argument {0} must be a layout or a tiler <...>"
-                                                  : "argument {0} must be a layout");
+  const Layout& B =
+      want<Layout>(a, 1, tiler_ok ? "argument {0} must be a layout or a tiler <...>" : "argument {0} must be a layout");
   return layout_out(A.swizzle, unwrap(op(A.layout, B)));
 }
 
-#define TESSEL_BINARY_FN(NAME, TILER_OK)                                                    \
-  {#NAME, [](const Args& a) {                                                              \
+#define TESSEL_BINARY_FN(NAME, TILER_OK)                                                  \
+  {                                                                                       \
+#NAME, [](const Args& a) {                                                              \
      arity(#NAME, a, 2, 2);                                                                \
      return binary<TILER_OK>(a, [](const Layout& x, const auto& y) { return NAME(x, y); }); \
-   }}
+   } \
+  }
 
 Output measure(const Args& a, const char* name) {
   arity(name, a, 1, 1);
@@ -430,8 +434,7 @@ Output make_layout_fn(const Args& a) {
     if (a.size() == 2) {
       const auto* id = std::get_if<Ident>(&a[1]);
       if (id == nullptr)
-        fail(Errc::type,
-             "make_layout(SHAPE, X): X must be LayoutLeft or LayoutRight (write a layout as SHAPE:STRIDE)");
+        fail(Errc::type, "make_layout(SHAPE, X): X must be LayoutLeft or LayoutRight (write a layout as SHAPE:STRIDE)");
       major = id->name == "LayoutRight" ? Major::Right : Major::Left;
     }
     check_parsed_shape(*shape);
@@ -541,7 +544,8 @@ void check_function_name(const std::string& name) {
   std::string best;
   std::size_t best_d = 0;
   if (name.size() > 48) {  // quote a long name in part, and suggest nothing
-    fail_text(Errc::syntax, "unknown function '" + name.substr(0, 40) + "...'; `tessel layout --help` lists the functions");
+    fail_text(Errc::syntax,
+              "unknown function '" + name.substr(0, 40) + "...'; `tessel layout --help` lists the functions");
   }
   for (const auto& [known, fn] : table) {
     const std::size_t d = edit_distance(name, known);

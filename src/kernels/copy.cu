@@ -14,12 +14,18 @@ namespace tessel {
 
 const char* name(CopyKernel k) {
   switch (k) {
-    case CopyKernel::scalar: return "scalar";
-    case CopyKernel::vector: return "vector";
-    case CopyKernel::cp_async: return "cp_async";
-    case CopyKernel::swizzled: return "swizzled";
-    case CopyKernel::tma: return "tma";
-    case CopyKernel::transpose: return "transpose";
+    case CopyKernel::scalar:
+      return "scalar";
+    case CopyKernel::vector:
+      return "vector";
+    case CopyKernel::cp_async:
+      return "cp_async";
+    case CopyKernel::swizzled:
+      return "swizzled";
+    case CopyKernel::tma:
+      return "tma";
+    case CopyKernel::transpose:
+      return "transpose";
   }
   return "unknown";
 }
@@ -40,14 +46,15 @@ using bf16 = __nv_bfloat16;
 Status check(CopyKernel kernel, const bf16* src, const bf16* dst, index_t m, index_t n, index_t ld_src,
              index_t ld_dst) {
   const bool transpose = kernel == CopyKernel::transpose;
-  if (src == nullptr || dst == nullptr) return Status::failure(Status::invalid_argument, "src and dst must not be null");
+  if (src == nullptr || dst == nullptr)
+    return Status::failure(Status::invalid_argument, "src and dst must not be null");
   if (m < 1 || n < 1)
     return Status::failure(Status::invalid_argument,
                            "extents must be positive (got " + std::to_string(m) + " x " + std::to_string(n) + ")");
   if (ld_src < n) return Status::failure(Status::invalid_argument, "ld_src must be at least n (a row of src)");
   if (ld_dst < (transpose ? m : n))
-    return Status::failure(Status::invalid_argument,
-                           transpose ? "ld_dst must be at least m (a row of the transpose)" : "ld_dst must be at least n");
+    return Status::failure(Status::invalid_argument, transpose ? "ld_dst must be at least m (a row of the transpose)"
+                                                               : "ld_dst must be at least n");
   const index_t tiles_m = ceil_div(m, index_t{copy_kernels::kTileM});
   const index_t tiles_n = ceil_div(n, index_t{copy_kernels::kTileN});
   if (tiles_m > 65535 || tiles_n > 65535)
@@ -81,10 +88,18 @@ Status tile_copy(CopyKernel kernel, const bf16* src, bf16* dst, index_t m, index
   const index_t tiles_m = ceil_div(m, index_t{kTileM}), tiles_n = ceil_div(n, index_t{kTileN});
   const dim3 grid(static_cast<unsigned>(tiles_n), static_cast<unsigned>(tiles_m));  // row_band_tile()
   switch (kernel) {
-    case CopyKernel::scalar: tile_copy_scalar<bf16><<<grid, 64, 0, stream>>>(p); break;
-    case CopyKernel::vector: tile_copy_vector<bf16><<<grid, 128, 0, stream>>>(p); break;
-    case CopyKernel::cp_async: tile_copy_cp_async<bf16><<<grid, 128, 0, stream>>>(p); break;
-    case CopyKernel::swizzled: tile_copy_swizzled<bf16><<<grid, 128, 0, stream>>>(p); break;
+    case CopyKernel::scalar:
+      tile_copy_scalar<bf16><<<grid, 64, 0, stream>>>(p);
+      break;
+    case CopyKernel::vector:
+      tile_copy_vector<bf16><<<grid, 128, 0, stream>>>(p);
+      break;
+    case CopyKernel::cp_async:
+      tile_copy_cp_async<bf16><<<grid, 128, 0, stream>>>(p);
+      break;
+    case CopyKernel::swizzled:
+      tile_copy_swizzled<bf16><<<grid, 128, 0, stream>>>(p);
+      break;
     case CopyKernel::transpose: {
       // blockIdx.x runs down the source's tile rows (see tile_transpose).
       const dim3 grid_mn(static_cast<unsigned>(tiles_m), static_cast<unsigned>(tiles_n));
@@ -117,7 +132,8 @@ Status tile_copy(CopyKernel kernel, const bf16* src, bf16* dst, index_t m, index
     }
   }
   const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return Status::failure(Status::cuda_error, std::string("launch failed: ") + cudaGetErrorString(e));
+  if (e != cudaSuccess)
+    return Status::failure(Status::cuda_error, std::string("launch failed: ") + cudaGetErrorString(e));
   return Status::success();
 }
 

@@ -43,15 +43,24 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
   if (Status s = check_common(args); !s) return s;
   using namespace gemm_launch;
   switch (impl) {
-    case GemmImpl::k01_naive: return check_k01(args);
-    case GemmImpl::k02_smem_fma: return check_k02(args);
-    case GemmImpl::k03_smem_padded: return check_k03(args);
-    case GemmImpl::k04_mma_sync: return check_k04(args);
-    case GemmImpl::k05_double_buffer: return check_k05(args);
-    case GemmImpl::k06_grouped_raster: return check_k06(args);
-    case GemmImpl::k07_three_stages: return check_k07(args);
-    case GemmImpl::k08_smem_epilogue: return check_k08(args);
-    case GemmImpl::k09_best_mma_sync: return check_k09(args);
+    case GemmImpl::k01_naive:
+      return check_k01(args);
+    case GemmImpl::k02_smem_fma:
+      return check_k02(args);
+    case GemmImpl::k03_smem_padded:
+      return check_k03(args);
+    case GemmImpl::k04_mma_sync:
+      return check_k04(args);
+    case GemmImpl::k05_double_buffer:
+      return check_k05(args);
+    case GemmImpl::k06_grouped_raster:
+      return check_k06(args);
+    case GemmImpl::k07_three_stages:
+      return check_k07(args);
+    case GemmImpl::k08_smem_epilogue:
+      return check_k08(args);
+    case GemmImpl::k09_best_mma_sync:
+      return check_k09(args);
   }
   return invalid("unknown implementation");
 }
@@ -60,15 +69,24 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   if (Status s = gemm_check(impl, args); !s) return s;
   using namespace gemm_launch;
   switch (impl) {
-    case GemmImpl::k01_naive: return launch_k01(args, stream);
-    case GemmImpl::k02_smem_fma: return launch_k02(args, stream);
-    case GemmImpl::k03_smem_padded: return launch_k03(args, stream);
-    case GemmImpl::k04_mma_sync: return launch_k04(args, stream);
-    case GemmImpl::k05_double_buffer: return launch_k05(args, stream);
-    case GemmImpl::k06_grouped_raster: return launch_k06(args, stream);
-    case GemmImpl::k07_three_stages: return launch_k07(args, stream);
-    case GemmImpl::k08_smem_epilogue: return launch_k08(args, stream);
-    case GemmImpl::k09_best_mma_sync: return launch_k09(args, stream);
+    case GemmImpl::k01_naive:
+      return launch_k01(args, stream);
+    case GemmImpl::k02_smem_fma:
+      return launch_k02(args, stream);
+    case GemmImpl::k03_smem_padded:
+      return launch_k03(args, stream);
+    case GemmImpl::k04_mma_sync:
+      return launch_k04(args, stream);
+    case GemmImpl::k05_double_buffer:
+      return launch_k05(args, stream);
+    case GemmImpl::k06_grouped_raster:
+      return launch_k06(args, stream);
+    case GemmImpl::k07_three_stages:
+      return launch_k07(args, stream);
+    case GemmImpl::k08_smem_epilogue:
+      return launch_k08(args, stream);
+    case GemmImpl::k09_best_mma_sync:
+      return launch_k09(args, stream);
   }
   return invalid("unknown implementation");
 }

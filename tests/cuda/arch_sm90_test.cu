@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "tessel/arch/sm90.hpp"
-#include "tessel/host/calc.hpp"
 #include "tessel/arch/sm90_tensor_map.hpp"
+#include "tessel/host/calc.hpp"
 #include "tessel/tessel.hpp"
 
 using namespace tessel;

@@ -19,8 +19,6 @@ using bf16 = __nv_bfloat16;
 
 namespace {
 
-
-
 constexpr std::uint16_t kPoison = 0xFFC1;  // a NaN pattern no input contains
 
 /// Runs one kernel on an m x n matrix with row strides padded by `pad` and
@@ -29,7 +27,8 @@ void run_case(CopyKernel k, index_t m, index_t n, index_t pad) {
   const bool transpose = k == CopyKernel::transpose;
   const index_t ld_src = n + pad, ld_dst = (transpose ? m : n) + pad;
   const index_t rows_dst = transpose ? n : m;
-  std::vector<std::uint16_t> src(static_cast<std::size_t>(m * ld_src)), dst(static_cast<std::size_t>(rows_dst * ld_dst));
+  std::vector<std::uint16_t> src(static_cast<std::size_t>(m * ld_src)),
+      dst(static_cast<std::size_t>(rows_dst * ld_dst));
   std::mt19937 rng(static_cast<unsigned>(m * 131 + n));
   for (auto& x : src) x = static_cast<std::uint16_t>(rng() & 0x7F7F);  // finite bf16 patterns
   void *d_src = nullptr, *d_dst = nullptr;
@@ -49,8 +48,9 @@ void run_case(CopyKernel k, index_t m, index_t n, index_t pad) {
     for (index_t c = 0; c < ld_dst; ++c) {
       const std::uint16_t got = dst[static_cast<std::size_t>(r * ld_dst + c)];
       const bool in = c < (transpose ? m : n);
-      const std::uint16_t want =
-          !in ? kPoison : (transpose ? src[static_cast<std::size_t>(c * ld_src + r)] : src[static_cast<std::size_t>(r * ld_src + c)]);
+      const std::uint16_t want = !in ? kPoison
+                                     : (transpose ? src[static_cast<std::size_t>(c * ld_src + r)]
+                                                  : src[static_cast<std::size_t>(r * ld_src + c)]);
       if (got != want && bad++ < 5)
         ADD_FAILURE() << name(k) << " " << m << "x" << n << " pad " << pad << ": dst(" << r << "," << c << ") = " << got
                       << ", expected " << want;
@@ -62,20 +62,23 @@ void run_case(CopyKernel k, index_t m, index_t n, index_t pad) {
 
 TEST(CopyKernels, ScalarAnyShape) {
   REQUIRE_GPU();
-  for (auto [m, n] : std::vector<std::pair<index_t, index_t>>{{1, 1}, {7, 3}, {127, 63}, {128, 64}, {129, 65}, {300, 1001}})
+  for (auto [m, n] :
+       std::vector<std::pair<index_t, index_t>>{{1, 1}, {7, 3}, {127, 63}, {128, 64}, {129, 65}, {300, 1001}})
     for (index_t pad : {0, 5}) run_case(CopyKernel::scalar, m, n, pad);
 }
 
 TEST(CopyKernels, VectorKernelsOnNonTileShapes) {
   REQUIRE_GPU();
   for (CopyKernel k : {CopyKernel::vector, CopyKernel::cp_async, CopyKernel::swizzled, CopyKernel::tma})
-    for (auto [m, n] : std::vector<std::pair<index_t, index_t>>{{1, 8}, {7, 16}, {127, 56}, {128, 64}, {129, 72}, {1000, 1000}, {257, 8}})
+    for (auto [m, n] : std::vector<std::pair<index_t, index_t>>{
+             {1, 8}, {7, 16}, {127, 56}, {128, 64}, {129, 72}, {1000, 1000}, {257, 8}})
       for (index_t pad : {0, 8}) run_case(k, m, n, pad);
 }
 
 TEST(CopyKernels, TransposeOnNonTileShapes) {
   REQUIRE_GPU();
-  for (auto [m, n] : std::vector<std::pair<index_t, index_t>>{{8, 8}, {16, 24}, {120, 56}, {128, 64}, {136, 72}, {1000, 1000}, {264, 8}})
+  for (auto [m, n] : std::vector<std::pair<index_t, index_t>>{
+           {8, 8}, {16, 24}, {120, 56}, {128, 64}, {136, 72}, {1000, 1000}, {264, 8}})
     for (index_t pad : {0, 8}) run_case(CopyKernel::transpose, m, n, pad);
 }
 

@@ -32,8 +32,8 @@ bool is_placeholder(const Status& s) {
 void expect_invalid(const GemmArgs& g, const char* what, const char* keyword) {
   for (GemmImpl impl : kAllGemmImpls) {
     const Status s = gemm_check(impl, g);
-    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ", " << what << ": got " << to_string(s.code) << ": "
-                                                << s.message;
+    EXPECT_EQ(s.code, Status::invalid_argument)
+        << name(impl) << ", " << what << ": got " << to_string(s.code) << ": " << s.message;
     EXPECT_NE(s.message.find(keyword), std::string::npos) << name(impl) << ", " << what << ": " << s.message;
     // gemm() checks first and returns before any CUDA call: safe without a GPU.
     EXPECT_EQ(gemm(impl, g).code, Status::invalid_argument) << name(impl) << ", " << what;

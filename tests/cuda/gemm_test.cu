@@ -36,8 +36,8 @@ using namespace tessel;
 
 namespace {
 
-constexpr int kMax = 1000;     // largest M, N, K of the sweeps
-constexpr int kMaxPad = 8;     // largest leading-dimension padding
+constexpr int kMax = 1000;  // largest M, N, K of the sweeps
+constexpr int kMaxPad = 8;  // largest leading-dimension padding
 const std::vector<index_t> kFullMN = {1, 7, 8, 17, 64, 127, 128, 129, 255, 257, 1000};
 const std::vector<index_t> kFullK = {1, 8, 63, 64, 65, 192, 1000};
 const std::vector<index_t> kSmallMN = {1, 17, 128, 129, 257};
@@ -74,11 +74,12 @@ std::uint32_t round_bits(std::int64_t v, DType t) {
   const int width = t == DType::f32 ? 32 : 16;
   const std::uint32_t sign = v < 0 ? 1u : 0u;
   std::uint64_t mag = static_cast<std::uint64_t>(v < 0 ? -v : v);
-  if (mag == 0) return 0;  // +0: the kernels never produce -0 from these inputs
+  if (mag == 0) return 0;               // +0: the kernels never produce -0 from these inputs
   int top = 63 - __builtin_clzll(mag);  // floor(log2 mag)
   if (top >= sig_bits) {                // round away the low bits, to nearest even
     const int shift = top - mant_bits;
-    const std::uint64_t q = mag >> shift, r = mag & ((std::uint64_t{1} << shift) - 1), half = std::uint64_t{1} << (shift - 1);
+    const std::uint64_t q = mag >> shift, r = mag & ((std::uint64_t{1} << shift) - 1),
+                        half = std::uint64_t{1} << (shift - 1);
     mag = (q + (r > half || (r == half && (q & 1)))) << shift;
     top = 63 - __builtin_clzll(mag);
   }
@@ -89,9 +90,12 @@ std::uint32_t round_bits(std::int64_t v, DType t) {
 
 template <class U>
 U from_int(int x) {
-  if constexpr (std::is_same_v<U, float>) return static_cast<float>(x);
-  else if constexpr (std::is_same_v<U, __nv_bfloat16>) return __float2bfloat16_rn(static_cast<float>(x));
-  else return __float2half_rn(static_cast<float>(x));
+  if constexpr (std::is_same_v<U, float>)
+    return static_cast<float>(x);
+  else if constexpr (std::is_same_v<U, __nv_bfloat16>)
+    return __float2bfloat16_rn(static_cast<float>(x));
+  else
+    return __float2half_rn(static_cast<float>(x));
 }
 
 /// A 1000 x 1000 matrix f(r, c) in element type U, row r at r*1000.
@@ -117,10 +121,10 @@ struct DeviceBuffer {
 /// the working buffers, the host reference.
 struct World {
   cudaStream_t stream = nullptr;
-  DeviceBuffer a_src[2][2];  // [ab type][0: A:k (i*1000+l), 1: A:m (i+l*1000)]
-  DeviceBuffer b_src[2][2];  // [ab type][0: B:n (l*1000+j), 1: B:k (l+j*1000)]
-  DeviceBuffer c_src[3];     // [cd type] C(i,j) at i*1000+j
-  DeviceBuffer a, b, c, d;   // per-case copies with the case's leading dimensions
+  DeviceBuffer a_src[2][2];          // [ab type][0: A:k (i*1000+l), 1: A:m (i+l*1000)]
+  DeviceBuffer b_src[2][2];          // [ab type][0: B:n (l*1000+j), 1: B:k (l+j*1000)]
+  DeviceBuffer c_src[3];             // [cd type] C(i,j) at i*1000+j
+  DeviceBuffer a, b, c, d;           // per-case copies with the case's leading dimensions
   std::vector<std::int32_t> ref[7];  // P_K(i, j) at i*1000+j for K = kFullK[s]
   bool ready = false;
 };
@@ -184,7 +188,7 @@ struct Case {
   index_t m, n, k;
   DType ab = DType::bf16, cd = DType::bf16;
   GemmLayout layout{};
-  index_t pad = 0;  // added to every leading dimension
+  index_t pad = 0;     // added to every leading dimension
   bool with_c = true;  // alpha = 2, beta = -1 with C; else alpha = 1, beta = 0, C null
 };
 
@@ -406,8 +410,8 @@ TEST_P(Gemm, RejectsInvalidArgumentsAndWritesNothing) {
   for (const Rule& r : rules) {
     CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
     const Status s = gemm(impl, r.args, w.stream);
-    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ", " << r.what << ": got " << to_string(s.code) << ": "
-                                                << s.message;
+    EXPECT_EQ(s.code, Status::invalid_argument)
+        << name(impl) << ", " << r.what << ": got " << to_string(s.code) << ": " << s.message;
     EXPECT_FALSE(s.message.empty()) << r.what;
     EXPECT_EQ(gemm_check(impl, r.args).code, Status::invalid_argument) << r.what;
     CUDA_CHECK(cudaMemcpyAsync(h.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));

@@ -12,12 +12,12 @@ inline bool have_gpu() {
 }
 }  // namespace tessel::testing
 
-#define REQUIRE_GPU()                     \
+#define REQUIRE_GPU()                 \
   if (!::tessel::testing::have_gpu()) \
   GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped (it runs on the device)"
 
-#define CUDA_CHECK(expr)                                                        \
-  do {                                                                          \
-    const cudaError_t err_ = (expr);                                            \
+#define CUDA_CHECK(expr)                                                       \
+  do {                                                                         \
+    const cudaError_t err_ = (expr);                                           \
     ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_); \
   } while (0)

@@ -12,9 +12,7 @@
 
 using namespace tessel;
 
-
 namespace {
-
 
 constexpr index_t kPoison = -0x5A5A5A5A5A5A5A5ALL;
 
@@ -84,15 +82,21 @@ __global__ void divide_on_device(index_t* out, index_t n, int m, int k) {
 constexpr int kRobustCases = 6;
 __host__ __device__ Result<Layout> robust_case(int c, index_t z, index_t big) {
   switch (c) {
-    case 0: return complement(make_layout(make_shape(2), make_stride(1)), make_shape(z));                // cotarget 0
-    case 1: return complement(make_layout(make_shape(4), make_stride(1)), make_tuple(z, index_t{2}));    // (0,2)
-    case 2: return tile_to_shape(make_layout(make_shape(2), make_stride(1)), make_shape(index_t{4}, z));  // target 0
-    case 3: return composition(make_layout(make_shape(big), make_stride(index_t{2})),                    // stride 2^63
-                               make_layout(make_shape(index_t{2}), make_stride(big)));
-    case 4: return logical_product(make_layout(make_shape(big), make_stride(index_t{1})),
-                                   make_layout(make_shape(index_t{2}), make_stride(index_t{2})));
-    default: return make_layout_checked(make_shape(index_t{65536}, index_t{65536}, index_t{65536}),     // 2^48 elements
-                                        make_stride(index_t{1}, index_t{65536}, big >> 30));
+    case 0:
+      return complement(make_layout(make_shape(2), make_stride(1)), make_shape(z));  // cotarget 0
+    case 1:
+      return complement(make_layout(make_shape(4), make_stride(1)), make_tuple(z, index_t{2}));  // (0,2)
+    case 2:
+      return tile_to_shape(make_layout(make_shape(2), make_stride(1)), make_shape(index_t{4}, z));  // target 0
+    case 3:
+      return composition(make_layout(make_shape(big), make_stride(index_t{2})),  // stride 2^63
+                         make_layout(make_shape(index_t{2}), make_stride(big)));
+    case 4:
+      return logical_product(make_layout(make_shape(big), make_stride(index_t{1})),
+                             make_layout(make_shape(index_t{2}), make_stride(index_t{2})));
+    default:
+      return make_layout_checked(make_shape(index_t{65536}, index_t{65536}, index_t{65536}),  // 2^48 elements
+                                 make_stride(index_t{1}, index_t{65536}, big >> 30));
   }
 }
 __global__ void robust_on_device(index_t* out, index_t z, index_t big) {
@@ -202,7 +206,8 @@ TEST(LayoutGpu, AlgebraOnDeviceEqualsHost) {
     const auto got = buf.read();
     ASSERT_EQ(got[static_cast<std::size_t>(n)], static_cast<index_t>(host.code())) << m << "x" << k;
     if (!host.ok()) continue;  // both sides rejected the same input with the same rule
-    for (index_t i = 0; i < n; ++i) ASSERT_EQ(got[static_cast<std::size_t>(i)], host.val(i)) << m << "x" << k << " at " << i;
+    for (index_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[static_cast<std::size_t>(i)], host.val(i)) << m << "x" << k << " at " << i;
   }
 }
 

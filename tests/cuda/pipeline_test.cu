@@ -40,8 +40,7 @@ __global__ void pipeline_kernel(const __grid_constant__ CUtensorMap map, std::ui
       typename blocks::TmaPipeline<S>::State write;
       for (int b = 0; b < kBoxes; ++b, ++write) {
         pipe.producer_acquire(write, kBox * 4);
-        arch::sm90::tma_load(arch::smem_addr(shared.data[write.index()]), &map, pipe.full(write.index()),
-                             b * kBox);
+        arch::sm90::tma_load(arch::smem_addr(shared.data[write.index()]), &map, pipe.full(write.index()), b * kBox);
       }
     }
     return;
@@ -92,7 +91,8 @@ void run_pipeline() {
   CUDA_CHECK(cudaMemcpy(got.data(), sums, got.size() * 4, cudaMemcpyDeviceToHost));
   for (int b = 0; b < kBoxes; ++b) {
     std::uint32_t want = 0;
-    for (int i = 0; i < kBox; ++i) want += host[static_cast<std::size_t>(b * kBox + i)] * static_cast<std::uint32_t>(i + 1);
+    for (int i = 0; i < kBox; ++i)
+      want += host[static_cast<std::size_t>(b * kBox + i)] * static_cast<std::uint32_t>(i + 1);
     for (int w = 0; w < kConsumers; ++w)
       ASSERT_EQ(got[static_cast<std::size_t>(b * kConsumers + w)], want) << "S=" << S << " box " << b << " warp " << w;
   }

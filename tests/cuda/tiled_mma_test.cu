@@ -18,7 +18,6 @@ using bf16 = __nv_bfloat16;
 
 namespace {
 
-
 constexpr int BM = 64, BN = 32, BK = 32;
 using MMA = TiledMma<SM80_16x8x16_F32BF16BF16F32_TN, 2, 2, 1>;  // (32,16,16) per step, 128 threads
 // Shared tiles, column-major (the TV layouts index column-major tiles).
@@ -42,8 +41,10 @@ __global__ void tiled_mma_kernel(const bf16* A, const bf16* B, float* C, int ldc
     sak[StaticSwizzledLayout<kAk>{}(i / BK, i % BK)] = A[(i / BK) * BK + i % BK];
   for (int i = threadIdx.x; i < BN * BK; i += blockDim.x)
     sbk[StaticSwizzledLayout<kBk>{}(i / BK, i % BK)] = B[(i / BK) * BK + i % BK];
-  for (int i = threadIdx.x; i < BM * BK; i += blockDim.x) sa[StaticLayout<kA>{}(i % BM, i / BM)] = A[(i % BM) * BK + i / BM];
-  for (int i = threadIdx.x; i < BN * BK; i += blockDim.x) sb[StaticLayout<kB>{}(i % BN, i / BN)] = B[(i % BN) * BK + i / BN];
+  for (int i = threadIdx.x; i < BM * BK; i += blockDim.x)
+    sa[StaticLayout<kA>{}(i % BM, i / BM)] = A[(i % BM) * BK + i / BM];
+  for (int i = threadIdx.x; i < BN * BK; i += blockDim.x)
+    sb[StaticLayout<kB>{}(i % BN, i / BN)] = B[(i % BN) * BK + i / BN];
   __syncthreads();
 
   const MMA mma;
@@ -119,7 +120,8 @@ TEST(TiledMma, PartitionsAndGemmMatchHost) {
       float ref = 0;
       for (int k = 0; k < BK; ++k) ref += a[m * BK + k] * b[n * BK + k];
       nonzero += ref != 0;
-      if (c[m * BN + n] != ref && bad++ < 5) ADD_FAILURE() << "C(" << m << "," << n << ") = " << c[m * BN + n] << ", expected " << ref;
+      if (c[m * BN + n] != ref && bad++ < 5)
+        ADD_FAILURE() << "C(" << m << "," << n << ") = " << c[m * BN + n] << ", expected " << ref;
     }
   EXPECT_EQ(bad, 0);
   int ldsm_bad = -1;

@@ -71,7 +71,8 @@ void run() {
       float ref = 0;
       for (int k = 0; k < 64; ++k) ref += a[m * 64 + k] * b[n * 64 + k];
       nonzero += ref != 0;
-      if (c[m * N + n] != ref && bad++ < 5) ADD_FAILURE() << "N=" << N << " C(" << m << "," << n << ") = " << c[m * N + n] << ", expected " << ref;
+      if (c[m * N + n] != ref && bad++ < 5)
+        ADD_FAILURE() << "N=" << N << " C(" << m << "," << n << ") = " << c[m * N + n] << ", expected " << ref;
     }
   EXPECT_EQ(bad, 0) << "N=" << N;
   EXPECT_GT(nonzero, 64 * N / 2);

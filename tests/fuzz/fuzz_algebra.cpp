@@ -170,16 +170,17 @@ void check_calculator(const std::string& text, const Result<Layout>& r, bool inp
   }
   check(o.ok == r.ok(), "calculator and C++ API disagree on " + text + ": " + o.text + " vs " +
                             (r.ok() ? str(r.val) : r.err.message()));
-  if (r.ok()) check(o.text == str(r.val), "calculator printed " + o.text + ", C++ gave " + str(r.val));
-  else check(o.error.code == r.err.code, "different error for " + text + ": " + o.text + " vs " + r.err.message());
+  if (r.ok())
+    check(o.text == str(r.val), "calculator printed " + o.text + ", C++ gave " + str(r.val));
+  else
+    check(o.error.code == r.err.code, "different error for " + text + ": " + o.text + " vs " + r.err.message());
 }
 
 void composition_oracle(const Layout& A, const Layout& B, const Layout& R, const std::string& ctx) {
   check(size(R) == size(B), "size(R) != size(B): " + ctx);
   const index_t n = std::min(size(B), kEnumerate);
   for (index_t c = 0; c < n; ++c)
-    check(static_cast<i128>(R(c)) == eval_ext(A, eval_ext(B, c)),
-          "R(" + std::to_string(c) + ") != A(B(c)): " + ctx);
+    check(static_cast<i128>(R(c)) == eval_ext(A, eval_ext(B, c)), "R(" + std::to_string(c) + ") != A(B(c)): " + ctx);
 }
 
 void complement_oracle(const Layout& L, const Layout& R, const std::string& ctx) {
@@ -204,7 +205,8 @@ bool injective(const Layout& L) {
 /// Compare two outcomes of the same definition.
 void same(const Result<Layout>& got, const Result<Layout>& want, const std::string& ctx) {
   check(got.ok() == want.ok(), "differs from its definition (one fails): " + ctx);
-  if (got.ok()) check(got.val == want.val, "differs from its definition: " + str(got.val) + " vs " + str(want.val) + ": " + ctx);
+  if (got.ok())
+    check(got.val == want.val, "differs from its definition: " + str(got.val) + " vs " + str(want.val) + ": " + ctx);
 }
 
 void run(Choices& ch) {
@@ -283,8 +285,10 @@ void run(Choices& ch) {
         if (rest.ok()) {
           const Layout both[] = {B, rest.val};
           const Layout tiles = concat(both, 2);
-          if (valid(tiles)) same(r, composition(A, tiles), ctx);
-          else check(!r.ok(), "accepted a divide whose tiles overflow: " + ctx);
+          if (valid(tiles))
+            same(r, composition(A, tiles), ctx);
+          else
+            check(!r.ok(), "accepted a divide whose tiles overflow: " + ctx);
         } else {
           check(!r.ok(), "divide succeeded where its complement fails: " + ctx);
         }
@@ -298,8 +302,10 @@ void run(Choices& ch) {
     case 9:
     case 10: {
       static const char* kNames[] = {"logical_divide", "zipped_divide", "tiled_divide", "flat_divide"};
-      const auto r = op == 7 ? logical_divide(A, T) : op == 8 ? zipped_divide(A, T) : op == 9 ? tiled_divide(A, T)
-                                                                                            : flat_divide(A, T);
+      const auto r = op == 7   ? logical_divide(A, T)
+                     : op == 8 ? zipped_divide(A, T)
+                     : op == 9 ? tiled_divide(A, T)
+                               : flat_divide(A, T);
       const std::string ctx = std::string(kNames[op - 7]) + "(" + a + "," + str(T) + ")";
       if (!va || !tiler_valid(T)) check(!r.ok(), "accepted invalid input: " + ctx);
       if (r.ok()) check_result_layout(r.val, ctx);
@@ -319,8 +325,10 @@ void run(Choices& ch) {
           if (copies.ok()) {
             const Layout both[] = {A, copies.val};
             const Layout want = concat(both, 2);
-            if (valid(want)) same(r, Result<Layout>(want), ctx);
-            else check(!r.ok(), "accepted a product that overflows: " + ctx);
+            if (valid(want))
+              same(r, Result<Layout>(want), ctx);
+            else
+              check(!r.ok(), "accepted a product that overflows: " + ctx);
           } else {
             check(!r.ok(), "product succeeded where its parts fail: " + ctx);
           }

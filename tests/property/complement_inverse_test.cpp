@@ -3,7 +3,6 @@
 
 // ============================================================ 2. complement
 
-
 TEST(Property, ComplementIsIncreasingDisjointAndCovers) {
   Gen g(0x5eed0003);
   Failures f;

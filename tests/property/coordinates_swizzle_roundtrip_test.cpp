@@ -152,9 +152,9 @@ TEST(Property, EveryPrintedResultParsesBackToItself) {
 
   Gen g(0x5eed0010);
   static const char* kUnary[] = {"coalesce", "filter", "complement", "right_inverse", "left_inverse", "size", "cosize"};
-  static const char* kBinary[] = {"composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
-                                  "logical_product", "zipped_product", "tiled_product", "blocked_product",
-                                  "raked_product", "make_layout"};
+  static const char* kBinary[] = {"composition",     "logical_divide",  "zipped_divide",  "tiled_divide",
+                                  "flat_divide",     "logical_product", "zipped_product", "tiled_product",
+                                  "blocked_product", "raked_product",   "make_layout"};
   auto scaled = [&](Layout l) {  // multiply every stride (or every extent) by a large power of two
     const int bits = g.uniform_int(20, 61);
     const bool shapes = g.chance(30);
@@ -175,6 +175,6 @@ TEST(Property, EveryPrintedResultParsesBackToItself) {
   EXPECT_EQ(f.count(), 0);
   EXPECT_GE(golden_results, 2000);
   EXPECT_GE(results - golden_results, 20000);
-  std::cout << "[ round trip ] results read back: golden " << golden_results << ", random "
-            << results - golden_results << "\n";
+  std::cout << "[ round trip ] results read back: golden " << golden_results << ", random " << results - golden_results
+            << "\n";
 }

@@ -16,10 +16,10 @@ enum class CopyKernel;
 namespace tessel::bench {
 
 struct CopyBenchOptions {
-  std::vector<std::size_t> sizes_mib;   // bytes of one matrix, in MiB
-  std::vector<CopyKernel> kernels;      // which tile copy kernels
-  index_t cols = 0;                     // row length of the bf16 matrix (0: near-square)
-  std::string csv;                      // output file ("" = standard output)
+  std::vector<std::size_t> sizes_mib;  // bytes of one matrix, in MiB
+  std::vector<CopyKernel> kernels;     // which tile copy kernels
+  index_t cols = 0;                    // row length of the bf16 matrix (0: near-square)
+  std::string csv;                     // output file ("" = standard output)
 };
 
 /// Runs the copy benchmark; returns the process exit code.

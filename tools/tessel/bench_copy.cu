@@ -22,18 +22,19 @@ namespace {
 
 using bf16 = __nv_bfloat16;
 
-#define BENCH_CHECK(expr)                                                                         \
-  do {                                                                                            \
-    const cudaError_t err_ = (expr);                                                              \
-    if (err_ != cudaSuccess) {                                                                    \
+#define BENCH_CHECK(expr)                                                                       \
+  do {                                                                                          \
+    const cudaError_t err_ = (expr);                                                            \
+    if (err_ != cudaSuccess) {                                                                  \
       std::cerr << "tessel bench copy: " #expr " failed: " << cudaGetErrorString(err_) << "\n"; \
-      return 3;                                                                                   \
-    }                                                                                             \
+      return 3;                                                                                 \
+    }                                                                                           \
   } while (0)
 
 /// Deterministic pseudo-random finite bf16 bit patterns (never zero-heavy).
 __global__ void fill_random(std::uint16_t* p, std::size_t n, std::uint32_t seed) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
     std::uint32_t x = static_cast<std::uint32_t>(i) * 2654435761u ^ seed;
     x ^= x >> 15;
     x *= 2246822519u;
@@ -48,7 +49,8 @@ __global__ void count_mismatches(const std::uint16_t* src, const std::uint16_t* 
                                  bool transposed, unsigned long long* bad) {
   unsigned long long local = 0;
   const std::size_t n = rows * cols;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
     const std::size_t r = i / cols, c = i % cols;
     const std::uint16_t want = transposed ? src[c * rows + r] : src[i];
     local += dst[i] != want;
@@ -128,7 +130,8 @@ int run_copy_bench(const CopyBenchOptions& opt) {
     }
     csv = &csv_file;
   }
-  *csv << "gpu,sms,driver,runtime,commit,kernel,bytes,m,n,launches,median_us,min_us,p90_us,gbps,pct_of_memcpy,verified\n";
+  *csv << "gpu,sms,driver,runtime,commit,kernel,bytes,m,n,launches,median_us,min_us,p90_us,gbps,pct_of_memcpy,"
+          "verified\n";
 
   void* flush = nullptr;
   BENCH_CHECK(cudaMalloc(&flush, flush_bytes));
@@ -169,8 +172,8 @@ int run_copy_bench(const CopyBenchOptions& opt) {
     auto row = [&](const char* kname, const Timing& t, const char* verified) {
       const double gbps = t.median_us > 0 ? 2.0 * static_cast<double>(elems * 2) / (t.median_us * 1e3) : 0.0;
       char line[512];
-      std::snprintf(line, sizeof line, "\"%s\",%d,%d,%d,%s,%s,%zu,%lld,%lld,%d,%.2f,%.2f,%.2f,%.1f,%.1f,%s\n", prop.name,
-                    prop.multiProcessorCount, driver, runtime, TESSEL_GIT_COMMIT, kname, elems * 2,
+      std::snprintf(line, sizeof line, "\"%s\",%d,%d,%d,%s,%s,%zu,%lld,%lld,%d,%.2f,%.2f,%.2f,%.1f,%.1f,%s\n",
+                    prop.name, prop.multiProcessorCount, driver, runtime, TESSEL_GIT_COMMIT, kname, elems * 2,
                     static_cast<long long>(m), static_cast<long long>(n), t.launches, t.median_us, t.min_us, t.p90_us,
                     gbps, 100.0 * gbps / gbps_memcpy, verified);
       *csv << line;

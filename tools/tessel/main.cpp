@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <fstream>
-#include <vector>
 #include <iostream>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "bench.hpp"
 #include "tessel/host/calc.hpp"
@@ -19,10 +19,10 @@
 namespace {
 
 // Exit status of every subcommand (README, "Exit status"):
-constexpr int kExitOk = 0;       // done
-constexpr int kExitFailed = 1;   // the input was understood but the work failed (an expression error, ...)
-constexpr int kExitUsage = 2;    // usage: unknown subcommand or option, missing or malformed argument
-constexpr int kExitNoCuda = 4;   // no CUDA device, or a build without CUDA (3: a CUDA error, from the benches)
+constexpr int kExitOk = 0;      // done
+constexpr int kExitFailed = 1;  // the input was understood but the work failed (an expression error, ...)
+constexpr int kExitUsage = 2;   // usage: unknown subcommand or option, missing or malformed argument
+constexpr int kExitNoCuda = 4;  // no CUDA device, or a build without CUDA (3: a CUDA error, from the benches)
 
 constexpr const char* kLayoutHelp = R"(Evaluate layout-algebra expressions (grammar: spec/layout-algebra.md §1).
 
@@ -101,7 +101,6 @@ int run_single(const std::string& expr, const std::string& format) {
   std::cout << out;
   return 0;
 }
-
 
 // ---------------------------------------------------------------- tessel bench gemm
 
@@ -212,7 +211,8 @@ int run_draw(const std::string& kind, const DrawOptions& o) {
     if (!parse_dims(o.atoms, 3, 64, a))
       return draw_error("--atoms takes AMxANxAK, three integers from 1 to 64 (e.g. 2x2x1); got '" + o.atoms + "'",
                         kExitUsage);
-    built = calc::tv_drawing_mma(o.name, static_cast<int>(a[0]), static_cast<int>(a[1]), static_cast<int>(a[2]), d, error);
+    built =
+        calc::tv_drawing_mma(o.name, static_cast<int>(a[0]), static_cast<int>(a[1]), static_cast<int>(a[2]), d, error);
   } else if (kind == "copy") {
     tessel::Layout thr, val;
     built = draw_layout_arg("--thr", o.thr, thr, error) && draw_layout_arg("--val", o.val, val, error) &&
@@ -223,7 +223,7 @@ int run_draw(const std::string& kind, const DrawOptions& o) {
     std::vector<long long> t;
     if (!parse_dims(o.tile, 2, tessel::calc::kMaxDrawCells, t))
       return draw_error("--tile takes RxC, two integers from 1 to " + std::to_string(tessel::calc::kMaxDrawCells) +
-                        " (e.g. 16x8); got '" + o.tile + "'",
+                            " (e.g. 16x8); got '" + o.tile + "'",
                         kExitUsage);
     tessel::Layout tv;
     built = draw_layout_arg("layout", o.layout, tv, error) && calc::tv_drawing_layout(tv, t[0], t[1], d, error);
@@ -255,7 +255,8 @@ int usage_error(const CLI::App& app, const CLI::ParseError& e, int argc, char** 
   };
   auto one_of = [](const std::vector<std::string>& names) {
     std::string out;
-    for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    for (std::size_t i = 0; i < names.size(); ++i)
+      out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
     return out;
   };
   std::string path = "tessel";
@@ -346,7 +347,8 @@ int main(int argc, char** argv) {
   bench_gemm->add_option("--repeat", gemm_args.repeat, "timed rows per implementation and problem (default 1)")
       ->type_name("R");
 
-  auto* draw = app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");
+  auto* draw =
+      app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");
   draw->footer(kDrawHelp);
   draw->require_subcommand(1);
   DrawOptions draw_opt;

@@ -56,7 +56,7 @@ TESSEL_HD constexpr void copy_if_range(const TC&, const Src& src, Dst&& dst) {
   TESSEL_UNROLL
   for (int i = Begin; i < End; i += Vec) {
     const int n = std::remove_cvref_t<Src>::space == Space::global ? detail::inside_prefix<Vec>(src, i)
-                                                                    : detail::inside_prefix<Vec>(dst, i);
+                                                                   : detail::inside_prefix<Vec>(dst, i);
     if (n == Vec) {
       Atom::copy(src.addr(i), dst.addr(i));
     } else if (n > 0 || Atom::kZeroFills) {
@@ -73,7 +73,7 @@ TESSEL_HD constexpr void copy_if(const TC& tc, const Src& src, Dst&& dst) {
 template <class View, class T>
 TESSEL_HD constexpr void fill(View&& view, const T& x) {
   constexpr int V = std::remove_cvref_t<View>::kValues;
-TESSEL_UNROLL
+  TESSEL_UNROLL
   for (int i = 0; i < V; ++i) *view.addr(i) = x;
 }
 template <class View>
@@ -85,7 +85,7 @@ template <class A, class X, class B, class Y>
 TESSEL_HD constexpr void axpby(const A& a, const X& x, const B& b, Y&& y) {
   constexpr int V = std::remove_cvref_t<Y>::kValues;
   static_assert(V == std::remove_cvref_t<X>::kValues, "tessel: axpby over partitions of different sizes");
-TESSEL_UNROLL
+  TESSEL_UNROLL
   for (int i = 0; i < V; ++i) *y.addr(i) = a * *x.addr(i) + b * *y.addr(i);
 }
 

@@ -36,9 +36,7 @@ __device__ __forceinline__ std::uint32_t smem_addr(const void* smem_ptr) {
 __device__ __forceinline__ uint4 ld_global_128(const void* p) {
   uint4 v;
 #if defined(__CUDA_ARCH__)
-  asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
+  asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
 #else
   (void)p;
   v = uint4{};

@@ -460,7 +460,8 @@ __device__ __forceinline__ void cluster_sync() {
 #if TESSEL_SM90_PTX
   asm volatile(
       "barrier.cluster.arrive.release.aligned;\n"
-      "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+      "barrier.cluster.wait.acquire.aligned;\n" ::
+          : "memory");
 #else
   detail::unsupported(0);
 #endif

@@ -37,10 +37,14 @@ enum class GmmaMajor : std::uint8_t { k = 0, mn = 1 };
 /// Bytes of one swizzled row (the span that the XOR permutes): 0 for none.
 TESSEL_HD constexpr std::uint32_t swizzle_span_bytes(GmmaSwizzle s) {
   switch (s) {
-    case GmmaSwizzle::sw32: return 32;
-    case GmmaSwizzle::sw64: return 64;
-    case GmmaSwizzle::sw128: return 128;
-    case GmmaSwizzle::none: break;
+    case GmmaSwizzle::sw32:
+      return 32;
+    case GmmaSwizzle::sw64:
+      return 64;
+    case GmmaSwizzle::sw128:
+      return 128;
+    case GmmaSwizzle::none:
+      break;
   }
   return 0;
 }

@@ -57,22 +57,38 @@ enum class TensorMapErrc : std::uint8_t {
 /// The keyword that starts each message (and names the rule).
 inline const char* tensor_map_errc_keyword(TensorMapErrc e) {
   switch (e) {
-    case TensorMapErrc::ok: return "ok";
-    case TensorMapErrc::rank: return "rank";
-    case TensorMapErrc::dtype: return "dtype";
-    case TensorMapErrc::address_alignment: return "address-alignment";
-    case TensorMapErrc::map_alignment: return "map-alignment";
-    case TensorMapErrc::global_dim: return "global-dim";
-    case TensorMapErrc::global_stride: return "global-stride";
-    case TensorMapErrc::box_dim: return "box-dim";
-    case TensorMapErrc::box_inner_bytes: return "box-inner-bytes";
-    case TensorMapErrc::box_inner_swizzle: return "box-inner-swizzle";
-    case TensorMapErrc::element_stride: return "element-stride";
-    case TensorMapErrc::interleave_swizzle: return "interleave-swizzle";
-    case TensorMapErrc::oob_fill: return "oob-fill";
-    case TensorMapErrc::enum_value: return "enum-value";
-    case TensorMapErrc::driver_unavailable: return "driver-unavailable";
-    case TensorMapErrc::driver_rejected: return "driver-rejected";
+    case TensorMapErrc::ok:
+      return "ok";
+    case TensorMapErrc::rank:
+      return "rank";
+    case TensorMapErrc::dtype:
+      return "dtype";
+    case TensorMapErrc::address_alignment:
+      return "address-alignment";
+    case TensorMapErrc::map_alignment:
+      return "map-alignment";
+    case TensorMapErrc::global_dim:
+      return "global-dim";
+    case TensorMapErrc::global_stride:
+      return "global-stride";
+    case TensorMapErrc::box_dim:
+      return "box-dim";
+    case TensorMapErrc::box_inner_bytes:
+      return "box-inner-bytes";
+    case TensorMapErrc::box_inner_swizzle:
+      return "box-inner-swizzle";
+    case TensorMapErrc::element_stride:
+      return "element-stride";
+    case TensorMapErrc::interleave_swizzle:
+      return "interleave-swizzle";
+    case TensorMapErrc::oob_fill:
+      return "oob-fill";
+    case TensorMapErrc::enum_value:
+      return "enum-value";
+    case TensorMapErrc::driver_unavailable:
+      return "driver-unavailable";
+    case TensorMapErrc::driver_rejected:
+      return "driver-rejected";
   }
   return "unknown";
 }
@@ -113,20 +129,25 @@ namespace detail {
 /// packed values) and for unknown values.
 inline std::uint32_t tensor_map_elem_bytes(CUtensorMapDataType t) {
   switch (t) {
-    case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
+    case CU_TENSOR_MAP_DATA_TYPE_UINT8:
+      return 1;
     case CU_TENSOR_MAP_DATA_TYPE_UINT16:
     case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
-    case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
+    case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16:
+      return 2;
     case CU_TENSOR_MAP_DATA_TYPE_UINT32:
     case CU_TENSOR_MAP_DATA_TYPE_INT32:
     case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
     case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ:
     case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32:
-    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: return 4;
+    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ:
+      return 4;
     case CU_TENSOR_MAP_DATA_TYPE_UINT64:
     case CU_TENSOR_MAP_DATA_TYPE_INT64:
-    case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
-    default: return 0;
+    case CU_TENSOR_MAP_DATA_TYPE_FLOAT64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -138,8 +159,10 @@ inline bool tensor_map_is_float(CUtensorMapDataType t) {
     case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16:
     case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ:
     case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32:
-    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: return true;
-    default: return false;
+    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -147,14 +170,19 @@ inline bool tensor_map_is_float(CUtensorMapDataType t) {
 /// 0 for no swizzle, -1 for an unknown enumerator.
 inline int tensor_map_swizzle_span(CUtensorMapSwizzle s) {
   switch (s) {
-    case CU_TENSOR_MAP_SWIZZLE_NONE: return 0;
-    case CU_TENSOR_MAP_SWIZZLE_32B: return 32;
-    case CU_TENSOR_MAP_SWIZZLE_64B: return 64;
+    case CU_TENSOR_MAP_SWIZZLE_NONE:
+      return 0;
+    case CU_TENSOR_MAP_SWIZZLE_32B:
+      return 32;
+    case CU_TENSOR_MAP_SWIZZLE_64B:
+      return 64;
     case CU_TENSOR_MAP_SWIZZLE_128B:
     case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B:
     case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B:
-    case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B: return 128;
-    default: return -1;
+    case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B:
+      return 128;
+    default:
+      return -1;
   }
 }
 
@@ -173,8 +201,7 @@ inline TensorMapStatus validate_tiled(const TensorMapSpec& s) {
   using E = TensorMapErrc;
   const bool interleaved = s.interleave != CU_TENSOR_MAP_INTERLEAVE_NONE;
 
-  if (s.rank < 1 || s.rank > 5)
-    return tensor_map_error(E::rank, "rank " + std::to_string(s.rank) + " is not in 1..5");
+  if (s.rank < 1 || s.rank > 5) return tensor_map_error(E::rank, "rank " + std::to_string(s.rank) + " is not in 1..5");
   if (interleaved && s.rank < 3)
     return tensor_map_error(E::rank,
                             "rank " + std::to_string(s.rank) + " is below 3, the least an interleaved map may have");
@@ -216,8 +243,8 @@ inline TensorMapStatus validate_tiled(const TensorMapSpec& s) {
   for (int d = 0; d < s.rank; ++d) {
     const std::uint64_t n = s.global_dim[static_cast<std::size_t>(d)];
     if (n < 1 || n > kMaxDim)
-      return tensor_map_error(E::global_dim, "extent " + std::to_string(n) + " of " + detail::dim_name(d) +
-                                                 " is not in 1..2^32");
+      return tensor_map_error(E::global_dim,
+                              "extent " + std::to_string(n) + " of " + detail::dim_name(d) + " is not in 1..2^32");
   }
   const std::uint64_t stride_align = s.interleave == CU_TENSOR_MAP_INTERLEAVE_32B ? 32 : 16;
   for (int d = 1; d < s.rank; ++d) {
@@ -226,15 +253,15 @@ inline TensorMapStatus validate_tiled(const TensorMapSpec& s) {
       return tensor_map_error(E::global_stride, "stride " + std::to_string(st) + " bytes of " + detail::dim_name(d) +
                                                     " is not a positive multiple of " + std::to_string(stride_align));
     if (st >= kStrideLimit)
-      return tensor_map_error(E::global_stride, "stride " + std::to_string(st) + " bytes of " + detail::dim_name(d) +
-                                                    " is not below 2^40");
+      return tensor_map_error(
+          E::global_stride, "stride " + std::to_string(st) + " bytes of " + detail::dim_name(d) + " is not below 2^40");
   }
 
   for (int d = 0; d < s.rank; ++d) {
     const std::uint32_t b = s.box_dim[static_cast<std::size_t>(d)];
     if (b < 1 || b > 256)
-      return tensor_map_error(E::box_dim, "box extent " + std::to_string(b) + " of " + detail::dim_name(d) +
-                                              " is not in 1..256");
+      return tensor_map_error(E::box_dim,
+                              "box extent " + std::to_string(b) + " of " + detail::dim_name(d) + " is not in 1..256");
   }
   const std::uint64_t inner_bytes = std::uint64_t{s.box_dim[0]} * esize;
   if (!interleaved && inner_bytes % 16 != 0)
@@ -242,16 +269,16 @@ inline TensorMapStatus validate_tiled(const TensorMapSpec& s) {
                                                     " elements x " + std::to_string(esize) + " bytes = " +
                                                     std::to_string(inner_bytes) + " bytes is not a multiple of 16");
   if (!interleaved && span > 0 && inner_bytes > static_cast<std::uint64_t>(span))
-    return tensor_map_error(E::box_inner_swizzle, "the box's inner extent " + std::to_string(s.box_dim[0]) +
-                                                      " elements x " + std::to_string(esize) + " bytes = " +
-                                                      std::to_string(inner_bytes) + " bytes exceeds the " +
-                                                      std::to_string(span) + "-byte span of the swizzle");
+    return tensor_map_error(E::box_inner_swizzle,
+                            "the box's inner extent " + std::to_string(s.box_dim[0]) + " elements x " +
+                                std::to_string(esize) + " bytes = " + std::to_string(inner_bytes) +
+                                " bytes exceeds the " + std::to_string(span) + "-byte span of the swizzle");
 
   for (int d = 0; d < s.rank; ++d) {
     const std::uint32_t e = s.element_strides[static_cast<std::size_t>(d)];
     if (e < 1 || e > 8)
-      return tensor_map_error(E::element_stride, "element stride " + std::to_string(e) + " of " +
-                                                     detail::dim_name(d) + " is not in 1..8");
+      return tensor_map_error(E::element_stride,
+                              "element stride " + std::to_string(e) + " of " + detail::dim_name(d) + " is not in 1..8");
   }
   if (s.interleave == CU_TENSOR_MAP_INTERLEAVE_32B && s.swizzle != CU_TENSOR_MAP_SWIZZLE_32B)
     return tensor_map_error(E::interleave_swizzle, "32-byte interleave requires the 32-byte swizzle");

@@ -99,8 +99,10 @@ struct UniversalCopyZfill : UniversalCopy<T, Bits> {
   TESSEL_HD static void copy_n(const T* src, T* dst, int n) {
     using elem_word = typename detail::Word<sizeof(T)>::type;
     for (int i = 0; i < kElems; ++i) {
-      if (i < n) dst[i] = src[i];
-      else *reinterpret_cast<elem_word*>(dst + i) = elem_word{};
+      if (i < n)
+        dst[i] = src[i];
+      else
+        *reinterpret_cast<elem_word*>(dst + i) = elem_word{};
     }
   }
   static constexpr bool kZeroFills = true;

@@ -86,10 +86,10 @@ struct TiledLdsm {
   static constexpr int kAM = kL.m / 16, kAN = kL.n / 8, kAK = kL.k / 16;
   /// The SRC layout tiled exactly like the MMA operand (see make_tiled_mma_layouts).
   static constexpr Layout kSrcTV =
-      IsA ? detail::tile_tv(Trans ? atom_layouts::ldmatrix_x4_trans_src_a : atom_layouts::ldmatrix_x4_src, 16, 16, kAM, detail::rep(kAM, 16), detail::rep(kAN, 0),
-                            detail::rep(kAK, index_t{16} * kL.m))
-          : detail::tile_tv(Trans ? atom_layouts::ldmatrix_x2_trans_src_b : atom_layouts::ldmatrix_x2_src_b, 8, 16, kAN, detail::rep(kAM, 0), detail::rep(kAN, 8),
-                            detail::rep(kAK, index_t{16} * kL.n));
+      IsA ? detail::tile_tv(Trans ? atom_layouts::ldmatrix_x4_trans_src_a : atom_layouts::ldmatrix_x4_src, 16, 16, kAM,
+                            detail::rep(kAM, 16), detail::rep(kAN, 0), detail::rep(kAK, index_t{16} * kL.m))
+          : detail::tile_tv(Trans ? atom_layouts::ldmatrix_x2_trans_src_b : atom_layouts::ldmatrix_x2_src_b, 8, 16, kAN,
+                            detail::rep(kAM, 0), detail::rep(kAN, 8), detail::rep(kAK, index_t{16} * kL.n));
   static constexpr IntTuple kTile = IsA ? make_shape(kL.m, kL.k) : make_shape(kL.n, kL.k);
 
   struct ThrCopy {

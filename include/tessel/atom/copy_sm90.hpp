@@ -51,8 +51,9 @@ arch::sm90::TensorMapStatus make_tma_map(CUtensorMap& map, const GlobalTensor<T,
   constexpr IntTuple tile = Tile::value;
   static_assert(rank(tile) == R, "tessel: the tile must have the tensor's rank");
   if (g.layout.stride[R - 1] != 1)
-    return arch::sm90::detail::tensor_map_error(arch::sm90::TensorMapErrc::global_stride,
-                                          "stride: TMA needs the last mode of the tensor to be contiguous (stride 1)");
+    return arch::sm90::detail::tensor_map_error(
+        arch::sm90::TensorMapErrc::global_stride,
+        "stride: TMA needs the last mode of the tensor to be contiguous (stride 1)");
   arch::sm90::TensorMapSpec s;
   s.dtype = detail::tma_dtype<std::remove_const_t<T>>();
   s.rank = R;
@@ -65,8 +66,8 @@ arch::sm90::TensorMapStatus make_tma_map(CUtensorMap& map, const GlobalTensor<T,
   }
   if (!tma_swizzle_of(sw, static_cast<int>(sizeof(T)), s.swizzle))
     return arch::sm90::detail::tensor_map_error(arch::sm90::TensorMapErrc::enum_value,
-                                          "swizzle: the shared layout's swizzle is not one TMA writes "
-                                          "(Sw<1..3, 4-log2(element bytes), 3>)");
+                                                "swizzle: the shared layout's swizzle is not one TMA writes "
+                                                "(Sw<1..3, 4-log2(element bytes), 3>)");
   s.l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
   return arch::sm90::encode_tiled(map, s);
 }
@@ -84,8 +85,7 @@ __device__ void tma_load_tile(const CUtensorMap* map, void* smem, std::uint32_t 
 template <class Tile>
 __device__ void tma_store_tile(const CUtensorMap* map, const void* smem, index_t c0, index_t c1) {
   constexpr IntTuple t = Tile::value;
-  arch::sm90::tma_store(map, arch::smem_addr(smem), static_cast<int>(c1 * t.val[1]),
-                        static_cast<int>(c0 * t.val[0]));
+  arch::sm90::tma_store(map, arch::smem_addr(smem), static_cast<int>(c1 * t.val[1]), static_cast<int>(c0 * t.val[0]));
 }
 
 }  // namespace tessel

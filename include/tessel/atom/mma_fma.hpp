@@ -18,8 +18,8 @@ inline constexpr Layout kFmaTV = make_layout(make_shape(1, 1), make_stride(0, 0)
 /// The FMA atom as data: m = n = k = 1, one thread; A (1,1), B (1,1) and C
 /// (1,1) are each one value of that thread.
 inline constexpr MmaAtomInfo kUniversalFma_1x1x1{
-    "UniversalFMA_1x1x1", "fma.rn (c = a * b + c in the accumulator type)", 1, 1, 1, 1,
-    detail::kFmaTV, detail::kFmaTV, detail::kFmaTV};
+    "UniversalFMA_1x1x1", "fma.rn (c = a * b + c in the accumulator type)", 1, 1, 1, 1, detail::kFmaTV, detail::kFmaTV,
+    detail::kFmaTV};
 
 /// d += a * b with A and B converted to the accumulator type TC first (bf16
 /// and f16 convert exactly to float).  nvcc contracts the multiply-add into

@@ -9,10 +9,10 @@
 #include <type_traits>
 
 #include "tessel/arch/sm80.hpp"
-#include "tessel/core/pack.hpp"
 #include "tessel/atom/mma_atom.hpp"
 #include "tessel/atom/mma_traits_sm80.hpp"
 #include "tessel/atom/tiled_mma.hpp"  // TiledMma, TiledCopyA/B/C, gemm(): generic, re-exported here
+#include "tessel/core/pack.hpp"
 
 namespace tessel {
 
@@ -31,7 +31,7 @@ struct SM80_16x8x16_F32_TN {
     const std::uint32_t ra[4] = {pack_pair(a[0], a[1]), pack_pair(a[2], a[3]), pack_pair(a[4], a[5]),
                                  pack_pair(a[6], a[7])};
     const std::uint32_t rb[2] = {pack_pair(b[0], b[1]), pack_pair(b[2], b[3])};
-    float (&acc)[4] = *reinterpret_cast<float(*)[4]>(d);
+    float(&acc)[4] = *reinterpret_cast<float(*)[4]>(d);
     if constexpr (std::is_same_v<T, __half>) {
       arch::sm80::mma_m16n8k16_f32_f16(acc, ra, rb, acc);
     } else {

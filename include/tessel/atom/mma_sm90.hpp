@@ -58,7 +58,7 @@ struct SM90_64xNx64_F32BF16BF16_SS {
         sm90::make_smem_desc(arch::smem_addr(sA), sa.lbo_bytes, sa.sbo_bytes, sm90::GmmaSwizzle::sw128);
     const std::uint64_t db =
         sm90::make_smem_desc(arch::smem_addr(sB), sb.lbo_bytes, sb.sbo_bytes, sm90::GmmaSwizzle::sw128);
-    float (&d)[N / 2] = *reinterpret_cast<float(*)[N / 2]>(c.addr(0));
+    float(&d)[N / 2] = *reinterpret_cast<float(*)[N / 2]>(c.addr(0));
     sm90::register_fence(d);
     sm90::wgmma_fence();
     // One k16 step is +32 bytes inside a 128-byte swizzled row (§8.1).

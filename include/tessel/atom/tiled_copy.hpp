@@ -14,8 +14,8 @@ namespace tessel {
 
 /// The TV layout and copy tile of `make_tiled_copy(thr, val)`.
 struct CopyPlan {
-  Layout tv;     // (T, V) -> column-major index in the copy tile
-  IntTuple tile; // flat copy-tile shape
+  Layout tv;      // (T, V) -> column-major index in the copy tile
+  IntTuple tile;  // flat copy-tile shape
 };
 
 /// Threads arranged by `thr` (tile coordinate -> thread index), each moving the
@@ -73,16 +73,16 @@ struct GlobalThrView {
   TESSEL_HD constexpr T* addr(int v) const {
     const index_t c = Values{}(0, v);
     index_t off = 0;
-TESSEL_UNROLL
+    TESSEL_UNROLL
     for (int i = 0; i < R; ++i) off += coord_field(base, i) * stride[i];
-TESSEL_UNROLL
+    TESSEL_UNROLL
     for (int i = 0; i < R; ++i) off += coord_field(c, i) * stride[i];
     return ptr + off;
   }
   TESSEL_HD constexpr bool inside(int v) const {
     const index_t c = Values{}(0, v);
     bool in = true;
-TESSEL_UNROLL
+    TESSEL_UNROLL
     for (int i = 0; i < R; ++i) in = in && coord_field(c, i) < residue[i] - coord_field(base, i);
     return in;
   }

@@ -116,7 +116,8 @@ TESSEL_DEVICE void gemm(const TM&, const FA& a, const FB& b, FC& c) {
     TESSEL_UNROLL
     for (int n = 0; n < RN; ++n) {
       TESSEL_UNROLL
-      for (int m = 0; m < RM; ++m) Atom::fma(c.addr(Vc * (m + RM * n)), a.addr(Va * (m + RM * k)), b.addr(Vb * (n + RN * k)));
+      for (int m = 0; m < RM; ++m)
+        Atom::fma(c.addr(Vc * (m + RM * n)), a.addr(Va * (m + RM * k)), b.addr(Vb * (n + RN * k)));
     }
   }
 }

@@ -160,8 +160,8 @@ TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Layout& B)
   Leaves a = leaves_of(A);
   if (a.s[a.n - 1] == 1) a.s[a.n - 1] = 2;
   a = coalesce_leaves(a);
-  const int last = a.n - 1;                  // index of A's last mode
-  index_t reach[kMaxLeaves]{};                // largest digit used per mode (overlap rule)
+  const int last = a.n - 1;     // index of A's last mode
+  index_t reach[kMaxLeaves]{};  // largest digit used per mode (overlap rule)
 
   Layout R;
   int bleaf = 0;
@@ -313,8 +313,7 @@ TESSEL_HD constexpr Result<Layout> by_tiler(const Layout& A, const Tiler& T, boo
 /// By-mode composition; modes of A beyond the tiler are dropped.
 /// Example: composition((12,(4,8)):(59,(13,1)), <3:4,8:2>) is (3,(2,4)):(236,(26,1)).
 TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Tiler& T) {
-  return detail::by_tiler(A, T, false, false,
-                          [](const Layout& a, const Layout& b) { return composition(a, b); });
+  return detail::by_tiler(A, T, false, false, [](const Layout& a, const Layout& b) { return composition(a, b); });
 }
 
 // ================================================================ complement
@@ -361,9 +360,8 @@ TESSEL_HD constexpr Result<Layout> complement(const Layout& L, const IntTuple& C
     if (!used[i]) lastleaf = i;
   const index_t sh = F.d[lastleaf] / cur_stride;
   if (sh == 0)
-    return make_error(Errc::non_injective,
-                      "leaf {0}:{1} revisits offsets below {2} that earlier leaves already cover", F.s[lastleaf],
-                      F.d[lastleaf], cur_stride);
+    return make_error(Errc::non_injective, "leaf {0}:{1} revisits offsets below {2} that earlier leaves already cover",
+                      F.s[lastleaf], F.d[lastleaf], cur_stride);
   out.push(sh, cur_stride);
   if (mul_overflows(F.d[lastleaf], F.s[lastleaf]))
     return detail::overflow_error("the complement's stride would exceed {0}");
@@ -658,8 +656,9 @@ TESSEL_HD constexpr Result<Layout> tile_to_shape(const Layout& L, const IntTuple
   }
   {
     if (T.overflow || T.ntok == 0) return make_error(Errc::syntax, "the target is not an integer tuple");
-    const Error e = detail::check_extents(T, "target extent {0} (leaf {1} of the target, counting from 0) is not positive",
-                                          "the size of the target shape exceeds {0}");
+    const Error e =
+        detail::check_extents(T, "target extent {0} (leaf {1} of the target, counting from 0) is not positive",
+                              "the size of the target shape exceeds {0}");
     if (e.code != Errc::ok) return e;
   }
   const int R = rank(T);
@@ -670,8 +669,8 @@ TESSEL_HD constexpr Result<Layout> tile_to_shape(const Layout& L, const IntTuple
     const index_t b = size(R == 1 ? P : mode(P, k));
     const index_t t = size(R == 1 ? T : mode(T, k));
     if (t % b != 0)
-      return make_error(Errc::tile_divisibility, "target extent {0} of mode {2} is not a multiple of the block's {1}", t,
-                        b, k);
+      return make_error(Errc::tile_divisibility, "target extent {0} of mode {2} is not a multiple of the block's {1}",
+                        t, b, k);
     q[k] = t / b;
   }
   return blocked_product(P, make_layout(flat_tuple_of(q, R)));

@@ -271,8 +271,12 @@ TESSEL_HD constexpr IntTuple make_shape(const Ts&... xs) {
   }
 }
 template <class... Ts>
-TESSEL_HD constexpr IntTuple make_stride(const Ts&... xs) { return make_shape(xs...); }
+TESSEL_HD constexpr IntTuple make_stride(const Ts&... xs) {
+  return make_shape(xs...);
+}
 template <class... Ts>
-TESSEL_HD constexpr IntTuple make_coord(const Ts&... xs) { return make_shape(xs...); }
+TESSEL_HD constexpr IntTuple make_coord(const Ts&... xs) {
+  return make_shape(xs...);
+}
 
 }  // namespace tessel

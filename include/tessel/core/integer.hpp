@@ -36,9 +36,11 @@ concept Integer = DynamicInt<T> || is_static_int_v<T>;
 
 // Static-with-static arithmetic stays static.  Mixed arithmetic falls back to
 // the built-in operators through the implicit conversion to index_t.
-#define TESSEL_STATIC_BINOP(OP)                                               \
-  template <index_t A, index_t B>                                             \
-  TESSEL_HD constexpr auto operator OP(Int<A>, Int<B>) { return Int<(A OP B)>{}; }
+#define TESSEL_STATIC_BINOP(OP)                          \
+  template <index_t A, index_t B>                        \
+  TESSEL_HD constexpr auto operator OP(Int<A>, Int<B>) { \
+    return Int<(A OP B)>{};                              \
+  }
 TESSEL_STATIC_BINOP(+)
 TESSEL_STATIC_BINOP(-)
 TESSEL_STATIC_BINOP(*)
@@ -55,10 +57,14 @@ TESSEL_HD constexpr auto operator%(Int<A>, Int<B>) {
   return Int<A % B>{};
 }
 template <index_t A>
-TESSEL_HD constexpr auto operator-(Int<A>) { return Int<-A>{}; }
+TESSEL_HD constexpr auto operator-(Int<A>) {
+  return Int<-A>{};
+}
 
 template <index_t A, index_t B>
-TESSEL_HD constexpr bool operator==(Int<A>, Int<B>) { return A == B; }
+TESSEL_HD constexpr bool operator==(Int<A>, Int<B>) {
+  return A == B;
+}
 
 /// Ceiling division of non-negative integers, static when both are static.
 /// C++ example: ceil_div(_7{}, _2{}) is Int<4>; ceil_div(7, 2) == 4.
@@ -90,9 +96,7 @@ TESSEL_HD constexpr bool mul_overflows(index_t a, index_t b) {
   return b > 0 ? a < kMinIndex / b : a < kMaxIndex / b;
 }
 /// True when a + b does not fit in index_t.
-TESSEL_HD constexpr bool add_overflows(index_t a, index_t b) {
-  return b > 0 ? a > kMaxIndex - b : a < kMinIndex - b;
-}
+TESSEL_HD constexpr bool add_overflows(index_t a, index_t b) { return b > 0 ? a > kMaxIndex - b : a < kMinIndex - b; }
 /// a * b, or the bound of its sign when the product does not fit.
 /// C++ example: sat_mul(3, 4) == 12; sat_mul(2^62, 4) == kMaxIndex; sat_mul(kMaxIndex, 0) == 0.
 TESSEL_HD constexpr index_t sat_mul(index_t a, index_t b) {

@@ -78,8 +78,7 @@ TESSEL_HD constexpr Error check_coord_span(const IntTuple& c, Span cs, const Int
   if (span_is_leaf(c, cs)) {
     const index_t v = c.val[cs.lb];
     const index_t n = span_size(S, ss);
-    if (v < 0 || v >= n)
-      return make_error(Errc::coordinate_range, "coordinate {0} is outside [0,{1})", v, n);
+    if (v < 0 || v >= n) return make_error(Errc::coordinate_range, "coordinate {0} is outside [0,{1})", v, n);
     return Error{};
   }
   if (span_is_leaf(S, ss))
@@ -115,8 +114,9 @@ struct Layout {
   TESSEL_HD constexpr index_t operator()(const IntTuple& c) const { return crd2idx(c, shape, stride); }
   /// Value at the coordinate (c0, c1, ...) of a rank-r layout.
   template <class... Cs>
-    requires(sizeof...(Cs) >= 2)
-  TESSEL_HD constexpr index_t operator()(const Cs&... cs) const { return crd2idx(make_tuple(cs...), shape, stride); }
+  requires(sizeof...(Cs) >= 2) TESSEL_HD constexpr index_t operator()(const Cs&... cs) const {
+    return crd2idx(make_tuple(cs...), shape, stride);
+  }
 };
 
 TESSEL_HD constexpr bool operator==(const Layout& a, const Layout& b) {
@@ -180,8 +180,8 @@ TESSEL_HD constexpr Error check_layout(const Layout& l) {
     if (l.shape.tok[i] == kTokOpen && l.shape.tok[i + 1] == kTokClose)
       return make_error(Errc::syntax, "empty tuple () in a shape");
   if (!congruent(l.shape, l.stride))
-    return make_error(Errc::congruence, "shape ({0} leaves) and stride ({1} leaves) are not congruent",
-                      l.shape.nleaf, l.stride.nleaf);
+    return make_error(Errc::congruence, "shape ({0} leaves) and stride ({1} leaves) are not congruent", l.shape.nleaf,
+                      l.stride.nleaf);
   {
     const Error e = detail::check_extents(l.shape, "extent {0} of leaf {1} (counting from 0) is not positive",
                                           "the size of the layout exceeds {0}");
@@ -280,8 +280,8 @@ struct ModeBuilder {
 
 /// make_layout(L0, L1, ...): concatenation of layouts into modes.
 template <class... Ls>
-  requires((std::is_same_v<Ls, Layout> && ...))
-TESSEL_HD constexpr Layout make_layout(const Layout& l0, const Ls&... ls) {
+requires((std::is_same_v<Ls, Layout> && ...)) TESSEL_HD constexpr Layout
+    make_layout(const Layout& l0, const Ls&... ls) {
   const Layout all[] = {l0, ls...};
   return concat(all, 1 + static_cast<int>(sizeof...(Ls)));
 }

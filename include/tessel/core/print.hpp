@@ -29,8 +29,8 @@ inline std::string to_string(const Layout& l) { return to_string(l.shape) + ":" 
 /// C++ example: "Sw<3,3,3>o((8,64):(64,1))"; Sw<0,M,S> prints as the plain layout.
 inline std::string to_string(const SwizzledLayout& l) {
   if (l.swizzle.is_identity()) return to_string(l.layout);
-  return "Sw<" + std::to_string(l.swizzle.b) + "," + std::to_string(l.swizzle.m) + "," +
-         std::to_string(l.swizzle.s) + ">o(" + to_string(l.layout) + ")";
+  return "Sw<" + std::to_string(l.swizzle.b) + "," + std::to_string(l.swizzle.m) + "," + std::to_string(l.swizzle.s) +
+         ">o(" + to_string(l.layout) + ")";
 }
 
 inline std::ostream& operator<<(std::ostream& os, const IntTuple& t) { return os << to_string(t); }
@@ -79,7 +79,9 @@ std::string print_layout(const L& l) {
       widest = w > widest ? w : widest;
     }
   const auto cell = static_cast<int>(widest) + 2;
-  auto pad = [](const std::string& s, int w) { return std::string(w > static_cast<int>(s.size()) ? w - s.size() : 0, ' ') + s; };
+  auto pad = [](const std::string& s, int w) {
+    return std::string(w > static_cast<int>(s.size()) ? w - s.size() : 0, ' ') + s;
+  };
   std::string sep = "    +";
   for (index_t j = 0; j < cols; ++j) sep += std::string(cell, '-') + "+";
   out += "    ";

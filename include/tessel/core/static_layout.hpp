@@ -54,8 +54,8 @@ struct StaticLayout {
   /// Arithmetic happens in the coordinates' type when every constant of L fits
   /// in 32 bits and the coordinates are 32-bit, else in 64 bits.
   template <class... Cs>
-    requires(sizeof...(Cs) == 1 || sizeof...(Cs) == static_cast<std::size_t>(kRank))
-  TESSEL_HD constexpr auto operator()(Cs... cs) const {
+  requires(sizeof...(Cs) == 1 || sizeof...(Cs) == static_cast<std::size_t>(kRank)) TESSEL_HD constexpr auto operator()(
+      Cs... cs) const {
     using C = std::common_type_t<Cs...>;
     using T = std::conditional_t<(sizeof(C) <= 4 && detail::fits_in_int32(L)), C, index_t>;
     if constexpr (sizeof...(Cs) == 1) {
@@ -90,8 +90,9 @@ struct StaticLayout {
   }
   template <class T, int... K, class... Cs>
   TESSEL_HD static constexpr T eval_modes(std::integer_sequence<int, K...>, Cs... cs) {
-    return (T{0} + ... +
-            eval_leaves<T, kBounds.begin[K], kBounds.begin[K + 1]>(cs, std::make_integer_sequence<int, L.shape.nleaf>{}));
+    return (
+        T{0} + ... +
+        eval_leaves<T, kBounds.begin[K], kBounds.begin[K + 1]>(cs, std::make_integer_sequence<int, L.shape.nleaf>{}));
   }
 };
 

@@ -44,24 +44,42 @@ enum class Errc : std::uint8_t {
 /// The keyword printed after `error:` for each code (spec §1.3).
 TESSEL_HD constexpr const char* errc_keyword(Errc e) {
   switch (e) {
-    case Errc::ok: return "ok";
-    case Errc::syntax: return "syntax";
-    case Errc::arity: return "arity";
-    case Errc::type: return "type";
-    case Errc::congruence: return "congruence";
-    case Errc::coordinate_rank: return "coordinate-rank";
-    case Errc::coordinate_range: return "coordinate-range";
-    case Errc::stride_divisibility: return "stride-divisibility";
-    case Errc::shape_divisibility: return "shape-divisibility";
-    case Errc::inexact_division: return "inexact-division";
-    case Errc::overlap: return "overlap";
-    case Errc::non_injective: return "non-injective";
-    case Errc::tiler_rank: return "tiler-rank";
-    case Errc::tile_divisibility: return "tile-divisibility";
-    case Errc::swizzle: return "swizzle";
-    case Errc::left_inverse_divisibility: return "left-inverse-divisibility";
-    case Errc::value_range: return "value-range";
-    case Errc::capacity: return "capacity";
+    case Errc::ok:
+      return "ok";
+    case Errc::syntax:
+      return "syntax";
+    case Errc::arity:
+      return "arity";
+    case Errc::type:
+      return "type";
+    case Errc::congruence:
+      return "congruence";
+    case Errc::coordinate_rank:
+      return "coordinate-rank";
+    case Errc::coordinate_range:
+      return "coordinate-range";
+    case Errc::stride_divisibility:
+      return "stride-divisibility";
+    case Errc::shape_divisibility:
+      return "shape-divisibility";
+    case Errc::inexact_division:
+      return "inexact-division";
+    case Errc::overlap:
+      return "overlap";
+    case Errc::non_injective:
+      return "non-injective";
+    case Errc::tiler_rank:
+      return "tiler-rank";
+    case Errc::tile_divisibility:
+      return "tile-divisibility";
+    case Errc::swizzle:
+      return "swizzle";
+    case Errc::left_inverse_divisibility:
+      return "left-inverse-divisibility";
+    case Errc::value_range:
+      return "value-range";
+    case Errc::capacity:
+      return "capacity";
   }
   return "unknown";
 }
@@ -92,8 +110,7 @@ struct Error {
   }
 };
 
-TESSEL_HD constexpr Error make_error(Errc code, const char* what, index_t a0 = 0, index_t a1 = 0,
-                                     index_t a2 = 0) {
+TESSEL_HD constexpr Error make_error(Errc code, const char* what, index_t a0 = 0, index_t a1 = 0, index_t a2 = 0) {
   Error e;
   e.code = code;
   e.what = what;
@@ -182,8 +199,8 @@ struct Result {
   Error err{};
 
   constexpr Result() = default;
-  TESSEL_HD constexpr Result(const T& v) : val(v) {}       // NOLINT: implicit success
-  TESSEL_HD constexpr Result(const Error& e) : err(e) {}   // NOLINT: implicit failure
+  TESSEL_HD constexpr Result(const T& v) : val(v) {}      // NOLINT: implicit success
+  TESSEL_HD constexpr Result(const Error& e) : err(e) {}  // NOLINT: implicit failure
 
   TESSEL_HD constexpr bool ok() const { return err.code == Errc::ok; }
   TESSEL_HD constexpr explicit operator bool() const { return ok(); }
@@ -198,8 +215,8 @@ struct Result {
 };
 
 /// Propagate the error of a `Result` expression to the enclosing function.
-#define TESSEL_TRY(var, expr)              \
-  auto var##_result_ = (expr);             \
+#define TESSEL_TRY(var, expr)                        \
+  auto var##_result_ = (expr);                       \
   if (!var##_result_.ok()) return var##_result_.err; \
   const auto& var = var##_result_.val
 

@@ -27,7 +27,9 @@ TESSEL_HD constexpr bool operator==(const Swizzle& a, const Swizzle& b) {
 TESSEL_HD constexpr Result<Swizzle> make_swizzle(int b, int m, int s) {
   const int as = s < 0 ? -s : s;
   if (b < 0 || m < 0) return make_error(Errc::swizzle, "Sw<{0},{1},{2}>: B and M must be non-negative", b, m, s);
-  if (as < b) return make_error(Errc::swizzle, "Sw<{0},{1},{2}>: |S| must be at least B (source and target bits overlap)", b, m, s);
+  if (as < b)
+    return make_error(Errc::swizzle, "Sw<{0},{1},{2}>: |S| must be at least B (source and target bits overlap)", b, m,
+                      s);
   if (b + m + as > 62) return make_error(Errc::swizzle, "Sw<{0},{1},{2}>: bits beyond 62 are not supported", b, m, s);
   return Swizzle{b, m, s};
 }
@@ -40,8 +42,9 @@ struct SwizzledLayout {
   TESSEL_HD constexpr index_t operator()(index_t i) const { return swizzle(layout(i)); }
   TESSEL_HD constexpr index_t operator()(const IntTuple& c) const { return swizzle(layout(c)); }
   template <class... Cs>
-    requires(sizeof...(Cs) >= 2)
-  TESSEL_HD constexpr index_t operator()(const Cs&... cs) const { return swizzle(layout(cs...)); }
+  requires(sizeof...(Cs) >= 2) TESSEL_HD constexpr index_t operator()(const Cs&... cs) const {
+    return swizzle(layout(cs...));
+  }
 };
 TESSEL_HD constexpr bool operator==(const SwizzledLayout& a, const SwizzledLayout& b) {
   return a.swizzle == b.swizzle && a.layout == b.layout;
@@ -82,8 +85,12 @@ TESSEL_SWIZZLED_BINARY(blocked_product, Layout) TESSEL_SWIZZLED_BINARY(raked_pro
 TESSEL_SWIZZLED_BINARY(tile_to_shape, IntTuple) TESSEL_SWIZZLED_BINARY(coalesce, IntTuple)
 TESSEL_SWIZZLED_BINARY(filter, IntTuple)
 #undef TESSEL_SWIZZLED_BINARY
-// clang-format on
-TESSEL_HD constexpr SwizzledLayout coalesce(const SwizzledLayout& a) { return SwizzledLayout{a.swizzle, coalesce(a.layout)}; }
-TESSEL_HD constexpr SwizzledLayout filter(const SwizzledLayout& a) { return SwizzledLayout{a.swizzle, filter(a.layout)}; }
+    // clang-format on
+    TESSEL_HD constexpr SwizzledLayout coalesce(const SwizzledLayout& a) {
+  return SwizzledLayout{a.swizzle, coalesce(a.layout)};
+}
+TESSEL_HD constexpr SwizzledLayout filter(const SwizzledLayout& a) {
+  return SwizzledLayout{a.swizzle, filter(a.layout)};
+}
 
 }  // namespace tessel

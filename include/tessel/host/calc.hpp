@@ -92,8 +92,8 @@ struct TvCell {
 
 /// The cells of a panel in display coordinates (row-major).
 struct TvGrid {
-  index_t rows = 0, cols = 0;        // display rows and columns
-  index_t threads = 0, values = 0;   // size of the thread and value modes
+  index_t rows = 0, cols = 0;       // display rows and columns
+  index_t threads = 0, values = 0;  // size of the thread and value modes
   std::vector<TvCell> cells;
   const TvCell& at(index_t r, index_t c) const { return cells[static_cast<std::size_t>(r * cols + c)]; }
 };

@@ -34,7 +34,7 @@ bool parse_copy_kernel(std::string_view s, CopyKernel& out);
 /// Rejects, before launching anything: null pointers, empty or negative
 /// extents, row strides smaller than a row, and for the vector kernels rows or
 /// pointers not aligned to 16 bytes (status `unsupported`, naming the rule).
-Status tile_copy(CopyKernel kernel, const __nv_bfloat16* src, __nv_bfloat16* dst, index_t m, index_t n,
-                 index_t ld_src, index_t ld_dst, cudaStream_t stream = nullptr);
+Status tile_copy(CopyKernel kernel, const __nv_bfloat16* src, __nv_bfloat16* dst, index_t m, index_t n, index_t ld_src,
+                 index_t ld_dst, cudaStream_t stream = nullptr);
 
 }  // namespace tessel

@@ -21,10 +21,14 @@ struct Status {
 
 inline const char* to_string(Status::Code c) {
   switch (c) {
-    case Status::ok: return "ok";
-    case Status::invalid_argument: return "invalid-argument";
-    case Status::unsupported: return "unsupported";
-    case Status::cuda_error: return "cuda-error";
+    case Status::ok:
+      return "ok";
+    case Status::invalid_argument:
+      return "invalid-argument";
+    case Status::unsupported:
+      return "unsupported";
+    case Status::cuda_error:
+      return "cuda-error";
   }
   return "unknown";
 }

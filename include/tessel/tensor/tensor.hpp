@@ -67,17 +67,14 @@ struct Strided {
   index_t stride[R];
 
   template <class... Cs>
-    requires(sizeof...(Cs) == R)
-  TESSEL_HD constexpr index_t operator()(Cs... cs) const {
+  requires(sizeof...(Cs) == R) TESSEL_HD constexpr index_t operator()(Cs... cs) const {
     const index_t c[R] = {static_cast<index_t>(cs)...};
     index_t off = 0;
     for (int i = 0; i < R; ++i) off += c[i] * stride[i];
     return off;
   }
   /// The same layout as a tessel Layout value (for the algebra and printing).
-  constexpr Layout value() const {
-    return Layout{flat_tuple_of(shape, R), flat_tuple_of(stride, R)};
-  }
+  constexpr Layout value() const { return Layout{flat_tuple_of(shape, R), flat_tuple_of(stride, R)}; }
 };
 
 /// A global tensor: an element pointer and a run-time strided layout.
@@ -107,7 +104,8 @@ TESSEL_HD constexpr GlobalTensor<T, R> make_global_tensor(T* ptr, const IntTuple
 /// make_global_tensor(ptr, {M, N}, {ld, 1}): the form for kernels (no IntTuple
 /// is built at run time).
 template <class T, int R>
-TESSEL_HD constexpr GlobalTensor<T, R> make_global_tensor(T* ptr, const index_t (&shape)[R], const index_t (&stride)[R]) {
+TESSEL_HD constexpr GlobalTensor<T, R> make_global_tensor(T* ptr, const index_t (&shape)[R],
+                                                          const index_t (&stride)[R]) {
   GlobalTensor<T, R> g{ptr, {}};
   for (int i = 0; i < R; ++i) {
     g.layout.shape[i] = shape[i];
@@ -127,30 +125,29 @@ struct GlobalTile {
   static constexpr IntTuple kShape = TileShape::value;
   static_assert(rank(kShape) == R, "tessel: tile rank must equal the tensor rank");
 
-  T* ptr;               // element (0,...,0) of the tile
+  T* ptr;  // element (0,...,0) of the tile
   index_t stride[R];
   index_t residue[R];
 
   /// Offset of a packed tile coordinate.
   TESSEL_HD constexpr index_t offset(index_t packed) const {
     index_t off = 0;
-TESSEL_UNROLL
+    TESSEL_UNROLL
     for (int i = 0; i < R; ++i) off += coord_field(packed, i) * stride[i];
     return off;
   }
   /// Is a packed tile coordinate inside the tensor?
   TESSEL_HD constexpr bool inside(index_t packed) const {
     bool in = true;
-TESSEL_UNROLL
+    TESSEL_UNROLL
     for (int i = 0; i < R; ++i) in = in && coord_field(packed, i) < residue[i];
     return in;
   }
   /// Does the whole tile lie inside the tensor (no predication needed)?
   TESSEL_HD constexpr bool full() const {
     // Extents as scalar constants: device code cannot index kShape at run time.
-    return [&]<int... I>(std::integer_sequence<int, I...>) {
-      return ((residue[I] >= kExtent<I>) && ...);
-    }(std::make_integer_sequence<int, R>{});
+    return [&]<int... I>(std::integer_sequence<int, I...>) { return ((residue[I] >= kExtent<I>)&&...); }
+    (std::make_integer_sequence<int, R>{});
   }
   template <int I>
   static constexpr index_t kExtent = kShape.is_int() ? kShape.val[0] : kShape.val[I];
@@ -159,8 +156,8 @@ TESSEL_UNROLL
 /// The tile at tile coordinate `tile_coord` (one entry per mode) of `g`:
 /// local_tile(g, Tile, (i,j)) starts at element (i*T0, j*T1).
 template <class TileShape, class T, int R, class... Cs>
-  requires(sizeof...(Cs) == R)
-TESSEL_HD constexpr GlobalTile<T, TileShape, R> local_tile(const GlobalTensor<T, R>& g, Cs... tile_coord) {
+requires(sizeof...(Cs) == R) TESSEL_HD
+    constexpr GlobalTile<T, TileShape, R> local_tile(const GlobalTensor<T, R>& g, Cs... tile_coord) {
   constexpr IntTuple s = TileShape::value;
   const index_t c[R] = {static_cast<index_t>(tile_coord)...};
   GlobalTile<T, TileShape, R> t{g.ptr, {}, {}};
@@ -232,16 +229,15 @@ TESSEL_HD constexpr index_t mode_offset(const C& c) {
 /// kept layout is static; the fixed coordinates only move the pointer.
 /// C++ example: slice(t, _, 3) of a (128,64):(64,1) tensor is its column 3, 128:64.
 template <class T, Space S, Layout L, class... Cs>
-  requires(sizeof...(Cs) == static_cast<std::size_t>(rank(L)) && sizeof...(Cs) >= 2 &&
-           (detail::is_underscore_v<Cs> || ...))
-TESSEL_HD constexpr auto slice(const StaticTensor<T, S, StaticLayout<L>>& t, Cs... cs) {
+requires(sizeof...(Cs) == static_cast<std::size_t>(rank(L)) && sizeof...(Cs) >= 2 &&
+         (detail::is_underscore_v<Cs> || ...)) TESSEL_HD
+    constexpr auto slice(const StaticTensor<T, S, StaticLayout<L>>& t, Cs... cs) {
   constexpr int R = static_cast<int>(sizeof...(Cs));
   constexpr bool keep[] = {detail::is_underscore_v<Cs>...};
   constexpr Layout kept = detail::keep_modes(L, keep, R);
   index_t off = 0;
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    ((off += detail::mode_offset<L, K>(cs)), ...);
-  }(std::make_integer_sequence<int, R>{});
+  [&]<int... K>(std::integer_sequence<int, K...>) { ((off += detail::mode_offset<L, K>(cs)), ...); }
+  (std::make_integer_sequence<int, R>{});
   return StaticTensor<T, S, StaticLayout<kept>>{t.ptr + off};
 }
 
@@ -298,7 +294,8 @@ constexpr Result<Layout> recast_layout(const Layout& L, index_t num, index_t den
     index_t& d = r.stride.val[i];
     if (d == 1) {
       if ((s * num) % den != 0)
-        return make_error(Errc::shape_divisibility, "recast: the contiguous extent {0} is not a multiple of {1}", s, den);
+        return make_error(Errc::shape_divisibility, "recast: the contiguous extent {0} is not a multiple of {1}", s,
+                          den);
       s = s * num / den;
     } else if ((d * num) % den != 0) {
       return make_error(Errc::stride_divisibility, "recast: stride {0} is not a multiple of {1}", d, den);

@@ -42,9 +42,12 @@ Status with_types(const GemmArgs& a, F&& f) {
     return f.template operator()<T, MajorA::m, MajorB::k>();
   };
   switch (a.ab_type) {
-    case DType::bf16: return by_layout.template operator()<__nv_bfloat16>();
-    case DType::f16: return by_layout.template operator()<__half>();
-    case DType::f32: break;
+    case DType::bf16:
+      return by_layout.template operator()<__nv_bfloat16>();
+    case DType::f16:
+      return by_layout.template operator()<__half>();
+    case DType::f32:
+      break;
   }
   return Status::failure(Status::invalid_argument, "A and B must be bf16 or fp16");
 #endif
@@ -67,13 +70,12 @@ inline Status check_tile_grid(const GemmArgs& a, int tile_m, int tile_n, const c
   const TileGrid g = tile_grid(a, tile_m, tile_n);
   if (g.y > 65535)
     return Status::failure(Status::unsupported,
-                           std::string(step) + ": gridDim.y = ceil(M/" + std::to_string(tile_m) + ") = " +
-                               std::to_string(g.y) + " exceeds the CUDA limit 65535 (M <= " +
-                               std::to_string(65535LL * tile_m) + ")");
+                           std::string(step) + ": gridDim.y = ceil(M/" + std::to_string(tile_m) +
+                               ") = " + std::to_string(g.y) +
+                               " exceeds the CUDA limit 65535 (M <= " + std::to_string(65535LL * tile_m) + ")");
   if (g.x > 0x7FFFFFFF)
-    return Status::failure(Status::unsupported,
-                           std::string(step) + ": gridDim.x = ceil(N/" + std::to_string(tile_n) + ") = " +
-                               std::to_string(g.x) + " exceeds the CUDA limit 2^31-1");
+    return Status::failure(Status::unsupported, std::string(step) + ": gridDim.x = ceil(N/" + std::to_string(tile_n) +
+                                                    ") = " + std::to_string(g.x) + " exceeds the CUDA limit 2^31-1");
   return Status::success();
 }
 

@@ -11,8 +11,8 @@ Status check_k02(const GemmArgs& a) { return check_tile_grid(a, k::kBM, k::kBN, 
 
 Status launch_k02(const GemmArgs& a, cudaStream_t stream) {
   return with_types(a, [&]<class T, MajorA MA, MajorB MB>() {
-    k::gemm_smem_fma<T, MA, MB, k::SmemKMajor><<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, 0, stream>>>(
-        make_params<T>(a));
+    k::gemm_smem_fma<T, MA, MB, k::SmemKMajor>
+        <<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, 0, stream>>>(make_params<T>(a));
     return launch_status("k02");
   });
 }

@@ -45,7 +45,12 @@ MapCache& cache() {
 /// (BoxRows x BoxCols) boxes written with the 128-byte swizzle.
 template <class Box, class T>
 Status map_of(CUtensorMap& out, const T* ptr, index_t rows, index_t cols, index_t ld, const char* what) {
-  const MapKey key{ptr, rows, cols, ld, static_cast<int>(sizeof(T)), static_cast<int>(Box::value.val[0]),
+  const MapKey key{ptr,
+                   rows,
+                   cols,
+                   ld,
+                   static_cast<int>(sizeof(T)),
+                   static_cast<int>(Box::value.val[0]),
                    static_cast<int>(Box::value.val[1])};
   MapCache& c = cache();
   std::lock_guard<std::mutex> lock(c.mu);
@@ -117,7 +122,7 @@ Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
       const auto map_d_of = [&]<class U>() {
         return map_of<gemm_kernels::TmaStoreBox<U, k::kBM>>(map_d, static_cast<const U*>(a.d), a.m, a.n, a.ldd, "D");
       };
-      const Status sd = a.cd_type == DType::bf16 ? map_d_of.template operator()<__nv_bfloat16>()
+      const Status sd = a.cd_type == DType::bf16  ? map_d_of.template operator()<__nv_bfloat16>()
                         : a.cd_type == DType::f16 ? map_d_of.template operator()<__half>()
                                                   : map_d_of.template operator()<float>();
       tma_store = sd.is_ok();
@@ -126,7 +131,8 @@ Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
     if (Status e = allow_smem(kernel, X::kSmemBytes, "k09"); !e) return e;
     // Persistent: one CTA per SM (the kernel's shared memory allows one), at most one per tile.
     int device = 0, sms = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
       return launch_status("k09 (SM count)");
     const index_t tiles = ceil_div(a.m, index_t{k::kBM}) * ceil_div(a.n, index_t{k::kBN});
     const dim3 grid(static_cast<unsigned>(tiles < sms ? tiles : sms));

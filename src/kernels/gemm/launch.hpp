@@ -8,8 +8,8 @@
 
 namespace tessel::gemm_launch {
 
-#define TESSEL_GEMM_STEP(step)                            \
-  Status check_##step(const GemmArgs& args);              \
+#define TESSEL_GEMM_STEP(step)               \
+  Status check_##step(const GemmArgs& args); \
   Status launch_##step(const GemmArgs& args, cudaStream_t stream);
 TESSEL_GEMM_STEP(k01)
 TESSEL_GEMM_STEP(k02)

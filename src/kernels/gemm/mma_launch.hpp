@@ -12,8 +12,7 @@ namespace tessel::gemm_launch {
 
 inline Status check_tiles_linear(const GemmArgs& a, int bm, int bn, const char* step) {
   const index_t tm = ceil_div(a.m, index_t{bm}), tn = ceil_div(a.n, index_t{bn});
-  if (tm * tn > 0x7FFFFFFF)
-    return Status::failure(Status::unsupported, std::string(step) + ": more than 2^31-1 tiles");
+  if (tm * tn > 0x7FFFFFFF) return Status::failure(Status::unsupported, std::string(step) + ": more than 2^31-1 tiles");
   return Status::success();
 }
 

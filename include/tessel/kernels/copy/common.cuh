@@ -44,9 +44,8 @@ inline constexpr Layout kSmemRowMajor = make_layout(make_shape(kTileM, kTileN), 
 
 /// The 128-byte swizzle of bf16 rows (Sw<3,3,3>: the 16-byte chunk index XOR
 /// the row index mod 8) over the whole tile: rows of 64 bf16 = 128 bytes.
-inline constexpr SwizzledLayout kSmemSwizzled =
-    compose(Swizzle{3, 3, 3},
-            tile_to_shape(make_layout(make_shape(8, 64), LayoutRight{}), make_shape(kTileM, kTileN)).value());
+inline constexpr SwizzledLayout kSmemSwizzled = compose(
+    Swizzle{3, 3, 3}, tile_to_shape(make_layout(make_shape(8, 64), LayoutRight{}), make_shape(kTileM, kTileN)).value());
 
 /// 128 threads in 16 rows of 8, each moving 8 consecutive elements of a row
 /// (one 128-bit vector of bf16): a 16 x 64 copy tile, 8 copy tiles per tile.

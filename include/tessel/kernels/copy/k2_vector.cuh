@@ -14,9 +14,9 @@ __global__ void __launch_bounds__(128) tile_copy_vector(Problem<T> p) {
   const auto gS = make_global_tensor(p.src, {p.m, p.n}, {p.ld_src, index_t{1}});
   const auto gD = make_global_tensor(p.dst, {p.m, p.n}, {p.ld_dst, index_t{1}});
   const TileCoord at = row_band_tile();
-  const auto tile_s = local_tile<Tile>(gS, at.m, at.n);  // (128,64)
-  const auto tile_d = local_tile<Tile>(gD, at.m, at.n);  // (128,64)
-  const auto sT = make_smem_tensor<kSmemRowMajor>(smem);             // (128,64)
+  const auto tile_s = local_tile<Tile>(gS, at.m, at.n);   // (128,64)
+  const auto tile_d = local_tile<Tile>(gD, at.m, at.n);   // (128,64)
+  const auto sT = make_smem_tensor<kSmemRowMajor>(smem);  // (128,64)
 
   const VectorCopy<T> tc;
   const auto thr = tc.get_slice(static_cast<int>(threadIdx.x));

@@ -13,8 +13,8 @@ namespace tessel::copy_kernels {
 inline constexpr SwizzledLayout kSmemTma = kSmemSwizzled;
 
 template <class T>
-__global__ void __launch_bounds__(32) tile_copy_tma(const __grid_constant__ CUtensorMap src,
-                                                   const __grid_constant__ CUtensorMap dst) {
+__global__ void __launch_bounds__(32)
+    tile_copy_tma(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst) {
   __shared__ alignas(1024) T smem[kTileM * kTileN];
   __shared__ alignas(8) std::uint64_t full;
   const TileCoord at = row_band_tile();

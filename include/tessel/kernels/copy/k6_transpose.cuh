@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(128) tile_transpose(Problem<T> p) {
   __syncthreads();
 
   const auto tGsTT = gather.get_slice(t).partition_S(sTT);  // (8,(4,2)) values: 8 m's of one n, per copy tile
-  auto tGrD = make_fragment_like(tGsTT);                     // the same 64 values in registers
+  auto tGrD = make_fragment_like(tGsTT);                    // the same 64 values in registers
   copy(gather, tGsTT, tGrD);
   copy_if(store, tGrD, store.get_slice(t).partition_D(tile_d));
 }

@@ -39,28 +39,38 @@ struct Params {
 /// A as an (M,K) global tensor: (M,K):(lda,1) for A:k, (M,K):(1,lda) for A:m.
 template <MajorA MA, class T>
 TESSEL_HD constexpr GlobalTensor<const T, 2> tensor_a(const Params<T>& p) {
-  if constexpr (MA == MajorA::k) return make_global_tensor(p.a, {p.m, p.k}, {p.lda, index_t{1}});
-  else return make_global_tensor(p.a, {p.m, p.k}, {index_t{1}, p.lda});
+  if constexpr (MA == MajorA::k)
+    return make_global_tensor(p.a, {p.m, p.k}, {p.lda, index_t{1}});
+  else
+    return make_global_tensor(p.a, {p.m, p.k}, {index_t{1}, p.lda});
 }
 /// B as an (N,K) global tensor: (N,K):(1,ldb) for B:n, (N,K):(ldb,1) for B:k.
 template <MajorB MB, class T>
 TESSEL_HD constexpr GlobalTensor<const T, 2> tensor_b(const Params<T>& p) {
-  if constexpr (MB == MajorB::n) return make_global_tensor(p.b, {p.n, p.k}, {index_t{1}, p.ldb});
-  else return make_global_tensor(p.b, {p.n, p.k}, {p.ldb, index_t{1}});
+  if constexpr (MB == MajorB::n)
+    return make_global_tensor(p.b, {p.n, p.k}, {index_t{1}, p.ldb});
+  else
+    return make_global_tensor(p.b, {p.n, p.k}, {p.ldb, index_t{1}});
 }
 
 namespace detail {
 template <class U>
 __device__ inline float to_float(U x) {
-  if constexpr (std::is_same_v<U, float>) return x;
-  else if constexpr (std::is_same_v<U, __nv_bfloat16>) return __bfloat162float(x);
-  else return __half2float(x);
+  if constexpr (std::is_same_v<U, float>)
+    return x;
+  else if constexpr (std::is_same_v<U, __nv_bfloat16>)
+    return __bfloat162float(x);
+  else
+    return __half2float(x);
 }
 template <class U>
 __device__ inline U from_float(float x) {
-  if constexpr (std::is_same_v<U, float>) return x;
-  else if constexpr (std::is_same_v<U, __nv_bfloat16>) return __float2bfloat16_rn(x);
-  else return __float2half_rn(x);
+  if constexpr (std::is_same_v<U, float>)
+    return x;
+  else if constexpr (std::is_same_v<U, __nv_bfloat16>)
+    return __float2bfloat16_rn(x);
+  else
+    return __float2half_rn(x);
 }
 template <class U, class T>
 __device__ inline void store_as(const Params<T>& p, index_t i, index_t j, float acc) {
@@ -75,9 +85,15 @@ __device__ inline void store_as(const Params<T>& p, index_t i, index_t j, float 
 template <class T>
 __device__ inline void epilogue_element(const Params<T>& p, index_t i, index_t j, float acc) {
   switch (p.cd_type) {
-    case DType::bf16: detail::store_as<__nv_bfloat16>(p, i, j, acc); break;
-    case DType::f16: detail::store_as<__half>(p, i, j, acc); break;
-    case DType::f32: detail::store_as<float>(p, i, j, acc); break;
+    case DType::bf16:
+      detail::store_as<__nv_bfloat16>(p, i, j, acc);
+      break;
+    case DType::f16:
+      detail::store_as<__half>(p, i, j, acc);
+      break;
+    case DType::f32:
+      detail::store_as<float>(p, i, j, acc);
+      break;
   }
 }
 
@@ -114,7 +130,8 @@ __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0
   // Pairs of neighbouring columns as one 4-byte (8-byte for fp32) store when
   // D's rows keep them aligned and C is not read.
   constexpr bool kPairs = detail::column_pairs<View>();
-  const bool pairs = kPairs && p.beta == 0.0f && p.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.d) % (2 * sizeof(U)) == 0;
+  const bool pairs =
+      kPairs && p.beta == 0.0f && p.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.d) % (2 * sizeof(U)) == 0;
   TESSEL_UNROLL
   for (int v = 0; v < Frag::kValues; v += 2) {
     const index_t at = tCcD.packed(v);
@@ -124,7 +141,8 @@ __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0
       if constexpr (sizeof(U) == 4) {
         *reinterpret_cast<float2*>(d) = make_float2(p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
       } else {
-        const U lo = detail::from_float<U>(p.alpha * *acc.addr(v)), hi = detail::from_float<U>(p.alpha * *acc.addr(v + 1));
+        const U lo = detail::from_float<U>(p.alpha * *acc.addr(v)),
+                hi = detail::from_float<U>(p.alpha * *acc.addr(v + 1));
         std::uint16_t l, h;
         std::memcpy(&l, &lo, 2);
         std::memcpy(&h, &hi, 2);
@@ -143,9 +161,15 @@ __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0
 template <class T, class View, class Frag>
 __device__ void epilogue_registers(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
   switch (p.cd_type) {
-    case DType::bf16: epilogue_registers_as<__nv_bfloat16>(p, m0, n0, tCcD, acc); break;
-    case DType::f16: epilogue_registers_as<__half>(p, m0, n0, tCcD, acc); break;
-    case DType::f32: epilogue_registers_as<float>(p, m0, n0, tCcD, acc); break;
+    case DType::bf16:
+      epilogue_registers_as<__nv_bfloat16>(p, m0, n0, tCcD, acc);
+      break;
+    case DType::f16:
+      epilogue_registers_as<__half>(p, m0, n0, tCcD, acc);
+      break;
+    case DType::f32:
+      epilogue_registers_as<float>(p, m0, n0, tCcD, acc);
+      break;
   }
 }
 

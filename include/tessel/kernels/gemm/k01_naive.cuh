@@ -23,7 +23,7 @@ inline constexpr int kBlockX = 16;  // threads along N
 inline constexpr int kBlockY = 16;  // threads along M
 
 template <class T, MajorA MA, MajorB MB>
-__global__ void __launch_bounds__(kBlockX * kBlockY) gemm_naive(Params<T> p) {
+__global__ void __launch_bounds__(kBlockX* kBlockY) gemm_naive(Params<T> p) {
   const index_t j = static_cast<index_t>(blockIdx.x) * kBlockX + threadIdx.x;
   const index_t i = static_cast<index_t>(blockIdx.y) * kBlockY + threadIdx.y;
   if (i >= p.m || j >= p.n) return;

@@ -70,7 +70,6 @@ struct SmemKMajor {
 inline constexpr Tiler kColumnA = make_tiler(kBM, 1);
 inline constexpr Tiler kColumnB = make_tiler(kBN, 1);
 
-
 /// A tile of global memory into this thread's share of a shared tile: plain
 /// copies when the tile lies inside the matrix, else predicated ones that
 /// write zeros outside.
@@ -78,8 +77,10 @@ template <class TC, class G, class S>
 __device__ inline void load_tile(const G& tile, const S& tXsX, int thread) {
   const TC tc;
   const auto tXgX = tc.get_slice(thread).partition_S(tile);
-  if (tile.full()) copy(tc, tXgX, tXsX);
-  else copy_if(tc, tXgX, tXsX);
+  if (tile.full())
+    copy(tc, tXgX, tXsX);
+  else
+    copy_if(tc, tXgX, tXsX);
 }
 
 /// The CUDA-core GEMM of k02 and k03; `Smem` gives the shared layouts of the
@@ -103,10 +104,10 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_smem_fma(Params<T> p) {
   __shared__ alignas(16) T sb[cosize(LB)];
   const int t = static_cast<int>(threadIdx.x);
   const index_t tile_m = blockIdx.y, tile_n = blockIdx.x;
-  const auto gA = tensor_a<MA>(p);  // (M,K)
-  const auto gB = tensor_b<MB>(p);  // (N,K)
-  const auto sA = make_smem_tensor<LA>(sa);  // (128,16)
-  const auto sB = make_smem_tensor<LB>(sb);  // (128,16)
+  const auto gA = tensor_a<MA>(p);                         // (M,K)
+  const auto gB = tensor_b<MB>(p);                         // (N,K)
+  const auto sA = make_smem_tensor<LA>(sa);                // (128,16)
+  const auto sB = make_smem_tensor<LB>(sb);                // (128,16)
   const auto tAsA = LoadA{}.get_slice(t).partition_D(sA);  // (1,REST): 8 elements
   const auto tBsB = LoadB{}.get_slice(t).partition_D(sB);
 

@@ -16,15 +16,15 @@ using k04::Tile;
 inline constexpr int kStages = 2;
 
 template <class T, MajorA MA, MajorB MB>
-inline constexpr int kSmemBytes = kStages * (Tile<T, MA, MB>::OpA::kElems + Tile<T, MA, MB>::OpB::kElems) * sizeof(T);
+inline constexpr int kSmemBytes = kStages*(Tile<T, MA, MB>::OpA::kElems + Tile<T, MA, MB>::OpB::kElems) * sizeof(T);
 
 /// Raster picks the tile of D from the block index (k06 changes only that).
 template <class T, MajorA MA, MajorB MB, class Raster>
 __global__ void __launch_bounds__(kThreads) gemm_double_buffer(Params<T> p) {
   using TT = Tile<T, MA, MB>;
   extern __shared__ __align__(1024) unsigned char smem[];
-  T* sA = reinterpret_cast<T*>(smem);             // kStages x (128,64)
-  T* sB = sA + kStages * TT::OpA::kElems;         // kStages x (128,64)
+  T* sA = reinterpret_cast<T*>(smem);      // kStages x (128,64)
+  T* sB = sA + kStages * TT::OpA::kElems;  // kStages x (128,64)
   const int t = static_cast<int>(threadIdx.x);
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
   index_t tile_m, tile_n;

@@ -25,7 +25,8 @@ struct MultistageConfig {
   using epilogue = Epilogue;
   template <class T, MajorA MA, MajorB MB>
   static constexpr int smem_bytes() {
-    const int pipe = Stages * (Tile<T, MA, MB>::OpA::kElems + Tile<T, MA, MB>::OpB::kElems) * static_cast<int>(sizeof(T));
+    const int pipe =
+        Stages * (Tile<T, MA, MB>::OpA::kElems + Tile<T, MA, MB>::OpB::kElems) * static_cast<int>(sizeof(T));
     return pipe > Epilogue::template smem_bytes<BM, BN>() ? pipe : Epilogue::template smem_bytes<BM, BN>();
   }
 };

@@ -67,7 +67,7 @@ struct SmemEpilogue {
   __device__ static void apply(const Params<T>& p, index_t m0, index_t n0, const Frag& acc, void* smem, int t) {
     constexpr int BM = static_cast<int>(CTile::value.val[0]), BN = static_cast<int>(CTile::value.val[1]);
     const auto sD = make_smem_tensor<kSmemD<BM, BN>>(static_cast<float*>(smem));  // (BM,BN) f32
-    const auto tCcD = TM{}.get_slice(t).partition_C(coord_tile<CTile>(BM, BN));    // (4,(RM,RN)) coordinates
+    const auto tCcD = TM{}.get_slice(t).partition_C(coord_tile<CTile>(BM, BN));   // (4,(RM,RN)) coordinates
     TESSEL_UNROLL
     for (int v = 0; v < Frag::kValues; ++v) {
       const index_t at = tCcD.packed(v);
@@ -75,9 +75,15 @@ struct SmemEpilogue {
     }
     __syncthreads();
     switch (p.cd_type) {
-      case DType::bf16: store<__nv_bfloat16, CTile>(p, m0, n0, sD, t); break;
-      case DType::f16: store<__half, CTile>(p, m0, n0, sD, t); break;
-      case DType::f32: store<float, CTile>(p, m0, n0, sD, t); break;
+      case DType::bf16:
+        store<__nv_bfloat16, CTile>(p, m0, n0, sD, t);
+        break;
+      case DType::f16:
+        store<__half, CTile>(p, m0, n0, sD, t);
+        break;
+      case DType::f32:
+        store<float, CTile>(p, m0, n0, sD, t);
+        break;
     }
   }
 
@@ -92,7 +98,7 @@ struct SmemEpilogue {
     const auto gC = make_global_tensor(static_cast<const U*>(p.c), {p.m, p.n}, {p.ldc, index_t{1}});
     const index_t tm = m0 / static_cast<int>(CTile::value.val[0]), tn = n0 / BN;
     const auto thr = Plan{}.get_slice(t);
-    const auto tDsD = thr.partition_S(sD);                        // (Vec,REST) f32
+    const auto tDsD = thr.partition_S(sD);                             // (Vec,REST) f32
     const auto tDgD = thr.partition_D(local_tile<CTile>(gD, tm, tn));  // (Vec,REST)
     const auto tDgC = thr.partition_S(local_tile<CTile>(gC, tm, tn));  // (Vec,REST)
     const bool vec_d = rows_aligned16(static_cast<U*>(p.d), p.ldd);

@@ -49,7 +49,8 @@ template <class T, bool KMajor, int Rows>
 struct TmaOperand {
   static constexpr SwizzledLayout kSmem =
       KMajor ? kSmemKMajor<Rows>
-             : compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK), make_stride(make_stride(1, 64 * kBK), 64)));
+             : compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK),
+                                                     make_stride(make_stride(1, 64 * kBK), 64)));
   static constexpr int kElems = Rows * kBK;
   static constexpr int kBoxes = KMajor ? 1 : Rows / 64;
   static constexpr int kBoxElems = kElems / kBoxes;
@@ -70,7 +71,7 @@ struct TmaOperand {
 namespace k09 {
 
 inline constexpr int kBM = 128, kBN = 256, kStages = 4;
-inline constexpr int kConsumerWarps = 8;                  // 2 x 4, each 64x64 of D
+inline constexpr int kConsumerWarps = 8;                    // 2 x 4, each 64x64 of D
 inline constexpr int kThreads = 32 * (kConsumerWarps + 4);  // + one producer warpgroup
 // setmaxnreg moves registers from the producer warpgroup (one thread works)
 // to the consumers: 128*40 + 256*232 <= 65536.
@@ -103,7 +104,7 @@ struct Tiles {
   struct SharedStorage {
     alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
     alignas(1024) T b[kStages][OpB::kElems];  // kStages x (256,64)
-    union Staging {  // D's two 128-row x 128-byte buffers, in the output type
+    union Staging {                           // D's two 128-row x 128-byte buffers, in the output type
       __nv_bfloat16 bf16[kEpilogueBytes / 2];
       __half f16[kEpilogueBytes / 2];
       float f32[kEpilogueBytes / 4];
@@ -132,7 +133,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
 
   if (threadIdx.x == 0) pipe.init(kConsumerWarps);  // one release per consumer warp
-  __syncthreads();  // the last CTA-wide barrier: from here on, only mbarriers
+  __syncthreads();                                  // the last CTA-wide barrier: from here on, only mbarriers
 
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
@@ -196,9 +197,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     if (tma_store) {
       switch (p.cd_type) {
-        case DType::bf16: X::template Epilogue<__nv_bfloat16>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.bf16, t, kConsumerBarrier); break;
-        case DType::f16: X::template Epilogue<__half>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.f16, t, kConsumerBarrier); break;
-        case DType::f32: X::template Epilogue<float>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.f32, t, kConsumerBarrier); break;
+        case DType::bf16:
+          X::template Epilogue<__nv_bfloat16>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.bf16, t,
+                                                     kConsumerBarrier);
+          break;
+        case DType::f16:
+          X::template Epilogue<__half>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.f16, t, kConsumerBarrier);
+          break;
+        case DType::f32:
+          X::template Epilogue<float>::apply(&map_d, p, tile.m, tile.n, tCrC, shared.d.f32, t, kConsumerBarrier);
+          break;
       }
     } else {
       // D's rows are not 16-byte aligned: TMA cannot write it.

@@ -25,8 +25,8 @@ inline constexpr int kBK = 64;
 /// one chunk position fall in 8 different bank groups.
 /// Example: Rows = 128 gives Sw<3,3,3> o ((8,16),(64)):((64,512),(1)) up to coalescing.
 template <int Rows>
-inline constexpr SwizzledLayout kSmemKMajor =
-    compose(Swizzle{3, 3, 3}, tile_to_shape(make_layout(make_shape(8, kBK), LayoutRight{}), make_shape(Rows, kBK)).value());
+inline constexpr SwizzledLayout kSmemKMajor = compose(
+    Swizzle{3, 3, 3}, tile_to_shape(make_layout(make_shape(8, kBK), LayoutRight{}), make_shape(Rows, kBK)).value());
 
 /// M/N-major (Rows, 64) tile: atoms of 64 (M or N) x 8 (K), each k a
 /// 128-byte row, swizzled the same way (Sw<3,3,3> on (64,8):(1,64)).
@@ -57,14 +57,16 @@ struct Operand {
   /// outside the matrix become zeros, so the k-tail needs no special case.
   template <class G>
   __device__ static void load(const G& g, index_t i, index_t kt, T* s, int thread, bool vec) {
-    const auto gX = local_tile<Tile>(g, i, kt);         // (Rows,64)
-    const auto sX = make_smem_tensor<kSmem>(s);         // (Rows,64)
+    const auto gX = local_tile<Tile>(g, i, kt);  // (Rows,64)
+    const auto sX = make_smem_tensor<kSmem>(s);  // (Rows,64)
     if (vec) {
       const VectorLoad c;
       const auto tXgX = c.get_slice(thread).partition_S(gX);  // (8,REST) per thread
       const auto tXsX = c.get_slice(thread).partition_D(sX);  // (8,REST)
-      if (gX.full()) copy(c, tXgX, tXsX);
-      else copy_if(c, tXgX, tXsX);
+      if (gX.full())
+        copy(c, tXgX, tXsX);
+      else
+        copy_if(c, tXgX, tXsX);
     } else {
       const ElementLoad c;
       copy_if(c, c.get_slice(thread).partition_S(gX), c.get_slice(thread).partition_D(sX));
@@ -124,8 +126,8 @@ struct MmaTile {
   /// ldmatrix of k-slice KK of the shared tiles into the fragments.
   template <int KK, class SA, class SB>
   __device__ static void load_slice(const SA& tXsA, const SB& tXsB, FragA& a, FragB& b) {
-    copy_range<kSliceA * KK, kSliceA * (KK + 1)>(LdsmA{}, tXsA, a);
-    copy_range<kSliceB * KK, kSliceB * (KK + 1)>(LdsmB{}, tXsB, b);
+    copy_range<kSliceA * KK, kSliceA*(KK + 1)>(LdsmA{}, tXsA, a);
+    copy_range<kSliceB * KK, kSliceB*(KK + 1)>(LdsmB{}, tXsB, b);
   }
   /// This thread's ldmatrix partitions of the shared tiles at sa, sb.
   __device__ static auto partition_a(const T* sa, int thread) {

@@ -20,9 +20,9 @@
 #pragma once
 
 #include "tessel/arch/common.hpp"
-#include "tessel/core/pack.hpp"
 #include "tessel/arch/sm90.hpp"
 #include "tessel/atom/copy_sm90.hpp"
+#include "tessel/core/pack.hpp"
 #include "tessel/kernels/gemm/common.cuh"
 
 namespace tessel::gemm_kernels {
@@ -79,8 +79,8 @@ struct TmaStoreEpilogue {
   __device__ static void apply(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m, index_t tile_n,
                                const Frag& acc, U* stage, int t, int bar) {
     const StaticThrView<U, Space::shared, kPart, kSwizzle> tCsD{stage, StaticLayout<kPart>{}(t, 0)};  // staging
-    const auto tCcD =
-        TM{}.get_slice(t).partition_C(coord_tile<TileShape<BM, BN>>(p.m - tile_m * BM, p.n - tile_n * BN));  // (row, col)
+    const auto tCcD = TM{}.get_slice(t).partition_C(
+        coord_tile<TileShape<BM, BN>>(p.m - tile_m * BM, p.n - tile_n * BN));  // (row, col)
     const bool issuer = t == 0;
     TESSEL_UNROLL
     for (int q = 0; q < kChunks; ++q) {
@@ -98,7 +98,8 @@ struct TmaStoreEpilogue {
         if constexpr (sizeof(U) == 4) {
           *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
         } else {
-          *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) = pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
+          *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) =
+              pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
         }
       }
       arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
