@@ -482,8 +482,8 @@ __device__ __forceinline__ std::uint32_t mapa_shared(std::uint32_t addr, std::ui
 /// the default semantics (release at CTA scope: this thread's earlier
 /// accesses are ordered before the arrival, which is what a consumer
 /// releasing a stage to a peer's producer needs).  `.release.cluster` also
-/// works but is far slower: in k09's 2-CTA lab variant every arrive stalled
-/// the warp, and the kernel ran at 282 instead of 476 TFLOP/s.
+/// works but stalls the arriving warp on every arrive (docs/ladder.md, the
+/// 2-CTA multicast variant of k09).
 __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint32_t remote_bar) {
 #if TESSEL_SM90_PTX
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote_bar) : "memory");

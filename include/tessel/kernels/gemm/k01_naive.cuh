@@ -11,8 +11,8 @@
 // loads A at 2 addresses (i, i+1) and B at 16 consecutive j: one or two
 // 32-byte sectors when B is N-major (B:n), 16 sectors when B is K-major
 // (B:k, the 16 columns j are ldb apart).  Two loads and one FFMA per
-// multiply-add: the load/store unit, not the FMA pipe, bounds this kernel.
-// Measured on an H100 SXM at 2048^3: 4.6 TFLOP/s with B:n, 0.9 with B:k.
+// multiply-add: the load/store unit, not the FMA pipe, bounds this kernel
+// (docs/ladder.md has the measurements).
 #pragma once
 
 #include "tessel/kernels/gemm/common.cuh"

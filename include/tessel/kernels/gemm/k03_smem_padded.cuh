@@ -24,9 +24,8 @@
 // 64 FFMAs take 16 clocks of the SM's 4 FMA pipes: shared memory bounds
 // k02 at 40% of the FP32 peak.  Without conflicts (k03) the bound is the
 // issue rate: about 106 instructions per 64 FFMAs (16 loads, 16 bf16/f16 to
-// f32 conversions, the amortized tile loads), 60% of the peak.  Measured on
-// an H100 SXM (peak 67 TFLOP/s), 4096^3 bf16: k02 20-23 TFLOP/s, k03 30-31,
-// in every layout.
+// f32 conversions, the amortized tile loads), 60% of the peak (docs/ladder.md
+// has the measured numbers).
 //
 // Why padding removes them.  With rows of 18 elements (9 words) element
 // (r, k) is in bank (9r + k/2) % 32.  9 is odd, so r -> 9r % 32 is a

@@ -22,10 +22,9 @@
 //     whole warpgroup that gives its registers to the consumers
 //     (setmaxnreg): with 9 warps a CTA may use only 168 registers per thread,
 //     too few for the persistent loop without spills.
-// Tried and dropped (docs/ladder.md): a persistent variant without a
-// producer (thread 0 issuing the loads) ran at 323 TFLOP/s instead of 411:
-// warp 0 waited for the slowest warp on every refill and everyone then
-// waited for warp 0's loads.
+// Tried and dropped (docs/ladder.md has the numbers): a persistent variant
+// without a producer (thread 0 issuing the loads), where warp 0 waited for
+// the slowest warp on every refill and everyone then waited for warp 0's loads.
 // The shared images are the same 128-byte swizzle as the earlier steps (TMA
 // writes exactly Sw<3,3,3> for 16-bit elements), so the ldmatrix partitions
 // are the earlier ones.  TMA needs 16-byte aligned rows: k09's launcher

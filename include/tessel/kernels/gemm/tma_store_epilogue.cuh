@@ -5,9 +5,8 @@
 // Why (docs/ladder.md, k09): with the register epilogue every consumer thread
 // issues 64 four-byte stores per tile, each warp store touching 8 rows (8
 // half-used sectors), and the tensor cores wait until the last one is
-// issued.  On the H100, skipping k09's epilogue altogether was worth 13 % at
-// 4096³ (bench/lab).  This one gave +6.5 % at 4096³, +50 % at 2048³ (one
-// tile per CTA, so every epilogue is on the critical path) and 1.9x at 1000³.
+// issued; handing whole chunks to the copy engine frees them at once
+// (docs/ladder.md, k09, has the measured gains).
 //
 // How: the (BM,BN) tile leaves in column chunks of 128 bytes per row (64
 // 16-bit or 32 fp32 values), each chunk one TMA box written with the 128-byte
