@@ -51,14 +51,14 @@ def main(argv):
     sc = median_by(suite, lambda r: (r["group"], size(r)), "cublas_tflops")
     impl = suite[0]["impl"] if suite else "?"
     suite_commit = suite[0]["commit"] if suite else "?"
-    out += ["Shape suite (`tests/data/bench_suite.csv` = `shared/bench/suite.csv`) for %s, tessel %s:" % (impl, suite_commit), "",
+    out += ["Shape suite (`tests/data/bench_suite.csv`, `docs/bench-protocol.md` §6) for %s, tessel %s:" % (impl, suite_commit), "",
             "| group | M x N x K | %s TFLOP/s | cuBLASLt TFLOP/s | t_cublas / t_%s |" % (impl, impl), "|---|---|---|---|---|"]
     keys = sorted(st, key=lambda k: (k[0], k[1]))
     for k in keys:
         out.append("| %s | %dx%dx%d | %.1f | %.1f | %.3f |" % (k[0], *k[1], st[k], sc[k], sr[k]))
     if sr:
         g = math.exp(sum(math.log(v) for v in sr.values()) / len(sr))
-        out += ["", "Headline (PROTOCOL.md): geometric mean of t_cublas / t_%s over the suite **%.3f**, minimum **%.3f**."
+        out += ["", "Headline (`docs/bench-protocol.md` §6): geometric mean of t_cublas / t_%s over the suite **%.3f**, minimum **%.3f**."
                 % (impl, g, min(sr.values()))]
     text = open(md).read()
     b, e = text.index("<!-- table:begin -->"), text.index("<!-- table:end -->")

@@ -11,7 +11,7 @@ Layout L(const IntTuple& s, const IntTuple& d) { return make_layout(s, d); }
 }  // namespace
 
 TEST(Algebra, CompositionExamples) {
-  // spec §6.2
+  // docs/algebra.md §6.2
   EXPECT_EQ(
       to_string(composition(L(make_shape(6, 2), make_stride(8, 2)), L(make_shape(4, 3), make_stride(3, 1))).value()),
       "((2,2),3):((24,2),8)");
@@ -46,7 +46,7 @@ TEST(Algebra, CompositionErrorsNameTheRule) {
   EXPECT_EQ(s.code(), Errc::stride_divisibility);
   EXPECT_NE(s.error().message().find("stride 24"), std::string::npos) << s.error().message();
 
-  // Accepted by CuTe but wrong there: rejected here (spec §6.3).
+  // Accepted by CuTe but wrong there: rejected here (docs/algebra.md §6.3).
   EXPECT_EQ(composition(L(make_shape(6, 2), make_stride(1, 10)), L(make_int(4), make_int(4))).code(),
             Errc::inexact_division);
   EXPECT_EQ(composition(L(make_shape(4, make_tuple(3, 2)), make_stride(1, make_tuple(8, 4))),
@@ -131,7 +131,7 @@ TEST(Algebra, RunTimeExtentsGiveTheStaticResults) {
   const Layout global = make_layout(make_shape(m, k), LayoutRight{});
   EXPECT_EQ(to_string(zipped_divide(global, make_tiler(_128{}, _64{})).value()),
             "((128,64),(8,8)):((512,1),(65536,64))");
-  // A tile that does not divide the extent: the grid rounds up (spec §7.2 step 5,
+  // A tile that does not divide the extent: the grid rounds up (docs/algebra.md §7.2 step 5,
   // ceil(1025/128) = 9 tiles); the last tile reaches past row 1024, so kernels
   // must predicate it (copy_if), exactly as with CuTe.
   const Layout odd = make_layout(make_shape(m + 1, k), LayoutRight{});

@@ -1,6 +1,6 @@
 // wgmma ownership layouts and GMMA shared-memory atoms (atom/layouts_sm90.hpp)
 // against tests/data/atom_layouts.tsv, as functions; and the wgmma layouts
-// against the row/column formulas of hardware-atoms §7.2/§7.3 for every N.
+// against the row/column formulas of docs/hardware.md §7.2/§7.3 for every N.
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -2,7 +2,7 @@
 // against the golden file tests/data/atom_layouts.tsv: every constant equals
 // its TSV line as a function (same shape, same value at every index), every
 // mma.sync / ldmatrix / stmatrix line of the TSV has a constant, and the
-// relations that hardware-atoms.md states between them hold.
+// relations that docs/hardware.md states between them hold.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -147,7 +147,7 @@ TEST(AtomReference, TilesAreCovered) {
   }
 }
 
-// hardware-atoms §5: stmatrix is the mirror of ldmatrix; §2(c): ldmatrix.x4 DST
+// docs/hardware.md §5: stmatrix is the mirror of ldmatrix; §2(c): ldmatrix.x4 DST
 // is the m16n8k16 A layout and ldmatrix.x2 DST the C layout.
 TEST(AtomReference, StatedRelationsHold) {
   EXPECT_TRUE(same_function(ref::ldmatrix_x1_dst, ref::stmatrix_x1_src));
@@ -171,7 +171,7 @@ TEST(AtomReference, StatedRelationsHold) {
   EXPECT_TRUE(same_function(ref::mma_m16n8k16_bf16_c, ref::mma_m16n8k8_tf32_c));
 }
 
-// The row/column formulas of hardware-atoms §2-§4, evaluated independently of
+// The row/column formulas of docs/hardware.md §2-§4, evaluated independently of
 // the layouts (g = lane/4, q = lane%4).
 TEST(AtomReference, LayoutsMatchTheSpecFormulas) {
   for (int l = 0; l < 32; ++l) {

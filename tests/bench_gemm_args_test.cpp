@@ -349,7 +349,7 @@ TEST(BenchGemmArgs, ProblemSourceAndOutputs) {
 
 TEST(BenchGemmSuite, ProtocolSuite) {
   GemmBenchArgs a;
-  a.suite = std::string(TESSEL_TEST_DATA) + "/bench_suite.csv";  // a copy of shared/bench/suite.csv
+  a.suite = std::string(TESSEL_TEST_DATA) + "/bench_suite.csv";  // the suite of docs/bench-protocol.md §6
   const GemmBenchOptions o = parse_ok(a);
   ASSERT_EQ(o.problems.size(), 21u);
   std::map<std::string, int> groups;

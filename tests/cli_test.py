@@ -208,7 +208,7 @@ class Errors(unittest.TestCase):
         return lines[0]
 
     def test_composition_divisibility_names_rule_and_numbers(self):
-        # A' = (4,2):(2,1); leaf 3:2 of B: q = ceil(4/2) = 2, t = min(2,3) = 2, 3 % 2 != 0 (spec §6.2 step 3.4).
+        # A' = (4,2):(2,1); leaf 3:2 of B: q = ceil(4/2) = 2, t = min(2,3) = 2, 3 % 2 != 0 (docs/algebra.md §6.2 step 3.4).
         line = self.check_error("composition((4,2):(2,1),(4,3):(12,2))", {"shape-divisibility"})
         nums = set(re.findall(r"\d+", line.split(":", 2)[2]))
         self.assertTrue({"3", "2"} <= nums, line)

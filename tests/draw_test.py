@@ -3,7 +3,7 @@
 
 usage: draw_test.py TESSEL_BINARY [unittest options]
 
-The expected owners come from the formulas of spec/hardware-atoms.md §2/§3
+The expected owners come from the formulas of docs/hardware.md §2/§3
 (lane l, g = l>>2, q = l&3, value i), written out here independently of the
 library's layouts, and from the TiledMMA/TiledCopy thread numbering.  The SVG
 is read back through its cell groups
@@ -91,7 +91,7 @@ def parse_ascii(text):
     return tables
 
 
-# Ownership formulas of hardware-atoms §2 (m16n8k16) and §3 (m16n8k8 tf32): (row, col) -> (lane, value).
+# Ownership formulas of docs/hardware.md §2 (m16n8k16) and §3 (m16n8k8 tf32): (row, col) -> (lane, value).
 
 def m16n8k16_a(m, k):
     g, q = m % 8, (k % 8) // 2
@@ -133,7 +133,7 @@ class MmaAtom(unittest.TestCase):
         self.assertEqual((a.values, b.values, c.values), (8, 4, 4))
 
     def test_spec_example_c_row9_col3(self):
-        # hardware-atoms §1.2: lane 5, value 3 -> row 9, column 3.
+        # docs/hardware.md §1.2: lane 5, value 3 -> row 9, column 3.
         c = self.panels["C"]
         self.assertEqual(c.cells[(9, 3)], (5, 3, 1))
         self.assertEqual(c.texts[(9, 3)], ["T5", "V3"])

@@ -1,6 +1,6 @@
 // Reproduces a golden file through the library: every valid case must give an
 // equivalent result (same shape, same offset at every index: see
-// shared/golden/README.md), every error case must be rejected.
+// tests/data/README.md), every error case must be rejected.
 // Prints each mismatch and a closing "N passed, M failed" line.
 #include <fstream>
 #include <iostream>

@@ -1,4 +1,4 @@
-// Integer tuples, integers, coordinates and the Layout core (spec §2–§4).
+// Integer tuples, integers, coordinates and the Layout core (docs/algebra.md §2–§4).
 #include <gtest/gtest.h>
 
 #include "tessel/core/pack.hpp"

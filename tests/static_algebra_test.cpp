@@ -5,7 +5,7 @@
 // (plain integers or `Int<N>` such as `_4{}`) are pushed through
 // make_layout, coalesce, filter, composition, complement, the inverses, every
 // divide and product, tile_to_shape and the swizzles, and the compiler itself
-// compares each result with the golden result of shared/spec/layout-algebra.md
+// compares each result with its golden result (docs/algebra.md, tests/data/)
 // (exact structure and strides: `Layout::operator==` compares nesting and
 // every stride, including those of extent-1 leaves).  If any of them were not
 // foldable, or folded to a different layout, this translation unit would not
@@ -88,7 +88,7 @@ constexpr bool is_left_inverse(const Layout& L, const Layout& R) {
   return true;
 }
 
-/// Strictly increasing on its domain (spec §7.1).
+/// Strictly increasing on its domain (docs/algebra.md §7.1).
 constexpr bool strictly_increasing(const Layout& l) {
   for (index_t i = 1; i < size(l); ++i)
     if (l(i - 1) >= l(i)) return false;
@@ -405,7 +405,7 @@ static_assert(is_left_inverse(kRow43, left_inverse(kRow43).value()));
 static_assert(is_left_inverse(make_layout(make_int(16), make_int(5)),
                               left_inverse(make_layout(make_int(16), make_int(5))).value()));
 
-// ============================================================ 8. divides (§9, §13)
+// ============================================================ 8. divides (§9, §9.4)
 
 static_assert(logical_divide(make_layout(make_shape(4, 2, 3), make_stride(2, 1, 8)),
                              make_layout(make_int(4), make_int(2)))
@@ -430,7 +430,7 @@ static_assert(logical_divide(kRow620, make_tiler(2, 4)).value() ==
               make_layout(make_shape(make_tuple(2, 3), make_tuple(4, 5)),
                           make_stride(make_tuple(20, 40), make_tuple(1, 4))));
 static_assert(logical_divide(kRow620, make_tiler(k2x1, make_layout(make_int(4), make_int(1)))).value() ==
-              logical_divide(kRow620, make_tiler(2, 4)).value());  // <2:1,4:1> == <2,4> (§13)
+              logical_divide(kRow620, make_tiler(2, 4)).value());  // <2:1,4:1> == <2,4> (§9.4)
 static_assert(logical_divide(make_layout(make_shape(8, 8), make_stride(8, 1)), make_tiler(4)).value() ==
               make_layout(make_shape(make_tuple(4, 2), 8), make_stride(make_tuple(8, 32), 1)));
 static_assert(logical_divide(make_layout(make_shape(4, 2), make_stride(1, 4)), make_tiler(1, _)).value() ==

@@ -86,7 +86,7 @@ TEST(TiledMma, LayoutsOfA2x2x1TiledAtom) {
   // A is shared by atoms that differ along N, B by atoms that differ along M.
   for (int v = 0; v < 8; ++v) EXPECT_EQ(t.a(make_tuple(64 + 5, v)), t.a(make_tuple(5, v)));
   for (int v = 0; v < 4; ++v) EXPECT_EQ(t.b(make_tuple(32 + 5, v)), t.b(make_tuple(5, v)));
-  // The atom's own C layout is the first 32 threads (spec §1.2: lane 5, value 3 -> (9,3) of the atom).
+  // The atom's own C layout is the first 32 threads (docs/hardware.md §1.2: lane 5, value 3 -> (9,3) of the atom).
   EXPECT_EQ(t.c(make_tuple(5, 3)), 9 + 32 * 3);
 }
 

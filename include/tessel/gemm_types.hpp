@@ -6,7 +6,7 @@
 // (kernels/gemm/common.cuh) and host-only code such as the CLI's argument
 // parser (tools/tessel/bench_gemm_args.cpp), which builds without CUDA.
 //
-// Layout names follow ../shared/bench/PROTOCOL.md: `A:k` means K is A's
+// Layout names follow docs/bench-protocol.md §5: `A:k` means K is A's
 // contiguous index (row-major M x K), `A:m` means M is; `B:n` means N is B's
 // contiguous index (row-major K x N), `B:k` means K is.  C and D are row-major.
 #pragma once

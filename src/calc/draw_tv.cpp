@@ -1,6 +1,6 @@
 // Drawings of thread-value (TV) layouts: which thread owns each element of a
 // tile, and as which value of its fragment.  A TV layout maps (t, v) to the
-// column-major index r + R*c of an (R, C) tile (spec/hardware-atoms.md §1.2).
+// column-major index r + R*c of an (R, C) tile (docs/hardware.md §1.2).
 //
 // Cells are coloured by thread: hue by t mod 8, lightness by (t/8) mod 4, so
 // the 32 lanes of a warp get 32 different colours.  A cell owned by several

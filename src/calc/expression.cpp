@@ -592,7 +592,7 @@ Outcome evaluate(std::string_view expression) {
   try {
     Parser p(expression);
     auto [name, args] = p.call();
-    if (name.empty()) {  // a bare literal: print it normalized (spec §1.3 spelling)
+    if (name.empty()) {  // a bare literal: print it normalized (docs/algebra.md §1.3 spelling)
       const Value& v = args[0];
       if (std::holds_alternative<Tiler>(v))
         fail(Errc::type,

@@ -4,7 +4,7 @@
 // golden tests/data/atom_layouts.tsv):
 //
 //   * ldmatrix x1/x2/x4 (+.trans): shared tile element (r,c) holds its tile
-//     index r + R*c; lane addresses come from the SRC layout (§4.2); every
+//     index r + R*c; lane addresses come from the SRC layout (docs/hardware.md §4.2); every
 //     lane's 16-bit values must equal DST(lane, value).
 //   * stmatrix x1/x2/x4 (+.trans): lane l value v holds 16l+v; after the store
 //     tile element SRC(l,v) must hold 16l+v and nothing else may be written.

@@ -1,5 +1,5 @@
 // Tests of the Hopper wrappers (tessel/arch/sm90.hpp, sm90_desc.hpp) and of the
-// tensor-map builder (tessel/arch/sm90_tensor_map.hpp), against hardware-atoms §7–§14
+// tensor-map builder (tessel/arch/sm90_tensor_map.hpp), against docs/hardware.md §7–§14
 // and the golden atom layouts (tests/data/atom_layouts.tsv).
 //
 //  * Host only (run everywhere, also without a GPU): the §7.2/§7.3 ownership
@@ -728,8 +728,8 @@ TEST(WgmmaEveryN, RsF16) {
 
 // ================================================================ TMA (§10)
 //
-// What the H200 did where §10.2 is silent or says otherwise (tma_probe runs,
-// 2026-11-22; see the TMA comment in tessel/arch/sm90.hpp):
+// What the H200 did where the PTX ISA is silent (docs/hardware.md §10.2 and
+// §16.14; tma_probe runs, 2026-11-22; see the TMA comment in tessel/arch/sm90.hpp):
 //  * the innermost coordinate c0 times the element size must be a multiple of
 //    16 bytes, for loads and stores ("illegal instruction" at c0 = 4 or 196
 //    bf16; never at multiples of 8);

@@ -16,7 +16,7 @@ TEST(Property, CoalescePreservesTheFunction) {
     f.expect(depth(C) <= 1, [&] { return "depth > 1: " + ctx(); });
     for (index_t i = 0; i < size(L); ++i)
       f.expect(C(i) == L(i), [&] { return "value differs at " + std::to_string(i) + ": " + ctx(); });
-    // Fewest leaves (§5.1): no extent-1 leaf (except the whole 1:0) and no
+    // Fewest leaves (docs/algebra.md §5.1): no extent-1 leaf (except the whole 1:0) and no
     // neighbouring pair the merge rule would still join.
     const auto lv = leaf_pairs(C);
     if (lv.size() < static_cast<std::size_t>(L.shape.nleaf)) ++merged;

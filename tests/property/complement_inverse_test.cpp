@@ -17,8 +17,9 @@ TEST(Property, ComplementIsIncreasingDisjointAndCovers) {
     const ComplementShape expect_shape = complement_shape(L);
     auto ctx = [&] { return "L=" + str(L) + " C=" + std::to_string(C) + (r.ok() ? " R=" + str(r.val) : " error"); };
 
-    // Existence follows the spec's rule for every input, injective or not.
-    f.expect(r.ok() == expect_shape.exists, [&] { return "complement existence differs from spec §7.2: " + ctx(); });
+    // Existence follows the rule of docs/algebra.md §7.2 for every input, injective or not.
+    f.expect(r.ok() == expect_shape.exists,
+             [&] { return "complement existence differs from docs/algebra.md §7.2: " + ctx(); });
     if (!r.ok()) {
       f.expect(r.code() == Errc::non_injective, [&] { return "complement failed with a wrong error: " + ctx(); });
       continue;
@@ -43,7 +44,7 @@ TEST(Property, ComplementIsIncreasingDisjointAndCovers) {
     // a bijection onto [0, size(L)*size(R)).  When a leaf starts at a
     // non-multiple (e.g. (2,2):(1,3)), §7.2 step 3 rounds d // out_stride down
     // and the algorithm (CuTe's too) returns fewer offsets than C: that is the
-    // algorithm the spec prescribes, not a library bug, so it is only counted.
+    // algorithm docs/algebra.md prescribes, not a library bug, so it is only counted.
     const bool reaches = size(L) * size(R) >= C;
     if (expect_shape.divisible) {
       ++divisible_cases;
@@ -152,7 +153,7 @@ TEST(Property, RightInverse) {
 }
 
 namespace {
-/// Spec §8.2: left_inverse succeeds exactly when each non-zero stride of
+/// docs/algebra.md §8.2: left_inverse succeeds exactly when each non-zero stride of
 /// coalesce(L), in the §8 order, is a multiple of the previous one (the product
 /// of the shapes emitted so far telescopes to the previous stride).
 bool left_inverse_defined(const Layout& L) {
@@ -178,7 +179,7 @@ TEST(Property, LeftInverse) {
     const auto r = left_inverse(L);
     const bool defined = left_inverse_defined(L);
     auto ctx = [&] { return "L=" + str(L) + (r.ok() ? " R=" + str(r.val) : " error"); };
-    f.expect(r.ok() == defined, [&] { return "left_inverse existence differs from spec §8.2: " + ctx(); });
+    f.expect(r.ok() == defined, [&] { return "left_inverse existence differs from docs/algebra.md §8.2: " + ctx(); });
     if (!r.ok()) {
       ++rejected;
       f.expect(r.code() == Errc::left_inverse_divisibility, [&] { return "wrong error: " + ctx(); });

@@ -4,7 +4,7 @@
 // ============================================================ 1. composition
 
 // R = composition(A,B), when admissible, satisfies R(c) == A(B(c)) for every
-// index c of B (A with the extended evaluation of §3.4), its shape is
+// index c of B (A with the extended evaluation of docs/algebra.md §3.4), its shape is
 // compatible with B's shape and keeps B's top-level profile (§6.1, §6.3).
 TEST(Property, CompositionIsFunctionComposition) {
   Gen g(0x5eed0001);

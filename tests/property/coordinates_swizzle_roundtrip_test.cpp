@@ -27,7 +27,7 @@ TEST(Property, Idx2CrdCrd2IdxRoundTrip) {
                [&] { return "crd2idx(idx2crd(i)) != L(i) at " + std::to_string(i) + " " + ctx(); });
       f.expect(crd2idx(make_int(i), S, D) == L(i), [&] { return "crd2idx(i) != L(i): " + ctx(); });
       f.expect(L(i) == reference_eval(L, i),
-               [&] { return "L(i) != spec §3.3 at " + std::to_string(i) + ": " + ctx(); });
+               [&] { return "L(i) != docs/algebra.md §3.3 at " + std::to_string(i) + ": " + ctx(); });
       // Colexicographic order: the compact column-major layout numbers the
       // natural coordinates 0, 1, 2, ... (§3.1).
       f.expect(crd2idx(crd, S, compact_strides(S, Major::Left)) == i, [&] { return "not colexicographic: " + ctx(); });
@@ -51,7 +51,7 @@ TEST(Property, Idx2CrdCrd2IdxRoundTrip) {
     for (index_t i = size(S); i < 2 * size(S) + 3; ++i) {
       ++points;
       const index_t want = reference_eval(L, i);
-      f.expect(L(i) == want, [&] { return "extended L(" + std::to_string(i) + ") != spec §3.4: " + ctx(); });
+      f.expect(L(i) == want, [&] { return "extended L(" + std::to_string(i) + ") != docs/algebra.md §3.4: " + ctx(); });
       f.expect(crd2idx(idx2crd(i, S), S, D) == want, [&] {
         return "extended idx2crd(" + std::to_string(i) + ") = " + str(idx2crd(i, S)) + " loses the overflow: " + ctx();
       });

@@ -49,7 +49,7 @@ TEST(Property, LogicalProduct) {
 
 namespace {
 /// The coordinate of the zipped layout (mode k = (X_k, Y_k)) that holds the
-/// element whose coordinate in the product is (cx, cy) (spec §10.3 step 4).
+/// element whose coordinate in the product is (cx, cy) (docs/algebra.md §10.3 step 4).
 IntTuple zip_coord(const Layout& X, const IntTuple& cx, const IntTuple& cy) {
   if (X.shape.is_int()) {
     const IntTuple pair[] = {cx, cy};
@@ -210,7 +210,7 @@ TEST(Property, TileToShape) {
     auto ctx = [&] { return "L=" + str(L) + " T=" + str(target) + (r.ok() ? " R=" + str(r.val) : " error"); };
     // A block that permutes [0,n) always tiles (its complement is n-strided,
     // so the inner composition is integral); other blocks may hit the
-    // composition rules of §6.3, which are then the errors reported (§15).
+    // composition rules of §6.3, which are then the errors reported (§13).
     const bool bij = bijective_onto_range(L);
     if (!r.ok()) {
       f.expect(!bij, [&] { return "tile_to_shape failed for a bijective block on a divisible target: " + ctx(); });

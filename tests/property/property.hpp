@@ -2,7 +2,7 @@
 // layout helpers written independently of the library, random generators,
 // tilers).  The tests themselves are grouped by operation in tests/property/*.cpp.
 //
-// Property tests of the layout algebra over many random layouts (spec §3–§12).
+// Property tests of the layout algebra over many random layouts (docs/algebra.md §3–§12).
 //
 // The golden files pin down exact results for hand-picked inputs; these tests
 // check the *defining properties* of each operation (R(c) == A(B(c)) for
@@ -65,7 +65,7 @@ inline std::string str(const IntTuple& t) { return to_string(t); }
 
 // ============================================================ layout helpers
 
-/// Spec §3.3/§3.4 written out independently of the library: colexicographic
+/// docs/algebra.md §3.3/§3.4 written out independently of the library: colexicographic
 /// digits over the leaves, the last leaf absorbing any overflow.
 inline index_t reference_eval(const Layout& l, index_t i) {
   index_t total = 0;
@@ -113,7 +113,7 @@ inline std::vector<std::pair<index_t, index_t>> leaf_pairs(const Layout& l) {
   return out;
 }
 
-/// Test-side padding to rank R with 1:0 modes (spec §10.3 step 1), written
+/// Test-side padding to rank R with 1:0 modes (docs/algebra.md §10.3 step 1), written
 /// independently of the library's helper so the blocked/raked check compares
 /// against the spec, not against the implementation.
 inline Layout pad_to_rank(const Layout& l, int R) {
@@ -125,7 +125,7 @@ inline Layout pad_to_rank(const Layout& l, int R) {
   return concat(modes.data(), R);
 }
 
-/// The rank of a mode as the unpacking rules of spec §9.3 see it (an integer
+/// The rank of a mode as the unpacking rules of docs/algebra.md §9.3 see it (an integer
 /// counts as rank 1).
 inline int unpack_rank(const Layout& l) { return l.shape.is_int() ? 1 : rank(l); }
 
@@ -301,16 +301,16 @@ inline std::string str(const std::vector<TilerElem>& elems) {
 }
 
 /// The layout a tiler element stands for: composition reads an integer n as
-/// n:1 (spec §6.4); divides and products as make_layout(n), i.e. 1:0 for n = 1
-/// (spec §9.2).  `_` is handled by the caller.
+/// n:1 (docs/algebra.md §6.4); divides and products as make_layout(n), i.e. 1:0 for n = 1
+/// (docs/algebra.md §9.2).  `_` is handled by the caller.
 inline Layout tiler_layout(const TilerElem& e, bool compact_int) {
   if (e.kind == TilerElem::kLayout) return e.layout;
   if (compact_int && e.n == 1) return Layout{make_int(1), make_int(0)};
   return Layout{make_int(e.n), make_int(1)};
 }
 
-// ============================================================ complement (spec §7.2), restated
-/// Spec §7.2 step 3/4, restated on the sorted filtered leaves: the complement
+// ============================================================ complement (docs/algebra.md §7.2), restated
+/// docs/algebra.md §7.2 step 3/4, restated on the sorted filtered leaves: the complement
 /// exists exactly when every leaf (in stride order) starts at or after the end
 /// d*s of the previous one.  `divisible` is the stronger condition that it
 /// starts at a multiple of that end: then (L,R) tiles [0, size(L)*size(R))

@@ -11,7 +11,7 @@ accumulators), and an inline-asm statement cannot take a variable number of
 operands.  So each N needs its own asm statement.  They are all alike, and
 are written here once, for
 
-    N     = 8, 16, 24, ..., 256             (every shape of hardware-atoms §7.1)
+    N     = 8, 16, 24, ..., 256             (every shape of docs/hardware.md §7.1)
     types = f32.bf16.bf16, f32.f16.f16      (f32 accumulators)
     forms = SS (A and B through descriptors), RS (A in registers)
 
@@ -123,7 +123,7 @@ def generate():
     out.append("// (step 8), SS and RS forms: explicit specializations of detail::Wgmma<Type, N>.")
     out.append("// Included by tessel/arch/sm90.hpp inside namespace tessel::arch::sm90::detail;")
     out.append("// use the entry points wgmma_ss / wgmma_rs declared there, which document the")
-    out.append("// operands, the fences and the register rule (hardware-atoms §7.4).")
+    out.append("// operands, the fences and the register rule (docs/hardware.md §7.4).")
     out.append("//")
     out.append("// Operand order in each asm statement: the N/2 accumulators (\"+f\": read when")
     out.append("// scale_d is non-zero, always written), then A (descA, or the four A")

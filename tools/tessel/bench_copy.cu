@@ -1,5 +1,5 @@
 // `tessel bench copy`: bandwidth of the tile copy kernels and of cudaMemcpy
-// device-to-device, measured in the same run (shared/bench/PROTOCOL.md):
+// device-to-device, measured in the same run (docs/bench-protocol.md):
 // verification before timing, warm-up, L2 flushed before every timed launch,
 // CUDA events, median (min and p90 in the CSV).
 #include <algorithm>

@@ -1,5 +1,5 @@
 // `tessel bench gemm`: the GEMM ladder's steps against cuBLASLt, measured in
-// the same run on the same inputs (shared/bench/PROTOCOL.md):
+// the same run on the same inputs (docs/bench-protocol.md):
 //
 //   per problem  fill A, B (and C) with random data; compute an fp64
 //                reference on the device; run cuBLASLt and every step once on
@@ -124,7 +124,7 @@ __device__ inline std::uint32_t bits_of(float x) { return __float_as_uint(x); }
 template <class T>
 constexpr std::uint32_t kSignBit = sizeof(T) == 2 ? 0x8000u : 0x80000000u;
 
-/// Unit roundoff of the output type (PROTOCOL.md tier 2).
+/// Unit roundoff of the output type (docs/bench-protocol.md §1, tier 2).
 double unit_roundoff(DType t) {
   switch (t) {
     case DType::bf16:

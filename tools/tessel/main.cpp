@@ -24,7 +24,7 @@ constexpr int kExitFailed = 1;  // the input was understood but the work failed 
 constexpr int kExitUsage = 2;   // usage: unknown subcommand or option, missing or malformed argument
 constexpr int kExitNoCuda = 4;  // no CUDA device, or a build without CUDA (3: a CUDA error, from the benches)
 
-constexpr const char* kLayoutHelp = R"(Evaluate layout-algebra expressions (grammar: spec/layout-algebra.md §1).
+constexpr const char* kLayoutHelp = R"(Evaluate layout-algebra expressions (grammar: docs/algebra.md §1).
 
 A bare layout, swizzled layout or tuple is accepted too and printed as is
 (useful with --format).
@@ -104,7 +104,7 @@ int run_single(const std::string& expr, const std::string& format) {
 
 // ---------------------------------------------------------------- tessel bench gemm
 
-constexpr const char* kBenchGemmHelp = R"(Every problem is verified before it is timed (shared/bench/PROTOCOL.md):
+constexpr const char* kBenchGemmHelp = R"(Every problem is verified before it is timed (docs/bench-protocol.md):
 A, B (and C when beta != 0) hold random data, an fp64 reference GEMM runs on
 the device, and cuBLASLt and each step run once on a NaN-poisoned D.
   tier1  integers in [-4,4]; D must equal the rounded reference bit for bit
@@ -125,7 +125,7 @@ short forms kn kk mn mk, or all; repeat --layout or separate with ';'.
 Examples:
   tessel bench gemm --m 4096 --n 4096 --k 4096
   tessel bench gemm --m 1024:8192:1024 --n 4096 --k 4096 --impl k04,k09 --csv sweep.csv
-  tessel bench gemm --suite ../shared/bench/suite.csv --repeat 2 --csv suite.csv --json suite.json
+  tessel bench gemm --suite tests/data/bench_suite.csv --repeat 2 --csv suite.csv --json suite.json
   tessel bench gemm --m 4096 --n 4096 --k 4096 --layout all --dtype fp16 --out-dtype fp32 --verify tier1
   python3 bench/plot_gemm.py suite.csv --out suite.png
 
@@ -293,7 +293,7 @@ int main(int argc, char** argv) {
   layout->add_option("--format", format, "output for a single layout result")
       ->check(CLI::IsMember({"text", "ascii", "svg", "latex"}));
 
-  auto* bench = app.add_subcommand("bench", "benchmarks on the GPU (PROTOCOL.md: verified, then timed)");
+  auto* bench = app.add_subcommand("bench", "benchmarks on the GPU (docs/bench-protocol.md: verified, then timed)");
   bench->require_subcommand(1);
   auto* bench_copy = bench->add_subcommand("copy", "tile copy kernels vs cudaMemcpy device-to-device");
   std::vector<std::size_t> sizes{16, 32, 64, 128, 256, 512, 1024, 2048, 4096};

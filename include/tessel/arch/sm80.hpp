@@ -2,11 +2,11 @@
 // instructions that tessel's copy and MMA atoms are built from: cp.async,
 // ldmatrix and mma.sync.  Nothing else lives here (no layouts, no tensors):
 // the ownership layouts of these instructions are data, kept with the atoms
-// and checked against ../shared/golden/atom_layouts.tsv by the tests.
+// and checked against tests/data/atom_layouts.tsv by the tests.
 //
 // Every function is one PTX instruction.  Register fragments follow PTX
 // order: for 16-bit elements, register j holds value 2j in bits 0..15 and
-// value 2j+1 in bits 16..31 (hardware-atoms §1.1).
+// value 2j+1 in bits 16..31 (docs/hardware.md §1.1).
 //
 // Shared-memory operands are 32-bit shared-window addresses (see smem_addr):
 // that is what the `.shared` state space takes, and address arithmetic in a
@@ -38,7 +38,7 @@ using arch::st_global_128;
 // ---------------------------------------------------------------- cp.async
 //
 // Asynchronous copy of 4, 8 or 16 bytes from global to shared memory by one
-// thread (hardware-atoms §6).  Both addresses must be aligned to the copy size.
+// thread (docs/hardware.md §6).  Both addresses must be aligned to the copy size.
 // The copy completes only through cp_async_commit / cp_async_wait<N> /
 // cp_async_wait_all, and then only for the issuing thread: other threads must
 // synchronize (for example __syncthreads()) before reading the data.
@@ -125,7 +125,7 @@ __device__ __forceinline__ void cp_async_wait_all() {
 
 // ---------------------------------------------------------------- ldmatrix
 //
-// ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (hardware-atoms §4): the
+// ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (docs/hardware.md §4): the
 // warp loads N 8x8 matrices of 16-bit elements; lane t supplies the address of
 // one 16-byte row (lanes 8i..8i+7 the rows of matrix i; the other lanes'
 // addresses are ignored on sm_80 and later) and register i receives the
@@ -190,7 +190,7 @@ __device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t smem_row, std::u
 
 // ---------------------------------------------------------------- mma.sync
 //
-// D = A * B + C for one warp (hardware-atoms §2, §3), f32 accumulators.  The
+// D = A * B + C for one warp (docs/hardware.md §2, §3), f32 accumulators.  The
 // fragments a, b, c, d are in PTX register order; which tile element each
 // (lane, value) holds is given by the TV layouts of the TSV.  Every lane of the
 // warp must execute the same call (`.sync.aligned`).
@@ -228,7 +228,7 @@ __device__ __forceinline__ void mma_m16n8k16_f32_f16(float (&d)[4], const std::u
 /// B 8x8 (2 registers), each register an f32 bit pattern of which the hardware
 /// uses the tf32 part (round beforehand with cvt.rna.tf32.f32 if rounding to
 /// nearest matters); C and D 16x8 (4 f32).  The A value order differs from the
-/// 16-bit forms: a1 is the element 8 rows below a0 (hardware-atoms §3).
+/// 16-bit forms: a1 is the element 8 rows below a0 (docs/hardware.md §3).
 __device__ __forceinline__ void mma_m16n8k8_f32_tf32(float (&d)[4], const std::uint32_t (&a)[4],
                                                      const std::uint32_t (&b)[2], const float (&c)[4]) {
 #if defined(__CUDA_ARCH__)

@@ -4,7 +4,7 @@
 // the bulk-group completion mechanism, wgmma and setmaxnreg.  Nothing else
 // lives here: no layouts, no tensors.  The shared-memory matrix descriptor is
 // data and lives in tessel/arch/sm90_desc.hpp (host and device); stmatrix is
-// in tessel/arch/sm90_stmatrix.hpp.  Facts and rules: hardware-atoms §7–§14.
+// in tessel/arch/sm90_stmatrix.hpp.  Facts and rules: docs/hardware.md §7–§14.
 //
 // Conventions (as tessel/arch/sm80.hpp):
 //  * Every function is one PTX instruction (or one instruction plus the
@@ -227,8 +227,8 @@ __device__ __forceinline__ bool elect_one_sync(std::uint32_t member_mask = 0xFFF
 // `dst` must be 128-byte aligned, 1024-byte aligned for 128B swizzle (so that
 // the image is the element-unit swizzle of §9).
 //
-// Coordinates, as observed on an H200 (hardware-atoms §10.2 does not state
-// these; "illegal instruction" is the fault):
+// Coordinates, as observed on an H200 (docs/hardware.md §10.2; the PTX ISA
+// does not state these; "illegal instruction" is the fault):
 //  * c0 * element size must be a multiple of 16 bytes, for loads and stores
 //    (faults at c0 = 4 and 196 bf16, never at multiples of 8);
 //  * loads may start before the origin (negative coordinates) or run past the

@@ -1,5 +1,5 @@
 // tessel/arch/sm90_desc.hpp — the 64-bit shared-memory matrix descriptor that
-// wgmma reads its shared-memory operands through (hardware-atoms §8).
+// wgmma reads its shared-memory operands through (docs/hardware.md §8).
 //
 // A descriptor is data, not an instruction: it is built with plain integer
 // arithmetic, so everything here is `TESSEL_HD constexpr` and usable on the
@@ -26,7 +26,7 @@ namespace tessel::arch::sm90 {
 
 /// The swizzle field of a wgmma descriptor.  The numbering is the
 /// descriptor's own and differs from the TMA enum CUtensorMapSwizzle
-/// (32B = 1, 64B = 2, 128B = 3 there): hardware-atoms §16.13.
+/// (32B = 1, 64B = 2, 128B = 3 there): docs/hardware.md §16.13.
 enum class GmmaSwizzle : std::uint8_t { none = 0, sw128 = 1, sw64 = 2, sw32 = 3 };
 
 /// Which dimension of an operand tile is contiguous in shared memory, as the

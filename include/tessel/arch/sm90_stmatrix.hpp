@@ -1,7 +1,7 @@
 // tessel/arch/sm90_stmatrix.hpp — thin wrappers around stmatrix (sm_90), the
 // register-to-shared mirror of ldmatrix.  Included by tessel/arch/sm90.hpp;
 // kept in its own file because its ownership layouts are the ldmatrix ones
-// with source and destination swapped (hardware-atoms §5) and are tested with
+// with source and destination swapped (docs/hardware.md §5) and are tested with
 // them.
 //
 // stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16: the warp stores N 8x8

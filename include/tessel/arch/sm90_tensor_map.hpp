@@ -1,5 +1,5 @@
 // tessel/arch/sm90_tensor_map.hpp — building TMA tensor maps (CUtensorMap) on the
-// host, with the rules of cuTensorMapEncodeTiled checked first (hardware-atoms
+// host, with the rules of cuTensorMapEncodeTiled checked first (docs/hardware.md
 // §10.1), so that bad input is reported as the rule it breaks instead of the
 // driver's bare CUDA_ERROR_INVALID_VALUE.
 //

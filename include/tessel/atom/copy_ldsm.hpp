@@ -3,7 +3,7 @@
 //
 // ldmatrix is the one copy whose two sides have different owners: on the
 // source side lane t supplies the address of one 16-byte row (the SRC layout
-// of hardware-atoms §4.3), on the destination side lane t receives the
+// of docs/hardware.md §4.3), on the destination side lane t receives the
 // fragment values of the m16n8k16 A (x4) or B (x2) operand (the DST layout,
 // equal to the MMA's).  So a TiledLdsm partitions the shared tile with the
 // SRC layout tiled like the MMA operand, and the fragment with the MMA's own
@@ -55,7 +55,7 @@ struct SM75_Ldsm {
 namespace atom_layouts {
 /// ldmatrix .x2 source rows for a B operand stored as (N,K) = (8,16), K
 /// contiguous: lane t < 16 addresses row t%8 at column 8*(t/8) (matrix i = K
-/// block i, hardware-atoms §4.3 recipe); lanes 16..31 alias lanes 0..15.
+/// block i, docs/hardware.md §4.3 recipe); lanes 16..31 alias lanes 0..15.
 /// The value mode lists the first 4 elements of the row only: a lane
 /// receives 4 values from .x2, and instance r of the atom must start at value
 /// 4r of the partition.

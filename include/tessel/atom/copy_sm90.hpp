@@ -4,7 +4,7 @@
 //
 // A TMA "atom" is one thread moving one box: the box is the tile, and the
 // shared-memory image of a box with swizzle mode X is exactly the tile laid
-// out as tile_to_shape(GMMA atom of mode X, tile) (hardware-atoms §9), which
+// out as tile_to_shape(GMMA atom of mode X, tile) (docs/hardware.md §9), which
 // is how the kernels declare the matching shared layout.
 #pragma once
 
@@ -23,7 +23,7 @@ constexpr bool tma_swizzle_of(const Swizzle& sw, int elem_bytes, CUtensorMapSwiz
     out = CU_TENSOR_MAP_SWIZZLE_NONE;
     return true;
   }
-  // Element-unit form Sw<B, 4 - log2(elem), 3> (hardware-atoms §9).
+  // Element-unit form Sw<B, 4 - log2(elem), 3> (docs/hardware.md §9).
   const int m = elem_bytes == 1 ? 4 : elem_bytes == 2 ? 3 : elem_bytes == 4 ? 2 : elem_bytes == 8 ? 1 : -1;
   if (sw.m != m || sw.s != 3) return false;
   if (sw.b == 1) out = CU_TENSOR_MAP_SWIZZLE_32B;

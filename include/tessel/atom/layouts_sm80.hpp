@@ -9,7 +9,7 @@
 // function, its line of tests/data/atom_layouts.tsv.  So a GPU pass means the
 // hardware agrees with the golden file, not merely with a copy of it.
 //
-// Conventions (shared/spec/hardware-atoms.md §1): a TV layout maps (lane t,
+// Conventions (docs/hardware.md §1): a TV layout maps (lane t,
 // value v) to the column-major index of an element of the operand tile:
 // A (M,K) -> m + M*k, B stored as (N,K) -> n + N*k, C/D (M,N) -> m + M*n, a
 // copy tile (R,C) -> r + R*c.  The ldmatrix SRC layout maps (lane, element j

@@ -1,5 +1,5 @@
 // tessel/atom/layouts_sm90.hpp — ownership layouts of wgmma (sm_90a) and the
-// GMMA shared-memory layout atoms, as data (spec/hardware-atoms.md §7–§9).
+// GMMA shared-memory layout atoms, as data (docs/hardware.md §7–§9).
 // Checked against tests/data/atom_layouts.tsv by tests/atom_layouts_sm90_test.cpp.
 #pragma once
 

@@ -4,7 +4,7 @@
 // are in atom/mma_traits_<arch>.hpp; the instructions in arch/; the atoms that
 // call them in atom/mma_<arch>.hpp.
 //
-// Conventions (spec/hardware-atoms.md §1.2): A is an (M,K) tile, B an (N,K)
+// Conventions (docs/hardware.md §1.2): A is an (M,K) tile, B an (N,K)
 // tile, C an (M,N) tile; a TV layout maps (thread, value) to the
 // column-major index of the element in that tile.
 #pragma once

@@ -3,7 +3,7 @@
 // read through matrix descriptors (the SS form).
 //
 // The shared tiles are K-major with the 128-byte swizzle,
-// tile_to_shape(gmma.smem.K.SW128, (MN, 64)) (hardware-atoms §8.3/§8.4): the
+// tile_to_shape(gmma.smem.K.SW128, (MN, 64)) (docs/hardware.md §8.3/§8.4): the
 // layout TMA writes with CU_TENSOR_MAP_SWIZZLE_128B for a box whose inner
 // dimension is K, so a TMA-fed kernel can hand its tiles to this atom as is.
 #pragma once

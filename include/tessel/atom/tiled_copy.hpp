@@ -2,7 +2,7 @@
 //
 // A TiledCopy is an atom plus a thread-value (TV) layout: TV(t, v) is the
 // column-major index, inside the copy tile, of the element that thread t moves
-// as its value v (the convention of spec/hardware-atoms.md §1.2).  All of it is
+// as its value v (the convention of docs/hardware.md §1.2).  All of it is
 // static; partitioning a tensor composes the tensor's layout with TV at
 // compile time, leaving one run-time term per thread (the thread's base).
 #pragma once

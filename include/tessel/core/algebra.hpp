@@ -1,5 +1,5 @@
 // tessel/core/algebra.hpp — coalesce, filter, composition, complement,
-// inverses, divides, products and tile_to_shape (spec §5–§11).
+// inverses, divides, products and tile_to_shape (docs/algebra.md §5–§11).
 //
 // Each function is written once, over values, and is `constexpr`: with
 // constant arguments the compiler folds it (see tests/static_algebra_test.cpp),
@@ -102,7 +102,7 @@ TESSEL_HD constexpr Error overflow_error(const char* what) { return make_error(E
 TESSEL_HD constexpr Layout coalesce(const Layout& l) { return layout_of(coalesce_leaves(leaves_of(l))); }
 
 namespace detail {
-/// Apply `op` to the modes named by profile P (spec §5.2); later modes are copied.
+/// Apply `op` to the modes named by profile P (docs/algebra.md §5.2); later modes are copied.
 template <class Op>
 TESSEL_HD constexpr Result<Layout> by_profile(const Layout& l, const IntTuple& P, Op op) {
   if (P.is_int()) return op(l);
@@ -145,7 +145,7 @@ TESSEL_HD constexpr Result<Layout> filter(const Layout& l, const IntTuple& P) {
 
 // ================================================================ composition
 
-/// R = A∘B with R(c) == A(B(c)) for every coordinate c of B (spec §6);
+/// R = A∘B with R(c) == A(B(c)) for every coordinate c of B (docs/algebra.md §6);
 /// shape(R) is compatible with shape(B) and has B's top-level profile.
 /// Rejects inputs where no such layout exists: stride-divisibility,
 /// shape-divisibility, inexact-division, overlap.
@@ -156,7 +156,7 @@ TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Layout& B)
     if (e.code != Errc::ok) return e;
   }
   // A' = coalesce(flatten(A)) with a trailing extent 1 widened to 2, so the
-  // last stride survives for the extended evaluation of A (spec §6.2 step 1).
+  // last stride survives for the extended evaluation of A (docs/algebra.md §6.2 step 1).
   Leaves a = leaves_of(A);
   if (a.s[a.n - 1] == 1) a.s[a.n - 1] = 2;
   a = coalesce_leaves(a);
@@ -319,7 +319,7 @@ TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Tiler& T) 
 // ================================================================ complement
 
 /// R strictly increasing, avoiding L's offsets, with (L,R) covering size(C)
-/// (spec §7).  C is an integer or an integer tuple.
+/// (docs/algebra.md §7).  C is an integer or an integer tuple.
 /// Example: complement(4:2, 24) is (2,3):(1,8); complement((2,2):(1,6)) is 3:2.
 TESSEL_HD constexpr Result<Layout> complement(const Layout& L, const IntTuple& C) {
   {
@@ -396,7 +396,7 @@ TESSEL_HD constexpr Result<Layout> complement(const Layout& L, index_t cotarget)
 
 namespace detail {
 /// coalesce(L)'s leaves, their exclusive prefix products, and the visiting
-/// order of spec §8 (an exchange sort by stride: not stable, ties matter).
+/// order of docs/algebra.md §8 (an exchange sort by stride: not stable, ties matter).
 struct InverseOrder {
   Leaves c;
   index_t prefix[kMaxLeaves]{};
@@ -492,7 +492,7 @@ TESSEL_HD constexpr Result<Layout> logical_divide(const Layout& A, const Tiler& 
 
 namespace detail {
 /// ((X0_0,...,Xm-1_0), (X0_1,...,Xm-1_1, X_m, ...)) from a by-mode result X
-/// whose first m modes are (tile, rest) pairs (spec §9.3).
+/// whose first m modes are (tile, rest) pairs (docs/algebra.md §9.3).
 TESSEL_HD constexpr Result<Layout> zip_modes(const Layout& X, int m) {
   ModeBuilder tiles, rests;
   const int rx = rank(X);

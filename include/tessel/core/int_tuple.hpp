@@ -223,7 +223,7 @@ TESSEL_HD constexpr bool weakly_congruent(const IntTuple& a, const IntTuple& b) 
   return weakly_congruent_span(a, whole(a), b, whole(b));
 }
 
-/// Shape `a` can index shape `b` (spec §2.2).  C++ example: compatible(24,(4,6)) is true.
+/// Shape `a` can index shape `b` (docs/algebra.md §2.2).  C++ example: compatible(24,(4,6)) is true.
 TESSEL_HD constexpr bool compatible_span(const IntTuple& a, Span sa, const IntTuple& b, Span sb) {
   if (span_is_leaf(a, sa)) return a.val[sa.lb] == span_size(b, sb);
   if (span_is_leaf(b, sb)) return false;

@@ -10,7 +10,7 @@ namespace tessel {
 
 /// crd2idx of a 1-D coordinate `c` over the leaves of span `s`: colexicographic
 /// digits, the last leaf absorbing any overflow (the extended evaluation of
-/// spec §3.4).  C++ example: over (4,3):(3,1), c = 13 gives 1*3 + 3*1 = 6.
+/// docs/algebra.md §3.4).  C++ example: over (4,3):(3,1), c = 13 gives 1*3 + 3*1 = 6.
 TESSEL_HD constexpr index_t crd2idx_1d(index_t c, const IntTuple& S, const IntTuple& D, Span s) {
   index_t total = 0;
   for (int i = s.lb; i < s.le - 1; ++i) {
@@ -108,7 +108,7 @@ struct Layout {
   IntTuple shape;
   IntTuple stride;
 
-  /// Value at a 1-D index (extended evaluation beyond size: spec §3.4).
+  /// Value at a 1-D index (extended evaluation beyond size: docs/algebra.md §3.4).
   TESSEL_HD constexpr index_t operator()(index_t i) const { return crd2idx_1d(i, shape, stride, whole(shape)); }
   /// Value at a hierarchical coordinate (unchecked; see check_coord).
   TESSEL_HD constexpr index_t operator()(const IntTuple& c) const { return crd2idx(c, shape, stride); }

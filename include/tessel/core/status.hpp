@@ -1,8 +1,9 @@
 // tessel/core/status.hpp — the error model of the layout algebra.
 //
 // Every algebra function returns `Result<T>`: a value, or an `Error` naming the
-// rule that the input broke (the keywords of spec §15).  Nothing throws inside
-// the algebra, so the same code runs in constant expressions and on the GPU.
+// rule that the input broke (the keywords of docs/algebra.md §13).  Nothing
+// throws inside the algebra, so the same code runs in constant expressions
+// and on the GPU.
 // `Result::value()` is the single place where a failure becomes fatal:
 //   * in a constant expression it calls a non-constexpr function named after
 //     the rule (e.g. `tessel_rule_stride_divisibility`), so the compiler's
@@ -41,7 +42,7 @@ enum class Errc : std::uint8_t {
   capacity,     // more leaves/tokens/modes than the value representation holds
 };
 
-/// The keyword printed after `error:` for each code (spec §1.3).
+/// The keyword printed after `error:` for each code (docs/algebra.md §1.3, §13).
 TESSEL_HD constexpr const char* errc_keyword(Errc e) {
   switch (e) {
     case Errc::ok:

@@ -1,4 +1,4 @@
-// tessel/core/swizzle.hpp — Sw<B,M,S> and swizzle-composed layouts (spec §12).
+// tessel/core/swizzle.hpp — Sw<B,M,S> and swizzle-composed layouts (docs/algebra.md §12).
 #pragma once
 
 #include "tessel/core/algebra.hpp"

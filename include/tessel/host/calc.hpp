@@ -1,5 +1,5 @@
 // tessel/host/calc.hpp — the layout calculator: parse one expression of the
-// spec's grammar (spec/layout-algebra.md §1) and evaluate it with the same
+// calculator's grammar (docs/algebra.md §1) and evaluate it with the same
 // algebra that kernels use.  Host only.
 #pragma once
 
@@ -51,7 +51,7 @@ inline constexpr index_t kMaxDrawCells = 1 << 16;
 // Thread-value (TV) drawings — src/calc/draw_tv.cpp, the `tessel draw` command.
 //
 // A TV layout maps (thread t, value v) to the column-major index r + R*c of an
-// element of an (R, C) tile (spec/hardware-atoms.md §1.2).  A drawing shows,
+// element of an (R, C) tile (docs/hardware.md §1.2).  A drawing shows,
 // in each cell of the tile, the thread that owns the cell (`T<t>`) and the
 // value index of that element in the thread's fragment (`V<v>`); cells are
 // coloured by thread.  A cell owned by several (t, v) pairs (replicated

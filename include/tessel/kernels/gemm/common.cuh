@@ -2,7 +2,7 @@
 // shares: the problem as the kernels see it, A and B as global tensors, and
 // the epilogue D = alpha * acc + beta * C for one element.
 //
-// Conventions (spec/hardware-atoms.md §1.2, atom/mma_atom.hpp): A is an
+// Conventions (docs/hardware.md §1.2, atom/mma_atom.hpp): A is an
 // (M,K) tensor and B an (N,K) tensor, whatever their memory order; the
 // layout (A:k / A:m, B:n / B:k) is only their strides.  C and D are row-major.
 #pragma once
