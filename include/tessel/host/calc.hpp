@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tessel/tessel.hpp"
 
@@ -45,8 +46,6 @@ bool draw_latex(const SwizzledLayout& l, std::string& out);
 /// with a message rather than producing an unreadable file.
 inline constexpr index_t kMaxDrawCells = 1 << 16;
 
-}  // namespace tessel::calc
-
 // ============================================================================
 // Thread-value (TV) drawings — src/calc/draw_tv.cpp, the `tessel draw` command.
 //
@@ -58,10 +57,6 @@ inline constexpr index_t kMaxDrawCells = 1 << 16;
 // operands, aliasing lanes) shows its lowest thread and is marked `+`; a cell
 // that nobody owns stays white.
 // ============================================================================
-
-#include <vector>
-
-namespace tessel::calc {
 
 /// One tile to draw: a TV layout over a (rows, cols) tile.
 struct TvPanel {
