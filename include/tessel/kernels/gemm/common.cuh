@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "tessel/atom/tiled_copy.hpp"
+#include "tessel/core/pack.hpp"
 #include "tessel/gemm_types.hpp"
 #include "tessel/tensor/tensor.hpp"
 
@@ -141,12 +142,8 @@ __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0
       if constexpr (sizeof(U) == 4) {
         *reinterpret_cast<float2*>(d) = make_float2(p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
       } else {
-        const U lo = detail::from_float<U>(p.alpha * *acc.addr(v)),
-                hi = detail::from_float<U>(p.alpha * *acc.addr(v + 1));
-        std::uint16_t l, h;
-        std::memcpy(&l, &lo, 2);
-        std::memcpy(&h, &hi, 2);
-        *reinterpret_cast<std::uint32_t*>(d) = std::uint32_t{l} | (std::uint32_t{h} << 16);
+        *reinterpret_cast<std::uint32_t*>(d) =
+            pack_pair(detail::from_float<U>(p.alpha * *acc.addr(v)), detail::from_float<U>(p.alpha * *acc.addr(v + 1)));
       }
       continue;
     }

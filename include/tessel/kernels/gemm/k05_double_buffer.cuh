@@ -15,16 +15,22 @@ using k04::Mma;
 using k04::Tile;
 inline constexpr int kStages = 2;
 
+/// The kernel's shared memory: two stages of A and of B (1024-byte aligned,
+/// as the 128-byte swizzle needs).
 template <class T, MajorA MA, MajorB MB>
-inline constexpr int kSmemBytes = kStages*(Tile<T, MA, MB>::OpA::kElems + Tile<T, MA, MB>::OpB::kElems) * sizeof(T);
+struct SharedStorage {
+  alignas(1024) T a[kStages][Tile<T, MA, MB>::OpA::kElems];  // kStages x (128,64)
+  alignas(1024) T b[kStages][Tile<T, MA, MB>::OpB::kElems];  // kStages x (128,64)
+};
+template <class T, MajorA MA, MajorB MB>
+inline constexpr int kSmemBytes = static_cast<int>(sizeof(SharedStorage<T, MA, MB>));
 
 /// Raster picks the tile of D from the block index (k06 changes only that).
 template <class T, MajorA MA, MajorB MB, class Raster>
 __global__ void __launch_bounds__(kThreads) gemm_double_buffer(Params<T> p) {
   using TT = Tile<T, MA, MB>;
   extern __shared__ __align__(1024) unsigned char smem[];
-  T* sA = reinterpret_cast<T*>(smem);      // kStages x (128,64)
-  T* sB = sA + kStages * TT::OpA::kElems;  // kStages x (128,64)
+  auto& shared = *reinterpret_cast<SharedStorage<T, MA, MB>*>(smem);
   const int t = static_cast<int>(threadIdx.x);
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
   index_t tile_m, tile_n;
@@ -39,20 +45,20 @@ __global__ void __launch_bounds__(kThreads) gemm_double_buffer(Params<T> p) {
   clear(tCrC);
 
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
-  TT::OpA::load(gA, tile_m, 0, sA, t, vec_a);
-  TT::OpB::load(gB, tile_n, 0, sB, t, vec_b);
+  TT::OpA::load(gA, tile_m, 0, shared.a[0], t, vec_a);
+  TT::OpB::load(gB, tile_n, 0, shared.b[0], t, vec_b);
   arch::sm80::cp_async_commit();
   for (index_t kt = 0; kt < k_tiles; ++kt) {
     const int s = static_cast<int>(kt % kStages);
     if (kt + 1 < k_tiles) {  // the other stage was released by the barrier that ended k-tile kt-1
-      TT::OpA::load(gA, tile_m, kt + 1, sA + (1 - s) * TT::OpA::kElems, t, vec_a);
-      TT::OpB::load(gB, tile_n, kt + 1, sB + (1 - s) * TT::OpB::kElems, t, vec_b);
+      TT::OpA::load(gA, tile_m, kt + 1, shared.a[1 - s], t, vec_a);
+      TT::OpB::load(gB, tile_n, kt + 1, shared.b[1 - s], t, vec_b);
     }
     arch::sm80::cp_async_commit();   // possibly empty: keeps one group per k-tile
     arch::sm80::cp_async_wait<1>();  // k-tile kt has landed (kt+1 may be in flight)
     __syncthreads();
-    const auto tCsA = TT::partition_a(sA + s * TT::OpA::kElems, t);  // (8,(4,4)) ldmatrix rows
-    const auto tCsB = TT::partition_b(sB + s * TT::OpB::kElems, t);  // (4,(8,4))
+    const auto tCsA = TT::partition_a(shared.a[s], t);  // (8,(4,4)) ldmatrix rows
+    const auto tCsB = TT::partition_b(shared.b[s], t);  // (4,(8,4))
     TT::template load_slice<0>(tCsA, tCsB, tCrA, tCrB);
     gemm_kslice<0, Mma<T>>(tCrA, tCrB, tCrC);
     TT::template load_slice<1>(tCsA, tCsB, tCrA, tCrB);

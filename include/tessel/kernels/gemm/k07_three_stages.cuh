@@ -23,10 +23,16 @@ struct MultistageConfig {
   using Tile = MmaTile<T, Mma<T>, MA == MajorA::k, MB == MajorB::k, BM, BN, kThreads>;
   using raster = Raster;
   using epilogue = Epilogue;
+  /// The pipeline's stages (1024-byte aligned, as the 128-byte swizzle
+  /// needs).  The epilogue reuses the same bytes once the last stage is read.
+  template <class T, MajorA MA, MajorB MB>
+  struct SharedStorage {
+    alignas(1024) T a[Stages][Tile<T, MA, MB>::OpA::kElems];  // Stages x (BM,64)
+    alignas(1024) T b[Stages][Tile<T, MA, MB>::OpB::kElems];  // Stages x (BN,64)
+  };
   template <class T, MajorA MA, MajorB MB>
   static constexpr int smem_bytes() {
-    const int pipe =
-        Stages * (Tile<T, MA, MB>::OpA::kElems + Tile<T, MA, MB>::OpB::kElems) * static_cast<int>(sizeof(T));
+    const int pipe = static_cast<int>(sizeof(SharedStorage<T, MA, MB>));
     return pipe > Epilogue::template smem_bytes<BM, BN>() ? pipe : Epilogue::template smem_bytes<BM, BN>();
   }
 };
@@ -36,10 +42,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_multistag
   using TT = typename Cfg::template Tile<T, MA, MB>;
   using TM = typename Cfg::template Mma<T>;
   constexpr int S = Cfg::kStages, BM = Cfg::kBM, BN = Cfg::kBN;
-  constexpr int EA = TT::OpA::kElems, EB = TT::OpB::kElems;
   extern __shared__ __align__(1024) unsigned char smem[];
-  T* sA = reinterpret_cast<T*>(smem);  // S x (BM,64)
-  T* sB = sA + S * EA;                 // S x (BN,64)
+  auto& shared = *reinterpret_cast<typename Cfg::template SharedStorage<T, MA, MB>*>(smem);
   const int t = static_cast<int>(threadIdx.x);
   const index_t tiles_m = ceil_div(p.m, index_t{BM}), tiles_n = ceil_div(p.n, index_t{BN});
   index_t tile_m, tile_n;
@@ -57,8 +61,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_multistag
   TESSEL_UNROLL
   for (int s = 0; s < S - 1; ++s) {  // prologue: k-tiles 0..S-2 in flight
     if (s < k_tiles) {
-      TT::OpA::load(gA, tile_m, s, sA + s * EA, t, vec_a);
-      TT::OpB::load(gB, tile_n, s, sB + s * EB, t, vec_b);
+      TT::OpA::load(gA, tile_m, s, shared.a[s], t, vec_a);
+      TT::OpB::load(gB, tile_n, s, shared.b[s], t, vec_b);
     }
     arch::sm80::cp_async_commit();
   }
@@ -68,13 +72,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_multistag
     const index_t next = kt + S - 1;     // refill the stage k-tile kt-1 used
     if (next < k_tiles) {
       const int sn = static_cast<int>(next % S);
-      TT::OpA::load(gA, tile_m, next, sA + sn * EA, t, vec_a);
-      TT::OpB::load(gB, tile_n, next, sB + sn * EB, t, vec_b);
+      TT::OpA::load(gA, tile_m, next, shared.a[sn], t, vec_a);
+      TT::OpB::load(gB, tile_n, next, shared.b[sn], t, vec_b);
     }
     arch::sm80::cp_async_commit();
     const int s = static_cast<int>(kt % S);
-    const auto tCsA = TT::partition_a(sA + s * EA, t);  // (8,(RM,4)) ldmatrix rows
-    const auto tCsB = TT::partition_b(sB + s * EB, t);  // (4,(RN,4))
+    const auto tCsA = TT::partition_a(shared.a[s], t);  // (8,(RM,4)) ldmatrix rows
+    const auto tCsB = TT::partition_b(shared.b[s], t);  // (4,(RN,4))
     // Registers double-buffered by order: slice kk+1 is requested before
     // slice kk's MMAs, so ldmatrix latency overlaps tensor-core work.
     TT::template load_slice<0>(tCsA, tCsB, tCrA, tCrB);
