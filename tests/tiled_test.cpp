@@ -129,6 +129,68 @@ TEST(TiledCopy, MakeTiledCopyAndRetile) {
   using TC = MakeTiledCopy<UniversalCopy<float, 128>, make_layout(make_shape(16, 8), LayoutRight{}),
                            make_layout(make_shape(1, 8))>;
   static_assert(std::is_same_v<TC, VectorCopy>);  // the same type as the plan spelled out
-  FragmentView<float, 64> f{};
+  Fragment<float, make_layout(make_shape(64))> f{};
   EXPECT_EQ(&retile(TC{}, f), &f);
+}
+
+// ---------------------------------------------------------------- one Tensor
+
+TEST(Tensor, PartitionsAreShapedAndSliceStatically) {
+  std::vector<float> smem(128 * 64);
+  constexpr Layout L = make_layout(make_shape(128, 64), LayoutRight{});
+  const auto sT = make_smem_tensor<L>(smem.data());
+  // A thread's share is (V, REST0, REST1): 8 values, 8 copy tiles down the rows, 1 across.
+  const auto part = VectorCopy{}.get_slice(9).partition_S(sT);
+  using PL = decltype(part)::layout_type;
+  EXPECT_EQ(to_string(PL::kVals), "(8,8,1):(1,1024,0)");
+  static_assert(decltype(part)::kValues == 64);
+  // A slice keeps the modes given `_`; its layout is a static type.
+  const auto row3 = part(_, 3, 0);
+  static_assert(size(decltype(row3)::layout_type::kVals) == 8);  // known at compile time
+  EXPECT_EQ(to_string(decltype(row3)::layout_type::kVals), "8:1");
+  for (int v = 0; v < 8; ++v) EXPECT_EQ(row3.addr(v), part.addr(v + 8 * 3));
+  for (int r = 0; r < 8; ++r)
+    for (int v = 0; v < 8; ++v) EXPECT_EQ(part(_, r, 0).addr(v), smem.data() + (1 + 16 * r) * 64 + 8 + v);
+  // A fragment has the partition's shape; a slice of it is a view of its registers.
+  auto frag = make_fragment_like(part);
+  EXPECT_EQ(to_string(decltype(frag)::layout_type::value), "(8,8,1):(1,8,0)");
+  auto f2 = frag(_, 2, 0);
+  EXPECT_EQ(f2.addr(0), frag.addr(16));
+  *f2.addr(5) = 42.0f;
+  EXPECT_EQ(*frag.addr(21), 42.0f);
+}
+
+TEST(Tensor, SlicesOfATilePartitionKeepCoordinatesAndBounds) {
+  std::vector<float> a(100 * 50);
+  const auto g = make_global_tensor(a.data(), {index_t{100}, index_t{50}}, {index_t{50}, index_t{1}});
+  const auto tile = local_tile<Tile>(g, 0, 0);  // (128,64) over a 100 x 50 matrix
+  EXPECT_FALSE(tile.full());
+  const auto part = VectorCopy{}.get_slice(8 * 3 + 6).partition_S(tile);  // row 3, columns 48..55
+  for (int r = 0; r < 8; ++r) {
+    const auto s = part(_, r, 0);
+    for (int v = 0; v < 8; ++v) {
+      const index_t row = 3 + 16 * r, col = 48 + v;
+      EXPECT_EQ(coord_field(s.coord(v), 0), row);
+      EXPECT_EQ(coord_field(s.coord(v), 1), col);
+      EXPECT_EQ(s.inside(v), row < 100 && col < 50);
+      if (s.inside(v)) {
+        EXPECT_EQ(s.addr(v), a.data() + row * 50 + col);
+      }
+    }
+  }
+}
+
+TEST(Tensor, GroupModesAndCoordinateTiles) {
+  std::vector<int> buf(2 * 3 * 4);
+  constexpr Layout L = make_layout(make_shape(2, 3, 4));
+  const auto t = make_smem_tensor<L>(buf.data());
+  const auto g = group_modes<1, 3>(t);
+  EXPECT_EQ(to_string(decltype(g)::layout_type::value), "(2,(3,4)):(1,(2,6))");
+  EXPECT_EQ(&g(1, 5), &t(1, 2, 1));
+  // The coordinates of a (128,64) tile with 100 x 50 inside, partitioned like data.
+  const auto c = make_coord_tile<Tile>(100, 50);
+  const auto tc = VectorCopy{}.get_slice(0).partition_S(c);
+  EXPECT_TRUE(tc.inside(0));
+  EXPECT_EQ(coord_field(tc.coord(8 * 7), 0), 112);
+  EXPECT_FALSE(tc.inside(8 * 7));
 }

@@ -6,7 +6,7 @@
 // registers, the A and B fragments of two k-slices of a 64x64 warp tile,
 // loaded once from global memory, and issues k09's MMA sequence over them:
 // per k-tile four k-slices of 32 m16n8k16 each (slices 0,1,0,1), in
-// gemm_kslice's serpentine order, for as many k-tiles as k09 runs per CTA at
+// tessel::gemm's serpentine order, for as many k-tiles as k09 runs per CTA at
 // 4096^3 (4 tiles of 64).  No shared memory, no ldmatrix, no loads in the loop.
 //
 //   mma_stream DATA LAUNCHES
@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(32 * kWarps, 1) mma_stream(const std::uint32_t
       for (int m = 0; m < kRM; ++m)
 #pragma unroll
         for (int j = 0; j < kRN; ++j) {
-          const int n = m % 2 == 0 ? j : kRN - 1 - j;  // serpentine, as gemm_kslice
+          const int n = m % 2 == 0 ? j : kRN - 1 - j;  // serpentine, as tessel::gemm
           tessel::arch::sm80::mma_m16n8k16_f32_bf16(c[m][n], a[s][m], b[s][n], c[m][n]);
         }
     }

@@ -1,6 +1,11 @@
-// The wgmma atom (atom/mma_sm90.hpp) end to end on one warpgroup: operand
-// tiles in its swizzled shared layouts, C written through its partition_C,
-// exact against the host for small integers, at N = 64, 128 and 256.
+// wgmma as an MMA atom inside TiledMma (atom/mma_sm90.hpp), end to end:
+// operand tiles in shared memory (K-major or MN-major, 128-byte swizzle),
+// descriptors made by the TiledMMA from the shared tensors (SS) or A copied
+// into a register fragment (RS), the warpgroup protocol outside the atom
+// (several wgmmas in flight, the first with scale-d = 0 on poisoned
+// accumulators), C written through partition_C.  Exact against the host for
+// small integers, for every N in 8..256 (SS, K-major), MN-major operands,
+// the RS form, and two warpgroups on a 128-row tile.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -12,73 +17,109 @@
 
 using namespace tessel;
 using bf16 = __nv_bfloat16;
+using arch::sm90::GmmaMajor;
 
 namespace {
 
-template <int N>
+inline constexpr int kK = 64;  // four k16 atoms
+
+template <int Rows, GmmaMajor Major>
+inline constexpr SwizzledLayout kSmem{
+    Swizzle{3, 3, 3},
+    tile_to_shape(Major == GmmaMajor::k ? atom_layouts::gmma_k_sw128.layout : atom_layouts::gmma_mn_sw128.layout,
+                  make_shape(Rows, kK))
+        .value()};
+
+template <int M, int N>
 struct CTile {
-  static constexpr IntTuple value = make_shape(64, N);
+  static constexpr IntTuple value = make_shape(M, N);
 };
 
-/// C (64 x N, row-major) = A (64 x 64, row-major) * B^T, B given as N x 64 row-major.
-template <int N>
-__global__ void __launch_bounds__(128) wgmma_atom_kernel(const bf16* A, const bf16* B, float* C) {
-  using Atom = SM90_64xNx64_F32BF16BF16_SS<N>;
+/// C (M x N, row-major) = A (M x 64, row-major) * B^T, B given as N x 64
+/// row-major; M = 64 * AM, one warpgroup per 64 rows.
+template <int N, GmmaMajor MA, GmmaMajor MB, bool RS, int AM>
+__global__ void wgmma_kernel(const bf16* A, const bf16* B, float* C) {
+  constexpr int M = 64 * AM;
+  using Atom = std::conditional_t<RS, SM90_64xNx16_F32_RS<bf16, N, MB>, SM90_64xNx16_F32_SS<bf16, N, MA, MB>>;
+  using TM = TiledMma<Atom, AM, 1, 1>;
+  constexpr SwizzledLayout LA = kSmem<M, MA>, LB = kSmem<N, MB>;
   extern __shared__ __align__(1024) unsigned char smem[];
-  bf16* sA = reinterpret_cast<bf16*>(smem);
-  bf16* sB = sA + 64 * 64;  // 8 KB: keeps sB 1024-byte aligned
-  for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x)
-    sA[StaticSwizzledLayout<Atom::kSmemA>{}(i / 64, i % 64)] = A[i];
-  for (int i = threadIdx.x; i < N * 64; i += blockDim.x)
-    sB[StaticSwizzledLayout<Atom::kSmemB>{}(i / 64, i % 64)] = B[i];
+  bf16* pa = reinterpret_cast<bf16*>(smem);
+  bf16* pb = pa + M * kK;                    // M * 128 bytes: keeps pb 1024-byte aligned
+  const auto sA = make_smem_tensor<LA>(pa);  // (M,64)
+  const auto sB = make_smem_tensor<LB>(pb);  // (N,64)
+  for (int i = threadIdx.x; i < M * kK; i += blockDim.x) sA(i / kK, i % kK) = A[i];
+  for (int i = threadIdx.x; i < N * kK; i += blockDim.x) sB(i / kK, i % kK) = B[i];
   arch::sm90::fence_proxy_async_shared_cta();  // generic stores, then wgmma's async-proxy reads
   __syncthreads();
 
-  typename Atom::FragmentC acc;
-  Atom::mma(sA, sB, acc, false);
+  const int t = static_cast<int>(threadIdx.x);
+  const auto thr = TM{}.get_slice(t);
+  auto tCrA = thr.partition_fragment_A(sA);        // (1,1,4) descriptors (SS) or (8,1,4) registers (RS)
+  const auto tCdB = thr.partition_fragment_B(sB);  // (1,1,4) descriptors
+  if constexpr (RS) {
+    using CopyA = TiledCopyA<UniversalCopy<bf16, 16>, TM>;
+    copy(CopyA{}, CopyA{}.get_slice(t).partition_S(sA), tCrA);
+  }
+  typename TM::template FragmentC<coord_layout(CTile<M, N>::value)> acc;            // (N/2,1,1) f32
+  for (int v = 0; v < acc.kValues; ++v) *acc.addr(v) = __int_as_float(0x7fc00000);  // NaN: scale-d = 0 must ignore it
 
-  const auto gC = make_global_tensor(C, {index_t{64}, index_t{N}}, {index_t{N}, index_t{1}});
-  auto tCgC = Atom::partition_C(local_tile<CTile<N>>(gC, 0, 0), static_cast<int>(threadIdx.x));
+  warpgroup_fence_operand(acc);
+  if constexpr (RS) warpgroup_fence_operand(tCrA);
+  warpgroup_arrive();
+  TESSEL_UNROLL
+  for (int k = 0; k < kK / 16; ++k) gemm(TM{}, tCrA(_, _, k), tCdB(_, _, k), acc, k > 0);  // 4 wgmmas in flight
+  warpgroup_commit_batch();
+  warpgroup_wait<0>();
+  warpgroup_fence_operand(acc);
+  if constexpr (RS) warpgroup_fence_operand(tCrA);
+
+  const auto gC = make_global_tensor(C, {index_t{M}, index_t{N}}, {index_t{N}, index_t{1}});
+  auto tCgC = thr.partition_C(local_tile<CTile<M, N>>(gC, 0, 0));
   for (int v = 0; v < acc.kValues; ++v) *tCgC.addr(v) = *acc.addr(v);
 }
 
-template <int N>
+template <int N, GmmaMajor MA = GmmaMajor::k, GmmaMajor MB = GmmaMajor::k, bool RS = false, int AM = 1>
 void run() {
-  std::mt19937 rng(N);
+  constexpr int M = 64 * AM;
+  std::mt19937 rng(N + 1000 * AM);
   std::uniform_int_distribution<int> d(-4, 4);
-  std::vector<float> a(64 * 64), b(N * 64);
+  std::vector<float> a(M * kK), b(N * kK);
   std::vector<bf16> ha(a.size()), hb(b.size());
   for (std::size_t i = 0; i < a.size(); ++i) ha[i] = __float2bfloat16(a[i] = static_cast<float>(d(rng)));
   for (std::size_t i = 0; i < b.size(); ++i) hb[i] = __float2bfloat16(b[i] = static_cast<float>(d(rng)));
-  bf16 *da, *db;
-  float* dc;
-  CUDA_CHECK(cudaMalloc(&da, ha.size() * sizeof(bf16)));
-  CUDA_CHECK(cudaMalloc(&db, hb.size() * sizeof(bf16)));
-  CUDA_CHECK(cudaMalloc(&dc, 64 * N * sizeof(float)));
-  CUDA_CHECK(cudaMemcpy(da, ha.data(), ha.size() * sizeof(bf16), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(db, hb.data(), hb.size() * sizeof(bf16), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemset(dc, 0xFF, 64 * N * sizeof(float)));  // NaN poison
-  const int smem = (64 * 64 + N * 64) * 2;
-  CUDA_CHECK(cudaFuncSetAttribute(wgmma_atom_kernel<N>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  wgmma_atom_kernel<N><<<1, 128, smem>>>(da, db, dc);
+  tessel::testing::DeviceArray<bf16> da(ha.size()), db(hb.size());
+  tessel::testing::DeviceArray<float> dc(static_cast<std::size_t>(M * N));
+  ASSERT_TRUE(da.ptr && db.ptr && dc.ptr);
+  CUDA_CHECK(cudaMemcpy(da.ptr, ha.data(), ha.size() * sizeof(bf16), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(db.ptr, hb.data(), hb.size() * sizeof(bf16), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dc.ptr, 0xFF, static_cast<std::size_t>(M * N) * sizeof(float)));  // NaN poison
+  const int smem = (M * kK + N * kK) * 2;
+  auto* kernel = wgmma_kernel<N, MA, MB, RS, AM>;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  kernel<<<1, 128 * AM, smem>>>(da.ptr, db.ptr, dc.ptr);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<float> c(64 * N);
-  CUDA_CHECK(cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  std::vector<float> c(static_cast<std::size_t>(M * N));
+  CUDA_CHECK(cudaMemcpy(c.data(), dc.ptr, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
   int bad = 0, nonzero = 0;
-  for (int m = 0; m < 64; ++m)
+  for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
       float ref = 0;
-      for (int k = 0; k < 64; ++k) ref += a[m * 64 + k] * b[n * 64 + k];
+      for (int k = 0; k < kK; ++k) ref += a[m * kK + k] * b[n * kK + k];
       nonzero += ref != 0;
       if (c[m * N + n] != ref && bad++ < 5)
-        ADD_FAILURE() << "N=" << N << " C(" << m << "," << n << ") = " << c[m * N + n] << ", expected " << ref;
+        ADD_FAILURE() << "N=" << N << " RS=" << RS << " AM=" << AM << " C(" << m << "," << n << ") = " << c[m * N + n]
+                      << ", expected " << ref;
     }
-  EXPECT_EQ(bad, 0) << "N=" << N;
-  EXPECT_GT(nonzero, 64 * N / 2);
-  cudaFree(da);
-  cudaFree(db);
-  cudaFree(dc);
+  EXPECT_EQ(bad, 0) << "N=" << N << " MA=" << static_cast<int>(MA) << " MB=" << static_cast<int>(MB) << " RS=" << RS
+                    << " AM=" << AM;
+  EXPECT_GT(nonzero, M * N / 2);
+}
+
+template <int... I>
+void run_every_n(std::integer_sequence<int, I...>) {
+  (run<8 * (I + 1)>(), ...);
 }
 
 bool is_sm90() {
@@ -88,10 +129,30 @@ bool is_sm90() {
 
 }  // namespace
 
-TEST(WgmmaAtom, MatchesHostAtN64_128_256) {
-  REQUIRE_GPU();
-  if (!is_sm90()) GTEST_SKIP() << "wgmma needs a compute capability 9.0 GPU (this test is built for sm_90a)";
-  run<64>();
-  run<128>();
-  run<256>();
+#define REQUIRE_SM90() \
+  REQUIRE_GPU();       \
+  if (!is_sm90()) GTEST_SKIP() << "wgmma needs a compute capability 9.0 GPU (built for sm_90a)"
+
+TEST(WgmmaTiledMma, SSKMajorEveryN) {
+  REQUIRE_SM90();
+  run_every_n(std::make_integer_sequence<int, 32>{});  // N = 8, 16, ..., 256
+}
+TEST(WgmmaTiledMma, SSMNMajorOperands) {
+  REQUIRE_SM90();
+  run<64, GmmaMajor::mn, GmmaMajor::mn>();
+  run<128, GmmaMajor::mn, GmmaMajor::k>();
+  run<256, GmmaMajor::k, GmmaMajor::mn>();
+}
+TEST(WgmmaTiledMma, RSAFromRegisters) {
+  REQUIRE_SM90();
+  run<8, GmmaMajor::k, GmmaMajor::k, true>();
+  run<64, GmmaMajor::k, GmmaMajor::k, true>();
+  run<128, GmmaMajor::k, GmmaMajor::mn, true>();
+  run<256, GmmaMajor::k, GmmaMajor::k, true>();
+}
+TEST(WgmmaTiledMma, TwoWarpgroupsOnA128RowTile) {
+  REQUIRE_SM90();
+  run<128, GmmaMajor::k, GmmaMajor::k, false, 2>();
+  run<256, GmmaMajor::k, GmmaMajor::k, false, 2>();
+  run<192, GmmaMajor::mn, GmmaMajor::k, false, 2>();
 }

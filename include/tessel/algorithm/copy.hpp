@@ -1,6 +1,7 @@
 // tessel/algorithm/copy.hpp — copy, copy_if, fill, clear, axpby over
-// per-thread views (partitions of global tiles, shared-memory tiles, register
-// fragments).  A view provides kValues, addr(v) and inside(v).
+// tensors of static size: a thread's share of a partition (of a global tile
+// or a shared tile), a register fragment, or a slice of one of them
+// (t(_, _, k)), value by value in flat order.
 #pragma once
 
 #include "tessel/atom/tiled_copy.hpp"
@@ -23,38 +24,34 @@ constexpr void check_range() {
   constexpr int V = std::remove_cvref_t<Src>::kValues;
   static_assert(V == std::remove_cvref_t<Dst>::kValues, "tessel: copy between partitions of different sizes");
   static_assert(0 <= Begin && Begin <= End && End <= V && Begin % Vec == 0 && End % Vec == 0,
-                "tessel: a value range must be whole atom vectors inside the partition");
+                "tessel: a copy moves whole atom vectors");
 }
 }  // namespace detail
 
-/// Moves the values [Begin, End) of `src` to `dst`, one atom vector at a
-/// time.  No bounds checks: use copy_if for tiles that may reach past the
-/// tensor.  A sub-range bounds how many values of a register fragment are
-/// live at once (see the transpose kernel).
-template <int Begin, int End, class TC, class Src, class Dst>
-TESSEL_HD constexpr void copy_range(const TC&, const Src& src, Dst&& dst) {
-  using Atom = typename TC::atom;
-  detail::check_range<Begin, End, Atom::kElems, Src, Dst>();
-  TESSEL_UNROLL
-  for (int i = Begin; i < End; i += Atom::kElems) Atom::copy(src.addr(i), dst.addr(i));
-}
-/// Moves every value of `src` to `dst`.
+/// Moves every value of `src` to `dst`, one atom vector at a time.  No
+/// bounds checks: use copy_if for tiles that may reach past the tensor.  A
+/// slice (t(_, _, k)) bounds how many values are moved at once.
 template <class TC, class Src, class Dst>
-TESSEL_HD constexpr void copy(const TC& tc, const Src& src, Dst&& dst) {
-  copy_range<0, std::remove_cvref_t<Src>::kValues>(tc, src, dst);
+TESSEL_HD constexpr void copy(const TC&, const Src& src, Dst&& dst) {
+  using Atom = typename TC::atom;
+  constexpr int V = std::remove_cvref_t<Src>::kValues;
+  detail::check_range<0, V, Atom::kElems, Src, Dst>();
+  TESSEL_UNROLL
+  for (int i = 0; i < V; i += Atom::kElems) Atom::copy(src.addr(i), dst.addr(i));
 }
 
 /// copy for tiles at the edge of a tensor: a vector entirely inside is copied
 /// whole, a partial one element by element (atoms that zero-fill, such as
 /// cp.async, zero the rest), one entirely outside is skipped or zero-filled.
 /// The inside test is the global side's (source for loads, destination for stores).
-template <int Begin, int End, class TC, class Src, class Dst>
-TESSEL_HD constexpr void copy_if_range(const TC&, const Src& src, Dst&& dst) {
+template <class TC, class Src, class Dst>
+TESSEL_HD constexpr void copy_if(const TC&, const Src& src, Dst&& dst) {
   using Atom = typename TC::atom;
   constexpr int Vec = Atom::kElems;
-  detail::check_range<Begin, End, Vec, Src, Dst>();
+  constexpr int V = std::remove_cvref_t<Src>::kValues;
+  detail::check_range<0, V, Vec, Src, Dst>();
   TESSEL_UNROLL
-  for (int i = Begin; i < End; i += Vec) {
+  for (int i = 0; i < V; i += Vec) {
     const int n = std::remove_cvref_t<Src>::space == Space::global ? detail::inside_prefix<Vec>(src, i)
                                                                    : detail::inside_prefix<Vec>(dst, i);
     if (n == Vec) {
@@ -63,10 +60,6 @@ TESSEL_HD constexpr void copy_if_range(const TC&, const Src& src, Dst&& dst) {
       Atom::copy_n(src.addr(i), dst.addr(i), n);
     }
   }
-}
-template <class TC, class Src, class Dst>
-TESSEL_HD constexpr void copy_if(const TC& tc, const Src& src, Dst&& dst) {
-  copy_if_range<0, std::remove_cvref_t<Src>::kValues>(tc, src, dst);
 }
 
 /// Every value of `view` becomes `x`.

@@ -94,19 +94,16 @@ struct TiledLdsm {
 
   struct ThrCopy {
     int thread;
-    /// The rows this thread addresses, one per atom instance (value 8r is the row start).
-    template <Space S, Layout L>
-    TESSEL_HD constexpr auto partition_S(const StaticTensor<T, S, StaticLayout<L>>& s) const {
-      constexpr Layout P = detail::partition_layout(L, kTile, kSrcTV);
+    /// The rows this thread addresses, one per atom instance (value 8r is
+    /// the row start), shaped (V, REST_MN, REST_K) like the fragment.
+    template <Space S, class L>
+    TESSEL_HD constexpr auto partition_S(const Tensor<ViewEngine<T, S>, L>& s) const {
+      constexpr Layout P = detail::partition_layout(detail::partition_domain<L>(), kTile, kSrcTV);
       static_assert(detail::values_contiguous(P, atom::kElems, 1), "tessel: ldmatrix rows must be contiguous");
-      return StaticThrView<T, S, P, Swizzle{}>{s.ptr, StaticLayout<P>{}(thread, 0)};
-    }
-    template <Space S, SwizzledLayout L>
-    TESSEL_HD constexpr auto partition_S(const StaticTensor<T, S, StaticSwizzledLayout<L>>& s) const {
-      constexpr Layout P = detail::partition_layout(L.layout, kTile, kSrcTV);
-      static_assert(detail::values_contiguous(P, atom::kElems, 1), "tessel: ldmatrix rows must be contiguous");
-      static_assert(L.swizzle.b == 0 || L.swizzle.m >= 3, "tessel: the swizzle moves units smaller than a 16-byte row");
-      return StaticThrView<T, S, P, L.swizzle>{s.ptr, StaticLayout<P>{}(thread, 0)};
+      if constexpr (requires { L::value.swizzle; })
+        static_assert(L::value.swizzle.b == 0 || L::value.swizzle.m >= 3,
+                      "tessel: the swizzle moves units smaller than a 16-byte row");
+      return detail::partition_thread<kTile, kSrcTV>(s, thread);
     }
   };
   TESSEL_HD constexpr ThrCopy get_slice(int thread) const { return ThrCopy{thread}; }

@@ -1,13 +1,22 @@
-// tessel/atom/copy_sm90.hpp — TMA as a copy of whole tiles: a tensor map built
-// on the host from a tessel global tensor, a tile shape and the shared-memory
-// layout's swizzle; on the device, load/store of tile (i, j, ...) of it.
+// tessel/atom/copy_sm90.hpp — TMA as a copy of whole tiles.
 //
-// A TMA "atom" is one thread moving one box: the box is the tile, and the
-// shared-memory image of a box with swizzle mode X is exactly the tile laid
-// out as tile_to_shape(GMMA atom of mode X, tile) (docs/hardware.md §9), which
-// is how the kernels declare the matching shared layout.
+// A TMA "atom" is one thread moving one box of a tensor map between global
+// and shared memory; the shared-memory image of a box with swizzle mode X is
+// the box laid out row by row (the map's dimension 0 contiguous) with the
+// element-unit swizzle of X applied (docs/hardware.md §9).  `TmaTile` puts
+// that atom in the algebra: from a tile shape and the shared layout the
+// kernel declares for the tile (swizzle included) it derives, at compile
+// time, the box and the boxes that make up the tile, each with its origin in
+// the tile and its offset in shared memory.  A kernel then asks for "tile
+// (m, k) of A into this stage" (`load`) and never writes a box coordinate;
+// the host builds the tensor map from the global tensor (`make_map`), which
+// checks that the global tensor can be described (contiguous mode, 16-byte
+// strides) and reports the rule broken instead of encoding a wrong map.
+// `load_multicast` splits the boxes among the CTAs of a cluster, each CTA's
+// part multicast into all of them.
 #pragma once
 
+#include "tessel/arch/common.hpp"
 #include "tessel/arch/sm90.hpp"
 #include "tessel/tensor/tensor.hpp"
 
@@ -16,14 +25,14 @@
 namespace tessel {
 
 /// The TMA swizzle mode that writes the element-unit swizzle `sw` for
-/// 2-byte elements: Sw<1,3,3> 32B, Sw<2,3,3> 64B, Sw<3,3,3> 128B, none.
-/// Returns false for a swizzle TMA cannot produce.
+/// elements of `elem_bytes`: Sw<1,m,3> 32B, Sw<2,m,3> 64B, Sw<3,m,3> 128B
+/// (m = 4 - log2(elem_bytes)), or none.  Returns false for a swizzle TMA
+/// cannot produce.
 constexpr bool tma_swizzle_of(const Swizzle& sw, int elem_bytes, CUtensorMapSwizzle& out) {
   if (sw.b == 0) {
     out = CU_TENSOR_MAP_SWIZZLE_NONE;
     return true;
   }
-  // Element-unit form Sw<B, 4 - log2(elem), 3> (docs/hardware.md §9).
   const int m = elem_bytes == 1 ? 4 : elem_bytes == 2 ? 3 : elem_bytes == 4 ? 2 : elem_bytes == 8 ? 1 : -1;
   if (sw.m != m || sw.s != 3) return false;
   if (sw.b == 1) out = CU_TENSOR_MAP_SWIZZLE_32B;
@@ -40,52 +49,191 @@ constexpr CUtensorMapDataType tma_dtype() {
   if constexpr (sizeof(T) == 4) return CU_TENSOR_MAP_DATA_TYPE_UINT32;
   return CU_TENSOR_MAP_DATA_TYPE_UINT64;
 }
+
+/// The boxes of a rank-2 tile in shared memory: which tile mode is
+/// contiguous (`inner`), the box extents, and per box its origin in the tile
+/// and its (pre-swizzle) offset in shared memory.
+struct TmaBoxPlan {
+  static constexpr int kMaxBoxes = 64;
+  bool ok = false;
+  const char* why = "";
+  int inner = 0;     // the tile mode that is contiguous in shared memory (TMA dimension 0)
+  index_t box[2]{};  // box extents per tile mode
+  int boxes = 0;     // boxes per tile
+  index_t origin[kMaxBoxes][2]{};
+  index_t offset[kMaxBoxes]{};
+};
+
+/// Is the (e0, e1) box at tile origin (o0, o1) of layout L laid out as TMA
+/// writes it: offset(o) + i + e_inner * j for the box's coordinate (i along
+/// the inner mode, j along the other)?
+constexpr bool tma_box_compact(const Layout& L, int inner, const index_t* e, index_t o0, index_t o1) {
+  const Layout m0 = mode(L, 0), m1 = mode(L, 1);
+  const index_t base = m0(o0) + m1(o1);
+  for (index_t j = 0; j < e[1 - inner]; ++j)
+    for (index_t i = 0; i < e[inner]; ++i) {
+      const index_t c0 = inner == 0 ? o0 + i : o0 + j, c1 = inner == 0 ? o1 + j : o1 + i;
+      if (m0(c0) + m1(c1) != base + i + e[inner] * j) return false;
+    }
+  return true;
+}
+
+/// The plan for tile `tile` (rank 2) in shared layout L with swizzle sw, for
+/// elements of `elem_bytes`, with the box count a multiple of `parts`.  The
+/// box is as large as the hardware and the layout allow: its inner extent at
+/// most the swizzle span (or 256 elements unswizzled), each extent at most
+/// 256, every box compact in shared memory and starting on a multiple of the
+/// swizzle's repeat, so that TMA's image of the box is the layout's.
+constexpr TmaBoxPlan make_tma_box_plan(const IntTuple& tile, const Layout& L, const Swizzle& sw, int elem_bytes,
+                                       int parts) {
+  TmaBoxPlan p;
+  if (rank(tile) != 2 || rank(L) != 2) {
+    p.why = "TMA tiles here are rank 2";
+    return p;
+  }
+  const index_t t[2] = {tile.val[0], tile.val[1]};
+  // The inner mode is the one holding a stride-1 leaf.
+  p.inner = -1;
+  for (int k = 0; k < 2 && p.inner < 0; ++k) {
+    const Layout m = mode(L, k);
+    for (int i = 0; i < m.stride.nleaf; ++i)
+      if (m.stride.val[i] == 1 && m.shape.val[i] > 1) p.inner = k;
+  }
+  if (p.inner < 0) {
+    p.why = "the shared layout has no contiguous mode";
+    return p;
+  }
+  const index_t span = sw.b == 0 ? 256 : (index_t{16} << sw.b) / elem_bytes;    // 32/64/128 bytes
+  const index_t period = sw.b == 0 ? 1 : (index_t{1} << (sw.m + sw.s + sw.b));  // the swizzle's repeat, in elements
+  for (index_t ei = t[p.inner] < span ? t[p.inner] : span; ei >= 1; --ei) {
+    if (t[p.inner] % ei != 0) continue;
+    for (index_t eo = t[1 - p.inner] < 256 ? t[1 - p.inner] : 256; eo >= 1; --eo) {
+      if (t[1 - p.inner] % eo != 0) continue;
+      const index_t e[2] = {p.inner == 0 ? ei : eo, p.inner == 0 ? eo : ei};
+      const index_t n0 = t[0] / e[0], n1 = t[1] / e[1];
+      if (n0 * n1 > TmaBoxPlan::kMaxBoxes || (n0 * n1) % parts != 0) continue;
+      bool good = true;
+      int b = 0;
+      // Boxes in the order the inner mode runs first.
+      for (index_t j = 0; j < (p.inner == 0 ? n1 : n0) && good; ++j)
+        for (index_t i = 0; i < (p.inner == 0 ? n0 : n1) && good; ++i, ++b) {
+          const index_t o0 = (p.inner == 0 ? i : j) * e[0], o1 = (p.inner == 0 ? j : i) * e[1];
+          good = tma_box_compact(L, p.inner, e, o0, o1);
+          p.origin[b][0] = o0;
+          p.origin[b][1] = o1;
+          p.offset[b] = mode(L, 0)(o0) + mode(L, 1)(o1);
+          good = good && p.offset[b] % period == 0;
+        }
+      if (!good) continue;
+      p.box[0] = e[0];
+      p.box[1] = e[1];
+      p.boxes = b;
+      p.ok = true;
+      return p;
+    }
+  }
+  p.why = "no box of at most 256 x 256 elements is laid out in shared memory as TMA writes it";
+  return p;
+}
 }  // namespace detail
 
-/// The tensor map for tiles of shape `Tile` (row-major: the last mode is the
-/// contiguous one, as in GlobalTensor with stride 1 last) of `g`, written to
-/// shared memory with swizzle `sw`.  Reports the rule broken (alignment,
-/// strides, box, swizzle span) instead of encoding a wrong map.
-template <class Tile, class T, int R>
-arch::sm90::TensorMapStatus make_tma_map(CUtensorMap& map, const GlobalTensor<T, R>& g, const Swizzle& sw) {
-  constexpr IntTuple tile = Tile::value;
-  static_assert(rank(tile) == R, "tessel: the tile must have the tensor's rank");
-  if (g.layout.stride[R - 1] != 1)
-    return arch::sm90::detail::tensor_map_error(
-        arch::sm90::TensorMapErrc::global_stride,
-        "stride: TMA needs the last mode of the tensor to be contiguous (stride 1)");
-  arch::sm90::TensorMapSpec s;
-  s.dtype = detail::tma_dtype<std::remove_const_t<T>>();
-  s.rank = R;
-  s.global_address = g.ptr;
-  for (int d = 0; d < R; ++d) {  // TMA dimension d is tessel mode R-1-d
-    const int k = R - 1 - d;
-    s.global_dim[static_cast<std::size_t>(d)] = static_cast<std::uint64_t>(g.layout.shape[k]);
-    s.global_stride_bytes[static_cast<std::size_t>(d)] = static_cast<std::uint64_t>(g.layout.stride[k]) * sizeof(T);
-    s.box_dim[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(tile.is_int() ? tile.val[0] : tile.val[k]);
-  }
-  if (!tma_swizzle_of(sw, static_cast<int>(sizeof(T)), s.swizzle))
-    return arch::sm90::detail::tensor_map_error(arch::sm90::TensorMapErrc::enum_value,
-                                                "swizzle: the shared layout's swizzle is not one TMA writes "
-                                                "(Sw<1..3, 4-log2(element bytes), 3>)");
-  s.l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
-  return arch::sm90::encode_tiled(map, s);
-}
+/// TMA copies of tiles of shape `Tile` (a flat rank-2 IntTuple) of a global
+/// tensor of T to and from shared memory laid out by `Smem` (static,
+/// swizzled or not), the boxes split in `Parts` equal shares for multicast.
+/// C++ example: TmaTile<bf16, (128,64), Sw<3,3,3> o ((64,2),64):((1,4096),64)>
+///              (an M-major A tile) has two (64 m x 64 k) boxes, at offsets 0 and 4096.
+template <class T, IntTuple Tile, SwizzledLayout Smem, int Parts = 1>
+struct TmaTile {
+  static constexpr detail::TmaBoxPlan kPlan =
+      detail::make_tma_box_plan(Tile, Smem.layout, Smem.swizzle, static_cast<int>(sizeof(T)), Parts);
+  static_assert(kPlan.ok, "tessel: TmaTile: the shared layout cannot be written by TMA boxes (see make_tma_box_plan)");
+  static constexpr int kInner = kPlan.inner;
+  static constexpr int kBoxes = kPlan.boxes;
+  static constexpr int kBytes = static_cast<int>(size(Tile)) * static_cast<int>(sizeof(T));  // per tile
+  static_assert(size(Smem.layout) == size(Tile), "tessel: TmaTile: the shared layout must cover the tile");
 
-/// Loads tile (c0, c1) (tile coordinates, mode 0 first) of the map's tensor
-/// into `smem`, completing on `bar` (one thread issues; the caller arranges
-/// arrive.expect_tx of the tile's bytes).
-template <class Tile>
-__device__ void tma_load_tile(const CUtensorMap* map, void* smem, std::uint32_t bar, index_t c0, index_t c1) {
-  constexpr IntTuple t = Tile::value;
-  arch::sm90::tma_load(arch::smem_addr(smem), map, bar, static_cast<int>(c1 * t.val[1]),
-                       static_cast<int>(c0 * t.val[0]));
-}
-/// Stores `smem` to tile (c0, c1) of the map's tensor (clipped at the edges).
-template <class Tile>
-__device__ void tma_store_tile(const CUtensorMap* map, const void* smem, index_t c0, index_t c1) {
-  constexpr IntTuple t = Tile::value;
-  arch::sm90::tma_store(map, arch::smem_addr(smem), static_cast<int>(c1 * t.val[1]), static_cast<int>(c0 * t.val[0]));
-}
+  /// Encodes the tensor map of global tensor g for these tiles.  Errors name
+  /// the rule: the shared layout's contiguous mode must be g's stride-1 mode;
+  /// the rest is checked by the encoder (16-byte aligned base and strides,
+  /// extents, swizzle span).
+  static arch::sm90::TensorMapStatus make_map(CUtensorMap& map,
+                                              const Tensor<ViewEngine<const T, Space::global>, Strided<2>>& g) {
+    if (g.layout.stride[kInner] != 1)
+      return arch::sm90::detail::tensor_map_error(
+          arch::sm90::TensorMapErrc::global_stride,
+          kInner == 0 ? "stride: the tile's mode 0 is contiguous in shared memory, so TMA needs it contiguous (stride "
+                        "1) in the global tensor"
+                      : "stride: the tile's mode 1 is contiguous in shared memory, so TMA needs it contiguous (stride "
+                        "1) in the global tensor");
+    arch::sm90::TensorMapSpec s;
+    s.dtype = detail::tma_dtype<T>();
+    s.rank = 2;
+    s.global_address = g.engine.ptr;
+    const int outer = 1 - kInner;
+    s.global_dim[0] = static_cast<std::uint64_t>(g.layout.shape[kInner]);
+    s.global_dim[1] = static_cast<std::uint64_t>(g.layout.shape[outer]);
+    s.global_stride_bytes[1] = static_cast<std::uint64_t>(g.layout.stride[outer]) * sizeof(T);
+    s.box_dim[0] = static_cast<std::uint32_t>(kPlan.box[kInner]);
+    s.box_dim[1] = static_cast<std::uint32_t>(kPlan.box[outer]);
+    if (!tma_swizzle_of(Smem.swizzle, static_cast<int>(sizeof(T)), s.swizzle))
+      return arch::sm90::detail::tensor_map_error(arch::sm90::TensorMapErrc::enum_value,
+                                                  "swizzle: the shared layout's swizzle is not one TMA writes "
+                                                  "(Sw<1..3, 4-log2(element bytes), 3>)");
+    s.l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+    return arch::sm90::encode_tiled(map, s);
+  }
+  static arch::sm90::TensorMapStatus make_map(CUtensorMap& map,
+                                              const Tensor<ViewEngine<T, Space::global>, Strided<2>>& g) {
+    return make_map(map, Tensor<ViewEngine<const T, Space::global>, Strided<2>>{{g.engine.ptr}, g.layout});
+  }
+
+  /// Loads tile (c0, c1) (tile coordinates) into `smem` (the tile's shared
+  /// buffer), completing on mbarrier `bar`; one thread calls it, after the
+  /// barrier was armed with kBytes.  Parts of the tile outside the tensor
+  /// arrive as zeros.
+  __device__ static void load(const CUtensorMap* map, T* smem, std::uint32_t bar, index_t c0, index_t c1) {
+    for_each_box(c0, c1,
+                 [&](index_t off, int x, int y) { arch::sm90::tma_load(arch::smem_addr(smem + off), map, bar, x, y); });
+  }
+  /// This CTA's share (`part` of Parts) of tile (c0, c1), multicast into the
+  /// same buffer and barrier offsets of every CTA in `mask`.  Each receiving
+  /// CTA's barrier must be armed with the whole tile's kBytes.
+  __device__ static void load_multicast(const CUtensorMap* map, T* smem, std::uint32_t bar, std::uint16_t mask,
+                                        int part, index_t c0, index_t c1) {
+    for_each_box(c0, c1, [&](index_t off, int x, int y, int b) {
+      if (b % Parts == part) arch::sm90::tma_load_multicast(arch::smem_addr(smem + off), map, bar, mask, x, y);
+    });
+  }
+  /// Stores `smem` to tile (c0, c1), clipped at the tensor's edges; one
+  /// thread calls it, after a proxy fence if ordinary stores wrote smem.
+  __device__ static void store(const CUtensorMap* map, const T* smem, index_t c0, index_t c1) {
+    for_each_box(c0, c1,
+                 [&](index_t off, int x, int y) { arch::sm90::tma_store(map, arch::smem_addr(smem + off), x, y); });
+  }
+
+ private:
+  /// f(shared offset, map coordinates (dimension 0 = the inner mode)[, box
+  /// index]) for every box of tile (c0, c1); offsets and origins are
+  /// compile-time constants.
+  template <class F>
+  TESSEL_HD static void for_each_box(index_t c0, index_t c1, F&& f) {
+    [&]<int... B>(std::integer_sequence<int, B...>) {
+      (
+          [&] {
+            constexpr index_t off = kPlan.offset[B];
+            constexpr index_t o0 = kPlan.origin[B][0], o1 = kPlan.origin[B][1];
+            constexpr index_t t0 = Tile.val[0], t1 = Tile.val[1];
+            const index_t g0 = c0 * t0 + o0, g1 = c1 * t1 + o1;
+            const int x = static_cast<int>(kInner == 0 ? g0 : g1), y = static_cast<int>(kInner == 0 ? g1 : g0);
+            if constexpr (requires { f(off, x, y, B); })
+              f(off, x, y, B);
+            else
+              f(off, x, y);
+          }(),
+          ...);
+    }
+    (std::make_integer_sequence<int, kBoxes>{});
+  }
+};
 
 }  // namespace tessel

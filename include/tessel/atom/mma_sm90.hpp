@@ -1,75 +1,189 @@
-// tessel/atom/mma_sm90.hpp — wgmma as an MMA atom: one warpgroup computes a
-// (64, N) block of C from A (64, BK) and B (N, BK) tiles in shared memory,
-// read through matrix descriptors (the SS form).
+// tessel/atom/mma_sm90.hpp — wgmma as MMA atoms inside TiledMma.
 //
-// The shared tiles are K-major with the 128-byte swizzle,
-// tile_to_shape(gmma.smem.K.SW128, (MN, 64)) (docs/hardware.md §8.3/§8.4): the
-// layout TMA writes with CU_TENSOR_MAP_SWIZZLE_128B for a box whose inner
-// dimension is K, so a TMA-fed kernel can hand its tiles to this atom as is.
+// One atom is one wgmma.mma_async m64nNk16 of a warpgroup (128 threads):
+//   SM90_64xNx16_F32_SS<T, N>: A and B from shared memory, through matrix
+//     descriptors; a TiledMMA's partition_fragment_A/B of a shared tile is a
+//     tensor of descriptors, one per atom, made from the tile's layout
+//     (TiledMma checks it is one wgmma can read: make_gmma_operand_plan);
+//   SM90_64xNx16_F32_RS<T, N>: A from registers (a fragment filled by any
+//     copy), B through a descriptor.
+// The atoms issue the instruction and nothing else.  The warpgroup protocol
+// stays outside, so that a kernel can keep several k-tiles of wgmmas in
+// flight:
+//   warpgroup_fence_operand(acc);  warpgroup_arrive();
+//   gemm(tiled_mma, tCdA(_, _, k), tCdB(_, _, k), acc);   // any number of these
+//   warpgroup_commit_batch();
+//   warpgroup_wait<N>();           warpgroup_fence_operand(acc);
+// (docs/hardware.md §7.4: accumulators and RS A registers must not be touched
+// between the first wgmma and the wait that covers it; the operand fences
+// stop the compiler from moving accesses there.)
 #pragma once
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
+#include <cstdint>
+#include <type_traits>
+
+#include "tessel/arch/common.hpp"
 #include "tessel/arch/sm90.hpp"
-#include "tessel/atom/layouts_sm90.hpp"
-#include "tessel/atom/tiled_copy.hpp"
+#include "tessel/atom/mma_traits_sm90.hpp"
+#include "tessel/atom/tiled_mma.hpp"
+#include "tessel/core/pack.hpp"
 
 namespace tessel {
 
-/// m64nNk16 bf16 x bf16 -> f32, A and B K-major, 128B swizzle, BK = 64.
-template <int N>
-struct SM90_64xNx64_F32BF16BF16_SS {
-  static_assert(N >= 8 && N <= 256 && N % 8 == 0, "tessel: wgmma N is a multiple of 8 in 8..256");
-  using a_type = __nv_bfloat16;
-  using b_type = __nv_bfloat16;
-  using c_type = float;
-  static constexpr int kM = 64, kN = N, kK = 64;
-  static constexpr int kThreads = 128;  // one warpgroup
-  /// Shared layouts of the operand tiles, (MN, K) -> element offset.
-  static constexpr SwizzledLayout kSmemA{Swizzle{3, 3, 3},
-                                         tile_to_shape(atom_layouts::gmma_k_sw128.layout, make_shape(kM, kK)).value()};
-  static constexpr SwizzledLayout kSmemB{Swizzle{3, 3, 3},
-                                         tile_to_shape(atom_layouts::gmma_k_sw128.layout, make_shape(kN, kK)).value()};
-  /// The accumulator: (thread, value) -> column-major index in the (64, N) tile.
-  static constexpr Layout kC = atom_layouts::wgmma_c(N);
-  using FragmentC = FragmentView<float, N / 2>;
-
-  template <class Shape, class T, int R>
-  TESSEL_HD static constexpr auto partition_C(const GlobalTile<T, Shape, R>& g, int thread) {
-    constexpr Layout P = detail::partition_layout(coord_layout(Shape::value), make_shape(kM, kN), kC);
-    GlobalThrView<T, P, R> v{g.ptr, {}, {}, StaticLayout<P>{}(thread, 0)};
-    for (int i = 0; i < R; ++i) {
-      v.stride[i] = g.stride[i];
-      v.residue[i] = g.residue[i];
-    }
-    return v;
+/// An engine whose "elements" are wgmma descriptors: element at offset o (in
+/// elements of the shared tile, unswizzled) is the descriptor of the operand
+/// starting there.  Tensor<GmmaDescEngine, ...> with a partition's layout is
+/// how a TiledMMA hands descriptors to its atoms.
+template <int ElemBytes>
+struct GmmaDescIterator {
+  std::uint64_t desc;  // the descriptor of the tile's element 0
+  TESSEL_HD constexpr std::uint64_t operator[](index_t off) const {
+    return arch::sm90::desc_advance(desc, static_cast<std::uint32_t>(off * ElemBytes));
   }
-
-  /// c (+)= A * B^T over the whole BK = 64.  All 128 threads of the warpgroup
-  /// call it.  The tiles must be 1024-byte aligned (the swizzle pattern's
-  /// repeat, so the descriptors' base offset is 0), and smem written by
-  /// ordinary stores needs fence.proxy.async + a barrier before this call.
-  __device__ static void mma(const a_type* sA, const b_type* sB, FragmentC& c, bool accumulate) {
-    namespace sm90 = arch::sm90;
-    // K-major SW128: 8-row groups 1024 B apart (SBO), LBO unused (§8.3).
-    constexpr sm90::DescStrides sa = sm90::dense_tile_strides(sm90::GmmaMajor::k, sm90::GmmaSwizzle::sw128, kM, 2);
-    constexpr sm90::DescStrides sb = sm90::dense_tile_strides(sm90::GmmaMajor::k, sm90::GmmaSwizzle::sw128, kN, 2);
-    const std::uint64_t da =
-        sm90::make_smem_desc(arch::smem_addr(sA), sa.lbo_bytes, sa.sbo_bytes, sm90::GmmaSwizzle::sw128);
-    const std::uint64_t db =
-        sm90::make_smem_desc(arch::smem_addr(sB), sb.lbo_bytes, sb.sbo_bytes, sm90::GmmaSwizzle::sw128);
-    float(&d)[N / 2] = *reinterpret_cast<float(*)[N / 2]>(c.addr(0));
-    sm90::register_fence(d);
-    sm90::wgmma_fence();
-    // One k16 step is +32 bytes inside a 128-byte swizzled row (§8.1).
-    TESSEL_UNROLL
-    for (int k = 0; k < kK / 16; ++k)
-      sm90::wgmma_ss<sm90::WgmmaType::bf16, N>(d, sm90::desc_advance(da, 32u * k), sm90::desc_advance(db, 32u * k),
-                                               accumulate || k > 0);
-    sm90::wgmma_commit_group();
-    sm90::wgmma_wait_group<0>();
-    sm90::register_fence(d);
-  }
+  TESSEL_HD constexpr GmmaDescIterator operator+(index_t off) const { return {(*this)[off]}; }
 };
+template <int ElemBytes>
+struct GmmaDescEngine {
+  using value_type = const std::uint64_t;
+  static constexpr Space space = Space::reg;
+  static constexpr bool kDescriptors = true;
+  GmmaDescIterator<ElemBytes> it;
+  TESSEL_HD constexpr GmmaDescIterator<ElemBytes> data() const { return it; }
+};
+
+namespace detail {
+template <class T>
+constexpr arch::sm90::WgmmaType wgmma_type() {
+  static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>, "tessel: wgmma takes bf16 or f16");
+  return std::is_same_v<T, __half> ? arch::sm90::WgmmaType::f16 : arch::sm90::WgmmaType::bf16;
+}
+constexpr arch::sm90::GmmaSwizzle gmma_swizzle(int bytes) {
+  return bytes == 128  ? arch::sm90::GmmaSwizzle::sw128
+         : bytes == 64 ? arch::sm90::GmmaSwizzle::sw64
+         : bytes == 32 ? arch::sm90::GmmaSwizzle::sw32
+                       : arch::sm90::GmmaSwizzle::none;
+}
+}  // namespace detail
+
+/// wgmma m64nNk16, f32 += T * T, A and B from shared memory.  MajorA/MajorB:
+/// which index of the A (M,K) and B (N,K) tiles is contiguous (the TiledMMA
+/// checks that the shared layouts agree).
+template <class T, int N, arch::sm90::GmmaMajor MajorA = arch::sm90::GmmaMajor::k,
+          arch::sm90::GmmaMajor MajorB = arch::sm90::GmmaMajor::k>
+struct SM90_64xNx16_F32_SS {
+  static_assert(N >= 8 && N <= 256 && N % 8 == 0, "tessel: wgmma N is a multiple of 8 in 8..256");
+  using a_type = T;
+  using b_type = T;
+  using c_type = float;
+  static constexpr bool kDescA = true, kDescB = true, kScaleD = true;
+  static constexpr arch::sm90::GmmaMajor kMajorA = MajorA, kMajorB = MajorB;
+  static constexpr MmaAtomInfo info = wgmma_info(N, true);
+  /// d (+)= A * B^T for the atom's N/2 accumulators of this thread; all 128
+  /// threads of the warpgroup issue it.  scale_d false: d's input is ignored.
+  __device__ static void fma(float* d, std::uint64_t desc_a, std::uint64_t desc_b, bool scale_d = true) {
+    arch::sm90::wgmma_ss<detail::wgmma_type<T>(), N, MajorA, MajorB>(*reinterpret_cast<float(*)[N / 2]>(d), desc_a,
+                                                                     desc_b, scale_d);
+  }
+  /// The operands a TiledMMA hands to fma: descriptors of a shared tile's atoms.
+  template <IntTuple Tile, Layout TV, class S>
+  __device__ static auto make_operand_A(const S& s, int thread);
+  template <IntTuple Tile, Layout TV, class S>
+  __device__ static auto make_operand_B(const S& s, int thread);
+};
+
+/// wgmma m64nNk16, f32 += T * T, A from registers (8 values per thread in the
+/// order of atom_layouts::wgmma_a), B from shared memory.
+template <class T, int N, arch::sm90::GmmaMajor MajorB = arch::sm90::GmmaMajor::k>
+struct SM90_64xNx16_F32_RS {
+  static_assert(N >= 8 && N <= 256 && N % 8 == 0, "tessel: wgmma N is a multiple of 8 in 8..256");
+  using a_type = T;
+  using b_type = T;
+  using c_type = float;
+  static constexpr bool kDescA = false, kDescB = true, kScaleD = true;
+  static constexpr arch::sm90::GmmaMajor kMajorB = MajorB;
+  static constexpr MmaAtomInfo info = wgmma_info(N, false);
+  __device__ static void fma(float* d, const a_type* a, std::uint64_t desc_b, bool scale_d = true) {
+    const std::uint32_t ra[4] = {pack_pair(a[0], a[1]), pack_pair(a[2], a[3]), pack_pair(a[4], a[5]),
+                                 pack_pair(a[6], a[7])};
+    arch::sm90::wgmma_rs<detail::wgmma_type<T>(), N, MajorB>(*reinterpret_cast<float(*)[N / 2]>(d), ra, desc_b,
+                                                             scale_d);
+  }
+  template <IntTuple Tile, Layout TV, class S>
+  __device__ static auto make_operand_B(const S& s, int thread);
+};
+
+// ---------------------------------------------------------------- descriptors from shared tensors
+
+namespace detail {
+/// The descriptors of thread `thread`'s atoms over shared tile `s` (layout
+/// (MN, K)), partitioned by tile `Tile` and TV layout `TV` of a TiledMMA:
+/// shape (1, REST_MN, REST_K), element (0, m, k) the descriptor of atom
+/// (m, k).  The plan (major, swizzle, LBO, SBO) is derived from the layout
+/// and checked at compile time.
+template <IntTuple Tile, Layout TV, int AtomMN, arch::sm90::GmmaMajor Major, class T, SwizzledLayout L>
+__device__ auto make_gmma_descriptors(const Tensor<ViewEngine<T, Space::shared>, StaticSwizzledLayout<L>>& s,
+                                      int thread) {
+  constexpr GmmaOperandPlan plan = make_gmma_operand_plan(L, sizeof(T), AtomMN);
+  static_assert(plan.ok, "tessel: the shared tile is not one wgmma reads (see make_gmma_operand_plan)");
+  static_assert(plan.k_major == (Major == arch::sm90::GmmaMajor::k),
+                "tessel: the atom's major (tA/tB) does not match the shared layout's contiguous index");
+  constexpr Layout P = partition_layout(L.layout, Tile, TV);  // unswizzled offsets: descriptors want them
+  constexpr Layout V = thread_values(P);
+  // Keep the atom origins only: (1, REST...) with the rest modes' strides.
+  constexpr Layout origins = [] {
+    ModeBuilder b;
+    b.add(Layout{make_int(1), make_int(0)});
+    for (int k = 1; k < rank(V); ++k) b.add(mode(V, k));
+    return b.finish();
+  }();
+  const std::uint64_t desc =
+      arch::sm90::make_smem_desc(arch::smem_addr(s.engine.ptr), plan.lbo, plan.sbo, gmma_swizzle(plan.swizzle_bytes));
+  return Tensor<GmmaDescEngine<static_cast<int>(sizeof(T))>, ThrOffsets<origins>>{{{desc}},
+                                                                                  {StaticLayout<P>{}(thread, 0)}};
+}
+}  // namespace detail
+
+template <class T, int N, arch::sm90::GmmaMajor MajorA, arch::sm90::GmmaMajor MajorB>
+template <IntTuple Tile, Layout TV, class S>
+__device__ auto SM90_64xNx16_F32_SS<T, N, MajorA, MajorB>::make_operand_A(const S& s, int thread) {
+  return detail::make_gmma_descriptors<Tile, TV, 64, MajorA>(s, thread);
+}
+template <class T, int N, arch::sm90::GmmaMajor MajorA, arch::sm90::GmmaMajor MajorB>
+template <IntTuple Tile, Layout TV, class S>
+__device__ auto SM90_64xNx16_F32_SS<T, N, MajorA, MajorB>::make_operand_B(const S& s, int thread) {
+  return detail::make_gmma_descriptors<Tile, TV, N, MajorB>(s, thread);
+}
+template <class T, int N, arch::sm90::GmmaMajor MajorB>
+template <IntTuple Tile, Layout TV, class S>
+__device__ auto SM90_64xNx16_F32_RS<T, N, MajorB>::make_operand_B(const S& s, int thread) {
+  return detail::make_gmma_descriptors<Tile, TV, N, MajorB>(s, thread);
+}
+
+/// The warpgroup protocol around wgmma atoms (docs/hardware.md §7.4).
+__device__ inline void warpgroup_arrive() { arch::sm90::wgmma_fence(); }
+__device__ inline void warpgroup_commit_batch() { arch::sm90::wgmma_commit_group(); }
+template <int Pending>
+__device__ inline void warpgroup_wait() {
+  arch::sm90::wgmma_wait_group<Pending>();
+}
+/// Keeps the compiler from moving accesses of a fragment across the
+/// protocol's points (no instruction is emitted).
+template <class Frag>
+__device__ inline void warpgroup_fence_operand(Frag& f) {
+  using V = std::remove_cvref_t<decltype(*f.addr(0))>;
+  if constexpr (std::is_same_v<V, float>) {
+    TESSEL_UNROLL
+    for (int v = 0; v < Frag::kValues; ++v) arch::sm90::register_fence(*f.addr(v));
+  } else {
+    // 16-bit values: fence the 32-bit registers that hold them in pairs.
+    static_assert(sizeof(V) == 2 && Frag::kValues % 2 == 0, "tessel: fence fragments of f32 or pairs of 16-bit values");
+    auto* w = reinterpret_cast<std::uint32_t*>(f.addr(0));
+    TESSEL_UNROLL
+    for (int v = 0; v < Frag::kValues / 2; ++v) arch::sm90::register_fence(w[v]);
+  }
+}
 
 }  // namespace tessel

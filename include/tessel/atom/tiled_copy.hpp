@@ -51,107 +51,47 @@ constexpr Layout partition_layout(const Layout& X, const IntTuple& copy_tile, co
 }
 }  // namespace detail
 
-/// Per-thread view of a global tile: thread base (packed coordinate) plus
-/// the static value layout P(0, v).  Value v is element `ptr[offset(base + P(0,v))]`.
-template <class T, Layout P, int R>
-struct GlobalThrView {
-  using Values = StaticLayout<P>;  // a type, not a static object: device code cannot odr-use those
-  static constexpr int kValues = static_cast<int>(size(mode(P, 1)));
-  static constexpr Space space = Space::global;
-  using value_type = T;
-
-  T* ptr;
-  index_t stride[R];
-  index_t residue[R];
-  index_t base;  // packed coordinate of the thread's value 0
-
-  TESSEL_HD constexpr index_t packed(int v) const { return base + Values{}(0, v); }
-  // base and P(0,v) are both coordinates inside the tile and their fields sum
-  // to the element's coordinate, so no field carries: the offset splits into
-  // the thread's part (computed once) plus a compile-time coordinate times
-  // the strides, and the bounds test compares against compile-time constants.
-  TESSEL_HD constexpr T* addr(int v) const {
-    const index_t c = Values{}(0, v);
-    index_t off = 0;
-    TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) off += coord_field(base, i) * stride[i];
-    TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) off += coord_field(c, i) * stride[i];
-    return ptr + off;
-  }
-  TESSEL_HD constexpr bool inside(int v) const {
-    const index_t c = Values{}(0, v);
-    bool in = true;
-    TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) in = in && coord_field(c, i) < residue[i] - coord_field(base, i);
-    return in;
-  }
-};
-
 namespace detail {
-/// Does Sw(P(t,0) + c) == (Sw(P(t,0)) ^ Sw(lo c)) + hi c hold for every
-/// thread t and value offset c = P(0,v), lo c being c's bits below the
-/// swizzle's top bit?  Checked by enumeration at compile time; when it holds
-/// a swizzled partition costs one XOR per access instead of a full swizzle.
-constexpr bool swizzle_splits(const Layout& P, const Swizzle& sw) {
-  if (sw.b == 0 || sw.s <= 0) return false;
-  const index_t lo_mask = (index_t{1} << (sw.m + sw.s + sw.b)) - 1;
-  const index_t threads = size(mode(P, 0)), values = size(mode(P, 1));
-  const Layout T = mode(P, 0), V = mode(P, 1);
-  for (index_t v = 0; v < values; ++v) {
-    const index_t c = V(v);
-    for (index_t t = 0; t < threads; ++t) {
-      const index_t b = T(t);
-      if (sw(b + c) != ((sw(b) ^ sw(c & lo_mask)) + (c & ~lo_mask))) return false;
-    }
+/// Thread `thread`'s share of tensor `t` partitioned by copy tile `Tile` and
+/// thread-value layout `TV` (partition_layout): a tensor of shape
+/// (V, REST...) over the same engine.  Over a static layout the values are
+/// offsets (swizzled, if the layout is); over a tile of a run-time tensor they
+/// are packed tile coordinates (coord_layout), so that the algebra stays
+/// static and only "coordinate times stride" is left for run time.
+template <IntTuple Tile, Layout TV, class E, Layout L>
+TESSEL_HD constexpr auto partition_thread(const Tensor<E, StaticLayout<L>>& t, int thread) {
+  constexpr Layout P = partition_layout(L, Tile, TV);
+  return Tensor<E, ThrOffsets<thread_values(P)>>{t.engine, {StaticLayout<P>{}(thread, 0)}};
+}
+template <IntTuple Tile, Layout TV, class E, SwizzledLayout L>
+TESSEL_HD constexpr auto partition_thread(const Tensor<E, StaticSwizzledLayout<L>>& t, int thread) {
+  constexpr Layout P = partition_layout(L.layout, Tile, TV);
+  constexpr bool splits = swizzle_splits(P, L.swizzle);
+  return Tensor<E, ThrOffsets<thread_values(P), L.swizzle, splits>>{t.engine, {StaticLayout<P>{}(thread, 0)}};
+}
+template <IntTuple Tile, Layout TV, class E, IntTuple Shape, int R>
+TESSEL_HD constexpr auto partition_thread(const Tensor<E, TileLayout<Shape, R>>& t, int thread) {
+  constexpr Layout P = partition_layout(coord_layout(Shape), Tile, TV);
+  Tensor<E, ThrCoords<thread_values(P), R>> v{t.engine, {}};
+  for (int i = 0; i < R; ++i) {
+    v.layout.stride[i] = t.layout.stride[i];
+    v.layout.residue[i] = t.layout.residue[i];
   }
-  return true;
+  v.layout.base = StaticLayout<P>{}(thread, 0);
+  return v;
+}
+/// The static layout a partition is computed on: the tensor's own layout,
+/// without its swizzle, or a tile's coordinate layout.
+template <class L>
+constexpr Layout partition_domain() {
+  if constexpr (requires { L::kShape; })
+    return coord_layout(L::kShape);
+  else if constexpr (requires { L::value.swizzle; })
+    return L::value.layout;
+  else
+    return L::value;
 }
 }  // namespace detail
-
-/// Per-thread view of a static (shared-memory) tensor, optionally swizzled:
-/// value v is element `ptr[sw(base + P(0, v))]`.
-template <class T, Space S, Layout P, Swizzle Sw>
-struct StaticThrView {
-  using Values = StaticLayout<P>;
-  static constexpr int kValues = static_cast<int>(size(mode(P, 1)));
-  static constexpr Space space = S;
-  using value_type = T;
-
-  T* ptr;
-  index_t base;
-
-  TESSEL_HD constexpr T* addr(int v) const {
-    if constexpr (Sw.b == 0) {
-      return ptr + base + Values{}(0, v);
-    } else if constexpr (kSwizzleSplits) {
-      // Sw(base + c) = (Sw(base) ^ Sw(lo c)) + hi c: one register for the
-      // thread's swizzled base, one XOR per distinct low part, immediates.
-      constexpr index_t lo_mask = (index_t{1} << (Sw.m + Sw.s + Sw.b)) - 1;
-      const index_t c = Values{}(0, v);
-      return ptr + ((Sw(base) ^ Sw(c & lo_mask)) + (c & ~lo_mask));
-    } else {
-      return ptr + Sw(base + Values{}(0, v));
-    }
-  }
-  TESSEL_HD constexpr bool inside(int) const { return true; }
-
- private:
-  static constexpr bool kSwizzleSplits = detail::swizzle_splits(P, Sw);
-};
-
-/// A register fragment: value v is element v.
-template <class T, int N>
-struct FragmentView {
-  static constexpr int kValues = N;
-  static constexpr Space space = Space::reg;
-  using value_type = T;
-  Array<T, N> regs;
-
-  TESSEL_HD constexpr T* addr(int v) { return regs.data() + v; }
-  TESSEL_HD constexpr const T* addr(int v) const { return regs.data() + v; }
-  TESSEL_HD constexpr bool inside(int) const { return true; }
-};
 
 namespace detail {
 /// Are values [i*vec, i*vec+vec) contiguous (in offset, or along one packed
@@ -203,42 +143,30 @@ struct TiledCopy {
   struct ThrCopy {
     int thread;
 
-    /// Source/destination partition of a global tile.
-    template <class T, class Shape, int R>
-    TESSEL_HD constexpr auto partition(const GlobalTile<T, Shape, R>& g) const {
-      constexpr Layout P = kPartition<coord_layout(Shape::value)>;
-      constexpr int field = detail::vector_field(P, kVec);
-      static_assert(field >= -1, "tessel: the atom's vector does not run along one mode of the global tile");
-      static_assert(kVec == 1 || detail::values_contiguous(P, kVec, field < 0 ? 1 : index_t{1} << (kCoordBits * field)),
-                    "tessel: a thread's vector of values is not contiguous in the global tile");
-      GlobalThrView<T, P, R> v{g.ptr, {}, {}, StaticLayout<P>{}(thread, 0)};
-      for (int i = 0; i < R; ++i) {
-        v.stride[i] = g.stride[i];
-        v.residue[i] = g.residue[i];
+    /// This thread's share of tensor t (a static tensor or a tile of a
+    /// global one), (V, REST...): the atom's vectors must be contiguous
+    /// along one mode and start on multiples of their width.
+    template <class E, class L>
+    TESSEL_HD constexpr auto partition(const Tensor<E, L>& t) const {
+      constexpr Layout P = kPartition<detail::partition_domain<L>()>;
+      if constexpr (requires { L::kShape; }) {
+        constexpr int field = detail::vector_field(P, kVec);
+        static_assert(field >= -1, "tessel: the atom's vector does not run along one mode of the global tile");
+        static_assert(
+            kVec == 1 || detail::values_contiguous(P, kVec, field < 0 ? 1 : index_t{1} << (kCoordBits * field)),
+            "tessel: a thread's vector of values is not contiguous in the global tile");
+      } else {
+        static_assert(detail::values_contiguous(P, kVec, 1),
+                      "tessel: a thread's vector of values is not contiguous in the shared-memory layout");
+        static_assert(detail::vector_starts_aligned(P, kVec),
+                      "tessel: a thread's vector does not start on a multiple of the vector width");
+        if constexpr (requires { L::value.swizzle; }) {
+          // A swizzle keeps a vector contiguous when it leaves the low log2(vec) bits alone.
+          static_assert(L::value.swizzle.b == 0 || (index_t{1} << L::value.swizzle.m) % kVec == 0,
+                        "tessel: the swizzle moves units smaller than the atom's vector");
+        }
       }
-      return v;
-    }
-    /// Source/destination partition of a static (shared-memory) tensor.
-    template <class T, Space S, Layout L>
-    TESSEL_HD constexpr auto partition(const StaticTensor<T, S, StaticLayout<L>>& s) const {
-      constexpr Layout P = kPartition<L>;
-      static_assert(detail::values_contiguous(P, kVec, 1),
-                    "tessel: a thread's vector of values is not contiguous in the shared-memory layout");
-      static_assert(detail::vector_starts_aligned(P, kVec),
-                    "tessel: a thread's vector does not start on a multiple of the vector width");
-      return StaticThrView<T, S, P, Swizzle{}>{s.ptr, StaticLayout<P>{}(thread, 0)};
-    }
-    template <class T, Space S, SwizzledLayout L>
-    TESSEL_HD constexpr auto partition(const StaticTensor<T, S, StaticSwizzledLayout<L>>& s) const {
-      constexpr Layout P = kPartition<L.layout>;
-      static_assert(detail::values_contiguous(P, kVec, 1),
-                    "tessel: a thread's vector of values is not contiguous in the shared-memory layout");
-      static_assert(detail::vector_starts_aligned(P, kVec),
-                    "tessel: a thread's vector does not start on a multiple of the vector width");
-      // A swizzle keeps a vector contiguous when it leaves the low log2(vec) bits alone.
-      static_assert(L.swizzle.b == 0 || (index_t{1} << L.swizzle.m) % kVec == 0,
-                    "tessel: the swizzle moves units smaller than the atom's vector");
-      return StaticThrView<T, S, P, L.swizzle>{s.ptr, StaticLayout<P>{}(thread, 0)};
+      return detail::partition_thread<Tile, TV>(t, thread);
     }
     template <class Tn>
     TESSEL_HD constexpr auto partition_S(const Tn& t) const {
@@ -260,10 +188,20 @@ struct TiledCopy {
 template <class Atom, Layout Thr, Layout Val>
 using MakeTiledCopy = TiledCopy<Atom, make_copy_plan(Thr, Val).tv, make_copy_plan(Thr, Val).tile>;
 
-/// A register fragment shaped like a thread's partition of a tile.
-template <class View>
-TESSEL_HD constexpr auto make_fragment_like(const View&) {
-  return FragmentView<std::remove_const_t<typename View::value_type>, View::kValues>{};
+/// A register fragment shaped like a thread's share of a tensor (or like
+/// another static tensor): same shape, compact, owned registers.
+template <class E, class L>
+TESSEL_HD constexpr auto make_fragment_like(const Tensor<E, L>&) {
+  using T = std::remove_const_t<typename E::value_type>;
+  constexpr Layout vals = [] {
+    if constexpr (requires { L::kVals; })
+      return L::kVals;
+    else if constexpr (requires { L::value.swizzle; })
+      return L::value.layout;
+    else
+      return L::value;
+  }();
+  return Fragment<T, vals>{};
 }
 
 /// A fragment seen by another TiledCopy.  tessel's fragments are in the value
@@ -271,9 +209,10 @@ TESSEL_HD constexpr auto make_fragment_like(const View&) {
 /// TiledMMA's order, so retiling is the identity; this checks that the value
 /// counts agree (CuTe's retile also re-groups values into the copy atom's
 /// vectors, which tessel's copy loops do themselves).
-template <class TC, class T, int N>
-TESSEL_HD constexpr FragmentView<T, N>& retile(const TC&, FragmentView<T, N>& f) {
-  static_assert(N % TC::kVec == 0, "tessel: the fragment is not a whole number of the copy atom's vectors");
+template <class TC, class E, class L>
+TESSEL_HD constexpr Tensor<E, L>& retile(const TC&, Tensor<E, L>& f) {
+  static_assert(Tensor<E, L>::kValues % TC::kVec == 0,
+                "tessel: the fragment is not a whole number of the copy atom's vectors");
   return f;
 }
 

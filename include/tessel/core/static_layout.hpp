@@ -100,6 +100,8 @@ struct StaticLayout {
 template <SwizzledLayout L>
 struct StaticSwizzledLayout {
   static constexpr SwizzledLayout value = L;
+  static constexpr int kRank = rank(L.layout);
+  static constexpr index_t kSize = size(L.layout);
   template <class... Cs>
   TESSEL_HD constexpr auto operator()(Cs... cs) const {
     const auto off = StaticLayout<L.layout>{}(cs...);

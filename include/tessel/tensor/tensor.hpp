@@ -1,15 +1,33 @@
-// tessel/tensor/tensor.hpp — tensors: a pointer (or an owning register array)
-// with a layout, tagged with its memory space.
+// tessel/tensor/tensor.hpp — one Tensor: an engine (where the elements live)
+// and a layout (which element a coordinate names).
 //
-// Two kinds of layout appear in kernels:
-//   * static layouts (shared memory tiles, register fragments, thread-value
-//     partitions): `StaticLayout<L>`, folded at compile time;
-//   * global matrices whose extents and strides are known only at run time:
-//     `Strided<R>`, a flat rank-R layout evaluated at natural coordinates
-//     (no divisions), and the tiles cut from them (`GlobalTile`).
-// Partitions of a global tile are computed on a static *coordinate layout*
-// (see `coord_layout`) so that all the algebra stays static and only the final
-// "coordinate times run-time stride" is done at run time.
+//   Tensor<Engine, Layout>
+//     Engine: ViewEngine<T, Space> (a pointer into global, shared or register
+//             memory) or ArrayEngine<T, N> (N registers the tensor owns: a
+//             fragment);
+//     Layout: fully static (StaticLayout<L>, StaticSwizzledLayout<L>),
+//             static shape with run-time strides (TileLayout<Shape, R>: a tile
+//             of a global tensor, with how much of it lies inside), or
+//             run-time (Strided<R>: a whole global matrix).  A thread's share
+//             of a partition is a static value layout of shape (V, REST...)
+//             plus the thread's run-time base (ThrOffsets over static memory,
+//             ThrCoords over a tile).
+//
+// The algebra underneath is the value-based one of core/ (docs/design.md):
+// every layout here is a Layout value lifted into a type, so partitions and
+// slices are computed at compile time and only "coordinate times run-time
+// stride" is left for run time.  Partitions of a global tile are computed on
+// a static *coordinate layout* (see `coord_layout`): the thread's values are
+// packed tile coordinates, which give both the address (times the strides)
+// and the bounds test (against the residue).
+//
+// What a kernel writes:
+//   auto gA  = make_global_tensor(p.a, {M, K}, {lda, 1});      // (M,K) run-time
+//   auto gX  = local_tile<TileShape<128, 64>>(gA, i, kt);      // (128,64) tile
+//   auto sX  = make_smem_tensor<kSwizzled>(smem);              // (128,64) static
+//   auto tXsX = tiled_copy.get_slice(t).partition_D(sX);       // (V, RM, RK)
+//   auto tXrX = make_fragment_like(tXsX);                      // (V, RM, RK) registers
+//   copy(tiled_copy, tXsX(_, _, k), tXrX(_, _, k));            // one k-slice
 #pragma once
 
 #include <type_traits>
@@ -56,13 +74,35 @@ TESSEL_HD constexpr Layout coord_layout(const IntTuple& flat_shape) {
   return l;
 }
 
-// ================================================================ Strided<R>
+// ================================================================ engines
+
+/// A pointer into memory space S; the tensor does not own the elements.
+template <class T, Space S>
+struct ViewEngine {
+  using value_type = T;
+  static constexpr Space space = S;
+  T* ptr;
+  TESSEL_HD constexpr T* data() const { return ptr; }
+};
+
+/// N registers owned by the tensor: a fragment.
+template <class T, int N>
+struct ArrayEngine {
+  using value_type = T;
+  static constexpr Space space = Space::reg;
+  Array<T, N> regs;
+  TESSEL_HD constexpr T* data() { return regs.data(); }
+  TESSEL_HD constexpr const T* data() const { return regs.data(); }
+};
+
+// ================================================================ run-time layouts
 
 /// A flat rank-R layout with run-time extents and strides, e.g. an M x N
 /// row-major matrix `(M,N):(ld,1)`.  Evaluated at natural coordinates only.
 template <int R>
 struct Strided {
   static_assert(R >= 1 && R <= 5, "tessel: Strided supports ranks 1 to 5");
+  static constexpr int kRank = R;
   index_t shape[R];
   index_t stride[R];
 
@@ -77,58 +117,31 @@ struct Strided {
   constexpr Layout value() const { return Layout{flat_tuple_of(shape, R), flat_tuple_of(stride, R)}; }
 };
 
-/// A global tensor: an element pointer and a run-time strided layout.
-template <class T, int R>
-struct GlobalTensor {
-  T* ptr;
-  Strided<R> layout;
+/// A tile of a Strided<R> layout: static extents `Shape` (a flat IntTuple),
+/// the parent's run-time strides, and how much of the tile lies inside the
+/// parent (`residue[k]` = extent of mode k left from the tile's origin,
+/// possibly larger than the tile).  Evaluated at natural coordinates or at a
+/// packed coordinate (`offset`).
+template <IntTuple Shape, int R>
+struct TileLayout {
+  static_assert(rank(Shape) == R, "tessel: tile rank must equal the tensor rank");
+  static constexpr IntTuple kShape = Shape;
+  static constexpr int kRank = R;
+  static constexpr index_t kSize = size(Shape);
+  template <int I>
+  static constexpr index_t kExtent = Shape.is_int() ? Shape.val[0] : Shape.val[I];
 
-  template <class... Cs>
-  TESSEL_HD constexpr T& operator()(Cs... cs) const {
-    return ptr[layout(cs...)];
-  }
-};
-
-/// make_global_tensor(ptr, make_shape(M,N), make_stride(ld,1)).  Shape and
-/// stride must be flat tuples of the same rank R.
-template <int R, class T>
-TESSEL_HD constexpr GlobalTensor<T, R> make_global_tensor(T* ptr, const IntTuple& shape, const IntTuple& stride) {
-  GlobalTensor<T, R> g{ptr, {}};
-  for (int i = 0; i < R; ++i) {
-    g.layout.shape[i] = shape.is_int() ? shape.val[0] : shape.val[i];
-    g.layout.stride[i] = stride.is_int() ? stride.val[0] : stride.val[i];
-  }
-  return g;
-}
-
-/// make_global_tensor(ptr, {M, N}, {ld, 1}): the form for kernels (no IntTuple
-/// is built at run time).
-template <class T, int R>
-TESSEL_HD constexpr GlobalTensor<T, R> make_global_tensor(T* ptr, const index_t (&shape)[R],
-                                                          const index_t (&stride)[R]) {
-  GlobalTensor<T, R> g{ptr, {}};
-  for (int i = 0; i < R; ++i) {
-    g.layout.shape[i] = shape[i];
-    g.layout.stride[i] = stride[i];
-  }
-  return g;
-}
-
-// ================================================================ GlobalTile
-
-/// A tile of a global tensor: the tile's origin, the run-time strides, and how
-/// much of the tile lies inside the tensor (`residue[k]` = extent of mode k
-/// left from the origin, possibly larger than the tile).  The tile shape is
-/// static: `TileShape::value` is a flat IntTuple.
-template <class T, class TileShape, int R>
-struct GlobalTile {
-  static constexpr IntTuple kShape = TileShape::value;
-  static_assert(rank(kShape) == R, "tessel: tile rank must equal the tensor rank");
-
-  T* ptr;  // element (0,...,0) of the tile
   index_t stride[R];
   index_t residue[R];
 
+  template <class... Cs>
+  requires(sizeof...(Cs) == R) TESSEL_HD constexpr index_t operator()(Cs... cs) const {
+    const index_t c[R] = {static_cast<index_t>(cs)...};
+    index_t off = 0;
+    TESSEL_UNROLL
+    for (int i = 0; i < R; ++i) off += c[i] * stride[i];
+    return off;
+  }
   /// Offset of a packed tile coordinate.
   TESSEL_HD constexpr index_t offset(index_t packed) const {
     index_t off = 0;
@@ -136,67 +149,290 @@ struct GlobalTile {
     for (int i = 0; i < R; ++i) off += coord_field(packed, i) * stride[i];
     return off;
   }
-  /// Is a packed tile coordinate inside the tensor?
-  TESSEL_HD constexpr bool inside(index_t packed) const {
+  /// Is a packed tile coordinate inside the parent?
+  TESSEL_HD constexpr bool inside_packed(index_t packed) const {
     bool in = true;
     TESSEL_UNROLL
     for (int i = 0; i < R; ++i) in = in && coord_field(packed, i) < residue[i];
     return in;
   }
-  /// Does the whole tile lie inside the tensor (no predication needed)?
+  /// Does the whole tile lie inside the parent (no predication needed)?
   TESSEL_HD constexpr bool full() const {
     // Extents as scalar constants: device code cannot index kShape at run time.
     return [&]<int... I>(std::integer_sequence<int, I...>) { return ((residue[I] >= kExtent<I>)&&...); }
     (std::make_integer_sequence<int, R>{});
   }
-  template <int I>
-  static constexpr index_t kExtent = kShape.is_int() ? kShape.val[0] : kShape.val[I];
 };
 
-/// The tile at tile coordinate `tile_coord` (one entry per mode) of `g`:
-/// local_tile(g, Tile, (i,j)) starts at element (i*T0, j*T1).
+// ================================================================ a thread's share of a partition
+
+namespace detail {
+/// (V, REST0, REST1, ...) from a partition (T, (V, (REST0, REST1, ...))):
+/// the thread's values with the rest modes lifted to the top level, so that
+/// a k-slice is `t(_, _, k)`.  Flat value indices are unchanged.
+/// C++ example: ((4,32),(8,(4,4))):(...) gives (8,4,4) with the same strides.
+constexpr Layout thread_values(const Layout& P) {
+  const Layout vals = mode(P, 1);
+  const Layout rest = mode(vals, 1);
+  ModeBuilder b;
+  b.add(mode(vals, 0));
+  const int r = rank(rest);
+  for (int k = 0; k < r; ++k) b.add(r == 1 ? rest : mode(rest, k));
+  return b.finish();
+}
+/// Does Sw(P(t,0) + c) == (Sw(P(t,0)) ^ Sw(lo c)) + hi c hold for every
+/// thread t and value offset c = P(0,v), lo c being c's bits below the
+/// swizzle's top bit?  Checked by enumeration at compile time; when it holds
+/// a swizzled partition costs one XOR per access instead of a full swizzle.
+constexpr bool swizzle_splits(const Layout& P, const Swizzle& sw) {
+  if (sw.b == 0 || sw.s <= 0) return false;
+  const index_t lo_mask = (index_t{1} << (sw.m + sw.s + sw.b)) - 1;
+  const index_t threads = size(mode(P, 0)), values = size(mode(P, 1));
+  const Layout T = mode(P, 0), V = mode(P, 1);
+  for (index_t v = 0; v < values; ++v) {
+    const index_t c = V(v);
+    for (index_t t = 0; t < threads; ++t) {
+      const index_t b = T(t);
+      if (sw(b + c) != ((sw(b) ^ sw(c & lo_mask)) + (c & ~lo_mask))) return false;
+    }
+  }
+  return true;
+}
+}  // namespace detail
+
+/// A thread's share of a tensor with a static (possibly swizzled) layout:
+/// value coordinate v is element Sw(base + off + Vals(v)).  `base` is the
+/// thread's part (computed once), `off` what slicing fixed, Vals static.
+/// `Splits` (detail::swizzle_splits, checked on the whole partition) lets the
+/// swizzle of the thread's part be computed once.
+template <Layout Vals, Swizzle Sw = Swizzle{}, bool Splits = false>
+struct ThrOffsets {
+  static constexpr Layout kVals = Vals;
+  static constexpr int kRank = rank(Vals);
+  static constexpr index_t kSize = size(Vals);
+  index_t base;
+  index_t off = 0;
+
+  template <class... Cs>
+  TESSEL_HD constexpr index_t operator()(Cs... cs) const {
+    const index_t c = off + StaticLayout<Vals>{}(cs...);
+    if constexpr (Sw.b == 0) {
+      return base + c;
+    } else if constexpr (Splits) {
+      // Sw(base + c) = (Sw(base) ^ Sw(lo c)) + hi c: one register for the
+      // thread's swizzled base, one XOR per distinct low part, immediates.
+      constexpr index_t lo_mask = (index_t{1} << (Sw.m + Sw.s + Sw.b)) - 1;
+      return (Sw(base) ^ Sw(c & lo_mask)) + (c & ~lo_mask);
+    } else {
+      return Sw(base + c);
+    }
+  }
+  template <Layout V2>
+  using With = ThrOffsets<V2, Sw, Splits>;
+};
+
+/// A thread's share of a tile of a run-time tensor: value coordinate v is the
+/// packed tile coordinate base + off + Vals(v); its offset is the sum of its
+/// fields times the strides, and it is inside when every field is below the
+/// residue.  base and Vals(v) are both coordinates inside the tile and their
+/// fields sum to the element's coordinate, so no field carries: the offset
+/// splits into the thread's part plus a compile-time coordinate times the
+/// strides, and the bounds test compares against compile-time constants.
+template <Layout Vals, int R>
+struct ThrCoords {
+  static constexpr Layout kVals = Vals;
+  static constexpr int kRank = rank(Vals);
+  static constexpr index_t kSize = size(Vals);
+  index_t stride[R];
+  index_t residue[R];
+  index_t base;
+  index_t off = 0;
+
+  template <class... Cs>
+  TESSEL_HD constexpr index_t coord(Cs... cs) const {
+    return base + off + StaticLayout<Vals>{}(cs...);
+  }
+  template <class... Cs>
+  TESSEL_HD constexpr index_t operator()(Cs... cs) const {
+    const index_t c = off + StaticLayout<Vals>{}(cs...);
+    index_t o = 0;
+    TESSEL_UNROLL
+    for (int i = 0; i < R; ++i) o += coord_field(base, i) * stride[i];
+    TESSEL_UNROLL
+    for (int i = 0; i < R; ++i) o += coord_field(c, i) * stride[i];
+    return o;
+  }
+  template <class... Cs>
+  TESSEL_HD constexpr bool inside(Cs... cs) const {
+    const index_t c = off + StaticLayout<Vals>{}(cs...);
+    bool in = true;
+    TESSEL_UNROLL
+    for (int i = 0; i < R; ++i) in = in && coord_field(c, i) < residue[i] - coord_field(base, i);
+    return in;
+  }
+  template <Layout V2>
+  using With = ThrCoords<V2, R>;
+};
+
+// ================================================================ the Tensor
+
+namespace detail {
+template <class C>
+inline constexpr bool is_underscore_v = std::is_same_v<std::remove_cvref_t<C>, Underscore>;
+template <class L>
+inline constexpr bool is_static_layout_v = false;
+template <Layout L>
+inline constexpr bool is_static_layout_v<StaticLayout<L>> = true;
+template <class L>
+concept HasInside = requires(const L& l) {
+  l.inside(0);
+};
+template <class L>
+concept HasCoord = requires(const L& l) {
+  l.coord(0);
+};
+template <class L>
+concept StaticSize = requires {
+  L::kSize;
+};
+}  // namespace detail
+
+/// An engine and a layout.  t(c0, c1, ...) is the element at those
+/// coordinates; t(_, c1, ...) the sub-tensor that keeps the modes given `_`
+/// (static when the layout is); t.addr(v) the address of flat value v and
+/// t.inside(v) whether it exists (tiles at the edge of a tensor).
+template <class Engine, class L>
+struct Tensor {
+  using engine_type = Engine;
+  using layout_type = L;
+  using value_type = typename Engine::value_type;
+  static constexpr Space space = Engine::space;
+
+  Engine engine;
+  L layout;
+
+  TESSEL_HD constexpr auto data() { return engine.data(); }
+  TESSEL_HD constexpr auto data() const { return engine.data(); }
+
+  /// Number of values (layouts of static size only).
+  static constexpr int kValues = [] {
+    if constexpr (detail::StaticSize<L>) return static_cast<int>(L::kSize);
+    return -1;
+  }();
+
+  template <class... Cs>
+  TESSEL_HD constexpr decltype(auto) operator()(Cs... cs) {
+    if constexpr ((detail::is_underscore_v<Cs> || ...))
+      return slice(*this, cs...);
+    else
+      return engine.data()[layout(cs...)];
+  }
+  template <class... Cs>
+  TESSEL_HD constexpr decltype(auto) operator()(Cs... cs) const {
+    if constexpr ((detail::is_underscore_v<Cs> || ...))
+      return slice(*this, cs...);
+    else
+      return engine.data()[layout(cs...)];
+  }
+  TESSEL_HD constexpr auto addr(int v) { return engine.data() + layout(v); }
+  TESSEL_HD constexpr auto addr(int v) const { return engine.data() + layout(v); }
+  TESSEL_HD constexpr bool inside(int v) const {
+    if constexpr (detail::HasInside<L>)
+      return layout.inside(v);
+    else
+      return true;
+  }
+  /// The packed tile coordinate of value v (partitions of a tile).
+  TESSEL_HD constexpr index_t coord(int v) const requires detail::HasCoord<L> { return layout.coord(v); }
+  /// Does the whole tensor lie inside its parent (tiles)?
+  TESSEL_HD constexpr bool full() const { return layout.full(); }
+};
+
+template <class Engine, class L>
+TESSEL_HD constexpr Tensor<Engine, L> make_tensor(const Engine& e, const L& l) {
+  return {e, l};
+}
+
+/// A register fragment of shape `Shape` (compact, column-major): the values
+/// a thread holds, with the shape of the partition they mirror.
+namespace detail {
+template <class T, Layout Vals>
+struct FragmentOf {
+  static constexpr Layout kCompact = make_layout(Vals.shape);
+  using type = Tensor<ArrayEngine<T, static_cast<int>(size(Vals))>, StaticLayout<kCompact>>;
+};
+}  // namespace detail
+template <class T, Layout Vals>
+using Fragment = typename detail::FragmentOf<T, Vals>::type;
+
+/// The global tensor ptr with run-time layout (shape):(stride), e.g.
+/// make_global_tensor(p, {M, N}, {ld, 1}) for a row-major matrix.
+template <class T, int R>
+TESSEL_HD constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_global_tensor(T* ptr,
+                                                                                        const index_t (&shape)[R],
+                                                                                        const index_t (&stride)[R]) {
+  Tensor<ViewEngine<T, Space::global>, Strided<R>> g{{ptr}, {}};
+  for (int i = 0; i < R; ++i) {
+    g.layout.shape[i] = shape[i];
+    g.layout.stride[i] = stride[i];
+  }
+  return g;
+}
+/// The same from IntTuples (host code: the calculator's values).
+template <int R, class T>
+TESSEL_HD constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_global_tensor(T* ptr, const IntTuple& shape,
+                                                                                        const IntTuple& stride) {
+  Tensor<ViewEngine<T, Space::global>, Strided<R>> g{{ptr}, {}};
+  for (int i = 0; i < R; ++i) {
+    g.layout.shape[i] = shape.is_int() ? shape.val[0] : shape.val[i];
+    g.layout.stride[i] = stride.is_int() ? stride.val[0] : stride.val[i];
+  }
+  return g;
+}
+
+/// A tensor with static layout L at p in shared memory (L may be swizzled).
+template <Layout L, class T>
+TESSEL_HD constexpr Tensor<ViewEngine<T, Space::shared>, StaticLayout<L>> make_smem_tensor(T* p) {
+  return {{p}, {}};
+}
+template <SwizzledLayout L, class T>
+TESSEL_HD constexpr Tensor<ViewEngine<T, Space::shared>, StaticSwizzledLayout<L>> make_smem_tensor(T* p) {
+  return {{p}, {}};
+}
+
+/// The coordinates (not the memory) of a tile of shape Shape::value whose
+/// part inside its parent is `residue`: partitioning it gives each value its
+/// packed coordinate (coord(v)) and whether it exists (inside(v)).  CuTe
+/// partitions an identity tensor for the same purpose.
+template <class Shape, class... Rs>
+TESSEL_HD constexpr auto make_coord_tile(Rs... residue) {
+  constexpr int R = static_cast<int>(sizeof...(Rs));
+  return Tensor<ViewEngine<const float, Space::global>, TileLayout<Shape::value, R>>{
+      {nullptr}, {{}, {static_cast<index_t>(residue)...}}};
+}
+
+// ---------------------------------------------------------------- tiles of a global tensor
+
+/// The tile at tile coordinate `tile_coord` (one entry per mode) of `g`,
+/// tiles of shape `TileShape::value`: local_tile(g, (i,j)) starts at element
+/// (i*T0, j*T1).  C++ example: local_tile<TileShape<128,64>>(gA, 2, 0) is
+/// rows 256..383, columns 0..63 of gA.
 template <class TileShape, class T, int R, class... Cs>
 requires(sizeof...(Cs) == R) TESSEL_HD
-    constexpr GlobalTile<T, TileShape, R> local_tile(const GlobalTensor<T, R>& g, Cs... tile_coord) {
+    constexpr auto local_tile(const Tensor<ViewEngine<T, Space::global>, Strided<R>>& g, Cs... tile_coord) {
   constexpr IntTuple s = TileShape::value;
   const index_t c[R] = {static_cast<index_t>(tile_coord)...};
-  GlobalTile<T, TileShape, R> t{g.ptr, {}, {}};
+  Tensor<ViewEngine<T, Space::global>, TileLayout<s, R>> t{{g.engine.ptr}, {}};
   for (int i = 0; i < R; ++i) {
     const index_t origin = c[i] * (s.is_int() ? s.val[0] : s.val[i]);
-    t.ptr += origin * g.layout.stride[i];
-    t.stride[i] = g.layout.stride[i];
-    t.residue[i] = g.layout.shape[i] - origin;
+    t.engine.ptr += origin * g.layout.stride[i];
+    t.layout.stride[i] = g.layout.stride[i];
+    t.layout.residue[i] = g.layout.shape[i] - origin;
   }
   return t;
 }
 
-// ================================================================ static tensors
-
-/// A pointer with a static layout (shared memory tiles, register fragments).
-/// `L` is StaticLayout<...> or StaticSwizzledLayout<...>.
-template <class T, Space S, class L>
-struct StaticTensor {
-  T* ptr;
-  using layout_type = L;
-  static constexpr Space space = S;
-  using value_type = T;
-
-  template <class... Cs>
-  TESSEL_HD constexpr T& operator()(Cs... cs) const {
-    return ptr[L{}(cs...)];
-  }
-};
-
-template <Layout L, class T>
-TESSEL_HD constexpr StaticTensor<T, Space::shared, StaticLayout<L>> make_smem_tensor(T* p) {
-  return {p};
-}
-template <SwizzledLayout L, class T>
-TESSEL_HD constexpr StaticTensor<T, Space::shared, StaticSwizzledLayout<L>> make_smem_tensor(T* p) {
-  return {p};
-}
-
-// ---------------------------------------------------------------- slicing, divides, recast
+// ---------------------------------------------------------------- slicing
 
 namespace detail {
 /// The layout of the modes of L whose keep[k] is set (a single kept mode is
@@ -211,9 +447,6 @@ constexpr Layout keep_modes(const Layout& L, const bool* keep, int r) {
     if (keep[k]) b.add(mode(L, k));
   return b.finish();
 }
-template <class C>
-inline constexpr bool is_underscore_v = std::is_same_v<std::remove_cvref_t<C>, Underscore>;
-
 template <Layout L, int K, class C>
 TESSEL_HD constexpr index_t mode_offset(const C& c) {
   if constexpr (is_underscore_v<C>) {
@@ -222,43 +455,92 @@ TESSEL_HD constexpr index_t mode_offset(const C& c) {
     return StaticLayout<mode(L, K)>{}(static_cast<index_t>(c));
   }
 }
+template <Layout L, class... Cs>
+TESSEL_HD constexpr index_t fixed_offset(Cs... cs) {
+  index_t off = 0;
+  [&]<int... K>(std::integer_sequence<int, K...>) { ((off += mode_offset<L, K>(cs)), ...); }
+  (std::make_integer_sequence<int, static_cast<int>(sizeof...(Cs))>{});
+  return off;
+}
+template <Layout L, class... Cs>
+constexpr Layout kept_layout() {
+  constexpr bool keep[] = {is_underscore_v<Cs>...};
+  return keep_modes(L, keep, static_cast<int>(sizeof...(Cs)));
+}
 }  // namespace detail
 
-/// slice(t, _, j), slice(t, i, _), ...: the sub-tensor of a static tensor that
-/// fixes the top-level modes given an integer and keeps those given `_`.  The
-/// kept layout is static; the fixed coordinates only move the pointer.
+/// slice(t, _, j), slice(t, i, _), ...: the sub-tensor that fixes the
+/// top-level modes given an integer and keeps those given `_` (also spelled
+/// t(_, j)).  The kept layout is static; the fixed coordinates move the
+/// pointer (static layouts) or the thread's offset (partitions).  A slice of
+/// a fragment is a view of the fragment's registers.
 /// C++ example: slice(t, _, 3) of a (128,64):(64,1) tensor is its column 3, 128:64.
-template <class T, Space S, Layout L, class... Cs>
-requires(sizeof...(Cs) == static_cast<std::size_t>(rank(L)) && sizeof...(Cs) >= 2 &&
-         (detail::is_underscore_v<Cs> || ...)) TESSEL_HD
-    constexpr auto slice(const StaticTensor<T, S, StaticLayout<L>>& t, Cs... cs) {
-  constexpr int R = static_cast<int>(sizeof...(Cs));
-  constexpr bool keep[] = {detail::is_underscore_v<Cs>...};
-  constexpr Layout kept = detail::keep_modes(L, keep, R);
-  index_t off = 0;
-  [&]<int... K>(std::integer_sequence<int, K...>) { ((off += detail::mode_offset<L, K>(cs)), ...); }
-  (std::make_integer_sequence<int, R>{});
-  return StaticTensor<T, S, StaticLayout<kept>>{t.ptr + off};
+template <class E, Layout L, class... Cs>
+requires(sizeof...(Cs) == static_cast<std::size_t>(rank(L)) && sizeof...(Cs) >= 2) TESSEL_HD
+    constexpr auto slice(const Tensor<E, StaticLayout<L>>& t, Cs... cs) {
+  constexpr Layout kept = detail::kept_layout<L, Cs...>();
+  using V = std::remove_reference_t<decltype(*t.data())>;
+  return Tensor<ViewEngine<V, E::space>, StaticLayout<kept>>{{t.data() + detail::fixed_offset<L>(cs...)}, {}};
 }
+template <class E, Layout L, class... Cs>
+requires(sizeof...(Cs) == static_cast<std::size_t>(rank(L)) && sizeof...(Cs) >= 2) TESSEL_HD
+    constexpr auto slice(Tensor<E, StaticLayout<L>>& t, Cs... cs) {
+  constexpr Layout kept = detail::kept_layout<L, Cs...>();
+  using V = std::remove_reference_t<decltype(*t.data())>;
+  return Tensor<ViewEngine<V, E::space>, StaticLayout<kept>>{{t.data() + detail::fixed_offset<L>(cs...)}, {}};
+}
+template <class E, class ThrL, class... Cs>
+requires(requires { ThrL::kVals; } && sizeof...(Cs) == static_cast<std::size_t>(ThrL::kRank) &&
+         sizeof...(Cs) >= 2) TESSEL_HD constexpr auto slice(const Tensor<E, ThrL>& t, Cs... cs) {
+  constexpr Layout kept = detail::kept_layout<ThrL::kVals, Cs...>();
+  Tensor<E, typename ThrL::template With<kept>> r{t.engine, {}};
+  if constexpr (requires { t.layout.stride; }) {
+    for (int i = 0; i < static_cast<int>(sizeof(t.layout.stride) / sizeof(index_t)); ++i) {
+      r.layout.stride[i] = t.layout.stride[i];
+      r.layout.residue[i] = t.layout.residue[i];
+    }
+  }
+  r.layout.base = t.layout.base;
+  r.layout.off = t.layout.off + detail::fixed_offset<ThrL::kVals>(cs...);
+  return r;
+}
+
+// ---------------------------------------------------------------- divides, partitions, recast of static tensors
 
 /// A static tensor divided by a static tiler: ((tile), (rest)) (zipped_divide
 /// of its layout); the tiler is a template argument so the result stays static.
-template <Tiler Tl, class T, Space S, Layout L>
-TESSEL_HD constexpr auto zipped_divide(const StaticTensor<T, S, StaticLayout<L>>& t) {
-  return StaticTensor<T, S, StaticLayout<zipped_divide(L, Tl).value()>>{t.ptr};
+template <Tiler Tl, class E, Layout L>
+TESSEL_HD constexpr auto zipped_divide(const Tensor<E, StaticLayout<L>>& t) {
+  return Tensor<E, StaticLayout<zipped_divide(L, Tl).value()>>{t.engine, {}};
 }
-template <Tiler Tl, class T, Space S, Layout L>
-TESSEL_HD constexpr auto logical_divide(const StaticTensor<T, S, StaticLayout<L>>& t) {
-  return StaticTensor<T, S, StaticLayout<logical_divide(L, Tl).value()>>{t.ptr};
+template <Tiler Tl, class E, Layout L>
+TESSEL_HD constexpr auto logical_divide(const Tensor<E, StaticLayout<L>>& t) {
+  return Tensor<E, StaticLayout<logical_divide(L, Tl).value()>>{t.engine, {}};
 }
 
 /// Tile `(c0, c1, ...)` of a static tensor cut by tiler Tl (CuTe's local_tile:
 /// zipped_divide, then fix the rest mode).
 template <Tiler Tl, class T, Space S, Layout L, class... Cs>
-TESSEL_HD constexpr auto local_tile(const StaticTensor<T, S, StaticLayout<L>>& t, Cs... tile_coord) {
+TESSEL_HD constexpr auto local_tile(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t, Cs... tile_coord) {
   constexpr Layout z = zipped_divide(L, Tl).value();
   const index_t off = StaticLayout<mode(z, 1)>{}(static_cast<index_t>(tile_coord)...);
-  return StaticTensor<T, S, StaticLayout<mode(z, 0)>>{t.ptr + off};
+  return Tensor<ViewEngine<T, S>, StaticLayout<mode(z, 0)>>{{t.engine.ptr + off}, {}};
+}
+
+/// The modes [B, E) of a static tensor grouped into one mode:
+/// group_modes<1,3> of (2,3,4):(1,2,6) is (2,(3,4)):(1,(2,6)).
+template <int B, int E, class Eng, Layout L>
+TESSEL_HD constexpr auto group_modes(const Tensor<Eng, StaticLayout<L>>& t) {
+  constexpr Layout G = [] {
+    static_assert(0 <= B && B < E && E <= rank(L), "tessel: group_modes needs 0 <= B < E <= rank");
+    ModeBuilder outer, inner;
+    for (int k = B; k < E; ++k) inner.add(mode(L, k));
+    for (int k = 0; k < B; ++k) outer.add(mode(L, k));
+    outer.add(E - B == 1 ? mode(L, B) : inner.finish());
+    for (int k = E; k < rank(L); ++k) outer.add(mode(L, k));
+    return outer.finish();
+  }();
+  return Tensor<Eng, StaticLayout<G>>{t.engine, {}};
 }
 
 /// The elements of a static tensor that thread `thread` owns when the threads
@@ -266,7 +548,7 @@ TESSEL_HD constexpr auto local_tile(const StaticTensor<T, S, StaticLayout<L>>& t
 /// the tensor is divided into tiles of Thr's shape and every thread keeps its
 /// position in each tile (CuTe's local_partition / outer partition).
 template <Layout Thr, class T, Space S, Layout L>
-TESSEL_HD constexpr auto local_partition(const StaticTensor<T, S, StaticLayout<L>>& t, int thread) {
+TESSEL_HD constexpr auto local_partition(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t, int thread) {
   constexpr Tiler tl = [] {
     Tiler x;
     for (int k = 0; k < rank(Thr); ++k) {
@@ -280,7 +562,7 @@ TESSEL_HD constexpr auto local_partition(const StaticTensor<T, S, StaticLayout<L
   constexpr Layout where = right_inverse(Thr).value();  // thread index -> position in the tile
   static_assert(size(where) == size(Thr), "tessel: local_partition needs a thread layout that is a bijection");
   const index_t off = StaticLayout<mode(z, 0)>{}(StaticLayout<where>{}(static_cast<index_t>(thread)));
-  return StaticTensor<T, S, StaticLayout<mode(z, 1)>>{t.ptr + off};
+  return Tensor<ViewEngine<T, S>, StaticLayout<mode(z, 1)>>{{t.engine.ptr + off}, {}};
 }
 
 /// The layout of the same memory seen with elements `num/den` times as large:
@@ -307,9 +589,9 @@ constexpr Result<Layout> recast_layout(const Layout& L, index_t num, index_t den
 }
 /// recast<U>(t): the static tensor t seen as elements of U.
 template <class U, class T, Space S, Layout L>
-TESSEL_HD constexpr auto recast(const StaticTensor<T, S, StaticLayout<L>>& t) {
+TESSEL_HD constexpr auto recast(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t) {
   constexpr Layout R = recast_layout(L, sizeof(T), sizeof(U)).value();
-  return StaticTensor<U, S, StaticLayout<R>>{reinterpret_cast<U*>(t.ptr)};
+  return Tensor<ViewEngine<U, S>, StaticLayout<R>>{{reinterpret_cast<U*>(t.engine.ptr)}, {}};
 }
 
 /// Reinterpret `n` elements of T as elements of U (e.g. 8 x bf16 as one

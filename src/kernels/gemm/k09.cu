@@ -26,8 +26,8 @@ bool tma_ready(const void* p, index_t ld, int elem_bytes) {
 /// the last few maps are kept.
 struct MapKey {
   const void* ptr;
-  index_t rows, cols, ld;
-  int elem_bytes, box_rows, box_cols;
+  index_t shape[2], stride[2];
+  int elem_bytes, box[2];
   bool operator==(const MapKey&) const = default;
 };
 struct MapCache {
@@ -41,17 +41,15 @@ MapCache& cache() {
   return c;
 }
 
-/// The map of a row-major (rows x cols, row stride ld) matrix of T with
-/// (BoxRows x BoxCols) boxes written with the 128-byte swizzle.
-template <class Box, class T>
-Status map_of(CUtensorMap& out, const T* ptr, index_t rows, index_t cols, index_t ld, const char* what) {
+/// The map of global tensor g for the tiles of TmaTile `Tma` (which knows
+/// the box and the swizzle from the kernel's shared layout).
+template <class Tma, class T>
+Status map_of(CUtensorMap& out, const T* ptr, const index_t (&shape)[2], const index_t (&stride)[2], const char* what) {
   const MapKey key{ptr,
-                   rows,
-                   cols,
-                   ld,
+                   {shape[0], shape[1]},
+                   {stride[0], stride[1]},
                    static_cast<int>(sizeof(T)),
-                   static_cast<int>(Box::value.val[0]),
-                   static_cast<int>(Box::value.val[1])};
+                   {static_cast<int>(Tma::kPlan.box[0]), static_cast<int>(Tma::kPlan.box[1])}};
   MapCache& c = cache();
   std::lock_guard<std::mutex> lock(c.mu);
   for (int i = 0; i < c.used; ++i)
@@ -59,8 +57,7 @@ Status map_of(CUtensorMap& out, const T* ptr, index_t rows, index_t cols, index_
       out = c.maps[i];
       return Status::success();
     }
-  const auto g = make_global_tensor(ptr, {rows, cols}, {ld, index_t{1}});
-  const arch::sm90::TensorMapStatus s = make_tma_map<Box>(out, g, Swizzle{3, 3, 3});
+  const arch::sm90::TensorMapStatus s = Tma::make_map(out, make_global_tensor(ptr, shape, stride));
   if (!s.ok()) return Status::failure(Status::unsupported, std::string("k09: TMA map of ") + what + ": " + s.message);
   c.keys[c.next] = key;
   c.maps[c.next] = out;
@@ -107,12 +104,15 @@ Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
     const T* pa = static_cast<const T*>(a.a);
     const T* pb = static_cast<const T*>(a.b);
     CUtensorMap map_a, map_b;
-    // A is (M,K) row-major for A:k and (K,M) row-major for A:m; B likewise.
-    Status s = MA == MajorA::k ? map_of<typename X::OpA::Box>(map_a, pa, a.m, a.k, a.lda, "A")
-                               : map_of<typename X::OpA::Box>(map_a, pa, a.k, a.m, a.lda, "A");
+    // A is (M,K) and B (N,K) whatever their memory order: (M,K):(lda,1) for
+    // A:k, (M,K):(1,lda) for A:m; the tiles' shared layouts say which mode
+    // TMA reads contiguously.
+    const index_t one = 1;
+    Status s = MA == MajorA::k ? map_of<typename X::OpA::Tma>(map_a, pa, {a.m, a.k}, {a.lda, one}, "A")
+                               : map_of<typename X::OpA::Tma>(map_a, pa, {a.m, a.k}, {one, a.lda}, "A");
     if (!s) return s;
-    s = MB == MajorB::k ? map_of<typename X::OpB::Box>(map_b, pb, a.n, a.k, a.ldb, "B")
-                        : map_of<typename X::OpB::Box>(map_b, pb, a.k, a.n, a.ldb, "B");
+    s = MB == MajorB::k ? map_of<typename X::OpB::Tma>(map_b, pb, {a.n, a.k}, {a.ldb, one}, "B")
+                        : map_of<typename X::OpB::Tma>(map_b, pb, {a.n, a.k}, {one, a.ldb}, "B");
     if (!s) return s;
     // D through TMA stores when its rows allow it; otherwise (or if the map
     // cannot be encoded) the register epilogue writes it.
@@ -120,7 +120,8 @@ Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
     bool tma_store = false;
     if (tma_ready(a.d, a.ldd, size_bytes(a.cd_type))) {
       const auto map_d_of = [&]<class U>() {
-        return map_of<gemm_kernels::TmaStoreBox<U, k::kBM>>(map_d, static_cast<const U*>(a.d), a.m, a.n, a.ldd, "D");
+        using Tma = typename X::template Epilogue<U>::Tma;
+        return map_of<Tma>(map_d, static_cast<const U*>(a.d), {a.m, a.n}, {a.ldd, index_t{1}}, "D");
       };
       const Status sd = a.cd_type == DType::bf16  ? map_d_of.template operator()<__nv_bfloat16>()
                         : a.cd_type == DType::f16 ? map_d_of.template operator()<__half>()

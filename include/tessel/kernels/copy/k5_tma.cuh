@@ -11,6 +11,9 @@ namespace tessel::copy_kernels {
 
 /// TMA writes a 128B-swizzled box exactly as this layout places the tile.
 inline constexpr SwizzledLayout kSmemTma = kSmemSwizzled;
+/// The TMA copy of a tile: one (128, 64) box.
+template <class T>
+using TmaCopyTile = TmaTile<T, make_shape(kTileM, kTileN), kSmemTma>;
 
 template <class T>
 __global__ void __launch_bounds__(32)
@@ -24,10 +27,10 @@ __global__ void __launch_bounds__(32)
     arch::sm90::mbarrier_init(bar, 1);
     arch::sm90::fence_mbarrier_init();
     arch::sm90::mbarrier_arrive_expect_tx(bar, sizeof(smem));  // the full box, out-of-bounds part included
-    tma_load_tile<Tile>(&src, smem, bar, at.m, at.n);
+    TmaCopyTile<T>::load(&src, smem, bar, at.m, at.n);
     arch::sm90::mbarrier_wait_parity(bar, 0);
     // TMA wrote the tile and TMA reads it: both async proxy, no proxy fence needed.
-    tma_store_tile<Tile>(&dst, smem, at.m, at.n);
+    TmaCopyTile<T>::store(&dst, smem, at.m, at.n);
     arch::sm90::bulk_commit_group();
     arch::sm90::bulk_wait_group_read<0>();  // the CTA's shared memory must outlive the store's reads
   }

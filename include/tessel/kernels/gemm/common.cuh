@@ -39,7 +39,7 @@ struct Params {
 
 /// A as an (M,K) global tensor: (M,K):(lda,1) for A:k, (M,K):(1,lda) for A:m.
 template <MajorA MA, class T>
-TESSEL_HD constexpr GlobalTensor<const T, 2> tensor_a(const Params<T>& p) {
+TESSEL_HD constexpr auto tensor_a(const Params<T>& p) {
   if constexpr (MA == MajorA::k)
     return make_global_tensor(p.a, {p.m, p.k}, {p.lda, index_t{1}});
   else
@@ -47,7 +47,7 @@ TESSEL_HD constexpr GlobalTensor<const T, 2> tensor_a(const Params<T>& p) {
 }
 /// B as an (N,K) global tensor: (N,K):(1,ldb) for B:n, (N,K):(ldb,1) for B:k.
 template <MajorB MB, class T>
-TESSEL_HD constexpr GlobalTensor<const T, 2> tensor_b(const Params<T>& p) {
+TESSEL_HD constexpr auto tensor_b(const Params<T>& p) {
   if constexpr (MB == MajorB::n)
     return make_global_tensor(p.b, {p.n, p.k}, {index_t{1}, p.ldb});
   else
@@ -106,21 +106,21 @@ struct TileShape {
 
 /// The coordinates (not the memory) of a (BM,BN) tile of D: partitioning it
 /// gives each accumulator its (row, column) in the tile, and inside() says
-/// whether that element exists.  (CuTe partitions an identity tensor.)
+/// whether that element exists.
 template <class CTile>
-__device__ inline GlobalTile<const float, CTile, 2> coord_tile(index_t residue_m, index_t residue_n) {
-  return GlobalTile<const float, CTile, 2>{nullptr, {0, 0}, {residue_m, residue_n}};
+__device__ inline auto coord_tile(index_t residue_m, index_t residue_n) {
+  return make_coord_tile<CTile>(residue_m, residue_n);
 }
 
 namespace detail {
 /// Do values 2i and 2i+1 of every thread sit in neighbouring columns (the
 /// mma.sync C layout's pairs)?  Checked on the static partition.
-template <class View>
+template <Layout Vals>
 constexpr bool column_pairs() {
-  using Values = typename View::Values;
-  for (int v = 0; v + 1 < View::kValues; v += 2)
-    if (Values{}(0, v + 1) != Values{}(0, v) + (index_t{1} << kCoordBits)) return false;
-  return View::kValues % 2 == 0;
+  const index_t n = size(Vals);
+  for (index_t v = 0; v + 1 < n; v += 2)
+    if (Vals(v + 1) != Vals(v) + (index_t{1} << kCoordBits)) return false;
+  return n % 2 == 0;
 }
 }  // namespace detail
 
@@ -130,12 +130,12 @@ template <class U, class T, class View, class Frag>
 __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
   // Pairs of neighbouring columns as one 4-byte (8-byte for fp32) store when
   // D's rows keep them aligned and C is not read.
-  constexpr bool kPairs = detail::column_pairs<View>();
+  constexpr bool kPairs = detail::column_pairs<View::layout_type::kVals>();
   const bool pairs =
       kPairs && p.beta == 0.0f && p.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.d) % (2 * sizeof(U)) == 0;
   TESSEL_UNROLL
   for (int v = 0; v < Frag::kValues; v += 2) {
-    const index_t at = tCcD.packed(v);
+    const index_t at = tCcD.coord(v);
     const index_t i = m0 + coord_field(at, 0), j = n0 + coord_field(at, 1);
     if (pairs && tCcD.inside(v + 1)) {
       U* d = static_cast<U*>(p.d) + i * p.ldd + j;
@@ -149,7 +149,7 @@ __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0
     }
     if (tCcD.inside(v)) detail::store_as<U>(p, i, j, *acc.addr(v));
     if (v + 1 < Frag::kValues && tCcD.inside(v + 1)) {
-      const index_t at1 = tCcD.packed(v + 1);
+      const index_t at1 = tCcD.coord(v + 1);
       detail::store_as<U>(p, m0 + coord_field(at1, 0), n0 + coord_field(at1, 1), *acc.addr(v + 1));
     }
   }

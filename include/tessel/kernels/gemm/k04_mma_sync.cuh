@@ -31,11 +31,11 @@ __global__ void __launch_bounds__(kThreads) gemm_mma_sync(Params<T> p) {
   const auto gB = tensor_b<MB>(p);  // (N,K)
   const bool vec_a = rows_aligned16(p.a, p.lda), vec_b = rows_aligned16(p.b, p.ldb);
 
-  const auto tCsA = TT::partition_a(sA, t);  // (8,(RM,4)) rows for ldmatrix
-  const auto tCsB = TT::partition_b(sB, t);  // (4,(RN,4))
-  typename TT::FragA tCrA;                   // (8,(4,4))
-  typename TT::FragB tCrB;                   // (4,(8,4))
-  typename TT::FragC tCrC;                   // (4,(4,8)) f32
+  const auto tCsA = TT::partition_a(sA, t);  // (8,RM,4) rows for ldmatrix
+  const auto tCsB = TT::partition_b(sB, t);  // (4,RN,4)
+  typename TT::FragA tCrA;                   // (8,4,4)
+  typename TT::FragB tCrB;                   // (4,8,4)
+  typename TT::FragC tCrC;                   // (4,4,8) f32
   clear(tCrC);
 
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
@@ -44,19 +44,16 @@ __global__ void __launch_bounds__(kThreads) gemm_mma_sync(Params<T> p) {
     TT::OpB::load(gB, tile_n, kt, sB, t, vec_b);
     arch::sm80::cp_async_wait_all();
     __syncthreads();
-    TT::template load_slice<0>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<0, Mma<T>>(tCrA, tCrB, tCrC);
-    TT::template load_slice<1>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<1, Mma<T>>(tCrA, tCrB, tCrC);
-    TT::template load_slice<2>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<2, Mma<T>>(tCrA, tCrB, tCrC);
-    TT::template load_slice<3>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<3, Mma<T>>(tCrA, tCrB, tCrC);
+    TESSEL_UNROLL
+    for (int k = 0; k < TT::kRK; ++k) {  // one k-slice of 16 at a time
+      TT::load_slice(k, tCsA, tCsB, tCrA, tCrB);
+      gemm(Mma<T>{}, tCrA(_, _, k), tCrB(_, _, k), tCrC);
+    }
     __syncthreads();  // the next k-tile overwrites the tiles
   }
 
   const auto tCcD = Mma<T>{}.get_slice(t).partition_C(
-      coord_tile<typename TT::CTile>(p.m - tile_m * kBM, p.n - tile_n * kBN));  // (4,(4,8)) coordinates
+      coord_tile<typename TT::CTile>(p.m - tile_m * kBM, p.n - tile_n * kBN));  // (4,4,8) coordinates
   epilogue_registers(p, tile_m * kBM, tile_n * kBN, tCcD, tCrC);
 }
 

@@ -39,9 +39,9 @@ __global__ void __launch_bounds__(kThreads) gemm_double_buffer(Params<T> p) {
   const auto gB = tensor_b<MB>(p);  // (N,K)
   const bool vec_a = rows_aligned16(p.a, p.lda), vec_b = rows_aligned16(p.b, p.ldb);
 
-  typename TT::FragA tCrA;  // (8,(4,4))
-  typename TT::FragB tCrB;  // (4,(8,4))
-  typename TT::FragC tCrC;  // (4,(4,8)) f32
+  typename TT::FragA tCrA;  // (8,4,4)
+  typename TT::FragB tCrB;  // (4,8,4)
+  typename TT::FragC tCrC;  // (4,4,8) f32
   clear(tCrC);
 
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
@@ -57,21 +57,18 @@ __global__ void __launch_bounds__(kThreads) gemm_double_buffer(Params<T> p) {
     arch::sm80::cp_async_commit();   // possibly empty: keeps one group per k-tile
     arch::sm80::cp_async_wait<1>();  // k-tile kt has landed (kt+1 may be in flight)
     __syncthreads();
-    const auto tCsA = TT::partition_a(shared.a[s], t);  // (8,(4,4)) ldmatrix rows
-    const auto tCsB = TT::partition_b(shared.b[s], t);  // (4,(8,4))
-    TT::template load_slice<0>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<0, Mma<T>>(tCrA, tCrB, tCrC);
-    TT::template load_slice<1>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<1, Mma<T>>(tCrA, tCrB, tCrC);
-    TT::template load_slice<2>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<2, Mma<T>>(tCrA, tCrB, tCrC);
-    TT::template load_slice<3>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<3, Mma<T>>(tCrA, tCrB, tCrC);
+    const auto tCsA = TT::partition_a(shared.a[s], t);  // (8,4,4) ldmatrix rows
+    const auto tCsB = TT::partition_b(shared.b[s], t);  // (4,8,4)
+    TESSEL_UNROLL
+    for (int k = 0; k < TT::kRK; ++k) {
+      TT::load_slice(k, tCsA, tCsB, tCrA, tCrB);
+      gemm(Mma<T>{}, tCrA(_, _, k), tCrB(_, _, k), tCrC);
+    }
     __syncthreads();  // stage s is free for k-tile kt+2
   }
 
   const auto tCcD = Mma<T>{}.get_slice(t).partition_C(
-      coord_tile<typename TT::CTile>(p.m - tile_m * kBM, p.n - tile_n * kBN));  // (4,(4,8)) coordinates
+      coord_tile<typename TT::CTile>(p.m - tile_m * kBM, p.n - tile_n * kBN));  // (4,4,8) coordinates
   epilogue_registers(p, tile_m * kBM, tile_n * kBN, tCcD, tCrC);
 }
 

@@ -52,9 +52,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_multistag
   const auto gB = tensor_b<MB>(p);  // (N,K)
   const bool vec_a = rows_aligned16(p.a, p.lda), vec_b = rows_aligned16(p.b, p.ldb);
 
-  typename TT::FragA tCrA;  // (8,(RM,4))
-  typename TT::FragB tCrB;  // (4,(RN,4))
-  typename TT::FragC tCrC;  // (4,(RM,RN)) f32
+  typename TT::FragA tCrA;  // (8,RM,4)
+  typename TT::FragB tCrB;  // (4,RN,4)
+  typename TT::FragC tCrC;  // (4,RM,RN) f32
   clear(tCrC);
 
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
@@ -77,18 +77,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_multistag
     }
     arch::sm80::cp_async_commit();
     const int s = static_cast<int>(kt % S);
-    const auto tCsA = TT::partition_a(shared.a[s], t);  // (8,(RM,4)) ldmatrix rows
-    const auto tCsB = TT::partition_b(shared.b[s], t);  // (4,(RN,4))
+    const auto tCsA = TT::partition_a(shared.a[s], t);  // (8,RM,4) ldmatrix rows
+    const auto tCsB = TT::partition_b(shared.b[s], t);  // (4,RN,4)
     // Registers double-buffered by order: slice kk+1 is requested before
     // slice kk's MMAs, so ldmatrix latency overlaps tensor-core work.
-    TT::template load_slice<0>(tCsA, tCsB, tCrA, tCrB);
-    TT::template load_slice<1>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<0, TM>(tCrA, tCrB, tCrC);
-    TT::template load_slice<2>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<1, TM>(tCrA, tCrB, tCrC);
-    TT::template load_slice<3>(tCsA, tCsB, tCrA, tCrB);
-    gemm_kslice<2, TM>(tCrA, tCrB, tCrC);
-    gemm_kslice<3, TM>(tCrA, tCrB, tCrC);
+    TT::load_slice(0, tCsA, tCsB, tCrA, tCrB);
+    TESSEL_UNROLL
+    for (int k = 0; k < TT::kRK; ++k) {
+      if (k + 1 < TT::kRK) TT::load_slice(k + 1, tCsA, tCsB, tCrA, tCrB);
+      gemm(TM{}, tCrA(_, _, k), tCrB(_, _, k), tCrC);
+    }
   }
   if constexpr (Cfg::epilogue::template smem_bytes<BM, BN>() > 0) {
     arch::sm80::cp_async_wait<0>();  // only empty groups remain, but the pipeline's smem gets reused

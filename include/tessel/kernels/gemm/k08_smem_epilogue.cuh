@@ -70,7 +70,7 @@ struct SmemEpilogue {
     const auto tCcD = TM{}.get_slice(t).partition_C(coord_tile<CTile>(BM, BN));   // (4,(RM,RN)) coordinates
     TESSEL_UNROLL
     for (int v = 0; v < Frag::kValues; ++v) {
-      const index_t at = tCcD.packed(v);
+      const index_t at = tCcD.coord(v);
       sD(coord_field(at, 0), coord_field(at, 1)) = p.alpha * *acc.addr(v);
     }
     __syncthreads();

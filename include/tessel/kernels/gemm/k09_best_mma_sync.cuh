@@ -41,9 +41,11 @@
 
 namespace tessel::gemm_kernels {
 
-/// An operand tile (Rows, 64) as TMA writes it.  K-major: one box of
-/// (Rows rows x 64 k), rows of 128 bytes.  M/N-major: Rows/64 boxes of
-/// (64 k rows x 64 m), each k a 128-byte row; box b at element 4096*b.
+/// An operand tile (Rows, 64) as TMA writes it, and the TMA copy of it.
+/// K-major: rows of 64 k, 128 bytes each (kSmemKMajor).  M/N-major: atoms of
+/// (64 m x 64 k), each k a 128-byte row, the atoms 4096 elements apart
+/// (TmaTile finds that a box cannot span two atoms and cuts the tile into
+/// Rows/64 boxes).
 template <class T, bool KMajor, int Rows>
 struct TmaOperand {
   static constexpr SwizzledLayout kSmem =
@@ -51,20 +53,7 @@ struct TmaOperand {
              : compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK),
                                                      make_stride(make_stride(1, 64 * kBK), 64)));
   static constexpr int kElems = Rows * kBK;
-  static constexpr int kBoxes = KMajor ? 1 : Rows / 64;
-  static constexpr int kBoxElems = kElems / kBoxes;
-  /// The global tensor the map describes, last mode contiguous: (Rows-index, K) for K-major, (K, Rows-index) otherwise.
-  using Box = std::conditional_t<KMajor, TileShape<Rows, kBK>, TileShape<kBK, 64>>;
-
-  /// Issues the loads of tile (i, kt) into `s`, completing on `bar`.
-  __device__ static void load(const CUtensorMap* map, T* s, std::uint32_t bar, index_t i, index_t kt) {
-    if constexpr (KMajor) {
-      tma_load_tile<Box>(map, s, bar, i, kt);
-    } else {
-      TESSEL_UNROLL
-      for (int b = 0; b < kBoxes; ++b) tma_load_tile<Box>(map, s + b * kBoxElems, bar, kt, i * kBoxes + b);
-    }
-  }
+  using Tma = TmaTile<T, make_shape(Rows, kBK), kSmem>;
 };
 
 namespace k09 {
@@ -87,11 +76,10 @@ struct Tiles {
   using TM = Mma<T>;
   using LdsmA = TiledLdsmA<T, TM, MA != MajorA::k>;
   using LdsmB = TiledLdsmB<T, TM, MB != MajorB::k>;
-  using FragA = typename TM::template FragmentA<OpA::kSmem.layout>;  // (8,(4,4))
-  using FragB = typename TM::template FragmentB<OpB::kSmem.layout>;  // (4,(8,4))
+  using FragA = typename TM::template FragmentA<OpA::kSmem.layout>;  // (8,4,4)
+  using FragB = typename TM::template FragmentB<OpB::kSmem.layout>;  // (4,8,4)
   using CTile = TileShape<kBM, kBN>;
-  using FragC = typename TM::template FragmentC<coord_layout(CTile::value)>;  // (4,(4,8)) f32
-  static constexpr int kSliceA = TM::kVa * (kBM / TM::kL.m), kSliceB = TM::kVb * (kBN / TM::kL.n);
+  using FragC = typename TM::template FragmentC<coord_layout(CTile::value)>;  // (4,4,8) f32
   template <class U>
   using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN>;
   static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));
@@ -150,8 +138,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (blocks::TileCoord tile; scheduler.next(tile);) {
         for (index_t kt = 0; kt < k_tiles; ++kt, ++write) {
           pipe.producer_acquire(write, X::kStageBytes);
-          OpA::load(&map_a, shared.a[write.index()], pipe.full(write.index()), tile.m, kt);
-          OpB::load(&map_b, shared.b[write.index()], pipe.full(write.index()), tile.n, kt);
+          OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), tile.m, kt);  // tile (m, kt) of A
+          OpB::Tma::load(&map_b, shared.b[write.index()], pipe.full(write.index()), tile.n, kt);  // tile (n, kt) of B
         }
       }
     }
@@ -163,36 +151,37 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int t = static_cast<int>(threadIdx.x);
   const auto ldsm_a = typename X::LdsmA{}.get_slice(t);
   const auto ldsm_b = typename X::LdsmB{}.get_slice(t);
-  constexpr int SA = X::kSliceA, SB = X::kSliceB;
+  constexpr int kRK = kBK / X::TM::kL.k;  // k-slices of 16 per k-tile
   using LA = typename X::LdsmA;
   using LB = typename X::LdsmB;
   using TM = typename X::TM;
   Scheduler scheduler(tiles_m, tiles_n, blockIdx.x, gridDim.x);
   typename Pipeline::State read;
   for (blocks::TileCoord tile; scheduler.next(tile);) {
-    typename X::FragA tCrA;  // (8,(4,4))
-    typename X::FragB tCrB;  // (4,(8,4))
-    typename X::FragC tCrC;  // (4,(4,8)) f32
+    typename X::FragA tCrA;  // (8,4,4)
+    typename X::FragB tCrB;  // (4,8,4)
+    typename X::FragC tCrC;  // (4,4,8) f32
     clear(tCrC);
     for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
       pipe.consumer_wait(read);
-      const auto tCsA = ldsm_a.partition_S(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (8,(4,4)) rows
-      const auto tCsB = ldsm_b.partition_S(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (4,(8,4))
-      copy_range<0, SA>(LA{}, tCsA, tCrA);
-      copy_range<0, SB>(LB{}, tCsB, tCrB);
-      copy_range<SA, 2 * SA>(LA{}, tCsA, tCrA);
-      copy_range<SB, 2 * SB>(LB{}, tCsB, tCrB);
-      gemm_kslice<0, TM>(tCrA, tCrB, tCrC);
-      copy_range<2 * SA, 3 * SA>(LA{}, tCsA, tCrA);
-      copy_range<2 * SB, 3 * SB>(LB{}, tCsB, tCrB);
-      gemm_kslice<1, TM>(tCrA, tCrB, tCrC);
-      copy_range<3 * SA, 4 * SA>(LA{}, tCsA, tCrA);
-      copy_range<3 * SB, 4 * SB>(LB{}, tCsB, tCrB);
-      // Every read of stage s is issued: release it to the producer.
-      __syncwarp();
-      if (lane == 0) pipe.consumer_release(read);
-      gemm_kslice<2, TM>(tCrA, tCrB, tCrC);
-      gemm_kslice<3, TM>(tCrA, tCrB, tCrC);
+      const auto tCsA = ldsm_a.partition_S(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (8,4,4) rows
+      const auto tCsB = ldsm_b.partition_S(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (4,8,4)
+      // Registers double-buffered by order: slice k+1 is requested before
+      // slice k's MMAs.
+      copy(LA{}, tCsA(_, _, 0), tCrA(_, _, 0));
+      copy(LB{}, tCsB(_, _, 0), tCrB(_, _, 0));
+      TESSEL_UNROLL
+      for (int k = 0; k < kRK; ++k) {
+        if (k + 1 < kRK) {
+          copy(LA{}, tCsA(_, _, k + 1), tCrA(_, _, k + 1));
+          copy(LB{}, tCsB(_, _, k + 1), tCrB(_, _, k + 1));
+        }
+        if (k + 2 == kRK) {  // every read of the stage is issued: release it to the producer
+          __syncwarp();
+          if (lane == 0) pipe.consumer_release(read);
+        }
+        gemm(TM{}, tCrA(_, _, k), tCrB(_, _, k), tCrC);
+      }
     }
     if (tma_store) {
       switch (p.cd_type) {

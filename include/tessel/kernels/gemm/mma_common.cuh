@@ -1,8 +1,7 @@
 // tessel/kernels/gemm/mma_common.cuh — the pieces the tensor-core steps of
 // the ladder (k04..k09) share: shared-memory layouts of A and B tiles,
 // their loaders (cp.async, or element copies for unaligned matrices), the
-// ldmatrix copies into MMA fragments, one k-slice of the tile GEMM, and the
-// register epilogue.  Each step's own file shows its main loop whole.
+// ldmatrix copies into MMA fragments, and the register epilogue.  Each step's own file shows its main loop whole.
 //
 // A tile of A is (BM, 64) and a tile of B (BN, 64), both with K as the
 // second mode (tessel's (M,K) / (N,K) convention).  64 elements of 16 bits
@@ -80,34 +79,6 @@ __device__ inline bool rows_aligned16(const T* p, index_t ld) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 8 == 0;
 }
 
-/// C += A * B for the k-slice KK of register fragments partitioned by TM
-/// (gemm() of atom/mma_sm80.hpp restricted to one REST_K index), so that a
-/// main loop can load slice KK+1 while slice KK computes.
-template <int KK, class TM, class FA, class FB, class FC>
-__device__ void gemm_kslice(const FA& a, const FB& b, FC& c) {
-  using Atom = typename TM::atom;
-  constexpr int Va = TM::kVa, Vb = TM::kVb, Vc = TM::kVc;
-  constexpr int rest_a = FA::kValues / Va, rest_b = FB::kValues / Vb, rest_c = FC::kValues / Vc;
-  constexpr int RK = [] {
-    int k = 1;
-    while (k * k < rest_a * rest_b / rest_c) ++k;
-    return k;
-  }();
-  constexpr int RM = rest_a / RK, RN = rest_b / RK;
-  static_assert(RM * RN == rest_c && KK < RK, "tessel: the fragments do not tile one GEMM");
-  // Serpentine order: consecutive MMAs share their A registers along a row
-  // of atoms and their B registers at the turn, which the register reuse
-  // cache can serve without bank conflicts.
-  TESSEL_UNROLL
-  for (int m = 0; m < RM; ++m) {
-    TESSEL_UNROLL
-    for (int j = 0; j < RN; ++j) {
-      const int n = m % 2 == 0 ? j : RN - 1 - j;
-      Atom::fma(c.addr(Vc * (m + RM * n)), a.addr(Va * (m + RM * KK)), b.addr(Vb * (n + RN * KK)));
-    }
-  }
-}
-
 /// The fragments and ldmatrix copies of a (BM,BN,64) CTA tile computed by TiledMma TM.
 template <class T, class TM, bool AKMajor, bool BKMajor, int BM, int BN, int Threads>
 struct MmaTile {
@@ -115,19 +86,17 @@ struct MmaTile {
   using OpB = Operand<T, BKMajor, BN, Threads>;
   using LdsmA = TiledLdsmA<T, TM, !AKMajor>;
   using LdsmB = TiledLdsmB<T, TM, !BKMajor>;
-  using FragA = typename TM::template FragmentA<OpA::kSmem.layout>;  // (8,(RM,4)) bf16
-  using FragB = typename TM::template FragmentB<OpB::kSmem.layout>;  // (4,(RN,4))
+  using FragA = typename TM::template FragmentA<OpA::kSmem.layout>;  // (8,RM,4) bf16
+  using FragB = typename TM::template FragmentB<OpB::kSmem.layout>;  // (4,RN,4)
   using CTile = TileShape<BM, BN>;
-  using FragC = typename TM::template FragmentC<coord_layout(CTile::value)>;  // (4,(RM,RN)) f32
-  static constexpr int kRM = BM / TM::kL.m, kRN = BN / TM::kL.n;
-  static constexpr int kSliceA = TM::kVa * kRM;  // A values of one k-slice
-  static constexpr int kSliceB = TM::kVb * kRN;
+  using FragC = typename TM::template FragmentC<coord_layout(CTile::value)>;  // (4,RM,RN) f32
+  static constexpr int kRK = kBK / TM::kL.k;                                  // k-slices per k-tile
 
-  /// ldmatrix of k-slice KK of the shared tiles into the fragments.
-  template <int KK, class SA, class SB>
-  __device__ static void load_slice(const SA& tXsA, const SB& tXsB, FragA& a, FragB& b) {
-    copy_range<kSliceA * KK, kSliceA*(KK + 1)>(LdsmA{}, tXsA, a);
-    copy_range<kSliceB * KK, kSliceB*(KK + 1)>(LdsmB{}, tXsB, b);
+  /// ldmatrix of k-slice k of the shared tiles into the fragments.
+  template <class SA, class SB>
+  __device__ static void load_slice(int k, const SA& tCsA, const SB& tCsB, FragA& a, FragB& b) {
+    copy(LdsmA{}, tCsA(_, _, k), a(_, _, k));
+    copy(LdsmB{}, tCsB(_, _, k), b(_, _, k));
   }
   /// This thread's ldmatrix partitions of the shared tiles at sa, sb.
   __device__ static auto partition_a(const T* sa, int thread) {

@@ -34,10 +34,12 @@ struct TmaStoreEpilogue {
   static constexpr int kChunks = BN / kChunkCols;
   static constexpr int kBufElems = BM * kChunkCols;
   static constexpr int kSmemBytes = 2 * kBufElems * static_cast<int>(sizeof(U));  // 32 KB for BM = 128
-  /// One chunk is one TMA box of D: BM rows x kChunkCols columns.
-  using Box = TileShape<BM, kChunkCols>;
   /// The 128-byte swizzle in units of U (Sw<3,3,3> for 16-bit, Sw<3,2,3> for fp32), as TMA writes it.
   static constexpr Swizzle kSwizzle{3, sizeof(U) == 2 ? 3 : 2, 3};
+  /// One chunk, (BM, kChunkCols) of D, leaves from one staging buffer (rows
+  /// of 128 bytes, swizzled) by TMA.
+  using Tma = TmaTile<U, make_shape(BM, kChunkCols),
+                      SwizzledLayout{kSwizzle, make_layout(make_shape(BM, kChunkCols), LayoutRight{})}>;
   /// The whole tile as the staging sees it: column j of the tile is column
   /// j % kChunkCols of buffer (j / kChunkCols) % 2, so chunk pairs share the
   /// buffers (stride 0).  Example (fp32, BM = 128, BN = 256):
@@ -67,7 +69,7 @@ struct TmaStoreEpilogue {
     return true;
   }
   static_assert(chunks_uniform(), "tessel: a value's chunk must not depend on the thread");
-  static_assert(detail::column_pairs<GlobalThrView<const float, kCoord, 2>>(),
+  static_assert(detail::column_pairs<tessel::detail::thread_values(kCoord)>(),
                 "tessel: the accumulators must come in pairs of neighbouring columns");
 
   /// D tile (tile_m, tile_n) = alpha * acc + beta * C.  Every thread of TM
@@ -77,7 +79,8 @@ struct TmaStoreEpilogue {
   template <class T, class Frag>
   __device__ static void apply(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m, index_t tile_n,
                                const Frag& acc, U* stage, int t, int bar) {
-    const StaticThrView<U, Space::shared, kPart, kSwizzle> tCsD{stage, StaticLayout<kPart>{}(t, 0)};  // staging
+    const auto tCsD =
+        TM{}.get_slice(t).partition_C(make_smem_tensor<SwizzledLayout{kSwizzle, kStage}>(stage));  // staging
     const auto tCcD = TM{}.get_slice(t).partition_C(
         coord_tile<TileShape<BM, BN>>(p.m - tile_m * BM, p.n - tile_n * BN));  // (row, col)
     const bool issuer = t == 0;
@@ -104,7 +107,7 @@ struct TmaStoreEpilogue {
       arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
       arch::named_barrier_sync(bar, TM::kThreads);
       if (issuer) {
-        tma_store_tile<Box>(map_d, stage + (q % 2) * kBufElems, tile_m, tile_n * kChunks + q);
+        Tma::store(map_d, stage + (q % 2) * kBufElems, tile_m, tile_n * kChunks + q);  // chunk q of tile (m, n)
         arch::sm90::bulk_commit_group();
       }
     }
@@ -119,14 +122,10 @@ struct TmaStoreEpilogue {
   template <class T, class View>
   __device__ static float c_at(const Params<T>& p, index_t tile_m, index_t tile_n, const View& tCcD, int v) {
     if (!tCcD.inside(v)) return 0.0f;
-    const index_t at = tCcD.packed(v);
+    const index_t at = tCcD.coord(v);
     const index_t i = tile_m * BM + coord_field(at, 0), j = tile_n * BN + coord_field(at, 1);
     return detail::to_float(static_cast<const U*>(p.c)[i * p.ldc + j]);
   }
 };
-
-/// The tensor-map box and swizzle for D of type U written by TmaStoreEpilogue.
-template <class U, int BM>
-using TmaStoreBox = TileShape<BM, 128 / static_cast<int>(sizeof(U))>;
 
 }  // namespace tessel::gemm_kernels

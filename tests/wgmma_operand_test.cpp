@@ -1,0 +1,120 @@
+// wgmma atoms as data (atom/mma_traits_sm90.hpp): their thread-value layouts
+// inside a TiledMMA, against tests/data/atom_layouts.tsv, and the descriptor
+// plans derived from shared-memory layouts (which index is contiguous, the
+// swizzle, LBO and SBO), including the layouts TMA writes and layouts that a
+// descriptor cannot read.  CPU only: the instructions run in
+// tests/cuda/wgmma_atom_test.cu.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "tessel/arch/sm90_desc.hpp"
+#include "tessel/atom/mma_traits_sm90.hpp"
+#include "tessel/core/print.hpp"
+
+using namespace tessel;
+
+namespace {
+/// instruction + operand -> layout string, from the golden TSV.
+std::map<std::string, std::string> golden() {
+  std::map<std::string, std::string> m;
+  std::ifstream in(std::string(TESSEL_TEST_DATA) + "/atom_layouts.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream s(line);
+    std::string instr, op, shape, layout;
+    if (std::getline(s, instr, '\t') && std::getline(s, op, '\t') && std::getline(s, shape, '\t') &&
+        std::getline(s, layout, '\t'))
+      m[instr + " " + op] = layout;
+  }
+  return m;
+}
+}  // namespace
+
+TEST(WgmmaAtom, LayoutsMatchTheGoldenFile) {
+  const auto g = golden();
+  for (int n : {8, 64, 128, 256}) {
+    const std::string instr = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32.bf16.bf16";
+    ASSERT_TRUE(g.count(instr + " C")) << instr;
+    EXPECT_EQ(to_string(wgmma_info(n, true).c), g.at(instr + " C")) << n;
+    EXPECT_EQ(to_string(wgmma_info(n, false).c), g.at(instr + " C")) << n;
+    EXPECT_EQ(to_string(wgmma_info(n, false).a), g.at(instr + " A")) << n;  // RS: A from registers
+  }
+}
+
+TEST(WgmmaAtom, EveryNTilesIntoATiledMmaOfWarpgroups) {
+  for (int n = 8; n <= 256; n += 8) {
+    for (int am : {1, 2}) {
+      const TiledMmaLayouts t = make_tiled_mma_layouts(wgmma_info(n, true), am, 1, 1);
+      EXPECT_EQ(t.threads, 128 * am);
+      EXPECT_EQ(t.m, 64 * am);
+      EXPECT_EQ(t.n, n);
+      // C: every element of the (64*am, n) tile is owned by exactly one (thread, value).
+      std::vector<int> owners(static_cast<std::size_t>(t.m * t.n), 0);
+      for (index_t i = 0; i < size(t.c); ++i) ++owners[static_cast<std::size_t>(t.c(i))];
+      for (int o : owners) ASSERT_EQ(o, 1) << "n=" << n << " am=" << am;
+      // SS A: warpgroup w reads rows [64w, 64w+64) whole; every thread of it sees all of them.
+      for (int thr = 0; thr < t.threads; ++thr) {
+        const index_t first = t.a(make_tuple(thr, 0));
+        EXPECT_EQ(first, 64 * (thr / 128)) << "n=" << n;
+      }
+    }
+  }
+}
+
+TEST(WgmmaOperand, PlansOfTheLayoutsKernelsUse) {
+  namespace sm90 = arch::sm90;
+  // K-major, 128-byte swizzle, as the ladder's tiles and TMA's K-major boxes.
+  const SwizzledLayout k128{Swizzle{3, 3, 3},
+                            tile_to_shape(atom_layouts::gmma_k_sw128.layout, make_shape(128, 64)).value()};
+  GmmaOperandPlan p = make_gmma_operand_plan(k128, 2, 64);
+  ASSERT_TRUE(p.ok) << p.why;
+  EXPECT_TRUE(p.k_major);
+  EXPECT_EQ(p.swizzle_bytes, 128);
+  EXPECT_EQ(p.sbo, 1024u);
+  // The M-major tile TMA writes: (64 m x 64 k) boxes 4096 elements apart.
+  const SwizzledLayout mn_tma{
+      Swizzle{3, 3, 3},
+      make_layout(make_shape(make_shape(64, 2), 64), make_stride(make_stride(1, 4096), 64))};
+  p = make_gmma_operand_plan(mn_tma, 2, 64);
+  ASSERT_TRUE(p.ok) << p.why;
+  EXPECT_FALSE(p.k_major);
+  EXPECT_EQ(p.lbo, 8192u);  // next 64 m
+  EXPECT_EQ(p.sbo, 1024u);  // next 8 k
+  // Every GMMA atom tiled to (64,64): the plan agrees with dense_tile_strides (docs/hardware.md §8.3).
+  for (const auto& a : atom_layouts::kSmemAtoms) {
+    const SwizzledLayout t{a.layout.swizzle, tile_to_shape(a.layout.layout, make_shape(64, 64)).value()};
+    const GmmaOperandPlan q = make_gmma_operand_plan(t, 2, 64);
+    ASSERT_TRUE(q.ok) << a.name << ": " << q.why;
+    const sm90::GmmaSwizzle sw = q.swizzle_bytes == 128  ? sm90::GmmaSwizzle::sw128
+                                 : q.swizzle_bytes == 64 ? sm90::GmmaSwizzle::sw64
+                                 : q.swizzle_bytes == 32 ? sm90::GmmaSwizzle::sw32
+                                                         : sm90::GmmaSwizzle::none;
+    const sm90::DescStrides d =
+        sm90::dense_tile_strides(q.k_major ? sm90::GmmaMajor::k : sm90::GmmaMajor::mn, sw, 64, 2);
+    EXPECT_EQ(q.sbo, d.sbo_bytes) << a.name;
+    if (!(q.k_major && q.swizzle_bytes != 0)) EXPECT_EQ(q.lbo, d.lbo_bytes) << a.name;  // else unused
+  }
+}
+
+TEST(WgmmaOperand, LayoutsADescriptorCannotReadAreRefusedWithTheRule) {
+  // Rows padded by 8 elements: K contiguous, but rows are 144 bytes apart.
+  const SwizzledLayout padded{Swizzle{}, make_layout(make_shape(64, 64), make_stride(72, 1))};
+  GmmaOperandPlan p = make_gmma_operand_plan(padded, 2, 64);
+  EXPECT_FALSE(p.ok);
+  EXPECT_STREQ(p.why, "an element is not where a wgmma descriptor at its atom's origin reads it");
+  // A swizzle in 4-byte units on 2-byte elements.
+  const SwizzledLayout wrong{Swizzle{3, 2, 3},
+                             tile_to_shape(atom_layouts::gmma_k_sw128.layout, make_shape(64, 64)).value()};
+  p = make_gmma_operand_plan(wrong, 2, 64);
+  EXPECT_FALSE(p.ok);
+  EXPECT_STREQ(p.why, "the swizzle is not one wgmma reads (Sw<1..3, 4-log2(element bytes), 3>)");
+  // K = 40 is not whole k16 steps.
+  const SwizzledLayout k40{Swizzle{}, make_layout(make_shape(64, 40), make_stride(40, 1))};
+  p = make_gmma_operand_plan(k40, 2, 64);
+  EXPECT_FALSE(p.ok);
+  EXPECT_STREQ(p.why, "the tile is not a whole number of wgmma atoms (MN a multiple of the atom's, K of 16)");
+}
