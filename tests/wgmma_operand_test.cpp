@@ -76,9 +76,8 @@ TEST(WgmmaOperand, PlansOfTheLayoutsKernelsUse) {
   EXPECT_EQ(p.swizzle_bytes, 128);
   EXPECT_EQ(p.sbo, 1024u);
   // The M-major tile TMA writes: (64 m x 64 k) boxes 4096 elements apart.
-  const SwizzledLayout mn_tma{
-      Swizzle{3, 3, 3},
-      make_layout(make_shape(make_shape(64, 2), 64), make_stride(make_stride(1, 4096), 64))};
+  const SwizzledLayout mn_tma{Swizzle{3, 3, 3},
+                              make_layout(make_shape(make_shape(64, 2), 64), make_stride(make_stride(1, 4096), 64))};
   p = make_gmma_operand_plan(mn_tma, 2, 64);
   ASSERT_TRUE(p.ok) << p.why;
   EXPECT_FALSE(p.k_major);

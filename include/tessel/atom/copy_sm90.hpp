@@ -192,8 +192,9 @@ struct TmaTile {
   /// barrier was armed with kBytes.  Parts of the tile outside the tensor
   /// arrive as zeros.
   __device__ static void load(const CUtensorMap* map, T* smem, std::uint32_t bar, index_t c0, index_t c1) {
-    for_each_box(c0, c1,
-                 [&](index_t off, int x, int y) { arch::sm90::tma_load(arch::smem_addr(smem + off), map, bar, x, y); });
+    for_each_box(c0, c1, [&](index_t off, int x, int y, int) {
+      arch::sm90::tma_load(arch::smem_addr(smem + off), map, bar, x, y);
+    });
   }
   /// This CTA's share (`part` of Parts) of tile (c0, c1), multicast into the
   /// same buffer and barrier offsets of every CTA in `mask`.  Each receiving
@@ -207,13 +208,13 @@ struct TmaTile {
   /// Stores `smem` to tile (c0, c1), clipped at the tensor's edges; one
   /// thread calls it, after a proxy fence if ordinary stores wrote smem.
   __device__ static void store(const CUtensorMap* map, const T* smem, index_t c0, index_t c1) {
-    for_each_box(c0, c1,
-                 [&](index_t off, int x, int y) { arch::sm90::tma_store(map, arch::smem_addr(smem + off), x, y); });
+    for_each_box(
+        c0, c1, [&](index_t off, int x, int y, int) { arch::sm90::tma_store(map, arch::smem_addr(smem + off), x, y); });
   }
 
  private:
-  /// f(shared offset, map coordinates (dimension 0 = the inner mode)[, box
-  /// index]) for every box of tile (c0, c1); offsets and origins are
+  /// f(shared offset, map coordinates (dimension 0 = the inner mode), box
+  /// index) for every box of tile (c0, c1); offsets and origins are
   /// compile-time constants.
   template <class F>
   TESSEL_HD static void for_each_box(index_t c0, index_t c1, F&& f) {
@@ -225,10 +226,7 @@ struct TmaTile {
             constexpr index_t t0 = Tile.val[0], t1 = Tile.val[1];
             const index_t g0 = c0 * t0 + o0, g1 = c1 * t1 + o1;
             const int x = static_cast<int>(kInner == 0 ? g0 : g1), y = static_cast<int>(kInner == 0 ? g1 : g0);
-            if constexpr (requires { f(off, x, y, B); })
-              f(off, x, y, B);
-            else
-              f(off, x, y);
+            f(off, x, y, B);
           }(),
           ...);
     }

@@ -45,10 +45,10 @@ constexpr MmaAtomInfo wgmma_info(int n, bool a_in_smem) {
 struct GmmaOperandPlan {
   bool ok = false;
   const char* why = "";
-  bool k_major = true;     // K contiguous (tA/tB = 0) or MN contiguous (1)
-  int swizzle_bytes = 0;   // 0 (none), 32, 64 or 128
-  std::uint32_t lbo = 0;   // bytes
-  std::uint32_t sbo = 0;   // bytes
+  bool k_major = true;    // K contiguous (tA/tB = 0) or MN contiguous (1)
+  int swizzle_bytes = 0;  // 0 (none), 32, 64 or 128
+  std::uint32_t lbo = 0;  // bytes
+  std::uint32_t sbo = 0;  // bytes
 };
 
 namespace detail {
