@@ -23,7 +23,8 @@ echo "\$ tessel layout --format ascii 'Sw<3,0,3>o((8,8):(8,1))'   # an 8x8 XOR s
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [ -x "build/$preset/tests/cuda/layout_gpu_test" ]; then
   echo
   echo "== GPU: tests, the copy benchmark, then the GEMM benchmark =="
-  for t in layout_gpu_test arch_sm80_test arch_sm90_test tiled_mma_test wgmma_atom_test copy_kernels_test gemm_test; do
+  for t in layout_gpu_test arch_sm80_test arch_sm90_golden_test arch_sm90_tensor_map_test arch_sm90_wgmma_test \
+           arch_sm90_tma_test arch_sm90_sync_test tiled_mma_test wgmma_atom_test copy_kernels_test gemm_test; do
     [ -x "build/$preset/tests/cuda/$t" ] && "build/$preset/tests/cuda/$t" --gtest_brief=1
   done
   "$bin" bench copy --sizes 256,1024

@@ -1,0 +1,152 @@
+// tests/cuda/sm90_test_util.hpp — what the tests of the Hopper wrappers
+// (arch_sm90_*_test.cu, one executable each) share: the skip with a message
+// where no sm_90 GPU is present, CUDA_CHECK, a device array, the golden atom
+// layouts of tests/data/atom_layouts.tsv, the §7.2/§7.3 ownership formulas and
+// a bounded mbarrier wait.  Functions are inline so that a file that uses only
+// some of them compiles without unused-function warnings; the golden-TSV
+// reader needs TESSEL_ATOM_TSV, which arch_sm90.cmake defines for every
+// executable.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tessel/arch/sm90.hpp"
+#include "tessel/arch/sm90_tensor_map.hpp"
+#include "tessel/host/calc.hpp"
+#include "tessel/tessel.hpp"
+
+// The shorthand of every arch_sm90_*_test.cu (this header is their common
+// preamble and is included by nothing else).
+using namespace tessel;
+namespace sm90 = tessel::arch::sm90;
+using sm90::GmmaMajor;
+using sm90::GmmaSwizzle;
+using sm90::WgmmaType;
+using tessel::arch::sm90::TensorMapErrc;
+using tessel::arch::sm90::TensorMapSpec;
+using tessel::arch::sm90::TensorMapStatus;
+
+#define CUDA_CHECK(expr)                                                       \
+  do {                                                                         \
+    const cudaError_t err_ = (expr);                                           \
+    ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_); \
+  } while (0)
+
+// ================================================================ helpers
+
+inline bool have_sm90(std::string& why) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    (void)cudaGetLastError();
+    why = "no CUDA device on this machine: GPU test skipped (it runs on the device)";
+    return false;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || prop.major != 9) {
+    why = std::string("device 0 is not an sm_90 GPU (") + prop.name + "): Hopper test skipped";
+    return false;
+  }
+  return true;
+}
+#define REQUIRE_GPU()                           \
+  do {                                          \
+    std::string why_;                           \
+    if (!have_sm90(why_)) GTEST_SKIP() << why_; \
+  } while (0)
+
+/// A device array, freed on scope exit.
+template <class T>
+struct DeviceArray {
+  T* ptr = nullptr;
+  std::size_t n = 0;
+  explicit DeviceArray(std::size_t count) : n(count) {
+    if (cudaMalloc(&ptr, n * sizeof(T)) != cudaSuccess) ptr = nullptr;
+  }
+  ~DeviceArray() { cudaFree(ptr); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  cudaError_t upload(const std::vector<T>& h) {
+    return cudaMemcpy(ptr, h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  cudaError_t fill_bytes(int byte) { return cudaMemset(ptr, byte, n * sizeof(T)); }
+  cudaError_t download(std::vector<T>& h) const {
+    h.resize(n);
+    return cudaMemcpy(h.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost);
+  }
+};
+
+// ---------------------------------------------------------------- the golden TSV
+
+/// tests/data/atom_layouts.tsv: the compile-time path, else the path relative
+/// to the repository root (where the device machine runs the binary).
+inline std::string atom_tsv_path() {
+  for (const char* p : {TESSEL_ATOM_TSV, "tests/data/atom_layouts.tsv"}) {
+    std::ifstream f(p);
+    if (f) return p;
+  }
+  return {};
+}
+
+/// "instruction|role" -> layout, for every line of the TSV.
+inline const std::map<std::string, SwizzledLayout>& golden_atoms() {
+  static const std::map<std::string, SwizzledLayout> atoms = [] {
+    std::map<std::string, SwizzledLayout> m;
+    std::ifstream f(atom_tsv_path());
+    std::string line;
+    while (std::getline(f, line)) {
+      std::istringstream fields(line);
+      std::string instr, role, tile, layout;
+      if (!std::getline(fields, instr, '\t') || !std::getline(fields, role, '\t') ||
+          !std::getline(fields, tile, '\t') || !std::getline(fields, layout, '\t'))
+        continue;
+      calc::Literal lit;
+      Error err;
+      if (calc::parse_literal(layout, lit, err) && lit.kind == calc::Literal::kLayout)
+        m[instr + "|" + role] = lit.layout;
+    }
+    return m;
+  }();
+  return atoms;
+}
+
+inline const SwizzledLayout* golden(const std::string& instr, const std::string& role) {
+  const auto& m = golden_atoms();
+  const auto it = m.find(instr + "|" + role);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+inline std::string smem_atom_name(GmmaMajor major, GmmaSwizzle sw) {
+  const char* s = sw == GmmaSwizzle::none   ? "INTER"
+                  : sw == GmmaSwizzle::sw32 ? "SW32"
+                  : sw == GmmaSwizzle::sw64 ? "SW64"
+                                            : "SW128";
+  return std::string("gmma.smem.") + (major == GmmaMajor::k ? "K." : "MN.") + s + ".bf16";
+}
+
+// ---------------------------------------------------------------- ownership formulas (§7.2, §7.3)
+//
+// The wgmma kernels use these; Sm90Golden.WgmmaFragmentFormulasMatchGolden
+// checks them against the TSV.
+TESSEL_HD constexpr int acc_row(int t, int i) { return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i >> 1) & 1); }
+TESSEL_HD constexpr int acc_col(int t, int i) { return 8 * (i >> 2) + 2 * (t % 4) + (i & 1); }
+TESSEL_HD constexpr int afrag_row(int t, int i) { return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i >> 1) & 1); }
+TESSEL_HD constexpr int afrag_col(int t, int i) { return 2 * (t % 4) + (i & 1) + 8 * (i >> 2); }
+
+// ---------------------------------------------------------------- mbarrier wait
+
+/// try_wait in a bounded loop: a wrong transaction count fails the test
+/// instead of hanging the GPU.
+__device__ inline bool wait_bounded(std::uint32_t bar, std::uint32_t parity) {
+  for (int i = 0; i < (1 << 20); ++i)
+    if (sm90::mbarrier_try_wait_parity(bar, parity)) return true;
+  return false;
+}

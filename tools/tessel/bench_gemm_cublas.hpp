@@ -1,0 +1,54 @@
+// `tessel bench gemm`: the same-run reference, cuBLASLt on the problem's own
+// buffers (bench_gemm_cublas.cu): the first algorithm of
+// cublasLtMatmulAlgoGetHeuristic, CUBLAS_COMPUTE_32F, fp32 scale factors, a
+// caller-provided workspace.  The mapping of tessel's row-major D and its A/B
+// layouts onto column-major cuBLAS is described at the class.
+#pragma once
+
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+#include "bench_gemm_device.hpp"
+
+namespace tessel::bench::gemm_detail {
+
+/// cuBLASLt on the same buffers.  cuBLAS is column-major; tessel's D is
+/// row-major, and a row-major M x N matrix with ld N is the column-major
+/// N x M matrix D^T with the same ld.  So cuBLAS computes
+///     D^T (N x M) = alpha * B^T (N x K) * A^T (K x M) + beta * C^T
+/// i.e. cuBLAS's "A" is tessel's B and cuBLAS's "B" is tessel's A:
+///   B:n  b[l*N + j]  read column-major is N x K (ld N)   = B^T -> op N
+///   B:k  b[l + j*K]  read column-major is K x N (ld K)   = B   -> op T
+///   A:k  a[i*K + l]  read column-major is K x M (ld K)   = A^T -> op N
+///   A:m  a[i + l*M]  read column-major is M x K (ld M)   = A   -> op T
+/// A cuBLASLt matrix layout describes the stored matrix (rows x cols before
+/// the op), hence the (rows, cols) pairs in the constructor.
+class CublasGemm {
+ public:
+  CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std::size_t workspace_bytes);
+  ~CublasGemm();
+  CublasGemm(const CublasGemm&) = delete;
+  CublasGemm& operator=(const CublasGemm&) = delete;
+
+  bool supported() const { return reason_.empty(); }
+  const std::string& reason() const { return reason_; }
+
+  void run(cudaStream_t s);
+
+ private:
+  cublasLtHandle_t lt_;
+  ProblemData& d_;
+  void* workspace_;
+  std::size_t workspace_bytes_;
+  float alpha_ = 1, beta_ = 0;
+  cublasLtMatmulDesc_t op_ = nullptr;
+  cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
+  cublasLtMatmulPreference_t pref_ = nullptr;
+  cublasLtMatmulHeuristicResult_t heur_{};
+  std::string reason_;
+};
+
+}  // namespace tessel::bench::gemm_detail

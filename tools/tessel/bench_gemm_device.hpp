@@ -1,0 +1,118 @@
+// `tessel bench gemm`: what every piece of the runner (bench_gemm*.cu) shares:
+// the error that a failed CUDA or cuBLAS call throws, device memory freed on
+// scope exit, and one problem's buffers on the device (inputs, both outputs,
+// and the reference, bound and counters of the verification).  Internal to
+// the runner; namespace gemm_detail keeps its names apart from the other
+// benchmarks' in tessel::bench.
+#pragma once
+
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "bench.hpp"
+
+namespace tessel::bench::gemm_detail {
+
+// ================================================================== errors
+
+/// A failed CUDA or cuBLAS call; the message names the call.  Caught per
+/// problem: the problem's remaining rows become `error` rows, and the run
+/// goes on unless the CUDA context is broken (a sticky error).
+struct BenchError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline void check_cuda(cudaError_t e, const char* call) {
+  if (e != cudaSuccess)
+    throw BenchError(std::string(call) + " failed: " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+}
+inline void check_cublas(cublasStatus_t s, const char* call) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw BenchError(std::string(call) + " failed: " + cublasLtGetStatusString(s));
+}
+#define CUDA_CHECK(expr) check_cuda((expr), #expr)
+#define CUBLAS_CHECK(expr) check_cublas((expr), #expr)
+
+/// Device memory, freed on scope exit.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(std::size_t bytes, const char* what) {
+    if (bytes == 0) return;
+    const cudaError_t e = cudaMalloc(&p_, bytes);
+    if (e != cudaSuccess) {
+      p_ = nullptr;
+      cudaGetLastError();  // out of memory is not sticky: clear it
+      throw BenchError(std::string("cudaMalloc(") + what + ", " + std::to_string(bytes >> 20) +
+                       " MiB) failed: " + cudaGetErrorString(e));
+    }
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (p_) cudaFree(p_);
+  }
+  void* get() const { return p_; }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(p_);
+  }
+
+ private:
+  void* p_ = nullptr;
+};
+
+/// Bytes of one element, for buffer sizes.
+inline std::size_t elem_bytes(DType t) { return static_cast<std::size_t>(size_bytes(t)); }
+
+// ================================================================== the problem on the device
+
+/// What the comparison kernel reports (bench_gemm_verify.cu); ProblemData
+/// holds one on the device.
+struct VerifyStats {
+  unsigned long long mismatches;
+  unsigned long long first_bad;     // smallest linear index that failed (ULLONG_MAX: none)
+  unsigned long long max_err_bits;  // bit pattern of the largest error (a non-negative double)
+  unsigned long long nonzero_ref;   // tier 1: elements whose rounded reference is not zero
+};
+
+/// Everything one problem needs on the device.
+struct ProblemData {
+  const GemmProblem& p;
+  DeviceBuffer a, b, c, d_tessel, d_cublas, ref, bound, stats;
+  std::size_t a_elems, b_elems, d_elems;
+
+  ProblemData(const GemmProblem& prob, bool with_reference)
+      : p(prob),
+        a_elems(static_cast<std::size_t>(prob.m) * static_cast<std::size_t>(prob.k)),
+        b_elems(static_cast<std::size_t>(prob.k) * static_cast<std::size_t>(prob.n)),
+        d_elems(static_cast<std::size_t>(prob.m) * static_cast<std::size_t>(prob.n)) {
+    a = DeviceBuffer(a_elems * elem_bytes(p.in), "A");
+    b = DeviceBuffer(b_elems * elem_bytes(p.in), "B");
+    if (p.beta != 0.0) c = DeviceBuffer(d_elems * elem_bytes(p.out), "C");  // C is read only when beta != 0
+    d_tessel = DeviceBuffer(d_elems * elem_bytes(p.out), "D (tessel)");
+    d_cublas = DeviceBuffer(d_elems * elem_bytes(p.out), "D (cuBLAS)");
+    if (with_reference) {
+      ref = DeviceBuffer(d_elems * sizeof(double), "reference");
+      bound = DeviceBuffer(d_elems * sizeof(double), "bound");
+      stats = DeviceBuffer(sizeof(VerifyStats), "verification counters");
+    }
+  }
+  bool a_k() const { return p.layout.a == MajorA::k; }
+  bool b_n() const { return p.layout.b == MajorB::n; }
+  std::int64_t lda() const { return a_k() ? p.k : p.m; }
+  std::int64_t ldb() const { return b_n() ? p.n : p.k; }
+  std::int64_t ldd() const { return p.n; }
+};
+
+}  // namespace tessel::bench::gemm_detail

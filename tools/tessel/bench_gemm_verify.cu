@@ -1,0 +1,326 @@
+// `tessel bench gemm`: the verification (docs/bench-protocol.md §1).  Random
+// inputs, an fp64 reference GEMM with its per-element tier-2 error bound, and
+// a comparison kernel, all on the device; verify_output turns the kernel's
+// counters into a verdict and a message naming the first failing element.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "bench_gemm_verify.hpp"
+
+namespace tessel::bench::gemm_detail {
+namespace {
+
+using bf16 = __nv_bfloat16;
+using f16 = __half;
+
+// ================================================================== element types
+
+__host__ __device__ inline double to_double(bf16 x) { return static_cast<double>(__bfloat162float(x)); }
+__host__ __device__ inline double to_double(f16 x) { return static_cast<double>(__half2float(x)); }
+__host__ __device__ inline double to_double(float x) { return static_cast<double>(x); }
+
+/// Round to nearest even (the conversions are host and device functions).
+template <class T>
+__host__ __device__ T round_float(float x) {
+  if constexpr (std::is_same_v<T, bf16>)
+    return __float2bfloat16_rn(x);
+  else if constexpr (std::is_same_v<T, f16>)
+    return __float2half_rn(x);
+  else
+    return x;
+}
+
+__device__ inline std::uint32_t bits_of(bf16 x) { return __bfloat16_as_ushort(x); }
+__device__ inline std::uint32_t bits_of(f16 x) { return __half_as_ushort(x); }
+__device__ inline std::uint32_t bits_of(float x) { return __float_as_uint(x); }
+template <class T>
+constexpr std::uint32_t kSignBit = sizeof(T) == 2 ? 0x8000u : 0x80000000u;
+
+/// Unit roundoff of the output type (docs/bench-protocol.md §1, tier 2).
+double unit_roundoff(DType t) {
+  switch (t) {
+    case DType::bf16:
+      return std::ldexp(1.0, -8);
+    case DType::f16:
+      return std::ldexp(1.0, -11);
+    case DType::f32:
+      return std::ldexp(1.0, -24);
+  }
+  return 1.0;
+}
+
+/// Calls f with a value of the storage type of `t` (a type tag).
+template <class F>
+void with_type(DType t, F&& f) {
+  switch (t) {
+    case DType::bf16:
+      f(bf16{});
+      break;
+    case DType::f16:
+      f(f16{});
+      break;
+    case DType::f32:
+      f(float{});
+      break;
+  }
+}
+
+// ================================================================== device kernels
+
+constexpr int kThreads = 256;
+
+/// Blocks of the grid-stride kernels (fill_random, compare_output): 4 per SM.
+int grid_for(int sm_count) { return 4 * sm_count; }
+
+__device__ inline std::uint32_t hash32(std::uint64_t x) {  // splitmix64's finalizer
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return static_cast<std::uint32_t>(x >> 32);
+}
+
+/// Tier 1: integers in [-4, 4]; otherwise uniform in [-1, 1) rounded to T.
+template <class T>
+__global__ void fill_random(T* p, std::size_t n, std::uint64_t seed, bool small_integers) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t h = hash32(seed * 0x100000001B3ull ^ i);
+    const float v = small_integers ? static_cast<float>(static_cast<int>(h % 9u) - 4)
+                                   : static_cast<float>(h >> 8) * 0x1p-23f - 1.0f;
+    p[i] = round_float<T>(v);
+  }
+}
+
+/// The fp64 reference: ref = alpha * A*B + beta * C and the tier-2 bound
+///   2 u |ref| + 2 K 2^-24 |alpha| (|A||B|)_ij + 2 u |beta C_ij|
+/// per element, both accumulated in double.  A plain shared-memory tiled
+/// kernel: 64x64 outputs per block, 16 of K per step, 4x4 per thread.  A and B
+/// are read through the layout's strides, with the tile loads mapped so that
+/// consecutive threads read consecutive addresses in every layout.
+constexpr int kRefTile = 64, kRefK = 16;
+
+template <class TIn, class TOut>
+struct RefParams {
+  std::int64_t m, n, k;
+  const TIn* a;
+  std::int64_t lda;
+  bool a_k;
+  const TIn* b;
+  std::int64_t ldb;
+  bool b_n;
+  const TOut* c;  // null when beta == 0
+  std::int64_t ldc;
+  double alpha, beta, u_out;
+  double* ref;    // m x n, row-major, ld n
+  double* bound;  // m x n, row-major, ld n
+};
+
+template <class TIn, class TOut>
+__global__ void __launch_bounds__(kThreads) reference_gemm(RefParams<TIn, TOut> p) {
+  __shared__ double As[kRefK][kRefTile];  // As[l][i] = A(i0 + i, l0 + l)
+  __shared__ double Bs[kRefK][kRefTile];  // Bs[l][j] = B(l0 + l, j0 + j)
+  const int t = static_cast<int>(threadIdx.x), tx = t % 16, ty = t / 16;
+  const std::int64_t i0 = static_cast<std::int64_t>(blockIdx.y) * kRefTile;
+  const std::int64_t j0 = static_cast<std::int64_t>(blockIdx.x) * kRefTile;
+  double acc[4][4] = {}, mag[4][4] = {};
+  for (std::int64_t l0 = 0; l0 < p.k; l0 += kRefK) {
+    for (int e = t; e < kRefTile * kRefK; e += kThreads) {
+      int ii = p.a_k ? e / kRefK : e % kRefTile, ll = p.a_k ? e % kRefK : e / kRefTile;
+      std::int64_t gi = i0 + ii, gl = l0 + ll;
+      As[ll][ii] = gi < p.m && gl < p.k ? to_double(p.a[p.a_k ? gi * p.lda + gl : gi + gl * p.lda]) : 0.0;
+      const int jj = p.b_n ? e % kRefTile : e / kRefK;
+      ll = p.b_n ? e / kRefTile : e % kRefK;
+      const std::int64_t gj = j0 + jj;
+      gl = l0 + ll;
+      Bs[ll][jj] = gl < p.k && gj < p.n ? to_double(p.b[p.b_n ? gl * p.ldb + gj : gl + gj * p.ldb]) : 0.0;
+    }
+    __syncthreads();
+#pragma unroll 4
+    for (int l = 0; l < kRefK; ++l) {
+      double av[4], bv[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r) av[r] = As[l][ty + 16 * r];
+#pragma unroll
+      for (int c = 0; c < 4; ++c) bv[c] = Bs[l][tx + 16 * c];
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          acc[r][c] = fma(av[r], bv[c], acc[r][c]);
+          mag[r][c] = fma(fabs(av[r]), fabs(bv[c]), mag[r][c]);
+        }
+    }
+    __syncthreads();
+  }
+  const double k_term = 2.0 * static_cast<double>(p.k) * 0x1p-24 * fabs(p.alpha);
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      const std::int64_t i = i0 + ty + 16 * r, j = j0 + tx + 16 * c;
+      if (i >= p.m || j >= p.n) continue;
+      const double cv = p.c != nullptr ? to_double(p.c[i * p.ldc + j]) : 0.0;
+      const double ref = p.alpha * acc[r][c] + p.beta * cv;
+      p.ref[i * p.n + j] = ref;
+      p.bound[i * p.n + j] = 2.0 * p.u_out * fabs(ref) + k_term * mag[r][c] + 2.0 * p.u_out * fabs(p.beta * cv);
+    }
+}
+
+/// Compares D with the reference.  Tier 1 (exact): D must equal the
+/// reference rounded to the output type bit for bit (+0 and -0 are the same
+/// value); the error is |D - round(ref)|.  Tier 2: the error is
+/// |D - ref| / bound and must be at most 1.  NaN (the poison) always fails.
+template <class TOut>
+__global__ void __launch_bounds__(kThreads) compare_output(const TOut* d, const double* ref, const double* bound,
+                                                           std::size_t count, bool exact, VerifyStats* stats) {
+  unsigned long long bad = 0, first = ULLONG_MAX, nonzero = 0;
+  double max_err = 0.0;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const TOut got = d[i];
+    const double g = to_double(got);
+    double err;
+    bool ok;
+    if (exact) {
+      // The reference is an integer below 2^24 (tier1_problem_error), so the
+      // float conversion is exact and round_float is the one rounding.
+      const TOut want = round_float<TOut>(static_cast<float>(ref[i]));
+      const std::uint32_t gb = bits_of(got), wb = bits_of(want);
+      ok = gb == wb || ((gb | wb) & ~kSignBit<TOut>) == 0;
+      err = fabs(g - to_double(want));
+      nonzero += to_double(want) != 0.0;
+    } else {
+      const double diff = fabs(g - ref[i]), b = bound[i];
+      err = diff == 0.0 ? 0.0 : b > 0.0 ? diff / b : INFINITY;
+      ok = err <= 1.0;
+    }
+    if (isnan(err)) err = INFINITY, ok = false;  // NaN in D
+    if (!ok) {
+      ++bad;
+      first = min(first, static_cast<unsigned long long>(i));
+    }
+    max_err = fmax(max_err, err);
+  }
+  for (int off = 16; off > 0; off /= 2) {
+    bad += __shfl_xor_sync(0xFFFFFFFFu, bad, off);
+    nonzero += __shfl_xor_sync(0xFFFFFFFFu, nonzero, off);
+    first = min(first, __shfl_xor_sync(0xFFFFFFFFu, first, off));
+    max_err = fmax(max_err, __shfl_xor_sync(0xFFFFFFFFu, max_err, off));
+  }
+  if (threadIdx.x % 32 == 0) {
+    if (bad) atomicAdd(&stats->mismatches, bad);
+    if (nonzero) atomicAdd(&stats->nonzero_ref, nonzero);
+    if (first != ULLONG_MAX) atomicMin(&stats->first_bad, first);
+    // Non-negative doubles order like their bit patterns.
+    if (max_err > 0.0) atomicMax(&stats->max_err_bits, static_cast<unsigned long long>(__double_as_longlong(max_err)));
+  }
+}
+
+}  // namespace
+
+void fill_inputs(ProblemData& d, bool small_integers, int sms, cudaStream_t s) {
+  auto fill = [&](const DeviceBuffer& buf, DType t, std::size_t n, std::uint64_t seed) {
+    with_type(t, [&](auto tag) {
+      using T = decltype(tag);
+      fill_random<T><<<grid_for(sms), kThreads, 0, s>>>(buf.as<T>(), n, seed, small_integers);
+    });
+    CUDA_CHECK(cudaGetLastError());
+  };
+  fill(d.a, d.p.in, d.a_elems, 1);
+  fill(d.b, d.p.in, d.b_elems, 2);
+  if (d.c.get()) fill(d.c, d.p.out, d.d_elems, 3);
+}
+
+void launch_reference(ProblemData& d, cudaStream_t s) {
+  const dim3 grid(static_cast<unsigned>((d.p.n + kRefTile - 1) / kRefTile),
+                  static_cast<unsigned>((d.p.m + kRefTile - 1) / kRefTile));
+  if (grid.y > 65535) throw BenchError("reference GEMM: M = " + std::to_string(d.p.m) + " is too large for its grid");
+  with_type(d.p.in, [&](auto in_tag) {
+    with_type(d.p.out, [&](auto out_tag) {
+      using TIn = decltype(in_tag);
+      using TOut = decltype(out_tag);
+      if constexpr (!std::is_same_v<TIn, float>) {  // inputs are never fp32 (parse_gemm_bench_args)
+        RefParams<TIn, TOut> rp{};
+        rp.m = d.p.m;
+        rp.n = d.p.n;
+        rp.k = d.p.k;
+        rp.a = d.a.as<TIn>();
+        rp.lda = d.lda();
+        rp.a_k = d.a_k();
+        rp.b = d.b.as<TIn>();
+        rp.ldb = d.ldb();
+        rp.b_n = d.b_n();
+        rp.c = d.c.as<TOut>();  // null when beta == 0
+        rp.ldc = d.ldd();
+        rp.alpha = d.p.alpha;
+        rp.beta = d.p.beta;
+        rp.u_out = unit_roundoff(d.p.out);
+        rp.ref = d.ref.as<double>();
+        rp.bound = d.bound.as<double>();
+        reference_gemm<TIn, TOut><<<grid, kThreads, 0, s>>>(rp);
+      }
+    });
+  });
+  CUDA_CHECK(cudaGetLastError());
+}
+
+Verdict verify_output(ProblemData& d, const DeviceBuffer& out, VerifyTier tier, int sms, cudaStream_t s) {
+  VerifyStats init{0, ULLONG_MAX, 0, 0};
+  CUDA_CHECK(cudaMemcpyAsync(d.stats.get(), &init, sizeof init, cudaMemcpyHostToDevice, s));
+  const bool exact = tier == VerifyTier::tier1;
+  with_type(d.p.out, [&](auto tag) {
+    using T = decltype(tag);
+    compare_output<T><<<grid_for(sms), kThreads, 0, s>>>(out.as<T>(), d.ref.as<double>(), d.bound.as<double>(),
+                                                         d.d_elems, exact, d.stats.as<VerifyStats>());
+  });
+  CUDA_CHECK(cudaGetLastError());
+  VerifyStats st{};
+  CUDA_CHECK(cudaMemcpyAsync(&st, d.stats.get(), sizeof st, cudaMemcpyDeviceToHost, s));
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  Verdict v;
+  std::memcpy(&v.max_err, &st.max_err_bits, sizeof v.max_err);
+  v.passed = st.mismatches == 0;
+  if (exact && st.nonzero_ref == 0) {
+    v.passed = false;
+    v.note = "the rounded reference is all zero (degenerate inputs: tier 1 proves nothing)";
+    return v;
+  }
+  if (!v.passed) {
+    // Read back the first failing element for the message.
+    const std::size_t idx = static_cast<std::size_t>(st.first_bad);
+    double got = 0, ref = 0, bound = 0, want = 0;
+    CUDA_CHECK(cudaMemcpy(&ref, d.ref.as<double>() + idx, sizeof ref, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&bound, d.bound.as<double>() + idx, sizeof bound, cudaMemcpyDeviceToHost));
+    with_type(d.p.out, [&](auto tag) {
+      using T = decltype(tag);
+      T x{};
+      CUDA_CHECK(cudaMemcpy(&x, out.as<T>() + idx, sizeof x, cudaMemcpyDeviceToHost));
+      got = to_double(x);
+      want = to_double(round_float<T>(static_cast<float>(ref)));
+    });
+    char buf[320];
+    const long long row = static_cast<long long>(idx / static_cast<std::size_t>(d.p.n));
+    const long long col = static_cast<long long>(idx % static_cast<std::size_t>(d.p.n));
+    if (exact)
+      std::snprintf(buf, sizeof buf, "%llu of %zu elements differ; first at (%lld, %lld): got %.9g, want %.9g (exact)",
+                    st.mismatches, d.d_elems, row, col, got, want);
+    else
+      std::snprintf(buf, sizeof buf,
+                    "%llu of %zu elements out of bound; first at (%lld, %lld): got %.9g, reference %.17g, bound %.3g",
+                    st.mismatches, d.d_elems, row, col, got, ref, bound);
+    v.note = buf;
+  }
+  return v;
+}
+
+}  // namespace tessel::bench::gemm_detail
