@@ -95,7 +95,9 @@ TEST(WgmmaOperand, PlansOfTheLayoutsKernelsUse) {
     const sm90::DescStrides d =
         sm90::dense_tile_strides(q.k_major ? sm90::GmmaMajor::k : sm90::GmmaMajor::mn, sw, 64, 2);
     EXPECT_EQ(q.sbo, d.sbo_bytes) << a.name;
-    if (!(q.k_major && q.swizzle_bytes != 0)) EXPECT_EQ(q.lbo, d.lbo_bytes) << a.name;  // else unused
+    if (!(q.k_major && q.swizzle_bytes != 0)) {  // else LBO is unused
+      EXPECT_EQ(q.lbo, d.lbo_bytes) << a.name;
+    }
   }
 }
 

@@ -122,8 +122,8 @@ Status tile_copy(CopyKernel kernel, const bf16* src, bf16* dst, index_t m, index
         cache.src = nullptr;
         const auto gS = make_global_tensor(src, {m, n}, {ld_src, index_t{1}});
         const auto gD = make_global_tensor(static_cast<const bf16*>(dst), {m, n}, {ld_dst, index_t{1}});
-        arch::sm90::TensorMapStatus st = TmaCopyTile<bf16>::make_map(cache.src_map, gS);
-        if (st.ok()) st = TmaCopyTile<bf16>::make_map(cache.dst_map, gD);
+        arch::sm90::TensorMapStatus st = TmaCopyTile<bf16>::make_map(cache.src_map, gS, TmaUse::load);
+        if (st.ok()) st = TmaCopyTile<bf16>::make_map(cache.dst_map, gD, TmaUse::store);
         if (!st.ok()) return Status::failure(Status::unsupported, "TMA tensor map: " + st.message);
         cache = Maps{src, dst, m, n, ld_src, ld_dst, cache.src_map, cache.dst_map};
       }

@@ -39,8 +39,7 @@ __global__ void load_dump_store(const __grid_constant__ CUtensorMap src, const _
   }
   __syncthreads();
   arch::sm90::mbarrier_wait_parity(bar, 0);
-  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x)
-    dump[e] = smem[StaticSwizzledLayout<L>{}(e / BN, e % BN)];
+  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) dump[e] = smem[StaticSwizzledLayout<L>{}(e / BN, e % BN)];
   __syncthreads();
   if (threadIdx.x == 0) {
     Tma::store(&dst, smem, ti, tj);
@@ -69,10 +68,18 @@ void round_trip(index_t rows, index_t cols, index_t ld, bool mode0_contiguous, i
   CUDA_CHECK(cudaMemcpy(ddst.ptr, poison.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   const index_t stride[2] = {mode0_contiguous ? 1 : ld, mode0_contiguous ? ld : 1};
   CUtensorMap ms, md;
-  auto st = Tma::make_map(ms, make_global_tensor(static_cast<const T*>(dsrc.ptr), {rows, cols}, stride));
+  auto st = Tma::make_map(ms, make_global_tensor(static_cast<const T*>(dsrc.ptr), {rows, cols}, stride), TmaUse::load);
   ASSERT_TRUE(st.ok()) << st.message;
-  st = Tma::make_map(md, make_global_tensor(static_cast<const T*>(ddst.ptr), {rows, cols}, stride));
-  ASSERT_TRUE(st.ok()) << st.message;
+  // A store map needs rows of whole 16-byte granules (TMA stores clip at that
+  // granularity): where they are not, the map is refused and only the load runs.
+  const index_t inner = mode0_contiguous ? rows : cols;
+  const bool can_store = inner * static_cast<index_t>(sizeof(T)) % 16 == 0;
+  st = Tma::make_map(md, make_global_tensor(static_cast<const T*>(ddst.ptr), {rows, cols}, stride), TmaUse::store);
+  ASSERT_EQ(st.ok(), can_store) << st.message;
+  if (!can_store) {
+    EXPECT_NE(st.message.find("whole 16-byte granules"), std::string::npos) << st.message;
+    md = ms;  // the kernel's store then writes the source onto itself, unchanged inside the matrix
+  }
   const int smem = BM * BN * static_cast<int>(sizeof(T));
   auto* kernel = load_dump_store<T, BM, BN, LayoutOf>;
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
@@ -90,6 +97,10 @@ void round_trip(index_t rows, index_t cols, index_t ld, bool mode0_contiguous, i
       if (dump[static_cast<std::size_t>(r * BN + c)] != want && bad++ < 5)
         ADD_FAILURE() << "load: tile element (" << r << "," << c << ")";
     }
+  if (!can_store) {
+    EXPECT_EQ(bad, 0) << rows << "x" << cols << " ld " << ld << " (load only)";
+    return;
+  }
   for (index_t o = 0; o < outer; ++o)
     for (index_t e = 0; e < ld; ++e) {
       const index_t r = mode0_contiguous ? e : o, c = mode0_contiguous ? o : e;
@@ -102,8 +113,8 @@ void round_trip(index_t rows, index_t cols, index_t ld, bool mode0_contiguous, i
   EXPECT_EQ(bad, 0) << rows << "x" << cols << " ld " << ld << " tile (" << ti << "," << tj << ")";
 }
 
-constexpr SwizzledLayout kKMajor{Swizzle{3, 3, 3},
-                                 tile_to_shape(make_layout(make_shape(8, 64), LayoutRight{}), make_shape(128, 64)).value()};
+constexpr SwizzledLayout kKMajor{
+    Swizzle{3, 3, 3}, tile_to_shape(make_layout(make_shape(8, 64), LayoutRight{}), make_shape(128, 64)).value()};
 constexpr SwizzledLayout kMMajor{Swizzle{3, 3, 3},
                                  make_layout(make_shape(make_shape(64, 2), 64), make_stride(make_stride(1, 4096), 64))};
 constexpr SwizzledLayout kChunkF32{Swizzle{3, 2, 3}, make_layout(make_shape(128, 32), LayoutRight{})};
@@ -149,8 +160,8 @@ bool is_sm90() {
 
 }  // namespace
 
-#define REQUIRE_SM90()                                                                         \
-  REQUIRE_GPU();                                                                               \
+#define REQUIRE_SM90() \
+  REQUIRE_GPU();       \
   if (!is_sm90()) GTEST_SKIP() << "TMA needs a compute capability 9.0 GPU (built for sm_90a)"
 
 TEST(TmaTile, BoxPlansOfTheKernelsLayouts) {
@@ -169,6 +180,8 @@ TEST(TmaTile, KMajorLoadsThroughTheSwizzledLayoutAndStoresClipped) {
   round_trip<std::uint16_t, 128, 64, KMajor>(300, 200, 208, false, 0, 0);
   round_trip<std::uint16_t, 128, 64, KMajor>(300, 200, 208, false, 2, 3);  // partial in both modes
   round_trip<std::uint16_t, 128, 64, KMajor>(1, 8, 8, false, 0, 0);        // one row
+  round_trip<std::uint16_t, 128, 64, KMajor>(1, 8, 16, false, 0, 0);       // one row, padded: zeros, not padding
+  round_trip<std::uint16_t, 128, 64, KMajor>(2, 8, 16, false, 0, 0);
 }
 
 TEST(TmaTile, MMajorTileIsTwoBoxes) {
@@ -183,6 +196,15 @@ TEST(TmaTile, Fp32EpilogueChunkStoresOnlyInsideTheMatrix) {
   round_trip<std::uint32_t, 128, 32, ChunkF32>(2, 1, 4, false, 0, 0);
   round_trip<std::uint32_t, 128, 32, ChunkF32>(1, 17, 20, false, 0, 0);  // one row, padded
   round_trip<std::uint32_t, 128, 32, ChunkF32>(1, 1, 4, false, 0, 0);
+  round_trip<std::uint32_t, 128, 32, ChunkF32>(3, 4, 8, false, 0, 0);  // 16-byte rows: stored
+}
+
+TEST(TmaTile, LoadsZeroFillExactlyPastTheEndOfARow) {
+  REQUIRE_SM90();
+  // Rows of 5 bf16 (10 bytes) in rows of 8: elements 5..7 hold data that
+  // must not appear in the tile (the store map is refused: 10 bytes).
+  round_trip<std::uint16_t, 128, 64, KMajor>(4, 5, 8, false, 0, 0);
+  round_trip<std::uint16_t, 128, 64, MMajor>(5, 3, 8, true, 0, 0);
 }
 
 TEST(TmaTile, MulticastSplitsTheBoxesBetweenTheCluster) {

@@ -12,7 +12,7 @@ namespace detail {
 /// How many leading elements of the vector starting at value i are inside the
 /// tensor (0..vec).  Inside-ness is a prefix along the vector's mode.
 template <int Vec, class View>
-TESSEL_HD constexpr int inside_prefix(const View& v, int i) {
+TESSEL_HDI constexpr int inside_prefix(const View& v, int i) {
   if (v.inside(i + Vec - 1)) return Vec;
   if (!v.inside(i)) return 0;
   int n = 1;
@@ -32,7 +32,7 @@ constexpr void check_range() {
 /// bounds checks: use copy_if for tiles that may reach past the tensor.  A
 /// slice (t(_, _, k)) bounds how many values are moved at once.
 template <class TC, class Src, class Dst>
-TESSEL_HD constexpr void copy(const TC&, const Src& src, Dst&& dst) {
+TESSEL_HDI constexpr void copy(const TC&, const Src& src, Dst&& dst) {
   using Atom = typename TC::atom;
   constexpr int V = std::remove_cvref_t<Src>::kValues;
   detail::check_range<0, V, Atom::kElems, Src, Dst>();
@@ -45,7 +45,7 @@ TESSEL_HD constexpr void copy(const TC&, const Src& src, Dst&& dst) {
 /// cp.async, zero the rest), one entirely outside is skipped or zero-filled.
 /// The inside test is the global side's (source for loads, destination for stores).
 template <class TC, class Src, class Dst>
-TESSEL_HD constexpr void copy_if(const TC&, const Src& src, Dst&& dst) {
+TESSEL_HDI constexpr void copy_if(const TC&, const Src& src, Dst&& dst) {
   using Atom = typename TC::atom;
   constexpr int Vec = Atom::kElems;
   constexpr int V = std::remove_cvref_t<Src>::kValues;
@@ -64,18 +64,18 @@ TESSEL_HD constexpr void copy_if(const TC&, const Src& src, Dst&& dst) {
 
 /// Every value of `view` becomes `x`.
 template <class View, class T>
-TESSEL_HD constexpr void fill(View&& view, const T& x) {
+TESSEL_HDI constexpr void fill(View&& view, const T& x) {
   constexpr int V = std::remove_cvref_t<View>::kValues;
   TESSEL_UNROLL
   for (int i = 0; i < V; ++i) *view.addr(i) = x;
 }
 template <class View>
-TESSEL_HD constexpr void clear(View&& view) {
+TESSEL_HDI constexpr void clear(View&& view) {
   fill(view, typename std::remove_cvref_t<View>::value_type{});
 }
 /// y = a*x + b*y, value by value.
 template <class A, class X, class B, class Y>
-TESSEL_HD constexpr void axpby(const A& a, const X& x, const B& b, Y&& y) {
+TESSEL_HDI constexpr void axpby(const A& a, const X& x, const B& b, Y&& y) {
   constexpr int V = std::remove_cvref_t<Y>::kValues;
   static_assert(V == std::remove_cvref_t<X>::kValues, "tessel: axpby over partitions of different sizes");
   TESSEL_UNROLL

@@ -67,7 +67,7 @@ struct UniversalCopy {
   static constexpr int kElems = Bits / (8 * static_cast<int>(sizeof(T)));
   static constexpr int kBytes = Bits / 8;
 
-  TESSEL_HD static void copy(const T* src, T* dst) {
+  TESSEL_HDI static void copy(const T* src, T* dst) {
     // The alignment is stated, not only implied by `word`: when the source is
     // a register fragment the compiler rebuilds the store from its pieces and
     // would otherwise split it by the alignment it can prove (4 bytes).
@@ -75,7 +75,7 @@ struct UniversalCopy {
         *static_cast<const word*>(__builtin_assume_aligned(src, kBytes));
   }
   /// The first n elements, one at a time (a partial vector at a tile's edge).
-  TESSEL_HD static void copy_n(const T* src, T* dst, int n) {
+  TESSEL_HDI static void copy_n(const T* src, T* dst, int n) {
     for (int i = 0; i < n; ++i) dst[i] = src[i];
   }
   /// What the destination gets where the source is outside the tensor: nothing
@@ -96,7 +96,7 @@ struct UniversalCopyZfill : UniversalCopy<T, Bits> {
   using value_type = T;
   static constexpr int kElems = Base::kElems;
 
-  TESSEL_HD static void copy_n(const T* src, T* dst, int n) {
+  TESSEL_HDI static void copy_n(const T* src, T* dst, int n) {
     using elem_word = typename detail::Word<sizeof(T)>::type;
     for (int i = 0; i < kElems; ++i) {
       if (i < n)

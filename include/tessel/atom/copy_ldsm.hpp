@@ -97,7 +97,7 @@ struct TiledLdsm {
     /// The rows this thread addresses, one per atom instance (value 8r is
     /// the row start), shaped (V, REST_MN, REST_K) like the fragment.
     template <Space S, class L>
-    TESSEL_HD constexpr auto partition_S(const Tensor<ViewEngine<T, S>, L>& s) const {
+    TESSEL_HDI constexpr auto partition_S(const Tensor<ViewEngine<T, S>, L>& s) const {
       constexpr Layout P = detail::partition_layout(detail::partition_domain<L>(), kTile, kSrcTV);
       static_assert(detail::values_contiguous(P, atom::kElems, 1), "tessel: ldmatrix rows must be contiguous");
       if constexpr (requires { L::value.swizzle; })
@@ -106,7 +106,7 @@ struct TiledLdsm {
       return detail::partition_thread<kTile, kSrcTV>(s, thread);
     }
   };
-  TESSEL_HD constexpr ThrCopy get_slice(int thread) const { return ThrCopy{thread}; }
+  TESSEL_HDI constexpr ThrCopy get_slice(int thread) const { return ThrCopy{thread}; }
 };
 
 template <class T, class TM, bool Trans = false>

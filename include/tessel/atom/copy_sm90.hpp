@@ -137,6 +137,12 @@ constexpr TmaBoxPlan make_tma_box_plan(const IntTuple& tile, const Layout& L, co
 }
 }  // namespace detail
 
+/// What a tensor map will be used for: a map used for stores must describe
+/// rows whose length is a whole number of 16-byte granules, because a TMA
+/// store clips dimension 0 at 16-byte granularity and would overwrite the
+/// row's padding past the end (docs/hardware.md §10.2).
+enum class TmaUse : std::uint8_t { load, store, load_and_store };
+
 /// TMA copies of tiles of shape `Tile` (a flat rank-2 IntTuple) of a global
 /// tensor of T to and from shared memory laid out by `Smem` (static,
 /// swizzled or not), the boxes split in `Parts` equal shares for multicast.
@@ -154,10 +160,12 @@ struct TmaTile {
 
   /// Encodes the tensor map of global tensor g for these tiles.  Errors name
   /// the rule: the shared layout's contiguous mode must be g's stride-1 mode;
-  /// the rest is checked by the encoder (16-byte aligned base and strides,
-  /// extents, swizzle span).
+  /// for stores, its extent must fill whole 16-byte granules; the rest is
+  /// checked by the encoder (16-byte aligned base and strides, extents,
+  /// swizzle span).
   static arch::sm90::TensorMapStatus make_map(CUtensorMap& map,
-                                              const Tensor<ViewEngine<const T, Space::global>, Strided<2>>& g) {
+                                              const Tensor<ViewEngine<const T, Space::global>, Strided<2>>& g,
+                                              TmaUse use = TmaUse::load_and_store) {
     if (g.layout.stride[kInner] != 1)
       return arch::sm90::detail::tensor_map_error(
           arch::sm90::TensorMapErrc::global_stride,
@@ -165,6 +173,11 @@ struct TmaTile {
                         "1) in the global tensor"
                       : "stride: the tile's mode 1 is contiguous in shared memory, so TMA needs it contiguous (stride "
                         "1) in the global tensor");
+    if (use != TmaUse::load && g.layout.shape[kInner] * static_cast<index_t>(sizeof(T)) % 16 != 0)
+      return arch::sm90::detail::tensor_map_error(
+          arch::sm90::TensorMapErrc::global_dim,
+          "extent: a TMA store writes whole 16-byte granules of a row, so the contiguous extent times the element "
+          "size must be a multiple of 16 bytes (else the row's padding past the end would be overwritten)");
     arch::sm90::TensorMapSpec s;
     s.dtype = detail::tma_dtype<T>();
     s.rank = 2;
@@ -183,8 +196,9 @@ struct TmaTile {
     return arch::sm90::encode_tiled(map, s);
   }
   static arch::sm90::TensorMapStatus make_map(CUtensorMap& map,
-                                              const Tensor<ViewEngine<T, Space::global>, Strided<2>>& g) {
-    return make_map(map, Tensor<ViewEngine<const T, Space::global>, Strided<2>>{{g.engine.ptr}, g.layout});
+                                              const Tensor<ViewEngine<T, Space::global>, Strided<2>>& g,
+                                              TmaUse use = TmaUse::load_and_store) {
+    return make_map(map, Tensor<ViewEngine<const T, Space::global>, Strided<2>>{{g.engine.ptr}, g.layout}, use);
   }
 
   /// Loads tile (c0, c1) (tile coordinates) into `smem` (the tile's shared

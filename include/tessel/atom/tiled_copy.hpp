@@ -59,25 +59,21 @@ namespace detail {
 /// are packed tile coordinates (coord_layout), so that the algebra stays
 /// static and only "coordinate times stride" is left for run time.
 template <IntTuple Tile, Layout TV, class E, Layout L>
-TESSEL_HD constexpr auto partition_thread(const Tensor<E, StaticLayout<L>>& t, int thread) {
+TESSEL_HDI constexpr auto partition_thread(const Tensor<E, StaticLayout<L>>& t, int thread) {
   constexpr Layout P = partition_layout(L, Tile, TV);
   return Tensor<E, ThrOffsets<thread_values(P)>>{t.engine, {StaticLayout<P>{}(thread, 0)}};
 }
 template <IntTuple Tile, Layout TV, class E, SwizzledLayout L>
-TESSEL_HD constexpr auto partition_thread(const Tensor<E, StaticSwizzledLayout<L>>& t, int thread) {
+TESSEL_HDI constexpr auto partition_thread(const Tensor<E, StaticSwizzledLayout<L>>& t, int thread) {
   constexpr Layout P = partition_layout(L.layout, Tile, TV);
   constexpr bool splits = swizzle_splits(P, L.swizzle);
   return Tensor<E, ThrOffsets<thread_values(P), L.swizzle, splits>>{t.engine, {StaticLayout<P>{}(thread, 0)}};
 }
 template <IntTuple Tile, Layout TV, class E, IntTuple Shape, int R>
-TESSEL_HD constexpr auto partition_thread(const Tensor<E, TileLayout<Shape, R>>& t, int thread) {
+TESSEL_HDI constexpr auto partition_thread(const Tensor<E, TileLayout<Shape, R>>& t, int thread) {
   constexpr Layout P = partition_layout(coord_layout(Shape), Tile, TV);
   Tensor<E, ThrCoords<thread_values(P), R>> v{t.engine, {}};
-  for (int i = 0; i < R; ++i) {
-    v.layout.stride[i] = t.layout.stride[i];
-    v.layout.residue[i] = t.layout.residue[i];
-  }
-  v.layout.base = StaticLayout<P>{}(thread, 0);
+  v.layout.set_thread(StaticLayout<P>{}(thread, 0), t.layout.stride, t.layout.residue);
   return v;
 }
 /// The static layout a partition is computed on: the tensor's own layout,
@@ -147,7 +143,7 @@ struct TiledCopy {
     /// global one), (V, REST...): the atom's vectors must be contiguous
     /// along one mode and start on multiples of their width.
     template <class E, class L>
-    TESSEL_HD constexpr auto partition(const Tensor<E, L>& t) const {
+    TESSEL_HDI constexpr auto partition(const Tensor<E, L>& t) const {
       constexpr Layout P = kPartition<detail::partition_domain<L>()>;
       if constexpr (requires { L::kShape; }) {
         constexpr int field = detail::vector_field(P, kVec);
@@ -169,16 +165,16 @@ struct TiledCopy {
       return detail::partition_thread<Tile, TV>(t, thread);
     }
     template <class Tn>
-    TESSEL_HD constexpr auto partition_S(const Tn& t) const {
+    TESSEL_HDI constexpr auto partition_S(const Tn& t) const {
       return partition(t);
     }
     template <class Tn>
-    TESSEL_HD constexpr auto partition_D(const Tn& t) const {
+    TESSEL_HDI constexpr auto partition_D(const Tn& t) const {
       return partition(t);
     }
   };
 
-  TESSEL_HD constexpr ThrCopy get_slice(int thread) const { return ThrCopy{thread}; }
+  TESSEL_HDI constexpr ThrCopy get_slice(int thread) const { return ThrCopy{thread}; }
 };
 
 /// make_tiled_copy(atom, thr, val) as a type: the TiledCopy of `Atom` with
@@ -191,7 +187,7 @@ using MakeTiledCopy = TiledCopy<Atom, make_copy_plan(Thr, Val).tv, make_copy_pla
 /// A register fragment shaped like a thread's share of a tensor (or like
 /// another static tensor): same shape, compact, owned registers.
 template <class E, class L>
-TESSEL_HD constexpr auto make_fragment_like(const Tensor<E, L>&) {
+TESSEL_HDI constexpr auto make_fragment_like(const Tensor<E, L>&) {
   using T = std::remove_const_t<typename E::value_type>;
   constexpr Layout vals = [] {
     if constexpr (requires { L::kVals; })
@@ -210,7 +206,7 @@ TESSEL_HD constexpr auto make_fragment_like(const Tensor<E, L>&) {
 /// counts agree (CuTe's retile also re-groups values into the copy atom's
 /// vectors, which tessel's copy loops do themselves).
 template <class TC, class E, class L>
-TESSEL_HD constexpr Tensor<E, L>& retile(const TC&, Tensor<E, L>& f) {
+TESSEL_HDI constexpr Tensor<E, L>& retile(const TC&, Tensor<E, L>& f) {
   static_assert(Tensor<E, L>::kValues % TC::kVec == 0,
                 "tessel: the fragment is not a whole number of the copy atom's vectors");
   return f;

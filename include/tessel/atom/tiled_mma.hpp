@@ -56,15 +56,15 @@ struct TiledMma {
     /// tensor (shared memory, registers) or a tile of a global tensor (or
     /// its coordinates), shaped (V, REST_M|N, REST_K|N).
     template <class E, class L>
-    TESSEL_HD constexpr auto partition_A(const Tensor<E, L>& t) const {
+    TESSEL_HDI constexpr auto partition_A(const Tensor<E, L>& t) const {
       return detail::partition_thread<make_shape(kL.m, kL.k), kL.a>(t, thread);
     }
     template <class E, class L>
-    TESSEL_HD constexpr auto partition_B(const Tensor<E, L>& t) const {
+    TESSEL_HDI constexpr auto partition_B(const Tensor<E, L>& t) const {
       return detail::partition_thread<make_shape(kL.n, kL.k), kL.b>(t, thread);
     }
     template <class E, class L>
-    TESSEL_HD constexpr auto partition_C(const Tensor<E, L>& t) const {
+    TESSEL_HDI constexpr auto partition_C(const Tensor<E, L>& t) const {
       return detail::partition_thread<make_shape(kL.m, kL.n), kL.c>(t, thread);
     }
     /// What this thread's atoms read A (B) from, for the shared tile s:
@@ -72,21 +72,21 @@ struct TiledMma {
     /// atoms that read shared memory themselves, the operands the atom makes
     /// from the tile (wgmma: descriptors, shaped (1, REST_MN, REST_K)).
     template <class E, class L>
-    TESSEL_HD constexpr auto partition_fragment_A(const Tensor<E, L>& s) const {
+    TESSEL_HDI constexpr auto partition_fragment_A(const Tensor<E, L>& s) const {
       if constexpr (detail::atom_makes_operand_a<Atom>)
         return Atom::template make_operand_A<make_shape(kL.m, kL.k), kL.a>(s, thread);
       else
         return make_fragment_like(partition_A(s));
     }
     template <class E, class L>
-    TESSEL_HD constexpr auto partition_fragment_B(const Tensor<E, L>& s) const {
+    TESSEL_HDI constexpr auto partition_fragment_B(const Tensor<E, L>& s) const {
       if constexpr (detail::atom_makes_operand_b<Atom>)
         return Atom::template make_operand_B<make_shape(kL.n, kL.k), kL.b>(s, thread);
       else
         return make_fragment_like(partition_B(s));
     }
   };
-  TESSEL_HD constexpr ThrMma get_slice(int thread) const { return ThrMma{thread}; }
+  TESSEL_HDI constexpr ThrMma get_slice(int thread) const { return ThrMma{thread}; }
 
   /// The register fragment of a thread's share of an A/B/C tile with layout
   /// X (the static tensor's layout for A/B, the coordinate layout for a
@@ -146,7 +146,7 @@ constexpr int frag_extent(int k) {
 /// address of its first value, or the value itself for fragments of
 /// operands (wgmma descriptors).
 template <class Tn>
-TESSEL_HD constexpr auto atom_addr(Tn& t, int i, int j) {
+TESSEL_HDI constexpr auto atom_addr(Tn& t, int i, int j) {
   constexpr Layout L = [] {
     if constexpr (requires { Tn::layout_type::kVals; })
       return Tn::layout_type::kVals;
@@ -176,7 +176,7 @@ TESSEL_HD constexpr auto atom_addr(Tn& t, int i, int j) {
 /// C by zero (wgmma) do it in the first k, the others start from zeros.
 /// Operand fragments (wgmma descriptors) hold one value per atom.
 template <class TM, class FA, class FB, class FC>
-TESSEL_DEVICE void gemm(const TM&, const FA& a, const FB& b, FC& c, bool accumulate = true) {
+TESSEL_DEVICE_INLINE void gemm(const TM&, const FA& a, const FB& b, FC& c, bool accumulate = true) {
   using Atom = typename TM::atom;
   constexpr int RM = detail::frag_extent<FA>(1), RK = detail::frag_extent<FA>(2);
   constexpr int RN = detail::frag_extent<FB>(1);

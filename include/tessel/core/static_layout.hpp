@@ -54,7 +54,7 @@ struct StaticLayout {
   /// Arithmetic happens in the coordinates' type when every constant of L fits
   /// in 32 bits and the coordinates are 32-bit, else in 64 bits.
   template <class... Cs>
-  requires(sizeof...(Cs) == 1 || sizeof...(Cs) == static_cast<std::size_t>(kRank)) TESSEL_HD constexpr auto operator()(
+  requires(sizeof...(Cs) == 1 || sizeof...(Cs) == static_cast<std::size_t>(kRank)) TESSEL_HDI constexpr auto operator()(
       Cs... cs) const {
     using C = std::common_type_t<Cs...>;
     using T = std::conditional_t<(sizeof(C) <= 4 && detail::fits_in_int32(L)), C, index_t>;
@@ -70,7 +70,7 @@ struct StaticLayout {
 
   // Colexicographic digits of c over leaves [B,E); the last leaf absorbs.
   template <class T, int B, int E, int... I>
-  TESSEL_HD static constexpr T eval_leaves(T c, std::integer_sequence<int, I...>) {
+  TESSEL_HDI static constexpr T eval_leaves(T c, std::integer_sequence<int, I...>) {
     T total = 0;
     (
         [&] {
@@ -89,7 +89,7 @@ struct StaticLayout {
     return total;
   }
   template <class T, int... K, class... Cs>
-  TESSEL_HD static constexpr T eval_modes(std::integer_sequence<int, K...>, Cs... cs) {
+  TESSEL_HDI static constexpr T eval_modes(std::integer_sequence<int, K...>, Cs... cs) {
     return (
         T{0} + ... +
         eval_leaves<T, kBounds.begin[K], kBounds.begin[K + 1]>(cs, std::make_integer_sequence<int, L.shape.nleaf>{}));
@@ -103,7 +103,7 @@ struct StaticSwizzledLayout {
   static constexpr int kRank = rank(L.layout);
   static constexpr index_t kSize = size(L.layout);
   template <class... Cs>
-  TESSEL_HD constexpr auto operator()(Cs... cs) const {
+  TESSEL_HDI constexpr auto operator()(Cs... cs) const {
     const auto off = StaticLayout<L.layout>{}(cs...);
     constexpr Swizzle sw = L.swizzle;
     using T = decltype(off);

@@ -11,7 +11,7 @@ namespace tessel {
 struct Swizzle {
   int b = 0, m = 0, s = 0;
 
-  TESSEL_HD constexpr index_t operator()(index_t x) const {
+  TESSEL_HDI constexpr index_t operator()(index_t x) const {
     const index_t mask = (index_t{1} << b) - 1;
     const index_t src = mask << (m + (s > 0 ? s : 0));
     const index_t moved = s >= 0 ? ((x & src) >> s) : ((x & src) << -s);

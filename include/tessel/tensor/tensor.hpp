@@ -46,10 +46,10 @@ enum class Space : std::uint8_t { global, shared, reg };
 template <class T, int N>
 struct alignas(sizeof(T) * N % 16 == 0 ? 16 : alignof(T)) Array {
   T v[N];
-  TESSEL_HD constexpr T& operator[](index_t i) { return v[i]; }
-  TESSEL_HD constexpr const T& operator[](index_t i) const { return v[i]; }
-  TESSEL_HD constexpr T* data() { return v; }
-  TESSEL_HD constexpr const T* data() const { return v; }
+  TESSEL_HDI constexpr T& operator[](index_t i) { return v[i]; }
+  TESSEL_HDI constexpr const T& operator[](index_t i) const { return v[i]; }
+  TESSEL_HDI constexpr T* data() { return v; }
+  TESSEL_HDI constexpr const T* data() const { return v; }
   static constexpr int size() { return N; }
 };
 
@@ -62,13 +62,13 @@ struct alignas(sizeof(T) * N % 16 == 0 ? 16 : alignof(T)) Array {
 inline constexpr int kCoordBits = 16;
 inline constexpr index_t kCoordMask = (index_t{1} << kCoordBits) - 1;
 
-TESSEL_HD constexpr index_t coord_field(index_t packed, int k) { return (packed >> (kCoordBits * k)) & kCoordMask; }
+TESSEL_HDI constexpr index_t coord_field(index_t packed, int k) { return (packed >> (kCoordBits * k)) & kCoordMask; }
 
 /// The coordinate layout of a flat tile shape: (S0,S1,...):(1, 2^16, 2^32, ...),
 /// mapping a tile coordinate to its packed natural coordinate.  Composing it
 /// with a thread-value layout gives each thread's coordinates, statically.
 /// C++ example: coord_layout((16,64)) is (16,64):(1,65536).
-TESSEL_HD constexpr Layout coord_layout(const IntTuple& flat_shape) {
+TESSEL_HDI constexpr Layout coord_layout(const IntTuple& flat_shape) {
   Layout l{flat_shape, flat_shape};
   for (int i = 0; i < l.stride.nleaf; ++i) l.stride.val[i] = index_t{1} << (kCoordBits * i);
   return l;
@@ -82,7 +82,7 @@ struct ViewEngine {
   using value_type = T;
   static constexpr Space space = S;
   T* ptr;
-  TESSEL_HD constexpr T* data() const { return ptr; }
+  TESSEL_HDI constexpr T* data() const { return ptr; }
 };
 
 /// N registers owned by the tensor: a fragment.
@@ -91,8 +91,8 @@ struct ArrayEngine {
   using value_type = T;
   static constexpr Space space = Space::reg;
   Array<T, N> regs;
-  TESSEL_HD constexpr T* data() { return regs.data(); }
-  TESSEL_HD constexpr const T* data() const { return regs.data(); }
+  TESSEL_HDI constexpr T* data() { return regs.data(); }
+  TESSEL_HDI constexpr const T* data() const { return regs.data(); }
 };
 
 // ================================================================ run-time layouts
@@ -107,7 +107,7 @@ struct Strided {
   index_t stride[R];
 
   template <class... Cs>
-  requires(sizeof...(Cs) == R) TESSEL_HD constexpr index_t operator()(Cs... cs) const {
+  requires(sizeof...(Cs) == R) TESSEL_HDI constexpr index_t operator()(Cs... cs) const {
     const index_t c[R] = {static_cast<index_t>(cs)...};
     index_t off = 0;
     for (int i = 0; i < R; ++i) off += c[i] * stride[i];
@@ -135,7 +135,7 @@ struct TileLayout {
   index_t residue[R];
 
   template <class... Cs>
-  requires(sizeof...(Cs) == R) TESSEL_HD constexpr index_t operator()(Cs... cs) const {
+  requires(sizeof...(Cs) == R) TESSEL_HDI constexpr index_t operator()(Cs... cs) const {
     const index_t c[R] = {static_cast<index_t>(cs)...};
     index_t off = 0;
     TESSEL_UNROLL
@@ -143,21 +143,21 @@ struct TileLayout {
     return off;
   }
   /// Offset of a packed tile coordinate.
-  TESSEL_HD constexpr index_t offset(index_t packed) const {
+  TESSEL_HDI constexpr index_t offset(index_t packed) const {
     index_t off = 0;
     TESSEL_UNROLL
     for (int i = 0; i < R; ++i) off += coord_field(packed, i) * stride[i];
     return off;
   }
   /// Is a packed tile coordinate inside the parent?
-  TESSEL_HD constexpr bool inside_packed(index_t packed) const {
+  TESSEL_HDI constexpr bool inside_packed(index_t packed) const {
     bool in = true;
     TESSEL_UNROLL
     for (int i = 0; i < R; ++i) in = in && coord_field(packed, i) < residue[i];
     return in;
   }
   /// Does the whole tile lie inside the parent (no predication needed)?
-  TESSEL_HD constexpr bool full() const {
+  TESSEL_HDI constexpr bool full() const {
     // Extents as scalar constants: device code cannot index kShape at run time.
     return [&]<int... I>(std::integer_sequence<int, I...>) { return ((residue[I] >= kExtent<I>)&&...); }
     (std::make_integer_sequence<int, R>{});
@@ -214,7 +214,7 @@ struct ThrOffsets {
   index_t off = 0;
 
   template <class... Cs>
-  TESSEL_HD constexpr index_t operator()(Cs... cs) const {
+  TESSEL_HDI constexpr index_t operator()(Cs... cs) const {
     const index_t c = off + StaticLayout<Vals>{}(cs...);
     if constexpr (Sw.b == 0) {
       return base + c;
@@ -229,6 +229,11 @@ struct ThrOffsets {
   }
   template <Layout V2>
   using With = ThrOffsets<V2, Sw, Splits>;
+  /// The same thread's share with value layout V2 and `fixed` more offset (a slice).
+  template <Layout V2>
+  TESSEL_HDI constexpr With<V2> sliced(index_t fixed) const {
+    return With<V2>{base, off + fixed};
+  }
 };
 
 /// A thread's share of a tile of a run-time tensor: value coordinate v is the
@@ -244,34 +249,56 @@ struct ThrCoords {
   static constexpr int kRank = rank(Vals);
   static constexpr index_t kSize = size(Vals);
   index_t stride[R];
-  index_t residue[R];
-  index_t base;
+  index_t limit[R];     // residue minus the thread's own coordinate, per mode
+  index_t base;         // the thread's packed coordinate
+  index_t base_offset;  // the thread's part of every offset
   index_t off = 0;
 
+  /// Sets the thread's part from its packed coordinate and the tile's strides and residue.
+  TESSEL_HDI constexpr void set_thread(index_t packed, const index_t (&tile_stride)[R], const index_t (&residue)[R]) {
+    base = packed;
+    base_offset = 0;
+    for (int i = 0; i < R; ++i) {
+      stride[i] = tile_stride[i];
+      limit[i] = residue[i] - coord_field(packed, i);
+      base_offset += coord_field(packed, i) * tile_stride[i];
+    }
+  }
   template <class... Cs>
-  TESSEL_HD constexpr index_t coord(Cs... cs) const {
+  TESSEL_HDI constexpr index_t coord(Cs... cs) const {
     return base + off + StaticLayout<Vals>{}(cs...);
   }
   template <class... Cs>
-  TESSEL_HD constexpr index_t operator()(Cs... cs) const {
+  TESSEL_HDI constexpr index_t operator()(Cs... cs) const {
     const index_t c = off + StaticLayout<Vals>{}(cs...);
-    index_t o = 0;
-    TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) o += coord_field(base, i) * stride[i];
+    index_t o = base_offset;
     TESSEL_UNROLL
     for (int i = 0; i < R; ++i) o += coord_field(c, i) * stride[i];
     return o;
   }
   template <class... Cs>
-  TESSEL_HD constexpr bool inside(Cs... cs) const {
+  TESSEL_HDI constexpr bool inside(Cs... cs) const {
     const index_t c = off + StaticLayout<Vals>{}(cs...);
     bool in = true;
     TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) in = in && coord_field(c, i) < residue[i] - coord_field(base, i);
+    for (int i = 0; i < R; ++i) in = in && coord_field(c, i) < limit[i];
     return in;
   }
   template <Layout V2>
   using With = ThrCoords<V2, R>;
+  /// The same thread's share with value layout V2 and `fixed` more offset (a slice).
+  template <Layout V2>
+  TESSEL_HDI constexpr With<V2> sliced(index_t fixed) const {
+    With<V2> r;
+    for (int i = 0; i < R; ++i) {
+      r.stride[i] = stride[i];
+      r.limit[i] = limit[i];
+    }
+    r.base = base;
+    r.base_offset = base_offset;
+    r.off = off + fixed;
+    return r;
+  }
 };
 
 // ================================================================ the Tensor
@@ -311,8 +338,8 @@ struct Tensor {
   Engine engine;
   L layout;
 
-  TESSEL_HD constexpr auto data() { return engine.data(); }
-  TESSEL_HD constexpr auto data() const { return engine.data(); }
+  TESSEL_HDI constexpr auto data() { return engine.data(); }
+  TESSEL_HDI constexpr auto data() const { return engine.data(); }
 
   /// Number of values (layouts of static size only).
   static constexpr int kValues = [] {
@@ -321,35 +348,35 @@ struct Tensor {
   }();
 
   template <class... Cs>
-  TESSEL_HD constexpr decltype(auto) operator()(Cs... cs) {
+  TESSEL_HDI constexpr decltype(auto) operator()(Cs... cs) {
     if constexpr ((detail::is_underscore_v<Cs> || ...))
       return slice(*this, cs...);
     else
       return engine.data()[layout(cs...)];
   }
   template <class... Cs>
-  TESSEL_HD constexpr decltype(auto) operator()(Cs... cs) const {
+  TESSEL_HDI constexpr decltype(auto) operator()(Cs... cs) const {
     if constexpr ((detail::is_underscore_v<Cs> || ...))
       return slice(*this, cs...);
     else
       return engine.data()[layout(cs...)];
   }
-  TESSEL_HD constexpr auto addr(int v) { return engine.data() + layout(v); }
-  TESSEL_HD constexpr auto addr(int v) const { return engine.data() + layout(v); }
-  TESSEL_HD constexpr bool inside(int v) const {
+  TESSEL_HDI constexpr auto addr(int v) { return engine.data() + layout(v); }
+  TESSEL_HDI constexpr auto addr(int v) const { return engine.data() + layout(v); }
+  TESSEL_HDI constexpr bool inside(int v) const {
     if constexpr (detail::HasInside<L>)
       return layout.inside(v);
     else
       return true;
   }
   /// The packed tile coordinate of value v (partitions of a tile).
-  TESSEL_HD constexpr index_t coord(int v) const requires detail::HasCoord<L> { return layout.coord(v); }
+  TESSEL_HDI constexpr index_t coord(int v) const requires detail::HasCoord<L> { return layout.coord(v); }
   /// Does the whole tensor lie inside its parent (tiles)?
-  TESSEL_HD constexpr bool full() const { return layout.full(); }
+  TESSEL_HDI constexpr bool full() const { return layout.full(); }
 };
 
 template <class Engine, class L>
-TESSEL_HD constexpr Tensor<Engine, L> make_tensor(const Engine& e, const L& l) {
+TESSEL_HDI constexpr Tensor<Engine, L> make_tensor(const Engine& e, const L& l) {
   return {e, l};
 }
 
@@ -368,9 +395,9 @@ using Fragment = typename detail::FragmentOf<T, Vals>::type;
 /// The global tensor ptr with run-time layout (shape):(stride), e.g.
 /// make_global_tensor(p, {M, N}, {ld, 1}) for a row-major matrix.
 template <class T, int R>
-TESSEL_HD constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_global_tensor(T* ptr,
-                                                                                        const index_t (&shape)[R],
-                                                                                        const index_t (&stride)[R]) {
+TESSEL_HDI constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_global_tensor(T* ptr,
+                                                                                         const index_t (&shape)[R],
+                                                                                         const index_t (&stride)[R]) {
   Tensor<ViewEngine<T, Space::global>, Strided<R>> g{{ptr}, {}};
   for (int i = 0; i < R; ++i) {
     g.layout.shape[i] = shape[i];
@@ -380,8 +407,8 @@ TESSEL_HD constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_global
 }
 /// The same from IntTuples (host code: the calculator's values).
 template <int R, class T>
-TESSEL_HD constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_global_tensor(T* ptr, const IntTuple& shape,
-                                                                                        const IntTuple& stride) {
+TESSEL_HDI constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_global_tensor(T* ptr, const IntTuple& shape,
+                                                                                         const IntTuple& stride) {
   Tensor<ViewEngine<T, Space::global>, Strided<R>> g{{ptr}, {}};
   for (int i = 0; i < R; ++i) {
     g.layout.shape[i] = shape.is_int() ? shape.val[0] : shape.val[i];
@@ -392,11 +419,11 @@ TESSEL_HD constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_global
 
 /// A tensor with static layout L at p in shared memory (L may be swizzled).
 template <Layout L, class T>
-TESSEL_HD constexpr Tensor<ViewEngine<T, Space::shared>, StaticLayout<L>> make_smem_tensor(T* p) {
+TESSEL_HDI constexpr Tensor<ViewEngine<T, Space::shared>, StaticLayout<L>> make_smem_tensor(T* p) {
   return {{p}, {}};
 }
 template <SwizzledLayout L, class T>
-TESSEL_HD constexpr Tensor<ViewEngine<T, Space::shared>, StaticSwizzledLayout<L>> make_smem_tensor(T* p) {
+TESSEL_HDI constexpr Tensor<ViewEngine<T, Space::shared>, StaticSwizzledLayout<L>> make_smem_tensor(T* p) {
   return {{p}, {}};
 }
 
@@ -405,7 +432,7 @@ TESSEL_HD constexpr Tensor<ViewEngine<T, Space::shared>, StaticSwizzledLayout<L>
 /// packed coordinate (coord(v)) and whether it exists (inside(v)).  CuTe
 /// partitions an identity tensor for the same purpose.
 template <class Shape, class... Rs>
-TESSEL_HD constexpr auto make_coord_tile(Rs... residue) {
+TESSEL_HDI constexpr auto make_coord_tile(Rs... residue) {
   constexpr int R = static_cast<int>(sizeof...(Rs));
   return Tensor<ViewEngine<const float, Space::global>, TileLayout<Shape::value, R>>{
       {nullptr}, {{}, {static_cast<index_t>(residue)...}}};
@@ -448,7 +475,7 @@ constexpr Layout keep_modes(const Layout& L, const bool* keep, int r) {
   return b.finish();
 }
 template <Layout L, int K, class C>
-TESSEL_HD constexpr index_t mode_offset(const C& c) {
+TESSEL_HDI constexpr index_t mode_offset(const C& c) {
   if constexpr (is_underscore_v<C>) {
     return 0;
   } else {
@@ -456,7 +483,7 @@ TESSEL_HD constexpr index_t mode_offset(const C& c) {
   }
 }
 template <Layout L, class... Cs>
-TESSEL_HD constexpr index_t fixed_offset(Cs... cs) {
+TESSEL_HDI constexpr index_t fixed_offset(Cs... cs) {
   index_t off = 0;
   [&]<int... K>(std::integer_sequence<int, K...>) { ((off += mode_offset<L, K>(cs)), ...); }
   (std::make_integer_sequence<int, static_cast<int>(sizeof...(Cs))>{});
@@ -491,18 +518,10 @@ requires(sizeof...(Cs) == static_cast<std::size_t>(rank(L)) && sizeof...(Cs) >= 
 }
 template <class E, class ThrL, class... Cs>
 requires(requires { ThrL::kVals; } && sizeof...(Cs) == static_cast<std::size_t>(ThrL::kRank) &&
-         sizeof...(Cs) >= 2) TESSEL_HD constexpr auto slice(const Tensor<E, ThrL>& t, Cs... cs) {
+         sizeof...(Cs) >= 2) TESSEL_HDI constexpr auto slice(const Tensor<E, ThrL>& t, Cs... cs) {
   constexpr Layout kept = detail::kept_layout<ThrL::kVals, Cs...>();
-  Tensor<E, typename ThrL::template With<kept>> r{t.engine, {}};
-  if constexpr (requires { t.layout.stride; }) {
-    for (int i = 0; i < static_cast<int>(sizeof(t.layout.stride) / sizeof(index_t)); ++i) {
-      r.layout.stride[i] = t.layout.stride[i];
-      r.layout.residue[i] = t.layout.residue[i];
-    }
-  }
-  r.layout.base = t.layout.base;
-  r.layout.off = t.layout.off + detail::fixed_offset<ThrL::kVals>(cs...);
-  return r;
+  return Tensor<E, typename ThrL::template With<kept>>{
+      t.engine, t.layout.template sliced<kept>(detail::fixed_offset<ThrL::kVals>(cs...))};
 }
 
 // ---------------------------------------------------------------- divides, partitions, recast of static tensors
@@ -510,18 +529,18 @@ requires(requires { ThrL::kVals; } && sizeof...(Cs) == static_cast<std::size_t>(
 /// A static tensor divided by a static tiler: ((tile), (rest)) (zipped_divide
 /// of its layout); the tiler is a template argument so the result stays static.
 template <Tiler Tl, class E, Layout L>
-TESSEL_HD constexpr auto zipped_divide(const Tensor<E, StaticLayout<L>>& t) {
+TESSEL_HDI constexpr auto zipped_divide(const Tensor<E, StaticLayout<L>>& t) {
   return Tensor<E, StaticLayout<zipped_divide(L, Tl).value()>>{t.engine, {}};
 }
 template <Tiler Tl, class E, Layout L>
-TESSEL_HD constexpr auto logical_divide(const Tensor<E, StaticLayout<L>>& t) {
+TESSEL_HDI constexpr auto logical_divide(const Tensor<E, StaticLayout<L>>& t) {
   return Tensor<E, StaticLayout<logical_divide(L, Tl).value()>>{t.engine, {}};
 }
 
 /// Tile `(c0, c1, ...)` of a static tensor cut by tiler Tl (CuTe's local_tile:
 /// zipped_divide, then fix the rest mode).
 template <Tiler Tl, class T, Space S, Layout L, class... Cs>
-TESSEL_HD constexpr auto local_tile(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t, Cs... tile_coord) {
+TESSEL_HDI constexpr auto local_tile(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t, Cs... tile_coord) {
   constexpr Layout z = zipped_divide(L, Tl).value();
   const index_t off = StaticLayout<mode(z, 1)>{}(static_cast<index_t>(tile_coord)...);
   return Tensor<ViewEngine<T, S>, StaticLayout<mode(z, 0)>>{{t.engine.ptr + off}, {}};
@@ -530,7 +549,7 @@ TESSEL_HD constexpr auto local_tile(const Tensor<ViewEngine<T, S>, StaticLayout<
 /// The modes [B, E) of a static tensor grouped into one mode:
 /// group_modes<1,3> of (2,3,4):(1,2,6) is (2,(3,4)):(1,(2,6)).
 template <int B, int E, class Eng, Layout L>
-TESSEL_HD constexpr auto group_modes(const Tensor<Eng, StaticLayout<L>>& t) {
+TESSEL_HDI constexpr auto group_modes(const Tensor<Eng, StaticLayout<L>>& t) {
   constexpr Layout G = [] {
     static_assert(0 <= B && B < E && E <= rank(L), "tessel: group_modes needs 0 <= B < E <= rank");
     ModeBuilder outer, inner;
@@ -548,7 +567,7 @@ TESSEL_HD constexpr auto group_modes(const Tensor<Eng, StaticLayout<L>>& t) {
 /// the tensor is divided into tiles of Thr's shape and every thread keeps its
 /// position in each tile (CuTe's local_partition / outer partition).
 template <Layout Thr, class T, Space S, Layout L>
-TESSEL_HD constexpr auto local_partition(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t, int thread) {
+TESSEL_HDI constexpr auto local_partition(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t, int thread) {
   constexpr Tiler tl = [] {
     Tiler x;
     for (int k = 0; k < rank(Thr); ++k) {
@@ -589,7 +608,7 @@ constexpr Result<Layout> recast_layout(const Layout& L, index_t num, index_t den
 }
 /// recast<U>(t): the static tensor t seen as elements of U.
 template <class U, class T, Space S, Layout L>
-TESSEL_HD constexpr auto recast(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t) {
+TESSEL_HDI constexpr auto recast(const Tensor<ViewEngine<T, S>, StaticLayout<L>>& t) {
   constexpr Layout R = recast_layout(L, sizeof(T), sizeof(U)).value();
   return Tensor<ViewEngine<U, S>, StaticLayout<R>>{{reinterpret_cast<U*>(t.engine.ptr)}, {}};
 }
@@ -597,7 +616,7 @@ TESSEL_HD constexpr auto recast(const Tensor<ViewEngine<T, S>, StaticLayout<L>>&
 /// Reinterpret `n` elements of T as elements of U (e.g. 8 x bf16 as one
 /// 128-bit word): the count must divide exactly.
 template <class U, class T>
-TESSEL_HD constexpr U* recast_ptr(T* p) {
+TESSEL_HDI constexpr U* recast_ptr(T* p) {
   static_assert(sizeof(U) % sizeof(T) == 0 || sizeof(T) % sizeof(U) == 0,
                 "tessel: recast between element types whose sizes do not divide");
   return reinterpret_cast<U*>(p);

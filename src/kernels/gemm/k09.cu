@@ -28,6 +28,7 @@ struct MapKey {
   const void* ptr;
   index_t shape[2], stride[2];
   int elem_bytes, box[2];
+  TmaUse use;
   bool operator==(const MapKey&) const = default;
 };
 struct MapCache {
@@ -44,12 +45,14 @@ MapCache& cache() {
 /// The map of global tensor g for the tiles of TmaTile `Tma` (which knows
 /// the box and the swizzle from the kernel's shared layout).
 template <class Tma, class T>
-Status map_of(CUtensorMap& out, const T* ptr, const index_t (&shape)[2], const index_t (&stride)[2], const char* what) {
+Status map_of(CUtensorMap& out, const T* ptr, const index_t (&shape)[2], const index_t (&stride)[2], const char* what,
+              TmaUse use = TmaUse::load) {
   const MapKey key{ptr,
                    {shape[0], shape[1]},
                    {stride[0], stride[1]},
                    static_cast<int>(sizeof(T)),
-                   {static_cast<int>(Tma::kPlan.box[0]), static_cast<int>(Tma::kPlan.box[1])}};
+                   {static_cast<int>(Tma::kPlan.box[0]), static_cast<int>(Tma::kPlan.box[1])},
+                   use};
   MapCache& c = cache();
   std::lock_guard<std::mutex> lock(c.mu);
   for (int i = 0; i < c.used; ++i)
@@ -57,7 +60,7 @@ Status map_of(CUtensorMap& out, const T* ptr, const index_t (&shape)[2], const i
       out = c.maps[i];
       return Status::success();
     }
-  const arch::sm90::TensorMapStatus s = Tma::make_map(out, make_global_tensor(ptr, shape, stride));
+  const arch::sm90::TensorMapStatus s = Tma::make_map(out, make_global_tensor(ptr, shape, stride), use);
   if (!s.ok()) return Status::failure(Status::unsupported, std::string("k09: TMA map of ") + what + ": " + s.message);
   c.keys[c.next] = key;
   c.maps[c.next] = out;
@@ -121,7 +124,9 @@ Status launch_tma(const GemmArgs& a, cudaStream_t stream) {
     if (tma_ready(a.d, a.ldd, size_bytes(a.cd_type))) {
       const auto map_d_of = [&]<class U>() {
         using Tma = typename X::template Epilogue<U>::Tma;
-        return map_of<Tma>(map_d, static_cast<const U*>(a.d), {a.m, a.n}, {a.ldd, index_t{1}}, "D");
+        // D's rows must fill whole 16-byte granules, or TMA would write into
+        // its row padding: then the register epilogue writes D.
+        return map_of<Tma>(map_d, static_cast<const U*>(a.d), {a.m, a.n}, {a.ldd, index_t{1}}, "D", TmaUse::store);
       };
       const Status sd = a.cd_type == DType::bf16  ? map_d_of.template operator()<__nv_bfloat16>()
                         : a.cd_type == DType::f16 ? map_d_of.template operator()<__half>()
