@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(384, 1) setmaxnreg_split(int* out) {
 }  // namespace
 
 TEST(Mbarrier, ArriveAndWaitOverPhases) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   constexpr int kPhases = 5;
   DeviceArray<int> ok(kPhases * 128);
   ASSERT_NE(ok.ptr, nullptr);
@@ -78,7 +78,7 @@ TEST(Mbarrier, ArriveAndWaitOverPhases) {
 }
 
 TEST(ElectSync, ExactlyOneLanePerWarp) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   DeviceArray<int> full(128), partial(128);
   ASSERT_TRUE(full.ptr && partial.ptr);
   CUDA_CHECK(full.fill_bytes(0x7F));
@@ -116,7 +116,7 @@ TEST(ElectSync, ExactlyOneLanePerWarp) {
 }
 
 TEST(Setmaxnreg, ProducerGivesConsumersTake) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   cudaFuncAttributes attr{};
   CUDA_CHECK(cudaFuncGetAttributes(&attr, setmaxnreg_split));
   // The budget needs the kernel launched at >= 168 registers per thread
@@ -183,7 +183,7 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(32)
 }
 
 TEST(Cluster, MulticastLoadAndRemoteArrive) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   constexpr int kRows = 128, kCols = 64;
   std::vector<std::uint16_t> h(kRows * kCols);
   for (int i = 0; i < kRows * kCols; ++i) h[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(i * 7 + 1);

@@ -141,7 +141,7 @@ TEST(TensorMapValidation, EncodeChecksBeforeTheDriver) {
 }
 
 TEST(TensorMapDriver, AgreesWithValidation) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   DeviceArray<std::uint16_t> buf(100 * 208 + 64);
   ASSERT_NE(buf.ptr, nullptr);
   CUtensorMap map;

@@ -406,17 +406,17 @@ const TmaCase kCasesNarrow[] = {
 }  // namespace
 
 TEST(Tma, Load2DStore2DEverySwizzle) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   for (const TmaCase& c : kCases2D) run_tma_case(c, round_trip_positions(c), true);
 }
 
 TEST(Tma, Load3DStore3DEverySwizzle) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   for (const TmaCase& c : kCases3D) run_tma_case(c, round_trip_positions(c), true);
 }
 
 TEST(Tma, InnerBoxNarrowerThanTheSwizzleSpan) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   for (const TmaCase& c : kCasesNarrow) run_tma_case(c, round_trip_positions(c), true);
 }
 
@@ -426,7 +426,7 @@ TEST(Tma, InnerBoxNarrowerThanTheSwizzleSpan) {
 // stores at negative coordinates fault (see the comment at the top of the TMA
 // tests).
 TEST(TmaNegativeCoordinates, LoadsZeroFill) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   for (const TmaCase& c : kCases2D) run_tma_case(c, negative_positions(c), false);
   for (const TmaCase& c : kCases3D) run_tma_case(c, negative_positions(c), false);
 }

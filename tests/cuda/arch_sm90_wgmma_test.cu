@@ -255,108 +255,108 @@ void run_every_n(std::integer_sequence<int, Is...>) {
 
 // -------------------------------------------- RS: A from registers (§7.3), B K-major 128B swizzle
 TEST(WgmmaRS, Bf16N8) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 8, GmmaMajor::k, GmmaMajor::k, true>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 1);
 }
 TEST(WgmmaRS, Bf16N64) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 64, GmmaMajor::k, GmmaMajor::k, true>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 2);
 }
 TEST(WgmmaRS, Bf16N128) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 128, GmmaMajor::k, GmmaMajor::k, true>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 3);
 }
 TEST(WgmmaRS, Bf16N256) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 256, GmmaMajor::k, GmmaMajor::k, true>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 4);
 }
 TEST(WgmmaRS, Bf16N64ScaleDFalseIgnoresC) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 64, GmmaMajor::k, GmmaMajor::k, true>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, false, 5);
 }
 TEST(WgmmaRS, Bf16N128BMnMajor64B) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 128, GmmaMajor::k, GmmaMajor::mn, true>(GmmaSwizzle::sw128, GmmaSwizzle::sw64, true, 6);
 }
 TEST(WgmmaRS, F16N128) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::f16, 128, GmmaMajor::k, GmmaMajor::k, true>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 7);
 }
 
 // -------------------------------------------- SS: both operands through descriptors (§8)
 TEST(WgmmaSS, Bf16N8KMajor128B) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 8, GmmaMajor::k, GmmaMajor::k, false>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 11);
 }
 TEST(WgmmaSS, Bf16N64KMajor128B) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 64, GmmaMajor::k, GmmaMajor::k, false>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 12);
 }
 TEST(WgmmaSS, Bf16N128KMajor128B) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 128, GmmaMajor::k, GmmaMajor::k, false>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 13);
 }
 TEST(WgmmaSS, Bf16N256KMajor128B) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 256, GmmaMajor::k, GmmaMajor::k, false>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 14);
 }
 TEST(WgmmaSS, Bf16N64EverySmemLayout) {
   // A and B in each of the 8 layouts of §8.4 (K- and MN-major x none/32B/64B/128B).
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   for (GmmaSwizzle sw : {GmmaSwizzle::none, GmmaSwizzle::sw32, GmmaSwizzle::sw64, GmmaSwizzle::sw128}) {
     run_wgmma<WgmmaType::bf16, 64, GmmaMajor::k, GmmaMajor::k, false>(sw, sw, true, 20);
     run_wgmma<WgmmaType::bf16, 64, GmmaMajor::mn, GmmaMajor::mn, false>(sw, sw, true, 21);
   }
 }
 TEST(WgmmaSS, Bf16N128KMajorNoSwizzle) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 128, GmmaMajor::k, GmmaMajor::k, false>(GmmaSwizzle::none, GmmaSwizzle::none, true, 22);
 }
 TEST(WgmmaSS, Bf16N256MnMajor128BAcrossMnBlocks) {
   // B is four 64-element MN blocks wide: LBO (MN-major, swizzled) is used.
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 256, GmmaMajor::k, GmmaMajor::mn, false>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 23);
 }
 TEST(WgmmaSS, Bf16N128MnMajor32BAnd64B) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 128, GmmaMajor::mn, GmmaMajor::mn, false>(GmmaSwizzle::sw64, GmmaSwizzle::sw32, true, 24);
 }
 TEST(WgmmaSS, Bf16N256MnMajorNoSwizzle) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 256, GmmaMajor::mn, GmmaMajor::mn, false>(GmmaSwizzle::none, GmmaSwizzle::none, true, 25);
 }
 TEST(WgmmaSS, Bf16N128ScaleDFalseIgnoresC) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 128, GmmaMajor::k, GmmaMajor::k, false>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, false, 26);
 }
 TEST(WgmmaSS, Bf16N64NegatedA) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::bf16, 64, GmmaMajor::k, GmmaMajor::k, false, -1>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true,
                                                                         27);
 }
 TEST(WgmmaSS, F16N128KMajor128B) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::f16, 128, GmmaMajor::k, GmmaMajor::k, false>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 28);
 }
 TEST(WgmmaSS, F16N64MnMajor128B) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_wgmma<WgmmaType::f16, 64, GmmaMajor::mn, GmmaMajor::mn, false>(GmmaSwizzle::sw128, GmmaSwizzle::sw128, true, 29);
 }
 
 // -------------------------------------------- every generated shape, both types, both forms
 TEST(WgmmaEveryN, SsBf16) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_every_n<WgmmaType::bf16, false>(std::make_integer_sequence<int, 32>{});
 }
 TEST(WgmmaEveryN, RsBf16) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_every_n<WgmmaType::bf16, true>(std::make_integer_sequence<int, 32>{});
 }
 TEST(WgmmaEveryN, SsF16) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_every_n<WgmmaType::f16, false>(std::make_integer_sequence<int, 32>{});
 }
 TEST(WgmmaEveryN, RsF16) {
-  REQUIRE_GPU();
+  REQUIRE_SM90();
   run_every_n<WgmmaType::f16, true>(std::make_integer_sequence<int, 32>{});
 }

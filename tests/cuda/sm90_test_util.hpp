@@ -1,6 +1,6 @@
 // tests/cuda/sm90_test_util.hpp — what the tests of the Hopper wrappers
-// (arch_sm90_*_test.cu, one executable each) share: the skip with a message
-// where no sm_90 GPU is present, CUDA_CHECK, a device array, the golden atom
+// (arch_sm90_*_test.cu, one executable each) share, beside gpu_test.hpp (the
+// skips, CUDA_CHECK, the device array): the golden atom
 // layouts of tests/data/atom_layouts.tsv, the §7.2/§7.3 ownership formulas and
 // a bounded mbarrier wait.  Functions are inline so that a file that uses only
 // some of them compiles without unused-function warnings; the golden-TSV
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_test.hpp"
 #include "tessel/arch/sm90.hpp"
 #include "tessel/arch/sm90_tensor_map.hpp"
 #include "tessel/host/calc.hpp"
@@ -35,54 +36,7 @@ using tessel::arch::sm90::TensorMapErrc;
 using tessel::arch::sm90::TensorMapSpec;
 using tessel::arch::sm90::TensorMapStatus;
 
-#define CUDA_CHECK(expr)                                                       \
-  do {                                                                         \
-    const cudaError_t err_ = (expr);                                           \
-    ASSERT_EQ(err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(err_); \
-  } while (0)
-
-// ================================================================ helpers
-
-inline bool have_sm90(std::string& why) {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    (void)cudaGetLastError();
-    why = "no CUDA device on this machine: GPU test skipped (it runs on the device)";
-    return false;
-  }
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || prop.major != 9) {
-    why = std::string("device 0 is not an sm_90 GPU (") + prop.name + "): Hopper test skipped";
-    return false;
-  }
-  return true;
-}
-#define REQUIRE_GPU()                           \
-  do {                                          \
-    std::string why_;                           \
-    if (!have_sm90(why_)) GTEST_SKIP() << why_; \
-  } while (0)
-
-/// A device array, freed on scope exit.
-template <class T>
-struct DeviceArray {
-  T* ptr = nullptr;
-  std::size_t n = 0;
-  explicit DeviceArray(std::size_t count) : n(count) {
-    if (cudaMalloc(&ptr, n * sizeof(T)) != cudaSuccess) ptr = nullptr;
-  }
-  ~DeviceArray() { cudaFree(ptr); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  cudaError_t upload(const std::vector<T>& h) {
-    return cudaMemcpy(ptr, h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
-  }
-  cudaError_t fill_bytes(int byte) { return cudaMemset(ptr, byte, n * sizeof(T)); }
-  cudaError_t download(std::vector<T>& h) const {
-    h.resize(n);
-    return cudaMemcpy(h.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost);
-  }
-};
+using tessel::testing::DeviceArray;
 
 // ---------------------------------------------------------------- the golden TSV
 

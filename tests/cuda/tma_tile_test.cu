@@ -153,16 +153,7 @@ __global__ void __cluster_dims__(2, 1, 1)
   arch::sm90::cluster_sync();  // no CTA leaves while its peer may still write into it
 }
 
-bool is_sm90() {
-  cudaDeviceProp p{};
-  return cudaGetDeviceProperties(&p, 0) == cudaSuccess && p.major == 9;
-}
-
 }  // namespace
-
-#define REQUIRE_SM90() \
-  REQUIRE_GPU();       \
-  if (!is_sm90()) GTEST_SKIP() << "TMA needs a compute capability 9.0 GPU (built for sm_90a)"
 
 TEST(TmaTile, BoxPlansOfTheKernelsLayouts) {
   // Static facts, checked here too so that a failure names the layout.

@@ -122,16 +122,7 @@ void run_every_n(std::integer_sequence<int, I...>) {
   (run<8 * (I + 1)>(), ...);
 }
 
-bool is_sm90() {
-  cudaDeviceProp p{};
-  return cudaGetDeviceProperties(&p, 0) == cudaSuccess && p.major == 9;
-}
-
 }  // namespace
-
-#define REQUIRE_SM90() \
-  REQUIRE_GPU();       \
-  if (!is_sm90()) GTEST_SKIP() << "wgmma needs a compute capability 9.0 GPU (built for sm_90a)"
 
 TEST(WgmmaTiledMma, SSKMajorEveryN) {
   REQUIRE_SM90();
