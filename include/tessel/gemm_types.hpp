@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+#include "tessel/core/major.hpp"
+
 namespace tessel {
 
 namespace names_detail {
@@ -61,6 +63,10 @@ constexpr int size_bytes(DType t) { return t == DType::f32 ? 4 : 2; }
 
 enum class MajorA { k, m };  // A:k (K contiguous) or A:m (M contiguous)
 enum class MajorB { n, k };  // B:n (N contiguous) or B:k (K contiguous)
+/// Which index of the A (M,K) or B (N,K) operand is contiguous, in the one
+/// type the kernels use (core/major.hpp).
+constexpr OperandMajor major_of(MajorA a) { return a == MajorA::k ? OperandMajor::k : OperandMajor::mn; }
+constexpr OperandMajor major_of(MajorB b) { return b == MajorB::k ? OperandMajor::k : OperandMajor::mn; }
 struct GemmLayout {
   MajorA a = MajorA::k;
   MajorB b = MajorB::n;

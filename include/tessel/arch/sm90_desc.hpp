@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "tessel/core/config.hpp"
+#include "tessel/core/major.hpp"
 
 namespace tessel::arch::sm90 {
 
@@ -32,7 +33,7 @@ enum class GmmaSwizzle : std::uint8_t { none = 0, sw128 = 1, sw64 = 2, sw32 = 3 
 /// Which dimension of an operand tile is contiguous in shared memory, as the
 /// wgmma `tA`/`tB` immediates name it: K-major (0) stores each row (one m or n)
 /// with K contiguous, MN-major (1) stores M or N contiguous (§8.2).
-enum class GmmaMajor : std::uint8_t { k = 0, mn = 1 };
+using GmmaMajor = OperandMajor;  // core/major.hpp: K-major = 0, MN-major = 1
 
 /// Bytes of one swizzled row (the span that the XOR permutes): 0 for none.
 TESSEL_HD constexpr std::uint32_t swizzle_span_bytes(GmmaSwizzle s) {

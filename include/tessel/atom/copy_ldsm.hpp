@@ -17,6 +17,7 @@
 #include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
 #include "tessel/atom/tiled_copy.hpp"
+#include "tessel/core/major.hpp"
 
 namespace tessel {
 
@@ -79,8 +80,9 @@ inline constexpr Layout ldmatrix_x2_trans_src_b =
 
 /// ldmatrix copies of the A and B fragments of TiledMma TM (m16n8k16 atoms),
 /// from K-major shared tiles (Trans = false) or M/N-major ones (Trans = true).
-template <class T, class TM, bool IsA, bool Trans = false>
+template <class T, class TM, bool IsA, OperandMajor Major = OperandMajor::k>
 struct TiledLdsm {
+  static constexpr bool Trans = Major == OperandMajor::mn;  // an MN-major tile is read with .trans
   using atom = SM75_Ldsm<T, IsA ? 4 : 2, Trans>;
   static constexpr TiledMmaLayouts kL = TM::kL;
   static constexpr int kAM = kL.m / 16, kAN = kL.n / 8, kAK = kL.k / 16;
@@ -109,9 +111,9 @@ struct TiledLdsm {
   TESSEL_HDI constexpr ThrCopy get_slice(int thread) const { return ThrCopy{thread}; }
 };
 
-template <class T, class TM, bool Trans = false>
-using TiledLdsmA = TiledLdsm<T, TM, true, Trans>;
-template <class T, class TM, bool Trans = false>
-using TiledLdsmB = TiledLdsm<T, TM, false, Trans>;
+template <class T, class TM, OperandMajor Major = OperandMajor::k>
+using TiledLdsmA = TiledLdsm<T, TM, true, Major>;
+template <class T, class TM, OperandMajor Major = OperandMajor::k>
+using TiledLdsmB = TiledLdsm<T, TM, false, Major>;
 
 }  // namespace tessel

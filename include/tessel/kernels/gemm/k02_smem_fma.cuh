@@ -56,9 +56,9 @@ using Mma = TiledMma<UniversalFma<T, T, float>, 16, 16, 1>;
 inline constexpr Layout kLoadThrK = make_layout(make_shape(16, 16), LayoutRight{});
 inline constexpr Layout kLoadThrMN = make_layout(make_shape(128, 2));
 inline constexpr Layout kOneValue = make_layout(make_shape(1, 1));
-template <class T, bool KContiguous>
+template <class T, OperandMajor Major>
 using GmemLoad = MakeTiledCopy<UniversalCopyZfill<T, 8 * static_cast<int>(sizeof(T))>,
-                               KContiguous ? kLoadThrK : kLoadThrMN, kOneValue>;
+                               Major == OperandMajor::k ? kLoadThrK : kLoadThrMN, kOneValue>;
 
 /// The shared-memory layouts of k02: K-major tiles, (128,16):(16,1).
 struct SmemKMajor {
@@ -92,8 +92,8 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_smem_fma(Params<T> p) {
   using CTile = TileShape<kBM, kBN>;
   using TileA = TileShape<kBM, kBK>;
   using TileB = TileShape<kBN, kBK>;
-  using LoadA = GmemLoad<T, MA == MajorA::k>;
-  using LoadB = GmemLoad<T, MB == MajorB::k>;
+  using LoadA = GmemLoad<T, major_of(MA)>;
+  using LoadB = GmemLoad<T, major_of(MB)>;
   using FragLoadA = TiledCopyA<UniversalCopy<T, 8 * static_cast<int>(sizeof(T))>, MMA>;
   using FragLoadB = TiledCopyB<UniversalCopy<T, 8 * static_cast<int>(sizeof(T))>, MMA>;
   constexpr Layout LA = Smem::a;

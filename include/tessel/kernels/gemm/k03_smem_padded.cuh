@@ -67,17 +67,17 @@ struct Bf16Stub {
   unsigned short bits;
 };
 using MmaLayouts = k02::Mma<Bf16Stub>;
-template <bool KContiguous>
-using Load = k02::GmemLoad<Bf16Stub, KContiguous>;
+template <OperandMajor Major>
+using Load = k02::GmemLoad<Bf16Stub, Major>;
 }  // namespace detail
 
 // k02: MMA reads of A 4-way, stores of M/N-contiguous operands 8-way.
 static_assert(bank_conflict_ways(detail::MmaLayouts::kPartA<k02::SmemKMajor::a>, 2) == 4);
-static_assert(bank_conflict_ways(detail::Load<false>::kPartition<k02::SmemKMajor::a>, 2) == 8);
+static_assert(bank_conflict_ways(detail::Load<OperandMajor::mn>::kPartition<k02::SmemKMajor::a>, 2) == 8);
 // k03: every access conflict-free.
 static_assert(bank_conflict_ways(detail::MmaLayouts::kPartA<SmemPadded::a>, 2) == 1);
 static_assert(bank_conflict_ways(detail::MmaLayouts::kPartB<SmemPadded::b>, 2) == 1);
-static_assert(bank_conflict_ways(detail::Load<true>::kPartition<SmemPadded::a>, 2) == 1);
-static_assert(bank_conflict_ways(detail::Load<false>::kPartition<SmemPadded::a>, 2) == 1);
+static_assert(bank_conflict_ways(detail::Load<OperandMajor::k>::kPartition<SmemPadded::a>, 2) == 1);
+static_assert(bank_conflict_ways(detail::Load<OperandMajor::mn>::kPartition<SmemPadded::a>, 2) == 1);
 
 }  // namespace tessel::gemm_kernels::k03

@@ -18,7 +18,7 @@ template <class T>
 using Mma = TiledMma<SM80_16x8x16_F32_TN<T>, 2, 2, 1>;  // (32,16,16) per step, 4 warps
 
 template <class T, MajorA MA, MajorB MB>
-using Tile = MmaTile<T, Mma<T>, MA == MajorA::k, MB == MajorB::k, kBM, kBN, kThreads>;
+using Tile = MmaTile<T, Mma<T>, major_of(MA), major_of(MB), kBM, kBN, kThreads>;
 
 template <class T, MajorA MA, MajorB MB>
 __global__ void __launch_bounds__(kThreads) gemm_mma_sync(Params<T> p) {

@@ -20,7 +20,7 @@ struct MultistageConfig {
   template <class T>
   using Mma = TiledMma<SM80_16x8x16_F32_TN<T>, WarpsM, WarpsN, 1>;
   template <class T, MajorA MA, MajorB MB>
-  using Tile = MmaTile<T, Mma<T>, MA == MajorA::k, MB == MajorB::k, BM, BN, kThreads>;
+  using Tile = MmaTile<T, Mma<T>, major_of(MA), major_of(MB), BM, BN, kThreads>;
   using raster = Raster;
   using epilogue = Epilogue;
   /// The pipeline's stages (1024-byte aligned, as the 128-byte swizzle

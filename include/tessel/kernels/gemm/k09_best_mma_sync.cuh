@@ -46,10 +46,10 @@ namespace tessel::gemm_kernels {
 /// (64 m x 64 k), each k a 128-byte row, the atoms 4096 elements apart
 /// (TmaTile finds that a box cannot span two atoms and cuts the tile into
 /// Rows/64 boxes).
-template <class T, bool KMajor, int Rows>
+template <class T, OperandMajor Major, int Rows>
 struct TmaOperand {
   static constexpr SwizzledLayout kSmem =
-      KMajor ? kSmemKMajor<Rows>
+      Major == OperandMajor::k ? kSmemKMajor<Rows>
              : compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK),
                                                      make_stride(make_stride(1, 64 * kBK), 64)));
   static constexpr int kElems = Rows * kBK;
@@ -71,11 +71,11 @@ using Mma = TiledMma<SM80_16x8x16_F32_TN<T>, 2, 4, 1>;  // (32,32,16) per step
 
 template <class T, MajorA MA, MajorB MB>
 struct Tiles {
-  using OpA = TmaOperand<T, MA == MajorA::k, kBM>;
-  using OpB = TmaOperand<T, MB == MajorB::k, kBN>;
+  using OpA = TmaOperand<T, major_of(MA), kBM>;
+  using OpB = TmaOperand<T, major_of(MB), kBN>;
   using TM = Mma<T>;
-  using LdsmA = TiledLdsmA<T, TM, MA != MajorA::k>;
-  using LdsmB = TiledLdsmB<T, TM, MB != MajorB::k>;
+  using LdsmA = TiledLdsmA<T, TM, major_of(MA)>;
+  using LdsmB = TiledLdsmB<T, TM, major_of(MB)>;
   using FragA = typename TM::template FragmentA<OpA::kSmem.layout>;  // (8,4,4)
   using FragB = typename TM::template FragmentB<OpB::kSmem.layout>;  // (4,8,4)
   using CTile = TileShape<kBM, kBN>;

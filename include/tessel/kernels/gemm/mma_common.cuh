@@ -35,9 +35,10 @@ inline constexpr SwizzledLayout kSmemMNMajor =
 
 /// Everything about one operand (A: IsA, B otherwise) of a (Rows, 64) tile
 /// loaded by `Threads` threads, K-major or not.
-template <class T, bool KMajor, int Rows, int Threads>
+template <class T, OperandMajor Major, int Rows, int Threads>
 struct Operand {
   static_assert(Rows % 64 == 0, "tessel: operand tiles are whole 64-row swizzle atoms");
+  static constexpr bool KMajor = Major == OperandMajor::k;
   static constexpr SwizzledLayout kSmem = KMajor ? kSmemKMajor<Rows> : kSmemMNMajor<Rows>;
   static constexpr int kElems = Rows * kBK;
   /// 16-byte vectors along the contiguous index: K-major, 8 threads per
@@ -80,12 +81,12 @@ __device__ inline bool rows_aligned16(const T* p, index_t ld) {
 }
 
 /// The fragments and ldmatrix copies of a (BM,BN,64) CTA tile computed by TiledMma TM.
-template <class T, class TM, bool AKMajor, bool BKMajor, int BM, int BN, int Threads>
+template <class T, class TM, OperandMajor MajA, OperandMajor MajB, int BM, int BN, int Threads>
 struct MmaTile {
-  using OpA = Operand<T, AKMajor, BM, Threads>;
-  using OpB = Operand<T, BKMajor, BN, Threads>;
-  using LdsmA = TiledLdsmA<T, TM, !AKMajor>;
-  using LdsmB = TiledLdsmB<T, TM, !BKMajor>;
+  using OpA = Operand<T, MajA, BM, Threads>;
+  using OpB = Operand<T, MajB, BN, Threads>;
+  using LdsmA = TiledLdsmA<T, TM, MajA>;
+  using LdsmB = TiledLdsmB<T, TM, MajB>;
   using FragA = typename TM::template FragmentA<OpA::kSmem.layout>;  // (8,RM,4) bf16
   using FragB = typename TM::template FragmentB<OpB::kSmem.layout>;  // (4,RN,4)
   using CTile = TileShape<BM, BN>;
