@@ -173,7 +173,7 @@ std::vector<int> random_ints(std::size_t n, std::mt19937& rng) {
 /// (SS: stored with (major_a, sw_a)); B is N x kK as (n, k), stored with (MB, sw_b).
 template <WgmmaType T, int N, GmmaMajor MA, GmmaMajor MB, bool kRS, int kScaleA = 1>
 void run_wgmma(GmmaSwizzle sw_a, GmmaSwizzle sw_b, bool accumulate, unsigned seed) {
-  SCOPED_TRACE(testing::Message() << (kRS ? "RS" : "SS") << (T == WgmmaType::bf16 ? " bf16" : " f16") << " N=" << N
+  SCOPED_TRACE(::testing::Message() << (kRS ? "RS" : "SS") << (T == WgmmaType::bf16 ? " bf16" : " f16") << " N=" << N
                                   << " A " << (kRS ? std::string("registers") : smem_atom_name(MA, sw_a)) << " B "
                                   << smem_atom_name(MB, sw_b) << (accumulate ? " D=C+AB" : " D=AB")
                                   << (kScaleA < 0 ? " (A negated)" : ""));
