@@ -39,8 +39,7 @@ __global__ void load_dump_store(const __grid_constant__ CUtensorMap src, const _
   }
   __syncthreads();
   arch::sm90::mbarrier_wait_parity(bar, 0);
-  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x)
-    dump[e] = smem[StaticSwizzledLayout<L>{}(e / BN, e % BN)];
+  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) dump[e] = smem[StaticSwizzledLayout<L>{}(e / BN, e % BN)];
   __syncthreads();
   if (threadIdx.x == 0) {
     Tma::store(&dst, smem, ti, tj);
@@ -102,8 +101,8 @@ void round_trip(index_t rows, index_t cols, index_t ld, bool mode0_contiguous, i
   EXPECT_EQ(bad, 0) << rows << "x" << cols << " ld " << ld << " tile (" << ti << "," << tj << ")";
 }
 
-constexpr SwizzledLayout kKMajor{Swizzle{3, 3, 3},
-                                 tile_to_shape(make_layout(make_shape(8, 64), LayoutRight{}), make_shape(128, 64)).value()};
+constexpr SwizzledLayout kKMajor{
+    Swizzle{3, 3, 3}, tile_to_shape(make_layout(make_shape(8, 64), LayoutRight{}), make_shape(128, 64)).value()};
 constexpr SwizzledLayout kMMajor{Swizzle{3, 3, 3},
                                  make_layout(make_shape(make_shape(64, 2), 64), make_stride(make_stride(1, 4096), 64))};
 constexpr SwizzledLayout kChunkF32{Swizzle{3, 2, 3}, make_layout(make_shape(128, 32), LayoutRight{})};
@@ -149,8 +148,8 @@ bool is_sm90() {
 
 }  // namespace
 
-#define REQUIRE_SM90()                                                                         \
-  REQUIRE_GPU();                                                                               \
+#define REQUIRE_SM90() \
+  REQUIRE_GPU();       \
   if (!is_sm90()) GTEST_SKIP() << "TMA needs a compute capability 9.0 GPU (built for sm_90a)"
 
 TEST(TmaTile, BoxPlansOfTheKernelsLayouts) {
