@@ -124,6 +124,10 @@ def plot(csv_path, out_path, x_mode="auto", title=None):
     fig, axes = plt.subplots(panels, 1, figsize=(max(8, 0.45 * len(keys) + 4) if x_mode == "label" else 9,
                                                   4.5 * panels), sharex=True, squeeze=False)
     ax = axes[0][0]
+    # The ladder has more steps (k01..k11) than matplotlib's default cycle has
+    # colours (10): take 20 distinct ones, so no two lines share a colour.
+    for row in axes:
+        row[0].set_prop_cycle(color=plt.get_cmap("tab20").colors)
     for label, impl, _, pts in series(tflops):
         style = dict(color="black", linestyle="--", linewidth=2) if impl == "cublas" else {}
         ax.plot([xval(k) for k, _ in pts], [v for _, v in pts], marker="o", markersize=4, label=label, **style)

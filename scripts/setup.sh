@@ -29,5 +29,5 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [ -
   done
   "$bin" bench copy --sizes 256,1024
   # The main job: the best ladder steps against cuBLASLt (verified, then timed).
-  "$bin" bench gemm --suite bench/ladder_suite.csv --impl k07,k08,k09
+  "$bin" bench gemm --suite bench/ladder_suite.csv --impl k07,k08,k09,k10,k11
 fi

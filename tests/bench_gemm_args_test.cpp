@@ -161,9 +161,12 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_STREQ(name(DType::f16), "fp16");
   EXPECT_EQ(parse_gemm_impl("k01"), GemmImpl::k01_naive);
   EXPECT_EQ(parse_gemm_impl("k04_mma_sync"), GemmImpl::k04_mma_sync);
-  EXPECT_EQ(parse_gemm_impl("k09_best_mma_sync"), GemmImpl::k09_best_mma_sync);
+  EXPECT_EQ(parse_gemm_impl("k09_tma_mbarriers"), GemmImpl::k09_tma_mbarriers);
+  EXPECT_EQ(parse_gemm_impl("k10"), GemmImpl::k10_persistent_warpgroup);
+  EXPECT_EQ(parse_gemm_impl("k11_tma_store_epilogue"), GemmImpl::k11_tma_store_epilogue);
   EXPECT_EQ(parse_gemm_impl("K04"), GemmImpl::k04_mma_sync);  // --impl ignores case
-  EXPECT_FALSE(parse_gemm_impl("k10"));
+  EXPECT_FALSE(parse_gemm_impl("k12"));
+  EXPECT_FALSE(parse_gemm_impl("k09_best_mma_sync"));  // the name of k09 before it was split into k09..k11
   EXPECT_FALSE(parse_gemm_impl("cublas"));
   for (GemmImpl g : kAllGemmImpls) {
     EXPECT_EQ(parse_gemm_impl(short_name(g)), g);
@@ -184,7 +187,7 @@ TEST(BenchGemmArgs, Defaults) {
   EXPECT_EQ(p.layout, (GemmLayout{MajorA::k, MajorB::n}));
   EXPECT_EQ(p.alpha, 1.0);
   EXPECT_EQ(p.beta, 0.0);
-  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k09_best_mma_sync}));
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k11_tma_store_epilogue}));  // the best step
   EXPECT_TRUE(o.cublas_rows);
   EXPECT_EQ(o.iterations, 50);
   EXPECT_EQ(o.warmup, 10);
@@ -226,9 +229,9 @@ TEST(BenchGemmArgs, Layouts) {
 
 TEST(BenchGemmArgs, Impls) {
   GemmBenchArgs a = mnk("64", "64", "64");
-  a.impls = {"k04,k09"};
+  a.impls = {"k04,k11"};
   GemmBenchOptions o = parse_ok(a);
-  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k04_mma_sync, GemmImpl::k09_best_mma_sync}));
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k04_mma_sync, GemmImpl::k11_tma_store_epilogue}));
   EXPECT_FALSE(o.cublas_rows);  // cuBLAS is still measured, but gets no rows of its own
   a.impls = {"cublas"};
   o = parse_ok(a);
@@ -236,14 +239,17 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"all"};
   o = parse_ok(a);
-  EXPECT_EQ(o.steps.size(), 9u);
+  EXPECT_EQ(o.steps.size(), 11u);
+  EXPECT_EQ(o.steps.back(), GemmImpl::k11_tma_store_epilogue);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
-  a.impls = {"k09_best_mma_sync", "K01, k09", "CUBLAS"};  // repeated flag, long names, spaces, case
+  a.impls = {"k10_persistent_warpgroup", "K01, k10,k09", "CUBLAS"};  // repeated flag, long names, spaces, case
   o = parse_ok(a);
-  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k09_best_mma_sync, GemmImpl::k01_naive}));
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k10_persistent_warpgroup, GemmImpl::k01_naive,
+                                            GemmImpl::k09_tma_mbarriers}));
   EXPECT_TRUE(o.cublas_rows);
-  a.impls = {"k10"};
-  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k10'"), std::string::npos);
+  a.impls = {"k12"};
+  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k12'"), std::string::npos);
+  EXPECT_NE(parse_error(a).find("k01..k11"), std::string::npos);  // the message lists the steps
   a.impls = {"k01,"};
   EXPECT_NE(parse_error(a).find("--impl"), std::string::npos);
 }

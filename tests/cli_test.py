@@ -600,7 +600,7 @@ class BenchGemm(unittest.TestCase):
         (["--m", "64", "--n", "64", "--k", "8:1:1"], "--k: range '8:1:1' has start > stop"),
         (["--m", "64", "--n", "64", "--k", "x"], "--k: 'x' is not a positive integer"),
         (["--m", "64", "--n", "64"], "--k is required"),
-        (["--m", "64", "--n", "64", "--k", "64", "--impl", "k10"], "--impl: unknown implementation 'k10'"),
+        (["--m", "64", "--n", "64", "--k", "64", "--impl", "k12"], "--impl: unknown implementation 'k12'"),
         (["--m", "64", "--n", "64", "--k", "64", "--layout", "A:k,B:x"], "--layout: 'A:k,B:x' is not a layout"),
         (["--m", "64", "--n", "64", "--k", "64", "--dtype", "fp32"], "--dtype: 'fp32' is not an input type"),
         (["--m", "64", "--n", "64", "--k", "64", "--verify", "tier3"], "--verify"),
@@ -644,7 +644,7 @@ class BenchGemm(unittest.TestCase):
             for tier in ("tier1", "tier2"):
                 csv_path, json_path = os.path.join(d, tier + ".csv"), os.path.join(d, tier + ".json")
                 rc, out, err = tessel("bench", "gemm", "--m", "96", "--n", "80", "--k", "72", "--layout", "all",
-                                      "--impl", "k09,cublas", "--verify", tier, "--beta", "1", "--iterations", "5",
+                                      "--impl", "k11,cublas", "--verify", tier, "--beta", "1", "--iterations", "5",
                                       "--csv", csv_path, "--json", json_path, timeout=300)
                 if "built without CUDA" in err:
                     self.skipTest("built without CUDA")
@@ -653,7 +653,7 @@ class BenchGemm(unittest.TestCase):
                 import json
                 with open(csv_path, newline="") as f:
                     rows = list(csv.DictReader(f))
-                self.assertEqual(len(rows), 8, rows)  # 4 layouts x (cublas, k09)
+                self.assertEqual(len(rows), 8, rows)  # 4 layouts x (cublas, k11)
                 for r in rows:
                     self.assertEqual(r["cublas_disposition"], "passed", r)
                     self.assertIn(r["disposition"], {"passed", "not_supported"}, r)

@@ -1,4 +1,4 @@
-// bench/lab/copy2d.cu — times the copy k09's launcher makes for an unaligned
+// bench/lab/copy2d.cu — times the copy the TMA steps' launchers (k09..k11) make for an unaligned
 // operand: cudaMemcpy2DAsync of a 4095 x 4095 bf16 matrix from 8190-byte to
 // 8192-byte rows (median of 20 after 10 warm-up copies).  docs/ladder.md quotes it.
 //   nvcc -O2 -o build/lab/copy2d bench/lab/copy2d.cu && build/lab/copy2d

@@ -2,12 +2,12 @@
 // protocol's timing: the ceiling that a mma.sync GEMM is measured against,
 // and the board power it takes to run there.
 //
-// One CTA per SM with k09's eight consumer warps.  Each warp holds, in
-// registers, the A and B fragments of two k-slices of a 64x64 warp tile,
-// loaded once from global memory, and issues k09's MMA sequence over them:
-// per k-tile four k-slices of 32 m16n8k16 each (slices 0,1,0,1), in
-// tessel::gemm's serpentine order, for as many k-tiles as k09 runs per CTA at
-// 4096^3 (4 tiles of 64).  No shared memory, no ldmatrix, no loads in the loop.
+// One CTA per SM with k11's eight consumer warps (k11 was named k09 when
+// this was written).  Each warp holds, in registers, the A and B fragments of
+// two k-slices of a 64x64 warp tile, loaded once from global memory, and
+// issues k11's MMA sequence over them: per k-tile four k-slices of 32
+// m16n8k16 each (slices 0,1,0,1), in tessel::gemm's serpentine order, for as
+// many k-tiles as k11 runs per CTA at 4096^3 (4 tiles of 64).  No shared memory, no ldmatrix, no loads in the loop.
 //
 //   mma_stream DATA LAUNCHES
 //     DATA: random  fragments of uniform [-1,1] bf16 (the protocol's timing data)
@@ -37,11 +37,11 @@
 
 namespace {
 
-constexpr int kWarps = 8;                                                // k09's consumer warps
+constexpr int kWarps = 8;                                                // k11's consumer warps
 constexpr int kRM = 4, kRN = 8;                                          // a 64x64 warp tile of m16n8 atoms
 constexpr int kSlices = 2;                                               // k-slices held in registers
 constexpr int kWordsA = kSlices * kRM * 4, kWordsB = kSlices * kRN * 2;  // per thread
-constexpr int kKTiles = 4 * 64;                                          // k09's k-tiles per CTA at 4096^3
+constexpr int kKTiles = 4 * 64;                                          // k11's k-tiles per CTA at 4096^3
 
 __global__ void __launch_bounds__(32 * kWarps, 1) mma_stream(const std::uint32_t* frags, int k_tiles, float* out) {
   const int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);

@@ -124,22 +124,33 @@ constexpr std::optional<GemmLayout> parse_gemm_layout(std::string_view s) {
 
 /// The steps of the ladder (docs/ladder.md), in order.
 enum class GemmImpl {
-  k01_naive,           // one thread per element of C
-  k02_smem_fma,        // shared-memory tiles + a TiledMMA of FMA atoms
-  k03_smem_padded,     // k02 with a bank-conflict-free shared layout
-  k04_mma_sync,        // mma.sync m16n8k16, 128x128x64, swizzled smem, ldmatrix, cp.async
-  k05_double_buffer,   // two stages: load k+1 while computing k
-  k06_grouped_raster,  // L2-friendly CTA order
-  k07_three_stages,    // three stages
-  k08_smem_epilogue,   // epilogue through shared memory, 128-bit stores
-  k09_best_mma_sync,   // the best mma.sync kernel
+  k01_naive,                 // one thread per element of C
+  k02_smem_fma,              // shared-memory tiles + a TiledMMA of FMA atoms
+  k03_smem_padded,           // k02 with a bank-conflict-free shared layout
+  k04_mma_sync,              // mma.sync m16n8k16, 128x128x64, swizzled smem, ldmatrix, cp.async
+  k05_double_buffer,         // two stages: load k+1 while computing k
+  k06_grouped_raster,        // L2-friendly CTA order
+  k07_three_stages,          // three stages
+  k08_smem_epilogue,         // epilogue through shared memory, 128-bit stores
+  k09_tma_mbarriers,         // TMA loads, mbarrier pipeline, producer warp, 128x256 tile
+  k10_persistent_warpgroup,  // persistent CTAs, producer warpgroup, setmaxnreg
+  k11_tma_store_epilogue,    // D through shared memory and TMA stores (the best step)
 };
-inline constexpr GemmImpl kAllGemmImpls[] = {
-    GemmImpl::k01_naive,        GemmImpl::k02_smem_fma,      GemmImpl::k03_smem_padded,
-    GemmImpl::k04_mma_sync,     GemmImpl::k05_double_buffer, GemmImpl::k06_grouped_raster,
-    GemmImpl::k07_three_stages, GemmImpl::k08_smem_epilogue, GemmImpl::k09_best_mma_sync};
+inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
+                                             GemmImpl::k02_smem_fma,
+                                             GemmImpl::k03_smem_padded,
+                                             GemmImpl::k04_mma_sync,
+                                             GemmImpl::k05_double_buffer,
+                                             GemmImpl::k06_grouped_raster,
+                                             GemmImpl::k07_three_stages,
+                                             GemmImpl::k08_smem_epilogue,
+                                             GemmImpl::k09_tma_mbarriers,
+                                             GemmImpl::k10_persistent_warpgroup,
+                                             GemmImpl::k11_tma_store_epilogue};
+/// The step `tessel bench gemm` runs by default and the suite measures: the fastest.
+inline constexpr GemmImpl kBestGemmImpl = GemmImpl::k11_tma_store_epilogue;
 
-/// "k01".."k09": the short name (the CLI's, the `impl` column's).
+/// "k01".."k11": the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -158,8 +169,12 @@ constexpr const char* short_name(GemmImpl g) {
       return "k07";
     case GemmImpl::k08_smem_epilogue:
       return "k08";
-    case GemmImpl::k09_best_mma_sync:
+    case GemmImpl::k09_tma_mbarriers:
       return "k09";
+    case GemmImpl::k10_persistent_warpgroup:
+      return "k10";
+    case GemmImpl::k11_tma_store_epilogue:
+      return "k11";
   }
   return "unknown";
 }
@@ -182,8 +197,12 @@ constexpr const char* name(GemmImpl g) {
       return "k07_three_stages";
     case GemmImpl::k08_smem_epilogue:
       return "k08_smem_epilogue";
-    case GemmImpl::k09_best_mma_sync:
-      return "k09_best_mma_sync";
+    case GemmImpl::k09_tma_mbarriers:
+      return "k09_tma_mbarriers";
+    case GemmImpl::k10_persistent_warpgroup:
+      return "k10_persistent_warpgroup";
+    case GemmImpl::k11_tma_store_epilogue:
+      return "k11_tma_store_epilogue";
   }
   return "unknown";
 }

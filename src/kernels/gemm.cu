@@ -59,8 +59,12 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_k07(args);
     case GemmImpl::k08_smem_epilogue:
       return check_k08(args);
-    case GemmImpl::k09_best_mma_sync:
+    case GemmImpl::k09_tma_mbarriers:
       return check_k09(args);
+    case GemmImpl::k10_persistent_warpgroup:
+      return check_k10(args);
+    case GemmImpl::k11_tma_store_epilogue:
+      return check_k11(args);
   }
   return invalid("unknown implementation");
 }
@@ -85,8 +89,12 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_k07(args, stream);
     case GemmImpl::k08_smem_epilogue:
       return launch_k08(args, stream);
-    case GemmImpl::k09_best_mma_sync:
+    case GemmImpl::k09_tma_mbarriers:
       return launch_k09(args, stream);
+    case GemmImpl::k10_persistent_warpgroup:
+      return launch_k10(args, stream);
+    case GemmImpl::k11_tma_store_epilogue:
+      return launch_k11(args, stream);
   }
   return invalid("unknown implementation");
 }

@@ -266,7 +266,7 @@ std::vector<Position> negative_positions(const TmaCase& c) {
 void run_tma_case(const TmaCase& c, const std::vector<Position>& positions, bool store_back) {
   const TensorShape& ts = *c.tensor;
   SCOPED_TRACE(::testing::Message() << ts.rank << "-D box (" << c.box[0] << "," << c.box[1] << "," << c.box[2]
-                                  << ") swizzle " << swizzle_name(c.swizzle));
+                                    << ") swizzle " << swizzle_name(c.swizzle));
   ASSERT_LE(positions.size(), static_cast<std::size_t>(kMaxPositions));
   const int npos = static_cast<int>(positions.size());
 

@@ -174,9 +174,9 @@ std::vector<int> random_ints(std::size_t n, std::mt19937& rng) {
 template <WgmmaType T, int N, GmmaMajor MA, GmmaMajor MB, bool kRS, int kScaleA = 1>
 void run_wgmma(GmmaSwizzle sw_a, GmmaSwizzle sw_b, bool accumulate, unsigned seed) {
   SCOPED_TRACE(::testing::Message() << (kRS ? "RS" : "SS") << (T == WgmmaType::bf16 ? " bf16" : " f16") << " N=" << N
-                                  << " A " << (kRS ? std::string("registers") : smem_atom_name(MA, sw_a)) << " B "
-                                  << smem_atom_name(MB, sw_b) << (accumulate ? " D=C+AB" : " D=AB")
-                                  << (kScaleA < 0 ? " (A negated)" : ""));
+                                    << " A " << (kRS ? std::string("registers") : smem_atom_name(MA, sw_a)) << " B "
+                                    << smem_atom_name(MB, sw_b) << (accumulate ? " D=C+AB" : " D=AB")
+                                    << (kScaleA < 0 ? " (A negated)" : ""));
   std::mt19937 rng(seed);
   const std::vector<int> a = random_ints(64 * kK, rng);
   const std::vector<int> b = random_ints(static_cast<std::size_t>(N) * kK, rng);

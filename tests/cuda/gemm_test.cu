@@ -1,8 +1,8 @@
 // Every step of the GEMM ladder through the public API tessel::gemm(), bit
 // for bit against a host reference in exact arithmetic.  Parameterized over
-// all nine GemmImpl values: a step whose gemm_check still says "not built
-// yet" is skipped with its name, so each step is tested here as soon as it
-// lands.  Skipped where no GPU is present.
+// every GemmImpl value (kAllGemmImpls, k01..k11): a step whose gemm_check
+// still says "not built yet" is skipped with its name, so each step is
+// tested here as soon as it lands.  Skipped where no GPU is present.
 //
 // Tier-1 exactness: inputs are small integers in [-4,4] and alpha, beta
 // small integers, so every fp32 accumulation is exact (|sum| <= 16 K) and

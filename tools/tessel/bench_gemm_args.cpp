@@ -422,7 +422,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
 
   // Implementations.
   if (a.impls.empty()) {
-    o.steps = {GemmImpl::k09_best_mma_sync};  // the best step
+    o.steps = {kBestGemmImpl};  // the best step
     o.cublas_rows = true;
   }
   for (const std::string& list : a.impls) {
@@ -439,7 +439,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
         add.push_back(*g);
       } else {
         error = "--impl: unknown implementation " + quoted(name) +
-                " (k01..k09, long names such as k04_mma_sync, cublas, or all)";
+                " (k01..k11, long names such as k04_mma_sync, cublas, or all)";
         return false;
       }
       for (GemmImpl g : add)

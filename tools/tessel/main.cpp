@@ -124,7 +124,7 @@ short forms kn kk mn mk, or all; repeat --layout or separate with ';'.
 
 Examples:
   tessel bench gemm --m 4096 --n 4096 --k 4096
-  tessel bench gemm --m 1024:8192:1024 --n 4096 --k 4096 --impl k04,k09 --csv sweep.csv
+  tessel bench gemm --m 1024:8192:1024 --n 4096 --k 4096 --impl k04,k11 --csv sweep.csv
   tessel bench gemm --suite tests/data/bench_suite.csv --repeat 2 --csv suite.csv --json suite.json
   tessel bench gemm --m 4096 --n 4096 --k 4096 --layout all --dtype fp16 --out-dtype fp32 --verify tier1
   python3 bench/plot_gemm.py suite.csv --out suite.png
@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
   bench_gemm->add_option("--beta", gemm_args.beta, "beta (default 0; C is allocated and read only when beta != 0)")
       ->type_name("X");
   bench_gemm
-      ->add_option("--impl", gemm_args.impls, "k01..k09 (or long names), cublas, all; comma list (default: k09,cublas)")
+      ->add_option("--impl", gemm_args.impls, "k01..k11 (or long names), cublas, all; comma list (default: k11,cublas)")
       ->type_name("IMPLS")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -483,7 +483,7 @@ __device__ __forceinline__ std::uint32_t mapa_shared(std::uint32_t addr, std::ui
 /// accesses are ordered before the arrival, which is what a consumer
 /// releasing a stage to a peer's producer needs).  `.release.cluster` also
 /// works but stalls the arriving warp on every arrive (docs/ladder.md, the
-/// 2-CTA multicast variant of k09).
+/// 2-CTA multicast variant of k11, then called k09).
 __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint32_t remote_bar) {
 #if TESSEL_SM90_PTX
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote_bar) : "memory");

@@ -51,11 +51,11 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args);
 /// Launches `impl` on `stream` after gemm_check; on any failure nothing is
 /// launched and nothing is written.  M, N or K may be zero-size only as
 /// rejected arguments: every extent must be at least 1.
-/// k09 with an A or B whose rows are not 16-byte aligned (lda or ldb not a
-/// multiple of 8, or a misaligned pointer) copies that operand into a
-/// temporary from the device's stream-ordered memory pool
+/// k09..k11 (the TMA steps) with an A or B whose rows are not 16-byte aligned
+/// (lda or ldb not a multiple of 8, or a misaligned pointer) copy that
+/// operand into a temporary from the device's stream-ordered memory pool
 /// (cudaMallocAsync / cudaFreeAsync on `stream`); if the pool cannot supply
-/// it, k09 runs its slower unaligned kernel instead.
+/// it, they run k08's kernel instead.
 Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream = nullptr);
 
 }  // namespace tessel

@@ -20,6 +20,8 @@ TESSEL_GEMM_STEP(k06)
 TESSEL_GEMM_STEP(k07)
 TESSEL_GEMM_STEP(k08)
 TESSEL_GEMM_STEP(k09)
+TESSEL_GEMM_STEP(k10)
+TESSEL_GEMM_STEP(k11)
 #undef TESSEL_GEMM_STEP
 
 /// The error of the last launch as a Status (cuda_error naming the kernel).

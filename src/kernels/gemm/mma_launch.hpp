@@ -1,4 +1,4 @@
-// What the launchers of the tensor-core steps (k04..k09) add to dispatch.hpp:
+// What the launchers of the tensor-core steps (k04..k11) add to dispatch.hpp:
 // the grid limit of linear (rastered) grids and the shared-memory opt-in.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Launch of a MultistageConfig (k07, k08, k09): smem opt-in, grid by raster.
+// Launch of a MultistageConfig (k07, k08): smem opt-in, grid by raster.
 #pragma once
 
 #include "src/kernels/gemm/mma_launch.hpp"

@@ -6,7 +6,7 @@
 // k-tile kt-1", so its stage can be refilled right after it.
 //
 // The kernel is written for a configuration (tile, warps, stages, raster,
-// epilogue) so that k08 and k09 are this loop with other choices.
+// epilogue) so that k08 is this loop with another epilogue.
 #pragma once
 
 #include "tessel/kernels/gemm/k06_grouped_raster.cuh"

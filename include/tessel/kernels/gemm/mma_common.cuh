@@ -1,5 +1,5 @@
 // tessel/kernels/gemm/mma_common.cuh — the pieces the tensor-core steps of
-// the ladder (k04..k09) share: shared-memory layouts of A and B tiles,
+// the ladder (k04..k11) share: shared-memory layouts of A and B tiles,
 // their loaders (cp.async, or element copies for unaligned matrices), the
 // ldmatrix copies into MMA fragments, and the register epilogue.  Each step's own file shows its main loop whole.
 //

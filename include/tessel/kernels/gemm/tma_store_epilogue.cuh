@@ -1,12 +1,12 @@
-// tessel/kernels/gemm/tma_store_epilogue.cuh — k09's epilogue: D leaves the
+// tessel/kernels/gemm/tma_store_epilogue.cuh — k11's epilogue: D leaves the
 // CTA through shared memory and TMA stores instead of per-thread global
 // stores.
 //
-// Why (docs/ladder.md, k09): with the register epilogue every consumer thread
+// Why (docs/ladder.md, k11): with the register epilogue every consumer thread
 // issues 64 four-byte stores per tile, each warp store touching 8 rows (8
 // half-used sectors), and the tensor cores wait until the last one is
 // issued; handing whole chunks to the copy engine frees them at once
-// (docs/ladder.md, k09, has the measured gains).
+// (docs/ladder.md, k11, has the measured gains).
 //
 // How: the (BM,BN) tile leaves in column chunks of 128 bytes per row (64
 // 16-bit or 32 fp32 values), each chunk one TMA box written with the 128-byte

@@ -1,0 +1,181 @@
+// What the launchers of the TMA steps (k09, k10, k11) share: the TMA maps of
+// A, B and D (encoded once and cached), the padded copy of an A or B whose
+// rows TMA cannot describe, the fallback to k08's kernel when that copy
+// cannot be made, and the persistent grid.
+//
+// The fallback instantiates k08's kernels in each step's translation unit,
+// as k09.cu did before the split.  Calling launch_k08 instead would compile
+// them once, but nvcc's inlining depends on what else the unit holds, and
+// without them k11's kernel is scheduled differently from the one measured.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "src/kernels/gemm/multistage_launch.hpp"
+#include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
+#include "tessel/kernels/gemm/tma_warp_specialized_common.cuh"
+
+namespace tessel::gemm_launch::tma {
+
+namespace ws = gemm_kernels::warp_specialized;
+
+/// TMA needs a 16-byte aligned base and 16-byte multiples between rows.
+inline bool tma_ready(const void* p, index_t ld, int elem_bytes) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
+}
+
+/// Encoding a tensor map costs host time between the caller's events; the
+/// same matrices come back call after call (benchmarks, training loops), so
+/// the last few maps are kept, one cache for the three steps.  The key holds
+/// everything the map depends on except the swizzle, which is the 128-byte
+/// one for every map these steps make.
+struct MapKey {
+  const void* ptr;
+  index_t shape[2], stride[2];
+  int elem_bytes, box[2];
+  TmaUse use;
+  bool operator==(const MapKey&) const = default;
+};
+struct MapCache {
+  std::mutex mu;
+  MapKey keys[16]{};
+  CUtensorMap maps[16]{};
+  int next = 0, used = 0;
+};
+inline MapCache& map_cache() {
+  static MapCache c;
+  return c;
+}
+
+/// The map of global tensor (ptr, shape, stride) for the tiles of TmaTile
+/// `Tma` (which knows the box and the swizzle from the kernel's shared layout).
+template <class Tma, class T>
+Status map_of(CUtensorMap& out, const T* ptr, const index_t (&shape)[2], const index_t (&stride)[2], const char* what,
+              const char* step, TmaUse use = TmaUse::load) {
+  const MapKey key{ptr,
+                   {shape[0], shape[1]},
+                   {stride[0], stride[1]},
+                   static_cast<int>(sizeof(T)),
+                   {static_cast<int>(Tma::kPlan.box[0]), static_cast<int>(Tma::kPlan.box[1])},
+                   use};
+  MapCache& c = map_cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  for (int i = 0; i < c.used; ++i)
+    if (c.keys[i] == key) {
+      out = c.maps[i];
+      return Status::success();
+    }
+  const arch::sm90::TensorMapStatus s = Tma::make_map(out, make_global_tensor(ptr, shape, stride), use);
+  if (!s.ok())
+    return Status::failure(Status::unsupported, std::string(step) + ": TMA map of " + what + ": " + s.message);
+  c.keys[c.next] = key;
+  c.maps[c.next] = out;
+  c.next = (c.next + 1) % 16;
+  if (c.used < 16) ++c.used;
+  return Status::success();
+}
+
+/// The maps of A and B for the tiles of ws::Tiles<T, MA, MB>.  A is (M,K) and
+/// B (N,K) whatever their memory order: (M,K):(lda,1) for A:k, (M,K):(1,lda)
+/// for A:m; the tiles' shared layouts say which mode TMA reads contiguously.
+template <class T, MajorA MA, MajorB MB>
+Status operand_maps(const GemmArgs& a, CUtensorMap& map_a, CUtensorMap& map_b, const char* step) {
+  using X = ws::Tiles<T, MA, MB>;
+  const T* pa = static_cast<const T*>(a.a);
+  const T* pb = static_cast<const T*>(a.b);
+  const index_t one = 1;
+  Status s = MA == MajorA::k ? map_of<typename X::OpA::Tma>(map_a, pa, {a.m, a.k}, {a.lda, one}, "A", step)
+                             : map_of<typename X::OpA::Tma>(map_a, pa, {a.m, a.k}, {one, a.lda}, "A", step);
+  if (!s) return s;
+  return MB == MajorB::k ? map_of<typename X::OpB::Tma>(map_b, pb, {a.n, a.k}, {a.ldb, one}, "B", step)
+                         : map_of<typename X::OpB::Tma>(map_b, pb, {a.n, a.k}, {one, a.ldb}, "B", step);
+}
+
+/// One CTA per SM (the steps' shared memory allows one), at most one per tile.
+inline Status persistent_grid(const GemmArgs& a, const char* step, dim3& grid) {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    return launch_status((std::string(step) + " (SM count)").c_str());
+  const index_t tiles = ceil_div(a.m, index_t{ws::kBM}) * ceil_div(a.n, index_t{ws::kBN});
+  grid = dim3(static_cast<unsigned>(tiles < sms ? tiles : sms));
+  return Status::success();
+}
+
+/// The kernel that runs when the padded copies cannot be made: k08's.
+using Fallback = gemm_kernels::k08::Config;
+
+/// A stream-ordered temporary copy of a row-major (rows x cols) matrix of
+/// 16-bit elements with its rows padded to 16 bytes.
+struct PaddedCopy {
+  void* ptr = nullptr;
+  index_t ld = 0;
+  /// Allocates and enqueues the copy; false (and nothing allocated) when
+  /// the allocation or the copy cannot be enqueued.
+  bool make(const void* src, index_t rows, index_t cols, index_t src_ld, cudaStream_t stream) {
+    ld = (cols + 7) / 8 * 8;
+    const std::size_t row_bytes = static_cast<std::size_t>(ld) * 2;
+    if (cudaMallocAsync(&ptr, static_cast<std::size_t>(rows) * row_bytes, stream) != cudaSuccess) {
+      (void)cudaGetLastError();  // not sticky: clear it, the caller takes the other path
+      ptr = nullptr;
+      return false;
+    }
+    if (cudaMemcpy2DAsync(ptr, row_bytes, src, static_cast<std::size_t>(src_ld) * 2, static_cast<std::size_t>(cols) * 2,
+                          static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream) != cudaSuccess) {
+      (void)cudaGetLastError();
+      release(stream);
+      return false;
+    }
+    return true;
+  }
+  void release(cudaStream_t stream) {
+    if (ptr != nullptr) (void)cudaFreeAsync(ptr, stream);
+    ptr = nullptr;
+  }
+};
+
+/// The rules of the three steps: the tile count of their grids, and those of
+/// the fallback kernel (which may run instead).
+inline Status check(const GemmArgs& a, const char* step) {
+  if (Status s = check_tiles_linear(a, ws::kBM, ws::kBN, step); !s) return s;
+  return check_multistage<Fallback>(a, step);
+}
+
+/// Runs `launch_tma(args)`, the step's own launch for A and B with 16-byte
+/// aligned rows, on `a` or on a copy of it whose unaligned operands were
+/// first copied into padded temporaries.
+template <class LaunchTma>
+Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTma&& launch_tma) {
+  const bool a_ready = tma_ready(a.a, a.lda, 2), b_ready = tma_ready(a.b, a.ldb, 2);
+  if (a_ready && b_ready) return launch_tma(a);
+  // Unaligned rows: a padded copy costs one read and one write of the
+  // operand (52 us for 4095 x 4095 on an H100, bench/lab/copy2d.cu) and lets the
+  // TMA kernel run; k08's kernel would load such rows element by element, 7x
+  // slower at 4095^3.  The copies come from the device's stream-ordered
+  // memory pool and are freed behind the kernel; if they cannot be made,
+  // k08's kernel runs.
+  GemmArgs p = a;
+  PaddedCopy ca, cb;
+  bool ok = true;
+  if (!a_ready) {
+    const bool ak = a.layout.a == MajorA::k;
+    ok = ca.make(a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, stream);
+    p.a = ca.ptr;
+    p.lda = ca.ld;
+  }
+  if (ok && !b_ready) {
+    const bool bk = a.layout.b == MajorB::k;
+    ok = cb.make(a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, stream);
+    p.b = cb.ptr;
+    p.ldb = cb.ld;
+  }
+  const Status s = ok ? launch_tma(p) : Status::success();
+  ca.release(stream);
+  cb.release(stream);
+  if (!ok) return launch_multistage<Fallback>(a, stream, (std::string(step) + " (k08 kernel)").c_str());
+  return s;
+}
+
+}  // namespace tessel::gemm_launch::tma
