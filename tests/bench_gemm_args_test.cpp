@@ -165,7 +165,7 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_EQ(parse_gemm_impl("k10"), GemmImpl::k10_persistent_warpgroup);
   EXPECT_EQ(parse_gemm_impl("k11_tma_store_epilogue"), GemmImpl::k11_tma_store_epilogue);
   EXPECT_EQ(parse_gemm_impl("K04"), GemmImpl::k04_mma_sync);  // --impl ignores case
-  EXPECT_FALSE(parse_gemm_impl("k12"));
+  EXPECT_FALSE(parse_gemm_impl("k13"));
   EXPECT_FALSE(parse_gemm_impl("k09_best_mma_sync"));  // the name of k09 before it was split into k09..k11
   EXPECT_FALSE(parse_gemm_impl("cublas"));
   for (GemmImpl g : kAllGemmImpls) {
@@ -239,17 +239,17 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"all"};
   o = parse_ok(a);
-  EXPECT_EQ(o.steps.size(), 11u);
-  EXPECT_EQ(o.steps.back(), GemmImpl::k11_tma_store_epilogue);  // in ladder order
+  EXPECT_EQ(o.steps.size(), 12u);
+  EXPECT_EQ(o.steps.back(), GemmImpl::k12_wgmma);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"k10_persistent_warpgroup", "K01, k10,k09", "CUBLAS"};  // repeated flag, long names, spaces, case
   o = parse_ok(a);
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k10_persistent_warpgroup, GemmImpl::k01_naive,
                                             GemmImpl::k09_tma_mbarriers}));
   EXPECT_TRUE(o.cublas_rows);
-  a.impls = {"k12"};
-  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k12'"), std::string::npos);
-  EXPECT_NE(parse_error(a).find("k01..k11"), std::string::npos);  // the message lists the steps
+  a.impls = {"k13"};
+  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k13'"), std::string::npos);
+  EXPECT_NE(parse_error(a).find("k01..k12"), std::string::npos);  // the message lists the steps
   a.impls = {"k01,"};
   EXPECT_NE(parse_error(a).find("--impl"), std::string::npos);
 }

@@ -135,6 +135,7 @@ enum class GemmImpl {
   k09_tma_mbarriers,         // TMA loads, mbarrier pipeline, producer warp, 128x256 tile
   k10_persistent_warpgroup,  // persistent CTAs, producer warpgroup, setmaxnreg
   k11_tma_store_epilogue,    // D through shared memory and TMA stores (the best step)
+  k12_wgmma,                 // k11 with wgmma (SS) from the TMA-filled stages, two consumer warpgroups
 };
 inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k02_smem_fma,
@@ -146,11 +147,12 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k08_smem_epilogue,
                                              GemmImpl::k09_tma_mbarriers,
                                              GemmImpl::k10_persistent_warpgroup,
-                                             GemmImpl::k11_tma_store_epilogue};
+                                             GemmImpl::k11_tma_store_epilogue,
+                                             GemmImpl::k12_wgmma};
 /// The step `tessel bench gemm` runs by default and the suite measures: the fastest.
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::k11_tma_store_epilogue;
 
-/// "k01".."k11": the short name (the CLI's, the `impl` column's).
+/// "k01".."k12": the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -175,6 +177,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "k10";
     case GemmImpl::k11_tma_store_epilogue:
       return "k11";
+    case GemmImpl::k12_wgmma:
+      return "k12";
   }
   return "unknown";
 }
@@ -203,6 +207,8 @@ constexpr const char* name(GemmImpl g) {
       return "k10_persistent_warpgroup";
     case GemmImpl::k11_tma_store_epilogue:
       return "k11_tma_store_epilogue";
+    case GemmImpl::k12_wgmma:
+      return "k12_wgmma";
   }
   return "unknown";
 }

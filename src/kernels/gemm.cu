@@ -65,6 +65,8 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_k10(args);
     case GemmImpl::k11_tma_store_epilogue:
       return check_k11(args);
+    case GemmImpl::k12_wgmma:
+      return check_k12(args);
   }
   return invalid("unknown implementation");
 }
@@ -95,6 +97,8 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_k10(args, stream);
     case GemmImpl::k11_tma_store_epilogue:
       return launch_k11(args, stream);
+    case GemmImpl::k12_wgmma:
+      return launch_k12(args, stream);
   }
   return invalid("unknown implementation");
 }

@@ -1,6 +1,6 @@
 // Every step of the GEMM ladder through the public API tessel::gemm(), bit
 // for bit against a host reference in exact arithmetic.  Parameterized over
-// every GemmImpl value (kAllGemmImpls, k01..k11): a step whose gemm_check
+// every GemmImpl value (kAllGemmImpls, k01..k12): a step whose gemm_check
 // still says "not built yet" is skipped with its name, so each step is
 // tested here as soon as it lands.  Skipped where no GPU is present.
 //

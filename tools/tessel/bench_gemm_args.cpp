@@ -439,7 +439,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
         add.push_back(*g);
       } else {
         error = "--impl: unknown implementation " + quoted(name) +
-                " (k01..k11, long names such as k04_mma_sync, cublas, or all)";
+                " (k01..k12, long names such as k04_mma_sync, cublas, or all)";
         return false;
       }
       for (GemmImpl g : add)

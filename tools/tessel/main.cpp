@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
   bench_gemm->add_option("--beta", gemm_args.beta, "beta (default 0; C is allocated and read only when beta != 0)")
       ->type_name("X");
   bench_gemm
-      ->add_option("--impl", gemm_args.impls, "k01..k11 (or long names), cublas, all; comma list (default: k11,cublas)")
+      ->add_option("--impl", gemm_args.impls, "k01..k12 (or long names), cublas, all; comma list (default: k11,cublas)")
       ->type_name("IMPLS")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -22,6 +22,7 @@ TESSEL_GEMM_STEP(k08)
 TESSEL_GEMM_STEP(k09)
 TESSEL_GEMM_STEP(k10)
 TESSEL_GEMM_STEP(k11)
+TESSEL_GEMM_STEP(k12)
 #undef TESSEL_GEMM_STEP
 
 /// The error of the last launch as a Status (cuda_error naming the kernel).
