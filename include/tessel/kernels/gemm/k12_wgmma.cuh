@@ -122,8 +122,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     typename WgmmaTileEpilogue<T, MA, MB>::FragC acc;  // (128,1,1) f32: 64 x 256 per warpgroup
     for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
       pipe.consumer_wait(read);
-      const auto tCdA = thr.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.stages.a[read.index()]));  // (1,1,4)
-      const auto tCdB = thr.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.stages.b[read.index()]));  // (1,1,4)
+      const auto tCdA =
+          thr.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.stages.a[read.index()]));  // (1,1,4)
+      const auto tCdB =
+          thr.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.stages.b[read.index()]));  // (1,1,4)
       warpgroup_fence_operand(acc);
       warpgroup_arrive();
       TESSEL_UNROLL
