@@ -28,8 +28,8 @@ int run_copy_bench(const CopyBenchOptions& options);
 /// Runs the GEMM benchmark (bench_gemm.cu) on options validated by
 /// parse_gemm_bench_args (GemmBenchOptions: bench_gemm_args.hpp).  Returns
 /// the process exit code: 0 done (whatever the rows' dispositions), 1 an
-/// output file cannot be written, 2 no CUDA device, 3 a CUDA error that
-/// stopped the run.
+/// output file cannot be written, 3 a CUDA error that
+/// stopped the run, 4 no CUDA device (the README's exit-status table).
 int run_gemm_bench(const GemmBenchOptions& options);
 
 }  // namespace tessel::bench
