@@ -99,15 +99,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: k11's, unchanged
-    Schedule::producer_start();
-    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
-      arch::sm90::prefetch_tensormap(&map_a);
-      arch::sm90::prefetch_tensormap(&map_b);
-      auto scheduler = Schedule::scheduler(tiles_m, tiles_n);
-      Pipeline::State write;
-      for (blocks::TileCoord tile; scheduler.next(tile);)
-        X::load(&map_a, &map_b, shared.stages, pipe, write, tile, k_tiles);
-    }
+    warp_specialized::produce<X, Schedule>(map_a, map_b, shared, pipe, warp, tiles_m, tiles_n, k_tiles);
     return;
   }
   Schedule::consumer_start();

@@ -90,6 +90,24 @@ struct Tiles {
   }
 };
 
+/// The producer side of every warp-specialized step: the schedule's
+/// producer_start(), then one elected thread of the first producer warp
+/// walks the CTA's tiles and issues their loads.  Shared by k09..k12.
+template <class X, class Schedule, class Shared>
+__device__ __forceinline__ void produce(const CUtensorMap& map_a, const CUtensorMap& map_b, Shared& shared,
+                                        const Pipeline& pipe, int warp, index_t tiles_m, index_t tiles_n,
+                                        index_t k_tiles) {
+  Schedule::producer_start();
+  if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
+    arch::sm90::prefetch_tensormap(&map_a);
+    arch::sm90::prefetch_tensormap(&map_b);
+    auto scheduler = Schedule::scheduler(tiles_m, tiles_n);
+    Pipeline::State write;
+    for (blocks::TileCoord tile; scheduler.next(tile);)
+      X::load(&map_a, &map_b, shared.stages, pipe, write, tile, k_tiles);
+  }
+}
+
 /// The CTA program of the three steps.  `Schedule` is the step's choice of
 /// who produces and which tiles a CTA computes: its kThreads (the consumer
 /// warps, then the producer's), producer_start() and consumer_start() (what
@@ -122,15 +140,7 @@ __device__ __forceinline__ void run(const CUtensorMap& map_a, const CUtensorMap&
   // runs on across tiles, so a persistent producer runs ahead into the next
   // tile while the consumers are still in the previous tile's epilogue.
   if (warp >= kConsumerWarps) {  // the producer: one thread issues every load
-    Schedule::producer_start();
-    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
-      arch::sm90::prefetch_tensormap(&map_a);
-      arch::sm90::prefetch_tensormap(&map_b);
-      auto scheduler = Schedule::scheduler(tiles_m, tiles_n);
-      Pipeline::State write;
-      for (blocks::TileCoord tile; scheduler.next(tile);)
-        X::load(&map_a, &map_b, shared.stages, pipe, write, tile, k_tiles);
-    }
+    produce<X, Schedule>(map_a, map_b, shared, pipe, warp, tiles_m, tiles_n, k_tiles);
     return;
   }
   Schedule::consumer_start();
