@@ -165,7 +165,9 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_EQ(parse_gemm_impl("k10"), GemmImpl::k10_persistent_warpgroup);
   EXPECT_EQ(parse_gemm_impl("k11_tma_store_epilogue"), GemmImpl::k11_tma_store_epilogue);
   EXPECT_EQ(parse_gemm_impl("K04"), GemmImpl::k04_mma_sync);  // --impl ignores case
-  EXPECT_FALSE(parse_gemm_impl("k13"));
+  EXPECT_EQ(parse_gemm_impl("k13"), GemmImpl::k13_wgmma_in_flight);
+  EXPECT_EQ(parse_gemm_impl("AUTO"), GemmImpl::automatic);  // the plan chooses
+  EXPECT_FALSE(parse_gemm_impl("k14"));
   EXPECT_FALSE(parse_gemm_impl("k09_best_mma_sync"));  // the name of k09 before it was split into k09..k11
   EXPECT_FALSE(parse_gemm_impl("cublas"));
   for (GemmImpl g : kAllGemmImpls) {
@@ -187,7 +189,7 @@ TEST(BenchGemmArgs, Defaults) {
   EXPECT_EQ(p.layout, (GemmLayout{MajorA::k, MajorB::n}));
   EXPECT_EQ(p.alpha, 1.0);
   EXPECT_EQ(p.beta, 0.0);
-  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k11_tma_store_epilogue}));  // the best step
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::automatic}));  // the plan's choice
   EXPECT_TRUE(o.cublas_rows);
   EXPECT_EQ(o.iterations, 50);
   EXPECT_EQ(o.warmup, 10);
@@ -239,17 +241,17 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"all"};
   o = parse_ok(a);
-  EXPECT_EQ(o.steps.size(), 12u);
-  EXPECT_EQ(o.steps.back(), GemmImpl::k12_wgmma);  // in ladder order
+  EXPECT_EQ(o.steps.size(), 13u);                            // the steps, not "auto"
+  EXPECT_EQ(o.steps.back(), GemmImpl::k13_wgmma_in_flight);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"k10_persistent_warpgroup", "K01, k10,k09", "CUBLAS"};  // repeated flag, long names, spaces, case
   o = parse_ok(a);
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k10_persistent_warpgroup, GemmImpl::k01_naive,
                                             GemmImpl::k09_tma_mbarriers}));
   EXPECT_TRUE(o.cublas_rows);
-  a.impls = {"k13"};
-  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k13'"), std::string::npos);
-  EXPECT_NE(parse_error(a).find("k01..k12"), std::string::npos);  // the message lists the steps
+  a.impls = {"k14"};
+  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k14'"), std::string::npos);
+  EXPECT_NE(parse_error(a).find("k01..k13"), std::string::npos);  // the message lists the steps
   a.impls = {"k01,"};
   EXPECT_NE(parse_error(a).find("--impl"), std::string::npos);
 }
@@ -300,12 +302,20 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   EXPECT_EQ(o.verify, VerifyTier::tier1);
   a.verify = "none";
   EXPECT_EQ(parse_ok(a).verify, VerifyTier::none);
+  EXPECT_EQ(o.tuning.tile_n, 0);  // the plan's
+  EXPECT_EQ(o.tuning.splits, 0);
+  a.tile_n = "192";
+  a.splits = "7";
+  o = parse_ok(a);
+  EXPECT_EQ(o.tuning.tile_n, 192);
+  EXPECT_EQ(o.tuning.splits, 7);
   for (auto [field, flag, bad] :
        {std::tuple{&GemmBenchArgs::iterations, "--iterations", "0"},
         std::tuple{&GemmBenchArgs::iterations, "--iterations", "x"},
         std::tuple{&GemmBenchArgs::warmup, "--warmup", "-1"}, std::tuple{&GemmBenchArgs::repeat, "--repeat", "0"},
-        std::tuple{&GemmBenchArgs::repeat, "--repeat", "1000"},
-        std::tuple{&GemmBenchArgs::verify, "--verify", "tier3"}}) {
+        std::tuple{&GemmBenchArgs::repeat, "--repeat", "1000"}, std::tuple{&GemmBenchArgs::verify, "--verify", "tier3"},
+        std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "64"}, std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "200"},
+        std::tuple{&GemmBenchArgs::splits, "--splits", "0"}, std::tuple{&GemmBenchArgs::splits, "--splits", "65"}}) {
     GemmBenchArgs b = mnk("64", "64", "64");
     b.*field = bad;
     EXPECT_EQ(parse_error(b).rfind(flag, 0), 0u) << flag << " " << bad;

@@ -37,6 +37,17 @@ static_assert([] {
   return st.index() == 1 && st.phase() == 1;
 }());
 
+// previous() undoes one increment, across a wrap of the ring too.
+TEST(Blocks, PipelineStatePreviousUndoesAStep) {
+  PipelineState<3> st, before;
+  for (int i = 0; i < 20; ++i) {
+    ++st;
+    ASSERT_EQ(st.previous().index(), before.index()) << i;
+    ASSERT_EQ(st.previous().phase(), before.phase()) << i;
+    ++before;
+  }
+}
+
 // Every tile is handed out exactly once over all CTAs, each CTA's tiles come
 // in the order of the linear index, and the raster is a bijection.
 TEST(Blocks, PersistentSchedulerCoversEveryTileOnce) {
@@ -82,4 +93,62 @@ TEST(Blocks, GroupedRasterOrder) {
   EXPECT_EQ(std::make_pair(m, n), std::make_pair(index_t{4}, index_t{0}));
   GroupedRaster<2>::tile_of(14, 5, 3, m, n);
   EXPECT_EQ(std::make_pair(m, n), std::make_pair(index_t{4}, index_t{2}));
+}
+
+// Split K: every (tile, k-tile) pair is handed out exactly once, each tile's
+// splits are contiguous non-empty ranges in split order covering [0, k_tiles),
+// and splits = 1 is PersistentScheduler's order.
+TEST(Blocks, SplitKSchedulerCoversEveryTileAndKTileOnce) {
+  for (const auto& [tm, tn] : std::vector<std::pair<index_t, index_t>>{{1, 1}, {1, 32}, {2, 16}, {9, 7}}) {
+    for (index_t k_tiles : {index_t{1}, index_t{5}, index_t{64}, index_t{128}}) {
+      for (int splits : {1, 2, 3, 4, 7}) {
+        if (splits > k_tiles) continue;
+        for (index_t ctas : {index_t{1}, index_t{132}, tm * tn * splits + 3}) {
+          std::set<std::pair<index_t, index_t>> seen_k;  // (tile id, k-tile)
+          std::vector<std::vector<std::pair<index_t, index_t>>> ranges(
+              static_cast<std::size_t>(tm * tn),
+              std::vector<std::pair<index_t, index_t>>(static_cast<std::size_t>(splits), {-1, -1}));
+          for (index_t b = 0; b < ctas; ++b) {
+            SplitKScheduler<GroupedRaster<8>> s(tm, tn, k_tiles, splits, b, ctas);
+            PersistentScheduler<GroupedRaster<8>> p(tm, tn, b, ctas);
+            for (WorkUnit u; s.next(u);) {
+              ASSERT_LT(u.k_begin, u.k_end) << "an empty range";
+              index_t m = 0, n = 0;
+              GroupedRaster<8>::tile_of(u.id, tm, tn, m, n);
+              ASSERT_EQ(u.tile.m, m);
+              ASSERT_EQ(u.tile.n, n);
+              ranges[static_cast<std::size_t>(u.id)][static_cast<std::size_t>(u.split)] = {u.k_begin, u.k_end};
+              for (index_t k = u.k_begin; k < u.k_end; ++k) ASSERT_TRUE(seen_k.insert({u.id, k}).second);
+              if (splits == 1) {
+                TileCoord t;
+                ASSERT_TRUE(p.next(t));
+                ASSERT_EQ(t.m, u.tile.m);
+                ASSERT_EQ(t.n, u.tile.n);
+              }
+            }
+          }
+          EXPECT_EQ(static_cast<index_t>(seen_k.size()), tm * tn * k_tiles);
+          for (const auto& r : ranges) {
+            EXPECT_EQ(r.front().first, 0);
+            EXPECT_EQ(r.back().second, k_tiles);
+            for (std::size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The documented example: 2 tiles, 2 splits, 5 k-tiles.
+TEST(Blocks, SplitKSchedulerExample) {
+  SplitKScheduler<GroupedRaster<8>> s(1, 2, 5, 2, 0, 1);
+  const index_t want[4][3] = {{0, 0, 2}, {0, 2, 5}, {1, 0, 2}, {1, 2, 5}};
+  WorkUnit u;
+  for (const auto& w : want) {
+    ASSERT_TRUE(s.next(u));
+    EXPECT_EQ(u.id, w[0]);
+    EXPECT_EQ(u.k_begin, w[1]);
+    EXPECT_EQ(u.k_end, w[2]);
+  }
+  EXPECT_FALSE(s.next(u));
 }

@@ -25,13 +25,15 @@ TEST(GemmTypes, ImplNamesRoundTrip) {
   EXPECT_EQ(parse_gemm_impl("k09_tma_mbarriers"), GemmImpl::k09_tma_mbarriers);
   EXPECT_EQ(parse_gemm_impl("k10_persistent_warpgroup"), GemmImpl::k10_persistent_warpgroup);
   EXPECT_EQ(parse_gemm_impl("k11"), GemmImpl::k11_tma_store_epilogue);
-  EXPECT_EQ(kBestGemmImpl, GemmImpl::k11_tma_store_epilogue);
+  EXPECT_EQ(parse_gemm_impl("k13"), GemmImpl::k13_wgmma_in_flight);
+  EXPECT_EQ(parse_gemm_impl("auto"), GemmImpl::automatic);
+  EXPECT_EQ(kBestGemmImpl, GemmImpl::automatic);  // the bench's default: the plan chooses
   // Case is ignored, as in layouts: the command line's --impl always took
   // "K04", and it now uses this parser (it was case-sensitive before).
   EXPECT_EQ(parse_gemm_impl("K01"), GemmImpl::k01_naive);
   EXPECT_EQ(parse_gemm_impl("K04_MMA_Sync"), GemmImpl::k04_mma_sync);
   for (const char* bad :
-       {"", "k1", "k13", "k00", "k01_", "naive", "k02_smem", " k01", "k01 ", "cublas", "all", "k09_best_mma_sync"})
+       {"", "k1", "k14", "k00", "k01_", "naive", "k02_smem", " k01", "k01 ", "cublas", "all", "k09_best_mma_sync"})
     EXPECT_FALSE(parse_gemm_impl(bad).has_value()) << '"' << bad << '"';
   EXPECT_STREQ(short_name(static_cast<GemmImpl>(42)), "unknown");  // no table read out of bounds
   EXPECT_STREQ(name(static_cast<GemmImpl>(42)), "unknown");

@@ -136,6 +136,9 @@ enum class GemmImpl {
   k10_persistent_warpgroup,  // persistent CTAs, producer warpgroup, setmaxnreg
   k11_tma_store_epilogue,    // D through shared memory and TMA stores (the best step)
   k12_wgmma,                 // k11 with wgmma (SS) from the TMA-filled stages, two consumer warpgroups
+  k13_wgmma_in_flight,       // k12 with one k-tile of wgmma in flight; tile width and split K as knobs
+  /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
+  automatic,
 };
 inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k02_smem_fma,
@@ -148,11 +151,12 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k09_tma_mbarriers,
                                              GemmImpl::k10_persistent_warpgroup,
                                              GemmImpl::k11_tma_store_epilogue,
-                                             GemmImpl::k12_wgmma};
-/// The step `tessel bench gemm` runs by default and the suite measures: the fastest.
-inline constexpr GemmImpl kBestGemmImpl = GemmImpl::k11_tma_store_epilogue;
+                                             GemmImpl::k12_wgmma,
+                                             GemmImpl::k13_wgmma_in_flight};
+/// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
+inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 
-/// "k01".."k12": the short name (the CLI's, the `impl` column's).
+/// "k01".."k13" (and "auto"): the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -179,6 +183,10 @@ constexpr const char* short_name(GemmImpl g) {
       return "k11";
     case GemmImpl::k12_wgmma:
       return "k12";
+    case GemmImpl::k13_wgmma_in_flight:
+      return "k13";
+    case GemmImpl::automatic:
+      return "auto";
   }
   return "unknown";
 }
@@ -209,12 +217,17 @@ constexpr const char* name(GemmImpl g) {
       return "k11_tma_store_epilogue";
     case GemmImpl::k12_wgmma:
       return "k12_wgmma";
+    case GemmImpl::k13_wgmma_in_flight:
+      return "k13_wgmma_in_flight";
+    case GemmImpl::automatic:
+      return "auto";
   }
   return "unknown";
 }
 /// Accepts the short name ("k04") or the long one ("k04_mma_sync"), case
 /// ignored (as in layouts and on the command line); no spaces.
 constexpr std::optional<GemmImpl> parse_gemm_impl(std::string_view s) {
+  if (names_detail::iequal(s, "auto")) return GemmImpl::automatic;
   for (GemmImpl g : kAllGemmImpls)
     if (names_detail::iequal(s, short_name(g)) || names_detail::iequal(s, name(g))) return g;
   return std::nullopt;

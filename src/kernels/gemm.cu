@@ -67,6 +67,15 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_k11(args);
     case GemmImpl::k12_wgmma:
       return check_k12(args);
+    case GemmImpl::k13_wgmma_in_flight:
+      return check_k13(args);
+    case GemmImpl::automatic: {
+      if (Status s = check_k13_tuning(args); !s) return s;
+      const GemmPlan plan = gemm_plan(args);
+      GemmArgs planned = args;
+      planned.tuning = plan.tuning;
+      return gemm_check(plan.impl, planned);
+    }
   }
   return invalid("unknown implementation");
 }
@@ -99,8 +108,41 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_k11(args, stream);
     case GemmImpl::k12_wgmma:
       return launch_k12(args, stream);
+    case GemmImpl::k13_wgmma_in_flight:
+      return launch_k13(args, stream);
+    case GemmImpl::automatic: {
+      if (Status s = check_k13_tuning(args); !s) return s;
+      const GemmPlan plan = gemm_plan(args);
+      GemmArgs planned = args;
+      planned.tuning = plan.tuning;
+      return gemm(plan.impl, planned, stream);
+    }
   }
   return invalid("unknown implementation");
+}
+
+GemmPlan gemm_plan(const GemmArgs& args) {
+  GemmPlan plan;
+  int device = 0, major = 0, minor = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky; the launch will report the device's state itself
+    major = 0;
+  }
+  if (major != 9 || minor != 0) {
+    // wgmma and TMA are sm_90 instructions; elsewhere the best mma.sync step runs.
+    plan.impl = GemmImpl::k08_smem_epilogue;
+    plan.tuning = args.tuning;
+    plan.why = "not an sm_90 device: k08";
+    return plan;
+  }
+  plan.impl = GemmImpl::k13_wgmma_in_flight;
+  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n);
+  if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
+  plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits);
+  return plan;
 }
 
 namespace gemm_launch {

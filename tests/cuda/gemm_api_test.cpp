@@ -132,3 +132,45 @@ TEST(GemmApi, NullCAndSmallLdcAreFineWhenBetaIsZero) {
   g.ldc = 0;
   for (GemmImpl impl : kAllGemmImpls) EXPECT_NE(gemm_check(impl, g).code, Status::invalid_argument) << name(impl);
 }
+
+// GemmArgs::tuning (k13's tile width and split K): each rule is
+// invalid_argument with its field named, for k13 and for `auto` alike (on
+// every device: `auto` checks the fields even where it would not run k13).
+TEST(GemmApi, BadTuningIsInvalidArgument) {
+  struct Bad {
+    GemmTuning t;
+    const char* keyword;
+  };
+  // valid_args() has K = 40: one k-tile of 64, so any split beyond 1 is empty.
+  for (const Bad& b : {Bad{{100, 0}, "tile_n"}, Bad{{64, 1}, "tile_n"}, Bad{{0, -1}, "splits"}, Bad{{0, 65}, "splits"},
+                       Bad{{256, 2}, "k-tiles"}})
+    for (GemmImpl impl : {GemmImpl::k13_wgmma_in_flight, GemmImpl::automatic}) {
+      GemmArgs g = valid_args();
+      g.tuning = b.t;
+      const Status s = gemm_check(impl, g);
+      EXPECT_EQ(s.code, Status::invalid_argument)
+          << name(impl) << " " << b.t.tile_n << "/" << b.t.splits << ": " << s.message;
+      EXPECT_NE(s.message.find(b.keyword), std::string::npos) << s.message;
+      EXPECT_EQ(gemm(impl, g).code, Status::invalid_argument);  // before any CUDA call
+    }
+  GemmArgs g = valid_args();
+  g.k = 64 * 7;
+  g.n = 64;
+  g.lda = g.k, g.ldb = g.ldc = g.ldd = g.n;
+  g.tuning = {192, 7};  // seven splits of one k-tile each: allowed
+  EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok())
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+}
+
+// Without a GPU (or on another architecture) the plan falls back to k08, and
+// says so; the choice never depends on anything but the device and the shape.
+TEST(GemmApi, PlanNamesItsRule) {
+  GemmArgs g = valid_args();
+  const GemmPlan p = gemm_plan(g);
+  EXPECT_FALSE(p.why.empty());
+  EXPECT_TRUE(p.impl == GemmImpl::k13_wgmma_in_flight || p.impl == GemmImpl::k08_smem_epilogue) << p.why;
+  if (p.impl == GemmImpl::k13_wgmma_in_flight) {
+    EXPECT_TRUE(p.tuning.tile_n == 128 || p.tuning.tile_n == 192 || p.tuning.tile_n == 256);
+    EXPECT_GE(p.tuning.splits, 1);
+  }
+}

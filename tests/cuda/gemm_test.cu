@@ -1,8 +1,9 @@
 // Every step of the GEMM ladder through the public API tessel::gemm(), bit
 // for bit against a host reference in exact arithmetic.  Parameterized over
-// every GemmImpl value (kAllGemmImpls, k01..k12): a step whose gemm_check
-// still says "not built yet" is skipped with its name, so each step is
-// tested here as soon as it lands.  Skipped where no GPU is present.
+// every GemmImpl value (kAllGemmImpls, k01..k13), `auto` (the plan's choice),
+// and k13 with each tile width and several split counts forced: a step whose
+// gemm_check still says "not built yet" is skipped with its name, so each
+// step is tested here as soon as it lands.  Skipped where no GPU is present.
 //
 // Tier-1 exactness: inputs are small integers in [-4,4] and alpha, beta
 // small integers, so every fp32 accumulation is exact (|sum| <= 16 K) and
@@ -188,14 +189,18 @@ struct Case {
   index_t m, n, k;
   DType ab = DType::bf16, cd = DType::bf16;
   GemmLayout layout{};
-  index_t pad = 0;     // added to every leading dimension
-  bool with_c = true;  // alpha = 2, beta = -1 with C; else alpha = 1, beta = 0, C null
+  index_t pad = 0;      // added to every leading dimension
+  bool with_c = true;   // alpha = 2, beta = -1 with C; else alpha = 1, beta = 0, C null
+  GemmTuning tuning{};  // k13's; splits beyond K's k-tiles are cut to them
 };
 
 std::string describe(GemmImpl impl, const Case& c) {
   return std::string(short_name(impl)) + " " + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
          std::to_string(c.k) + " " + name(c.ab) + "->" + name(c.cd) + " " + name(c.layout) + " pad " +
-         std::to_string(c.pad) + (c.with_c ? " alpha=2 beta=-1" : " alpha=1 beta=0 C=null");
+         std::to_string(c.pad) + (c.with_c ? " alpha=2 beta=-1" : " alpha=1 beta=0 C=null") +
+         (c.tuning.tile_n || c.tuning.splits
+              ? " tile_n " + std::to_string(c.tuning.tile_n) + " splits " + std::to_string(c.tuning.splits)
+              : "");
 }
 
 /// Tallies of a sweep.
@@ -232,6 +237,9 @@ void run_case(GemmImpl impl, const Case& c, Tally& tally) {
   g.c = c.with_c ? w.c.p : nullptr;
   g.alpha = c.with_c ? 2.0f : 1.0f;
   g.beta = c.with_c ? -1.0f : 0.0f;
+  g.tuning = c.tuning;
+  const index_t k_tiles = (c.k + 63) / 64;
+  if (g.tuning.splits > k_tiles) g.tuning.splits = static_cast<int>(k_tiles);
 
   const int at = ab_slot(c.ab);
   CUDA_CHECK(cudaMemcpy2DAsync(w.a.p, g.lda * ab_size, w.a_src[at][ak ? 0 : 1].p, kMax * ab_size, a_cols * ab_size,
@@ -284,7 +292,13 @@ void run_case(GemmImpl impl, const Case& c, Tally& tally) {
 
 // ------------------------------------------------------------------ the fixture
 
-class Gemm : public ::testing::TestWithParam<GemmImpl> {
+/// A step, and k13's tuning ({0, 0}: the plan's).
+struct StepParam {
+  GemmImpl impl;
+  GemmTuning tuning{};
+};
+
+class Gemm : public ::testing::TestWithParam<StepParam> {
  protected:
   static void SetUpTestSuite() {
     if (!::tessel::testing::have_gpu()) return;
@@ -307,8 +321,8 @@ class Gemm : public ::testing::TestWithParam<GemmImpl> {
     g.m = g.n = g.k = 64;
     g.lda = g.ldb = g.ldd = 64;
     g.a = g.b = g.d = g_world->d.p;
-    const Status s = gemm_check(GetParam(), g);
-    why = std::string(name(GetParam())) + ": " + s.message;
+    const Status s = gemm_check(GetParam().impl, g);
+    why = std::string(name(GetParam().impl)) + ": " + s.message;
     return s.code == Status::unsupported && s.message.find("not built yet") != std::string::npos;
   }
   /// Every (M, N, K) of the lists in every layout, with both epilogues
@@ -327,18 +341,18 @@ class Gemm : public ::testing::TestWithParam<GemmImpl> {
             ++shape;
             for (bool with_c : {true, false}) {
               if (alternate && with_c != (shape % 2 == 0)) continue;
-              run_case(GetParam(), Case{m, n, k, ab, cd, l, pad, with_c}, tally);
+              run_case(GetParam().impl, Case{m, n, k, ab, cd, l, pad, with_c, GetParam().tuning}, tally);
               if (HasFatalFailure()) return;
               if (tally.failed >= 10) {
-                ADD_FAILURE() << name(GetParam()) << ": stopping this sweep after 10 failing cases";
+                ADD_FAILURE() << name(GetParam().impl) << ": stopping this sweep after 10 failing cases";
                 return;
               }
             }
           }
-    std::printf("[ %s ] %s->%s pad %d: %d cases run, %d unsupported%s%s\n", name(GetParam()), name(ab), name(cd),
-                static_cast<int>(pad), tally.run, tally.unsupported, tally.unsupported ? "; first: " : "",
-                tally.first_unsupported.c_str());
-    if (tally.run == 0) GTEST_SKIP() << name(GetParam()) << " rejected every case: " << tally.first_unsupported;
+    std::printf("[ %s %d/%d ] %s->%s pad %d: %d cases run, %d unsupported%s%s\n", name(GetParam().impl),
+                GetParam().tuning.tile_n, GetParam().tuning.splits, name(ab), name(cd), static_cast<int>(pad),
+                tally.run, tally.unsupported, tally.unsupported ? "; first: " : "", tally.first_unsupported.c_str());
+    if (tally.run == 0) GTEST_SKIP() << name(GetParam().impl) << " rejected every case: " << tally.first_unsupported;
     EXPECT_GT(tally.nonzero_cases, tally.run * 9 / 10) << "the reference is mostly zero: the test proves little";
   }
 };
@@ -374,7 +388,7 @@ TEST_P(Gemm, PaddedLeadingDimensions) {
 /// Each invalid_argument rule of the common checks: the code, and D untouched.
 TEST_P(Gemm, RejectsInvalidArgumentsAndWritesNothing) {
   World& w = *g_world;
-  const GemmImpl impl = GetParam();
+  const GemmImpl impl = GetParam().impl;
   GemmArgs base;
   base.m = 64, base.n = 48, base.k = 32;
   base.lda = 32, base.ldb = 48, base.ldc = 48, base.ldd = 48;
@@ -422,8 +436,32 @@ TEST_P(Gemm, RejectsInvalidArgumentsAndWritesNothing) {
   }
 }
 
-std::string param_name(const ::testing::TestParamInfo<GemmImpl>& info) { return name(info.param); }
+std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
+  const GemmTuning t = info.param.tuning;
+  if (t.tile_n == 0 && t.splits == 0) return name(info.param.impl);
+  return std::string(name(info.param.impl)) + "_n" + std::to_string(t.tile_n) + "_s" + std::to_string(t.splits);
+}
 
-INSTANTIATE_TEST_SUITE_P(AllSteps, Gemm, ::testing::ValuesIn(kAllGemmImpls), param_name);
+std::vector<StepParam> all_steps() {
+  std::vector<StepParam> v;
+  for (GemmImpl g : kAllGemmImpls) v.push_back({g});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSteps, Gemm, ::testing::ValuesIn(all_steps()), param_name);
+// What tessel::gemm(args) runs: the plan's kernel and tuning per shape.
+INSTANTIATE_TEST_SUITE_P(Plan, Gemm, ::testing::Values(StepParam{GemmImpl::automatic}), param_name);
+// Every configuration the plan can choose, forced on every shape: each tile
+// width without a split, and split K with 2, 3, 4 and 7 ranges (uneven
+// ranges, a range of one k-tile where K is short; cut to K's k-tiles).
+INSTANTIATE_TEST_SUITE_P(K13Tuning, Gemm,
+                         ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight, {128, 1}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {192, 1}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {256, 1}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {256, 2}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {256, 3}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {128, 4}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {192, 7}}),
+                         param_name);
 
 }  // namespace

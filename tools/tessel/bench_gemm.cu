@@ -47,8 +47,9 @@ using namespace gemm_detail;  // the runner's pieces (bench_gemm_*.hpp)
 namespace {
 
 /// The problem's buffers as tessel::gemm's arguments.
-GemmArgs tessel_args(const ProblemData& d) {
+GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
   GemmArgs g;
+  g.tuning = tuning;
   g.m = d.p.m;
   g.n = d.p.n;
   g.k = d.p.k;
@@ -233,7 +234,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         std::cerr << "\n";
 
         std::vector<ImplState> steps;
-        const GemmArgs args = tessel_args(data);
+        const GemmArgs args = tessel_args(data, opt.tuning);
         for (GemmImpl g : opt.steps) {
           ImplState st{short_name(g), g, "", "", std::nullopt};
           if (Status chk = gemm_check(*st.step, args); !chk) {
@@ -267,6 +268,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             } else {
               st.disposition = "unverified";
             }
+            // What `auto` ran, for the note column: "k13 tile 128x192 splits 1".
+            if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(args).why;
           }
           std::cerr << "  verify " << st.impl << ": " << st.disposition;
           if (st.max_err) std::cerr << ", max err " << fmt("%.3g", *st.max_err);

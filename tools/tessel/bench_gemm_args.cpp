@@ -403,6 +403,15 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     return false;
   if (!a.warmup.empty() && !parse_count(a.warmup, "--warmup", 0, 1000000, o.warmup, error)) return false;
   if (!a.repeat.empty() && !parse_count(a.repeat, "--repeat", 1, 100, o.repeat, error)) return false;
+  if (!a.tile_n.empty()) {
+    if (!parse_count(a.tile_n, "--tile-n", 128, 256, o.tuning.tile_n, error)) return false;
+    if (o.tuning.tile_n != 128 && o.tuning.tile_n != 192 && o.tuning.tile_n != 256) {
+      error = "--tile-n: " + quoted(trim(a.tile_n)) + " is not 128, 192 or 256";
+      return false;
+    }
+  }
+  // More splits than a problem's k-tiles are reported per problem (not_supported).
+  if (!a.splits.empty() && !parse_count(a.splits, "--splits", 1, 64, o.tuning.splits, error)) return false;
 
   // Types, layouts, scales.
   SuiteDefaults d;
@@ -439,7 +448,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
         add.push_back(*g);
       } else {
         error = "--impl: unknown implementation " + quoted(name) +
-                " (k01..k12, long names such as k04_mma_sync, cublas, or all)";
+                " (k01..k13, long names such as k04_mma_sync, auto, cublas, or all)";
         return false;
       }
       for (GemmImpl g : add)

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tessel/gemm_plan.hpp"
 #include "tessel/gemm_types.hpp"
 
 namespace tessel::bench {
@@ -47,6 +48,7 @@ struct GemmBenchArgs {
   std::vector<std::string> impls;    // --impl, repeatable; each a comma list
   std::string suite, csv, json;
   std::string iterations, warmup, repeat, verify;
+  std::string tile_n, splits;  // k13's tuning (default: the plan's)
 };
 
 /// The validated options.
@@ -61,6 +63,7 @@ struct GemmBenchOptions {
   int warmup = 10;                    // minimum warm-up launches (and at least 25 ms)
   int repeat = 1;                     // rows per (impl, problem)
   VerifyTier verify = VerifyTier::tier2;
+  GemmTuning tuning{};  // --tile-n, --splits (0: the plan's); k13 and auto use them
 };
 
 /// Parses "4096", "1024,2048", "1024:8192:1024" (start:stop:step, stop

@@ -331,7 +331,8 @@ int main(int argc, char** argv) {
   bench_gemm->add_option("--beta", gemm_args.beta, "beta (default 0; C is allocated and read only when beta != 0)")
       ->type_name("X");
   bench_gemm
-      ->add_option("--impl", gemm_args.impls, "k01..k12 (or long names), cublas, all; comma list (default: k11,cublas)")
+      ->add_option("--impl", gemm_args.impls,
+                   "auto (the plan chooses), k01..k13 (or long names), cublas, all; comma list (default: auto,cublas)")
       ->type_name("IMPLS")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -346,6 +347,11 @@ int main(int argc, char** argv) {
   bench_gemm->add_option("--verify", gemm_args.verify, "tier1, tier2 (default) or none")->type_name("TIER");
   bench_gemm->add_option("--repeat", gemm_args.repeat, "timed rows per implementation and problem (default 1)")
       ->type_name("R");
+  bench_gemm
+      ->add_option("--tile-n", gemm_args.tile_n, "k13/auto: tile width 128, 192 or 256 (default: the plan's choice)")
+      ->type_name("N");
+  bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
+      ->type_name("S");
 
   auto* draw =
       app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");

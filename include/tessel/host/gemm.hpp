@@ -9,6 +9,7 @@
 #pragma once
 
 #include "tessel/core/config.hpp"
+#include "tessel/gemm_plan.hpp"
 #include "tessel/gemm_types.hpp"
 #include "tessel/host/status.hpp"
 
@@ -39,6 +40,10 @@ struct GemmArgs {
   void* d = nullptr;
   index_t ldd = 0;
   float alpha = 1.0f, beta = 0.0f;
+  /// k13's tile width and split count; 0 lets the plan choose (the default).
+  /// Other steps ignore it.  Checked: tile_n in {0, 128, 192, 256}, splits in
+  /// 0..64 and at most the number of 64-wide k-tiles.
+  GemmTuning tuning{};
 };
 
 /// Checks `args` for `impl` without launching anything: `invalid_argument`
@@ -57,5 +62,15 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args);
 /// (cudaMallocAsync / cudaFreeAsync on `stream`); if the pool cannot supply
 /// it, they run k08's kernel instead.
 Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream = nullptr);
+
+/// The plan's choice for `args` on the current device (tessel/gemm_plan.hpp,
+/// docs/heuristics.md): what gemm(GemmImpl::automatic, args) runs, with the
+/// caller's nonzero tuning fields kept.  `why` says which rule decided.
+GemmPlan gemm_plan(const GemmArgs& args);
+
+/// gemm(GemmImpl::automatic, args, stream): the plan chooses.
+inline Status gemm(const GemmArgs& args, cudaStream_t stream = nullptr) {
+  return gemm(GemmImpl::automatic, args, stream);
+}
 
 }  // namespace tessel

@@ -23,6 +23,10 @@ TESSEL_GEMM_STEP(k09)
 TESSEL_GEMM_STEP(k10)
 TESSEL_GEMM_STEP(k11)
 TESSEL_GEMM_STEP(k12)
+TESSEL_GEMM_STEP(k13)
+/// GemmArgs::tuning's rules (tile_n, splits): checked by k13 and by `auto`
+/// on every device, so that a bad tuning fails the same way everywhere.
+Status check_k13_tuning(const GemmArgs& args);
 #undef TESSEL_GEMM_STEP
 
 /// The error of the last launch as a Status (cuda_error naming the kernel).

@@ -77,12 +77,11 @@ Status map_of(CUtensorMap& out, const T* ptr, const index_t (&shape)[2], const i
   return Status::success();
 }
 
-/// The maps of A and B for the tiles of ws::Tiles<T, MA, MB>.  A is (M,K) and
+/// The maps of A and B for the tiles of X (by default ws::Tiles<T, MA, MB>).  A is (M,K) and
 /// B (N,K) whatever their memory order: (M,K):(lda,1) for A:k, (M,K):(1,lda)
 /// for A:m; the tiles' shared layouts say which mode TMA reads contiguously.
-template <class T, MajorA MA, MajorB MB>
+template <class T, MajorA MA, MajorB MB, class X = ws::Tiles<T, MA, MB>>
 Status operand_maps(const GemmArgs& a, CUtensorMap& map_a, CUtensorMap& map_b, const char* step) {
-  using X = ws::Tiles<T, MA, MB>;
   const T* pa = static_cast<const T*>(a.a);
   const T* pb = static_cast<const T*>(a.b);
   const index_t one = 1;
@@ -93,14 +92,39 @@ Status operand_maps(const GemmArgs& a, CUtensorMap& map_a, CUtensorMap& map_b, c
                          : map_of<typename X::OpB::Tma>(map_b, pb, {a.n, a.k}, {one, a.ldb}, "B", step);
 }
 
-/// One CTA per SM (the steps' shared memory allows one), at most one per tile.
-inline Status persistent_grid(const GemmArgs& a, const char* step, dim3& grid) {
-  int device = 0, sms = 0;
+/// The TMA-store map of D for epilogue Epi<U> (U: D's element type): true
+/// when it is made; false when TMA cannot describe D (a row not made of whole
+/// 16-byte granules, a misaligned base, docs/hardware.md §10.2) and the
+/// register epilogue must write D.
+template <template <class> class Epi>
+bool d_store_map(const GemmArgs& g, CUtensorMap& map_d, const char* step) {
+  if (!tma_ready(g.d, g.ldd, size_bytes(g.cd_type))) return false;
+  const auto one = [&]<class U>() {
+    return map_of<typename Epi<U>::Tma>(map_d, static_cast<const U*>(g.d), {g.m, g.n}, {g.ldd, index_t{1}}, "D", step,
+                                        TmaUse::store);
+  };
+  const Status s = g.cd_type == DType::bf16  ? one.template operator()<__nv_bfloat16>()
+                   : g.cd_type == DType::f16 ? one.template operator()<__half>()
+                                             : one.template operator()<float>();
+  return s.is_ok();
+}
+
+/// The current device's SM count.
+inline Status sm_count(const char* step, int& sms) {
+  int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
     return launch_status((std::string(step) + " (SM count)").c_str());
-  const index_t tiles = ceil_div(a.m, index_t{ws::kBM}) * ceil_div(a.n, index_t{ws::kBN});
-  grid = dim3(static_cast<unsigned>(tiles < sms ? tiles : sms));
+  return Status::success();
+}
+
+/// One CTA per SM (the steps' shared memory allows one), at most one per
+/// work unit (a tile, by default of ws::kBM x ws::kBN).
+inline Status persistent_grid(const GemmArgs& a, const char* step, dim3& grid, index_t units = 0) {
+  int sms = 0;
+  if (Status s = sm_count(step, sms); !s) return s;
+  if (units == 0) units = ceil_div(a.m, index_t{ws::kBM}) * ceil_div(a.n, index_t{ws::kBN});
+  grid = dim3(static_cast<unsigned>(units < sms ? units : sms));
   return Status::success();
 }
 

@@ -21,6 +21,17 @@ struct PipelineState {
 
   TESSEL_HD constexpr int index() const { return stage; }
   TESSEL_HD constexpr std::uint32_t phase() const { return parity; }
+  /// The position one step back: the stage used before this one.
+  TESSEL_HD constexpr PipelineState previous() const {
+    PipelineState p = *this;
+    if (p.stage == 0) {
+      p.stage = Stages - 1;
+      p.parity ^= 1u;
+    } else {
+      --p.stage;
+    }
+    return p;
+  }
   TESSEL_HD constexpr PipelineState& operator++() {
     if (++stage == Stages) {
       stage = 0;

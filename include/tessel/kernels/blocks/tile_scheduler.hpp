@@ -4,6 +4,8 @@
 // operands that neighbouring CTAs read are shared in L2.
 #pragma once
 
+#include <type_traits>
+
 #include "tessel/core/config.hpp"
 
 namespace tessel::blocks {
@@ -17,11 +19,16 @@ namespace tessel::blocks {
 template <int G>
 struct GroupedRaster {
   static_assert(G >= 1, "a group has at least one tile row");
-  TESSEL_HD static void tile_of(index_t b, index_t tiles_m, index_t tiles_n, index_t& tm, index_t& tn) {
-    const index_t per_group = index_t{G} * tiles_n;
-    const index_t first_m = (b / per_group) * G;
-    const index_t rows = tiles_m - first_m < G ? tiles_m - first_m : G;  // the last group may be short
-    const index_t in_group = b % per_group;
+  // I (deduced from the outputs): index_t, or int where the caller has
+  // checked that the tiles fit (fewer registers and cheaper divisions in a
+  // kernel).
+  template <class I>
+  TESSEL_HD static void tile_of(std::type_identity_t<I> b, std::type_identity_t<I> tiles_m,
+                                std::type_identity_t<I> tiles_n, I& tm, I& tn) {
+    const I per_group = I{G} * tiles_n;
+    const I first_m = (b / per_group) * G;
+    const I rows = tiles_m - first_m < G ? tiles_m - first_m : I{G};  // the last group may be short
+    const I in_group = b % per_group;
     tm = first_m + in_group % rows;
     tn = in_group / rows;
   }
@@ -54,6 +61,59 @@ class PersistentScheduler {
 
  private:
   index_t tiles_m_, tiles_n_, next_, count_;
+};
+
+/// One unit of a split-K schedule: tile `tile` (linear index `id` in the
+/// raster), k-tiles [k_begin, k_end) of its K, split `split` of `splits`.
+/// 32-bit fields: a split-K kernel keeps a unit live across its main loop
+/// beside its accumulators, where every register counts.
+struct WorkUnit {
+  TileCoord tile;
+  int id = 0, k_begin = 0, k_end = 0;
+  int split = 0;
+};
+
+/// Persistent CTAs over tiles_m x tiles_n tiles, each tile's K cut into
+/// `splits` contiguous ranges of k-tiles (as even as the division allows):
+/// CTA `first` of `count` takes units first, first + count, ...  Units are
+/// numbered split-inner (unit u is split u % splits of tile u / splits), so
+/// the CTAs that share a tile run side by side and finish together.  With
+/// splits = 1 the order is PersistentScheduler's.  Needs 1 <= splits <= k_tiles,
+/// so that no range is empty, and fewer than 2^31 units and k-tiles (the
+/// launcher checks; the counting is 32-bit).
+/// C++ example: 2 tiles, splits = 2, k_tiles = 5: units 0..3 -> (tile 0, k 0..2),
+/// (tile 0, k 2..5), (tile 1, k 0..2), (tile 1, k 2..5).
+template <class Raster>
+class SplitKScheduler {
+ public:
+  TESSEL_HD SplitKScheduler(index_t tiles_m, index_t tiles_n, index_t k_tiles, int splits, index_t first, index_t count)
+      : tiles_m_(static_cast<int>(tiles_m)),
+        tiles_n_(static_cast<int>(tiles_n)),
+        k_tiles_(static_cast<int>(k_tiles)),
+        splits_(splits),
+        next_(static_cast<int>(first)),
+        count_(static_cast<int>(count)) {}
+
+  /// The next unit of this CTA, or false when there is none.
+  TESSEL_HD bool next(WorkUnit& u) {
+    if (next_ >= units()) return false;
+    u.id = next_ / splits_;
+    u.split = next_ % splits_;
+    int tm = 0, tn = 0;
+    Raster::tile_of(u.id, tiles_m_, tiles_n_, tm, tn);
+    u.tile = TileCoord{tm, tn};
+    // k_tiles * (split + 1) < 2^31 * 64 needs 64 bits on the way.
+    u.k_begin = static_cast<int>(static_cast<long long>(k_tiles_) * u.split / splits_);
+    u.k_end = static_cast<int>(static_cast<long long>(k_tiles_) * (u.split + 1) / splits_);
+    next_ += count_;
+    return true;
+  }
+
+  TESSEL_HD int units() const { return tiles_m_ * tiles_n_ * splits_; }
+
+ private:
+  int tiles_m_, tiles_n_, k_tiles_, splits_;
+  int next_, count_;
 };
 
 }  // namespace tessel::blocks

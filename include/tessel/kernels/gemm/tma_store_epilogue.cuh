@@ -33,7 +33,11 @@ struct TmaStoreEpilogue {
   static constexpr int kChunkCols = 128 / static_cast<int>(sizeof(U));
   static constexpr int kChunks = BN / kChunkCols;
   static constexpr int kBufElems = BM * kChunkCols;
-  static constexpr int kSmemBytes = 2 * kBufElems * static_cast<int>(sizeof(U));  // 32 KB for BM = 128
+  /// Two buffers take the chunks in turn; an odd chunk count (BN = 192 in
+  /// 16-bit: 3 chunks) gets one buffer per chunk, so that a value's buffer
+  /// stays a layout of its column.
+  static constexpr int kBuffers = kChunks % 2 == 0 ? 2 : kChunks;
+  static constexpr int kSmemBytes = kBuffers * kBufElems * static_cast<int>(sizeof(U));  // 32 KB for BM = 128, BN = 256
   /// The 128-byte swizzle in units of U (Sw<3,3,3> for 16-bit, Sw<3,2,3> for fp32), as TMA writes it.
   static constexpr Swizzle kSwizzle{3, sizeof(U) == 2 ? 3 : 2, 3};
   /// One chunk, (BM, kChunkCols) of D, leaves from one staging buffer (rows
@@ -41,16 +45,16 @@ struct TmaStoreEpilogue {
   using Tma = TmaTile<U, make_shape(BM, kChunkCols),
                       SwizzledLayout{kSwizzle, make_layout(make_shape(BM, kChunkCols), LayoutRight{})}>;
   /// The whole tile as the staging sees it: column j of the tile is column
-  /// j % kChunkCols of buffer (j / kChunkCols) % 2, so chunk pairs share the
-  /// buffers (stride 0).  Example (fp32, BM = 128, BN = 256):
-  /// (128,(32,2,4)):(32,(1,4096,0)).
-  static constexpr Layout kStage = make_layout(make_shape(BM, make_shape(kChunkCols, 2, kChunks / 2)),
+  /// j % kChunkCols of buffer (j / kChunkCols) % kBuffers, so successive
+  /// rounds of chunks share the buffers (stride 0).  Example (fp32, BM = 128,
+  /// BN = 256): (128,(32,2,4)):(32,(1,4096,0)).
+  static constexpr Layout kStage = make_layout(make_shape(BM, make_shape(kChunkCols, kBuffers, kChunks / kBuffers)),
                                                make_stride(kChunkCols, make_stride(1, kBufElems, 0)));
   /// (thread, value) -> staging element, and -> (row, column) of the tile.
   static constexpr Layout kPart = TM::template kPartC<kStage>;
   static constexpr Layout kCoord = TM::template kPartC<coord_layout(make_shape(BM, BN))>;
   static constexpr int kValues = static_cast<int>(size(mode(kPart, 1)));
-  static_assert(BN % kChunkCols == 0 && kChunks % 2 == 0, "tessel: the two staging buffers take the chunks in pairs");
+  static_assert(BN % kChunkCols == 0, "tessel: the tile's columns leave in whole 128-byte chunks");
   static_assert(BM <= 256, "tessel: a TMA box has at most 256 rows");
 
   /// The chunk of value v (the chunk of thread 0's value v).
@@ -86,8 +90,8 @@ struct TmaStoreEpilogue {
     const bool issuer = t == 0;
     TESSEL_UNROLL
     for (int q = 0; q < kChunks; ++q) {
-      // The buffer's previous chunk (two stores ago, maybe of the previous tile) must have been read.
-      if (issuer) arch::sm90::bulk_wait_group_read<1>();
+      // The buffer's previous chunk (kBuffers stores ago, maybe of the previous tile) must have been read.
+      if (issuer) arch::sm90::bulk_wait_group_read<kBuffers - 1>();
       arch::named_barrier_sync(bar, TM::kThreads);
       TESSEL_UNROLL
       for (int v = 0; v < kValues; v += 2) {
@@ -107,7 +111,7 @@ struct TmaStoreEpilogue {
       arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
       arch::named_barrier_sync(bar, TM::kThreads);
       if (issuer) {
-        Tma::store(map_d, stage + (q % 2) * kBufElems, tile_m, tile_n * kChunks + q);  // chunk q of tile (m, n)
+        Tma::store(map_d, stage + (q % kBuffers) * kBufElems, tile_m, tile_n * kChunks + q);  // chunk q of tile (m, n)
         arch::sm90::bulk_commit_group();
       }
     }

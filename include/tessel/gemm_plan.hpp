@@ -1,0 +1,88 @@
+// tessel/gemm_plan.hpp — how tessel::gemm chooses, when the caller names no
+// implementation (`--impl auto`): which kernel, which tile, how many splits of
+// K.  Pure host arithmetic on the problem and the device's SM count, with no
+// CUDA, so that every rule is unit-tested on the CPU (tests/gemm_plan_test.cpp)
+// and the measurements behind it are in docs/heuristics.md.
+#pragma once
+
+#include <string>
+
+#include "tessel/core/config.hpp"
+#include "tessel/gemm_types.hpp"
+
+namespace tessel {
+
+/// k13's knobs: the tile's width (128, 192 or 256 columns; 128 rows) and the
+/// number of ranges K is split into (1: no split).  0 in a caller's GemmTuning
+/// means "let the plan choose".
+struct GemmTuning {
+  int tile_n = 0;
+  int splits = 0;
+};
+
+/// What the plan chose and, in words, why (the bench's `note` column).
+struct GemmPlan {
+  GemmImpl impl = GemmImpl::k13_wgmma_in_flight;
+  GemmTuning tuning{256, 1};
+  std::string why;
+};
+
+namespace plan_detail {
+
+constexpr index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
+
+/// The share of the SMs' tile slots that hold work, over all waves: tiles
+/// 288 on 132 SMs run 3 waves of 132 slots, 288 / 396 = 0.73 of them busy.
+constexpr double wave_efficiency(index_t units, int sms) {
+  const index_t waves = ceil_div(units, sms);
+  return static_cast<double>(units) / static_cast<double>(waves * sms);
+}
+
+/// Relative throughput of a full wave of each tile width against 128 x 256
+/// (narrower tiles read more operand bytes per flop from L2 and shared
+/// memory); measured on the H100, docs/heuristics.md.
+constexpr double tile_speed(int tile_n) { return tile_n == 256 ? 1.0 : tile_n == 192 ? 0.97 : 0.88; }
+
+}  // namespace plan_detail
+
+/// Rule 2 (split K): a tile grid that fills at most half the SMs gets its K
+/// split so that the units cover the SMs once, keeping at least 4 k-tiles
+/// (256 of K) per unit and at most 16 splits.
+/// C++ example: split_k_for(32, 128, 132) == 4 (M = 16, N = K = 8192, 128 x 256 tiles).
+constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
+  if (2 * tiles > sms) return 1;
+  index_t s = sms / tiles;
+  if (s > k_tiles / 4) s = k_tiles / 4;
+  if (s > 16) s = 16;
+  return s < 1 ? 1 : static_cast<int>(s);
+}
+
+/// k13's tile and split for an M x N x K problem on `sms` SMs.
+/// Rule 1 (tile): for each width, its split (rule 2) gives the work units;
+/// the width whose busy share of the SM slots times its full-wave speed times
+/// the share of its columns inside N is largest wins, the widest on a tie.
+/// 3072^3: 288 tiles of 128 x 256 on 132 SMs keep 0.73 of three waves busy,
+/// 384 of 128 x 192 keep 0.97 of them: 192 wins.
+/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1}; plan_k13(16, 8192, 8192, 132) == {256, 4}.
+constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0) {
+  using namespace plan_detail;
+  const index_t tiles_m = ceil_div(m, 128);
+  const index_t k_tiles = ceil_div(k, 64);
+  GemmTuning best{256, 1};
+  double best_score = -1.0;
+  for (int bn : {256, 192, 128}) {
+    if (force_tile_n != 0 && bn != force_tile_n) continue;
+    const index_t tiles = tiles_m * ceil_div(n, bn);
+    const int splits = split_k_for(tiles, k_tiles, sms);
+    // A tile beyond N's extent is wasted work: count only the columns used.
+    const double used = static_cast<double>(n) / static_cast<double>(ceil_div(n, bn) * bn);
+    const double score = wave_efficiency(tiles * splits, sms) * tile_speed(bn) * used;
+    if (score > best_score + 1e-9) {
+      best_score = score;
+      best = GemmTuning{bn, splits};
+    }
+  }
+  return best;
+}
+
+}  // namespace tessel

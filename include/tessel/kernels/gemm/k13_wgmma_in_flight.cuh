@@ -1,0 +1,253 @@
+// k13 — k12 with one k-tile of wgmma kept in flight, and the knobs the
+// heuristic turns: the tile's width BN and split K.
+//
+// Why: k12 waits for all of a k-tile's wgmmas (wait_group 0) before it
+// releases the stage and issues the next k-tile, so the tensor cores idle
+// while the last wgmma drains and the next stage's barrier is checked.
+// Here a consumer issues k-tile kt, then waits only until k-tile kt-1's
+// batch has completed (wait_group 1) and releases kt-1's stage: the next
+// batch is queued behind the running one.  The accumulators stay in the
+// async proxy's hands across the wait, which is legal because every batch of
+// a warpgroup chains on the same registers in issue order.
+//
+// The same program serves the shapes the 128 x 256 tile serves badly:
+// - BN (Config): 256, 192 or 128 columns per tile, the stages as many as
+//   the 227 KB of shared memory allow (4, 4, 6).  A narrower tile gives more
+//   tiles (small problems, wave quantization: 3072^3 has 288 tiles of
+//   128 x 256 on 132 SMs, 384 of 128 x 192).
+// - Split K (SplitK, run time): each tile's K is cut into `splits` ranges of
+//   k-tiles, one work unit each (blocks::SplitKScheduler).  A unit writes its
+//   fp32 partial tile to a workspace and counts itself in the tile's counter;
+//   the unit that arrives last adds the others' partials to its own and runs
+//   the epilogue.  Small M (one tile row: 32 tiles for N = 8192) then keeps
+//   every SM streaming a disjoint slice of B.
+//
+// Predicted (docs/ladder.md, k13): +3..+8 % over k12 at 4096^3 and 8192^3
+// (fast.cu's worklog gains about that from the same change).
+#pragma once
+
+#include "tessel/atom/mma_sm90.hpp"
+#include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
+#include "tessel/kernels/gemm/tma_store_epilogue.cuh"
+
+namespace tessel::gemm_kernels::k13 {
+
+using warp_specialized::kGroup;
+
+inline constexpr int kBM = 128;
+inline constexpr int kConsumerWarps = 8;  // two warpgroups, 64 rows of the tile each
+inline constexpr int kThreads = k10::kThreads;
+inline constexpr int kConsumerThreads = 32 * kConsumerWarps;
+inline constexpr int kSmemLimit = 227 * 1024;  // the opt-in maximum of dynamic shared memory per CTA (sm_90)
+inline constexpr int kConsumerBarrier = 1;     // the consumers' named barrier (0 is __syncthreads)
+
+/// The tile (128 x BN) and what follows from it: the TiledMMA, the epilogue's
+/// staging, and the stages that fit beside it.
+template <int BN>
+struct Config {
+  static_assert(BN == 128 || BN == 192 || BN == 256, "tessel: k13 tiles are 128 x {128, 192, 256}");
+  static constexpr int kBN = BN;
+  template <class T>
+  using Mma = TiledMma<SM90_64xNx16_F32_SS<T, BN, OperandMajor::k, OperandMajor::k>, 2, 1, 1>;  // layout-free
+  template <class U>
+  using Epilogue = TmaStoreEpilogue<U, Mma<__nv_bfloat16>, kBM, BN>;
+  static constexpr int kStagingBytes = Epilogue<__nv_bfloat16>::kSmemBytes > Epilogue<float>::kSmemBytes
+                                           ? Epilogue<__nv_bfloat16>::kSmemBytes
+                                           : Epilogue<float>::kSmemBytes;
+  static constexpr int kStageBytes = (kBM + BN) * kBK * 2;  // 16-bit operands
+  static constexpr int kStages = (kSmemLimit - kStagingBytes - 1024) / kStageBytes;
+  static_assert(kStages >= 2, "tessel: at least two stages");
+};
+
+/// Where split K keeps its partial tiles: `splits` fp32 (128 x BN) tiles per
+/// output tile, and one arrival counter per output tile (zero before the
+/// launch; the last unit of a tile sets it back to zero).
+struct SplitK {
+  int splits = 1;
+  float* partials = nullptr;
+  int* counters = nullptr;
+};
+
+/// The operands, the TiledMMA, the fragments and the shared memory of one
+/// input type, layout and tile width.
+template <class T, MajorA MA, MajorB MB, class Cfg>
+struct Tiles {
+  static constexpr int kBN = Cfg::kBN, kStages = Cfg::kStages;
+  using OpA = TmaOperand<T, major_of(MA), kBM>;
+  using OpB = TmaOperand<T, major_of(MB), kBN>;
+  using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, 2, 1, 1>;
+  using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (BN/2,1,1) f32
+  using Pipeline = blocks::TmaPipeline<kStages>;
+  template <class U>
+  using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN>;
+  static_assert(TM::kThreads == kConsumerThreads, "one TiledMMA thread per consumer thread");
+  static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));
+  static_assert(kStageBytes == Cfg::kStageBytes, "the stage count assumed 16-bit operands");
+
+  struct SharedStorage {
+    alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
+    alignas(1024) T b[kStages][OpB::kElems];  // kStages x (BN,64)
+    union Staging {                           // D's staging buffers, in the output type
+      __nv_bfloat16 bf16[Cfg::kStagingBytes / 2];
+      __half f16[Cfg::kStagingBytes / 2];
+      float f32[Cfg::kStagingBytes / 4];
+    };
+    alignas(1024) Staging d;
+    blocks::PipelineStorage<kStages> pipe;
+    int ticket;  // split K: the counter value the last unit's thread 0 saw
+  };
+  static constexpr int kSmemBytes = static_cast<int>(sizeof(SharedStorage));
+  static_assert(kSmemBytes <= kSmemLimit, "tessel: k13's shared memory exceeds 227 KB");
+};
+
+using Scheduler = blocks::SplitKScheduler<blocks::GroupedRaster<kGroup>>;
+
+/// Split K's side of the epilogue (splits > 1).  Every unit writes its
+/// accumulators to its own partial tile, in the fragment's order so that a
+/// warp's writes are 256 contiguous bytes, all of them: a full tile needs no
+/// bounds (the values outside D are never stored) and so no registers for
+/// them beside the accumulators (with bounds checks k13 spilled); then
+/// thread 0 counts the unit in.  The last unit of a tile adds the other
+/// partials (read past L1: other SMs wrote them) and goes on to the epilogue;
+/// the others are done with the tile.
+template <class X>
+struct SplitKReduce {
+  const SplitK& sk;
+  int& ticket;
+
+  __device__ bool last_adds(const blocks::WorkUnit& u, typename X::FragC& acc, int t) const {
+    constexpr int kPairs = X::FragC::kValues / 2;
+    constexpr index_t kTileFloats = index_t{kBM} * X::kBN;
+    auto* mine = reinterpret_cast<float2*>(sk.partials + (u.id * sk.splits + u.split) * kTileFloats);
+    TESSEL_UNROLL
+    for (int q = 0; q < kPairs; ++q)
+      mine[q * kConsumerThreads + t] = make_float2(*acc.addr(2 * q), *acc.addr(2 * q + 1));
+    __threadfence();  // the partial is visible device-wide before the count says so
+    arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
+    if (t == 0) ticket = atomicAdd(sk.counters + u.id, 1);
+    arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
+    if (ticket != sk.splits - 1) return false;
+    __threadfence();  // the count seen: now the other units' partials
+    for (int s = 0; s < sk.splits; ++s) {
+      if (s == u.split) continue;
+      const auto* other = reinterpret_cast<const float2*>(sk.partials + (u.id * sk.splits + s) * kTileFloats);
+      TESSEL_UNROLL
+      for (int q = 0; q < kPairs; ++q) {
+        const float2 x = __ldcg(other + q * kConsumerThreads + t);
+        *acc.addr(2 * q) += x.x;
+        *acc.addr(2 * q + 1) += x.y;
+      }
+    }
+    if (t == 0) sk.counters[u.id] = 0;  // ready for the next launch on this workspace
+    return true;
+  }
+};
+
+/// D's tile from the accumulators: TMA stores through the staging buffers,
+/// or registers where TMA cannot describe D.
+template <class X, class T>
+struct TileEpilogue {
+  const CUtensorMap* map_d;
+  bool tma_store;
+  const Params<T>& p;
+  typename X::SharedStorage::Staging& d;
+
+  __device__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
+    if (tma_store) {
+      switch (p.cd_type) {
+        case DType::bf16:
+          X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, kConsumerBarrier);
+          break;
+        case DType::f16:
+          X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, kConsumerBarrier);
+          break;
+        case DType::f32:
+          X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, kConsumerBarrier);
+          break;
+      }
+    } else {
+      RegisterEpilogue::apply<typename X::TM, TileShape<kBM, X::kBN>>(p, tile.m * kBM, tile.n * X::kBN, acc, nullptr,
+                                                                      t);
+    }
+  }
+  __device__ void finish(int t) const {
+    if (tma_store) X::template Epilogue<float>::finish(t);
+  }
+};
+
+/// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes.
+template <class T, MajorA MA, MajorB MB, class Cfg>
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_wgmma_in_flight(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                         const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p, SplitK sk) {
+  using X = Tiles<T, MA, MB, Cfg>;
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  using TM = typename X::TM;
+  using Pipeline = typename X::Pipeline;
+  using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
+  extern __shared__ __align__(1024) unsigned char smem[];
+  auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
+  const Pipeline pipe(shared.pipe);
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+
+  if (threadIdx.x == 0) pipe.init(kConsumerWarps);  // one release per consumer warp
+  __syncthreads();
+
+  const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
+  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
+  Scheduler scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x);
+
+  if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
+    Schedule::producer_start();
+    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
+      arch::sm90::prefetch_tensormap(&map_a);
+      arch::sm90::prefetch_tensormap(&map_b);
+      typename Pipeline::State write;
+      for (blocks::WorkUnit u; scheduler.next(u);)
+        for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++write) {
+          pipe.producer_acquire(write, X::kStageBytes);
+          OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt);  // A (m, kt)
+          OpB::Tma::load(&map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt);  // B (n, kt)
+        }
+    }
+    return;
+  }
+  Schedule::consumer_start();
+
+  const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
+  const auto thr = TM{}.get_slice(t);
+  constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
+  const TileEpilogue<X, T> epilogue{&map_d, tma_store, p, shared.d};
+  const SplitKReduce<X> reduce{sk, shared.ticket};
+  typename Pipeline::State read;
+  for (blocks::WorkUnit u; scheduler.next(u);) {
+    typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
+    for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
+      pipe.consumer_wait(read);
+      const auto tCdA = thr.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+      const auto tCdB = thr.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+      warpgroup_fence_operand(acc);
+      warpgroup_arrive();
+      TESSEL_UNROLL
+      for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > u.k_begin || k > 0);
+      warpgroup_commit_batch();
+      warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
+      warpgroup_fence_operand(acc);
+      if (kt > u.k_begin) {
+        __syncwarp();
+        if (lane == 0) pipe.consumer_release(read.previous());
+      }
+    }
+    warpgroup_wait<0>();  // the unit's last batch
+    warpgroup_fence_operand(acc);
+    __syncwarp();
+    if (lane == 0) pipe.consumer_release(read.previous());
+
+    if (sk.splits > 1 && !reduce.last_adds(u, acc, t)) continue;
+    epilogue.store(u.tile, acc, t);
+  }
+  epilogue.finish(t);
+}
+
+}  // namespace tessel::gemm_kernels::k13

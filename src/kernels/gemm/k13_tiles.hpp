@@ -1,0 +1,70 @@
+// The body of k13's per-width launchers (k13_n{128,192,256}.cu): the maps of
+// A, B and D, split K's workspace, and the launch.
+#pragma once
+
+#include <string>
+
+#include "src/kernels/gemm/k13_launch.hpp"
+#include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
+#include "tessel/kernels/gemm/k13_wgmma_in_flight.cuh"
+
+namespace tessel::gemm_launch::k13 {
+
+namespace gk = gemm_kernels::k13;
+
+/// Split K's workspace from the stream-ordered pool: the partial tiles, then
+/// one counter per output tile, zeroed on the stream.
+struct Workspace {
+  void* ptr = nullptr;
+  gk::SplitK sk;
+  Status make(index_t tiles, int splits, int bn, cudaStream_t stream) {
+    sk.splits = splits;
+    if (splits == 1) return Status::success();
+    const std::size_t partial_bytes =
+        static_cast<std::size_t>(tiles) * static_cast<std::size_t>(splits) * gk::kBM * static_cast<std::size_t>(bn) * 4;
+    const std::size_t bytes = partial_bytes + static_cast<std::size_t>(tiles) * sizeof(int);
+    if (cudaMallocAsync(&ptr, bytes, stream) != cudaSuccess) {
+      (void)cudaGetLastError();
+      ptr = nullptr;
+      return Status::failure(Status::cuda_error, "k13: cannot allocate split K's workspace of " +
+                                                     std::to_string(bytes >> 20) + " MiB from the stream's pool");
+    }
+    sk.partials = static_cast<float*>(ptr);
+    sk.counters = reinterpret_cast<int*>(static_cast<char*>(ptr) + partial_bytes);
+    if (cudaMemsetAsync(sk.counters, 0, static_cast<std::size_t>(tiles) * sizeof(int), stream) != cudaSuccess) {
+      release(stream);
+      return launch_status("k13 (split K's counters)");
+    }
+    return Status::success();
+  }
+  void release(cudaStream_t stream) {
+    if (ptr != nullptr) (void)cudaFreeAsync(ptr, stream);
+    ptr = nullptr;
+  }
+};
+
+template <int BN>
+Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
+  using Cfg = gk::Config<BN>;
+  return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
+    using X = gk::Tiles<T, MA, MB, Cfg>;
+    CUtensorMap map_a, map_b;
+    if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k13"); !s) return s;
+    CUtensorMap map_d{};
+    const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
+    auto* kernel = &gk::gemm_wgmma_in_flight<T, MA, MB, Cfg>;
+    if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
+    const index_t tiles = ceil_div(g.m, index_t{gk::kBM}) * ceil_div(g.n, index_t{BN});
+    const int splits = g.tuning.splits < 1 ? 1 : g.tuning.splits;
+    dim3 grid;
+    if (Status s = tma::persistent_grid(g, "k13", grid, tiles * splits); !s) return s;
+    Workspace ws;
+    if (Status s = ws.make(tiles, splits, BN, stream); !s) return s;
+    kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, make_params<T>(g), ws.sk);
+    const Status s = launch_status("k13");
+    ws.release(stream);
+    return s;
+  });
+}
+
+}  // namespace tessel::gemm_launch::k13
