@@ -1,6 +1,7 @@
 // tessel::gemm: the checks every ladder step shares, and dispatch to the
 // steps' launchers (src/kernels/gemm/kNN.cu).  The names of types, layouts
 // and steps are header-only (tessel/gemm_types.hpp).
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -81,6 +82,15 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
 }
 
 Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
+  if (impl == GemmImpl::automatic) {
+    // The plan once per call; the chosen step checks the rest.
+    if (Status s = check_common(args); !s) return s;
+    if (Status s = gemm_launch::check_k13_tuning(args); !s) return s;
+    const GemmPlan plan = gemm_plan(args);
+    GemmArgs planned = args;
+    planned.tuning = plan.tuning;
+    return gemm(plan.impl, planned, stream);
+  }
   if (Status s = gemm_check(impl, args); !s) return s;
   using namespace gemm_launch;
   switch (impl) {
@@ -110,27 +120,55 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_k12(args, stream);
     case GemmImpl::k13_wgmma_in_flight:
       return launch_k13(args, stream);
-    case GemmImpl::automatic: {
-      if (Status s = check_k13_tuning(args); !s) return s;
-      const GemmPlan plan = gemm_plan(args);
-      GemmArgs planned = args;
-      planned.tuning = plan.tuning;
-      return gemm(plan.impl, planned, stream);
-    }
+    case GemmImpl::automatic:
+      break;  // handled above
   }
   return invalid("unknown implementation");
 }
 
+namespace {
+
+/// What the plan needs of a device, read once per device: the attribute
+/// queries cost microseconds on every call otherwise, and a GEMM call's host
+/// path is on the critical path of short kernels.
+struct DeviceTraits {
+  int major = 0, minor = 0, sms = 0;
+};
+
+DeviceTraits device_traits() {
+  constexpr int kCached = 64;
+  static std::atomic<std::uint64_t> cache[kCached] = {};  // (sms << 16 | major << 8 | minor) + 1 << 48; 0: not read
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky; the launch will report the device's state itself
+    return {};
+  }
+  if (device >= 0 && device < kCached) {
+    const std::uint64_t c = cache[device].load(std::memory_order_relaxed);
+    if (c != 0)
+      return {static_cast<int>((c >> 8) & 0xFF), static_cast<int>(c & 0xFF), static_cast<int>((c >> 16) & 0xFFFFFFFF)};
+  }
+  DeviceTraits t;
+  if (cudaDeviceGetAttribute(&t.major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&t.minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&t.sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return {};
+  }
+  if (device >= 0 && device < kCached)
+    cache[device].store((std::uint64_t{1} << 48) | (static_cast<std::uint64_t>(t.sms) << 16) |
+                            (static_cast<std::uint64_t>(t.major & 0xFF) << 8) |
+                            static_cast<std::uint64_t>(t.minor & 0xFF),
+                        std::memory_order_relaxed);
+  return t;
+}
+
+}  // namespace
+
 GemmPlan gemm_plan(const GemmArgs& args) {
   GemmPlan plan;
-  int device = 0, major = 0, minor = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    (void)cudaGetLastError();  // not sticky; the launch will report the device's state itself
-    major = 0;
-  }
+  const DeviceTraits dev = device_traits();
+  const int major = dev.major, minor = dev.minor, sms = dev.sms;
   if (major != 9 || minor != 0) {
     // wgmma and TMA are sm_90 instructions; elsewhere the best mma.sync step runs.
     plan.impl = GemmImpl::k08_smem_epilogue;
