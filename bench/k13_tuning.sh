@@ -3,10 +3,11 @@
 # (docs/heuristics.md): every width without a split on the square and llm
 # shapes; widths x splits on the shapes whose tiles fill at most half the SMs.
 # Each invocation also times cuBLASLt in the same run (ratio column).
-#   bash bench/k13_tuning.sh OUTDIR   (needs a GPU; TESSEL_BIN defaults to build/sm90a/tessel)
+#   bash bench/k13_tuning.sh OUTDIR [big|small|both]   (needs a GPU; TESSEL_BIN defaults to build/sm90a/tessel)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?output directory}
+groups=${2:-both}
 bin=${TESSEL_BIN:-build/sm90a/tessel}
 mkdir -p "$out"
 big=$(mktemp)
@@ -37,10 +38,20 @@ small_m,200,14336,4096
 small_m,512,4096,4096
 CSV
 for bn in 256 192 128; do
-  "$bin" bench gemm --suite "$big" --impl k13 --tile-n "$bn" --splits 1 --csv "$out/big_n$bn.csv" 2>/dev/null
+  if [ "$groups" != small ]; then
+    "$bin" bench gemm --suite "$big" --impl k13 --tile-n "$bn" --splits 1 --csv "$out/big_n$bn.csv" 2>/dev/null
+  fi
+  [ "$groups" = big ] && continue
   for s in 1 2 3 4 6 8 12 16; do
     "$bin" bench gemm --suite "$small" --impl k13 --tile-n "$bn" --splits "$s" --csv "$out/small_n${bn}_s$s.csv" \
       2>/dev/null
   done
 done
 rm -f "$big" "$small"
+# One file per group (the note column says the tile and the splits).
+for g in big small; do
+  ls "$out"/${g}_n*.csv > /dev/null 2>&1 || continue
+  head -1 "$(ls "$out"/${g}_n*.csv | head -1)" > "$out/$g.csv"
+  for f in "$out"/${g}_n*.csv; do tail -n +2 "$f" >> "$out/$g.csv"; done
+  rm -f "$out"/${g}_n*.csv
+done

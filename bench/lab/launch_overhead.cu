@@ -17,13 +17,13 @@
 
 __global__ void empty_kernel() {}
 
-#define CHECK(x)                                                                         \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
+#define CHECK(x)                                                                       \
+  do {                                                                                 \
+    cudaError_t e_ = (x);                                                              \
+    if (e_ != cudaSuccess) {                                                           \
       std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                      \
-    }                                                                                    \
+      std::exit(1);                                                                    \
+    }                                                                                  \
   } while (0)
 
 template <class F>
@@ -53,8 +53,8 @@ int main() {
   CHECK(cudaMemset(b, 0, 1 << 20));
   g.a = a, g.b = b, g.d = d;
   std::printf("empty kernel launch: %.2f us per call\n", us_per_call([&] { empty_kernel<<<1, 32, 0, s>>>(); }, s));
-  for (GemmImpl impl : {GemmImpl::k11_tma_store_epilogue, GemmImpl::k12_wgmma, GemmImpl::k13_wgmma_in_flight,
-                        GemmImpl::automatic}) {
+  for (GemmImpl impl :
+       {GemmImpl::k11_tma_store_epilogue, GemmImpl::k12_wgmma, GemmImpl::k13_wgmma_in_flight, GemmImpl::automatic}) {
     const double us = us_per_call(
         [&] {
           if (Status st = gemm(impl, g, s); !st) {

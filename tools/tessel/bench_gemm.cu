@@ -268,8 +268,9 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             } else {
               st.disposition = "unverified";
             }
-            // What `auto` ran, for the note column: "k13 tile 128x192 splits 1".
-            if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(args).why;
+            // What `auto` (or k13) ran, for the note column: "k13 tile 128x192 splits 1".
+            if ((*st.step == GemmImpl::automatic || *st.step == GemmImpl::k13_wgmma_in_flight) && st.note.empty())
+              st.note = gemm_plan(args).why;
           }
           std::cerr << "  verify " << st.impl << ": " << st.disposition;
           if (st.max_err) std::cerr << ", max err " << fmt("%.3g", *st.max_err);

@@ -6,13 +6,14 @@
 
 #include "src/kernels/gemm/k13_launch.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
+#include "src/kernels/gemm/workspace.hpp"
 #include "tessel/kernels/gemm/k13_wgmma_in_flight.cuh"
 
 namespace tessel::gemm_launch::k13 {
 
 namespace gk = gemm_kernels::k13;
 
-/// Split K's workspace from the stream-ordered pool: the partial tiles, then
+/// Split K's workspace from tessel's stream-ordered pool (workspace.hpp): the partial tiles, then
 /// one counter per output tile, zeroed on the stream.
 struct Workspace {
   void* ptr = nullptr;
@@ -23,12 +24,10 @@ struct Workspace {
     const std::size_t partial_bytes =
         static_cast<std::size_t>(tiles) * static_cast<std::size_t>(splits) * gk::kBM * static_cast<std::size_t>(bn) * 4;
     const std::size_t bytes = partial_bytes + static_cast<std::size_t>(tiles) * sizeof(int);
-    if (cudaMallocAsync(&ptr, bytes, stream) != cudaSuccess) {
-      (void)cudaGetLastError();
-      ptr = nullptr;
+    ptr = workspace_alloc(bytes, stream);
+    if (ptr == nullptr)
       return Status::failure(Status::cuda_error, "k13: cannot allocate split K's workspace of " +
-                                                     std::to_string(bytes >> 20) + " MiB from the stream's pool");
-    }
+                                                     std::to_string(bytes >> 20) + " MiB from tessel's memory pool");
     sk.partials = static_cast<float*>(ptr);
     sk.counters = reinterpret_cast<int*>(static_cast<char*>(ptr) + partial_bytes);
     if (cudaMemsetAsync(sk.counters, 0, static_cast<std::size_t>(tiles) * sizeof(int), stream) != cudaSuccess) {

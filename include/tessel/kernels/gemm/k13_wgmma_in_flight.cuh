@@ -104,9 +104,10 @@ using Scheduler = blocks::SplitKScheduler<blocks::GroupedRaster<kGroup>>;
 
 /// Split K's side of the epilogue (splits > 1).  Every unit writes its
 /// accumulators to its own partial tile, in the fragment's order so that a
-/// warp's writes are 256 contiguous bytes, all of them: a full tile needs no
-/// bounds (the values outside D are never stored) and so no registers for
-/// them beside the accumulators (with bounds checks k13 spilled); then
+/// warp's writes are 256 contiguous bytes, except the rows at or below M (at
+/// M = 16 that is 7/8 of the tile: small M is split K's main customer).
+/// Columns are not checked: values beyond N are never stored, and a check
+/// per value made k13 spill; then
 /// thread 0 counts the unit in.  The last unit of a tile adds the other
 /// partials (read past L1: other SMs wrote them) and goes on to the epilogue;
 /// the others are done with the tile.
@@ -115,13 +116,17 @@ struct SplitKReduce {
   const SplitK& sk;
   int& ticket;
 
-  __device__ bool last_adds(const blocks::WorkUnit& u, typename X::FragC& acc, int t) const {
+  template <class Coords>
+  __device__ bool last_adds(const blocks::WorkUnit& u, typename X::FragC& acc, const Coords& tCcD, index_t rows_left,
+                            int t) const {
     constexpr int kPairs = X::FragC::kValues / 2;
+    // A pair's two values share a row: its row is field 0 of its packed coordinate.
+    const auto row_in = [&](int q) { return coord_field(tCcD.coord(2 * q), 0) < rows_left; };
     constexpr index_t kTileFloats = index_t{kBM} * X::kBN;
     auto* mine = reinterpret_cast<float2*>(sk.partials + (u.id * sk.splits + u.split) * kTileFloats);
     TESSEL_UNROLL
     for (int q = 0; q < kPairs; ++q)
-      mine[q * kConsumerThreads + t] = make_float2(*acc.addr(2 * q), *acc.addr(2 * q + 1));
+      if (row_in(q)) mine[q * kConsumerThreads + t] = make_float2(*acc.addr(2 * q), *acc.addr(2 * q + 1));
     __threadfence();  // the partial is visible device-wide before the count says so
     arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
     if (t == 0) ticket = atomicAdd(sk.counters + u.id, 1);
@@ -132,11 +137,12 @@ struct SplitKReduce {
       if (s == u.split) continue;
       const auto* other = reinterpret_cast<const float2*>(sk.partials + (u.id * sk.splits + s) * kTileFloats);
       TESSEL_UNROLL
-      for (int q = 0; q < kPairs; ++q) {
-        const float2 x = __ldcg(other + q * kConsumerThreads + t);
-        *acc.addr(2 * q) += x.x;
-        *acc.addr(2 * q + 1) += x.y;
-      }
+      for (int q = 0; q < kPairs; ++q)
+        if (row_in(q)) {
+          const float2 x = __ldcg(other + q * kConsumerThreads + t);
+          *acc.addr(2 * q) += x.x;
+          *acc.addr(2 * q + 1) += x.y;
+        }
     }
     if (t == 0) sk.counters[u.id] = 0;  // ready for the next launch on this workspace
     return true;
@@ -244,7 +250,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncwarp();
     if (lane == 0) pipe.consumer_release(read.previous());
 
-    if (sk.splits > 1 && !reduce.last_adds(u, acc, t)) continue;
+    if (sk.splits > 1) {
+      const index_t rows_left = p.m - u.tile.m * kBM;
+      const auto tCcD = thr.partition_C(coord_tile<TileShape<kBM, X::kBN>>(rows_left, index_t{X::kBN}));  // (row, col)
+      if (!reduce.last_adds(u, acc, tCcD, rows_left, t)) continue;
+    }
     epilogue.store(u.tile, acc, t);
   }
   epilogue.finish(t);
