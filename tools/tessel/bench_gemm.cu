@@ -159,7 +159,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   proto.clock_power =
       nvml.available()
           ? nvml.description() +
-                ": means of samples every 5 ms over each row's timed launches (flushes included, warm-up not); "
+                ": means of samples every 5 ms over each row's timed loop (the flushes between the launches included, "
+                "the warm-up not); "
                 "SM clock nvmlDeviceGetClockInfo(NVML_CLOCK_SM), power nvmlDeviceGetPowerUsage (on recent GPUs "
                 "itself a 1 s average)"
           : nvml.description();

@@ -71,9 +71,10 @@ void flush_l2(const TimingPolicy& pol, int i, cudaStream_t s);
 /// Clock and power: pol.sampler's background thread samples NVML every 5 ms
 /// from just before the first timed launch until the last one's stop event
 /// has synchronized, and the means of those samples go into the Timing.  The
-/// samples cover the timed loop as a whole, flushes and event waits
-/// included (they take a small part of it, and the clock does not change
-/// between a flush and the launch after it); the warm-up is not sampled.
+/// samples cover the timed loop as a whole, the flushes and the host's event
+/// waits included (for a large GEMM a small part of the loop; for a short
+/// launch, small M, the flush can take as long as the launch, and the means
+/// then describe the loop more than the kernel); the warm-up is not sampled.
 template <class Launch>
 Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
   constexpr int kMaxLaunches = 100000;
