@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <system_error>
 #include <utility>
 
 namespace tessel::bench {
@@ -121,7 +122,12 @@ void NvmlSampler::start() {
   acc_ = NvmlAverager{};
   if (!device_.available()) return;
   stopping_ = false;
-  thread_ = std::thread([this] { run(); });
+  try {
+    thread_ = std::thread([this] { run(); });
+  } catch (const std::system_error&) {
+    // No thread to be had: this average stays empty (no samples) rather than
+    // the benchmark stopping over a measurement that is only recorded.
+  }
 }
 
 NvmlMeans NvmlSampler::stop() {

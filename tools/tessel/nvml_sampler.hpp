@@ -94,6 +94,7 @@ class NvmlSampler {
   NvmlSampler& operator=(const NvmlSampler&) = delete;
 
   /// Starts a fresh average (a running one is stopped and dropped first).
+  /// Never throws: if no thread can be started, stop() returns no samples.
   void start();
   /// Stops the thread and returns the means since start() (empty if not started).
   NvmlMeans stop();
