@@ -33,9 +33,11 @@ def main(argv):
     cub = median_by(ladder, lambda r: size(r), "cublas_tflops")
     sizes = sorted({size(r) for r in ladder})
     impls = sorted({r["impl"] for r in ladder if r["impl"] != "cublas"})
+    # CSVs from before the l2_flush column were flushed by a memset (docs/bench-protocol.md §8).
+    flush = (ladder[0].get("l2_flush") or "memset") if ladder else "?"
     out = ["Measured on %s, tessel %s, bf16 in and out, A:k, B:n, alpha 1, beta 0; median of 2 runs, "
-           "each the median of >= 50 launches with L2 flushed (`bench/ladder.sh`, "
-           "`bench/results/ladder_*.csv`). %% = t_cublas / t_step in the same run." % (gpu, commit), ""]
+           "each the median of >= 50 launches with the L2 flushed by a %s (`bench/ladder.sh`, "
+           "`bench/results/ladder_*.csv`). %% = t_cublas / t_step in the same run." % (gpu, commit, flush), ""]
     head = "| step | " + " | ".join("%d³ TFLOP/s (%% of cuBLAS)" % s[0] for s in sizes) + " |"
     out += [head, "|---" * (len(sizes) + 1) + "|"]
     for i in impls:

@@ -195,6 +195,7 @@ TEST(BenchGemmArgs, Defaults) {
   EXPECT_EQ(o.warmup, 10);
   EXPECT_EQ(o.repeat, 1);
   EXPECT_EQ(o.verify, VerifyTier::tier2);
+  EXPECT_EQ(o.flush, L2Flush::read);  // docs/bench-protocol.md §2: flush by reading
   EXPECT_EQ(o.csv, "");
   EXPECT_EQ(o.json, "");
 }
@@ -319,6 +320,22 @@ TEST(BenchGemmArgs, ProtocolFlags) {
     GemmBenchArgs b = mnk("64", "64", "64");
     b.*field = bad;
     EXPECT_EQ(parse_error(b).rfind(flag, 0), 0u) << flag << " " << bad;
+  }
+}
+
+TEST(BenchGemmArgs, Flush) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.flush = "memset";
+  EXPECT_EQ(parse_ok(a).flush, L2Flush::memset);
+  a.flush = " READ ";  // case and spaces ignored, as --verify
+  EXPECT_EQ(parse_ok(a).flush, L2Flush::read);
+  EXPECT_STREQ(flush_name(L2Flush::read), "read");
+  EXPECT_STREQ(flush_name(L2Flush::memset), "memset");
+  for (const char* bad : {"write", "none", "read,memset", "0"}) {
+    a.flush = bad;
+    const std::string error = parse_error(a);
+    EXPECT_EQ(error.rfind("--flush: '", 0), 0u) << error;
+    EXPECT_NE(error.find("is not read or memset"), std::string::npos) << error;
   }
 }
 
@@ -469,6 +486,13 @@ GemmBenchRow sample_row() {
   r.cublas_median_ms = 0.4;
   r.cublas_tflops = 42.9497;
   r.ratio = 0.8;
+  r.gbytes_per_s = 104.858;
+  r.cublas_gbytes_per_s = 131.072;
+  r.l2_flush = "read";
+  r.sm_clock_mhz = 1755;
+  r.power_w = 612.5;
+  r.cublas_sm_clock_mhz = 1740.25;
+  r.cublas_power_w = 650;
   return r;
 }
 
@@ -511,7 +535,14 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
                                          "tflops",
                                          "cublas_median_ms",
                                          "cublas_tflops",
-                                         "ratio"};
+                                         "ratio",
+                                         "gbytes_per_s",
+                                         "cublas_gbytes_per_s",
+                                         "l2_flush",
+                                         "sm_clock_mhz",
+                                         "power_w",
+                                         "cublas_sm_clock_mhz",
+                                         "cublas_power_w"};
   EXPECT_EQ(header, want);
 
   const std::string line = csv_row(sample_device(), sample_row());
@@ -533,6 +564,13 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
   EXPECT_EQ(row["note"], "a \"quoted\" note, with a comma");
   EXPECT_EQ(row["ratio"], "0.8");
   EXPECT_EQ(row["median_ms"], "0.5");
+  EXPECT_EQ(row["gbytes_per_s"], "104.858");
+  EXPECT_EQ(row["cublas_gbytes_per_s"], "131.072");
+  EXPECT_EQ(row["l2_flush"], "read");
+  EXPECT_EQ(row["sm_clock_mhz"], "1755");
+  EXPECT_EQ(row["power_w"], "612.5");
+  EXPECT_EQ(row["cublas_sm_clock_mhz"], "1740.25");
+  EXPECT_EQ(row["cublas_power_w"], "650");
   // The raw text quotes what needs it and doubles the quotes.
   EXPECT_NE(line.find(",\"A:m,B:n\","), std::string::npos) << line;
   EXPECT_NE(line.find(",\"a \"\"quoted\"\" note, with a comma\","), std::string::npos) << line;
@@ -548,8 +586,13 @@ TEST(BenchGemmWriters, CsvEmptyCells) {
   r.p90_ms.reset();
   r.tflops.reset();
   r.ratio.reset();
+  r.gbytes_per_s.reset();
+  r.sm_clock_mhz.reset();  // no NVML
+  r.power_w.reset();
+  r.cublas_sm_clock_mhz.reset();
+  r.cublas_power_w.reset();
   const std::vector<std::string> f = csv_fields(csv_row(sample_device(), r));
-  ASSERT_EQ(f.size(), 27u);
+  ASSERT_EQ(f.size(), 34u);
   EXPECT_EQ(f[15], "not_supported");
   EXPECT_EQ(f[16], "unsupported: k09 is not built yet");
   EXPECT_EQ(f[17], "");  // max_err
@@ -557,6 +600,10 @@ TEST(BenchGemmWriters, CsvEmptyCells) {
   EXPECT_EQ(f[20], "");  // median_ms
   EXPECT_EQ(f[24], "0.4");
   EXPECT_EQ(f[26], "");  // ratio
+  EXPECT_EQ(f[27], "");  // gbytes_per_s
+  EXPECT_EQ(f[28], "131.072");
+  EXPECT_EQ(f[29], "read");
+  for (std::size_t i = 30; i < 34; ++i) EXPECT_EQ(f[i], "") << i;  // clocks and power without NVML
   EXPECT_EQ(csv_field("plain"), "plain");
   EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
 }
@@ -574,9 +621,12 @@ TEST(BenchGemmWriters, JsonParsesBack) {
   failed.max_err = INFINITY;  // NaN in D: written as null
   failed.median_ms.reset();
   failed.ratio.reset();
+  failed.power_w.reset();
   const std::vector<GemmBenchRow> rows = {sample_row(), failed};
   ProtocolInfo proto;
   proto.l2_policy = "flush: 120 MiB";
+  proto.l2_flush = "memset";
+  proto.clock_power = "unavailable: no NVML";
   proto.verify = "tier2";
   std::ostringstream js;
   write_json(js, sample_device(), proto, rows, summarize(rows), "stopped \"early\"");
@@ -593,11 +643,15 @@ assert set(d) == {"device", "protocol", "rows", "summary", "error"}, d.keys()
 assert d["device"]["gpu"] == "NVIDIA H100 80GB HBM3" and d["device"]["sm_count"] == 132
 assert d["device"]["compute_capability"] == "9.0" and d["device"]["driver_version"] == "580.159.04"
 assert d["protocol"]["l2_policy"] == "flush: 120 MiB" and d["protocol"]["timed_min_ms"] == 200
+assert d["protocol"]["l2_flush"] == "memset" and d["protocol"]["clock_power"] == "unavailable: no NVML"
 r0, r1 = d["rows"]
 assert r0["impl"] == "k09" and r0["layout"] == "A:m,B:n" and r0["m"] == 4096 and r0["repeat"] == 2
 assert r0["note"] == 'a "quoted" note, with a comma'
 assert abs(r0["beta"] - 0.1) < 1e-7 and r0["ratio"] == 0.8 and r0["median_ms"] == 0.5
-assert r1["disposition"] == "incorrect" and r1["max_err"] is None and r1["ratio"] is None
+assert r0["gbytes_per_s"] == 104.858 and r0["cublas_gbytes_per_s"] == 131.072 and r0["l2_flush"] == "read"
+assert r0["sm_clock_mhz"] == 1755 and r0["power_w"] == 612.5
+assert r0["cublas_sm_clock_mhz"] == 1740.25 and r0["cublas_power_w"] == 650
+assert r1["disposition"] == "incorrect" and r1["max_err"] is None and r1["ratio"] is None and r1["power_w"] is None
 assert d["summary"] == [{"impl": "k09", "problems": 1, "rows": 1, "geomean_ratio": 0.8, "min_ratio": 0.8},
                         {"impl": "k04", "problems": 0, "rows": 1, "geomean_ratio": None, "min_ratio": None}], d["summary"]
 assert d["error"] == 'stopped "early"'
@@ -607,6 +661,55 @@ assert d["error"] == 'stopped "early"'
   std::filesystem::remove(json_path);
   std::filesystem::remove(py_path);
   EXPECT_EQ(rc, 0) << "python could not read the JSON back:\n" << text;
+}
+
+/// The JSON rows carry the CSV's columns, by the same names.
+TEST(BenchGemmWriters, JsonRowKeysAreCsvColumns) {
+  std::ostringstream js;
+  write_json(js, sample_device(), ProtocolInfo{}, {sample_row()}, {});
+  const std::string text = js.str();
+  const std::string rows = text.substr(text.find("\"rows\": ["));
+  for (const std::string& column : csv_fields(csv_header()))
+    EXPECT_NE(rows.find("\"" + column + "\": "), std::string::npos) << column;
+}
+
+// ------------------------------------------------------------------ operand traffic
+
+TEST(BenchGemmTraffic, OperandBytes) {
+  GemmProblem p;
+  p.m = 16;
+  p.n = 8192;
+  p.k = 8192;  // bf16 -> bf16, beta 0: A + B + D
+  EXPECT_EQ(gemm_operand_bytes(p), 2 * (16 * 8192 + 8192 * 8192 + 16 * 8192));
+  p.beta = 1;  // C is read too
+  EXPECT_EQ(gemm_operand_bytes(p), 2 * (16 * 8192 + 8192 * 8192 + 2 * 16 * 8192));
+  p.beta = 0;
+  p.out = DType::f32;  // D in fp32: 4 bytes an element
+  EXPECT_EQ(gemm_operand_bytes(p), 2 * (16 * 8192 + 8192 * 8192) + 4 * 16 * 8192);
+  p.in = DType::f16;
+  p.beta = -0.5;
+  EXPECT_EQ(gemm_operand_bytes(p), 2 * (16 * 8192 + 8192 * 8192) + 2 * 4 * 16 * 8192);
+  // 64-bit: 65536^2 bf16 elements are 8 GiB; no overflow at 32 bits.
+  GemmProblem big;
+  big.m = big.n = big.k = 65536;
+  EXPECT_EQ(gemm_operand_bytes(big), 3 * 2 * std::int64_t{65536} * 65536);
+  // The layout does not change the traffic.
+  GemmProblem t = big;
+  t.layout = GemmLayout{MajorA::m, MajorB::k};
+  EXPECT_EQ(gemm_operand_bytes(t), gemm_operand_bytes(big));
+}
+
+TEST(BenchGemmTraffic, GigabytesPerSecond) {
+  GemmProblem p;
+  p.m = 16;
+  p.n = 8192;
+  p.k = 8192;  // 134,742,016 bytes
+  ASSERT_EQ(gemm_operand_bytes(p), 134742016);
+  EXPECT_NEAR(gemm_gbytes_per_s(p, 0.05), 2694.84032, 1e-6);  // in 50 us: 2.69 TB/s
+  EXPECT_NEAR(gemm_gbytes_per_s(p, 1.0), 134.742016, 1e-9);   // 1e9 bytes a GB, not 2^30
+  EXPECT_EQ(gemm_gbytes_per_s(p, 0.0), 0.0);                  // no time: no rate
+  EXPECT_EQ(gemm_gbytes_per_s(p, -1.0), 0.0);
+  EXPECT_EQ(gemm_gbytes_per_s(p, NAN), 0.0);
 }
 
 // ------------------------------------------------------------------ summary

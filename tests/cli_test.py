@@ -600,11 +600,12 @@ class BenchGemm(unittest.TestCase):
         (["--m", "64", "--n", "64", "--k", "8:1:1"], "--k: range '8:1:1' has start > stop"),
         (["--m", "64", "--n", "64", "--k", "x"], "--k: 'x' is not a positive integer"),
         (["--m", "64", "--n", "64"], "--k is required"),
-        (["--m", "64", "--n", "64", "--k", "64", "--impl", "k13"], "--impl: unknown implementation 'k13'"),
+        (["--m", "64", "--n", "64", "--k", "64", "--impl", "k14"], "--impl: unknown implementation 'k14'"),
         (["--m", "64", "--n", "64", "--k", "64", "--layout", "A:k,B:x"], "--layout: 'A:k,B:x' is not a layout"),
         (["--m", "64", "--n", "64", "--k", "64", "--dtype", "fp32"], "--dtype: 'fp32' is not an input type"),
         (["--m", "64", "--n", "64", "--k", "64", "--verify", "tier3"], "--verify"),
         (["--m", "64", "--n", "64", "--k", "64", "--iterations", "0"], "--iterations"),
+        (["--m", "64", "--n", "64", "--k", "64", "--flush", "write"], "--flush: 'write' is not read or memset"),
         (["--suite", os.path.join(HERE, "data", "no_such_suite.csv")], "--suite: cannot read"),
     ]
 
@@ -621,7 +622,7 @@ class BenchGemm(unittest.TestCase):
         rc, out, _ = tessel("bench", "gemm", "--help")
         self.assertEqual(rc, 0)
         for text in ["--m", "--suite", "--layout", "--impl", "--verify", "--repeat", "ratio = t_cublas / t_impl",
-                     "tessel bench gemm --suite"]:
+                     "tessel bench gemm --suite", "--flush", "gbytes_per_s", "sm_clock_mhz", "power_w"]:
             self.assertIn(text, out)
 
     def test_valid_arguments_without_gpu_exit_4(self):
@@ -641,11 +642,11 @@ class BenchGemm(unittest.TestCase):
         if not gpu_present():
             self.skipTest("no GPU")
         with tempfile.TemporaryDirectory() as d:
-            for tier in ("tier1", "tier2"):
+            for tier, flush in (("tier1", "memset"), ("tier2", "read")):
                 csv_path, json_path = os.path.join(d, tier + ".csv"), os.path.join(d, tier + ".json")
                 rc, out, err = tessel("bench", "gemm", "--m", "96", "--n", "80", "--k", "72", "--layout", "all",
                                       "--impl", "k11,cublas", "--verify", tier, "--beta", "1", "--iterations", "5",
-                                      "--csv", csv_path, "--json", json_path, timeout=300)
+                                      "--flush", flush, "--csv", csv_path, "--json", json_path, timeout=300)
                 if "built without CUDA" in err:
                     self.skipTest("built without CUDA")
                 self.assertEqual(rc, 0, err)
@@ -657,13 +658,20 @@ class BenchGemm(unittest.TestCase):
                 for r in rows:
                     self.assertEqual(r["cublas_disposition"], "passed", r)
                     self.assertIn(r["disposition"], {"passed", "not_supported"}, r)
+                    self.assertEqual(r["l2_flush"], flush, r)
                     if r["disposition"] == "passed":
                         self.assertGreater(float(r["median_ms"]), 0)
                         self.assertGreater(float(r["ratio"]), 0)
+                        # (96*72 + 72*80) * 2 bytes of A and B, 96*80 * 2 of C and again of D (beta 1)
+                        self.assertAlmostEqual(float(r["gbytes_per_s"]) * float(r["median_ms"]) * 1e6,
+                                               2 * (96 * 72 + 72 * 80 + 2 * 96 * 80), delta=56)
+                        for col in ("sm_clock_mhz", "power_w"):  # empty where NVML is not there
+                            self.assertTrue(r[col] == "" or float(r[col]) > 0, r)
                 with open(json_path) as f:
                     js = json.load(f)
                 self.assertEqual(len(js["rows"]), 8)
                 self.assertGreater(js["device"]["sm_count"], 0)
+                self.assertEqual(js["protocol"]["l2_flush"], flush)
 
 
 # ------------------------------------------------------------------ 7. robustness

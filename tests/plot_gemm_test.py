@@ -18,7 +18,8 @@ plot_gemm = None
 
 COLUMNS = ("gpu,sm_count,commit,impl,group,repeat,m,n,k,dtype,out_dtype,layout,alpha,beta,verify,disposition,note,"
            "max_err,cublas_max_err,cublas_disposition,median_ms,min_ms,p90_ms,tflops,cublas_median_ms,cublas_tflops,"
-           "ratio").split(",")
+           "ratio,gbytes_per_s,cublas_gbytes_per_s,l2_flush,sm_clock_mhz,power_w,cublas_sm_clock_mhz,cublas_power_w"
+           ).split(",")
 
 
 def row(impl, m, n, k, repeat=1, disposition="passed", tflops="", cublas_tflops="", ratio="", layout="A:k,B:n",

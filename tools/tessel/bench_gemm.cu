@@ -7,7 +7,8 @@
 //                integers; tier 2: error bound on uniform [-1,1] data);
 //   per repeat   time cuBLASLt, then every step that passed: warm-up, then at
 //                least --iterations launches and 200 ms, L2 flushed before
-//                every timed launch, CUDA events, median / min / p90.
+//                every timed launch (--flush read|memset), CUDA events,
+//                median / min / p90, mean SM clock and board power (NVML).
 //
 // Argument parsing and the CSV/JSON writers are host code in
 // bench_gemm_args.cpp (unit-tested without a GPU).  The part that needs one is
@@ -16,7 +17,9 @@
 //   bench_gemm_device.hpp  errors, device buffers, one problem's buffers
 //   bench_gemm_verify.cu   random inputs, the fp64 reference, the comparison
 //   bench_gemm_cublas.cu   the cuBLASLt reference runner
-//   bench_gemm_timing.hpp  warm-up, L2 flush, timed launches
+//   bench_gemm_timing.hpp  warm-up, timed launches, clock and power
+//   bench_gemm_flush.cu    the L2 flush (a read kernel, or a memset)
+//   nvml_sampler.hpp       NVML at run time, sampled in a background thread
 //   bench_gemm_report.cu   the device's description, progress lines, CSV rows
 #include <cublasLt.h>
 #include <cuda_runtime.h>
@@ -124,13 +127,43 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   TimingPolicy pol;
   pol.warmup = opt.warmup;
   pol.iterations = opt.iterations;
-  pol.flush_bytes = std::max<std::size_t>(2 * static_cast<std::size_t>(device.l2_bytes), 64u << 20);
+  pol.flush_mode = opt.flush;
+  // A multiple of 16 bytes: the read kernel loads 16 at a time.
+  pol.flush_bytes =
+      (std::max<std::size_t>(2 * static_cast<std::size_t>(device.l2_bytes), 64u << 20) + 15) & ~std::size_t{15};
+  pol.flush_blocks = 8 * std::max(device.sm_count, 1);
   ProtocolInfo proto;
   proto.warmup_min_launches = opt.warmup;
   proto.timed_min_launches = opt.iterations;
   proto.flush_bytes = static_cast<std::int64_t>(pol.flush_bytes);
-  proto.l2_policy = "flush: cudaMemsetAsync of " + std::to_string(pol.flush_bytes >> 20) +
-                    " MiB (>= 2x L2) before every timed launch, outside the timed region; one input set";
+  proto.l2_flush = flush_name(opt.flush);
+  const std::string flush_mib = std::to_string(pol.flush_bytes >> 20) + " MiB (>= 2x L2)";
+  proto.l2_policy =
+      opt.flush == L2Flush::read
+          ? "flush: read: a kernel reads " + flush_mib +
+                " (16-byte loads) before every timed launch, outside the timed region; one input set"
+          : "flush: memset: cudaMemsetAsync of " + flush_mib +
+                " before every timed launch, outside the timed region (its dirty lines are written back during the "
+                "timed launch); one input set";
+
+  // Clock and power through NVML, found by the CUDA device's PCI bus id (NVML
+  // numbers devices its own way); without NVML the columns stay empty.
+  char pci_bus_id[32] = {};
+  if (cudaDeviceGetPCIBusId(pci_bus_id, sizeof pci_bus_id, dev) != cudaSuccess) {
+    cudaGetLastError();
+    pci_bus_id[0] = '\0';  // NVML's device `dev` then: right unless CUDA_VISIBLE_DEVICES reorders
+  }
+  const NvmlDevice nvml(pci_bus_id, static_cast<unsigned>(dev));
+  NvmlSampler sampler(nvml);
+  pol.sampler = &sampler;
+  proto.clock_power =
+      nvml.available()
+          ? nvml.description() +
+                ": means of samples every 5 ms over each row's timed loop (the flushes between the launches included, "
+                "the warm-up not); "
+                "SM clock nvmlDeviceGetClockInfo(NVML_CLOCK_SM), power nvmlDeviceGetPowerUsage (on recent GPUs "
+                "itself a 1 s average)"
+          : nvml.description();
   proto.verify = verify_name(opt.verify);
   proto.repeat = opt.repeat;
   proto.reference =
@@ -144,6 +177,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             << "), runtime " << device.runtime << ", tessel " << device.commit << "\n"
             << "# warm-up >= " << opt.warmup << " launches and 25 ms; timed >= " << opt.iterations
             << " launches and 200 ms; median (min, p90 in the CSV); L2: " << proto.l2_policy << "\n"
+            << "# clock and power: " << proto.clock_power << "\n"
             << "# verify " << proto.verify << "; cuBLAS: " << proto.reference << "\n";
   if (opt.warmup < 10 || opt.iterations < 50)
     std::cerr << "# note: --warmup " << opt.warmup << " / --iterations " << opt.iterations
@@ -161,8 +195,11 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
     CUBLAS_CHECK(cublasLtCreate(&lt));
     const std::unique_ptr<cublasLtContext, cublasStatus_t (*)(cublasLtHandle_t)> lt_guard(lt, cublasLtDestroy);
     DeviceBuffer flush(pol.flush_bytes, "L2 flush buffer");
+    DeviceBuffer flush_sink(16, "L2 flush sink");
     DeviceBuffer workspace(kWorkspaceBytes, "cuBLAS workspace");
     pol.flush = flush.get();
+    pol.flush_sink = flush_sink.as<unsigned>();
+    init_l2_flush(pol, stream);
     const int sms = device.sm_count;
     const bool verifying = opt.verify != VerifyTier::none;
 
@@ -189,6 +226,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             row.repeat = r;
             row.problem = p;
             row.verify = proto.verify;
+            row.l2_flush = proto.l2_flush;
             row.disposition = "error";
             row.note = why;
             rep.start(impl, p, r);
@@ -293,6 +331,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             row.repeat = r;
             row.problem = p;
             row.verify = proto.verify;
+            row.l2_flush = proto.l2_flush;
             row.disposition = st.disposition;
             row.note = st.note;
             row.max_err = st.max_err;
@@ -301,6 +340,9 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             if (tc) {
               row.cublas_median_ms = tc->median_ms;
               row.cublas_tflops = tflops(p, tc->median_ms);
+              row.cublas_gbytes_per_s = gemm_gbytes_per_s(p, tc->median_ms);
+              row.cublas_sm_clock_mhz = tc->sm_clock_mhz;
+              row.cublas_power_w = tc->power_w;
             }
             return row;
           };
@@ -312,6 +354,9 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               row.min_ms = tc->min_ms;
               row.p90_ms = tc->p90_ms;
               row.tflops = tflops(p, tc->median_ms);
+              row.gbytes_per_s = row.cublas_gbytes_per_s;
+              row.sm_clock_mhz = tc->sm_clock_mhz;
+              row.power_w = tc->power_w;
               row.ratio = 1.0;
             }
             rep.finish(row);
@@ -330,6 +375,9 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               row.min_ms = t.min_ms;
               row.p90_ms = t.p90_ms;
               row.tflops = tflops(p, t.median_ms);
+              row.gbytes_per_s = gemm_gbytes_per_s(p, t.median_ms);
+              row.sm_clock_mhz = t.sm_clock_mhz;
+              row.power_w = t.power_w;
               if (tc) row.ratio = tc->median_ms / t.median_ms;
             }
             rep.finish(row);

@@ -227,6 +227,8 @@ const char* verify_name(VerifyTier v) {
   return "unknown";
 }
 
+const char* flush_name(L2Flush f) { return f == L2Flush::memset ? "memset" : "read"; }
+
 std::string shape_name(const GemmProblem& p) {
   return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
 }
@@ -399,6 +401,15 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     error = "--verify: " + quoted(trim(a.verify)) + " is not tier1, tier2 or none";
     return false;
   }
+  const std::string flush = a.flush.empty() ? "read" : lower(trim(a.flush));
+  if (flush == "read")
+    o.flush = L2Flush::read;
+  else if (flush == "memset")
+    o.flush = L2Flush::memset;
+  else {
+    error = "--flush: " + quoted(trim(a.flush)) + " is not read or memset";
+    return false;
+  }
   if (!a.iterations.empty() && !parse_count(a.iterations, "--iterations", 1, 1000000, o.iterations, error))
     return false;
   if (!a.warmup.empty() && !parse_count(a.warmup, "--warmup", 0, 1000000, o.warmup, error)) return false;
@@ -520,6 +531,17 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   return true;
 }
 
+std::int64_t gemm_operand_bytes(const GemmProblem& p) {
+  const std::int64_t in = size_bytes(p.in), out = size_bytes(p.out);
+  const std::int64_t a = p.m * p.k * in, b = p.k * p.n * in, d = p.m * p.n * out;
+  return a + b + d + (p.beta != 0.0 ? d : 0);  // C has D's shape and type
+}
+
+double gemm_gbytes_per_s(const GemmProblem& p, double ms) {
+  if (!(ms > 0)) return 0;
+  return static_cast<double>(gemm_operand_bytes(p)) / (ms * 1e-3) / 1e9;
+}
+
 // ------------------------------------------------------------------ results
 
 std::string csv_field(std::string_view s) {
@@ -535,7 +557,7 @@ std::string csv_field(std::string_view s) {
 std::string csv_header() {
   return "gpu,sm_count,commit,impl,group,repeat,m,n,k,dtype,out_dtype,layout,alpha,beta,verify,disposition,note,"
          "max_err,cublas_max_err,cublas_disposition,median_ms,min_ms,p90_ms,tflops,cublas_median_ms,cublas_tflops,"
-         "ratio";
+         "ratio,gbytes_per_s,cublas_gbytes_per_s,l2_flush,sm_clock_mhz,power_w,cublas_sm_clock_mhz,cublas_power_w";
 }
 
 std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
@@ -566,7 +588,14 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
                                fmt_opt(r.tflops),
                                fmt_opt(r.cublas_median_ms),
                                fmt_opt(r.cublas_tflops),
-                               fmt_opt(r.ratio)};
+                               fmt_opt(r.ratio),
+                               fmt_opt(r.gbytes_per_s),
+                               fmt_opt(r.cublas_gbytes_per_s),
+                               csv_field(r.l2_flush),
+                               fmt_opt(r.sm_clock_mhz),
+                               fmt_opt(r.power_w),
+                               fmt_opt(r.cublas_sm_clock_mhz),
+                               fmt_opt(r.cublas_power_w)};
   std::string line;
   for (const std::string& c : cells) {
     if (&c != &cells[0]) line += ',';
@@ -667,8 +696,9 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
   out << "  \"protocol\": {"
       << "\"warmup_min_launches\": " << p.warmup_min_launches << ", \"warmup_min_ms\": " << json_number(p.warmup_min_ms)
       << ", \"timed_min_launches\": " << p.timed_min_launches << ", \"timed_min_ms\": " << json_number(p.timed_min_ms)
-      << ", \"statistic\": " << json_string(p.statistic) << ", \"l2_policy\": " << json_string(p.l2_policy)
-      << ", \"flush_bytes\": " << p.flush_bytes << ", \"verify\": " << json_string(p.verify)
+      << ", \"statistic\": " << json_string(p.statistic) << ", \"l2_flush\": " << json_string(p.l2_flush)
+      << ", \"l2_policy\": " << json_string(p.l2_policy) << ", \"flush_bytes\": " << p.flush_bytes
+      << ", \"clock_power\": " << json_string(p.clock_power) << ", \"verify\": " << json_string(p.verify)
       << ", \"repeat\": " << p.repeat << ", \"reference\": " << json_string(p.reference) << "},\n";
   out << "  \"rows\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -687,7 +717,12 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
         << ", \"median_ms\": " << json_opt(r.median_ms) << ", \"min_ms\": " << json_opt(r.min_ms)
         << ", \"p90_ms\": " << json_opt(r.p90_ms) << ", \"tflops\": " << json_opt(r.tflops)
         << ", \"cublas_median_ms\": " << json_opt(r.cublas_median_ms)
-        << ", \"cublas_tflops\": " << json_opt(r.cublas_tflops) << ", \"ratio\": " << json_opt(r.ratio) << "}";
+        << ", \"cublas_tflops\": " << json_opt(r.cublas_tflops) << ", \"ratio\": " << json_opt(r.ratio)
+        << ", \"gbytes_per_s\": " << json_opt(r.gbytes_per_s)
+        << ", \"cublas_gbytes_per_s\": " << json_opt(r.cublas_gbytes_per_s)
+        << ", \"l2_flush\": " << json_string(r.l2_flush) << ", \"sm_clock_mhz\": " << json_opt(r.sm_clock_mhz)
+        << ", \"power_w\": " << json_opt(r.power_w) << ", \"cublas_sm_clock_mhz\": " << json_opt(r.cublas_sm_clock_mhz)
+        << ", \"cublas_power_w\": " << json_opt(r.cublas_power_w) << "}";
   }
   out << (rows.empty() ? "],\n" : "\n  ],\n");
   out << "  \"summary\": [";

@@ -24,6 +24,13 @@ namespace tessel::bench {
 enum class VerifyTier { tier1, tier2, none };
 const char* verify_name(VerifyTier v);
 
+/// How the L2 is evicted before every timed launch (docs/bench-protocol.md §2):
+/// `read` a buffer of >= 2x the L2 (the default; it leaves only clean lines),
+/// or `memset` it (the old way: its dirty lines are written back during the
+/// next timed launch).  The name is the CSV's l2_flush column.
+enum class L2Flush { read, memset };
+const char* flush_name(L2Flush f);
+
 // ------------------------------------------------------------------ options
 
 /// One GEMM problem: D = alpha * A * B + beta * C with the given shapes.
@@ -49,6 +56,7 @@ struct GemmBenchArgs {
   std::string suite, csv, json;
   std::string iterations, warmup, repeat, verify;
   std::string tile_n, splits;  // k13's tuning (default: the plan's)
+  std::string flush;           // --flush read|memset (default read)
 };
 
 /// The validated options.
@@ -63,6 +71,7 @@ struct GemmBenchOptions {
   int warmup = 10;                    // minimum warm-up launches (and at least 25 ms)
   int repeat = 1;                     // rows per (impl, problem)
   VerifyTier verify = VerifyTier::tier2;
+  L2Flush flush = L2Flush::read;
   GemmTuning tuning{};  // --tile-n, --splits (0: the plan's); k13 and auto use them
 };
 
@@ -99,6 +108,14 @@ bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& 
 /// when `p` qualifies, else the reason.
 std::string tier1_problem_error(const GemmProblem& p);
 
+/// The operand traffic every implementation of `p` must move at least once:
+/// A (M*K) and B (K*N) in the input type, D (M*N) in the output type, and C
+/// (M*N, output type) when beta != 0.  In bytes.
+std::int64_t gemm_operand_bytes(const GemmProblem& p);
+/// gemm_operand_bytes(p) / time, in GB/s (1e9 bytes per second); the column
+/// that matters for memory-bound (small M) shapes.  0 when ms is not > 0.
+double gemm_gbytes_per_s(const GemmProblem& p, double ms);
+
 // ------------------------------------------------------------------ results
 
 struct DeviceInfo {
@@ -119,8 +136,10 @@ struct ProtocolInfo {
   int timed_min_launches = 50;
   double timed_min_ms = 200;
   std::string statistic = "median (min and p90 also reported)";
-  std::string l2_policy;  // how the L2 is kept honest
+  std::string l2_flush = "read";  // flush_name(): read or memset
+  std::string l2_policy;          // how the L2 is kept honest, in words
   std::int64_t flush_bytes = 0;
+  std::string clock_power;  // where sm_clock_mhz and power_w come from ("unavailable: ..." without NVML)
   std::string verify;
   int repeat = 1;
   std::string reference;  // how the cuBLAS comparison is made
@@ -139,6 +158,12 @@ struct GemmBenchRow {
   std::string cublas_disposition;
   std::optional<double> median_ms, min_ms, p90_ms, tflops;
   std::optional<double> cublas_median_ms, cublas_tflops, ratio;
+  std::optional<double> gbytes_per_s, cublas_gbytes_per_s;  // gemm_gbytes_per_s of the median times
+  std::string l2_flush;                                     // the run's flush (read, memset); empty: unknown
+  // Means of NVML's samples during the timed launches (empty: NVML
+  // unavailable, or the row was not timed).  The cublas_ ones are cuBLAS's
+  // launches of the same problem and repeat.
+  std::optional<double> sm_clock_mhz, power_w, cublas_sm_clock_mhz, cublas_power_w;
 };
 
 /// The CSV header line (no newline) and one row (no newline).

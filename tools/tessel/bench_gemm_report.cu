@@ -78,6 +78,11 @@ void Reporter::finish(const GemmBenchRow& r) {
   if (r.cublas_median_ms && r.impl != "cublas")
     std::cerr << " (cuBLAS " << fmt("%.4g", *r.cublas_median_ms) << " ms, " << fmt("%.1f", *r.cublas_tflops)
               << " TFLOP/s)";
+  if (r.sm_clock_mhz || r.power_w) {
+    std::cerr << " ";
+    if (r.sm_clock_mhz) std::cerr << " " << fmt("%.0f", *r.sm_clock_mhz) << " MHz";
+    if (r.power_w) std::cerr << " " << fmt("%.0f", *r.power_w) << " W";
+  }
   if (r.max_err) std::cerr << "  err " << fmt("%.3g", *r.max_err);
   if (r.cublas_max_err && r.impl != "cublas") std::cerr << " (cuBLAS " << fmt("%.3g", *r.cublas_max_err) << ")";
   if (!r.note.empty()) std::cerr << "  [" << r.note << "]";

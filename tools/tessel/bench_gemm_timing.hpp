@@ -1,17 +1,21 @@
 // `tessel bench gemm`: the timing protocol of docs/bench-protocol.md, shared
 // by cuBLASLt and every ladder step: warm-up, then timed launches with the L2
-// flushed before each, CUDA events, median / min / p90.  Header-only because
-// time_launches is a template over the launch (a lambda in bench_gemm.cu):
-// the timed loop calls it directly, with no type erasure in between.
+// flushed before each, CUDA events, median / min / p90, and the mean SM clock
+// and board power over the timed launches (NVML, nvml_sampler.hpp).
+// Header-only because time_launches is a template over the launch (a lambda
+// in bench_gemm.cu): the timed loop calls it directly, with no type erasure in
+// between.  The flush itself is bench_gemm_flush.cu.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "bench_gemm_device.hpp"
+#include "nvml_sampler.hpp"
 
 namespace tessel::bench::gemm_detail {
 
@@ -20,6 +24,7 @@ namespace tessel::bench::gemm_detail {
 struct Timing {
   double median_ms = 0, min_ms = 0, p90_ms = 0;
   int launches = 0;
+  std::optional<double> sm_clock_mhz, power_w;  // NVML means over the timed loop (empty without NVML)
 };
 
 class Events {
@@ -40,14 +45,36 @@ class Events {
 struct TimingPolicy {
   int warmup = 10, iterations = 50;
   double warmup_ms = 25, timed_ms = 200;
-  void* flush = nullptr;
+  L2Flush flush_mode = L2Flush::read;
+  void* flush = nullptr;  // flush_bytes (a multiple of 16, >= 2x L2), zeroed once (init_l2_flush)
   std::size_t flush_bytes = 0;
+  unsigned* flush_sink = nullptr;  // read: what the read kernel would write (it never does)
+  int flush_blocks = 0;            // read: the read kernel's grid
+  NvmlSampler* sampler = nullptr;  // clock and power over the timed launches; null: not sampled
 };
+
+/// Zeroes the flush buffer (once, before any timing): the read flush relies
+/// on its sum being 0 (bench_gemm_flush.cu).
+void init_l2_flush(const TimingPolicy& pol, cudaStream_t s);
+
+/// Evicts the L2 before timed launch number `i`: with L2Flush::read a kernel
+/// reads all flush_bytes (the lines it leaves in the L2 are clean, so nothing
+/// is written back during the timed launch); with L2Flush::memset a
+/// cudaMemsetAsync of flush_bytes writes them (value i & 0xFF).
+void flush_l2(const TimingPolicy& pol, int i, cudaStream_t s);
 
 /// Warm-up (at least `warmup` launches and 25 ms), then at least
 /// `iterations` timed launches and 200 ms.  Before every timed launch the L2
-/// is evicted by a memset of flush_bytes (>= 2x L2); it also covers the
-/// launch's host-side latency, since the start event is recorded behind it.
+/// is evicted (flush_l2); the flush also covers the launch's host-side
+/// latency, since the start event is recorded behind it.
+///
+/// Clock and power: pol.sampler's background thread samples NVML every 5 ms
+/// from just before the first timed launch until the last one's stop event
+/// has synchronized, and the means of those samples go into the Timing.  The
+/// samples cover the timed loop as a whole, the flushes and the host's event
+/// waits included (for a large GEMM a small part of the loop; for a short
+/// launch, small M, the flush can take as long as the launch, and the means
+/// then describe the loop more than the kernel); the warm-up is not sampled.
 template <class Launch>
 Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
   constexpr int kMaxLaunches = 100000;
@@ -64,9 +91,17 @@ Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
   }
   std::vector<double> t;
   double total_ms = 0;
+  // Stops the sampler's thread on every way out, an exception (CUDA_CHECK) included.
+  struct StopSampler {
+    NvmlSampler* sampler;
+    ~StopSampler() {
+      if (sampler) sampler->stop();
+    }
+  } stop_sampler{pol.sampler};
+  if (pol.sampler) pol.sampler->start();
   while ((static_cast<int>(t.size()) < pol.iterations || total_ms < pol.timed_ms) &&
          static_cast<int>(t.size()) < kMaxLaunches) {
-    CUDA_CHECK(cudaMemsetAsync(pol.flush, static_cast<int>(t.size() & 0xFF), pol.flush_bytes, s));
+    flush_l2(pol, static_cast<int>(t.size()), s);
     CUDA_CHECK(cudaEventRecord(ev.start, s));
     launch();
     CUDA_CHECK(cudaEventRecord(ev.stop, s));
@@ -75,8 +110,13 @@ Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
     t.push_back(ms);
     total_ms += ms;
   }
-  std::sort(t.begin(), t.end());
   Timing r;
+  if (pol.sampler) {
+    const NvmlMeans m = pol.sampler->stop();
+    r.sm_clock_mhz = m.sm_clock_mhz;
+    r.power_w = m.power_w;
+  }
+  std::sort(t.begin(), t.end());
   r.median_ms = t[t.size() / 2];
   r.min_ms = t.front();
   r.p90_ms = t[t.size() * 9 / 10];

@@ -117,6 +117,17 @@ workspace, fp32 compute) is timed in the same run; ratio = t_cublas / t_impl
 (> 1: tessel is faster).  Dispositions: passed, incorrect, not_supported
 (the step refuses the problem; the reason is in `note`), error.
 
+The flush (--flush, column l2_flush): `read` (default) runs a kernel that
+reads a buffer of >= 2x the L2, leaving only clean lines; `memset` writes the
+buffer instead (the old way: its dirty lines are written back during the
+timed launch; cuBLAS at M=16, N=K=8192 on an H100 ran 17% slower after a
+memset than after a read, measured through PyTorch).  Also per row:
+gbytes_per_s = (A + B + D, + C when beta != 0, in bytes) / median time in
+GB/s, the measure for small M; sm_clock_mhz and power_w, the means of NVML
+samples (every 5 ms) over the timed launches, empty where NVML
+(libnvidia-ml.so.1) cannot be loaded; and the cublas_ columns for cuBLAS's
+launches in the same row.
+
 Sizes: 4096, a list 1024,2048, a range start:stop:step (stop inclusive) such
 as 1024:8192:1024, or a mix; the problems are the product of --m, --n, --k
 and the layouts.  Layouts: A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, the
@@ -347,6 +358,11 @@ int main(int argc, char** argv) {
   bench_gemm->add_option("--verify", gemm_args.verify, "tier1, tier2 (default) or none")->type_name("TIER");
   bench_gemm->add_option("--repeat", gemm_args.repeat, "timed rows per implementation and problem (default 1)")
       ->type_name("R");
+  bench_gemm
+      ->add_option("--flush", gemm_args.flush,
+                   "L2 flush before each timed launch: read (default; a kernel reads >= 2x L2) or memset (the old "
+                   "cudaMemsetAsync, whose write-backs slow the timed launch)")
+      ->type_name("MODE");
   bench_gemm
       ->add_option("--tile-n", gemm_args.tile_n, "k13/auto: tile width 128, 192 or 256 (default: the plan's choice)")
       ->type_name("N");
