@@ -1,6 +1,6 @@
 // What the launchers of the TMA steps (k09, k10, k11) share: the TMA maps of
 // A, B and D (encoded once and cached), the padded copy of an A or B whose
-// rows TMA cannot describe, the fallback to k08's kernel when that copy
+// rows TMA cannot describe (pad_copy.cu's kernel), the fallback to k08's kernel when that copy
 // cannot be made, and the persistent grid.
 //
 // The fallback instantiates k08's kernels in each step's translation unit,
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "src/kernels/gemm/multistage_launch.hpp"
+#include "src/kernels/gemm/pad_copy.hpp"
 #include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
 #include "tessel/kernels/gemm/tma_warp_specialized_common.cuh"
 
@@ -131,32 +132,37 @@ inline Status persistent_grid(const GemmArgs& a, const char* step, dim3& grid, i
 /// The kernel that runs when the padded copies cannot be made: k08's.
 using Fallback = gemm_kernels::k08::Config;
 
-/// A stream-ordered temporary copy of a row-major (rows x cols) matrix of
-/// 16-bit elements with its rows padded to 16 bytes.
+/// A stream-ordered temporary for the padded copy of a row-major (rows x
+/// cols) matrix of 16-bit elements, its rows padded to 16 bytes.  `make`
+/// allocates it and describes the copy (`job`); tma::launch enqueues the
+/// copies of A and B together, one pad_copy launch (pad_copy.cu).  The pad
+/// columns [cols, ld) are written as zeros, though their values never reach
+/// a kernel: the TMA maps of the copy (operand_maps) have the operand's
+/// extents ({M or N, K}, not ld), and TMA puts zeros, not memory's contents,
+/// in every box element outside a map's extents (docs/hardware.md §10.2,
+/// "Out of bounds").  Zeros keep the temporary fully defined all the same.
 struct PaddedCopy {
   void* ptr = nullptr;
   index_t ld = 0;
-  /// Allocates and enqueues the copy; false (and nothing allocated) when
-  /// the allocation or the copy cannot be enqueued.
+  PadCopy job{};
+  /// Allocates the temporary; false (and nothing allocated) when the
+  /// allocation cannot be enqueued.
   bool make(const void* src, index_t rows, index_t cols, index_t src_ld, cudaStream_t stream) {
     ld = (cols + 7) / 8 * 8;
-    const std::size_t row_bytes = static_cast<std::size_t>(ld) * 2;
-    if (cudaMallocAsync(&ptr, static_cast<std::size_t>(rows) * row_bytes, stream) != cudaSuccess) {
+    const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(ld) * 2;
+    if (cudaMallocAsync(&ptr, bytes, stream) != cudaSuccess) {
       (void)cudaGetLastError();  // not sticky: clear it, the caller takes the other path
       ptr = nullptr;
       return false;
     }
-    if (cudaMemcpy2DAsync(ptr, row_bytes, src, static_cast<std::size_t>(src_ld) * 2, static_cast<std::size_t>(cols) * 2,
-                          static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream) != cudaSuccess) {
-      (void)cudaGetLastError();
-      release(stream);
-      return false;
-    }
+    job = PadCopy{src, ptr, rows, cols, src_ld, ld};
     return true;
   }
-  void release(cudaStream_t stream) {
-    if (ptr != nullptr) (void)cudaFreeAsync(ptr, stream);
+  /// Frees the temporary behind the work enqueued on `stream`.
+  cudaError_t release(cudaStream_t stream) {
+    const cudaError_t e = ptr != nullptr ? cudaFreeAsync(ptr, stream) : cudaSuccess;
     ptr = nullptr;
+    return e;
   }
 };
 
@@ -175,30 +181,48 @@ Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTm
   const bool a_ready = tma_ready(a.a, a.lda, 2), b_ready = tma_ready(a.b, a.ldb, 2);
   if (a_ready && b_ready) return launch_tma(a);
   // Unaligned rows: a padded copy costs one read and one write of the
-  // operand (52 us for 4095 x 4095 on an H100, bench/lab/copy2d.cu) and lets the
-  // TMA kernel run; k08's kernel would load such rows element by element, 7x
-  // slower at 4095^3.  The copies come from the device's stream-ordered
-  // memory pool and are freed behind the kernel; if they cannot be made,
-  // k08's kernel runs.
+  // operand and lets the TMA kernel run; k08's kernel would load such rows
+  // element by element, 7x slower at 4095^3.  The copies are made by
+  // pad_copy.cu's kernel, A and B in one launch.  It replaces
+  // cudaMemcpy2DAsync, which took 52 us per 4095 x 4095 operand on an H100
+  // (1.3 TB/s read + write, bench/lab/copy2d.cu); the kernel's own H100
+  // numbers are still to be measured (bench/lab/pad_copy.cu times both).
+  // The copies come from the device's stream-ordered memory pool and are
+  // freed behind the kernel; if they cannot be allocated, k08's kernel runs.
   GemmArgs p = a;
   PaddedCopy ca, cb;
+  PadCopy jobs[kMaxPadCopies];
+  int n = 0;
   bool ok = true;
   if (!a_ready) {
     const bool ak = a.layout.a == MajorA::k;
     ok = ca.make(a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, stream);
     p.a = ca.ptr;
     p.lda = ca.ld;
+    if (ok) jobs[n++] = ca.job;
   }
   if (ok && !b_ready) {
     const bool bk = a.layout.b == MajorB::k;
     ok = cb.make(a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, stream);
     p.b = cb.ptr;
     p.ldb = cb.ld;
+    if (ok) jobs[n++] = cb.job;
   }
-  const Status s = ok ? launch_tma(p) : Status::success();
-  ca.release(stream);
-  cb.release(stream);
+  Status s = Status::success();
+  if (ok) {
+    s = pad_copy(jobs, n, stream);
+    if (!s) {
+      const char* what = !a_ready && !b_ready ? "A and B" : !a_ready ? "A" : "B";
+      s = Status::failure(s.code, std::string(step) + ": padded copy of " + what + ": " + s.message);
+    } else {
+      s = launch_tma(p);
+    }
+  }
+  const cudaError_t fa = ca.release(stream), fb = cb.release(stream);
   if (!ok) return launch_multistage<Fallback>(a, stream, (std::string(step) + " (k08 kernel)").c_str());
+  if (s && (fa != cudaSuccess || fb != cudaSuccess))
+    return Status::failure(Status::cuda_error, std::string(step) + ": freeing a padded copy: " +
+                                                   cudaGetErrorString(fa != cudaSuccess ? fa : fb));
   return s;
 }
 
