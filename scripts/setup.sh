@@ -28,6 +28,7 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [ -
     [ -x "build/$preset/tests/cuda/$t" ] && "build/$preset/tests/cuda/$t" --gtest_brief=1
   done
   "$bin" bench copy --sizes 256,1024
-  # The main job: the best ladder steps against cuBLASLt (verified, then timed).
-  "$bin" bench gemm --suite bench/ladder_suite.csv --impl k07,k08,k09,k10,k11
+  # The main job: the suite with the plan's choice per shape (`auto`) against
+  # cuBLASLt in the same run (verified, then timed).
+  "$bin" bench gemm --suite tests/data/bench_suite.csv --impl auto,cublas
 fi

@@ -40,49 +40,57 @@ constexpr double wave_efficiency(index_t units, int sms) {
 
 /// Relative throughput of a full wave of each tile width against 128 x 256
 /// (narrower tiles read more operand bytes per flop from L2 and shared
-/// memory); measured on the H100, docs/heuristics.md.
-constexpr double tile_speed(int tile_n) { return tile_n == 256 ? 1.0 : tile_n == 192 ? 0.97 : 0.88; }
+/// memory): k13 at 6144^3 on an H100, 678 / 651 / 604 TFLOP/s
+/// (docs/heuristics.md).
+constexpr double tile_speed(int tile_n) { return tile_n == 256 ? 1.0 : tile_n == 192 ? 0.96 : 0.89; }
 
 }  // namespace plan_detail
 
-/// Rule 2 (split K): a tile grid that fills at most half the SMs gets its K
-/// split so that the units cover the SMs once, keeping at least 4 k-tiles
-/// (256 of K) per unit and at most 16 splits.
-/// C++ example: split_k_for(32, 128, 132) == 4 (M = 16, N = K = 8192, 128 x 256 tiles).
+/// Rule 3 (split K): a tile grid that fills at most half the SMs, over a K
+/// of at least 64 k-tiles (4096), gets its K split into min(SMs / tiles, 4)
+/// ranges.  Measured: two splits win 5-8 % at M <= 64, N = K = 8192 and at
+/// 256 x 4096 x 4096, four at 32 x 4096 x 4096; more splits, or splits of a
+/// short K, lose (the partials' traffic and the serial sum outweigh the SMs
+/// gained).  (128 x 8192 x 8192 is the measured exception: one split is 4 %
+/// faster than the two this rule gives.)
+/// C++ example: split_k_for(64, 128, 132) == 2 (M = 16, N = K = 8192, 128 x 128 tiles).
 constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
-  if (2 * tiles > sms) return 1;
-  index_t s = sms / tiles;
-  if (s > k_tiles / 4) s = k_tiles / 4;
-  if (s > 16) s = 16;
-  return s < 1 ? 1 : static_cast<int>(s);
+  if (2 * tiles > sms || k_tiles < 64) return 1;
+  const index_t s = sms / tiles;
+  return s > 4 ? 4 : static_cast<int>(s);
 }
 
 /// k13's tile and split for an M x N x K problem on `sms` SMs.
-/// Rule 1 (tile): for each width, its split (rule 2) gives the work units;
-/// the width whose busy share of the SM slots times its full-wave speed times
-/// the share of its columns inside N is largest wins, the widest on a tie.
-/// 3072^3: 288 tiles of 128 x 256 on 132 SMs keep 0.73 of three waves busy,
-/// 384 of 128 x 192 keep 0.97 of them: 192 wins.
-/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1}; plan_k13(16, 8192, 8192, 132) == {256, 4}.
+/// Rule 1 (small grids): when even 128 x 128 tiles make at most one wave,
+/// 128 x 128 runs: the most CTAs streaming (1024^3: 0.84 of cuBLAS against
+/// 0.59 with 128 x 256).
+/// Rule 2 (tile): otherwise the width whose busy share of the SM slots,
+/// times its full-wave speed, times the share of its columns inside N, is
+/// largest wins, the widest on a tie.  3072^3: 288 tiles of 128 x 256 on 132
+/// SMs keep 0.73 of three waves busy, 384 of 128 x 192 keep 0.97 of them:
+/// 192 wins (0.96 of cuBLAS against 0.79).
+/// A forced width (force_tile_n) skips rules 1 and 2; rule 3 still applies.
+/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1}; plan_k13(16, 8192, 8192, 132) == {128, 2}.
 constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0) {
   using namespace plan_detail;
   const index_t tiles_m = ceil_div(m, 128);
   const index_t k_tiles = ceil_div(k, 64);
-  GemmTuning best{256, 1};
-  double best_score = -1.0;
-  for (int bn : {256, 192, 128}) {
-    if (force_tile_n != 0 && bn != force_tile_n) continue;
-    const index_t tiles = tiles_m * ceil_div(n, bn);
-    const int splits = split_k_for(tiles, k_tiles, sms);
-    // A tile beyond N's extent is wasted work: count only the columns used.
-    const double used = static_cast<double>(n) / static_cast<double>(ceil_div(n, bn) * bn);
-    const double score = wave_efficiency(tiles * splits, sms) * tile_speed(bn) * used;
-    if (score > best_score + 1e-9) {
-      best_score = score;
-      best = GemmTuning{bn, splits};
+  int bn = force_tile_n;
+  if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms) bn = 128;
+  if (bn == 0) {
+    double best = -1.0;
+    for (int w : {256, 192, 128}) {
+      const index_t tiles = tiles_m * ceil_div(n, w);
+      // A tile beyond N's extent is wasted work: count only the columns used.
+      const double used = static_cast<double>(n) / static_cast<double>(ceil_div(n, w) * w);
+      const double score = wave_efficiency(tiles, sms) * tile_speed(w) * used;
+      if (score > best + 1e-9) {
+        best = score;
+        bn = w;
+      }
     }
   }
-  return best;
+  return GemmTuning{bn, split_k_for(tiles_m * ceil_div(n, bn), k_tiles, sms)};
 }
 
 }  // namespace tessel

@@ -15,6 +15,7 @@
 
 #include "src/kernels/gemm/multistage_launch.hpp"
 #include "src/kernels/gemm/pad_copy.hpp"
+#include "src/kernels/gemm/workspace.hpp"
 #include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
 #include "tessel/kernels/gemm/tma_warp_specialized_common.cuh"
 
@@ -150,9 +151,10 @@ struct PaddedCopy {
   bool make(const void* src, index_t rows, index_t cols, index_t src_ld, cudaStream_t stream) {
     ld = (cols + 7) / 8 * 8;
     const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(ld) * 2;
-    if (cudaMallocAsync(&ptr, bytes, stream) != cudaSuccess) {
-      (void)cudaGetLastError();  // not sticky: clear it, the caller takes the other path
-      ptr = nullptr;
+    // tessel's pool (workspace.hpp): the default pool would unmap the copy at
+    // every synchronization and map it again on the next call.
+    ptr = workspace_alloc(bytes, stream);
+    if (ptr == nullptr) {
       return false;
     }
     job = PadCopy{src, ptr, rows, cols, src_ld, ld};
