@@ -3,7 +3,9 @@
 <!-- table:begin --> and <!-- table:end --> markers) from the CSVs of
 `tessel bench gemm`.
 
-usage: ladder_table.py LADDER_CSV SUITE_CSV MARKDOWN
+usage: ladder_table.py LADDER_CSV SUITE_CSV MARKDOWN [SUITE_IMPL]
+
+SUITE_IMPL picks the suite rows of one implementation (default: the first row's).
 """
 import csv
 import math
@@ -25,6 +27,9 @@ def median_by(rs, key, field):
 
 def main(argv):
     ladder, suite, md = rows(argv[1]), rows(argv[2]), argv[3]
+    if suite:
+        pick = argv[4] if len(argv) > 4 else suite[0]["impl"]
+        suite = [r for r in suite if r["impl"] == pick]
     gpu = ladder[0]["gpu"] if ladder else "?"
     commit = ladder[0]["commit"] if ladder else "?"
     size = lambda r: (int(r["m"]), int(r["n"]), int(r["k"]))
@@ -54,10 +59,18 @@ def main(argv):
     impl = suite[0]["impl"] if suite else "?"
     suite_commit = suite[0]["commit"] if suite else "?"
     out += ["Shape suite (`tests/data/bench_suite.csv`, `docs/bench-protocol.md` §6) for %s, tessel %s:" % (impl, suite_commit), "",
-            "| group | M x N x K | %s TFLOP/s | cuBLASLt TFLOP/s | t_cublas / t_%s |" % (impl, impl), "|---|---|---|---|---|"]
+            "| group | M x N x K | %s TFLOP/s | cuBLASLt TFLOP/s | t_cublas / t_%s | %s GB/s | cuBLASLt GB/s | %s's choice |"
+            % (impl, impl, impl, impl), "|---|---|---|---|---|---|---|---|"]
+    has_bytes = bool(suite) and "gbytes_per_s" in suite[0]
+    gb = median_by(suite, lambda r: (r["group"], size(r)), "gbytes_per_s") if has_bytes else {}
+    cgb = median_by(suite, lambda r: (r["group"], size(r)), "cublas_gbytes_per_s") if has_bytes else {}
+    note = {(r["group"], size(r)): r.get("note", "") for r in suite}
     keys = sorted(st, key=lambda k: (k[0], k[1]))
     for k in keys:
-        out.append("| %s | %dx%dx%d | %.1f | %.1f | %.3f |" % (k[0], *k[1], st[k], sc[k], sr[k]))
+        b = ("%.0f" % gb[k]) if k in gb else "–"
+        cb = ("%.0f" % cgb[k]) if k in cgb else "–"
+        out.append("| %s | %dx%dx%d | %.1f | %.1f | %.3f | %s | %s | %s |" % (k[0], *k[1], st[k], sc[k], sr[k], b, cb, note.get(k, "")))
+    out += ["", "![TFLOP/s and t_cublas / t_impl per suite shape](suite_%s_h100.png)" % impl]
     if sr:
         g = math.exp(sum(math.log(v) for v in sr.values()) / len(sr))
         out += ["", "Headline (`docs/bench-protocol.md` §6): geometric mean of t_cublas / t_%s over the suite **%.3f**, minimum **%.3f**."

@@ -3,8 +3,9 @@
 
 usage: plot_gemm.py CSV [--out PNG] [--x auto|size|label] [--title TEXT]
 
-One line per implementation (cuBLAS included), the median over the repeats of
-each problem; only rows that passed verification (or ran unverified) are
+One series per implementation (cuBLAS included), one point per problem: the
+median over its repeats; a size sweep draws lines, a suite of unrelated
+shapes markers only, in a fixed order (by M*N*K); only rows that passed verification (or ran unverified) are
 plotted.  A second panel shows t_cublas / t_impl (above 1: tessel is faster)
 when the CSV has ratios for an implementation other than cuBLAS.
 
@@ -128,9 +129,25 @@ def plot(csv_path, out_path, x_mode="auto", title=None):
     # colours (10): take 20 distinct ones, so no two lines share a colour.
     for row in axes:
         row[0].set_prop_cycle(color=plt.get_cmap("tab20").colors)
-    for label, impl, _, pts in series(tflops):
-        style = dict(color="black", linestyle="--", linewidth=2) if impl == "cublas" else {}
-        ax.plot([xval(k) for k, _ in pts], [v for _, v in pts], marker="o", markersize=4, label=label, **style)
+    # Unrelated shapes (label axis) get markers only, each implementation
+    # shifted a little sideways in a fixed order: a line between two shapes
+    # of a suite would suggest a trend that is not there.  A size sweep keeps
+    # its lines.
+    markers = "os^vD<>phX*P"
+
+    def draw(axis, data, cublas_style):
+        lines = series(data)
+        for i, (label, impl, _, pts) in enumerate(lines):
+            shift = 0.0 if x_mode == "size" else (i - (len(lines) - 1) / 2.0) * min(0.8 / max(len(lines), 1), 0.15)
+            style = dict(marker=markers[i % len(markers)], markersize=5)
+            if x_mode != "size":
+                style["linestyle"] = "none"
+            if impl == "cublas":
+                style.update(cublas_style)
+            axis.plot([xval(k) + shift for k, _ in pts], [v for _, v in pts], label=label, **style)
+
+    draw(ax, tflops, dict(color="black", linewidth=2) if x_mode != "size" else dict(color="black", linestyle="--",
+                                                                                        linewidth=2))
     ax.set_ylabel("TFLOP/s (2MNK / median time)")
     top = max(v for per in tflops.values() for v in per.values())
     ax.set_ylim(0, 1.08 * top if top > 0 else 1)  # headroom: the best line is not drawn on the frame
@@ -139,8 +156,7 @@ def plot(csv_path, out_path, x_mode="auto", title=None):
     ax.set_title(title or os.path.basename(csv_path))
     if ratios:
         rx = axes[1][0]
-        for label, _, _, pts in series(ratios):
-            rx.plot([xval(k) for k, _ in pts], [v for _, v in pts], marker="o", markersize=4, label=label)
+        draw(rx, ratios, {})
         rx.axhline(1.0, color="black", linestyle="--", linewidth=1)
         rx.set_ylabel("t_cublas / t_impl")
         rx.set_ylim(0, 1.08 * max([1.0] + [v for per in ratios.values() for v in per.values()]))

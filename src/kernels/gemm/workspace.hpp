@@ -3,9 +3,10 @@
 //
 // Why a pool of our own: the device's default pool has a release threshold of
 // 0, so every synchronization hands freed memory back to the driver and the
-// next cudaMallocAsync maps it again: measured on an H100, k13 with split K
-// ran up to 10x slower than without (the mapping is on the stream, inside
-// the launch's time).  tessel's pool keeps up to kKeepBytes of freed memory
+// next cudaMallocAsync maps it again, on the stream, inside the launch's
+// time: on an H100, k13 with two splits measured 0.39 of cuBLASLt (geometric
+// mean of bench/k13_tuning.sh's small shapes) from the default pool and 0.67
+// from this one.  tessel's pool keeps up to kKeepBytes of freed memory
 // mapped for reuse; the user's default pool is left as it is.
 #pragma once
 
