@@ -4,6 +4,8 @@
 # shapes; widths x splits on the shapes whose tiles fill at most half the SMs.
 # Each invocation also times cuBLASLt in the same run (ratio column).
 #   bash bench/k13_tuning.sh OUTDIR [big|small|both]   (needs a GPU; TESSEL_BIN defaults to build/sm90a/tessel)
+# WIDTHS (default "256 192 128 64") and SPLITS (default "1 2 3 4 6 8 12 16")
+# narrow the sweep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?output directory}
@@ -37,12 +39,12 @@ small_m,32,4096,4096
 small_m,200,14336,4096
 small_m,512,4096,4096
 CSV
-for bn in 256 192 128; do
+for bn in ${WIDTHS:-256 192 128 64}; do
   if [ "$groups" != small ]; then
     "$bin" bench gemm --suite "$big" --impl k13 --tile-n "$bn" --splits 1 --csv "$out/big_n$bn.csv" 2>/dev/null
   fi
   [ "$groups" = big ] && continue
-  for s in 1 2 3 4 6 8 12 16; do
+  for s in ${SPLITS:-1 2 3 4 6 8 12 16}; do
     "$bin" bench gemm --suite "$small" --impl k13 --tile-n "$bn" --splits "$s" --csv "$out/small_n${bn}_s$s.csv" \
       2>/dev/null
   done

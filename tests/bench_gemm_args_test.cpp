@@ -315,7 +315,7 @@ TEST(BenchGemmArgs, ProtocolFlags) {
         std::tuple{&GemmBenchArgs::iterations, "--iterations", "x"},
         std::tuple{&GemmBenchArgs::warmup, "--warmup", "-1"}, std::tuple{&GemmBenchArgs::repeat, "--repeat", "0"},
         std::tuple{&GemmBenchArgs::repeat, "--repeat", "1000"}, std::tuple{&GemmBenchArgs::verify, "--verify", "tier3"},
-        std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "64"}, std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "200"},
+        std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "32"}, std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "200"},
         std::tuple{&GemmBenchArgs::splits, "--splits", "0"}, std::tuple{&GemmBenchArgs::splits, "--splits", "65"}}) {
     GemmBenchArgs b = mnk("64", "64", "64");
     b.*field = bad;

@@ -455,7 +455,9 @@ INSTANTIATE_TEST_SUITE_P(Plan, Gemm, ::testing::Values(StepParam{GemmImpl::autom
 // width without a split, and split K with 2, 3, 4 and 7 ranges (uneven
 // ranges, a range of one k-tile where K is short; cut to K's k-tiles).
 INSTANTIATE_TEST_SUITE_P(K13Tuning, Gemm,
-                         ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight, {128, 1}},
+                         ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight, {64, 1}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {64, 3}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {128, 1}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {192, 1}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {256, 1}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {256, 2}},

@@ -415,9 +415,9 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   if (!a.warmup.empty() && !parse_count(a.warmup, "--warmup", 0, 1000000, o.warmup, error)) return false;
   if (!a.repeat.empty() && !parse_count(a.repeat, "--repeat", 1, 100, o.repeat, error)) return false;
   if (!a.tile_n.empty()) {
-    if (!parse_count(a.tile_n, "--tile-n", 128, 256, o.tuning.tile_n, error)) return false;
-    if (o.tuning.tile_n != 128 && o.tuning.tile_n != 192 && o.tuning.tile_n != 256) {
-      error = "--tile-n: " + quoted(trim(a.tile_n)) + " is not 128, 192 or 256";
+    if (!parse_count(a.tile_n, "--tile-n", 64, 256, o.tuning.tile_n, error)) return false;
+    if (o.tuning.tile_n != 64 && o.tuning.tile_n != 128 && o.tuning.tile_n != 192 && o.tuning.tile_n != 256) {
+      error = "--tile-n: " + quoted(trim(a.tile_n)) + " is not 64, 128, 192 or 256";
       return false;
     }
   }

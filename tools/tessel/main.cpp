@@ -364,7 +364,8 @@ int main(int argc, char** argv) {
                    "cudaMemsetAsync, whose write-backs slow the timed launch)")
       ->type_name("MODE");
   bench_gemm
-      ->add_option("--tile-n", gemm_args.tile_n, "k13/auto: tile width 128, 192 or 256 (default: the plan's choice)")
+      ->add_option("--tile-n", gemm_args.tile_n,
+                   "k13/auto: tile width 64, 128, 192 or 256 (default: the plan's choice)")
       ->type_name("N");
   bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
       ->type_name("S");

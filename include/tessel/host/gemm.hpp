@@ -41,7 +41,7 @@ struct GemmArgs {
   index_t ldd = 0;
   float alpha = 1.0f, beta = 0.0f;
   /// k13's tile width and split count; 0 lets the plan choose (the default).
-  /// Other steps ignore it.  Checked: tile_n in {0, 128, 192, 256}, splits in
+  /// Other steps ignore it.  Checked: tile_n in {0, 64, 128, 192, 256}, splits in
   /// 0..64 and at most the number of 64-wide k-tiles.
   GemmTuning tuning{};
 };

@@ -11,10 +11,10 @@ namespace tessel::gemm_launch {
 
 Status check_k13_tuning(const GemmArgs& a) {
   const GemmTuning& t = a.tuning;
-  if (t.tile_n != 0 && t.tile_n != 128 && t.tile_n != 192 && t.tile_n != 256)
+  if (t.tile_n != 0 && t.tile_n != 64 && t.tile_n != 128 && t.tile_n != 192 && t.tile_n != 256)
     return Status::failure(
         Status::invalid_argument,
-        "k13: tuning.tile_n must be 0 (the plan's), 128, 192 or 256 (got " + std::to_string(t.tile_n) + ")");
+        "k13: tuning.tile_n must be 0 (the plan's), 64, 128, 192 or 256 (got " + std::to_string(t.tile_n) + ")");
   const index_t k_tiles = ceil_div(a.k, index_t{64});
   if (t.splits < 0 || t.splits > 64)
     return Status::failure(Status::invalid_argument, "k13: tuning.splits must be in 0..64, 0 for the plan's (got " +
@@ -33,10 +33,10 @@ Status check_k13(const GemmArgs& a) {
   // most 16), the work units must count in 31 bits, with room for a grid's
   // stride past the last (blocks::SplitKScheduler counts in int).
   const index_t units =
-      ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{128}) * (a.tuning.splits == 0 ? 16 : a.tuning.splits);
+      ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{64}) * (a.tuning.splits == 0 ? 16 : a.tuning.splits);
   if (units > 0x7FFFFFFF - (index_t{1} << 20) || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
     return Status::failure(Status::unsupported,
-                           "k13: more than 2^31 - 2^20 work units (tiles of 128 x 128 times splits) or 2^31 k-tiles");
+                           "k13: more than 2^31 - 2^20 work units (tiles of 128 x 64 times splits) or 2^31 k-tiles");
   return tma::check(a, "k13");
 }
 
@@ -51,6 +51,8 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
   }
   return tma::launch(g, stream, "k13", [stream](const GemmArgs& t) {
     switch (t.tuning.tile_n) {
+      case 64:
+        return k13::launch_tiles<64>(t, stream);
       case 128:
         return k13::launch_tiles<128>(t, stream);
       case 192:

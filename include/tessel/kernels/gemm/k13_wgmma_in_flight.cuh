@@ -45,7 +45,7 @@ inline constexpr int kConsumerBarrier = 1;     // the consumers' named barrier (
 /// staging, and the stages that fit beside it.
 template <int BN>
 struct Config {
-  static_assert(BN == 128 || BN == 192 || BN == 256, "tessel: k13 tiles are 128 x {128, 192, 256}");
+  static_assert(BN == 64 || BN == 128 || BN == 192 || BN == 256, "tessel: k13 tiles are 128 x {64, 128, 192, 256}");
   static constexpr int kBN = BN;
   template <class T>
   using Mma = TiledMma<SM90_64xNx16_F32_SS<T, BN, OperandMajor::k, OperandMajor::k>, 2, 1, 1>;  // layout-free

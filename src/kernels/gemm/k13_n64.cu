@@ -1,0 +1,11 @@
+// k13's kernels with tile 128 x 64 (src/kernels/gemm/k13_launch.hpp).
+#include "src/kernels/gemm/k13_tiles.hpp"
+
+namespace tessel::gemm_launch::k13 {
+
+template <>
+Status launch_tiles<64>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<64>(g, stream);
+}
+
+}  // namespace tessel::gemm_launch::k13
