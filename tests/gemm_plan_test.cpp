@@ -13,7 +13,7 @@ constexpr bool same(GemmTuning a, GemmTuning b) { return a.tile_n == b.tile_n &&
 
 // The header's examples, at compile time.
 static_assert(same(plan_k13(4096, 4096, 4096, 132), {256, 1}));
-static_assert(same(plan_k13(16, 8192, 8192, 132), {64, 1}));
+static_assert(same(plan_k13(16, 8192, 8192, 132), {128, 2}));
 static_assert(split_k_for(64, 128, 132) == 2);
 
 // The measured best of docs/heuristics.md (H100, 132 SMs): the plan picks it,
@@ -35,9 +35,9 @@ TEST(GemmPlan, MeasuredChoices) {
                                        {4096, 6144, 4096, {256, 1}},
                                        {8192, 8192, 1024, {256, 1}},
                                        {8192, 8192, 256, {256, 1}},
-                                       {16, 8192, 8192, {64, 1}},
-                                       {64, 8192, 8192, {64, 1}},
-                                       {32, 4096, 4096, {64, 2}},
+                                       {16, 8192, 8192, {128, 2}},
+                                       {64, 8192, 8192, {128, 2}},
+                                       {32, 4096, 4096, {128, 4}},
                                        {256, 4096, 4096, {64, 1}},
                                        {512, 4096, 4096, {128, 1}},
                                        {200, 14336, 4096, {256, 1}}})

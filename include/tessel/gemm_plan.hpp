@@ -62,22 +62,25 @@ constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
 
 /// k13's tile and split for an M x N x K problem on `sms` SMs.
 /// Rule 1 (small grids): when even 128 x 128 tiles make at most one wave,
-/// 128 x 128 runs: the most CTAs streaming (1024^3: 0.84 of cuBLAS against
-/// 0.59 with 128 x 256); when they fill at most half the SMs, 128 x 64 runs,
-/// twice as many CTAs (k13's narrowest tile).
+/// a narrow tile runs, for the most CTAs streaming: 128 x 64 (twice the CTAs)
+/// where 128 x 128 would fill at most half the SMs and M > 64 (1024^3: 0.87
+/// of cuBLAS against 0.76 with 128 x 128 and 0.59 with 128 x 256), else
+/// 128 x 128.  At M <= 64 most of A's 128-row box is empty, and 128 x 128
+/// with split K (rule 3) keeps more of B in flight per SM than 128 x 64
+/// (16 x 8192 x 8192: 0.89 against 0.69).
 /// Rule 2 (tile): otherwise the width whose busy share of the SM slots,
 /// times its full-wave speed, times the share of its columns inside N, is
 /// largest wins, the widest on a tie.  3072^3: 288 tiles of 128 x 256 on 132
 /// SMs keep 0.73 of three waves busy, 384 of 128 x 192 keep 0.97 of them:
 /// 192 wins (0.96 of cuBLAS against 0.79).
 /// A forced width (force_tile_n) skips rules 1 and 2; rule 3 still applies.
-/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1}; plan_k13(16, 8192, 8192, 132) == {64, 1}.
+/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1}; plan_k13(16, 8192, 8192, 132) == {128, 2}.
 constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0) {
   using namespace plan_detail;
   const index_t tiles_m = ceil_div(m, 128);
   const index_t k_tiles = ceil_div(k, 64);
   int bn = force_tile_n;
-  if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms) bn = 2 * tiles_m * ceil_div(n, 128) <= sms ? 64 : 128;
+  if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms) bn = 2 * tiles_m * ceil_div(n, 128) <= sms && m > 64 ? 64 : 128;
   if (bn == 0) {
     double best = -1.0;
     for (int w : {256, 192, 128}) {
