@@ -10,10 +10,37 @@ opcode prefix occurs and no forbidden one does.  Every check must match at
 least one kernel.  `--forbid LDL,STL` is the "no local memory" check.
 Prints one line per check and `N passed, M failed` at the end.
 """
+import concurrent.futures
+import json
 import os
 import re
 import subprocess
 import sys
+
+
+def disassemble_cached(cuobjdump, path):
+    """disassemble(), kept beside the file as FILE.sass.json while the file's
+    size and mtime are unchanged: several checks read the same library
+    objects, and cuobjdump of them all takes minutes on a 2-core machine."""
+    st = os.stat(path)
+    stamp = [st.st_size, st.st_mtime_ns]
+    cache = path + ".sass.json"
+    try:
+        with open(cache) as f:
+            data = json.load(f)
+        if data.get("stamp") == stamp:
+            return data["kernels"]
+    except (OSError, ValueError, KeyError):
+        pass
+    kernels = disassemble(cuobjdump, path)
+    try:
+        tmp = "%s.%d.tmp" % (cache, os.getpid())
+        with open(tmp, "w") as f:
+            json.dump({"stamp": stamp, "kernels": kernels}, f)
+        os.replace(tmp, cache)  # atomic: checks running in parallel see all or nothing
+    except OSError:
+        pass  # a read-only tree: no cache, same result
+    return kernels
 
 
 def disassemble(cuobjdump, path):
@@ -48,8 +75,11 @@ def main(argv):
             i += 2
         checks.append(check)
     kernels = {}
-    for one in [p for p in path.split(";") if p]:
-        kernels.update(disassemble(cuobjdump, one))
+    files = [p for p in path.split(";") if p]
+    # cuobjdump runs as separate processes: disassemble the files side by side.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(len(files), os.cpu_count() or 1))) as pool:
+        for result in pool.map(lambda one: disassemble_cached(cuobjdump, one), files):
+            kernels.update(result)
     passed = failed = 0
     for c in checks:
         matched = [k for k in kernels if re.search(c["kernel"], k)]
