@@ -56,11 +56,17 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args);
 /// Launches `impl` on `stream` after gemm_check; on any failure nothing is
 /// launched and nothing is written.  M, N or K may be zero-size only as
 /// rejected arguments: every extent must be at least 1.
-/// k09..k11 (the TMA steps) with an A or B whose rows are not 16-byte aligned
-/// (lda or ldb not a multiple of 8, or a misaligned pointer) copy that
-/// operand into a temporary from the device's stream-ordered memory pool
-/// (cudaMallocAsync / cudaFreeAsync on `stream`); if the pool cannot supply
-/// it, they run k08's kernel instead.
+/// Scratch memory: k09..k13 (the TMA steps) with an A or B whose rows are not
+/// 16-byte aligned (lda or ldb not a multiple of 8, or a misaligned pointer)
+/// copy that operand into a padded temporary (one kernel for both), and k13
+/// with split K keeps its fp32 partial tiles and per-tile counters in a
+/// workspace.  Both come from a stream-ordered memory pool of tessel's own
+/// per device (allocated and freed on `stream`; up to 512 MiB of freed memory
+/// stays mapped for the next call; the device's default pool is not
+/// touched).  If a padded copy cannot be allocated, k08's kernel runs
+/// instead; if split K's workspace cannot, the call fails with cuda_error
+/// and nothing is written.  Calls on different streams may run concurrently:
+/// each has its own temporaries.
 Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream = nullptr);
 
 /// The plan's choice for `args` on the current device (tessel/gemm_plan.hpp,
