@@ -16,6 +16,7 @@ if ! "$py" -c "import nanobind, scikit_build_core, pytest" >/dev/null 2>&1; then
   exit 0
 fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
 rm -rf build/python/dist build/python/site
 "$py" -m pip wheel -q --no-build-isolation --no-deps -w build/python/dist .
 "$py" -m pip install -q --no-deps --target build/python/site build/python/dist/tessel-*.whl

@@ -220,7 +220,7 @@ NB_MODULE(_tessel, m) {
       "evaluate",
       [](std::string_view expr) {
         const calc::Outcome r = calc::evaluate(expr);
-        nb::object layout = r.ok && r.has_layout ? nb::cast(r.layout) : nb::none();
+        nb::object layout = r.ok && r.has_layout ? nb::cast(r.layout, nb::rv_policy::copy) : nb::none();
         nb::object keyword = r.ok ? nb::none() : nb::cast(std::string(tessel::errc_keyword(r.error.code)));
         return nb::make_tuple(r.ok, r.text, keyword, layout);
       },

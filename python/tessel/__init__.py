@@ -281,6 +281,7 @@ class Tiler:
         if not modes:
             raise TypeError("a Tiler needs at least one mode")
         self.modes = modes
+        str(self)  # a mode of the wrong type fails here, not where the tiler is used
 
     def __str__(self):
         texts = []

@@ -114,6 +114,7 @@ def test_bad_values_raise_tessel_error(call):
     lambda: tessel.draw("mma"),
     lambda: tessel.draw("copy", thr="(16,8):(8,1)"),
     lambda: tessel.Tiler(),
+    lambda: tessel.Tiler(2, 1.5),
 ])
 def test_bad_types_raise(call):
     with pytest.raises((TypeError, ValueError, UnicodeError)):
