@@ -10,7 +10,7 @@ if ! command -v clang-format >/dev/null 2>&1; then
   exit 1
 fi
 mapfile -t files < <(git ls-files 'include/*.hpp' 'include/*.cuh' 'src/*.cpp' 'src/*.cu' 'src/*.hpp' 'tools/*.cpp' \
-  'tools/*.cu' 'tools/*.hpp' 'tests/*.cpp' 'tests/*.cu' 'tests/*.hpp' 'bench/*.cu' 'bench/*.cuh')
+  'tools/*.cu' 'tools/*.hpp' 'tests/*.cpp' 'tests/*.cu' 'tests/*.hpp' 'bench/*.cu' 'bench/*.cuh' 'python/*.cpp')
 if [ "${1:-}" = "--check" ]; then
   bad=()
   for f in "${files[@]}"; do

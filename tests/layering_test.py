@@ -9,8 +9,8 @@ name does not name an architecture) include nothing from arch/ and no per-
 architecture atom file.
 
 Files outside include/ belong to the layer they implement: src/calc and
-src/kernels to host (they are the host library behind host/*.hpp), tools/ to
-tools. Tests are not checked: a test may include anything.
+src/kernels to host (they are the host library behind host/*.hpp), tools/ and
+python/ (the Python bindings) to tools. Tests are not checked: a test may include anything.
 
 usage: layering_test.py REPO_ROOT
 Prints each violation as FILE:LINE: LAYER includes LATER-LAYER HEADER, and a
@@ -42,7 +42,7 @@ def layer_of_file(root, path):
         return layer_of_header(rel[len("include/"):])
     if rel.startswith("src/"):
         return "host"
-    if rel.startswith("tools/"):
+    if rel.startswith(("tools/", "python/")):
         return "tools"
     return None
 
@@ -67,7 +67,7 @@ def is_arch_specific(rel_header):
 def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
     files = []
-    for top in ("include", "src", "tools"):
+    for top in ("include", "src", "tools", "python"):
         for dirpath, _, names in os.walk(os.path.join(root, top)):
             for n in names:
                 if n.endswith((".hpp", ".cuh", ".h", ".cpp", ".cu", ".inc")):

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The Python package (docs/python.md): build the wheel (host only; scikit-build-core
+# and nanobind as installed, no build isolation, so no download), install it into
+# build/python/site (not into the Python environment), run pytest python/tests.
+#   bash scripts/python_test.sh [TESSEL_CLI]   (the command line, for the parity tests)
+# Skips with a SKIPPED line (exit 0) where nanobind, scikit-build-core or pytest
+# cannot be imported; scripts/deps.sh installs them (pip, or the virtual
+# environment build/python/venv where the system Python refuses pip installs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+py=python3
+[ -x build/python/venv/bin/python ] && py=build/python/venv/bin/python
+if ! "$py" -c "import nanobind, scikit_build_core, pytest" >/dev/null 2>&1; then
+  echo "tessel python: SKIPPED: nanobind, scikit-build-core or pytest cannot be imported by $py" \
+    "(pip install nanobind scikit-build-core pytest); the Python package is neither built nor tested"
+  exit 0
+fi
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
+rm -rf build/python/dist build/python/site
+"$py" -m pip wheel -q --no-build-isolation --no-deps -w build/python/dist .
+"$py" -m pip install -q --no-deps --target build/python/site build/python/dist/tessel-*.whl
+if [ $# -ge 1 ]; then export TESSEL_CLI="$1"; fi
+echo "tessel python: $(ls build/python/dist) built; pytest python/tests"
+PYTHONPATH="$PWD/build/python/site" "$py" -m pytest -q -p no:cacheprovider python/tests
