@@ -7,11 +7,12 @@
 // are returned as values, (false, message), and turned into tessel.Error by
 // the Python package, which owns the error model (docs/python.md).
 //
-// Two pieces of tools/tessel/main.cpp are mirrored here because they live in
+// One piece of tools/tessel/main.cpp is mirrored here because it lives in
 // the command line, not in the library: the checks of `tessel layout
-// --format` (run_single) and the argument readers of `tessel draw`
-// (parse_dims, draw_layout_arg).  Their messages are the CLI's, word for
-// word; python/tests/test_cli_parity.py compares the two where a CLI is built.
+// --format` (run_single).  Its messages are the CLI's, word for word;
+// python/tests/test_cli_parity.py compares the two where a CLI is built.
+// `tessel draw`'s argument readers are the library's (calc::parse_dims,
+// calc::tv_layout_argument), shared with the CLI.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
@@ -102,45 +103,6 @@ std::pair<bool, std::string> render(std::string_view expr, const std::string& fo
 
 // ---------------------------------------------------------------- tessel draw's arguments
 
-/// "AxBx...": exactly `count` integers from 1 to `limit`, separated by 'x' or 'X'.
-bool read_dims(std::string_view text, std::size_t count, index_t limit, std::vector<index_t>& out) {
-  out.clear();
-  std::size_t i = 0;
-  for (;;) {
-    if (i == text.size() || text[i] < '0' || text[i] > '9') return false;
-    index_t v = 0;
-    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-      v = v * 10 + (text[i] - '0');
-      if (v > limit) return false;
-    }
-    if (v == 0) return false;
-    out.push_back(v);
-    if (i == text.size()) return out.size() == count;
-    if (text[i] != 'x' && text[i] != 'X') return false;
-    ++i;
-  }
-}
-
-/// A layout argument of `tessel draw` (`--thr`, `--val`, `layout`): any
-/// expression whose result is a plain layout.
-bool layout_argument(const std::string& what, std::string_view expr, tessel::Layout& out, std::string& error) {
-  const calc::Outcome r = calc::evaluate(expr);
-  if (!r.ok) {
-    error = what + ": " + (r.text.rfind("error: ", 0) == 0 ? r.text.substr(7) : r.text);
-    return false;
-  }
-  if (!r.has_layout) {
-    error = what + ": '" + std::string(expr) + "' is " + r.text + ", not a layout";
-    return false;
-  }
-  if (!r.layout.swizzle.is_identity()) {
-    error = what + ": a swizzled layout (" + r.text + ") is not a TV layout";
-    return false;
-  }
-  out = r.layout.layout;
-  return true;
-}
-
 /// A built drawing, or the message `tessel draw` prints after `error: `.
 struct DrawingResult {
   bool ok = false;
@@ -156,7 +118,7 @@ nb::object drawing_result(DrawingResult&& r) {
 nb::object drawing_mma(const std::string& atom, std::string_view atoms) {
   DrawingResult r;
   std::vector<index_t> a;
-  if (!read_dims(atoms, 3, 64, a)) {
+  if (!calc::parse_dims(atoms, 3, 64, a)) {
     r.error = "--atoms takes AMxANxAK, three integers from 1 to 64 (e.g. 2x2x1); got '" + std::string(atoms) + "'";
     return drawing_result(std::move(r));
   }
@@ -168,7 +130,8 @@ nb::object drawing_mma(const std::string& atom, std::string_view atoms) {
 nb::object drawing_copy(std::string_view thr_expr, std::string_view val_expr) {
   DrawingResult r;
   tessel::Layout thr, val;
-  r.ok = layout_argument("--thr", thr_expr, thr, r.error) && layout_argument("--val", val_expr, val, r.error) &&
+  r.ok = calc::tv_layout_argument("--thr", thr_expr, thr, r.error) &&
+         calc::tv_layout_argument("--val", val_expr, val, r.error) &&
          calc::tv_drawing_copy(thr, val, r.drawing, r.error);
   return drawing_result(std::move(r));
 }
@@ -182,13 +145,13 @@ nb::object drawing_atom(const std::string& instruction, const std::string& opera
 nb::object drawing_tv(std::string_view layout_expr, std::string_view tile) {
   DrawingResult r;
   std::vector<index_t> t;
-  if (!read_dims(tile, 2, calc::kMaxDrawCells, t)) {
+  if (!calc::parse_dims(tile, 2, calc::kMaxDrawCells, t)) {
     r.error = "--tile takes RxC, two integers from 1 to " + std::to_string(calc::kMaxDrawCells) +
               " (e.g. 16x8); got '" + std::string(tile) + "'";
     return drawing_result(std::move(r));
   }
   tessel::Layout tv;
-  r.ok = layout_argument("layout", layout_expr, tv, r.error) &&
+  r.ok = calc::tv_layout_argument("layout", layout_expr, tv, r.error) &&
          calc::tv_drawing_layout(tv, t[0], t[1], r.drawing, r.error);
   return drawing_result(std::move(r));
 }

@@ -17,6 +17,7 @@
 #include <exception>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "colour.hpp"
@@ -538,6 +539,43 @@ std::string tv_drawing_names() {
   s += "Any TiledCopy: tessel draw copy --thr LAYOUT --val LAYOUT\n";
   s += "Any TV layout: tessel draw tv LAYOUT --tile RxC\n";
   return s;
+}
+
+bool parse_dims(std::string_view text, std::size_t count, index_t limit, std::vector<index_t>& out) {
+  out.clear();
+  std::size_t i = 0;
+  for (;;) {
+    if (i == text.size() || text[i] < '0' || text[i] > '9') return false;
+    index_t v = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      v = v * 10 + (text[i] - '0');
+      if (v > limit) return false;
+    }
+    if (v == 0) return false;
+    out.push_back(v);
+    if (i == text.size()) return out.size() == count;
+    if (text[i] != 'x' && text[i] != 'X') return false;
+    ++i;
+  }
+}
+
+bool tv_layout_argument(std::string_view what, std::string_view expr, Layout& out, std::string& error) {
+  const Outcome r = evaluate(expr);
+  const std::string w(what);
+  if (!r.ok) {
+    error = w + ": " + (r.text.rfind("error: ", 0) == 0 ? r.text.substr(7) : r.text);
+    return false;
+  }
+  if (!r.has_layout) {
+    error = w + ": '" + std::string(expr) + "' is " + r.text + ", not a layout";
+    return false;
+  }
+  if (!r.layout.swizzle.is_identity()) {
+    error = w + ": a swizzled layout (" + r.text + ") is not a TV layout";
+    return false;
+  }
+  out = r.layout.layout;
+  return true;
 }
 
 }  // namespace tessel::calc

@@ -168,46 +168,6 @@ int draw_error(const std::string& message, int status = kExitFailed) {
   return status;
 }
 
-/// Reads "AxBx..." with exactly `count` positive integers of at most `limit`.
-bool parse_dims(const std::string& text, std::size_t count, long long limit, std::vector<long long>& out) {
-  out.clear();
-  std::size_t i = 0;
-  while (true) {
-    if (i >= text.size() || text[i] < '0' || text[i] > '9') return false;
-    long long v = 0;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      v = v * 10 + (text[i] - '0');
-      if (v > limit) return false;
-      ++i;
-    }
-    if (v < 1) return false;
-    out.push_back(v);
-    if (i == text.size()) break;
-    if (text[i] != 'x' && text[i] != 'X') return false;
-    ++i;
-  }
-  return out.size() == count;
-}
-
-/// A layout argument: any calculator expression whose result is a plain layout.
-bool draw_layout_arg(const std::string& what, const std::string& expr, tessel::Layout& out, std::string& error) {
-  const tessel::calc::Outcome r = tessel::calc::evaluate(expr);
-  if (!r.ok) {
-    error = what + ": " + (r.text.rfind("error: ", 0) == 0 ? r.text.substr(7) : r.text);
-    return false;
-  }
-  if (!r.has_layout) {
-    error = what + ": '" + expr + "' is " + r.text + ", not a layout";
-    return false;
-  }
-  if (!r.layout.swizzle.is_identity()) {
-    error = what + ": a swizzled layout (" + r.text + ") is not a TV layout";
-    return false;
-  }
-  out = r.layout.layout;
-  return true;
-}
-
 int run_draw(const std::string& kind, const DrawOptions& o) {
   namespace calc = tessel::calc;
   if (kind == "list") {
@@ -218,26 +178,27 @@ int run_draw(const std::string& kind, const DrawOptions& o) {
   std::string error;
   bool built = false;
   if (kind == "mma") {
-    std::vector<long long> a;
-    if (!parse_dims(o.atoms, 3, 64, a))
+    std::vector<tessel::index_t> a;
+    if (!calc::parse_dims(o.atoms, 3, 64, a))
       return draw_error("--atoms takes AMxANxAK, three integers from 1 to 64 (e.g. 2x2x1); got '" + o.atoms + "'",
                         kExitUsage);
     built =
         calc::tv_drawing_mma(o.name, static_cast<int>(a[0]), static_cast<int>(a[1]), static_cast<int>(a[2]), d, error);
   } else if (kind == "copy") {
     tessel::Layout thr, val;
-    built = draw_layout_arg("--thr", o.thr, thr, error) && draw_layout_arg("--val", o.val, val, error) &&
-            calc::tv_drawing_copy(thr, val, d, error);
+    built = calc::tv_layout_argument("--thr", o.thr, thr, error) &&
+            calc::tv_layout_argument("--val", o.val, val, error) && calc::tv_drawing_copy(thr, val, d, error);
   } else if (kind == "atom") {
     built = calc::tv_drawing_atom(o.name, o.operand, d, error);
   } else if (kind == "tv") {
-    std::vector<long long> t;
-    if (!parse_dims(o.tile, 2, tessel::calc::kMaxDrawCells, t))
+    std::vector<tessel::index_t> t;
+    if (!calc::parse_dims(o.tile, 2, tessel::calc::kMaxDrawCells, t))
       return draw_error("--tile takes RxC, two integers from 1 to " + std::to_string(tessel::calc::kMaxDrawCells) +
                             " (e.g. 16x8); got '" + o.tile + "'",
                         kExitUsage);
     tessel::Layout tv;
-    built = draw_layout_arg("layout", o.layout, tv, error) && calc::tv_drawing_layout(tv, t[0], t[1], d, error);
+    built =
+        calc::tv_layout_argument("layout", o.layout, tv, error) && calc::tv_drawing_layout(tv, t[0], t[1], d, error);
   }
   if (!built) return draw_error(error);
   std::string out;

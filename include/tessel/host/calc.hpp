@@ -119,6 +119,16 @@ bool tv_drawing_layout(const Layout& tv, index_t rows, index_t cols, TvDrawing& 
 /// The names that tv_drawing_mma and tv_drawing_atom know, as text for `tessel draw list`.
 std::string tv_drawing_names();
 
+/// `tessel draw`'s size arguments ("2x2x1", "16x8"): exactly `count` integers
+/// from 1 to `limit`, separated by 'x' or 'X'.  False (and `out` unspecified)
+/// otherwise; the caller words the message.  Shared by the CLI and Python.
+bool parse_dims(std::string_view text, std::size_t count, index_t limit, std::vector<index_t>& out);
+
+/// A layout argument of `tessel draw` (`--thr`, `--val`, `layout`): any
+/// calculator expression whose result is a plain (unswizzled) layout.  On
+/// failure `error` is "WHAT: reason", the message `tessel draw` prints.
+bool tv_layout_argument(std::string_view what, std::string_view expr, Layout& out, std::string& error);
+
 /// Largest number of (thread, value) points that a TV drawing evaluates.
 inline constexpr index_t kMaxDrawTvPoints = index_t{1} << 22;
 
