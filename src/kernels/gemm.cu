@@ -38,6 +38,52 @@ Status check_common(const GemmArgs& g) {
   return Status::success();
 }
 
+/// What the plan needs of a device, read once per device: the attribute
+/// queries cost microseconds on every call otherwise, and a GEMM call's host
+/// path is on the critical path of short kernels.
+struct DeviceTraits {
+  int major = 0, minor = 0, sms = 0;
+};
+
+DeviceTraits device_traits() {
+  constexpr int kCached = 64;
+  static std::atomic<std::uint64_t> cache[kCached] = {};  // (sms << 16 | major << 8 | minor) + 1 << 48; 0: not read
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky; the launch will report the device's state itself
+    return {};
+  }
+  if (device >= 0 && device < kCached) {
+    const std::uint64_t c = cache[device].load(std::memory_order_relaxed);
+    if (c != 0)
+      return {static_cast<int>((c >> 8) & 0xFF), static_cast<int>(c & 0xFF), static_cast<int>((c >> 16) & 0xFFFFFFFF)};
+  }
+  DeviceTraits t;
+  if (cudaDeviceGetAttribute(&t.major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&t.minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&t.sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return {};
+  }
+  if (device >= 0 && device < kCached)
+    cache[device].store((std::uint64_t{1} << 48) | (static_cast<std::uint64_t>(t.sms) << 16) |
+                            (static_cast<std::uint64_t>(t.major & 0xFF) << 8) |
+                            static_cast<std::uint64_t>(t.minor & 0xFF),
+                        std::memory_order_relaxed);
+  return t;
+}
+
+/// `auto`: the tuning's own rules (checked on every device), then the plan's
+/// step and tuning for `args`.
+Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
+  if (Status s = gemm_launch::check_k13_tuning(args); !s) return s;
+  const GemmPlan plan = gemm_plan(args);
+  impl = plan.impl;
+  out = args;
+  out.tuning = plan.tuning;
+  return Status::success();
+}
+
 }  // namespace
 
 Status gemm_check(GemmImpl impl, const GemmArgs& args) {
@@ -71,11 +117,10 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
     case GemmImpl::k13_wgmma_in_flight:
       return check_k13(args);
     case GemmImpl::automatic: {
-      if (Status s = check_k13_tuning(args); !s) return s;
-      const GemmPlan plan = gemm_plan(args);
-      GemmArgs planned = args;
-      planned.tuning = plan.tuning;
-      return gemm_check(plan.impl, planned);
+      GemmImpl step{};
+      GemmArgs with_plan;
+      if (Status s = planned(args, step, with_plan); !s) return s;
+      return gemm_check(step, with_plan);
     }
   }
   return invalid("unknown implementation");
@@ -85,11 +130,10 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   if (impl == GemmImpl::automatic) {
     // The plan once per call; the chosen step checks the rest.
     if (Status s = check_common(args); !s) return s;
-    if (Status s = gemm_launch::check_k13_tuning(args); !s) return s;
-    const GemmPlan plan = gemm_plan(args);
-    GemmArgs planned = args;
-    planned.tuning = plan.tuning;
-    return gemm(plan.impl, planned, stream);
+    GemmImpl step{};
+    GemmArgs with_plan;
+    if (Status s = planned(args, step, with_plan); !s) return s;
+    return gemm(step, with_plan, stream);
   }
   if (Status s = gemm_check(impl, args); !s) return s;
   using namespace gemm_launch;
@@ -126,45 +170,6 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   return invalid("unknown implementation");
 }
 
-namespace {
-
-/// What the plan needs of a device, read once per device: the attribute
-/// queries cost microseconds on every call otherwise, and a GEMM call's host
-/// path is on the critical path of short kernels.
-struct DeviceTraits {
-  int major = 0, minor = 0, sms = 0;
-};
-
-DeviceTraits device_traits() {
-  constexpr int kCached = 64;
-  static std::atomic<std::uint64_t> cache[kCached] = {};  // (sms << 16 | major << 8 | minor) + 1 << 48; 0: not read
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    (void)cudaGetLastError();  // not sticky; the launch will report the device's state itself
-    return {};
-  }
-  if (device >= 0 && device < kCached) {
-    const std::uint64_t c = cache[device].load(std::memory_order_relaxed);
-    if (c != 0)
-      return {static_cast<int>((c >> 8) & 0xFF), static_cast<int>(c & 0xFF), static_cast<int>((c >> 16) & 0xFFFFFFFF)};
-  }
-  DeviceTraits t;
-  if (cudaDeviceGetAttribute(&t.major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&t.minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&t.sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return {};
-  }
-  if (device >= 0 && device < kCached)
-    cache[device].store((std::uint64_t{1} << 48) | (static_cast<std::uint64_t>(t.sms) << 16) |
-                            (static_cast<std::uint64_t>(t.major & 0xFF) << 8) |
-                            static_cast<std::uint64_t>(t.minor & 0xFF),
-                        std::memory_order_relaxed);
-  return t;
-}
-
-}  // namespace
-
 GemmPlan gemm_plan(const GemmArgs& args) {
   GemmPlan plan;
   const DeviceTraits dev = device_traits();
@@ -184,6 +189,8 @@ GemmPlan gemm_plan(const GemmArgs& args) {
 }
 
 namespace gemm_launch {
+int device_sm_count() { return device_traits().sms; }
+
 Status launch_status(const char* kernel) {
   const cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) return Status::success();

@@ -10,6 +10,15 @@ namespace tessel::gemm_launch {
 
 namespace k = gemm_kernels::k11;
 
+namespace {
+/// k11's epilogue per output type, as tma::d_store_map takes it.
+template <class T>
+struct EpilogueOf {
+  template <class U>
+  using Epi = k::Epilogue<T, U>;
+};
+}  // namespace
+
 Status check_k11(const GemmArgs& a) { return tma::check(a, "k11"); }
 
 Status launch_k11(const GemmArgs& a, cudaStream_t stream) {
@@ -20,20 +29,7 @@ Status launch_k11(const GemmArgs& a, cudaStream_t stream) {
       // D through TMA stores when its rows allow it; otherwise (or if the map
       // cannot be encoded) the register epilogue writes it.
       CUtensorMap map_d{};
-      bool tma_store = false;
-      if (tma::tma_ready(g.d, g.ldd, size_bytes(g.cd_type))) {
-        const auto map_d_of = [&]<class U>() {
-          using Tma = typename k::Epilogue<T, U>::Tma;
-          // D's rows must fill whole 16-byte granules, or TMA would write into
-          // its row padding (docs/hardware.md §10.2): else the register epilogue writes D.
-          return tma::map_of<Tma>(map_d, static_cast<const U*>(g.d), {g.m, g.n}, {g.ldd, index_t{1}}, "D", "k11",
-                                  TmaUse::store);
-        };
-        const Status sd = g.cd_type == DType::bf16  ? map_d_of.template operator()<__nv_bfloat16>()
-                          : g.cd_type == DType::f16 ? map_d_of.template operator()<__half>()
-                                                    : map_d_of.template operator()<float>();
-        tma_store = sd.is_ok();
-      }
+      const bool tma_store = tma::d_store_map<EpilogueOf<T>::template Epi>(g, map_d, "k11");
       auto* kernel = &k::gemm_tma_store_epilogue<T, MA, MB>;
       constexpr int smem = k::kSmemBytes<T, MA, MB>;
       if (Status s = allow_smem(kernel, smem, "k11"); !s) return s;

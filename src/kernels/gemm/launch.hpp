@@ -31,5 +31,7 @@ Status check_k13_tuning(const GemmArgs& args);
 
 /// The error of the last launch as a Status (cuda_error naming the kernel).
 Status launch_status(const char* kernel);
+/// The current device's SM count, read once per device (0 if it cannot be read).
+int device_sm_count();
 
 }  // namespace tessel::gemm_launch

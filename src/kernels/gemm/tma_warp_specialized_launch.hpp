@@ -111,12 +111,10 @@ bool d_store_map(const GemmArgs& g, CUtensorMap& map_d, const char* step) {
   return s.is_ok();
 }
 
-/// The current device's SM count.
+/// The current device's SM count (cached per device: device_sm_count).
 inline Status sm_count(const char* step, int& sms) {
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-    return launch_status((std::string(step) + " (SM count)").c_str());
+  sms = device_sm_count();
+  if (sms <= 0) return Status::failure(Status::cuda_error, std::string(step) + ": cannot read the device's SM count");
   return Status::success();
 }
 
