@@ -149,35 +149,30 @@ struct SplitKReduce {
   }
 };
 
-/// D's tile from the accumulators: TMA stores through the staging buffers,
-/// or registers where TMA cannot describe D.
+/// D's tile from the accumulators through the staging buffers: TMA stores,
+/// or the consumers' own row stores where TMA cannot describe D
+/// (TmaStoreEpilogue, `map_d` null).
 template <class X, class T>
 struct TileEpilogue {
-  const CUtensorMap* map_d;
-  bool tma_store;
+  const CUtensorMap* map_d;  // null: D's rows are not TMA-describable
   const Params<T>& p;
   typename X::SharedStorage::Staging& d;
 
   __device__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
-    if (tma_store) {
-      switch (p.cd_type) {
-        case DType::bf16:
-          X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, kConsumerBarrier);
-          break;
-        case DType::f16:
-          X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, kConsumerBarrier);
-          break;
-        case DType::f32:
-          X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, kConsumerBarrier);
-          break;
-      }
-    } else {
-      RegisterEpilogue::apply<typename X::TM, TileShape<kBM, X::kBN>>(p, tile.m * kBM, tile.n * X::kBN, acc, nullptr,
-                                                                      t);
+    switch (p.cd_type) {
+      case DType::bf16:
+        X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, kConsumerBarrier);
+        break;
+      case DType::f16:
+        X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, kConsumerBarrier);
+        break;
+      case DType::f32:
+        X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, kConsumerBarrier);
+        break;
     }
   }
   __device__ void finish(int t) const {
-    if (tma_store) X::template Epilogue<float>::finish(t);
+    if (map_d != nullptr) X::template Epilogue<float>::finish(t);
   }
 };
 
@@ -224,7 +219,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
   const auto thr = TM{}.get_slice(t);
   constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
-  const TileEpilogue<X, T> epilogue{&map_d, tma_store, p, shared.d};
+  const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d};
   const SplitKReduce<X> reduce{sk, shared.ticket};
   typename Pipeline::State read;
   for (blocks::WorkUnit u; scheduler.next(u);) {

@@ -16,7 +16,20 @@
 // while the first drains.  Consumers do not wait for the global writes: the
 // only wait is, two chunks later, for TMA to have *read* a buffer.  TMA clips
 // the boxes at D's edges, so partial tiles need no predicates.
+//
+// Where TMA cannot describe D (a row of ldd x sizeof(U) bytes that is not a
+// multiple of 16, a misaligned base: 4095 x 4095 in 16-bit), the same staged
+// chunks leave through the consumers' own stores instead (`map_d` null): one
+// warp per row of a chunk, each lane 4 bytes, so a warp store is one row's
+// 128 contiguous bytes (two 2-byte stores per lane where the row starts on
+// an odd element).  The register epilogue it replaces stores 4 bytes per
+// lane from 8 rows at a time (k11's header) and, in 16-bit with an odd ldd,
+// cannot use a 4-byte store on half of the rows: k13 took 323 us at 4095^3
+// against 195 at 4096^3, of which the padded copies of A and B explain about
+// 64 (docs/ladder.md, k13, has the measurement of this path).
 #pragma once
+
+#include <cstdint>
 
 #include "tessel/arch/common.hpp"
 #include "tessel/arch/sm90.hpp"
@@ -78,8 +91,9 @@ struct TmaStoreEpilogue {
 
   /// D tile (tile_m, tile_n) = alpha * acc + beta * C.  Every thread of TM
   /// calls it (it synchronizes them with named barrier `bar`); thread 0
-  /// issues the stores.  `stage` is kSmemBytes of 1024-byte aligned shared
-  /// memory.  Call finish() before the kernel exits.
+  /// issues the TMA stores, or, with `map_d` null, every thread stores its
+  /// share of each staged chunk (store_chunk).  `stage` is kSmemBytes of
+  /// 1024-byte aligned shared memory.  Call finish() before the kernel exits.
   template <class T, class Frag>
   __device__ static void apply(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m, index_t tile_n,
                                const Frag& acc, U* stage, int t, int bar) {
@@ -108,6 +122,14 @@ struct TmaStoreEpilogue {
               pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
         }
       }
+      if (map_d == nullptr) {
+        // The buffer is rewritten kBuffers chunks later, after the barrier
+        // at the top of this loop that every thread reaches only once its
+        // stores of this chunk are issued.
+        arch::named_barrier_sync(bar, TM::kThreads);
+        store_chunk(p, stage + (q % kBuffers) * kBufElems, tile_m, tile_n * kChunks + q, t);
+        continue;
+      }
       arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
       arch::named_barrier_sync(bar, TM::kThreads);
       if (issuer) {
@@ -122,6 +144,40 @@ struct TmaStoreEpilogue {
   }
 
  private:
+  /// Chunk `chunk` (columns [chunk * kChunkCols, +kChunkCols) of D) of row
+  /// tile `tile_m`, from staging buffer `buf` to D by the threads of TM: warp
+  /// w takes rows w, w + warps, ...; lane l the 4 bytes at byte 4l of the
+  /// row (the swizzle moves 16-byte granules, so a lane's 4 bytes stay
+  /// together and a warp reads one row's 128 bytes: no bank conflicts).
+  /// Elements outside D are not written.
+  template <class T>
+  __device__ static void store_chunk(const Params<T>& p, const U* buf, index_t tile_m, index_t chunk, int t) {
+    constexpr int kWarps = TM::kThreads / 32;
+    constexpr int kPerLane = 4 / static_cast<int>(sizeof(U));  // elements in a lane's 4 bytes
+    static_assert(kChunkCols == 32 * kPerLane, "tessel: a chunk row is one warp's 32 x 4 bytes");
+    constexpr Swizzle swizzle = kSwizzle;  // a local copy: device code cannot use the static member's address
+    const int warp = t / 32, lane = t % 32;
+    const index_t j = chunk * kChunkCols + lane * kPerLane;  // the lane's first column of D
+    if (j >= p.n) return;
+    const bool pair_inside = kPerLane == 1 || j + 1 < p.n;
+    const index_t rows = p.m - tile_m * BM < BM ? p.m - tile_m * BM : BM;
+    U* dst = static_cast<U*>(p.d) + (tile_m * BM + warp) * p.ldd + j;
+    const index_t step = kWarps * p.ldd;
+    // Not unrolled: the accumulators hold most of the registers meanwhile.
+#pragma unroll 1
+    for (int r = warp; r < rows; r += kWarps, dst += step) {
+      const U* src = buf + swizzle(r * kChunkCols + lane * kPerLane);
+      if constexpr (kPerLane == 1) {
+        *dst = *src;
+      } else if (pair_inside && reinterpret_cast<std::uintptr_t>(dst) % 4 == 0) {
+        *reinterpret_cast<std::uint32_t*>(dst) = *reinterpret_cast<const std::uint32_t*>(src);
+      } else {
+        dst[0] = src[0];
+        if (pair_inside) dst[1] = src[1];
+      }
+    }
+  }
+
   /// C at value v's element, 0 outside D (where TMA drops the value anyway).
   template <class T, class View>
   __device__ static float c_at(const Params<T>& p, index_t tile_m, index_t tile_n, const View& tCcD, int v) {
