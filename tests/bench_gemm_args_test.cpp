@@ -242,8 +242,8 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"all"};
   o = parse_ok(a);
-  EXPECT_EQ(o.steps.size(), 13u);                            // the steps, not "auto"
-  EXPECT_EQ(o.steps.back(), GemmImpl::k13_wgmma_in_flight);  // in ladder order
+  EXPECT_EQ(o.steps.size(), 14u);                              // the steps, not "auto"
+  EXPECT_EQ(o.steps.back(), GemmImpl::k14_cluster_multicast);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"k10_persistent_warpgroup", "K01, k10,k09", "CUBLAS"};  // repeated flag, long names, spaces, case
   o = parse_ok(a);
@@ -252,7 +252,7 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"k14"};
   EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k14'"), std::string::npos);
-  EXPECT_NE(parse_error(a).find("k01..k13"), std::string::npos);  // the message lists the steps
+  EXPECT_NE(parse_error(a).find("k01..k14"), std::string::npos);  // the message lists the steps
   a.impls = {"k01,"};
   EXPECT_NE(parse_error(a).find("--impl"), std::string::npos);
 }

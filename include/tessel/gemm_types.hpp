@@ -137,6 +137,7 @@ enum class GemmImpl {
   k11_tma_store_epilogue,    // D through shared memory and TMA stores (the best step)
   k12_wgmma,                 // k11 with wgmma (SS) from the TMA-filled stages, two consumer warpgroups
   k13_wgmma_in_flight,       // k12 with one k-tile of wgmma in flight; tile width and split K as knobs
+  k14_cluster_multicast,     // k13 on 2-CTA clusters that multicast their shared B tile
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
@@ -152,11 +153,12 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k10_persistent_warpgroup,
                                              GemmImpl::k11_tma_store_epilogue,
                                              GemmImpl::k12_wgmma,
-                                             GemmImpl::k13_wgmma_in_flight};
+                                             GemmImpl::k13_wgmma_in_flight,
+                                             GemmImpl::k14_cluster_multicast};
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 
-/// "k01".."k13" (and "auto"): the short name (the CLI's, the `impl` column's).
+/// "k01".."k14" (and "auto"): the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -185,6 +187,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "k12";
     case GemmImpl::k13_wgmma_in_flight:
       return "k13";
+    case GemmImpl::k14_cluster_multicast:
+      return "k14";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -219,6 +223,8 @@ constexpr const char* name(GemmImpl g) {
       return "k12_wgmma";
     case GemmImpl::k13_wgmma_in_flight:
       return "k13_wgmma_in_flight";
+    case GemmImpl::k14_cluster_multicast:
+      return "k14_cluster_multicast";
     case GemmImpl::automatic:
       return "auto";
   }

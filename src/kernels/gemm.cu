@@ -116,6 +116,8 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_k12(args);
     case GemmImpl::k13_wgmma_in_flight:
       return check_k13(args);
+    case GemmImpl::k14_cluster_multicast:
+      return check_k14(args);
     case GemmImpl::automatic: {
       GemmImpl step{};
       GemmArgs with_plan;
@@ -164,6 +166,8 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_k12(args, stream);
     case GemmImpl::k13_wgmma_in_flight:
       return launch_k13(args, stream);
+    case GemmImpl::k14_cluster_multicast:
+      return launch_k14(args, stream);
     case GemmImpl::automatic:
       break;  // handled above
   }

@@ -1,6 +1,6 @@
 // Every step of the GEMM ladder through the public API tessel::gemm(), bit
 // for bit against a host reference in exact arithmetic.  Parameterized over
-// every GemmImpl value (kAllGemmImpls, k01..k13), `auto` (the plan's choice),
+// every GemmImpl value (kAllGemmImpls, k01..k14), `auto` (the plan's choice),
 // and k13 with each tile width and several split counts forced: a step whose
 // gemm_check still says "not built yet" is skipped with its name, so each
 // step is tested here as soon as it lands.  Skipped where no GPU is present.
@@ -464,6 +464,15 @@ INSTANTIATE_TEST_SUITE_P(K13Tuning, Gemm,
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {256, 3}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {128, 4}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {192, 7}}),
+                         param_name);
+// k14 (clusters of two CTAs sharing B) at each tile width: odd tile-row
+// counts (M = 129, 257, 1000 at 128 rows: 2, 3, 8 rows) leave a cluster's
+// second tile outside D.
+INSTANTIATE_TEST_SUITE_P(K14Tuning, Gemm,
+                         ::testing::Values(StepParam{GemmImpl::k14_cluster_multicast, {64, 1}},
+                                           StepParam{GemmImpl::k14_cluster_multicast, {128, 1}},
+                                           StepParam{GemmImpl::k14_cluster_multicast, {192, 1}},
+                                           StepParam{GemmImpl::k14_cluster_multicast, {256, 1}}),
                          param_name);
 
 }  // namespace

@@ -304,7 +304,7 @@ int main(int argc, char** argv) {
       ->type_name("X");
   bench_gemm
       ->add_option("--impl", gemm_args.impls,
-                   "auto (the plan chooses), k01..k13 (or long names), cublas, all; comma list (default: auto,cublas)")
+                   "auto (the plan chooses), k01..k14 (or long names), cublas, all; comma list (default: auto,cublas)")
       ->type_name("IMPLS")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

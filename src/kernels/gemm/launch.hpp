@@ -24,6 +24,7 @@ TESSEL_GEMM_STEP(k10)
 TESSEL_GEMM_STEP(k11)
 TESSEL_GEMM_STEP(k12)
 TESSEL_GEMM_STEP(k13)
+TESSEL_GEMM_STEP(k14)
 /// GemmArgs::tuning's rules (tile_n, splits): checked by k13 and by `auto`
 /// on every device, so that a bad tuning fails the same way everywhere.
 Status check_k13_tuning(const GemmArgs& args);

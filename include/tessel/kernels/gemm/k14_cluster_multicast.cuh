@@ -1,0 +1,160 @@
+// k14 — k13 on clusters of two CTAs that share B: the two CTAs of a cluster
+// compute vertically adjacent tiles (2i, n) and (2i + 1, n), each loads half
+// of their common B tile and multicasts it into both.
+//
+// Why: at its power cap (700 W) k13 runs at the clock its energy per flop
+// allows, and that energy is within about 5 % of cuBLASLt's at 4096^3 and
+// 8192^3 (docs/ladder.md, k13): the gap left is data movement.  Per k-tile a
+// k13 CTA reads A (128 x 64, 16 KB) and B (BN x 64, 32 KB at BN = 256) from
+// L2; sharing B over two CTAs cuts that to 16 + 16 KB, a third less L2 ->
+// shared-memory traffic for the same wgmmas.  Small problems (1000^3:
+// 128 x 64 tiles, 16 k-tiles each) are bound by the L2's request rate, not by
+// the tensor cores, and gain the same way.
+//
+// What changes against k13:
+// - The launch has cluster dimension (2, 1, 1); CTA rank r of cluster c
+//   takes tile row 2i + r of the c-th, (c + clusters)-th, ... tile pair in
+//   the grouped raster over pairs of tile rows.  An odd tile-row count leaves
+//   the last pair's second tile outside D: that CTA runs it all the same (its
+//   peer needs its half of B and its releases) and its epilogue writes
+//   nothing (TMA clips the boxes; the row stores check the rows).
+// - A stage of one CTA is refilled by both producers (A by its own, the
+//   halves of B by both), so it may be refilled only when the consumers of
+//   both CTAs are done with it: every consumer warp releases each stage to
+//   its own empty barrier and to the peer's (16 arrivals per stage).
+// - cluster_sync after the barriers are initialized (no peer multicasts into
+//   or arrives on an uninitialized barrier) and before the CTA exits (no
+//   peer arrives on the barriers of a CTA that has left).
+// - No split K: k14 serves the grids of full waves; the plan keeps k13 for
+//   the rest.
+//
+// Predicted (docs/ladder.md, k14): the L2 -> SM bytes per tile drop by a
+// third; in the k11 energy study the TMA traffic alone drew about 390 W at
+// full clock, multicast saved 4 % of that traffic's energy per GEMM.  So +1..3 %
+// at the power-capped sizes (4096^3, 8192^3, the llm shapes), more where the
+// L2 request rate limits (1000^3, 1024^3: +10..20 %); a stage now waits for
+// the slower of two CTAs, which cost the mma.sync kernel 3-5 % (k11's
+// multicast variant), less here where wgmma keeps a k-tile in flight.
+#pragma once
+
+#include "tessel/kernels/gemm/k13_wgmma_in_flight.cuh"
+
+namespace tessel::gemm_kernels::k14 {
+
+using k13::kBM;
+using k13::kConsumerBarrier;
+using k13::kConsumerThreads;
+using k13::kConsumerWarps;
+using k13::kThreads;
+using warp_specialized::kGroup;
+
+inline constexpr int kClusterM = 2;               // CTAs per cluster, along M
+inline constexpr std::uint16_t kClusterMask = 3;  // multicast into both CTAs
+
+/// k13's tiles, with B loaded as two halves, one from each CTA of the cluster.
+template <class T, MajorA MA, MajorB MB, class Cfg>
+struct Tiles : k13::Tiles<T, MA, MB, Cfg> {
+  using Base = k13::Tiles<T, MA, MB, Cfg>;
+  /// B's tile as k13 lays it out, copied by TMA in kClusterM parts (the same
+  /// shared image, its boxes split between the CTAs; the host encodes B's
+  /// map with these boxes).
+  struct OpB : Base::OpB {
+    using Tma = TmaTile<T, make_shape(Base::kBN, kBK), Base::OpB::kSmem, kClusterM>;
+    static_assert(Tma::kBoxes % kClusterM == 0, "tessel: k14 splits B's boxes evenly between the two CTAs");
+  };
+};
+
+/// Pairs of tile rows in the grouped raster: pair (i, n) is tiles (2i, n)
+/// and (2i + 1, n).  Both CTAs of a cluster walk the same pairs.
+using Scheduler = blocks::PersistentScheduler<blocks::GroupedRaster<kGroup>>;
+
+/// Launch with cluster dimension (2, 1, 1), an even number of CTAs (at most
+/// twice the clusters that fit at once, at most twice the tile pairs), kThreads each and
+/// Tiles<...>::kSmemBytes of dynamic shared memory.
+template <class T, MajorA MA, MajorB MB, class Cfg>
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_cluster_multicast(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                           const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p) {
+  using X = Tiles<T, MA, MB, Cfg>;
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  using TM = typename X::TM;
+  using Pipeline = typename X::Pipeline;
+  using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
+  extern __shared__ __align__(1024) unsigned char smem[];
+  auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
+  const Pipeline pipe(shared.pipe);
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const std::uint32_t rank = arch::sm90::cluster_ctarank();
+
+  if (threadIdx.x == 0) pipe.init(kClusterM * kConsumerWarps);  // every consumer warp of both CTAs releases
+  arch::sm90::cluster_sync();  // the peer's multicasts and releases find initialized barriers
+
+  const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
+  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
+  const index_t cluster = blockIdx.x / kClusterM, clusters = gridDim.x / kClusterM;
+  Scheduler scheduler(ceil_div(tiles_m, index_t{kClusterM}), tiles_n, cluster, clusters);
+
+  if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
+    Schedule::producer_start();
+    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
+      arch::sm90::prefetch_tensormap(&map_a);
+      arch::sm90::prefetch_tensormap(&map_b);
+      typename Pipeline::State write;
+      for (blocks::TileCoord pair; scheduler.next(pair);) {
+        const index_t tile_m = pair.m * kClusterM + rank;
+        for (index_t kt = 0; kt < k_tiles; ++kt, ++write) {
+          // Free in both CTAs (16 releases), then armed for A and all of B:
+          // this CTA's half of B and the peer's land on the same barrier.
+          pipe.producer_acquire(write, X::kStageBytes);
+          const int s = write.index();
+          OpA::Tma::load(&map_a, shared.a[s], pipe.full(s), tile_m, kt);  // A (m, kt)
+          OpB::Tma::load_multicast(&map_b, shared.b[s], pipe.full(s), kClusterMask, static_cast<int>(rank), pair.n,
+                                   kt);  // this CTA's half of B (n, kt), into both CTAs
+        }
+      }
+    }
+    __syncwarp();
+  } else {
+    Schedule::consumer_start();
+    const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
+    const auto thr = TM{}.get_slice(t);
+    constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
+    const k13::TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d};
+    // A stage goes back to both producers: this CTA's, and the peer's, which
+    // multicasts its half of B into it.
+    const auto release = [&](const typename Pipeline::State& st) {
+      __syncwarp();
+      if (lane == 0) {
+        pipe.consumer_release(st);
+        pipe.consumer_release_cluster(st, rank ^ 1u);
+      }
+    };
+    typename Pipeline::State read;
+    for (blocks::TileCoord pair; scheduler.next(pair);) {
+      const blocks::TileCoord tile{pair.m * kClusterM + rank, pair.n};
+      typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
+      for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
+        pipe.consumer_wait(read);
+        const auto tCdA = thr.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+        const auto tCdB = thr.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+        warpgroup_fence_operand(acc);
+        warpgroup_arrive();
+        TESSEL_UNROLL
+        for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > 0 || k > 0);
+        warpgroup_commit_batch();
+        warpgroup_wait<1>();  // k-tile kt-1's batch is done: its stage may be refilled
+        warpgroup_fence_operand(acc);
+        if (kt > 0) release(read.previous());
+      }
+      warpgroup_wait<0>();  // the tile's last batch
+      warpgroup_fence_operand(acc);
+      release(read.previous());
+      epilogue.store(tile, acc, t);
+    }
+    epilogue.finish(t);
+  }
+  arch::sm90::cluster_sync();  // the peer has made its last release to this CTA's barriers
+}
+
+}  // namespace tessel::gemm_kernels::k14

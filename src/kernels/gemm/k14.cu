@@ -1,0 +1,42 @@
+// Launcher of ladder step k14 (include/tessel/kernels/gemm/k14_cluster_multicast.cuh):
+// the checks, the tile width (the caller's, else the plan's), the padded
+// copies of operands TMA cannot read (k11's launcher), then the cluster
+// launch of the chosen width (k14_n{64,128,192,256}.cu).
+#include <string>
+
+#include "src/kernels/gemm/k14_launch.hpp"
+#include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
+
+namespace tessel::gemm_launch {
+
+Status check_k14(const GemmArgs& a) {
+  if (Status s = check_k13_tuning(a); !s) return s;
+  if (a.tuning.splits > 1)
+    return Status::failure(Status::unsupported, "k14: no split K (tuning.splits must be 0 or 1, got " +
+                                                    std::to_string(a.tuning.splits) + "); k13 splits K");
+  return tma::check(a, "k14");
+}
+
+Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
+  GemmArgs g = a;
+  g.tuning.splits = 1;
+  if (g.tuning.tile_n == 0) {
+    int sms = 0;
+    if (Status s = tma::sm_count("k14", sms); !s) return s;
+    g.tuning.tile_n = plan_k13(g.m, g.n, g.k, sms).tile_n;
+  }
+  return tma::launch(g, stream, "k14", [stream](const GemmArgs& t) {
+    switch (t.tuning.tile_n) {
+      case 64:
+        return k14::launch_tiles<64>(t, stream);
+      case 128:
+        return k14::launch_tiles<128>(t, stream);
+      case 192:
+        return k14::launch_tiles<192>(t, stream);
+      default:
+        return k14::launch_tiles<256>(t, stream);
+    }
+  });
+}
+
+}  // namespace tessel::gemm_launch

@@ -1,0 +1,11 @@
+// k14's kernels with tile 128 x 64 (src/kernels/gemm/k14_launch.hpp).
+#include "src/kernels/gemm/k14_tiles.hpp"
+
+namespace tessel::gemm_launch::k14 {
+
+template <>
+Status launch_tiles<64>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<64>(g, stream);
+}
+
+}  // namespace tessel::gemm_launch::k14

@@ -1,0 +1,86 @@
+// The body of k14's per-width launchers (k14_n{64,128,192,256}.cu): the maps
+// of A, B (in the halves the two CTAs of a cluster load) and D, the cluster
+// count, and the cluster launch.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+#include "src/kernels/gemm/k14_launch.hpp"
+#include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
+#include "tessel/kernels/gemm/k14_cluster_multicast.cuh"
+
+namespace tessel::gemm_launch::k14 {
+
+namespace gk = gemm_kernels::k14;
+
+/// How many clusters of `kernel` fit on the device at once (one CTA per SM:
+/// pairs of SMs of one GPC; a GPC with an odd SM count leaves one idle), read
+/// once per device and kernel (`Tag`: the kernel's Tiles): the query costs
+/// microseconds on every call otherwise.
+template <class Tag, class K>
+Status max_clusters(K* kernel, int smem_bytes, int sms, int& out) {
+  static std::atomic<int> cache[64] = {};  // per device; 0: not read yet
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess)
+    return Status::failure(Status::cuda_error, "k14: cannot read the current device");
+  if (device >= 0 && device < 64 && (out = cache[device].load(std::memory_order_relaxed)) > 0) return Status::success();
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(sms / gk::kClusterM * gk::kClusterM));
+  cfg.blockDim = dim3(gk::kThreads);
+  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = gk::kClusterM;
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  const cudaError_t e = cudaOccupancyMaxActiveClusters(&out, kernel, &cfg);
+  if (e != cudaSuccess || out < 1)
+    return Status::failure(Status::cuda_error, std::string("k14: no cluster of two CTAs fits on this device: ") +
+                                                   (e != cudaSuccess ? cudaGetErrorString(e) : "0 active clusters"));
+  if (device >= 0 && device < 64) cache[device].store(out, std::memory_order_relaxed);
+  return Status::success();
+}
+
+template <int BN>
+Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
+  using Cfg = gemm_kernels::k13::Config<BN>;
+  return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
+    using X = gk::Tiles<T, MA, MB, Cfg>;
+    CUtensorMap map_a, map_b;
+    if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k14"); !s) return s;
+    CUtensorMap map_d{};
+    const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k14");
+    auto* kernel = &gk::gemm_cluster_multicast<T, MA, MB, Cfg>;
+    if (Status s = allow_smem(kernel, X::kSmemBytes, "k14"); !s) return s;
+    int sms = 0, clusters = 0;
+    if (Status s = tma::sm_count("k14", sms); !s) return s;
+    if (Status s = max_clusters<X>(kernel, X::kSmemBytes, sms, clusters); !s) return s;
+    const index_t pairs =
+        ceil_div(ceil_div(g.m, index_t{gk::kBM}), index_t{gk::kClusterM}) * ceil_div(g.n, index_t{BN});
+    const index_t used = pairs < clusters ? pairs : clusters;
+
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>(used * gk::kClusterM));
+    cfg.blockDim = dim3(gk::kThreads);
+    cfg.dynamicSmemBytes = static_cast<std::size_t>(X::kSmemBytes);
+    cfg.stream = stream;
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = gk::kClusterM;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return Status::failure(Status::cuda_error, std::string("k14: ") + cudaGetErrorString(e));
+    }
+    return launch_status("k14");
+  });
+}
+
+}  // namespace tessel::gemm_launch::k14
