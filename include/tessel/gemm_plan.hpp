@@ -88,7 +88,8 @@ constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 :
 /// of cuBLAS against 0.76 with 128 x 128 and 0.59 with 128 x 256), else
 /// 128 x 128.  At M <= 64 most of A's 128-row box is empty, and 128 x 128
 /// with split K (rule 3) keeps more of B in flight per SM than 128 x 64
-/// (16 x 8192 x 8192: 0.89 against 0.69).
+/// (16 x 8192 x 8192: 0.89 against 0.69; since rule 4, M <= 64 reaches
+/// rule 1 only with N < 128 or the swap forced off).
 /// Rule 2 (tile): otherwise the width whose busy share of the SM slots,
 /// times its full-wave speed, times the share of its columns inside N, is
 /// largest wins, the widest on a tie.  3072^3: 288 tiles of 128 x 256 on 132

@@ -1,5 +1,5 @@
 // k13 — k12 with one k-tile of wgmma kept in flight, and the knobs the
-// heuristic turns: the tile's width BN and split K.
+// heuristic turns: the tile's width BN, split K and the swap of A and B.
 //
 // Why: k12 waits for all of a k-tile's wgmmas (wait_group 0) before it
 // releases the stage and issues the next k-tile, so the tensor cores idle
@@ -11,8 +11,9 @@
 // a warpgroup chains on the same registers in issue order.
 //
 // The same program serves the shapes the 128 x 256 tile serves badly:
-// - BN (Config): 256, 192 or 128 columns per tile, the stages as many as
-//   the 227 KB of shared memory allow (4, 4, 6).  A narrower tile gives more
+// - BN (Config): 256, 192, 128 or 64 columns per tile (16 and 32 for the
+//   swap below), the stages as many as the 227 KB of shared memory allow
+//   (4, 4, 6 for 256, 192, 128; 12 and 11 for 16 and 32).  A narrower tile gives more
 //   tiles (small problems, wave quantization: 3072^3 has 288 tiles of
 //   128 x 256 on 132 SMs, 384 of 128 x 192).
 // - Split K (SplitK, run time): each tile's K is cut into `splits` ranges of
@@ -21,6 +22,14 @@
 //   the unit that arrives last adds the others' partials to its own and runs
 //   the epilogue.  Small M (one tile row: 32 tiles for N = 8192) then keeps
 //   every SM streaming a disjoint slice of B.
+// - The swap (`transposed`, run time; the launcher swaps the operands): for
+//   small M the launcher hands the kernel D^T = B^T A^T, so that N fills the
+//   tile's 128 rows and M its BN = 16, 32 or 64 columns (wgmma's N).  At
+//   M = 16 unswapped, TMA zero-fills 112 of A's 128 box rows: each stage
+//   writes 32 KB of shared memory for 16 KB of B; swapped, a 128 x 16 stage
+//   is 18 KB and 12 of them fit.  C and D are then read and written
+//   transposed from registers (epilogue_registers_transposed): TMA stores
+//   leave in 128-byte row chunks, which a 16- or 32-wide tile does not have.
 //
 // Predicted (docs/ladder.md, k13): +3..+8 % over k12 at 4096^3 and 8192^3
 // (fast.cu's worklog gains about that from the same change).
