@@ -13,9 +13,9 @@
 // The same program serves the shapes the 128 x 256 tile serves badly:
 // - BN (Config): 256, 192, 128 or 64 columns per tile (16 and 32 for the
 //   swap below), the stages as many as the 227 KB of shared memory allow
-//   (4, 4, 6 for 256, 192, 128; 12 and 11 for 16 and 32).  A narrower tile gives more
-//   tiles (small problems, wave quantization: 3072^3 has 288 tiles of
-//   128 x 256 on 132 SMs, 384 of 128 x 192).
+//   (4, 4, 6 for 256, 192, 128; 12 and 11 for 16 and 32).  A narrower tile
+//   gives more tiles (small problems, wave quantization: 3072^3 has 288
+//   tiles of 128 x 256 on 132 SMs, 384 of 128 x 192).
 // - Split K (SplitK, run time): each tile's K is cut into `splits` ranges of
 //   k-tiles, one work unit each (blocks::SplitKScheduler).  A unit writes its
 //   fp32 partial tile to a workspace and counts itself in the tile's counter;
@@ -188,8 +188,9 @@ struct TileEpilogue {
   __device__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
     if constexpr (X::kTransposed) {
       if (!X::kTmaStore || transposed) {
-        // 4-byte stores of 8 neighbouring rows per warp and value: fine for the
-        // few columns (M <= 64) of the swapped problems.
+        // One element per store; a warp's store of one value writes 8
+        // consecutive elements into each of 4 rows of D: fine for the few
+        // rows of D (M <= 64) of the swapped problems.
         const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
             coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
         epilogue_registers_transposed(p, tile.m * kBM, tile.n * X::kBN, tCcD, acc);
