@@ -97,10 +97,12 @@ TEST(GemmPlan, ForcedTileWidthIsKept) {
     EXPECT_EQ(plan_k13(4096, 4096, 4096, 132, bn).tile_n, bn);
     EXPECT_EQ(plan_k13(64, 8192, 8192, 132, bn).tile_n, bn);
   }
-  // A width only the unswapped kernel has keeps a small M unswapped; 16 and
-  // 32, only the swapped kernel's, swap a large one; 64 leaves it to rule 4.
+  // With the plan's swap, a forced 64..256 keeps a small M unswapped (the
+  // widths' meaning before the swap); 16 and 32, only the swapped kernel's,
+  // swap a large one.
   EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 128), {128, 2, kOff}));
-  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 64), {64, 2, kOn}));
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 64), {64, 1, kOff}));
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 64, kOn), {64, 2, kOn}));
   EXPECT_TRUE(same(plan_k13(4096, 4096, 4096, 132, 64), {64, 1, kOff}));
   EXPECT_TRUE(same(plan_k13(4096, 4096, 4096, 132, 16), {16, 1, kOn}));
 }

@@ -98,17 +98,18 @@ constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 :
 /// Rule 4 comes first: a swapped problem gets the swapped width and rule 3 on
 /// its (ceil(N/128) x ceil(M/width)) tiles; rules 1 and 2 are for unswapped ones.
 /// A forced width (force_tile_n) skips rules 1 and 2; rule 3 still applies.
-/// A forced swap (force_swap on/off) skips rule 4; with the plan's swap, a
-/// forced width the swapped kernel has no tile for (128, 192, 256) keeps the
-/// problem unswapped, and 16 or 32 (the swapped kernel's only) swap it.
+/// A forced swap (force_swap on/off) skips rule 4.  With the plan's swap, a
+/// forced 64, 128, 192 or 256 keeps the problem unswapped (what those widths
+/// meant before the swap existed: forced tunings keep testing and timing the
+/// unswapped kernel), and 16 or 32, the swapped kernel's only, swap it.
 /// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1, off}; plan_k13(16, 8192, 8192, 132) == {16, 2, on}.
 constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0,
                               SwapAB force_swap = SwapAB::plan) {
   using namespace plan_detail;
   const index_t k_tiles = ceil_div(k, 64);
   const bool swap = force_swap == SwapAB::on ||
-                    (force_swap == SwapAB::plan && (force_tile_n == 16 || force_tile_n == 32 ||
-                                                    ((force_tile_n == 0 || force_tile_n == 64) && swap_ab_for(m, n))));
+                    (force_swap == SwapAB::plan &&
+                     (force_tile_n == 16 || force_tile_n == 32 || (force_tile_n == 0 && swap_ab_for(m, n))));
   if (swap) {
     const int w = force_tile_n != 0 ? force_tile_n : swapped_tile_for(m);
     return GemmTuning{w, split_k_for(ceil_div(n, 128) * ceil_div(m, w), k_tiles, sms), SwapAB::on};

@@ -47,9 +47,9 @@ struct GemmArgs {
   /// from registers; the result is the same D.  tile_n is always the
   /// kernel's tile width: with the swap, the width along M.
   /// Checked: tile_n in {0, 16, 32, 64, 128, 192, 256}, where 16 and 32 need
-  /// the swap (on, or the plan's, which then swaps) and the swap on takes
-  /// only 0, 16, 32 or 64; splits in 0..64 and at most the number of
-  /// 64-wide k-tiles; swap_ab one of SwapAB's values.
+  /// the swap (on, or the plan's, which then swaps; with the plan's swap a
+  /// forced 64..256 runs unswapped) and the swap on takes only 0, 16, 32 or 64; splits in 0..64 and at most the number
+  /// of 64-wide k-tiles; swap_ab one of SwapAB's values.
   GemmTuning tuning{};
 };
 
