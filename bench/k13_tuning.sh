@@ -5,12 +5,16 @@
 # Each invocation also times cuBLASLt in the same run (ratio column).
 #   bash bench/k13_tuning.sh OUTDIR [big|small|both]   (needs a GPU; TESSEL_BIN defaults to build/sm90a/tessel)
 # WIDTHS (default "256 192 128 64") and SPLITS (default "1 2 3 4 6 8 12 16")
-# narrow the sweep.
+# narrow the sweep.  SWAP=on|off passes --swap-ab (widths 16, 32, 64 with
+# SWAP=on: the swapped tile's width along M; WIDTHS="16 32 64" SWAP=on
+# SPLITS="1 2 4" bash bench/k13_tuning.sh OUT small).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?output directory}
 groups=${2:-both}
 bin=${TESSEL_BIN:-build/sm90a/tessel}
+swap=()
+[ -n "${SWAP:-}" ] && swap=(--swap-ab "$SWAP")
 mkdir -p "$out"
 big=$(mktemp)
 small=$(mktemp)
@@ -41,11 +45,11 @@ small_m,512,4096,4096
 CSV
 for bn in ${WIDTHS:-256 192 128 64}; do
   if [ "$groups" != small ]; then
-    "$bin" bench gemm --suite "$big" --impl k13 --tile-n "$bn" --splits 1 --csv "$out/big_n$bn.csv" 2>/dev/null
+    "$bin" bench gemm --suite "$big" --impl k13 --tile-n "$bn" --splits 1 "${swap[@]}" --csv "$out/big_n$bn.csv" 2>/dev/null
   fi
   [ "$groups" = big ] && continue
   for s in ${SPLITS:-1 2 3 4 6 8 12 16}; do
-    "$bin" bench gemm --suite "$small" --impl k13 --tile-n "$bn" --splits "$s" --csv "$out/small_n${bn}_s$s.csv" \
+    "$bin" bench gemm --suite "$small" --impl k13 --tile-n "$bn" --splits "$s" "${swap[@]}" --csv "$out/small_n${bn}_s$s.csv" \
       2>/dev/null
   done
 done

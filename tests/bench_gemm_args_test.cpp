@@ -311,12 +311,27 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   o = parse_ok(a);
   EXPECT_EQ(o.tuning.tile_n, 192);
   EXPECT_EQ(o.tuning.splits, 7);
+  EXPECT_EQ(o.tuning.swap_ab, SwapAB::plan);
+  a.tile_n = "16";
+  a.swap_ab = " On ";
+  o = parse_ok(a);
+  EXPECT_EQ(o.tuning.tile_n, 16);
+  EXPECT_EQ(o.tuning.swap_ab, SwapAB::on);
+  a.tile_n = "";
+  a.swap_ab = "off";
+  EXPECT_EQ(parse_ok(a).tuning.swap_ab, SwapAB::off);
+  a.tile_n = "32";  // a swapped width, the swap off
+  EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
+  a.tile_n = "128";  // an unswapped width, the swap on
+  a.swap_ab = "on";
+  EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
   for (auto [field, flag, bad] :
        {std::tuple{&GemmBenchArgs::iterations, "--iterations", "0"},
         std::tuple{&GemmBenchArgs::iterations, "--iterations", "x"},
         std::tuple{&GemmBenchArgs::warmup, "--warmup", "-1"}, std::tuple{&GemmBenchArgs::repeat, "--repeat", "0"},
         std::tuple{&GemmBenchArgs::repeat, "--repeat", "1000"}, std::tuple{&GemmBenchArgs::verify, "--verify", "tier3"},
-        std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "32"}, std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "200"},
+        std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "48"}, std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "200"},
+        std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "8"}, std::tuple{&GemmBenchArgs::swap_ab, "--swap-ab", "yes"},
         std::tuple{&GemmBenchArgs::splits, "--splits", "0"}, std::tuple{&GemmBenchArgs::splits, "--splits", "65"}}) {
     GemmBenchArgs b = mnk("64", "64", "64");
     b.*field = bad;

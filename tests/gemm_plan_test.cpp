@@ -9,12 +9,18 @@
 namespace tessel {
 namespace {
 
-constexpr bool same(GemmTuning a, GemmTuning b) { return a.tile_n == b.tile_n && a.splits == b.splits; }
+constexpr bool same(GemmTuning a, GemmTuning b) {
+  return a.tile_n == b.tile_n && a.splits == b.splits && a.swap_ab == b.swap_ab;
+}
+constexpr SwapAB kOff = SwapAB::off, kOn = SwapAB::on;
 
 // The header's examples, at compile time.
-static_assert(same(plan_k13(4096, 4096, 4096, 132), {256, 1}));
-static_assert(same(plan_k13(16, 8192, 8192, 132), {128, 2}));
+static_assert(same(plan_k13(4096, 4096, 4096, 132), {256, 1, kOff}));
+static_assert(same(plan_k13(16, 8192, 8192, 132), {16, 2, kOn}));
 static_assert(split_k_for(64, 128, 132) == 2);
+// Rule 4 alone: the swapped problem's tile is 128 (N) x {16, 32, 64} (M).
+static_assert(swap_ab_for(64, 128) && !swap_ab_for(65, 8192) && !swap_ab_for(16, 127));
+static_assert(swapped_tile_for(1) == 16 && swapped_tile_for(17) == 32 && swapped_tile_for(33) == 64);
 
 // The measured best of docs/heuristics.md (H100, 132 SMs): the plan picks it,
 // or names the shape as its known miss.
@@ -23,28 +29,30 @@ TEST(GemmPlan, MeasuredChoices) {
     index_t m, n, k;
     GemmTuning want;
   };
-  for (const Row& r : std::vector<Row>{{4096, 4096, 4096, {256, 1}},
-                                       {8192, 8192, 8192, {256, 1}},
-                                       {6144, 6144, 6144, {256, 1}},
-                                       {3072, 3072, 3072, {192, 1}},
-                                       {2048, 2048, 2048, {256, 1}},
-                                       {2560, 2560, 2560, {256, 1}},
-                                       {1536, 1536, 1536, {192, 1}},
-                                       {1024, 1024, 1024, {64, 1}},
-                                       {512, 512, 512, {64, 1}},
-                                       {4096, 6144, 4096, {256, 1}},
-                                       {8192, 8192, 1024, {256, 1}},
-                                       {8192, 8192, 256, {256, 1}},
-                                       {16, 8192, 8192, {128, 2}},
-                                       {64, 8192, 8192, {128, 2}},
-                                       {32, 4096, 4096, {128, 4}},
-                                       {256, 4096, 4096, {64, 1}},
-                                       {512, 4096, 4096, {128, 1}},
-                                       {200, 14336, 4096, {256, 1}}})
+  for (const Row& r : std::vector<Row>{{4096, 4096, 4096, {256, 1, kOff}},
+                                       {8192, 8192, 8192, {256, 1, kOff}},
+                                       {6144, 6144, 6144, {256, 1, kOff}},
+                                       {3072, 3072, 3072, {192, 1, kOff}},
+                                       {2048, 2048, 2048, {256, 1, kOff}},
+                                       {2560, 2560, 2560, {256, 1, kOff}},
+                                       {1536, 1536, 1536, {192, 1, kOff}},
+                                       {1024, 1024, 1024, {64, 1, kOff}},
+                                       {512, 512, 512, {64, 1, kOff}},
+                                       {4096, 6144, 4096, {256, 1, kOff}},
+                                       {8192, 8192, 1024, {256, 1, kOff}},
+                                       {8192, 8192, 256, {256, 1, kOff}},
+                                       // Rule 4's swaps (measurement pending; unswapped, the
+                                       // best measured was 128 x 128 with 2, 2 and 4 splits).
+                                       {16, 8192, 8192, {16, 2, kOn}},
+                                       {64, 8192, 8192, {64, 2, kOn}},
+                                       {32, 4096, 4096, {32, 4, kOn}},
+                                       {256, 4096, 4096, {64, 1, kOff}},
+                                       {512, 4096, 4096, {128, 1, kOff}},
+                                       {200, 14336, 4096, {256, 1, kOff}}})
     EXPECT_TRUE(same(plan_k13(r.m, r.n, r.k, 132), r.want))
         << r.m << "x" << r.n << "x" << r.k << ": got " << plan_k13(r.m, r.n, r.k, 132).tile_n << "/"
         << plan_k13(r.m, r.n, r.k, 132).splits;
-  EXPECT_TRUE(same(plan_k13(128, 8192, 8192, 132), {64, 1}));
+  EXPECT_TRUE(same(plan_k13(128, 8192, 8192, 132), {64, 1, kOff}));
   EXPECT_NEAR(plan_detail::wave_efficiency(288, 132), 288.0 / 396.0, 1e-12);
   EXPECT_EQ(split_k_for(67, 128, 132), 1);  // more than half the SMs busy: no split
   EXPECT_EQ(split_k_for(1, 63, 132), 1);    // K below 4096: no split
@@ -60,10 +68,17 @@ TEST(GemmPlan, ChoicesStayInRange) {
       for (index_t n : ns)
         for (index_t k : ks) {
           const GemmTuning t = plan_k13(m, n, k, sms);
-          ASSERT_TRUE(t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 192 || t.tile_n == 256)
-              << m << ' ' << n << ' ' << k;
+          const bool swapped = t.swap_ab == SwapAB::on;
+          ASSERT_EQ(swapped, m <= 64 && n >= 128) << m << ' ' << n << ' ' << k;
+          if (swapped)
+            ASSERT_TRUE(t.tile_n == 16 || t.tile_n == 32 || t.tile_n == 64) << m << ' ' << n << ' ' << k;
+          else
+            ASSERT_TRUE(t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 192 || t.tile_n == 256)
+                << m << ' ' << n << ' ' << k;
           const index_t k_tiles = (k + 63) / 64;
-          const index_t tiles = ((m + 127) / 128) * ((n + t.tile_n - 1) / t.tile_n);
+          // The kernel's tiles: (N, M) for a swapped problem.
+          const index_t rows = swapped ? n : m, cols = swapped ? m : n;
+          const index_t tiles = ((rows + 127) / 128) * ((cols + t.tile_n - 1) / t.tile_n);
           ASSERT_GE(t.splits, 1);
           ASSERT_LE(t.splits, 4);
           ASSERT_LE(t.splits, k_tiles);  // no empty split
@@ -82,6 +97,28 @@ TEST(GemmPlan, ForcedTileWidthIsKept) {
     EXPECT_EQ(plan_k13(4096, 4096, 4096, 132, bn).tile_n, bn);
     EXPECT_EQ(plan_k13(64, 8192, 8192, 132, bn).tile_n, bn);
   }
+  // With the plan's swap, a forced 64..256 keeps a small M unswapped (the
+  // widths' meaning before the swap); 16 and 32, only the swapped kernel's,
+  // swap a large one.
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 128), {128, 2, kOff}));
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 64), {64, 1, kOff}));
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 64, kOn), {64, 2, kOn}));
+  EXPECT_TRUE(same(plan_k13(4096, 4096, 4096, 132, 64), {64, 1, kOff}));
+  EXPECT_TRUE(same(plan_k13(4096, 4096, 4096, 132, 16), {16, 1, kOn}));
+}
+
+// Rule 4: M <= 64 with N >= 128 swaps, with the smallest width of 16, 32, 64
+// that holds M and rule 3's splits of the swapped tiles (ceil(N/128) x 1).
+TEST(GemmPlan, SmallMSwaps) {
+  EXPECT_TRUE(same(plan_k13(1, 8192, 8192, 132), {16, 2, kOn}));              // 64 tiles: 2 splits, 128 units
+  EXPECT_TRUE(same(plan_k13(16, 4096, 4096, 132), {16, 4, kOn}));             // 32 tiles: 4 splits
+  EXPECT_TRUE(same(plan_k13(17, 8192, 8192, 132), {32, 2, kOn}));             // the next width
+  EXPECT_TRUE(same(plan_k13(48, 14336, 4096, 132), {64, 1, kOn}));            // 112 tiles: more than half the SMs
+  EXPECT_TRUE(same(plan_k13(16, 8192, 1024, 132), {16, 1, kOn}));             // K of 16 k-tiles: no split
+  EXPECT_TRUE(same(plan_k13(64, 127, 8192, 132), {128, 4, kOff}));            // N < 128: unswapped (rule 1, then 3)
+  EXPECT_TRUE(same(plan_k13(65, 8192, 8192, 132), {64, 1, kOff}));            // M > 64: unswapped
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 0, kOff), {128, 2, kOff}));  // forced off: the old plan
+  EXPECT_TRUE(same(plan_k13(1000, 8192, 8192, 132, 0, kOn), {64, 1, kOn}));   // forced on, M > 64: 128 x 64
 }
 
 // Small M streams the weights: one tile row is cut into enough units (narrow
@@ -91,7 +128,9 @@ TEST(GemmPlan, SmallMFillsHalfTheSMs) {
   for (index_t m : {1, 16, 64, 128})
     for (index_t nk : {4096, 8192}) {
       const GemmTuning t = plan_k13(m, nk, nk, 132);
-      const index_t tiles = ((m + 127) / 128) * ((nk + t.tile_n - 1) / t.tile_n);
+      const bool swapped = t.swap_ab == SwapAB::on;
+      const index_t rows = swapped ? nk : m, cols = swapped ? m : nk;
+      const index_t tiles = ((rows + 127) / 128) * ((cols + t.tile_n - 1) / t.tile_n);
       EXPECT_GE(tiles * t.splits, 132 / 2) << m << " " << nk;
     }
 }

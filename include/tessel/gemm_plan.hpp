@@ -12,18 +12,26 @@
 
 namespace tessel {
 
-/// k13's knobs: the tile's width (64, 128, 192 or 256 columns; 128 rows) and the
-/// number of ranges K is split into (1: no split).  0 in a caller's GemmTuning
-/// means "let the plan choose".
+/// Whether k13 computes D^T = B^T A^T instead of D = A B (A and B swapped,
+/// C and D read and written transposed), so that a small M becomes the
+/// tile's narrow side (wgmma's N) instead of mostly empty rows of a 128-row
+/// box.  `plan`: the plan decides (swap_ab_for).
+enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
+
+/// k13's knobs: the tile's width (128 rows by 64, 128, 192 or 256 columns;
+/// with the swap, 128 rows of N by 16, 32 or 64 of M), the number of ranges K
+/// is split into (1: no split) and the swap.  0 (SwapAB::plan) in a caller's
+/// GemmTuning means "let the plan choose".
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
+  SwapAB swap_ab = SwapAB::plan;
 };
 
 /// What the plan chose and, in words, why (the bench's `note` column).
 struct GemmPlan {
   GemmImpl impl = GemmImpl::k13_wgmma_in_flight;
-  GemmTuning tuning{256, 1};
+  GemmTuning tuning{256, 1, SwapAB::off};
   std::string why;
 };
 
@@ -60,6 +68,19 @@ constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
   return s > 4 ? 4 : static_cast<int>(s);
 }
 
+/// Rule 4 (swap A and B): M <= 64 with N >= 128.  k13 then computes D^T =
+/// B^T A^T: N takes the tile's 128 rows (whole TMA boxes of B), M its 16, 32
+/// or 64 columns (wgmma's N), instead of M filling 16 of A's 128 box rows
+/// (the rest zero-filled by TMA into shared memory: at M = 16 each stage
+/// writes 32 KB for 16 KB of B).  Below N = 128 the swapped tile would
+/// be mostly empty rows in its turn, and the problem is at most 64 x 127:
+/// the measured unswapped path stays.  (cuBLASLt runs a swapped 64 x 16 tile
+/// at 16 x 8192 x 8192; measurement of this rule pending, docs/heuristics.md.)
+constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }
+
+/// The swapped tile's width: the smallest of 16, 32, 64 that holds M (64 beyond).
+constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }
+
 /// k13's tile and split for an M x N x K problem on `sms` SMs.
 /// Rule 1 (small grids): when even 128 x 128 tiles make at most one wave,
 /// a narrow tile runs, for the most CTAs streaming: 128 x 64 (twice the CTAs)
@@ -67,18 +88,33 @@ constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
 /// of cuBLAS against 0.76 with 128 x 128 and 0.59 with 128 x 256), else
 /// 128 x 128.  At M <= 64 most of A's 128-row box is empty, and 128 x 128
 /// with split K (rule 3) keeps more of B in flight per SM than 128 x 64
-/// (16 x 8192 x 8192: 0.89 against 0.69).
+/// (16 x 8192 x 8192: 0.89 against 0.69; since rule 4, M <= 64 reaches
+/// rule 1 only with N < 128 or the swap forced off).
 /// Rule 2 (tile): otherwise the width whose busy share of the SM slots,
 /// times its full-wave speed, times the share of its columns inside N, is
 /// largest wins, the widest on a tie.  3072^3: 288 tiles of 128 x 256 on 132
 /// SMs keep 0.73 of three waves busy, 384 of 128 x 192 keep 0.97 of them:
 /// 192 wins (0.96 of cuBLAS against 0.79).
+/// Rule 4 comes first: a swapped problem gets the swapped width and rule 3 on
+/// its (ceil(N/128) x ceil(M/width)) tiles; rules 1 and 2 are for unswapped ones.
 /// A forced width (force_tile_n) skips rules 1 and 2; rule 3 still applies.
-/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1}; plan_k13(16, 8192, 8192, 132) == {128, 2}.
-constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0) {
+/// A forced swap (force_swap on/off) skips rule 4.  With the plan's swap, a
+/// forced 64, 128, 192 or 256 keeps the problem unswapped (what those widths
+/// meant before the swap existed: forced tunings keep testing and timing the
+/// unswapped kernel), and 16 or 32, the swapped kernel's only, swap it.
+/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1, off}; plan_k13(16, 8192, 8192, 132) == {16, 2, on}.
+constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0,
+                              SwapAB force_swap = SwapAB::plan) {
   using namespace plan_detail;
-  const index_t tiles_m = ceil_div(m, 128);
   const index_t k_tiles = ceil_div(k, 64);
+  const bool swap = force_swap == SwapAB::on ||
+                    (force_swap == SwapAB::plan &&
+                     (force_tile_n == 16 || force_tile_n == 32 || (force_tile_n == 0 && swap_ab_for(m, n))));
+  if (swap) {
+    const int w = force_tile_n != 0 ? force_tile_n : swapped_tile_for(m);
+    return GemmTuning{w, split_k_for(ceil_div(n, 128) * ceil_div(m, w), k_tiles, sms), SwapAB::on};
+  }
+  const index_t tiles_m = ceil_div(m, 128);
   int bn = force_tile_n;
   if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms) bn = 2 * tiles_m * ceil_div(n, 128) <= sms && m > 64 ? 64 : 128;
   if (bn == 0) {
@@ -94,7 +130,7 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
       }
     }
   }
-  return GemmTuning{bn, split_k_for(tiles_m * ceil_div(n, bn), k_tiles, sms)};
+  return GemmTuning{bn, split_k_for(tiles_m * ceil_div(n, bn), k_tiles, sms), SwapAB::off};
 }
 
 }  // namespace tessel

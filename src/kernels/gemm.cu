@@ -186,9 +186,10 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     return plan;
   }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
-  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n);
+  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab);
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
-  plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits);
+  plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
+             (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
   return plan;
 }
 

@@ -200,7 +200,10 @@ std::string describe(GemmImpl impl, const Case& c) {
          std::to_string(c.pad) + (c.with_c ? " alpha=2 beta=-1" : " alpha=1 beta=0 C=null") +
          (c.tuning.tile_n || c.tuning.splits
               ? " tile_n " + std::to_string(c.tuning.tile_n) + " splits " + std::to_string(c.tuning.splits)
-              : "");
+              : "") +
+         (c.tuning.swap_ab == SwapAB::on    ? " swap on"
+          : c.tuning.swap_ab == SwapAB::off ? " swap off"
+                                            : "");
 }
 
 /// Tallies of a sweep.
@@ -436,10 +439,55 @@ TEST_P(Gemm, RejectsInvalidArgumentsAndWritesNothing) {
   }
 }
 
+/// k13's tuning rules (check_k13_tuning, also `auto`'s): each bad tuning is
+/// invalid_argument, by gemm_check and gemm alike, and D stays untouched.
+TEST_P(Gemm, RejectsBadK13TuningAndWritesNothing) {
+  const GemmImpl impl = GetParam().impl;
+  const GemmTuning given = GetParam().tuning;
+  if ((impl != GemmImpl::k13_wgmma_in_flight && impl != GemmImpl::automatic) || given.tile_n != 0 ||
+      given.splits != 0 || given.swap_ab != SwapAB::plan)
+    GTEST_SKIP() << "k13's and auto's rules, checked once each";
+  World& w = *g_world;
+  GemmArgs base;
+  base.m = 16, base.n = 256, base.k = 128;
+  base.lda = 128, base.ldb = 256, base.ldd = 256;
+  base.a = w.a.p, base.b = w.b.p, base.d = w.d.p;
+  struct Bad {
+    const char* what;
+    GemmTuning t;
+  };
+  const Bad bad[] = {{"tile_n 48", {48, 0, SwapAB::plan}},
+                     {"tile_n 16 with the swap off", {16, 0, SwapAB::off}},
+                     {"tile_n 32 with the swap off", {32, 1, SwapAB::off}},
+                     {"tile_n 128 with the swap on", {128, 0, SwapAB::on}},
+                     {"tile_n 256 with the swap on", {256, 1, SwapAB::on}},
+                     {"swap_ab not a SwapAB value", {0, 0, static_cast<SwapAB>(7)}},
+                     {"splits beyond K's k-tiles", {16, 3, SwapAB::on}}};
+  const std::size_t d_bytes = 16 * 256 * 2;
+  std::vector<unsigned char> h(d_bytes);
+  for (const Bad& b : bad) {
+    GemmArgs g = base;
+    g.tuning = b.t;
+    CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
+    const Status s = gemm(impl, g, w.stream);
+    EXPECT_EQ(s.code, Status::invalid_argument) << b.what << ": got " << to_string(s.code) << ": " << s.message;
+    EXPECT_NE(s.message.find("tuning."), std::string::npos) << b.what << ": the message names no rule: " << s.message;
+    EXPECT_EQ(gemm_check(impl, g).code, Status::invalid_argument) << b.what;
+    CUDA_CHECK(cudaMemcpyAsync(h.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));
+    int written = 0;
+    for (unsigned char x : h) written += x != 0xFF;
+    EXPECT_EQ(written, 0) << b.what << ": D was written";
+  }
+}
+
 std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
   const GemmTuning t = info.param.tuning;
-  if (t.tile_n == 0 && t.splits == 0) return name(info.param.impl);
-  return std::string(name(info.param.impl)) + "_n" + std::to_string(t.tile_n) + "_s" + std::to_string(t.splits);
+  if (t.tile_n == 0 && t.splits == 0 && t.swap_ab == SwapAB::plan) return name(info.param.impl);
+  return std::string(name(info.param.impl)) + "_n" + std::to_string(t.tile_n) + "_s" + std::to_string(t.splits) +
+         (t.swap_ab == SwapAB::on    ? "_swap"
+          : t.swap_ab == SwapAB::off ? "_noswap"
+                                     : "");
 }
 
 std::vector<StepParam> all_steps() {
@@ -473,6 +521,20 @@ INSTANTIATE_TEST_SUITE_P(K14Tuning, Gemm,
                                            StepParam{GemmImpl::k14_cluster_multicast, {128, 1}},
                                            StepParam{GemmImpl::k14_cluster_multicast, {192, 1}},
                                            StepParam{GemmImpl::k14_cluster_multicast, {256, 1}}),
+                         param_name);
+// The swap of A and B (D^T = B^T A^T, D written transposed from registers)
+// forced on every shape, M > 64 included: each swapped width the plan can
+// choose (16, 32, 64), without a split and with two ranges (the partials of
+// the kernel's (N, M) tiles), and rule 3's other counts, 3 and 4.  The plan's own swaps run in Plan (M <= 64).
+INSTANTIATE_TEST_SUITE_P(K13Swap, Gemm,
+                         ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight, {16, 1, SwapAB::on}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {16, 2, SwapAB::on}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {32, 1, SwapAB::on}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {32, 2, SwapAB::on}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {64, 1, SwapAB::on}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {64, 2, SwapAB::on}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {16, 4, SwapAB::on}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {64, 3, SwapAB::on}}),
                          param_name);
 
 }  // namespace

@@ -310,7 +310,11 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             if ((*st.step == GemmImpl::automatic || *st.step == GemmImpl::k13_wgmma_in_flight) && st.note.empty())
               st.note = gemm_plan(args).why;
             if (*st.step == GemmImpl::k14_cluster_multicast && st.note.empty())
-              st.note = "k14 tile 128x" + std::to_string(gemm_plan(args).tuning.tile_n) + " cluster 2x1";
+              st.note = "k14 tile 128x" +
+                        std::to_string(args.tuning.tile_n != 0
+                                           ? args.tuning.tile_n
+                                           : plan_k13(args.m, args.n, args.k, device.sm_count, 0, SwapAB::off).tile_n) +
+                        " cluster 2x1";
           }
           std::cerr << "  verify " << st.impl << ": " << st.disposition;
           if (st.max_err) std::cerr << ", max err " << fmt("%.3g", *st.max_err);

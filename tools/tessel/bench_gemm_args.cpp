@@ -415,11 +415,35 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   if (!a.warmup.empty() && !parse_count(a.warmup, "--warmup", 0, 1000000, o.warmup, error)) return false;
   if (!a.repeat.empty() && !parse_count(a.repeat, "--repeat", 1, 100, o.repeat, error)) return false;
   if (!a.tile_n.empty()) {
-    if (!parse_count(a.tile_n, "--tile-n", 64, 256, o.tuning.tile_n, error)) return false;
-    if (o.tuning.tile_n != 64 && o.tuning.tile_n != 128 && o.tuning.tile_n != 192 && o.tuning.tile_n != 256) {
-      error = "--tile-n: " + quoted(trim(a.tile_n)) + " is not 64, 128, 192 or 256";
+    if (!parse_count(a.tile_n, "--tile-n", 16, 256, o.tuning.tile_n, error)) return false;
+    const int w = o.tuning.tile_n;
+    if (w != 16 && w != 32 && w != 64 && w != 128 && w != 192 && w != 256) {
+      error = "--tile-n: " + quoted(trim(a.tile_n)) + " is not 16, 32, 64, 128, 192 or 256";
       return false;
     }
+  }
+  if (!a.swap_ab.empty()) {
+    const std::string swap = lower(trim(a.swap_ab));
+    if (swap == "on")
+      o.tuning.swap_ab = SwapAB::on;
+    else if (swap == "off")
+      o.tuning.swap_ab = SwapAB::off;
+    else {
+      error = "--swap-ab: " + quoted(trim(a.swap_ab)) + " is not on or off";
+      return false;
+    }
+  }
+  // The pairs k13 refuses (check_k13_tuning), refused here once instead of per problem.
+  if ((o.tuning.tile_n == 16 || o.tuning.tile_n == 32) && o.tuning.swap_ab == SwapAB::off) {
+    error = "--tile-n: " + std::to_string(o.tuning.tile_n) +
+            " is a swapped tile's width; it needs --swap-ab on (or "
+            "no --swap-ab), not off";
+    return false;
+  }
+  if (o.tuning.swap_ab == SwapAB::on && o.tuning.tile_n > 64) {
+    error = "--tile-n: with --swap-ab on the tile's width along M is 16, 32 or 64 (got " +
+            std::to_string(o.tuning.tile_n) + ")";
+    return false;
   }
   // More splits than a problem's k-tiles are reported per problem (not_supported).
   if (!a.splits.empty() && !parse_count(a.splits, "--splits", 1, 64, o.tuning.splits, error)) return false;

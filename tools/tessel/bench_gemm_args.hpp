@@ -56,6 +56,7 @@ struct GemmBenchArgs {
   std::string suite, csv, json;
   std::string iterations, warmup, repeat, verify;
   std::string tile_n, splits;  // k13's tuning (default: the plan's)
+  std::string swap_ab;         // --swap-ab on|off (default: the plan's)
   std::string flush;           // --flush read|memset (default read)
 };
 
@@ -72,7 +73,7 @@ struct GemmBenchOptions {
   int repeat = 1;                     // rows per (impl, problem)
   VerifyTier verify = VerifyTier::tier2;
   L2Flush flush = L2Flush::read;
-  GemmTuning tuning{};  // --tile-n, --splits (0: the plan's); k13 and auto use them
+  GemmTuning tuning{};  // --tile-n, --splits, --swap-ab (0 / SwapAB::plan: the plan's); k13 and auto use them
 };
 
 /// Parses "4096", "1024,2048", "1024:8192:1024" (start:stop:step, stop

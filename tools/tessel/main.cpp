@@ -326,8 +326,14 @@ int main(int argc, char** argv) {
       ->type_name("MODE");
   bench_gemm
       ->add_option("--tile-n", gemm_args.tile_n,
-                   "k13/auto: tile width 64, 128, 192 or 256 (default: the plan's choice)")
+                   "k13/auto: tile width 64, 128, 192 or 256; with --swap-ab on, the width along M: 16, 32 or 64 "
+                   "(default: the plan's choice)")
       ->type_name("N");
+  bench_gemm
+      ->add_option("--swap-ab", gemm_args.swap_ab,
+                   "k13/auto: on computes D^T = B^T A^T (small M as the tile's narrow side; note column "
+                   "\"swapped\"), off never (default: the plan's, which swaps M <= 64 with N >= 128)")
+      ->type_name("on|off");
   bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
       ->type_name("S");
 

@@ -40,9 +40,16 @@ struct GemmArgs {
   void* d = nullptr;
   index_t ldd = 0;
   float alpha = 1.0f, beta = 0.0f;
-  /// k13's tile width and split count; 0 lets the plan choose (the default).
-  /// Other steps ignore it.  Checked: tile_n in {0, 64, 128, 192, 256}, splits in
-  /// 0..64 and at most the number of 64-wide k-tiles.
+  /// k13's tile width, split count and swap of A and B; 0 (SwapAB::plan)
+  /// lets the plan choose (the default).  Other steps ignore it.
+  /// swap_ab = on: k13 computes D^T = B^T A^T, with N along the tile's 128
+  /// rows and M along its tile_n columns, and writes D (reads C) transposed
+  /// from registers; the result is the same D.  tile_n is always the
+  /// kernel's tile width: with the swap, the width along M.
+  /// Checked: tile_n in {0, 16, 32, 64, 128, 192, 256}, where 16 and 32 need
+  /// the swap (on, or the plan's, which then swaps; with the plan's swap a
+  /// forced 64..256 runs unswapped) and the swap on takes only 0, 16, 32 or 64; splits in 0..64 and at most the number
+  /// of 64-wide k-tiles; swap_ab one of SwapAB's values.
   GemmTuning tuning{};
 };
 

@@ -1,7 +1,7 @@
 // Launcher of ladder step k13 (include/tessel/kernels/gemm/k13_wgmma_in_flight.cuh):
 // the checks, the tuning (the caller's, else the plan's), the padded copies
-// of operands TMA cannot read (k11's launcher), then the kernels of the
-// chosen tile width (k13_n{128,192,256}.cu).
+// of operands TMA cannot read (k11's launcher), the swap of A and B for
+// small M, then the kernels of the chosen tile width (k13_n{16,...,256}.cu).
 #include <string>
 
 #include "src/kernels/gemm/k13_launch.hpp"
@@ -9,12 +9,54 @@
 
 namespace tessel::gemm_launch {
 
+namespace {
+
+/// Does the call run swapped?  The plan's rule 4 where the caller left the
+/// swap to it (it needs no SM count: gemm_plan.hpp).
+bool runs_swapped(const GemmArgs& a) {
+  return plan_k13(a.m, a.n, a.k, 1, a.tuning.tile_n, a.tuning.swap_ab).swap_ab == SwapAB::on;
+}
+
+/// The problem D^T = B^T A^T that k13 computes for `a` swapped: the
+/// kernel's A is B as an (N, K) operand (B:n, N contiguous, is an A:m; B:k
+/// an A:k), its B is A as a (K, M) one (A:k is a B:k, A:m a B:n), and C and
+/// D keep their pointers and leading dimensions: the kernel reads and writes
+/// them transposed (the `transposed` argument of launch_tiles).
+GemmArgs swapped(const GemmArgs& a) {
+  GemmArgs s = a;
+  s.m = a.n;
+  s.n = a.m;
+  s.a = a.b;
+  s.lda = a.ldb;
+  s.b = a.a;
+  s.ldb = a.lda;
+  s.layout.a = a.layout.b == MajorB::n ? MajorA::m : MajorA::k;
+  s.layout.b = a.layout.a == MajorA::k ? MajorB::k : MajorB::n;
+  return s;
+}
+
+}  // namespace
+
 Status check_k13_tuning(const GemmArgs& a) {
   const GemmTuning& t = a.tuning;
-  if (t.tile_n != 0 && t.tile_n != 64 && t.tile_n != 128 && t.tile_n != 192 && t.tile_n != 256)
-    return Status::failure(
-        Status::invalid_argument,
-        "k13: tuning.tile_n must be 0 (the plan's), 64, 128, 192 or 256 (got " + std::to_string(t.tile_n) + ")");
+  if (t.swap_ab != SwapAB::plan && t.swap_ab != SwapAB::off && t.swap_ab != SwapAB::on)
+    return Status::failure(Status::invalid_argument, "k13: tuning.swap_ab must be SwapAB::plan, off or on (got " +
+                                                         std::to_string(static_cast<int>(t.swap_ab)) + ")");
+  if (t.tile_n != 0 && t.tile_n != 16 && t.tile_n != 32 && t.tile_n != 64 && t.tile_n != 128 && t.tile_n != 192 &&
+      t.tile_n != 256)
+    return Status::failure(Status::invalid_argument,
+                           "k13: tuning.tile_n must be 0 (the plan's), 16, 32, 64, 128, 192 or 256 (got " +
+                               std::to_string(t.tile_n) + ")");
+  if ((t.tile_n == 16 || t.tile_n == 32) && t.swap_ab == SwapAB::off)
+    return Status::failure(Status::invalid_argument,
+                           "k13: tuning.tile_n = " + std::to_string(t.tile_n) +
+                               " needs the swap of A and B (tuning.swap_ab on or the plan's, not off): unswapped "
+                               "tiles are 64, 128, 192 or 256 wide");
+  if (t.swap_ab == SwapAB::on && t.tile_n > 64)
+    return Status::failure(Status::invalid_argument,
+                           "k13: with the swap of A and B (tuning.swap_ab on), tuning.tile_n (the tile's width "
+                           "along M) must be 0 (the plan's), 16, 32 or 64 (got " +
+                               std::to_string(t.tile_n) + ")");
   const index_t k_tiles = ceil_div(a.k, index_t{64});
   if (t.splits < 0 || t.splits > 64)
     return Status::failure(Status::invalid_argument, "k13: tuning.splits must be in 0..64, 0 for the plan's (got " +
@@ -29,36 +71,53 @@ Status check_k13_tuning(const GemmArgs& a) {
 
 Status check_k13(const GemmArgs& a) {
   if (Status s = check_k13_tuning(a); !s) return s;
-  // The narrowest tile has the most tiles; times the splits (the plan's at
-  // most 16), the work units must count in 31 bits, with room for a grid's
-  // stride past the last (blocks::SplitKScheduler counts in int).
-  const index_t units =
-      ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{64}) * (a.tuning.splits == 0 ? 16 : a.tuning.splits);
+  // The narrowest tile has the most tiles (128 x 64 unswapped, 128 of N x 16
+  // of M swapped); times the splits (the plan's at most 16), the work units
+  // must count in 31 bits, with room for a grid's stride past the last
+  // (blocks::SplitKScheduler counts in int).
+  const index_t tiles = runs_swapped(a) ? ceil_div(a.n, index_t{128}) * ceil_div(a.m, index_t{16})
+                                        : ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{64});
+  const index_t units = tiles * (a.tuning.splits == 0 ? 16 : a.tuning.splits);
   if (units > 0x7FFFFFFF - (index_t{1} << 20) || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
     return Status::failure(Status::unsupported,
-                           "k13: more than 2^31 - 2^20 work units (tiles of 128 x 64 times splits) or 2^31 k-tiles");
+                           "k13: more than 2^31 - 2^20 work units (tiles of 128 x 64, or 128 x 16 swapped, times "
+                           "splits) or 2^31 k-tiles");
   return tma::check(a, "k13");
 }
 
 Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
   GemmArgs g = a;
-  if (g.tuning.tile_n == 0 || g.tuning.splits == 0) {
+  if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
-    const GemmTuning plan = plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n);
+    const GemmTuning plan = plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab);
     if (g.tuning.tile_n == 0) g.tuning.tile_n = plan.tile_n;
     if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
+    g.tuning.swap_ab = plan.swap_ab;
   }
+  // The padded copies (tma::launch) are of the caller's A and B, and its
+  // fallback (k08) computes the caller's problem: the swap is made after them.
   return tma::launch(g, stream, "k13", [stream](const GemmArgs& t) {
+    if (t.tuning.swap_ab == SwapAB::on) {
+      const GemmArgs s = swapped(t);
+      switch (t.tuning.tile_n) {
+        case 16:
+          return k13::launch_tiles<16>(s, stream, true);
+        case 32:
+          return k13::launch_tiles<32>(s, stream, true);
+        default:
+          return k13::launch_tiles<64>(s, stream, true);
+      }
+    }
     switch (t.tuning.tile_n) {
       case 64:
-        return k13::launch_tiles<64>(t, stream);
+        return k13::launch_tiles<64>(t, stream, false);
       case 128:
-        return k13::launch_tiles<128>(t, stream);
+        return k13::launch_tiles<128>(t, stream, false);
       case 192:
-        return k13::launch_tiles<192>(t, stream);
+        return k13::launch_tiles<192>(t, stream, false);
       default:
-        return k13::launch_tiles<256>(t, stream);
+        return k13::launch_tiles<256>(t, stream, false);
     }
   });
 }

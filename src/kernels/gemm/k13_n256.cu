@@ -4,8 +4,8 @@
 namespace tessel::gemm_launch::k13 {
 
 template <>
-Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream) {
-  return launch_tiles_of<256>(g, stream);
+Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream, bool transposed) {
+  return launch_tiles_of<256>(g, stream, transposed);
 }
 
 }  // namespace tessel::gemm_launch::k13

@@ -4,8 +4,8 @@
 namespace tessel::gemm_launch::k13 {
 
 template <>
-Status launch_tiles<64>(const GemmArgs& g, cudaStream_t stream) {
-  return launch_tiles_of<64>(g, stream);
+Status launch_tiles<64>(const GemmArgs& g, cudaStream_t stream, bool transposed) {
+  return launch_tiles_of<64>(g, stream, transposed);
 }
 
 }  // namespace tessel::gemm_launch::k13

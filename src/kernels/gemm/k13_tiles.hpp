@@ -1,4 +1,4 @@
-// The body of k13's per-width launchers (k13_n{128,192,256}.cu): the maps of
+// The body of k13's per-width launchers (k13_n{16,32,64,128,192,256}.cu): the maps of
 // A, B and D, split K's workspace, and the launch.
 #pragma once
 
@@ -43,14 +43,19 @@ struct Workspace {
 };
 
 template <int BN>
-Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
+Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
   using Cfg = gk::Config<BN>;
+  if ((transposed && !Cfg::kTransposed) || (!transposed && !Cfg::kTmaStore))
+    return Status::failure(Status::unsupported, "k13: tile 128 x " + std::to_string(BN) + " has no " +
+                                                    (transposed ? "transposed" : "untransposed") + " epilogue");
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
     using X = gk::Tiles<T, MA, MB, Cfg>;
     CUtensorMap map_a, map_b;
     if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k13"); !s) return s;
     CUtensorMap map_d{};
-    const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
+    bool tma_store = false;  // D^T is written from registers (no map of D)
+    if constexpr (Cfg::kTmaStore)
+      if (!transposed) tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
     auto* kernel = &gk::gemm_wgmma_in_flight<T, MA, MB, Cfg>;
     if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
     const index_t tiles = ceil_div(g.m, index_t{gk::kBM}) * ceil_div(g.n, index_t{BN});
@@ -59,7 +64,8 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
     if (Status s = tma::persistent_grid(g, "k13", grid, tiles * splits); !s) return s;
     Workspace ws;
     if (Status s = ws.make(tiles, splits, BN, stream); !s) return s;
-    kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, make_params<T>(g), ws.sk);
+    kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, transposed, make_params<T>(g),
+                                                          ws.sk);
     const Status s = launch_status("k13");
     ws.release(stream);
     return s;

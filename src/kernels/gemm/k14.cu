@@ -14,6 +14,9 @@ Status check_k14(const GemmArgs& a) {
   if (a.tuning.splits > 1)
     return Status::failure(Status::unsupported, "k14: no split K (tuning.splits must be 0 or 1, got " +
                                                     std::to_string(a.tuning.splits) + "); k13 splits K");
+  if (a.tuning.swap_ab == SwapAB::on || a.tuning.tile_n == 16 || a.tuning.tile_n == 32)
+    return Status::failure(Status::unsupported,
+                           "k14: no swap of A and B (tuning.swap_ab must not be on, tile_n not 16 or 32); k13 swaps");
   return tma::check(a, "k14");
 }
 
@@ -23,7 +26,7 @@ Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
   if (g.tuning.tile_n == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k14", sms); !s) return s;
-    g.tuning.tile_n = plan_k13(g.m, g.n, g.k, sms).tile_n;
+    g.tuning.tile_n = plan_k13(g.m, g.n, g.k, sms, 0, SwapAB::off).tile_n;  // k14 never swaps
   }
   return tma::launch(g, stream, "k14", [stream](const GemmArgs& t) {
     switch (t.tuning.tile_n) {

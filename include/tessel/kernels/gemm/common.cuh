@@ -170,4 +170,33 @@ __device__ void epilogue_registers(const Params<T>& p, index_t m0, index_t n0, c
   }
 }
 
+/// D = alpha * acc + beta * C for a kernel that computed the transposed
+/// problem D^T = B^T A^T (A and B swapped by the launcher; p.m, p.n are N and
+/// M): the kernel's element (i, j) is D(j, i), at d[j * ldd + i], and reads
+/// C(j, i).  Every element is bounds-checked and stored alone: a thread's
+/// value pairs are neighbouring columns of the kernel's tile, so rows of D.
+template <class T, class View, class Frag>
+__device__ void epilogue_registers_transposed(const Params<T>& p, index_t m0, index_t n0, const View& tCcD,
+                                              const Frag& acc) {
+  const auto each = [&]<class U>() {
+    TESSEL_UNROLL
+    for (int v = 0; v < Frag::kValues; ++v) {
+      if (!tCcD.inside(v)) continue;
+      const index_t at = tCcD.coord(v);
+      detail::store_as<U>(p, n0 + coord_field(at, 1), m0 + coord_field(at, 0), *acc.addr(v));
+    }
+  };
+  switch (p.cd_type) {
+    case DType::bf16:
+      each.template operator()<__nv_bfloat16>();
+      break;
+    case DType::f16:
+      each.template operator()<__half>();
+      break;
+    case DType::f32:
+      each.template operator()<float>();
+      break;
+  }
+}
+
 }  // namespace tessel::gemm_kernels

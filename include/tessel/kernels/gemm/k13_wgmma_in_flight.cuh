@@ -1,5 +1,5 @@
 // k13 — k12 with one k-tile of wgmma kept in flight, and the knobs the
-// heuristic turns: the tile's width BN and split K.
+// heuristic turns: the tile's width BN, split K and the swap of A and B.
 //
 // Why: k12 waits for all of a k-tile's wgmmas (wait_group 0) before it
 // releases the stage and issues the next k-tile, so the tensor cores idle
@@ -11,16 +11,25 @@
 // a warpgroup chains on the same registers in issue order.
 //
 // The same program serves the shapes the 128 x 256 tile serves badly:
-// - BN (Config): 256, 192 or 128 columns per tile, the stages as many as
-//   the 227 KB of shared memory allow (4, 4, 6).  A narrower tile gives more
-//   tiles (small problems, wave quantization: 3072^3 has 288 tiles of
-//   128 x 256 on 132 SMs, 384 of 128 x 192).
+// - BN (Config): 256, 192, 128 or 64 columns per tile (16 and 32 for the
+//   swap below), the stages as many as the 227 KB of shared memory allow
+//   (4, 4, 6 for 256, 192, 128; 12 and 11 for 16 and 32).  A narrower tile
+//   gives more tiles (small problems, wave quantization: 3072^3 has 288
+//   tiles of 128 x 256 on 132 SMs, 384 of 128 x 192).
 // - Split K (SplitK, run time): each tile's K is cut into `splits` ranges of
 //   k-tiles, one work unit each (blocks::SplitKScheduler).  A unit writes its
 //   fp32 partial tile to a workspace and counts itself in the tile's counter;
 //   the unit that arrives last adds the others' partials to its own and runs
 //   the epilogue.  Small M (one tile row: 32 tiles for N = 8192) then keeps
 //   every SM streaming a disjoint slice of B.
+// - The swap (`transposed`, run time; the launcher swaps the operands): for
+//   small M the launcher hands the kernel D^T = B^T A^T, so that N fills the
+//   tile's 128 rows and M its BN = 16, 32 or 64 columns (wgmma's N).  At
+//   M = 16 unswapped, TMA zero-fills 112 of A's 128 box rows: each stage
+//   writes 32 KB of shared memory for 16 KB of B; swapped, a 128 x 16 stage
+//   is 18 KB and 12 of them fit.  C and D are then read and written
+//   transposed from registers (epilogue_registers_transposed): TMA stores
+//   leave in 128-byte row chunks, which a 16- or 32-wide tile does not have.
 //
 // Predicted (docs/ladder.md, k13): +3..+8 % over k12 at 4096^3 and 8192^3
 // (fast.cu's worklog gains about that from the same change).
@@ -42,18 +51,33 @@ inline constexpr int kSmemLimit = 227 * 1024;  // the opt-in maximum of dynamic 
 inline constexpr int kConsumerBarrier = 1;     // the consumers' named barrier (0 is __syncthreads)
 
 /// The tile (128 x BN) and what follows from it: the TiledMMA, the epilogue's
-/// staging, and the stages that fit beside it.
+/// staging, and the stages that fit beside it.  BN = 16 and 32 serve the
+/// swapped problem only (D^T = B^T A^T, M <= 32 as the tile's width): D then
+/// leaves transposed from registers, so they have no staging for TMA stores
+/// (whose chunks are 128 bytes of a row: 64 16-bit columns).
 template <int BN>
 struct Config {
-  static_assert(BN == 64 || BN == 128 || BN == 192 || BN == 256, "tessel: k13 tiles are 128 x {64, 128, 192, 256}");
+  static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256,
+                "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}");
   static constexpr int kBN = BN;
+  /// D through the TMA-store epilogue (unswapped problems; BN >= 64).
+  static constexpr bool kTmaStore = BN >= 64;
+  /// D^T from registers (swapped problems; BN <= 64, the widths the plan
+  /// swaps with: wider tiles keep the program they were measured with).
+  static constexpr bool kTransposed = BN <= 64;
   template <class T>
   using Mma = TiledMma<SM90_64xNx16_F32_SS<T, BN, OperandMajor::k, OperandMajor::k>, 2, 1, 1>;  // layout-free
   template <class U>
   using Epilogue = TmaStoreEpilogue<U, Mma<__nv_bfloat16>, kBM, BN>;
-  static constexpr int kStagingBytes = Epilogue<__nv_bfloat16>::kSmemBytes > Epilogue<float>::kSmemBytes
-                                           ? Epilogue<__nv_bfloat16>::kSmemBytes
-                                           : Epilogue<float>::kSmemBytes;
+  static constexpr int staging_bytes() {
+    if constexpr (kTmaStore) {
+      return Epilogue<__nv_bfloat16>::kSmemBytes > Epilogue<float>::kSmemBytes ? Epilogue<__nv_bfloat16>::kSmemBytes
+                                                                               : Epilogue<float>::kSmemBytes;
+    } else {
+      return 0;
+    }
+  }
+  static constexpr int kStagingBytes = staging_bytes();
   static constexpr int kStageBytes = (kBM + BN) * kBK * 2;  // 16-bit operands
   static constexpr int kStages = (kSmemLimit - kStagingBytes - 1024) / kStageBytes;
   static_assert(kStages >= 2, "tessel: at least two stages");
@@ -73,6 +97,7 @@ struct SplitK {
 template <class T, MajorA MA, MajorB MB, class Cfg>
 struct Tiles {
   static constexpr int kBN = Cfg::kBN, kStages = Cfg::kStages;
+  static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
   using OpB = TmaOperand<T, major_of(MB), kBN>;
   using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, 2, 1, 1>;
@@ -87,10 +112,10 @@ struct Tiles {
   struct SharedStorage {
     alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
     alignas(1024) T b[kStages][OpB::kElems];  // kStages x (BN,64)
-    union Staging {                           // D's staging buffers, in the output type
-      __nv_bfloat16 bf16[Cfg::kStagingBytes / 2];
-      __half f16[Cfg::kStagingBytes / 2];
-      float f32[Cfg::kStagingBytes / 4];
+    union Staging {  // D's staging buffers, in the output type (a placeholder where D leaves from registers)
+      __nv_bfloat16 bf16[Cfg::kTmaStore ? Cfg::kStagingBytes / 2 : 2];
+      __half f16[Cfg::kTmaStore ? Cfg::kStagingBytes / 2 : 2];
+      float f32[Cfg::kTmaStore ? Cfg::kStagingBytes / 4 : 1];
     };
     alignas(1024) Staging d;
     blocks::PipelineStorage<kStages> pipe;
@@ -151,36 +176,57 @@ struct SplitKReduce {
 
 /// D's tile from the accumulators through the staging buffers: TMA stores,
 /// or the consumers' own row stores where TMA cannot describe D
-/// (TmaStoreEpilogue, `map_d` null).
+/// (TmaStoreEpilogue, `map_d` null); or, for a swapped problem
+/// (`transposed`), from registers to D^T (epilogue_registers_transposed).
 template <class X, class T>
 struct TileEpilogue {
-  const CUtensorMap* map_d;  // null: D's rows are not TMA-describable
+  const CUtensorMap* map_d;  // null: D's rows are not TMA-describable, or D is written transposed
   const Params<T>& p;
   typename X::SharedStorage::Staging& d;
+  bool transposed;  // the launcher swapped A and B: the kernel's (i, j) is D(j, i)
 
   __device__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
-    switch (p.cd_type) {
-      case DType::bf16:
-        X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, kConsumerBarrier);
-        break;
-      case DType::f16:
-        X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, kConsumerBarrier);
-        break;
-      case DType::f32:
-        X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, kConsumerBarrier);
-        break;
+    if constexpr (X::kTransposed) {
+      if (!X::kTmaStore || transposed) {
+        // One element per store; a warp's store of one value writes 8
+        // consecutive elements into each of 4 rows of D: fine for the few
+        // rows of D (M <= 64) of the swapped problems.
+        const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
+            coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
+        epilogue_registers_transposed(p, tile.m * kBM, tile.n * X::kBN, tCcD, acc);
+        return;
+      }
+    }
+    if constexpr (X::kTmaStore) {
+      switch (p.cd_type) {
+        case DType::bf16:
+          X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, kConsumerBarrier);
+          break;
+        case DType::f16:
+          X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, kConsumerBarrier);
+          break;
+        case DType::f32:
+          X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, kConsumerBarrier);
+          break;
+      }
     }
   }
   __device__ void finish(int t) const {
-    if (map_d != nullptr) X::template Epilogue<float>::finish(t);
+    if constexpr (X::kTmaStore)
+      if (map_d != nullptr) X::template Epilogue<float>::finish(t);
   }
 };
 
 /// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes.
+/// `transposed`: `p` is the swapped problem (the launcher's): A is B, B is A,
+/// m and n are N and M, and the kernel's element (i, j) is D(j, i) at
+/// d[j * ldd + i] (C likewise).  Only Cfg::kTransposed configurations take
+/// it, and those without TMA stores (BN < 64) take nothing else.
 template <class T, MajorA MA, MajorB MB, class Cfg>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_wgmma_in_flight(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                         const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p, SplitK sk) {
+                         const __grid_constant__ CUtensorMap map_d, bool tma_store, bool transposed, Params<T> p,
+                         SplitK sk) {
   using X = Tiles<T, MA, MB, Cfg>;
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
@@ -219,7 +265,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
   const auto thr = TM{}.get_slice(t);
   constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
-  const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d};
+  const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, transposed};
   const SplitKReduce<X> reduce{sk, shared.ticket};
   typename Pipeline::State read;
   for (blocks::WorkUnit u; scheduler.next(u);) {

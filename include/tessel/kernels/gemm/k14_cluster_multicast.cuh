@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
     const auto thr = TM{}.get_slice(t);
     constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
-    const k13::TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d};
+    const k13::TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
     // A stage goes back to both producers: this CTA's, and the peer's, which
     // multicasts its half of B into it.
     const auto release = [&](const typename Pipeline::State& st) {

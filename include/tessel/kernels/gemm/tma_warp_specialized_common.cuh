@@ -27,13 +27,22 @@ namespace tessel::gemm_kernels {
 /// K-major: rows of 64 k, 128 bytes each (kSmemKMajor).  M/N-major: atoms of
 /// (64 m x 64 k), each k a 128-byte row, the atoms 4096 elements apart
 /// (TmaTile finds that a box cannot span two atoms and cuts the tile into
-/// Rows/64 boxes).
+/// Rows/64 boxes).  An M/N-major tile of 16 or 32 rows (k13's swapped
+/// tiles: M as wgmma's N) is one atom whose k-rows are 32 or 64 bytes, with
+/// the swizzle of that width (Sw<1,3,3>, Sw<2,3,3>: TMA's 32- and 64-byte
+/// modes, which wgmma reads as well).
 template <class T, OperandMajor Major, int Rows>
 struct TmaOperand {
-  static constexpr SwizzledLayout kSmem =
-      Major == OperandMajor::k ? kSmemKMajor<Rows>
-                               : compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK),
-                                                                       make_stride(make_stride(1, 64 * kBK), 64)));
+  static_assert(Rows % 64 == 0 || (sizeof(T) == 2 && (Rows == 16 || Rows == 32)),
+                "tessel: operand tiles are 64-row atoms, or one 16- or 32-row atom of 16-bit elements");
+  static constexpr SwizzledLayout mn_major() {
+    if constexpr (Rows % 64 == 0)
+      return compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK),
+                                                   make_stride(make_stride(1, 64 * kBK), 64)));
+    else
+      return compose(Swizzle{Rows == 16 ? 1 : 2, 3, 3}, make_layout(make_shape(Rows, kBK), make_stride(1, Rows)));
+  }
+  static constexpr SwizzledLayout kSmem = Major == OperandMajor::k ? kSmemKMajor<Rows> : mn_major();
   static constexpr int kElems = Rows * kBK;
   using Tma = TmaTile<T, make_shape(Rows, kBK), kSmem>;
 };

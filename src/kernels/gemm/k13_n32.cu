@@ -1,0 +1,11 @@
+// k13's kernels with tile 128 x 32 (swapped problems only; src/kernels/gemm/k13_launch.hpp).
+#include "src/kernels/gemm/k13_tiles.hpp"
+
+namespace tessel::gemm_launch::k13 {
+
+template <>
+Status launch_tiles<32>(const GemmArgs& g, cudaStream_t stream, bool transposed) {
+  return launch_tiles_of<32>(g, stream, transposed);
+}
+
+}  // namespace tessel::gemm_launch::k13
