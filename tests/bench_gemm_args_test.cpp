@@ -175,6 +175,17 @@ TEST(BenchGemmNames, TypesAndSteps) {
     EXPECT_EQ(parse_gemm_impl(short_name(g)), g);
     EXPECT_EQ(parse_gemm_impl(name(g)), g);
   }
+  // The fp32 ladder.
+  EXPECT_EQ(parse_gemm_impl("f01"), GemmImpl::f01_naive);
+  EXPECT_EQ(parse_gemm_impl("F06"), GemmImpl::f06_vector_smem);
+  EXPECT_EQ(parse_gemm_impl("f05_warp_tiling"), GemmImpl::f05_warp_tiling);
+  EXPECT_FALSE(parse_gemm_impl("f07"));
+  for (GemmImpl g : kFp32GemmImpls) {
+    EXPECT_EQ(parse_gemm_impl(short_name(g)), g);
+    EXPECT_EQ(parse_gemm_impl(name(g)), g);
+    EXPECT_TRUE(is_fp32_step(g));
+  }
+  for (GemmImpl g : kAllGemmImpls) EXPECT_FALSE(is_fp32_step(g));
 }
 
 // ------------------------------------------------------------------ options
@@ -246,6 +257,16 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_EQ(o.steps.size(), 14u);                              // the steps, not "auto"
   EXPECT_EQ(o.steps.back(), GemmImpl::k14_cluster_multicast);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
+  // `all` is the ladder of the input type: f01..f06 for fp32.
+  a.impls = {"all"};
+  a.dtype = "fp32";
+  o = parse_ok(a);
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>(std::begin(kFp32GemmImpls), std::end(kFp32GemmImpls))));
+  EXPECT_TRUE(o.cublas_rows);
+  a.impls = {"f04,F06_vector_smem"};
+  o = parse_ok(a);
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::f04_double_buffer, GemmImpl::f06_vector_smem}));
+  a.dtype = "";
   a.impls = {"k10_persistent_warpgroup", "K01, k10,k09", "CUBLAS"};  // repeated flag, long names, spaces, case
   o = parse_ok(a);
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k10_persistent_warpgroup, GemmImpl::k01_naive,
@@ -272,8 +293,13 @@ TEST(BenchGemmArgs, TypesAndScales) {
   EXPECT_EQ(o.problems[0].alpha, -2.0);
   EXPECT_EQ(o.problems[0].beta, static_cast<double>(0.1f));  // what the kernel sees (GemmArgs holds float)
   a = mnk("64", "64", "64");
-  a.dtype = "fp32";
-  EXPECT_NE(parse_error(a).find("--dtype: 'fp32' is not an input type"), std::string::npos);
+  a.dtype = "fp32";  // the fp32 ladder: C and D follow (fp32)
+  o = parse_ok(a);
+  EXPECT_EQ(o.problems[0].in, DType::f32);
+  EXPECT_EQ(o.problems[0].out, DType::f32);
+  a.out_dtype = "bf16";  // fp32 inputs take fp32 outputs only
+  EXPECT_NE(parse_error(a).find("--out-dtype: fp32 inputs take fp32 C and D"), std::string::npos);
+  a = mnk("64", "64", "64");
   a.dtype = "int8";
   EXPECT_NE(parse_error(a).find("--dtype"), std::string::npos);
   a = mnk("64", "64", "64");
@@ -471,7 +497,7 @@ TEST(BenchGemmSuite, Errors) {
   EXPECT_NE(error_of("group,m,n,k\nx,1,-2,4\n").find("negative"), std::string::npos);
   EXPECT_NE(error_of("group,m,n,k\n\"x,1,2,4\n").find("unterminated quote"), std::string::npos);
   EXPECT_NE(error_of("group,m,n,k,layout\nx,1,2,4,xy\n").find("layout: 'xy' is not a layout"), std::string::npos);
-  EXPECT_NE(error_of("group,m,n,k,dtype\nx,1,2,4,fp32\n").find("dtype"), std::string::npos);
+  EXPECT_NE(error_of("group,m,n,k,dtype\nx,1,2,4,fp64\n").find("dtype"), std::string::npos);
   EXPECT_NE(error_of("group,m,m,k\n").find("appears twice"), std::string::npos);
 }
 

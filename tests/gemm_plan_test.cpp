@@ -22,6 +22,14 @@ static_assert(split_k_for(64, 128, 132) == 2);
 static_assert(swap_ab_for(64, 128) && !swap_ab_for(65, 8192) && !swap_ab_for(16, 127));
 static_assert(swapped_tile_for(1) == 16 && swapped_tile_for(17) == 32 && swapped_tile_for(33) == 64);
 
+// Rule 1 where A's rows straddle 128-byte lines (lda a multiple of 8, not of
+// 64): 128 x 128, not 128 x 64 (1000^3: 0.84 of cuBLASLt against 0.70).
+static_assert(same(plan_k13(1000, 1000, 1000, 132, 0, SwapAB::plan, false), {128, 1, kOff}));
+static_assert(same(plan_k13(1024, 1024, 1000, 132, 0, SwapAB::plan, false), {128, 1, kOff}));
+static_assert(same(plan_k13(1000, 1000, 1024, 132, 0, SwapAB::plan, true), {64, 1, kOff}));  // B's rows alone: a tie
+// Larger grids are rule 2's, whatever A's rows.
+static_assert(same(plan_k13(4000, 4000, 4000, 132, 0, SwapAB::plan, false), plan_k13(4000, 4000, 4000, 132)));
+
 // The measured best of docs/heuristics.md (H100, 132 SMs): the plan picks it,
 // or names the shape as its known miss.
 TEST(GemmPlan, MeasuredChoices) {

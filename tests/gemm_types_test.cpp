@@ -39,6 +39,24 @@ TEST(GemmTypes, ImplNamesRoundTrip) {
   EXPECT_STREQ(name(static_cast<GemmImpl>(42)), "unknown");
 }
 
+// The fp32 ladder: its own list, names f01..f06, parsed like the 16-bit steps.
+TEST(GemmTypes, Fp32LadderNames) {
+  for (GemmImpl impl : kFp32GemmImpls) {
+    EXPECT_EQ(parse_gemm_impl(short_name(impl)), impl) << short_name(impl);
+    EXPECT_EQ(parse_gemm_impl(name(impl)), impl) << name(impl);
+    EXPECT_EQ(std::string(name(impl)).rfind(short_name(impl), 0), 0u) << name(impl);
+    EXPECT_EQ(short_name(impl)[0], 'f') << name(impl);
+    EXPECT_TRUE(is_fp32_step(impl));
+  }
+  for (GemmImpl impl : kAllGemmImpls) EXPECT_FALSE(is_fp32_step(impl)) << name(impl);
+  EXPECT_FALSE(is_fp32_step(GemmImpl::automatic));
+  EXPECT_EQ(parse_gemm_impl("f01"), GemmImpl::f01_naive);
+  EXPECT_EQ(parse_gemm_impl("F03_SMEM_PADDED"), GemmImpl::f03_smem_padded);
+  EXPECT_EQ(parse_gemm_impl("f06_vector_smem"), GemmImpl::f06_vector_smem);
+  for (const char* bad : {"f00", "f07", "f1", "f01_", "f06_vector"})
+    EXPECT_FALSE(parse_gemm_impl(bad).has_value()) << '"' << bad << '"';
+}
+
 TEST(GemmTypes, DTypeNamesRoundTrip) {
   for (DType t : {DType::bf16, DType::f16, DType::f32}) EXPECT_EQ(parse_dtype(name(t)), t) << name(t);
   EXPECT_EQ(parse_dtype("bf16"), DType::bf16);

@@ -95,6 +95,15 @@ constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 :
 /// largest wins, the widest on a tie.  3072^3: 288 tiles of 128 x 256 on 132
 /// SMs keep 0.73 of three waves busy, 384 of 128 x 192 keep 0.97 of them:
 /// 192 wins (0.96 of cuBLAS against 0.79).
+/// Rule 1 keeps 128 x 128 where A's rows do not start on 128-byte lines
+/// (`a_rows_whole_lines` false: lda a multiple of 8 but not of 64 elements,
+/// so that TMA reads A as it is and every 128-byte box row straddles two L2
+/// lines): the 128 x 64 tile reads A twice as often and is bound by the L2's
+/// request rate there.  Measured on an H100 (bench/results/probe_1000_h100.csv):
+/// 1000^3 0.84 of cuBLASLt with 128 x 128 against 0.70 with 128 x 64,
+/// 1024 x 1024 x 1000 (lda = 1000) 0.92 against 0.75; with A's rows whole
+/// lines and B's not (1000 x 1000 x 1024, 1024 x 1000 x 1024) both widths
+/// tie (0.89).
 /// Rule 4 comes first: a swapped problem gets the swapped width and rule 3 on
 /// its (ceil(N/128) x ceil(M/width)) tiles; rules 1 and 2 are for unswapped ones.
 /// A forced width (force_tile_n) skips rules 1 and 2; rule 3 still applies.
@@ -104,7 +113,7 @@ constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 :
 /// unswapped kernel), and 16 or 32, the swapped kernel's only, swap it.
 /// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1, off}; plan_k13(16, 8192, 8192, 132) == {16, 2, on}.
 constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0,
-                              SwapAB force_swap = SwapAB::plan) {
+                              SwapAB force_swap = SwapAB::plan, bool a_rows_whole_lines = true) {
   using namespace plan_detail;
   const index_t k_tiles = ceil_div(k, 64);
   const bool swap = force_swap == SwapAB::on ||
@@ -116,7 +125,8 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
   }
   const index_t tiles_m = ceil_div(m, 128);
   int bn = force_tile_n;
-  if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms) bn = 2 * tiles_m * ceil_div(n, 128) <= sms && m > 64 ? 64 : 128;
+  if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms)
+    bn = 2 * tiles_m * ceil_div(n, 128) <= sms && m > 64 && a_rows_whole_lines ? 64 : 128;
   if (bn == 0) {
     double best = -1.0;
     for (int w : {256, 192, 128}) {

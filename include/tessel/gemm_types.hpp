@@ -138,9 +138,18 @@ enum class GemmImpl {
   k12_wgmma,                 // k11 with wgmma (SS) from the TMA-filled stages, two consumer warpgroups
   k13_wgmma_in_flight,       // k12 with one k-tile of wgmma in flight; tile width and split K as knobs
   k14_cluster_multicast,     // k13 on 2-CTA clusters that multicast their shared B tile
+  // The fp32 ladder (docs/ladder.md, "The fp32 ladder"): fp32 A, B, C and D, FFMA on the CUDA cores, no TF32.
+  f01_naive,          // one thread per element of D
+  f02_smem_fma,       // shared-memory tiles + a TiledMMA of FMA atoms
+  f03_smem_padded,    // f02 with a bank-conflict-free shared layout
+  f04_double_buffer,  // two shared stages filled through registers, fragments loaded one k ahead
+  f05_warp_tiling,    // warps own compact blocks of D (4x4 per thread); epilogue through shared memory
+  f06_vector_smem,    // M/N-major shared tiles read with 128-bit loads; cp.async loads
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
+/// The 16-bit ladder k01..k13, in order (bf16 or fp16 A and B; the fp32
+/// ladder is kFp32GemmImpls).
 inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k02_smem_fma,
                                              GemmImpl::k03_smem_padded,
@@ -155,10 +164,21 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k12_wgmma,
                                              GemmImpl::k13_wgmma_in_flight,
                                              GemmImpl::k14_cluster_multicast};
+/// The fp32 ladder, in order: the steps that take fp32 A and B (and only
+/// those; every step of kAllGemmImpls takes bf16 or fp16 A and B).
+inline constexpr GemmImpl kFp32GemmImpls[] = {GemmImpl::f01_naive,       GemmImpl::f02_smem_fma,
+                                              GemmImpl::f03_smem_padded, GemmImpl::f04_double_buffer,
+                                              GemmImpl::f05_warp_tiling, GemmImpl::f06_vector_smem};
+/// Is `g` a step of the fp32 ladder (fp32 A and B)?
+constexpr bool is_fp32_step(GemmImpl g) {
+  for (GemmImpl f : kFp32GemmImpls)
+    if (f == g) return true;
+  return false;
+}
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 
-/// "k01".."k14" (and "auto"): the short name (the CLI's, the `impl` column's).
+/// "k01".."k14", "f01".."f06" (and "auto"): the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -189,6 +209,18 @@ constexpr const char* short_name(GemmImpl g) {
       return "k13";
     case GemmImpl::k14_cluster_multicast:
       return "k14";
+    case GemmImpl::f01_naive:
+      return "f01";
+    case GemmImpl::f02_smem_fma:
+      return "f02";
+    case GemmImpl::f03_smem_padded:
+      return "f03";
+    case GemmImpl::f04_double_buffer:
+      return "f04";
+    case GemmImpl::f05_warp_tiling:
+      return "f05";
+    case GemmImpl::f06_vector_smem:
+      return "f06";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -225,6 +257,18 @@ constexpr const char* name(GemmImpl g) {
       return "k13_wgmma_in_flight";
     case GemmImpl::k14_cluster_multicast:
       return "k14_cluster_multicast";
+    case GemmImpl::f01_naive:
+      return "f01_naive";
+    case GemmImpl::f02_smem_fma:
+      return "f02_smem_fma";
+    case GemmImpl::f03_smem_padded:
+      return "f03_smem_padded";
+    case GemmImpl::f04_double_buffer:
+      return "f04_double_buffer";
+    case GemmImpl::f05_warp_tiling:
+      return "f05_warp_tiling";
+    case GemmImpl::f06_vector_smem:
+      return "f06_vector_smem";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -235,6 +279,8 @@ constexpr const char* name(GemmImpl g) {
 constexpr std::optional<GemmImpl> parse_gemm_impl(std::string_view s) {
   if (names_detail::iequal(s, "auto")) return GemmImpl::automatic;
   for (GemmImpl g : kAllGemmImpls)
+    if (names_detail::iequal(s, short_name(g)) || names_detail::iequal(s, name(g))) return g;
+  for (GemmImpl g : kFp32GemmImpls)
     if (names_detail::iequal(s, short_name(g)) || names_detail::iequal(s, name(g))) return g;
   return std::nullopt;
 }

@@ -19,7 +19,6 @@ Status check_common(const GemmArgs& g) {
   if (g.m < 1 || g.n < 1 || g.k < 1)
     return invalid("extents must be positive (got M=" + std::to_string(g.m) + ", N=" + std::to_string(g.n) +
                    ", K=" + std::to_string(g.k) + ")");
-  if (g.ab_type == DType::f32) return invalid("A and B must be bf16 or fp16 (fp32 inputs are not a ladder problem)");
   if (g.a == nullptr || g.b == nullptr || g.d == nullptr) return invalid("A, B and D must not be null");
   if (g.beta != 0.0f && g.c == nullptr) return invalid("C is null but beta != 0 (C is read when beta != 0)");
   const index_t a_contig = g.layout.a == MajorA::k ? g.k : g.m;
@@ -35,6 +34,25 @@ Status check_common(const GemmArgs& g) {
   // Element offsets are 64-bit in the kernels, but grids are not unbounded.
   if ((g.m + 127) / 128 > 65535 * 2048LL || (g.n + 127) / 128 > 65535 * 2048LL)
     return Status::failure(Status::unsupported, "M or N too large for the grid");
+  return Status::success();
+}
+
+/// The element types a step takes (invalid_argument, naming the rule): the
+/// 16-bit ladder (k01..k13) takes bf16 or fp16 A and B with any output type;
+/// the fp32 ladder (f01..f06) fp32 A, B, C and D.
+Status check_types(GemmImpl impl, const GemmArgs& g) {
+  if (is_fp32_step(impl)) {
+    if (g.ab_type != DType::f32)
+      return invalid(std::string(short_name(impl)) + ": A and B must be fp32 (the fp32 ladder f01..f06; got " +
+                     name(g.ab_type) + ": bf16 and fp16 inputs are k01..k13)");
+    if (g.cd_type != DType::f32)
+      return invalid(std::string(short_name(impl)) + ": C and D must be fp32 (the fp32 ladder; got " + name(g.cd_type) +
+                     ")");
+    return Status::success();
+  }
+  if (g.ab_type == DType::f32)
+    return invalid(std::string(short_name(impl)) +
+                   ": A and B must be bf16 or fp16 (k01..k13; fp32 inputs are the fp32 ladder f01..f06)");
   return Status::success();
 }
 
@@ -88,6 +106,8 @@ Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
 
 Status gemm_check(GemmImpl impl, const GemmArgs& args) {
   if (Status s = check_common(args); !s) return s;
+  if (impl != GemmImpl::automatic)
+    if (Status s = check_types(impl, args); !s) return s;
   using namespace gemm_launch;
   switch (impl) {
     case GemmImpl::k01_naive:
@@ -118,6 +138,18 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_k13(args);
     case GemmImpl::k14_cluster_multicast:
       return check_k14(args);
+    case GemmImpl::f01_naive:
+      return check_f01(args);
+    case GemmImpl::f02_smem_fma:
+      return check_f02(args);
+    case GemmImpl::f03_smem_padded:
+      return check_f03(args);
+    case GemmImpl::f04_double_buffer:
+      return check_f04(args);
+    case GemmImpl::f05_warp_tiling:
+      return check_f05(args);
+    case GemmImpl::f06_vector_smem:
+      return check_f06(args);
     case GemmImpl::automatic: {
       GemmImpl step{};
       GemmArgs with_plan;
@@ -168,6 +200,18 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_k13(args, stream);
     case GemmImpl::k14_cluster_multicast:
       return launch_k14(args, stream);
+    case GemmImpl::f01_naive:
+      return launch_f01(args, stream);
+    case GemmImpl::f02_smem_fma:
+      return launch_f02(args, stream);
+    case GemmImpl::f03_smem_padded:
+      return launch_f03(args, stream);
+    case GemmImpl::f04_double_buffer:
+      return launch_f04(args, stream);
+    case GemmImpl::f05_warp_tiling:
+      return launch_f05(args, stream);
+    case GemmImpl::f06_vector_smem:
+      return launch_f06(args, stream);
     case GemmImpl::automatic:
       break;  // handled above
   }
@@ -176,6 +220,13 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
 
 GemmPlan gemm_plan(const GemmArgs& args) {
   GemmPlan plan;
+  if (args.ab_type == DType::f32) {
+    // fp32 inputs: the fp32 ladder's last step, on every device (no tuning).
+    plan.impl = GemmImpl::f06_vector_smem;
+    plan.tuning = args.tuning;
+    plan.why = "fp32 inputs: f06";
+    return plan;
+  }
   const DeviceTraits dev = device_traits();
   const int major = dev.major, minor = dev.minor, sms = dev.sms;
   if (major != 9 || minor != 0) {
@@ -186,7 +237,10 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     return plan;
   }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
-  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab);
+  // A's rows as TMA reads them: the caller's where TMA can (lda a multiple
+  // of 8 elements), else the padded copy's, whose rows are whole 128-byte lines.
+  const bool a_whole_lines = args.lda % 8 != 0 || args.lda % 64 == 0;
+  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab, a_whole_lines);
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
   plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
              (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");

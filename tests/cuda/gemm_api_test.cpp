@@ -125,6 +125,54 @@ TEST(GemmApi, EachInvalidRuleIsInvalidArgument) {
   expect_invalid(g, "fp32 inputs", "bf16 or fp16");
 }
 
+// The two ladders' type rules, each invalid_argument naming the rule: the
+// 16-bit steps refuse fp32 A and B, the fp32 steps refuse 16-bit A and B and
+// 16-bit C and D; the fp32 steps serve every well-formed fp32 problem.
+TEST(GemmApi, TypeRulesOfTheTwoLadders) {
+  GemmArgs g = valid_args();
+  g.ab_type = DType::f32, g.cd_type = DType::f32;
+  for (GemmImpl impl : kAllGemmImpls) {
+    const Status s = gemm_check(impl, g);
+    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ": " << s.message;
+    EXPECT_NE(s.message.find("A and B must be bf16 or fp16"), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find("f01..f06"), std::string::npos) << s.message;  // says where fp32 goes
+    EXPECT_EQ(gemm(impl, g).code, Status::invalid_argument);
+  }
+  for (GemmImpl impl : kFp32GemmImpls) {
+    EXPECT_TRUE(gemm_check(impl, g).is_ok()) << name(impl) << ": " << gemm_check(impl, g).message;
+    for (DType ab : {DType::bf16, DType::f16}) {
+      GemmArgs h = g;
+      h.ab_type = ab;
+      const Status s = gemm_check(impl, h);
+      EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ": " << s.message;
+      EXPECT_NE(s.message.find("A and B must be fp32"), std::string::npos) << s.message;
+      EXPECT_NE(s.message.find(short_name(impl)), std::string::npos) << s.message;
+      EXPECT_EQ(gemm(impl, h).code, Status::invalid_argument);  // before any CUDA call
+    }
+    for (DType cd : {DType::bf16, DType::f16}) {
+      GemmArgs h = g;
+      h.cd_type = cd;
+      const Status s = gemm_check(impl, h);
+      EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ": " << s.message;
+      EXPECT_NE(s.message.find("C and D must be fp32"), std::string::npos) << s.message;
+    }
+    // Every shape and leading dimension below the grid limit.
+    for (index_t m : {1, 7, 129, 1000})
+      for (index_t k : {1, 3, 1000}) {
+        GemmArgs h = g;
+        h.m = m, h.n = m + 2, h.k = k;
+        h.lda = k + 3, h.ldb = h.n + 1, h.ldc = h.n, h.ldd = h.n + 5;
+        EXPECT_TRUE(gemm_check(impl, h).is_ok()) << name(impl) << " " << m << "x" << h.n << "x" << k;
+      }
+  }
+  // `auto` with fp32 inputs plans the best fp32 step, on any device.
+  const GemmPlan p = gemm_plan(g);
+  EXPECT_EQ(p.impl, GemmImpl::f06_vector_smem) << p.why;
+  EXPECT_TRUE(gemm_check(GemmImpl::automatic, g).is_ok());
+  g.cd_type = DType::bf16;
+  EXPECT_EQ(gemm_check(GemmImpl::automatic, g).code, Status::invalid_argument);
+}
+
 TEST(GemmApi, NullCAndSmallLdcAreFineWhenBetaIsZero) {
   GemmArgs g = valid_args();
   g.beta = 0.0f;

@@ -1,6 +1,7 @@
 // Every step of the GEMM ladder through the public API tessel::gemm(), bit
 // for bit against a host reference in exact arithmetic.  Parameterized over
-// every GemmImpl value (kAllGemmImpls, k01..k14), `auto` (the plan's choice),
+// every GemmImpl value (kAllGemmImpls, k01..k14; the fp32 ladder f01..f06,
+// kFp32GemmImpls, in the GemmF32 suites), `auto` (the plan's choice),
 // and k13 with each tile width and several split counts forced: a step whose
 // gemm_check still says "not built yet" is skipped with its name, so each
 // step is tested here as soon as it lands.  Skipped where no GPU is present.
@@ -122,8 +123,8 @@ struct DeviceBuffer {
 /// the working buffers, the host reference.
 struct World {
   cudaStream_t stream = nullptr;
-  DeviceBuffer a_src[2][2];          // [ab type][0: A:k (i*1000+l), 1: A:m (i+l*1000)]
-  DeviceBuffer b_src[2][2];          // [ab type][0: B:n (l*1000+j), 1: B:k (l+j*1000)]
+  DeviceBuffer a_src[3][2];          // [ab type: bf16, fp16, fp32][0: A:k (i*1000+l), 1: A:m (i+l*1000)]
+  DeviceBuffer b_src[3][2];          // [ab type][0: B:n (l*1000+j), 1: B:k (l+j*1000)]
   DeviceBuffer c_src[3];             // [cd type] C(i,j) at i*1000+j
   DeviceBuffer a, b, c, d;           // per-case copies with the case's leading dimensions
   std::vector<std::int32_t> ref[7];  // P_K(i, j) at i*1000+j for K = kFullK[s]
@@ -131,7 +132,7 @@ struct World {
 };
 World* g_world = nullptr;
 
-int ab_slot(DType t) { return t == DType::bf16 ? 0 : 1; }
+int ab_slot(DType t) { return t == DType::bf16 ? 0 : t == DType::f16 ? 1 : 2; }
 int cd_slot(DType t) { return t == DType::bf16 ? 0 : t == DType::f16 ? 1 : 2; }
 
 template <class U>
@@ -153,6 +154,7 @@ void set_up_world(World& w) {
   CUDA_CHECK(cudaStreamCreate(&w.stream));
   upload_inputs<__nv_bfloat16>(w, 0);
   upload_inputs<__half>(w, 1);
+  upload_inputs<float>(w, 2);  // the fp32 ladder (f01..f06)
   upload(w.c_src[0], make_matrix<__nv_bfloat16>(c_at), w.stream);
   upload(w.c_src[1], make_matrix<__half>(c_at), w.stream);
   upload(w.c_src[2], make_matrix<float>(c_at), w.stream);
@@ -228,7 +230,8 @@ void run_case(GemmImpl impl, const Case& c, Tally& tally) {
   World& w = *g_world;
   const int ks = k_index(c.k);
   ASSERT_GE(ks, 0);
-  const std::size_t ab_size = 2, cd_size = static_cast<std::size_t>(size_bytes(c.cd));
+  const std::size_t ab_size = static_cast<std::size_t>(size_bytes(c.ab)),
+                    cd_size = static_cast<std::size_t>(size_bytes(c.cd));
   const bool ak = c.layout.a == MajorA::k, bn = c.layout.b == MajorB::n;
   const index_t a_rows = ak ? c.m : c.k, a_cols = ak ? c.k : c.m;
   const index_t b_rows = bn ? c.k : c.n, b_cols = bn ? c.n : c.k;
@@ -481,6 +484,65 @@ TEST_P(Gemm, RejectsBadK13TuningAndWritesNothing) {
   }
 }
 
+// ------------------------------------------------------------------ the fp32 ladder
+
+/// The fp32 steps (f01..f06): fp32 A, B, C and D.  Tier 1 is exact as for
+/// the 16-bit steps (integers in [-4,4], |sums| < 2^24), and the host's
+/// rounding to fp32 is the identity on them.
+class GemmF32 : public Gemm {};
+
+TEST_P(GemmF32, Fp32Sweep) {
+  // f02 on: the k09-style sweep, 11 x 11 x 7 shapes x 4 layouts x 2 epilogues;
+  // f01 (one thread per element, slow) the small one.
+  const bool naive = GetParam().impl == GemmImpl::f01_naive;
+  sweep(naive ? kSmallMN : kFullMN, naive ? kSmallK : kFullK, DType::f32, DType::f32, 0, false);
+}
+
+TEST_P(GemmF32, Fp32PaddedLeadingDimensions) {
+  // +8 keeps 16-byte rows where N (or M, K) is a multiple of 4 (f06's 16-byte
+  // cp.async and 128-bit epilogue stores), +3 never does (the 4-byte paths).
+  for (index_t pad : {8, 3}) {
+    sweep(kSmallMN, kSmallK, DType::f32, DType::f32, pad, true);
+    if (HasFatalFailure() || IsSkipped()) return;
+  }
+}
+
+/// The type rules: 16-bit inputs, or fp32 inputs with a 16-bit output, are
+/// invalid_argument naming the rule, and nothing is written.
+TEST_P(GemmF32, RejectsOtherTypesAndWritesNothing) {
+  if (GetParam().impl == GemmImpl::automatic) GTEST_SKIP() << "auto runs the 16-bit ladder for 16-bit inputs";
+  World& w = *g_world;
+  const GemmImpl impl = GetParam().impl;
+  GemmArgs base;
+  base.m = 64, base.n = 48, base.k = 32;
+  base.ab_type = DType::f32, base.cd_type = DType::f32;
+  base.lda = 32, base.ldb = 48, base.ldc = 48, base.ldd = 48;
+  base.a = w.a.p, base.b = w.b.p, base.c = w.c.p, base.d = w.d.p;
+  base.alpha = 1.0f, base.beta = 1.0f;
+  struct Rule {
+    DType ab, cd;
+    const char* keyword;
+  };
+  const std::size_t d_bytes = 64 * 48 * 4;
+  std::vector<unsigned char> h(d_bytes);
+  for (const Rule& r :
+       {Rule{DType::bf16, DType::f32, "A and B must be fp32"}, Rule{DType::f16, DType::f16, "A and B must be fp32"},
+        Rule{DType::f32, DType::bf16, "C and D must be fp32"}}) {
+    GemmArgs g = base;
+    g.ab_type = r.ab, g.cd_type = r.cd;
+    CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
+    const Status s = gemm(impl, g, w.stream);
+    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ": " << s.message;
+    EXPECT_NE(s.message.find(r.keyword), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find(short_name(impl)), std::string::npos) << s.message;
+    CUDA_CHECK(cudaMemcpyAsync(h.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));
+    int written = 0;
+    for (unsigned char x : h) written += x != 0xFF;
+    EXPECT_EQ(written, 0) << name(impl) << ": D was written";
+  }
+}
+
 std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
   const GemmTuning t = info.param.tuning;
   if (t.tile_n == 0 && t.splits == 0 && t.swap_ab == SwapAB::plan) return name(info.param.impl);
@@ -497,6 +559,15 @@ std::vector<StepParam> all_steps() {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSteps, Gemm, ::testing::ValuesIn(all_steps()), param_name);
+std::vector<StepParam> fp32_steps() {
+  std::vector<StepParam> v;
+  for (GemmImpl g : kFp32GemmImpls) v.push_back({g});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fp32Steps, GemmF32, ::testing::ValuesIn(fp32_steps()), param_name);
+// `auto` with fp32 inputs: the plan runs the best fp32 step (f06).
+INSTANTIATE_TEST_SUITE_P(Fp32Plan, GemmF32, ::testing::Values(StepParam{GemmImpl::automatic}), param_name);
 // What tessel::gemm(args) runs: the plan's kernel and tuning per shape.
 INSTANTIATE_TEST_SUITE_P(Plan, Gemm, ::testing::Values(StepParam{GemmImpl::automatic}), param_name);
 // Every configuration the plan can choose, forced on every shape: each tile

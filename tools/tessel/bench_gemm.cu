@@ -167,8 +167,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   proto.verify = verify_name(opt.verify);
   proto.repeat = opt.repeat;
   proto.reference =
-      "cublasLtMatmul, first result of cublasLtMatmulAlgoGetHeuristic, 32 MiB workspace, CUBLAS_COMPUTE_32F, "
-      "fp32 scale, same buffers; ratio = t_cublas_median / t_impl_median";
+      "cublasLtMatmul, first result of cublasLtMatmulAlgoGetHeuristic, 32 MiB workspace, CUBLAS_COMPUTE_32F "
+      "(fp32 inputs: plain fp32, no TF32), fp32 scale, same buffers; ratio = t_cublas_median / t_impl_median";
 
   std::cerr << "# " << device.gpu << ", " << device.sm_count << " SMs, sm_" << device.cc_major << device.cc_minor
             << ", SM clock " << device.sm_clock_khz / 1000 << " MHz, memory clock " << device.mem_clock_khz / 1000

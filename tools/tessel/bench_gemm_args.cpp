@@ -113,9 +113,8 @@ bool parse_scale(std::string_view text, std::string_view flag, double& out, std:
 
 bool parse_input_type(std::string_view text, std::string_view flag, DType& out, std::string& error) {
   const std::optional<DType> t = parse_dtype(trim(text));
-  if (!t || *t == DType::f32) {
-    error = std::string(flag) + ": " + quoted(trim(text)) +
-            (t ? " is not an input type (A and B are bf16 or fp16)" : " is not a type (bf16 or fp16)");
+  if (!t) {
+    error = std::string(flag) + ": " + quoted(trim(text)) + " is not a type (bf16, fp16 or fp32)";
     return false;
   }
   out = *t;
@@ -465,6 +464,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   if (!a.beta.empty() && !parse_scale(a.beta, "--beta", d.beta, error)) return false;
 
   // Implementations.
+  bool all_requested = false;
   if (a.impls.empty()) {
     o.steps = {kBestGemmImpl};  // the best step
     o.cublas_rows = true;
@@ -475,7 +475,9 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       const std::string l = lower(name);
       std::vector<GemmImpl> add;
       if (l == "all") {
-        add.assign(std::begin(kAllGemmImpls), std::end(kAllGemmImpls));
+        // The ladder of the input type: k01..k13 for bf16/fp16, f01..f06 for fp32
+        // (the problems are read below; a suite mixing both gets both).
+        all_requested = true;
         o.cublas_rows = true;
       } else if (l == "cublas") {
         o.cublas_rows = true;
@@ -483,7 +485,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
         add.push_back(*g);
       } else {
         error = "--impl: unknown implementation " + quoted(name) +
-                " (k01..k14, long names such as k04_mma_sync, auto, cublas, or all)";
+                " (k01..k14, f01..f06, long names such as k04_mma_sync, auto, cublas, or all)";
         return false;
       }
       for (GemmImpl g : add)
@@ -545,6 +547,26 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
             p.beta = d.beta;
             o.problems.push_back(p);
           }
+  }
+  for (const GemmProblem& p : o.problems)
+    if (p.in == DType::f32 && p.out != DType::f32) {
+      error = "--out-dtype: fp32 inputs take fp32 C and D (the fp32 ladder f01..f06 and cuBLAS's fp32 GEMM); got " +
+              std::string(name(p.out));
+      return false;
+    }
+  if (all_requested) {
+    // `all` stands where it was given: the ladders come first, in ladder order,
+    // then whatever else was named (no repeats).
+    std::vector<GemmImpl> ladder;
+    const bool any16 =
+        std::any_of(o.problems.begin(), o.problems.end(), [](const GemmProblem& p) { return p.in != DType::f32; });
+    const bool any32 =
+        std::any_of(o.problems.begin(), o.problems.end(), [](const GemmProblem& p) { return p.in == DType::f32; });
+    if (any16) ladder.insert(ladder.end(), std::begin(kAllGemmImpls), std::end(kAllGemmImpls));
+    if (any32) ladder.insert(ladder.end(), std::begin(kFp32GemmImpls), std::end(kFp32GemmImpls));
+    for (GemmImpl g : o.steps)
+      if (std::find(ladder.begin(), ladder.end(), g) == ladder.end()) ladder.push_back(g);
+    o.steps = ladder;
   }
   if (o.verify == VerifyTier::tier1)
     for (const GemmProblem& p : o.problems)

@@ -103,7 +103,12 @@ __global__ void fill_random(T* p, std::size_t n, std::uint64_t seed, bool small_
 
 /// The fp64 reference: ref = alpha * A*B + beta * C and the tier-2 bound
 ///   2 u |ref| + 2 K 2^-24 |alpha| (|A||B|)_ij + 2 u |beta C_ij|
-/// per element, both accumulated in double.  A plain shared-memory tiled
+/// per element, both accumulated in double.  2^-24 is fp32's unit roundoff:
+/// every ladder accumulates in fp32, and a sum of K products rounded once
+/// per FMA is within K 2^-24 (|A||B|)_ij of the exact one (to first order;
+/// the factor 2 is margin).  The inputs are not rounded again: bf16, fp16
+/// and fp32 values are exact in double, so the bound holds for the fp32
+/// ladder's fp32 inputs as it does for 16-bit ones.  A plain shared-memory tiled
 /// kernel: 64x64 outputs per block, 16 of K per step, 4x4 per thread.  A and B
 /// are read through the layout's strides, with the tile loads mapped so that
 /// consecutive threads read consecutive addresses in every layout.
@@ -249,7 +254,9 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
     with_type(d.p.out, [&](auto out_tag) {
       using TIn = decltype(in_tag);
       using TOut = decltype(out_tag);
-      if constexpr (!std::is_same_v<TIn, float>) {  // inputs are never fp32 (parse_gemm_bench_args)
+      // fp32 inputs take fp32 outputs (parse_gemm_bench_args); the other
+      // pairs would be instantiated for nothing.
+      if constexpr (!std::is_same_v<TIn, float> || std::is_same_v<TOut, float>) {
         RefParams<TIn, TOut> rp{};
         rp.m = d.p.m;
         rp.n = d.p.n;

@@ -113,7 +113,8 @@ the device, and cuBLASLt and each step run once on a NaN-poisoned D.
 Rows that pass are timed: warm-up (>= --warmup launches and 25 ms), then
 >= --iterations launches and 200 ms with the L2 flushed before each launch;
 median, min and p90 from CUDA events.  cuBLASLt (first heuristic, 32 MiB
-workspace, fp32 compute) is timed in the same run; ratio = t_cublas / t_impl
+workspace, CUBLAS_COMPUTE_32F: plain fp32, no TF32, for --dtype fp32 too)
+is timed in the same run; ratio = t_cublas / t_impl
 (> 1: tessel is faster).  Dispositions: passed, incorrect, not_supported
 (the step refuses the problem; the reason is in `note`), error.
 
@@ -138,6 +139,7 @@ Examples:
   tessel bench gemm --m 1024:8192:1024 --n 4096 --k 4096 --impl k04,k11 --csv sweep.csv
   tessel bench gemm --suite tests/data/bench_suite.csv --repeat 2 --csv suite.csv --json suite.json
   tessel bench gemm --m 4096 --n 4096 --k 4096 --layout all --dtype fp16 --out-dtype fp32 --verify tier1
+  tessel bench gemm --m 4096 --n 4096 --k 4096 --dtype fp32 --impl all
   python3 bench/plot_gemm.py suite.csv --out suite.png
 
 Exit status: 0 when the run finished (whatever the dispositions), 1 when an
@@ -292,7 +294,10 @@ int main(int argc, char** argv) {
                    "CSV of problems with header group,m,n,k (optional columns dtype, out_dtype, layout, alpha, "
                    "beta); replaces --m/--n/--k")
       ->type_name("FILE");
-  bench_gemm->add_option("--dtype", gemm_args.dtype, "type of A and B: bf16 (default) or fp16")->type_name("TYPE");
+  bench_gemm
+      ->add_option("--dtype", gemm_args.dtype,
+                   "type of A and B: bf16 (default), fp16, or fp32 (the fp32 ladder f01..f06; C and D fp32)")
+      ->type_name("TYPE");
   bench_gemm->add_option("--out-dtype", gemm_args.out_dtype, "type of C and D: bf16, fp16 or fp32 (default: --dtype)")
       ->type_name("TYPE");
   bench_gemm->add_option("--layout", gemm_args.layouts, "A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, kn.., or all")
@@ -303,8 +308,10 @@ int main(int argc, char** argv) {
   bench_gemm->add_option("--beta", gemm_args.beta, "beta (default 0; C is allocated and read only when beta != 0)")
       ->type_name("X");
   bench_gemm
-      ->add_option("--impl", gemm_args.impls,
-                   "auto (the plan chooses), k01..k14 (or long names), cublas, all; comma list (default: auto,cublas)")
+      ->add_option(
+          "--impl", gemm_args.impls,
+          "auto (the plan chooses), k01..k14, f01..f06 (fp32), long names, cublas, all (the ladder of --dtype); "
+          "comma list (default: auto,cublas)")
       ->type_name("IMPLS")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -24,8 +24,10 @@ namespace tessel {
 /// One GEMM.  Element (i, l) of A is a[i*lda + l] for A:k and a[i + l*lda]
 /// for A:m; element (l, j) of B is b[l*ldb + j] for B:n and b[l + j*ldb] for
 /// B:k; C(i, j) = c[i*ldc + j], D(i, j) = d[i*ldd + j].  A and B share one
-/// type (bf16 or f16); C and D share one type (bf16, f16 or f32).  `c` may
-/// be null only when beta == 0 (C is then not read at all).
+/// type and C and D share one: for the 16-bit ladder (k01..k13) A and B are
+/// bf16 or f16 and C and D bf16, f16 or f32; for the fp32 ladder (f01..f06)
+/// all four are f32.  `c` may be null only when beta == 0 (C is then not read
+/// at all).
 struct GemmArgs {
   index_t m = 0, n = 0, k = 0;
   DType ab_type = DType::bf16;
@@ -55,8 +57,9 @@ struct GemmArgs {
 
 /// Checks `args` for `impl` without launching anything: `invalid_argument`
 /// for malformed arguments (null pointers, negative extents, leading
-/// dimensions smaller than the contiguous extent, null C with beta != 0, an
-/// input type that is not bf16/f16), `unsupported` for well-formed problems
+/// dimensions smaller than the contiguous extent, null C with beta != 0,
+/// types the step does not take: fp32 A/B for k01..k13, anything but fp32
+/// for f01..f06), `unsupported` for well-formed problems
 /// this implementation cannot serve, each naming the rule broken.
 Status gemm_check(GemmImpl impl, const GemmArgs& args);
 

@@ -53,6 +53,23 @@ Status with_types(const GemmArgs& a, F&& f) {
 #endif
 }
 
+/// The fp32 ladder's dispatch (f01..f06): calls `f.template operator()<MA,
+/// MB>()` with the layout of `a` as compile-time arguments; A and B are fp32
+/// (the type checks in gemm.cu ran before).  Four instantiations per step.
+template <class F>
+Status with_fp32_layouts(const GemmArgs& a, F&& f) {
+#if defined(TESSEL_GEMM_ONE_INSTANCE)
+  (void)a;
+  return f.template operator()<MajorA::k, MajorB::n>();
+#else
+  const bool ak = a.layout.a == MajorA::k, bn = a.layout.b == MajorB::n;
+  if (ak && bn) return f.template operator()<MajorA::k, MajorB::n>();
+  if (ak) return f.template operator()<MajorA::k, MajorB::k>();
+  if (bn) return f.template operator()<MajorA::m, MajorB::n>();
+  return f.template operator()<MajorA::m, MajorB::k>();
+#endif
+}
+
 /// The 2-D grid of a kernel with one CTA per (tile_m x tile_n) tile of D:
 /// x runs along N, y along M.
 struct TileGrid {

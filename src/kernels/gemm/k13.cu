@@ -90,7 +90,8 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
   if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
-    const GemmTuning plan = plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab);
+    const bool a_whole_lines = g.lda % 8 != 0 || g.lda % 64 == 0;  // as gemm_plan (gemm.cu) reads A's rows
+    const GemmTuning plan = plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, a_whole_lines);
     if (g.tuning.tile_n == 0) g.tuning.tile_n = plan.tile_n;
     if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
     g.tuning.swap_ab = plan.swap_ab;

@@ -1,5 +1,5 @@
 // Launchers of the ladder steps, one translation unit each (src/kernels/gemm/
-// kNN.cu), called by tessel::gemm after the common checks of src/kernels/gemm.cu.
+// kNN.cu, fNN.cu), called by tessel::gemm after the common checks of src/kernels/gemm.cu.
 // Each may add its own `unsupported` rules in its check function; launch_*
 // is only called after check_* returned ok.
 #pragma once
@@ -25,6 +25,12 @@ TESSEL_GEMM_STEP(k11)
 TESSEL_GEMM_STEP(k12)
 TESSEL_GEMM_STEP(k13)
 TESSEL_GEMM_STEP(k14)
+TESSEL_GEMM_STEP(f01)
+TESSEL_GEMM_STEP(f02)
+TESSEL_GEMM_STEP(f03)
+TESSEL_GEMM_STEP(f04)
+TESSEL_GEMM_STEP(f05)
+TESSEL_GEMM_STEP(f06)
 /// GemmArgs::tuning's rules (tile_n, splits): checked by k13 and by `auto`
 /// on every device, so that a bad tuning fails the same way everywhere.
 Status check_k13_tuning(const GemmArgs& args);

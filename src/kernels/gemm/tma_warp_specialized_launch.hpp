@@ -132,7 +132,7 @@ inline Status persistent_grid(const GemmArgs& a, const char* step, dim3& grid, i
 using Fallback = gemm_kernels::k08::Config;
 
 /// A stream-ordered temporary for the padded copy of a row-major (rows x
-/// cols) matrix of 16-bit elements, its rows padded to 16 bytes.  `make`
+/// cols) matrix of 16-bit elements, its rows padded to 128 bytes.  `make`
 /// allocates it and describes the copy (`job`); tma::launch enqueues the
 /// copies of A and B together, one pad_copy launch (pad_copy.cu).  The pad
 /// columns [cols, ld) are written as zeros, though their values never reach
@@ -147,7 +147,11 @@ struct PaddedCopy {
   /// Allocates the temporary; false (and nothing allocated) when the
   /// allocation cannot be enqueued.
   bool make(const void* src, index_t rows, index_t cols, index_t src_ld, cudaStream_t stream) {
-    ld = (cols + 7) / 8 * 8;
+    // Rows of whole 128-byte lines, not only 16-byte granules: a TMA box row
+    // (128 bytes) that straddles two L2 lines costs two requests, and at
+    // 4097^3 k13 took 439-450 us with rows of 4104 elements against 254 at
+    // 4095^3 with rows of 4096 (bench/results/k14_probe_h100.csv).
+    ld = (cols + 63) / 64 * 64;
     const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(ld) * 2;
     // tessel's pool (workspace.hpp): the default pool would unmap the copy at
     // every synchronization and map it again on the next call.

@@ -125,8 +125,18 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_smem_fma(Params<T> p) {
       const auto tCsB = FragLoadB{}.get_slice(t).partition_S(local_tile<kColumnB>(sB, 0, k));  // (1,(8,1))
       auto a = make_fragment_like(tCsA);
       auto b = make_fragment_like(tCsB);
-      copy(FragLoadA{}, tCsA, a);
-      copy(FragLoadB{}, tCsB, b);
+      if constexpr (std::is_same_v<T, float>) {
+        // fp32 (f02, f03): float by float.  The atom moves a float through a
+        // uint32_t pointer, which kept float fragments on the stack (88..168
+        // bytes of spills); the 16-bit instantiations keep the atom.
+        TESSEL_UNROLL
+        for (int v = 0; v < decltype(a)::kValues; ++v) *a.addr(v) = *tCsA.addr(v);
+        TESSEL_UNROLL
+        for (int v = 0; v < decltype(b)::kValues; ++v) *b.addr(v) = *tCsB.addr(v);
+      } else {
+        copy(FragLoadA{}, tCsA, a);
+        copy(FragLoadB{}, tCsB, b);
+      }
       gemm(MMA{}, a, b, acc);  // 8x8 FFMA
     }
     __syncthreads();  // the next k-tile overwrites the tiles
