@@ -190,8 +190,9 @@ TEST(GemmApi, BadTuningIsInvalidArgument) {
     const char* keyword;
   };
   // valid_args() has K = 40: one k-tile of 64, so any split beyond 1 is empty.
-  for (const Bad& b : {Bad{{100, 0}, "tile_n"}, Bad{{32, 1}, "tile_n"}, Bad{{0, -1}, "splits"}, Bad{{0, 65}, "splits"},
-                       Bad{{256, 2}, "k-tiles"}})
+  // (tile_n 32 is the swapped tile's width: bad only with the swap off.)
+  for (const Bad& b : {Bad{{100, 0}, "tile_n"}, Bad{{48, 1}, "tile_n"}, Bad{{32, 1, SwapAB::off}, "tile_n"},
+                       Bad{{0, -1}, "splits"}, Bad{{0, 65}, "splits"}, Bad{{256, 2}, "k-tiles"}})
     for (GemmImpl impl : {GemmImpl::k13_wgmma_in_flight, GemmImpl::automatic}) {
       GemmArgs g = valid_args();
       g.tuning = b.t;
