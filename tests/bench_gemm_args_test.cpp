@@ -207,7 +207,8 @@ TEST(BenchGemmArgs, Defaults) {
   EXPECT_EQ(o.warmup, 10);
   EXPECT_EQ(o.repeat, 1);
   EXPECT_EQ(o.verify, VerifyTier::tier2);
-  EXPECT_EQ(o.flush, L2Flush::read);  // docs/bench-protocol.md §2: flush by reading
+  EXPECT_EQ(o.flush, L2Flush::read);             // docs/bench-protocol.md §2: flush by reading
+  EXPECT_EQ(o.order, TimingOrder::interleaved);  // §3: every implementation of a problem in one loop
   EXPECT_EQ(o.csv, "");
   EXPECT_EQ(o.json, "");
 }
@@ -381,6 +382,22 @@ TEST(BenchGemmArgs, Flush) {
   }
 }
 
+TEST(BenchGemmArgs, Order) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.order = "blocks";
+  EXPECT_EQ(parse_ok(a).order, TimingOrder::blocks);
+  a.order = " Interleaved ";  // case and spaces ignored, as --flush
+  EXPECT_EQ(parse_ok(a).order, TimingOrder::interleaved);
+  EXPECT_STREQ(order_name(TimingOrder::interleaved), "interleaved");
+  EXPECT_STREQ(order_name(TimingOrder::blocks), "blocks");
+  for (const char* bad : {"alternate", "block", "interleaved,blocks", "1"}) {
+    a.order = bad;
+    const std::string error = parse_error(a);
+    EXPECT_EQ(error.rfind("--order: '", 0), 0u) << error;
+    EXPECT_NE(error.find("is not interleaved or blocks"), std::string::npos) << error;
+  }
+}
+
 TEST(BenchGemmArgs, Tier1NeedsExactArithmetic) {
   GemmBenchArgs a = mnk("64", "64", "4096");
   a.verify = "tier1";
@@ -535,6 +552,7 @@ GemmBenchRow sample_row() {
   r.power_w = 612.5;
   r.cublas_sm_clock_mhz = 1740.25;
   r.cublas_power_w = 650;
+  r.timing = "interleaved";
   return r;
 }
 
@@ -584,7 +602,8 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
                                          "sm_clock_mhz",
                                          "power_w",
                                          "cublas_sm_clock_mhz",
-                                         "cublas_power_w"};
+                                         "cublas_power_w",
+                                         "timing"};
   EXPECT_EQ(header, want);
 
   const std::string line = csv_row(sample_device(), sample_row());
@@ -613,6 +632,7 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
   EXPECT_EQ(row["power_w"], "612.5");
   EXPECT_EQ(row["cublas_sm_clock_mhz"], "1740.25");
   EXPECT_EQ(row["cublas_power_w"], "650");
+  EXPECT_EQ(row["timing"], "interleaved");
   // The raw text quotes what needs it and doubles the quotes.
   EXPECT_NE(line.find(",\"A:m,B:n\","), std::string::npos) << line;
   EXPECT_NE(line.find(",\"a \"\"quoted\"\" note, with a comma\","), std::string::npos) << line;
@@ -634,7 +654,7 @@ TEST(BenchGemmWriters, CsvEmptyCells) {
   r.cublas_sm_clock_mhz.reset();
   r.cublas_power_w.reset();
   const std::vector<std::string> f = csv_fields(csv_row(sample_device(), r));
-  ASSERT_EQ(f.size(), 34u);
+  ASSERT_EQ(f.size(), 35u);
   EXPECT_EQ(f[15], "not_supported");
   EXPECT_EQ(f[16], "unsupported: k09 is not built yet");
   EXPECT_EQ(f[17], "");  // max_err
@@ -668,6 +688,7 @@ TEST(BenchGemmWriters, JsonParsesBack) {
   ProtocolInfo proto;
   proto.l2_policy = "flush: 120 MiB";
   proto.l2_flush = "memset";
+  proto.timing = "blocks";
   proto.clock_power = "unavailable: no NVML";
   proto.verify = "tier2";
   std::ostringstream js;
@@ -686,6 +707,7 @@ assert d["device"]["gpu"] == "NVIDIA H100 80GB HBM3" and d["device"]["sm_count"]
 assert d["device"]["compute_capability"] == "9.0" and d["device"]["driver_version"] == "580.159.04"
 assert d["protocol"]["l2_policy"] == "flush: 120 MiB" and d["protocol"]["timed_min_ms"] == 200
 assert d["protocol"]["l2_flush"] == "memset" and d["protocol"]["clock_power"] == "unavailable: no NVML"
+assert d["protocol"]["timing"] == "blocks" and d["rows"][0]["timing"] == "interleaved"
 r0, r1 = d["rows"]
 assert r0["impl"] == "k09" and r0["layout"] == "A:m,B:n" and r0["m"] == 4096 and r0["repeat"] == 2
 assert r0["note"] == 'a "quoted" note, with a comma'

@@ -645,11 +645,12 @@ class BenchGemm(unittest.TestCase):
         if not gpu_present():
             self.skipTest("no GPU")
         with tempfile.TemporaryDirectory() as d:
-            for tier, flush in (("tier1", "memset"), ("tier2", "read")):
+            for tier, flush, order in (("tier1", "memset", "blocks"), ("tier2", "read", "interleaved")):
                 csv_path, json_path = os.path.join(d, tier + ".csv"), os.path.join(d, tier + ".json")
                 rc, out, err = tessel("bench", "gemm", "--m", "96", "--n", "80", "--k", "72", "--layout", "all",
                                       "--impl", "k11,cublas", "--verify", tier, "--beta", "1", "--iterations", "5",
-                                      "--flush", flush, "--csv", csv_path, "--json", json_path, timeout=300)
+                                      "--flush", flush, "--order", order, "--csv", csv_path, "--json", json_path,
+                                      timeout=300)
                 if "built without CUDA" in err:
                     self.skipTest("built without CUDA")
                 self.assertEqual(rc, 0, err)
@@ -662,6 +663,7 @@ class BenchGemm(unittest.TestCase):
                     self.assertEqual(r["cublas_disposition"], "passed", r)
                     self.assertIn(r["disposition"], {"passed", "not_supported"}, r)
                     self.assertEqual(r["l2_flush"], flush, r)
+                    self.assertEqual(r["timing"], order, r)
                     if r["disposition"] == "passed":
                         self.assertGreater(float(r["median_ms"]), 0)
                         self.assertGreater(float(r["ratio"]), 0)
@@ -675,6 +677,7 @@ class BenchGemm(unittest.TestCase):
                 self.assertEqual(len(js["rows"]), 8)
                 self.assertGreater(js["device"]["sm_count"], 0)
                 self.assertEqual(js["protocol"]["l2_flush"], flush)
+                self.assertEqual(js["protocol"]["timing"], order)
 
 
 # ------------------------------------------------------------------ 7. robustness

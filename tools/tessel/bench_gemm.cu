@@ -137,6 +137,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   proto.timed_min_launches = opt.iterations;
   proto.flush_bytes = static_cast<std::int64_t>(pol.flush_bytes);
   proto.l2_flush = flush_name(opt.flush);
+  proto.timing = order_name(opt.order);
   const std::string flush_mib = std::to_string(pol.flush_bytes >> 20) + " MiB (>= 2x L2)";
   proto.l2_policy =
       opt.flush == L2Flush::read
@@ -227,6 +228,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             row.problem = p;
             row.verify = proto.verify;
             row.l2_flush = proto.l2_flush;
+            row.timing = proto.timing;
             row.disposition = "error";
             row.note = why;
             rep.start(impl, p, r);
@@ -347,7 +349,28 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
                   pol, stream);
             }
           };
-          if (r % 2 == 1) {
+          if (opt.order == TimingOrder::interleaved) {
+            // One loop for all (time_interleaved); the first of each round
+            // rotates, and so does the first of repeat r.
+            std::vector<std::function<void()>> launches;
+            std::vector<std::optional<Timing>*> into;
+            if (timed(cub.disposition)) {
+              launches.emplace_back([&] { cublas.run(stream); });
+              into.push_back(&tc);
+            }
+            for (std::size_t i = 0; i < steps.size(); ++i) {
+              const ImplState& st = steps[i];
+              if (!timed(st.disposition)) continue;
+              launches.emplace_back([&st, &args, stream] {
+                if (Status s = gemm(*st.step, args, stream); !s)
+                  throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while timing: " + s.message);
+              });
+              into.push_back(&ts[i]);
+            }
+            const std::vector<Timing> got =
+                time_interleaved(launches, pol, stream, launches.empty() ? 0 : static_cast<std::size_t>(r - 1));
+            for (std::size_t j = 0; j < got.size(); ++j) *into[j] = got[j];
+          } else if (r % 2 == 1) {
             time_cublas();
             time_steps();
           } else {
@@ -361,6 +384,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             row.problem = p;
             row.verify = proto.verify;
             row.l2_flush = proto.l2_flush;
+            row.timing = proto.timing;
             row.disposition = st.disposition;
             row.note = st.note;
             row.max_err = st.max_err;

@@ -227,6 +227,7 @@ const char* verify_name(VerifyTier v) {
 }
 
 const char* flush_name(L2Flush f) { return f == L2Flush::memset ? "memset" : "read"; }
+const char* order_name(TimingOrder o) { return o == TimingOrder::blocks ? "blocks" : "interleaved"; }
 
 std::string shape_name(const GemmProblem& p) {
   return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
@@ -407,6 +408,15 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     o.flush = L2Flush::memset;
   else {
     error = "--flush: " + quoted(trim(a.flush)) + " is not read or memset";
+    return false;
+  }
+  const std::string order = a.order.empty() ? "interleaved" : lower(trim(a.order));
+  if (order == "interleaved")
+    o.order = TimingOrder::interleaved;
+  else if (order == "blocks")
+    o.order = TimingOrder::blocks;
+  else {
+    error = "--order: " + quoted(trim(a.order)) + " is not interleaved or blocks";
     return false;
   }
   if (!a.iterations.empty() && !parse_count(a.iterations, "--iterations", 1, 1000000, o.iterations, error))
@@ -603,7 +613,8 @@ std::string csv_field(std::string_view s) {
 std::string csv_header() {
   return "gpu,sm_count,commit,impl,group,repeat,m,n,k,dtype,out_dtype,layout,alpha,beta,verify,disposition,note,"
          "max_err,cublas_max_err,cublas_disposition,median_ms,min_ms,p90_ms,tflops,cublas_median_ms,cublas_tflops,"
-         "ratio,gbytes_per_s,cublas_gbytes_per_s,l2_flush,sm_clock_mhz,power_w,cublas_sm_clock_mhz,cublas_power_w";
+         "ratio,gbytes_per_s,cublas_gbytes_per_s,l2_flush,sm_clock_mhz,power_w,cublas_sm_clock_mhz,cublas_power_w,"
+         "timing";
 }
 
 std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
@@ -641,7 +652,8 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
                                fmt_opt(r.sm_clock_mhz),
                                fmt_opt(r.power_w),
                                fmt_opt(r.cublas_sm_clock_mhz),
-                               fmt_opt(r.cublas_power_w)};
+                               fmt_opt(r.cublas_power_w),
+                               csv_field(r.timing)};
   std::string line;
   for (const std::string& c : cells) {
     if (&c != &cells[0]) line += ',';
@@ -743,9 +755,10 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
       << "\"warmup_min_launches\": " << p.warmup_min_launches << ", \"warmup_min_ms\": " << json_number(p.warmup_min_ms)
       << ", \"timed_min_launches\": " << p.timed_min_launches << ", \"timed_min_ms\": " << json_number(p.timed_min_ms)
       << ", \"statistic\": " << json_string(p.statistic) << ", \"l2_flush\": " << json_string(p.l2_flush)
-      << ", \"l2_policy\": " << json_string(p.l2_policy) << ", \"flush_bytes\": " << p.flush_bytes
-      << ", \"clock_power\": " << json_string(p.clock_power) << ", \"verify\": " << json_string(p.verify)
-      << ", \"repeat\": " << p.repeat << ", \"reference\": " << json_string(p.reference) << "},\n";
+      << ", \"timing\": " << json_string(p.timing) << ", \"l2_policy\": " << json_string(p.l2_policy)
+      << ", \"flush_bytes\": " << p.flush_bytes << ", \"clock_power\": " << json_string(p.clock_power)
+      << ", \"verify\": " << json_string(p.verify) << ", \"repeat\": " << p.repeat
+      << ", \"reference\": " << json_string(p.reference) << "},\n";
   out << "  \"rows\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const GemmBenchRow& r = rows[i];
@@ -768,7 +781,7 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
         << ", \"cublas_gbytes_per_s\": " << json_opt(r.cublas_gbytes_per_s)
         << ", \"l2_flush\": " << json_string(r.l2_flush) << ", \"sm_clock_mhz\": " << json_opt(r.sm_clock_mhz)
         << ", \"power_w\": " << json_opt(r.power_w) << ", \"cublas_sm_clock_mhz\": " << json_opt(r.cublas_sm_clock_mhz)
-        << ", \"cublas_power_w\": " << json_opt(r.cublas_power_w) << "}";
+        << ", \"cublas_power_w\": " << json_opt(r.cublas_power_w) << ", \"timing\": " << json_string(r.timing) << "}";
   }
   out << (rows.empty() ? "],\n" : "\n  ],\n");
   out << "  \"summary\": [";

@@ -31,6 +31,17 @@ const char* verify_name(VerifyTier v);
 enum class L2Flush { read, memset };
 const char* flush_name(L2Flush f);
 
+/// How the implementations of one problem and repeat share the timed loop
+/// (docs/bench-protocol.md §3): `interleaved` (the default) times them in
+/// turn within one loop, one launch each per round, the first of each round
+/// rotating, so every implementation sees the same clock and temperature and
+/// their ratio does not depend on which ran last; `blocks` times each in its
+/// own loop, one after the other (cuBLAS first in odd repeats, last in even
+/// ones), which gives each its own NVML means.  The name is the CSV's
+/// `timing` column.
+enum class TimingOrder { interleaved, blocks };
+const char* order_name(TimingOrder o);
+
 // ------------------------------------------------------------------ options
 
 /// One GEMM problem: D = alpha * A * B + beta * C with the given shapes.
@@ -58,6 +69,7 @@ struct GemmBenchArgs {
   std::string tile_n, splits;  // k13's tuning (default: the plan's)
   std::string swap_ab;         // --swap-ab on|off (default: the plan's)
   std::string flush;           // --flush read|memset (default read)
+  std::string order;           // --order interleaved|blocks (default interleaved)
 };
 
 /// The validated options.
@@ -73,6 +85,7 @@ struct GemmBenchOptions {
   int repeat = 1;                     // rows per (impl, problem)
   VerifyTier verify = VerifyTier::tier2;
   L2Flush flush = L2Flush::read;
+  TimingOrder order = TimingOrder::interleaved;
   GemmTuning tuning{};  // --tile-n, --splits, --swap-ab (0 / SwapAB::plan: the plan's); k13 and auto use them
 };
 
@@ -137,8 +150,9 @@ struct ProtocolInfo {
   int timed_min_launches = 50;
   double timed_min_ms = 200;
   std::string statistic = "median (min and p90 also reported)";
-  std::string l2_flush = "read";  // flush_name(): read or memset
-  std::string l2_policy;          // how the L2 is kept honest, in words
+  std::string l2_flush = "read";       // flush_name(): read or memset
+  std::string timing = "interleaved";  // order_name(): interleaved or blocks
+  std::string l2_policy;               // how the L2 is kept honest, in words
   std::int64_t flush_bytes = 0;
   std::string clock_power;  // where sm_clock_mhz and power_w come from ("unavailable: ..." without NVML)
   std::string verify;
@@ -165,6 +179,10 @@ struct GemmBenchRow {
   // unavailable, or the row was not timed).  The cublas_ ones are cuBLAS's
   // launches of the same problem and repeat.
   std::optional<double> sm_clock_mhz, power_w, cublas_sm_clock_mhz, cublas_power_w;
+  // order_name() of the run: with `interleaved` every implementation of a
+  // problem and repeat shares one timed loop, and its clock and power means
+  // (the same values in every row of that problem and repeat).
+  std::string timing;
 };
 
 /// The CSV header line (no newline) and one row (no newline).

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -122,6 +123,83 @@ Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
   r.p90_ms = t[t.size() * 9 / 10];
   r.launches = static_cast<int>(t.size());
   return r;
+}
+
+/// The timed launches of several implementations in one loop (--order
+/// interleaved): each warmed up as time_launches does, then rounds of one
+/// flushed, timed launch of each, the first of round i being launch
+/// (i + first) % n, until every one has at least `iterations` launches and
+/// 200 ms.  So all of them run under the same clock and temperature, and a
+/// ratio of their medians does not depend on which one ran last (at the
+/// H100's power cap the one that ran last in a block order ran up to 10 %
+/// slower).  The NVML means cover the whole loop and are given to all.
+template <class Launch>
+std::vector<Timing> time_interleaved(const std::vector<Launch>& launches, const TimingPolicy& pol, cudaStream_t s,
+                                     std::size_t first = 0) {
+  constexpr int kMaxLaunches = 100000;
+  const std::size_t n = launches.size();
+  std::vector<Timing> out(n);
+  if (n == 0) return out;
+  Events ev;
+  float ms = 0;
+  for (const Launch& launch : launches) {
+    double warm_ms = 0;
+    for (int i = 0; (i < pol.warmup || warm_ms < pol.warmup_ms) && i < kMaxLaunches; ++i) {
+      CUDA_CHECK(cudaEventRecord(ev.start, s));
+      launch();
+      CUDA_CHECK(cudaEventRecord(ev.stop, s));
+      CUDA_CHECK(cudaEventSynchronize(ev.stop));
+      CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
+      warm_ms += ms;
+    }
+  }
+  std::vector<std::vector<double>> t(n);
+  std::vector<double> total(n, 0.0);
+  const auto more = [&] {
+    for (std::size_t j = 0; j < n; ++j)
+      if ((static_cast<int>(t[j].size()) < pol.iterations || total[j] < pol.timed_ms) &&
+          static_cast<int>(t[j].size()) < kMaxLaunches)
+        return true;
+    return false;
+  };
+  struct StopSampler {
+    NvmlSampler* sampler;
+    ~StopSampler() {
+      if (sampler) sampler->stop();
+    }
+  } stop_sampler{pol.sampler};
+  if (pol.sampler) pol.sampler->start();
+  int flushes = 0;
+  for (std::size_t round = 0; more(); ++round) {
+    for (std::size_t q = 0; q < n; ++q) {
+      const std::size_t j = (round + first + q) % n;
+      flush_l2(pol, flushes++, s);
+      CUDA_CHECK(cudaEventRecord(ev.start, s));
+      launches[j]();
+      CUDA_CHECK(cudaEventRecord(ev.stop, s));
+      CUDA_CHECK(cudaEventSynchronize(ev.stop));
+      CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
+      t[j].push_back(ms);
+      total[j] += ms;
+    }
+  }
+  std::optional<double> clock, power;
+  if (pol.sampler) {
+    const NvmlMeans m = pol.sampler->stop();
+    clock = m.sm_clock_mhz;
+    power = m.power_w;
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<double>& v = t[j];
+    std::sort(v.begin(), v.end());
+    out[j].median_ms = v[v.size() / 2];
+    out[j].min_ms = v.front();
+    out[j].p90_ms = v[v.size() * 9 / 10];
+    out[j].launches = static_cast<int>(v.size());
+    out[j].sm_clock_mhz = clock;
+    out[j].power_w = power;
+  }
+  return out;
 }
 
 inline double tflops(const GemmProblem& p, double ms) {

@@ -129,6 +129,15 @@ samples (every 5 ms) over the timed launches, empty where NVML
 (libnvidia-ml.so.1) cannot be loaded; and the cublas_ columns for cuBLAS's
 launches in the same row.
 
+The order (--order, column timing): `interleaved` (default) times cuBLASLt
+and every step of a problem in one loop, one launch each per round with the
+first of each round rotating, so that all of them run at the same clock and
+temperature (at the H100's power cap the clock moves by 10 % and more within
+a run, and whatever ran last ran hotter); the clock and power columns are then
+the loop's means, the same in every row of the problem and repeat.  `blocks`
+times each in its own loop (cuBLAS first in odd repeats, last in even ones),
+with its own clock and power.
+
 Sizes: 4096, a list 1024,2048, a range start:stop:step (stop inclusive) such
 as 1024:8192:1024, or a mix; the problems are the product of --m, --n, --k
 and the layouts.  Layouts: A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, the
@@ -331,6 +340,11 @@ int main(int argc, char** argv) {
                    "L2 flush before each timed launch: read (default; a kernel reads >= 2x L2) or memset (the old "
                    "cudaMemsetAsync, whose write-backs slow the timed launch)")
       ->type_name("MODE");
+  bench_gemm
+      ->add_option("--order", gemm_args.order,
+                   "interleaved (default: every implementation of a problem in one timed loop, in turn, so all see "
+                   "the same clock) or blocks (each in its own loop, one after the other)")
+      ->type_name("ORDER");
   bench_gemm
       ->add_option("--tile-n", gemm_args.tile_n,
                    "k13/auto: tile width 64, 128, 192 or 256; with --swap-ab on, the width along M: 16, 32 or 64 "
