@@ -105,7 +105,9 @@ constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 :
 /// lines and B's not (1000 x 1000 x 1024, 1024 x 1000 x 1024) both widths
 /// tie (0.89).
 /// Rule 4 comes first: a swapped problem gets the swapped width and rule 3 on
-/// its (ceil(N/128) x ceil(M/width)) tiles; rules 1 and 2 are for unswapped ones.
+/// its (ceil(N/128) x ceil(M/width)) tiles, except the 64-wide tile, which is
+/// not split once its tiles fill a quarter of the SMs; rules 1 and 2 are for
+/// unswapped ones.
 /// A forced width (force_tile_n) skips rules 1 and 2; rule 3 still applies.
 /// A forced swap (force_swap on/off) skips rule 4.  With the plan's swap, a
 /// forced 64, 128, 192 or 256 keeps the problem unswapped (what those widths
@@ -121,7 +123,13 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
                      (force_tile_n == 16 || force_tile_n == 32 || (force_tile_n == 0 && swap_ab_for(m, n))));
   if (swap) {
     const int w = force_tile_n != 0 ? force_tile_n : swapped_tile_for(m);
-    return GemmTuning{w, split_k_for(ceil_div(n, 128) * ceil_div(m, w), k_tiles, sms), SwapAB::on};
+    // The 64-wide swapped tile streams best unsplit once its tiles fill a
+    // quarter of the SMs (64 x 8192 x 8192, 64 tiles: 0.95 of cuBLASLt with
+    // one split, 0.90 with rule 3's two); the 16- and 32-wide ones gain from
+    // rule 3's splits (16 x 8192 x 8192: 0.92 against 0.90).
+    const index_t tiles = ceil_div(n, 128) * ceil_div(m, w);
+    const int splits = w == 64 && 4 * tiles >= sms ? 1 : split_k_for(tiles, k_tiles, sms);
+    return GemmTuning{w, splits, SwapAB::on};
   }
   const index_t tiles_m = ceil_div(m, 128);
   int bn = force_tile_n;
@@ -141,6 +149,26 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
     }
   }
   return GemmTuning{bn, split_k_for(tiles_m * ceil_div(n, bn), k_tiles, sms), SwapAB::off};
+}
+
+/// Rule 5 (k14 for short K): the plan's k13 tuning `t` runs as k14 (clusters
+/// of two CTAs that multicast their shared B tile) when it is 128 x 256
+/// unsplit and unswapped, the grid holds at least 8 waves of tiles and K is 4
+/// to 16 k-tiles (256 to 1024).  There the operand loads are a large share of
+/// each tile's time and k14 reads a third fewer bytes from L2.  Measured on an
+/// H100, k13 / k14 with interleaved timing (bench/results/skinny_k13_k14_h100.csv):
+/// 8192 x 8192 x 256 0.905 / 0.932, 16384 x 8192 x 256 0.891 / 0.931,
+/// 8192 x 8192 x 512 0.940 / 0.960, 8192 x 8192 x 1024 0.941 / 0.953; k14 loses
+/// on a small grid (4096 x 4096 x 256, 512 tiles: 0.933 / 0.907) and at K = 128
+/// (16384 x 16384 x 128: 0.988 / 0.959), and ties with k13 from K = 4096 up
+/// (bench/results/k13_vs_k14_big_h100.csv).
+/// C++ example: k14_for(8192, 8192, 256, 132, {256, 1, SwapAB::off}) == true.
+constexpr bool k14_for(index_t m, index_t n, index_t k, int sms, const GemmTuning& t) {
+  using namespace plan_detail;
+  const index_t k_tiles = ceil_div(k, 64);
+  const index_t tiles = ceil_div(m, 128) * ceil_div(n, 256);
+  return t.tile_n == 256 && t.splits == 1 && t.swap_ab != SwapAB::on && k_tiles >= 4 && k_tiles <= 16 &&
+         tiles >= 8 * static_cast<index_t>(sms);
 }
 
 }  // namespace tessel

@@ -244,6 +244,12 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
   plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
              (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
+  const GemmTuning& asked = args.tuning;
+  if (asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan &&
+      k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
+    plan.impl = GemmImpl::k14_cluster_multicast;
+    plan.why = "k14 tile 128x256 cluster 2x1 (short K)";
+  }
   return plan;
 }
 
