@@ -257,15 +257,17 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_EQ(o.steps.size(), 14u);                              // the steps, not "auto"
   EXPECT_EQ(o.steps.back(), GemmImpl::k14_cluster_multicast);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
-  // `all` is the ladder of the input type: f01..f06 for fp32.
+  // `all` is the ladder of the input type: f01..f07 for fp32.
   a.impls = {"all"};
   a.dtype = "fp32";
   o = parse_ok(a);
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>(std::begin(kFp32GemmImpls), std::end(kFp32GemmImpls))));
   EXPECT_TRUE(o.cublas_rows);
-  a.impls = {"f04,F06_vector_smem"};
+  EXPECT_EQ(o.steps.size(), 7u);  // f01..f07
+  a.impls = {"f04,F06_vector_smem,f07"};
   o = parse_ok(a);
-  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::f04_double_buffer, GemmImpl::f06_vector_smem}));
+  EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::f04_double_buffer, GemmImpl::f06_vector_smem,
+                                            GemmImpl::f07_two_ctas_per_sm}));
   a.dtype = "";
   a.impls = {"k10_persistent_warpgroup", "K01, k10,k09", "CUBLAS"};  // repeated flag, long names, spaces, case
   o = parse_ok(a);
