@@ -179,7 +179,8 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_EQ(parse_gemm_impl("f01"), GemmImpl::f01_naive);
   EXPECT_EQ(parse_gemm_impl("F06"), GemmImpl::f06_vector_smem);
   EXPECT_EQ(parse_gemm_impl("f05_warp_tiling"), GemmImpl::f05_warp_tiling);
-  EXPECT_FALSE(parse_gemm_impl("f07"));
+  EXPECT_EQ(parse_gemm_impl("F07"), GemmImpl::f07_two_ctas_per_sm);
+  EXPECT_FALSE(parse_gemm_impl("f08"));
   for (GemmImpl g : kFp32GemmImpls) {
     EXPECT_EQ(parse_gemm_impl(short_name(g)), g);
     EXPECT_EQ(parse_gemm_impl(name(g)), g);

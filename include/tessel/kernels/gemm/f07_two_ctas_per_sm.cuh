@@ -35,10 +35,12 @@
 //
 // Loads (per thread and k-tile; 16-byte copies where the rows allow):
 //  * K-contiguous operand (A:k, B:k), element (r, k) at base[r*ld + k]: the
-//    transpose into the M/N-major stage, thread t at row t/2, k 4*(t%2) +
-//    [0,4): four 4-byte cp.async at addresses 4 bytes apart (immediates);
-//    the stores hit bank (4k + r) % 32, a warp's 16 rows x 2 k-groups are
-//    banks 0..31 once each;
+//    transpose into the M/N-major stage, thread t at k t%8 of rows t/8 +
+//    32v, v < 4: four 4-byte cp.async, each of a warp reading 4 whole
+//    32-byte rows (4 sectors; f04..f06 read 16 rows x 8 bytes per copy, 16
+//    sectors that L1 must look up 4 times over, in the pipe that also
+//    serves the LDS.128); the stores hit bank (4k + r) % 32, a warp's 4 rows
+//    x 8 k are banks 0..31 once each;
 //  * M/N-contiguous operand (A:m, B:n), element (r, k) at base[r + k*ld]:
 //    with 16-byte rows (pointer and ld multiples of 4 floats) thread t
 //    copies rows 4*(t%32) + [0,4) of k t/32 in one 16-byte cp.async (a warp
@@ -94,10 +96,10 @@ inline constexpr Layout kFragReadB =
     make_layout(make_shape(make_shape(kLanesN, 4), 4), make_stride(make_stride(4, 0), 1));  // ((tn,tm),v) -> col
 static_assert(bank_conflict_ways(kFragReadA, 4) == 1);
 static_assert(bank_conflict_ways(kFragReadB, 4) == 1);
-// The transposing 4-byte stores of a K-contiguous operand: lane l at row l/2,
-// k 4*(l%2) + v (value v), stage index 132 k + r.
+// The transposing 4-byte stores of a K-contiguous operand: lane l at k l%8,
+// row l/8 + 32 v (value v), stage index 132 k + r.
 inline constexpr Layout kStoreK =
-    make_layout(make_shape(make_shape(2, 16), 4), make_stride(make_stride(4 * kRow, 1), kRow));  // ((k4,r),v)
+    make_layout(make_shape(make_shape(8, 4), 4), make_stride(make_stride(kRow, 1), 32));  // ((k,r),v)
 static_assert(bank_conflict_ways(kStoreK, 4) == 1);
 // The 4-byte stores of an M/N-contiguous operand without 16-byte rows: lane l
 // at row l + 32 v.
@@ -117,8 +119,8 @@ struct OperandLoad {
     int r, k;
     if constexpr (Major == OperandMajor::k) {
       vec = false;
-      r = t >> 1;
-      k = 4 * (t & 1);
+      r = t >> 3;
+      k = t & 7;
       g = base + (r0 + r) * ld + k;
     } else {
       vec = reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && ld % 4 == 0;
@@ -143,7 +145,7 @@ struct OperandLoad {
     const std::uint32_t d = stage + s;
     if constexpr (Major == OperandMajor::k) {
       TESSEL_UNROLL
-      for (int v = 0; v < 4; ++v) arch::sm80::cp_async_ca<4>(d + v * kRow * 4, g + v);
+      for (int v = 0; v < 4; ++v) arch::sm80::cp_async_ca<4>(d + v * 32 * 4, g + v * 32 * ld);
     } else {
       if (vec) {
         arch::sm80::cp_async_cg16(d, g);
@@ -161,12 +163,11 @@ struct OperandLoad {
   __device__ void load_edge(std::uint32_t stage, index_t ld, const float* base, index_t rows, index_t ks, int t) {
     const std::uint32_t d = stage + s;
     if constexpr (Major == OperandMajor::k) {
-      const bool row_ok = (t >> 1) < rows;
-      const int k = 4 * (t & 1);
+      const bool k_ok = (t & 7) < ks;
       TESSEL_UNROLL
       for (int v = 0; v < 4; ++v) {
-        const bool ok = row_ok && k + v < ks;
-        arch::sm80::cp_async_ca_zfill<4>(d + v * kRow * 4, ok ? g + v : base, ok ? 4u : 0u);
+        const bool ok = k_ok && (t >> 3) + 32 * v < rows;
+        arch::sm80::cp_async_ca_zfill<4>(d + v * 32 * 4, ok ? g + v * 32 * ld : base, ok ? 4u : 0u);
       }
     } else {
       const bool k_ok = (t >> 5) < ks;
