@@ -1,5 +1,5 @@
 // Launcher of fp32 ladder step f07 (include/tessel/kernels/gemm/f07_two_ctas_per_sm.cuh):
-// f06's tiles under 128 registers, two CTAs per SM, four cp.async stages.
+// f06's tiles under 128 registers, two CTAs per SM, four cp.async stages of 16 k.
 #include "src/kernels/gemm/fp32_launch.hpp"
 #include "tessel/kernels/gemm/f07_two_ctas_per_sm.cuh"
 
@@ -13,8 +13,10 @@ Status check_f07(const GemmArgs& a) { return check_fp32_pipelined(a, "f07"); }
 Status launch_f07(const GemmArgs& a, cudaStream_t stream) {
   namespace k = gemm_kernels::f07;
   return with_fp32_layouts(a, [&]<MajorA MA, MajorB MB>() {
-    // Static shared memory (33 KB): no opt-in.
-    k::gemm_two_ctas<MA, MB><<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, 0, stream>>>(make_params<float>(a));
+    auto* kernel = &k::gemm_two_ctas<MA, MB>;
+    // 66 KB of stages: above the 48 KB that needs no opt-in.
+    if (Status s = allow_smem(kernel, k::kSmemBytes, "f07"); !s) return s;
+    kernel<<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, k::kSmemBytes, stream>>>(make_params<float>(a));
     return launch_status("f07");
   });
 }

@@ -6,12 +6,16 @@
 // between a cp.async and the barrier that waits for it, about the latency
 // of a global load under load, and every barrier stalls the whole SM.
 // f07 keeps f06's ideas and fits them under 128 registers, so that
-// __launch_bounds__(256, 2) puts two CTAs (16 warps) on each SM:
+// __launch_bounds__(256, 2) puts two CTAs (16 warps) on each SM, and takes
+// k-tiles of 16 (f04..f06: 8), which halves the barriers, waits, copies'
+// address arithmetic and loop control per FFMA: in the SASS of the main
+// loop (A:k, B:n) 1024 of the 1187 instructions per k-tile are FFMA (86 %;
+// with k-tiles of 8 the same loop was 512 of 628, 82 %):
 //  * the same thread tile, 8x8 accumulators as 2x2 blocks of 4x4, in a
 //    compact warp tile of 32x64 (lanes 4 x 8; the 8 warps 4 along M and 2
 //    along N): thread (tm, tn) of warp (wm, wn) owns rows
 //    32*wm + 4*tm + [0,4) + {0, 16} and columns 64*wn + 4*tn + [0,4) + {0, 32};
-//  * f06's M/N-major stages, (128,8):(1,132), so a thread's 4 rows of A (4
+//  * f06's M/N-major stages, (128,16):(1,132), so a thread's 4 rows of A (4
 //    columns of B) at one k are one LDS.128: per k 2 + 2 LDS.128 for 64
 //    FFMA.  Per warp an LDS.128 of A reads 4 distinct vectors (64
 //    contiguous bytes) and of B 8 (128 bytes): one wavefront each;
@@ -20,8 +24,8 @@
 //  * four shared stages filled by cp.async three k-tiles ahead: the copies
 //    of k-tile kt+3 are issued before the FFMAs of kt, and a thread waits
 //    (cp.async.wait_group 2) only for kt+1, at the last k of kt.  cp.async
-//    costs no registers, so the depth is only shared memory (4 x 8 KB + the
-//    pads: 33 KB per CTA, static); one barrier per k-tile.
+//    costs no registers, so the depth is only shared memory (4 x 16 KB +
+//    the pads: 66 KB per CTA, 132 KB for two); one barrier per k-tile.
 // What the registers go to: 64 accumulators, 32 fragment values, and the
 // addressing kept small on purpose: one 64-bit global pointer per operand
 // (advanced by one k-tile after each load), 32-bit shared offsets, and
@@ -35,18 +39,19 @@
 //
 // Loads (per thread and k-tile; 16-byte copies where the rows allow):
 //  * K-contiguous operand (A:k, B:k), element (r, k) at base[r*ld + k]: the
-//    transpose into the M/N-major stage, thread t at k t%8 of rows t/8 +
-//    32v, v < 4: four 4-byte cp.async, each of a warp reading 4 whole
+//    transpose into the M/N-major stage, thread t at k t%8 + 8h (h < 2) of
+//    rows t/8 + 32v (v < 4): eight 4-byte cp.async, each of a warp reading 4 whole
 //    32-byte rows (4 sectors; f04..f06 read 16 rows x 8 bytes per copy, 16
 //    sectors that L1 must look up 4 times over, in the pipe that also
 //    serves the LDS.128); the stores hit bank (4k + r) % 32, a warp's 4 rows
 //    x 8 k are banks 0..31 once each;
 //  * M/N-contiguous operand (A:m, B:n), element (r, k) at base[r + k*ld]:
 //    with 16-byte rows (pointer and ld multiples of 4 floats) thread t
-//    copies rows 4*(t%32) + [0,4) of k t/32 in one 16-byte cp.async (a warp
-//    512 consecutive bytes); otherwise rows t%32 + 32v, v < 4, by 4-byte
-//    cp.async (a warp 128 consecutive bytes per copy, conflict-free).
-// Edge tiles (a CTA tile not inside M x N, or the last k-tile when K % 8 !=
+//    copies rows 4*(t%32) + [0,4) of k t/32 + 8h in a 16-byte cp.async (a
+//    warp 512 consecutive bytes), two per k-tile; otherwise rows t%32 + 32v,
+//    v < 4, by 4-byte cp.async (a warp 128 consecutive bytes per copy,
+//    conflict-free), eight per k-tile.
+// Edge tiles (a CTA tile not inside M x N, or the last k-tile when K % 16 !=
 // 0) take a predicated path: zero-filling copies (src-size 0, or the valid
 // bytes of a partial 16-byte vector).
 //
@@ -67,18 +72,19 @@
 
 namespace tessel::gemm_kernels::f07 {
 
-inline constexpr int kBM = 128, kBN = 128, kBK = 8, kThreads = 256, kStages = 4;
-inline constexpr int kMinBlocks = 2;  // CTAs per SM: __launch_bounds__ caps registers at 128
+inline constexpr int kBM = 128, kBN = 128, kBK = 16, kThreads = 256, kStages = 4;
+inline constexpr int kKGroups = kBK / 8;  // groups of 8 k in a k-tile (a warp's copies cover 8 k at a time)
+inline constexpr int kMinBlocks = 2;      // CTAs per SM: __launch_bounds__ caps registers at 128
 
 /// A stage's k-rows: 128 floats and a pad of 4 (16-byte vectors stay
 /// aligned; the transposing stores of K-contiguous operands hit distinct banks).
 inline constexpr int kRow = kBM + 4;
-/// The (128,8) M/N-major stage of A or B, as f06's SmemMNMajor.
+/// The (128,16) M/N-major stage of A or B, f06's SmemMNMajor with 16 k.
 inline constexpr Layout kStage = make_layout(make_shape(kBM, kBK), make_stride(1, kRow));
-inline constexpr int kStageFloats = kBK * kRow;  // 1056 floats, 4224 bytes (a multiple of 16)
-static_assert(cosize(kStage) <= kStageFloats && kStageFloats % 4 == 0);
-inline constexpr int kSmemFloats = 2 * kStages * kStageFloats;  // A's stages, then B's: 33792 bytes
-static_assert(kSmemFloats * 4 <= 48 * 1024, "tessel: f07's stages are static shared memory (at most 48 KB)");
+inline constexpr int kStageFloats = kBK * kRow;  // 2112 floats, 8448 bytes (a multiple of 16)
+static_assert(cosize(kStage) <= kStageFloats && kStageFloats % 4 == 0 && kBK % 8 == 0);
+/// Dynamic shared memory: A's stages, then B's (67584 bytes; two CTAs take 132 KB of an SM's 228).
+inline constexpr int kSmemBytes = 2 * kStages * kStageFloats * 4;
 
 /// The thread tile: warps 4 (M) x 2 (N) of 32x64, lanes 4 (M) x 8 (N),
 /// 2x2 blocks of 4x4 per thread, 16 rows and 32 columns apart.
@@ -144,14 +150,24 @@ struct OperandLoad {
   __device__ void load(std::uint32_t stage, index_t ld) {
     const std::uint32_t d = stage + s;
     if constexpr (Major == OperandMajor::k) {
+      // Value (h, v): k + 8h, row + 32v.
       TESSEL_UNROLL
-      for (int v = 0; v < 4; ++v) arch::sm80::cp_async_ca<4>(d + v * 32 * 4, g + v * 32 * ld);
-    } else {
-      if (vec) {
-        arch::sm80::cp_async_cg16(d, g);
-      } else {
+      for (int v = 0; v < 4; ++v) {
         TESSEL_UNROLL
-        for (int v = 0; v < 4; ++v) arch::sm80::cp_async_ca<4>(d + v * 32 * 4, g + 32 * v);
+        for (int h = 0; h < kKGroups; ++h)
+          arch::sm80::cp_async_ca<4>(d + (8 * h * kRow + 32 * v) * 4, g + 8 * h + v * 32 * ld);
+      }
+    } else {
+      // Value (h, v): k + 8h, row + 32v (4-byte copies; one 16-byte copy covers the 4 v).
+      TESSEL_UNROLL
+      for (int h = 0; h < kKGroups; ++h) {
+        if (vec) {
+          arch::sm80::cp_async_cg16(d + 8 * h * kRow * 4, g + 8 * h * ld);
+        } else {
+          TESSEL_UNROLL
+          for (int v = 0; v < 4; ++v)
+            arch::sm80::cp_async_ca<4>(d + (8 * h * kRow + 32 * v) * 4, g + 8 * h * ld + 32 * v);
+        }
       }
     }
     g += step(ld);
@@ -163,23 +179,30 @@ struct OperandLoad {
   __device__ void load_edge(std::uint32_t stage, index_t ld, const float* base, index_t rows, index_t ks, int t) {
     const std::uint32_t d = stage + s;
     if constexpr (Major == OperandMajor::k) {
-      const bool k_ok = (t & 7) < ks;
       TESSEL_UNROLL
       for (int v = 0; v < 4; ++v) {
-        const bool ok = k_ok && (t >> 3) + 32 * v < rows;
-        arch::sm80::cp_async_ca_zfill<4>(d + v * 32 * 4, ok ? g + v * 32 * ld : base, ok ? 4u : 0u);
+        TESSEL_UNROLL
+        for (int h = 0; h < kKGroups; ++h) {
+          const bool ok = (t & 7) + 8 * h < ks && (t >> 3) + 32 * v < rows;
+          arch::sm80::cp_async_ca_zfill<4>(d + (8 * h * kRow + 32 * v) * 4, ok ? g + 8 * h + v * 32 * ld : base,
+                                           ok ? 4u : 0u);
+        }
       }
     } else {
-      const bool k_ok = (t >> 5) < ks;
-      if (vec) {
-        const index_t left = rows - 4 * (t & 31);
-        const std::uint32_t bytes = !k_ok || left <= 0 ? 0u : left >= 4 ? 16u : static_cast<std::uint32_t>(left) * 4;
-        arch::sm80::cp_async_cg16_zfill(d, bytes ? g : base, bytes);
-      } else {
-        TESSEL_UNROLL
-        for (int v = 0; v < 4; ++v) {
-          const bool ok = k_ok && (t & 31) + 32 * v < rows;
-          arch::sm80::cp_async_ca_zfill<4>(d + v * 32 * 4, ok ? g + 32 * v : base, ok ? 4u : 0u);
+      TESSEL_UNROLL
+      for (int h = 0; h < kKGroups; ++h) {
+        const bool k_ok = (t >> 5) + 8 * h < ks;
+        if (vec) {
+          const index_t left = rows - 4 * (t & 31);
+          const std::uint32_t bytes = !k_ok || left <= 0 ? 0u : left >= 4 ? 16u : static_cast<std::uint32_t>(left) * 4;
+          arch::sm80::cp_async_cg16_zfill(d + 8 * h * kRow * 4, bytes ? g + 8 * h * ld : base, bytes);
+        } else {
+          TESSEL_UNROLL
+          for (int v = 0; v < 4; ++v) {
+            const bool ok = k_ok && (t & 31) + 32 * v < rows;
+            arch::sm80::cp_async_ca_zfill<4>(d + (8 * h * kRow + 32 * v) * 4, ok ? g + 8 * h * ld + 32 * v : base,
+                                             ok ? 4u : 0u);
+          }
         }
       }
     }
@@ -238,16 +261,16 @@ __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, 
 /// 128x128 tile of D (blockIdx.x along N, blockIdx.y along M), two per SM.
 template <MajorA MA, MajorB MB>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) gemm_two_ctas(Params<float> p) {
-  __shared__ __align__(16) float smem[kSmemFloats];
-  float* const sa = smem;                           // kStages x (128,8) of A
-  float* const sb = smem + kStages * kStageFloats;  // kStages x (128,8) of B
+  extern __shared__ __align__(16) float smem[];
+  float* const sa = smem;                           // kStages x (128,16) of A
+  float* const sb = smem + kStages * kStageFloats;  // kStages x (128,16) of B
   const std::uint32_t sa_addr = arch::smem_addr(sa), sb_addr = arch::smem_addr(sb);
   constexpr std::uint32_t kStageBytes = kStageFloats * 4;
 
   const int t = static_cast<int>(threadIdx.x);
   const index_t m0 = index_t{blockIdx.y} * kBM, n0 = index_t{blockIdx.x} * kBN;
   const index_t k_tiles = (p.k + kBK - 1) / kBK;
-  // Inside along M and N: only the last k-tile (K % 8 != 0) needs predicates.
+  // Inside along M and N: only the last k-tile (K % 16 != 0) needs predicates.
   const bool inside = m0 + kBM <= p.m && n0 + kBN <= p.n;
 
   OperandLoad<major_of(MA)> load_a(p.a, p.lda, m0, t);
