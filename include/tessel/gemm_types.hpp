@@ -139,12 +139,13 @@ enum class GemmImpl {
   k13_wgmma_in_flight,       // k12 with one k-tile of wgmma in flight; tile width and split K as knobs
   k14_cluster_multicast,     // k13 on 2-CTA clusters that multicast their shared B tile
   // The fp32 ladder (docs/ladder.md, "The fp32 ladder"): fp32 A, B, C and D, FFMA on the CUDA cores, no TF32.
-  f01_naive,          // one thread per element of D
-  f02_smem_fma,       // shared-memory tiles + a TiledMMA of FMA atoms
-  f03_smem_padded,    // f02 with a bank-conflict-free shared layout
-  f04_double_buffer,  // two shared stages filled through registers, fragments loaded one k ahead
-  f05_warp_tiling,    // warps own compact blocks of D (4x4 per thread); epilogue through shared memory
-  f06_vector_smem,    // M/N-major shared tiles read with 128-bit loads; cp.async loads
+  f01_naive,            // one thread per element of D
+  f02_smem_fma,         // shared-memory tiles + a TiledMMA of FMA atoms
+  f03_smem_padded,      // f02 with a bank-conflict-free shared layout
+  f04_double_buffer,    // two shared stages filled through registers, fragments loaded one k ahead
+  f05_warp_tiling,      // warps own compact blocks of D (4x4 per thread); epilogue through shared memory
+  f06_vector_smem,      // M/N-major shared tiles read with 128-bit loads; cp.async loads
+  f07_two_ctas_per_sm,  // f06's tiles under 128 registers (2 CTAs per SM), 4 cp.async stages, epilogue from registers
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
@@ -166,9 +167,9 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k14_cluster_multicast};
 /// The fp32 ladder, in order: the steps that take fp32 A and B (and only
 /// those; every step of kAllGemmImpls takes bf16 or fp16 A and B).
-inline constexpr GemmImpl kFp32GemmImpls[] = {GemmImpl::f01_naive,       GemmImpl::f02_smem_fma,
-                                              GemmImpl::f03_smem_padded, GemmImpl::f04_double_buffer,
-                                              GemmImpl::f05_warp_tiling, GemmImpl::f06_vector_smem};
+inline constexpr GemmImpl kFp32GemmImpls[] = {
+    GemmImpl::f01_naive,       GemmImpl::f02_smem_fma,    GemmImpl::f03_smem_padded,    GemmImpl::f04_double_buffer,
+    GemmImpl::f05_warp_tiling, GemmImpl::f06_vector_smem, GemmImpl::f07_two_ctas_per_sm};
 /// Is `g` a step of the fp32 ladder (fp32 A and B)?
 constexpr bool is_fp32_step(GemmImpl g) {
   for (GemmImpl f : kFp32GemmImpls)
@@ -178,7 +179,7 @@ constexpr bool is_fp32_step(GemmImpl g) {
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 
-/// "k01".."k14", "f01".."f06" (and "auto"): the short name (the CLI's, the `impl` column's).
+/// "k01".."k14", "f01".."f07" (and "auto"): the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -221,6 +222,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "f05";
     case GemmImpl::f06_vector_smem:
       return "f06";
+    case GemmImpl::f07_two_ctas_per_sm:
+      return "f07";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -269,6 +272,8 @@ constexpr const char* name(GemmImpl g) {
       return "f05_warp_tiling";
     case GemmImpl::f06_vector_smem:
       return "f06_vector_smem";
+    case GemmImpl::f07_two_ctas_per_sm:
+      return "f07_two_ctas_per_sm";
     case GemmImpl::automatic:
       return "auto";
   }

@@ -39,11 +39,11 @@ Status check_common(const GemmArgs& g) {
 
 /// The element types a step takes (invalid_argument, naming the rule): the
 /// 16-bit ladder (k01..k13) takes bf16 or fp16 A and B with any output type;
-/// the fp32 ladder (f01..f06) fp32 A, B, C and D.
+/// the fp32 ladder (f01..f07) fp32 A, B, C and D.
 Status check_types(GemmImpl impl, const GemmArgs& g) {
   if (is_fp32_step(impl)) {
     if (g.ab_type != DType::f32)
-      return invalid(std::string(short_name(impl)) + ": A and B must be fp32 (the fp32 ladder f01..f06; got " +
+      return invalid(std::string(short_name(impl)) + ": A and B must be fp32 (the fp32 ladder f01..f07; got " +
                      name(g.ab_type) + ": bf16 and fp16 inputs are k01..k13)");
     if (g.cd_type != DType::f32)
       return invalid(std::string(short_name(impl)) + ": C and D must be fp32 (the fp32 ladder; got " + name(g.cd_type) +
@@ -52,7 +52,7 @@ Status check_types(GemmImpl impl, const GemmArgs& g) {
   }
   if (g.ab_type == DType::f32)
     return invalid(std::string(short_name(impl)) +
-                   ": A and B must be bf16 or fp16 (k01..k13; fp32 inputs are the fp32 ladder f01..f06)");
+                   ": A and B must be bf16 or fp16 (k01..k13; fp32 inputs are the fp32 ladder f01..f07)");
   return Status::success();
 }
 
@@ -150,6 +150,8 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_f05(args);
     case GemmImpl::f06_vector_smem:
       return check_f06(args);
+    case GemmImpl::f07_two_ctas_per_sm:
+      return check_f07(args);
     case GemmImpl::automatic: {
       GemmImpl step{};
       GemmArgs with_plan;
@@ -212,6 +214,8 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_f05(args, stream);
     case GemmImpl::f06_vector_smem:
       return launch_f06(args, stream);
+    case GemmImpl::f07_two_ctas_per_sm:
+      return launch_f07(args, stream);
     case GemmImpl::automatic:
       break;  // handled above
   }
