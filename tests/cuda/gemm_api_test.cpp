@@ -167,7 +167,7 @@ TEST(GemmApi, TypeRulesOfTheTwoLadders) {
   }
   // `auto` with fp32 inputs plans the best fp32 step, on any device.
   const GemmPlan p = gemm_plan(g);
-  EXPECT_EQ(p.impl, GemmImpl::f06_vector_smem) << p.why;
+  EXPECT_EQ(p.impl, GemmImpl::f07_two_ctas_per_sm) << p.why;
   EXPECT_TRUE(gemm_check(GemmImpl::automatic, g).is_ok());
   g.cd_type = DType::bf16;
   EXPECT_EQ(gemm_check(GemmImpl::automatic, g).code, Status::invalid_argument);
