@@ -309,8 +309,13 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.disposition = "unverified";
             }
             // What `auto` (or k13) ran, for the note column: "k13 tile 128x192 splits 1".
-            if ((*st.step == GemmImpl::automatic || *st.step == GemmImpl::k13_wgmma_in_flight) && st.note.empty())
-              st.note = gemm_plan(args).why;
+            if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(args).why;
+            if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
+              // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
+              const GemmTuning t = gemm_plan(args).tuning;
+              st.note = "k13 tile 128x" + std::to_string(t.tile_n) + " splits " + std::to_string(t.splits) +
+                        (t.swap_ab == SwapAB::on ? " swapped" : "");
+            }
             if (*st.step == GemmImpl::k14_cluster_multicast && st.note.empty())
               st.note = "k14 tile 128x" +
                         std::to_string(args.tuning.tile_n != 0
