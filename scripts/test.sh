@@ -17,6 +17,8 @@ fi
 "build/$preset/tests/golden_check" errors tests/data/layout_algebra_errors.tsv | tail -n 1
 # The project's own C++/CUDA files are clang-formatted (.clang-format).
 bash scripts/format.sh --check
+# The examples, built against the installed package (find_package(tessel)).
+bash scripts/examples_test.sh "build/$preset"
 # The Python package: wheel build and pytest (skips with a message without nanobind/scikit-build-core/pytest).
 bash scripts/python_test.sh "build/$preset/tessel"
 # The fuzzers under ASan+UBSan for a bounded time (TESSEL_FUZZ_SECONDS, default 90; 0 skips).
