@@ -98,7 +98,7 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
   }
   // The padded copies (tma::launch) are of the caller's A and B, and its
   // fallback (k08) computes the caller's problem: the swap is made after them.
-  return tma::launch(g, stream, "k13", [stream](const GemmArgs& t) {
+  return tma::launch<false>(g, stream, "k13", [stream](const GemmArgs& t) {
     if (t.tuning.swap_ab == SwapAB::on) {
       const GemmArgs s = swapped(t);
       switch (t.tuning.tile_n) {

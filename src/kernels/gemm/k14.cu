@@ -28,7 +28,7 @@ Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
     if (Status s = tma::sm_count("k14", sms); !s) return s;
     g.tuning.tile_n = plan_k13(g.m, g.n, g.k, sms, 0, SwapAB::off).tile_n;  // k14 never swaps
   }
-  return tma::launch(g, stream, "k14", [stream](const GemmArgs& t) {
+  return tma::launch<false>(g, stream, "k14", [stream](const GemmArgs& t) {
     switch (t.tuning.tile_n) {
       case 64:
         return k14::launch_tiles<64>(t, stream);

@@ -180,7 +180,12 @@ inline Status check(const GemmArgs& a, const char* step) {
 /// Runs `launch_tma(args)`, the step's own launch for A and B with 16-byte
 /// aligned rows, on `a` or on a copy of it whose unaligned operands were
 /// first copied into padded temporaries.
-template <class LaunchTma>
+/// `InlineFallback`: k08's kernels are instantiated in the caller's
+/// translation unit (k09..k12, whose measured machine code depends on it, see
+/// the top of this file); false (k13, k14) calls launch_k08 instead, which
+/// saves a minute of nvcc per launcher (k13.cu: 61 s of which ~55 were k08's
+/// eight kernels, on the 2-core CI machine).
+template <bool InlineFallback = true, class LaunchTma>
 Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTma&& launch_tma) {
   const bool a_ready = tma_ready(a.a, a.lda, 2), b_ready = tma_ready(a.b, a.ldb, 2);
   if (a_ready && b_ready) return launch_tma(a);
@@ -223,7 +228,12 @@ Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTm
     }
   }
   const cudaError_t fa = ca.release(stream), fb = cb.release(stream);
-  if (!ok) return launch_multistage<Fallback>(a, stream, (std::string(step) + " (k08 kernel)").c_str());
+  if (!ok) {
+    if constexpr (InlineFallback)
+      return launch_multistage<Fallback>(a, stream, (std::string(step) + " (k08 kernel)").c_str());
+    else
+      return launch_k08(a, stream);
+  }
   if (s && (fa != cudaSuccess || fb != cudaSuccess))
     return Status::failure(Status::cuda_error, std::string(step) + ": freeing a padded copy: " +
                                                    cudaGetErrorString(fa != cudaSuccess ? fa : fb));
