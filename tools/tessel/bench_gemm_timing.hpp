@@ -76,10 +76,12 @@ void flush_l2(const TimingPolicy& pol, int i, cudaStream_t s);
 /// waits included (for a large GEMM a small part of the loop; for a short
 /// launch, small M, the flush can take as long as the launch, and the means
 /// then describe the loop more than the kernel); the warm-up is not sampled.
+/// Upper bound on the launches of one warm-up or timed loop.
+inline constexpr int kMaxLaunches = 100000;
+
+/// Warm-up: at least pol.warmup launches and pol.warmup_ms of them.
 template <class Launch>
-Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
-  constexpr int kMaxLaunches = 100000;
-  Events ev;
+void warm_up(const Launch& launch, const TimingPolicy& pol, cudaStream_t s, const Events& ev) {
   float ms = 0;
   double warm_ms = 0;
   for (int i = 0; (i < pol.warmup || warm_ms < pol.warmup_ms) && i < kMaxLaunches; ++i) {
@@ -90,15 +92,25 @@ Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
     CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
     warm_ms += ms;
   }
+}
+
+/// Stops the sampler's thread on every way out of a timed loop, an exception
+/// (CUDA_CHECK) included.
+struct StopSampler {
+  NvmlSampler* sampler;
+  ~StopSampler() {
+    if (sampler) sampler->stop();
+  }
+};
+
+template <class Launch>
+Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
+  Events ev;
+  float ms = 0;
+  warm_up(launch, pol, s, ev);
   std::vector<double> t;
   double total_ms = 0;
-  // Stops the sampler's thread on every way out, an exception (CUDA_CHECK) included.
-  struct StopSampler {
-    NvmlSampler* sampler;
-    ~StopSampler() {
-      if (sampler) sampler->stop();
-    }
-  } stop_sampler{pol.sampler};
+  const StopSampler stop_sampler{pol.sampler};
   if (pol.sampler) pol.sampler->start();
   while ((static_cast<int>(t.size()) < pol.iterations || total_ms < pol.timed_ms) &&
          static_cast<int>(t.size()) < kMaxLaunches) {
@@ -136,23 +148,12 @@ Timing time_launches(Launch&& launch, const TimingPolicy& pol, cudaStream_t s) {
 template <class Launch>
 std::vector<Timing> time_interleaved(const std::vector<Launch>& launches, const TimingPolicy& pol, cudaStream_t s,
                                      std::size_t first = 0) {
-  constexpr int kMaxLaunches = 100000;
   const std::size_t n = launches.size();
   std::vector<Timing> out(n);
   if (n == 0) return out;
   Events ev;
   float ms = 0;
-  for (const Launch& launch : launches) {
-    double warm_ms = 0;
-    for (int i = 0; (i < pol.warmup || warm_ms < pol.warmup_ms) && i < kMaxLaunches; ++i) {
-      CUDA_CHECK(cudaEventRecord(ev.start, s));
-      launch();
-      CUDA_CHECK(cudaEventRecord(ev.stop, s));
-      CUDA_CHECK(cudaEventSynchronize(ev.stop));
-      CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
-      warm_ms += ms;
-    }
-  }
+  for (const Launch& launch : launches) warm_up(launch, pol, s, ev);
   std::vector<std::vector<double>> t(n);
   std::vector<double> total(n, 0.0);
   const auto more = [&] {
@@ -162,12 +163,7 @@ std::vector<Timing> time_interleaved(const std::vector<Launch>& launches, const 
         return true;
     return false;
   };
-  struct StopSampler {
-    NvmlSampler* sampler;
-    ~StopSampler() {
-      if (sampler) sampler->stop();
-    }
-  } stop_sampler{pol.sampler};
+  const StopSampler stop_sampler{pol.sampler};
   if (pol.sampler) pol.sampler->start();
   int flushes = 0;
   for (std::size_t round = 0; more(); ++round) {

@@ -14,6 +14,25 @@ namespace tessel::gemm_launch::k14 {
 
 namespace gk = gemm_kernels::k14;
 
+/// A launch of `ctas` CTAs of k14 in clusters of kClusterM along x; `attr`
+/// is the cluster attribute the config points to (the caller keeps it alive).
+inline cudaLaunchConfig_t cluster_config(unsigned ctas, int smem_bytes, cudaStream_t stream,
+                                         cudaLaunchAttribute& attr) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(ctas);
+  cfg.blockDim = dim3(gk::kThreads);
+  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
+  cfg.stream = stream;
+  attr = cudaLaunchAttribute{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = gk::kClusterM;
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
 /// How many clusters of `kernel` fit on the device at once (one CTA per SM:
 /// pairs of SMs of one GPC; a GPC with an odd SM count leaves one idle), read
 /// once per device and kernel (`Tag`: the kernel's Tiles): the query costs
@@ -25,17 +44,9 @@ Status max_clusters(K* kernel, int smem_bytes, int sms, int& out) {
   if (cudaGetDevice(&device) != cudaSuccess)
     return Status::failure(Status::cuda_error, "k14: cannot read the current device");
   if (device >= 0 && device < 64 && (out = cache[device].load(std::memory_order_relaxed)) > 0) return Status::success();
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>(sms / gk::kClusterM * gk::kClusterM));
-  cfg.blockDim = dim3(gk::kThreads);
-  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = gk::kClusterM;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg =
+      cluster_config(static_cast<unsigned>(sms / gk::kClusterM * gk::kClusterM), smem_bytes, nullptr, attr);
   const cudaError_t e = cudaOccupancyMaxActiveClusters(&out, kernel, &cfg);
   if (e != cudaSuccess || out < 1)
     return Status::failure(Status::cuda_error, std::string("k14: no cluster of two CTAs fits on this device: ") +
@@ -62,18 +73,9 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
         ceil_div(ceil_div(g.m, index_t{gk::kBM}), index_t{gk::kClusterM}) * ceil_div(g.n, index_t{BN});
     const index_t used = pairs < clusters ? pairs : clusters;
 
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(static_cast<unsigned>(used * gk::kClusterM));
-    cfg.blockDim = dim3(gk::kThreads);
-    cfg.dynamicSmemBytes = static_cast<std::size_t>(X::kSmemBytes);
-    cfg.stream = stream;
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = gk::kClusterM;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg =
+        cluster_config(static_cast<unsigned>(used * gk::kClusterM), X::kSmemBytes, stream, attr);
     const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
