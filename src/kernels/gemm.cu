@@ -248,6 +248,7 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   const bool a_whole_lines = args.lda % 8 != 0 || args.lda % 64 == 0;
   plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab, a_whole_lines);
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
+  if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
              (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
   const GemmTuning& asked = args.tuning;

@@ -357,6 +357,11 @@ int main(int argc, char** argv) {
       ->type_name("on|off");
   bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
       ->type_name("S");
+  bench_gemm
+      ->add_option("--raster-group", gemm_args.raster_group,
+                   "k13/auto: tile rows per group of the raster in which the persistent CTAs take their tiles, "
+                   "1..65536 (default: the plan's)")
+      ->type_name("G");
 
   auto* draw =
       app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");

@@ -125,7 +125,9 @@ struct Tiles {
   static_assert(kSmemBytes <= kSmemLimit, "tessel: k13's shared memory exceeds 227 KB");
 };
 
-using Scheduler = blocks::SplitKScheduler<blocks::GroupedRaster<kGroup>>;
+/// The grouped raster with its group of tile rows given at launch (`group`:
+/// the plan's rule 6, docs/heuristics.md).
+using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
 
 /// Split K's side of the epilogue (splits > 1).  Every unit writes its
 /// accumulators to its own partial tile, in the fragment's order so that a
@@ -217,7 +219,8 @@ struct TileEpilogue {
   }
 };
 
-/// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes.
+/// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes;
+/// `group` >= 1 tile rows per group of the raster.
 /// `transposed`: `p` is the swapped problem (the launcher's): A is B, B is A,
 /// m and n are N and M, and the kernel's element (i, j) is D(j, i) at
 /// d[j * ldd + i] (C likewise).  Only Cfg::kTransposed configurations take
@@ -226,7 +229,7 @@ template <class T, MajorA MA, MajorB MB, class Cfg>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_wgmma_in_flight(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                          const __grid_constant__ CUtensorMap map_d, bool tma_store, bool transposed, Params<T> p,
-                         SplitK sk) {
+                         SplitK sk, int group) {
   using X = Tiles<T, MA, MB, Cfg>;
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
@@ -243,7 +246,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
-  Scheduler scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x);
+  Scheduler scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
     Schedule::producer_start();
