@@ -267,6 +267,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
   const auto thr = TM{}.get_slice(t);
+  // The operands' descriptors depend on the warpgroup only: made from lane
+  // 0's index, a value the compiler knows to be the same across the warp, so
+  // they live in uniform registers and each k-step is one constant add.
+  const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
   constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
   const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, transposed};
   const SplitKReduce<X> reduce{sk, shared.ticket};
@@ -275,8 +279,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
     for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
       pipe.consumer_wait(read);
-      const auto tCdA = thr.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-      const auto tCdB = thr.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+      const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+      const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
       warpgroup_fence_operand(acc);
       warpgroup_arrive();
       TESSEL_UNROLL
