@@ -88,9 +88,11 @@ constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 :
 /// raster.  The tiles that run at one time (one per SM) cover g tile rows by
 /// about SMs / g tile columns; per k-tile they read g x 128 rows of A and
 /// (SMs / g) x BN columns of B, each once from DRAM while they stay in step:
-/// the g that minimizes the sum reads the fewest bytes per wave.  Kept at
-/// the measured 8 (k06's group) until the sweep in docs/heuristics.md says
-/// otherwise.
+/// the g that minimizes the sum reads the fewest bytes per wave.  Measured
+/// on an H100 (docs/heuristics.md, rule 6): the bytes follow the model (ncu
+/// at 4096^3: 187 MB at g = 8, 148 at g = 16) but the time does not (g in
+/// 8..24 within 0.4 % at 4096^3, 8192^3 and the llm shapes): every shape
+/// keeps k06's 8.
 /// C++ example: raster_group_for(32, 16, 256, 132) == 8.
 constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int sms) {
   (void)tiles_m;
