@@ -12,12 +12,16 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -87,9 +91,53 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
   return run(*impl, g, device, stream);
 }
 
+/// The host time of `calls` calls of tessel::gemm (ns each, the stream
+/// synchronized after each call, outside the timed span): the C++ side of
+/// the Python call's overhead (python -m tessel.bench --overhead).
+std::vector<std::int64_t> time_cpp_calls(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int64_t k,
+                                         std::string_view ab, std::string_view cd, std::string_view layout,
+                                         std::uintptr_t a, std::int64_t lda, std::uintptr_t b, std::int64_t ldb,
+                                         std::uintptr_t d, std::int64_t ldd, int device, std::uintptr_t stream,
+                                         int calls) {
+  std::vector<std::int64_t> ns;
+  const std::optional<tessel::GemmImpl> impl = tessel::parse_gemm_impl(impl_name);
+  const std::optional<tessel::GemmLayout> l = tessel::parse_gemm_layout(layout);
+  if (!impl || !l || !dtype_of(ab) || !dtype_of(cd) || cudaSetDevice(device) != cudaSuccess) return ns;
+  tessel::GemmArgs g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.ab_type = *dtype_of(ab);
+  g.cd_type = *dtype_of(cd);
+  g.layout = *l;
+  g.a = reinterpret_cast<const void*>(a);
+  g.lda = lda;
+  g.b = reinterpret_cast<const void*>(b);
+  g.ldb = ldb;
+  g.d = reinterpret_cast<void*>(d);
+  g.ldd = ldd;
+  nb::gil_scoped_release unlocked;
+  const auto s = reinterpret_cast<cudaStream_t>(stream);
+  ns.reserve(static_cast<std::size_t>(calls));
+  for (int i = 0; i < calls; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const tessel::Status st = tessel::gemm(*impl, g, s);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (!st || cudaStreamSynchronize(s) != cudaSuccess) {
+      ns.clear();
+      break;
+    }
+    ns.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+  }
+  return ns;
+}
+
 }  // namespace
 
 void bind_gemm(nb::module_& m) {
+  m.def("_time_cpp_calls", &time_cpp_calls, "impl"_a, "m"_a, "n"_a, "k"_a, "ab"_a, "cd"_a, "layout"_a, "a"_a, "lda"_a,
+        "b"_a, "ldb"_a, "d"_a, "ldd"_a, "device"_a, "stream"_a, "calls"_a,
+        "host ns of each of `calls` tessel::gemm calls from C++ (empty on any failure)");
   m.def(
       "_dlpack_info",
       [](nb::handle obj) -> nb::tuple {

@@ -181,3 +181,23 @@ def test_cupy_arrays_through_dlpack():
 @needs_gpu
 def test_plan_names_the_kernel():
     assert tessel.gemm_plan(4096, 4096, 4096).startswith("k1")
+
+
+@needs_gpu
+def test_bench_writes_the_cli_columns(tmp_path):
+    import csv
+
+    from tessel import bench
+    out = tmp_path / "bench.csv"
+    assert bench.main(["--m", "256", "--n", "384", "--k", "128", "--iterations", "5", "--csv", str(out)]) == 0
+    rows = list(csv.DictReader(open(out)))
+    assert [r["impl"] for r in rows] == ["torch", "tessel:auto"]
+    assert list(rows[0].keys()) == bench.COLUMNS
+    assert rows[1]["disposition"] == "passed" and float(rows[1]["ratio"]) > 0
+
+
+@needs_gpu
+def test_python_call_overhead_is_measured():
+    from tessel import bench
+    py_us, cpp_us = bench.overhead(torch, 200)
+    assert py_us > 0 and cpp_us > 0
