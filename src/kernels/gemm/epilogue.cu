@@ -44,12 +44,17 @@ __device__ __forceinline__ void apply_group(const ApplyParams& p, index_t i, ind
   const U* bias = static_cast<const U*>(p.e.bias);
   const float row_bias = p.e.bias_kind == BiasKind::row ? gk::detail::to_float(bias[i]) : 0.0f;
   const int count = p.n - j < kPerThread ? static_cast<int>(p.n - j) : kPerThread;
+  // Every index below is a constant once the loops are unrolled, so x and
+  // pre stay in registers (a run-time index would put them in local memory).
+  constexpr int kVec = kPerThread * static_cast<int>(sizeof(U)) / 16;  // 16-byte accesses
   alignas(16) U x[kPerThread];
   if (vector && count == kPerThread) {
-    constexpr int kVec = kPerThread * static_cast<int>(sizeof(U)) / 16;  // 16-byte accesses
+#pragma unroll
     for (int v = 0; v < kVec; ++v) *reinterpret_cast<uint4*>(&x[v * 16 / sizeof(U)]) = reinterpret_cast<uint4*>(d)[v];
   } else {
-    for (int e = 0; e < count; ++e) x[e] = d[e];
+#pragma unroll
+    for (int e = 0; e < kPerThread; ++e)
+      if (e < count) x[e] = d[e];
   }
   alignas(16) U pre[kPerThread];
 #pragma unroll
@@ -61,16 +66,18 @@ __device__ __forceinline__ void apply_group(const ApplyParams& p, index_t i, ind
     x[e] = gk::detail::from_float<U>(gk::activate<A>(v));
   }
   if (vector && count == kPerThread) {
-    constexpr int kVec = kPerThread * static_cast<int>(sizeof(U)) / 16;
+#pragma unroll
     for (int v = 0; v < kVec; ++v) {
       reinterpret_cast<uint4*>(d)[v] = *reinterpret_cast<const uint4*>(&x[v * 16 / sizeof(U)]);
       if (aux != nullptr) reinterpret_cast<uint4*>(aux)[v] = *reinterpret_cast<const uint4*>(&pre[v * 16 / sizeof(U)]);
     }
   } else {
-    for (int e = 0; e < count; ++e) {
-      d[e] = x[e];
-      if (aux != nullptr) aux[e] = pre[e];
-    }
+#pragma unroll
+    for (int e = 0; e < kPerThread; ++e)
+      if (e < count) {
+        d[e] = x[e];
+        if (aux != nullptr) aux[e] = pre[e];
+      }
   }
 }
 

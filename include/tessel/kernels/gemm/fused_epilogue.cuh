@@ -2,12 +2,14 @@
 // epilogue (docs/epilogues.md): D = act(alpha * acc + beta * C + bias), with
 // the pre-activation value optionally written to an auxiliary output.
 //
-// Used by TmaStoreEpilogue (tma_store_epilogue.cuh) as a compile-time
-// policy: the plain instances pass NoFusion and compile to the code they had
-// before fusion existed; k13's fused instances (Config<BN, true>) pass a
-// FusedTile.  Inside a fused instance the activation is a run-time value,
-// a warp-uniform switch per value pair (activate_pair), so that one instance
-// serves every activation and bias kind.
+// Used by k13's fused instances (Config<BN, true>; the plain instances
+// never see it): fuse_in_registers finishes the values in the accumulator
+// registers, then the plain TmaStoreEpilogue (tma_store_epilogue.cuh) stores
+// them with alpha = 1, beta = 0, so the TMA stores, the row stores and split
+// K's last unit all write the fused result.  Inside a fused instance the
+// activation and the output type are run-time values, warp-uniform switches
+// per value pair, so that one instance serves every activation, bias kind
+// and output type, and the activations' code exists once per kernel.
 //
 // The bias.  Each work unit stages its tile's slice of the bias in shared
 // memory as fp32 (kBM row values and kBN column values, zeros where the
@@ -77,60 +79,27 @@ __device__ __forceinline__ void activate_pair(Activation a, float& x0, float& x1
   }
 }
 
-/// The policy of a plain epilogue: nothing beyond alpha * acc + beta * C.
-struct NoFusion {
-  static constexpr bool kActive = false;
-};
-
-/// The fused part of the epilogue of one (BM, BN) tile with output type U,
-/// over the tile's bias slice in shared memory (`bias_row`: BM floats,
-/// `bias_col`: BN floats, 8-byte aligned; written by stage_bias).
-template <class U, int BM, int BN>
-struct FusedTile {
-  static constexpr bool kActive = true;
-  const EpilogueParams& e;
-  const float* bias_row;
-  const float* bias_col;
-
-  /// Writes the bias slice of tile (tile_m, tile_n) into `row` (BM floats)
-  /// and `col` (BN floats): the bias as fp32 where the call has a bias of
-  /// that kind and the element is inside D, else 0.  Called by the
-  /// `threads` threads t = 0..threads-1 of the epilogue before the
-  /// epilogue's first barrier, and only once every thread has left the
-  /// previous tile's epilogue (whose last reads precede its last barrier).
-  __device__ static void stage_bias(const EpilogueParams& e, index_t m, index_t n, index_t tile_m, index_t tile_n,
-                                    float* row, float* col, int t, int threads) {
-    const U* bias = static_cast<const U*>(e.bias);
-    for (int x = t; x < BN + BM; x += threads) {
-      if (x < BN) {
-        const index_t j = tile_n * BN + x;
-        col[x] = e.bias_kind == BiasKind::col && j < n ? detail::to_float(bias[j]) : 0.0f;
-      } else {
-        const index_t i = tile_m * BM + (x - BN);
-        row[x - BN] = e.bias_kind == BiasKind::row && i < m ? detail::to_float(bias[i]) : 0.0f;
-      }
-    }
+/// The element of type `t` at base[idx] as fp32.
+__device__ __forceinline__ float load_as_float(DType t, const void* base, index_t idx) {
+  switch (t) {
+    case DType::bf16:
+      return detail::to_float(static_cast<const __nv_bfloat16*>(base)[idx]);
+    case DType::f16:
+      return detail::to_float(static_cast<const __half*>(base)[idx]);
+    case DType::f32:
+      break;
   }
+  return static_cast<const float*>(base)[idx];
+}
 
-  /// Adds the bias to the value pair at tile row `r`, columns `c` and c + 1
-  /// (c even: the pair's 8 bytes of the column slice are one load).
-  __device__ void add_bias(float& x0, float& x1, int r, int c) const {
-    const float2 b = *reinterpret_cast<const float2*>(bias_col + c);
-    const float br = bias_row[r];
-    x0 += b.x + br;  // one of b.x and br is 0 (a single bias kind): the sum is exact
-    x1 += b.y + br;
-  }
-
-  /// Whether aux takes a pair as one store: rows of an even number of
-  /// elements from a base aligned to the pair's 4 (8 for fp32) bytes.
-  __device__ bool aux_pairs() const {
-    return e.ldaux % 2 == 0 && reinterpret_cast<std::uintptr_t>(e.aux) % (2 * sizeof(U)) == 0;
-  }
-
-  /// aux(i, j) = x0 and aux(i, j + 1) = x1, rounded to U, for those of the
-  /// two inside D (`in0`, `in1`; in1 implies in0: the pair shares a row).
-  __device__ void store_aux(index_t i, index_t j, float x0, float x1, bool in0, bool in1, bool pairs) const {
-    U* a = static_cast<U*>(e.aux) + i * e.ldaux + j;
+/// base[idx] = x0 and base[idx + 1] = x1 rounded to type `t`, for those of
+/// the two that `in0`, `in1` say are inside D (in1 implies in0: a pair shares
+/// a row); one 4- (8-) byte store when `pairs` says that the row keeps pairs
+/// aligned.
+__device__ __forceinline__ void store_pair_as(DType t, void* base, index_t idx, float x0, float x1, bool in0, bool in1,
+                                              bool pairs) {
+  const auto as = [&]<class U>() {
+    U* a = static_cast<U*>(base) + idx;
     if (pairs && in1) {
       if constexpr (sizeof(U) == 4) {
         *reinterpret_cast<float2*>(a) = make_float2(x0, x1);
@@ -141,7 +110,80 @@ struct FusedTile {
     }
     if (in0) a[0] = detail::from_float<U>(x0);
     if (in1) a[1] = detail::from_float<U>(x1);
+  };
+  switch (t) {
+    case DType::bf16:
+      as.template operator()<__nv_bfloat16>();
+      break;
+    case DType::f16:
+      as.template operator()<__half>();
+      break;
+    case DType::f32:
+      as.template operator()<float>();
+      break;
   }
-};
+}
+
+/// Writes the bias slice of tile (tile_m, tile_n) of a (BM, BN) tiling into
+/// `row` (BM floats) and `col` (BN floats): the bias as fp32 (its type is
+/// D's, cd_type) where the call has a bias of that kind and the element is
+/// inside D, else 0.  Called by the `threads` threads t = 0..threads-1 of the
+/// epilogue once every one of them has left the previous tile's epilogue,
+/// and before the barrier that precedes the first read (fuse_in_registers).
+template <int BM, int BN>
+__device__ __forceinline__ void stage_bias(const EpilogueParams& e, DType cd_type, index_t m, index_t n, index_t tile_m,
+                                           index_t tile_n, float* row, float* col, int t, int threads) {
+  for (int x = t; x < BN + BM; x += threads) {
+    if (x < BN) {
+      const index_t j = tile_n * BN + x;
+      col[x] = e.bias_kind == BiasKind::col && j < n ? load_as_float(cd_type, e.bias, j) : 0.0f;
+    } else {
+      const index_t i = tile_m * BM + (x - BN);
+      row[x - BN] = e.bias_kind == BiasKind::row && i < m ? load_as_float(cd_type, e.bias, i) : 0.0f;
+    }
+  }
+}
+
+/// The fused epilogue's math over a thread's accumulators of tile (tile_m,
+/// tile_n), in place: acc = act(alpha * acc + beta * C + bias), with the
+/// value before act written to aux (straight from registers to global
+/// memory, checked at D's edges).  After it, the plain epilogue with alpha =
+/// 1 and beta = 0 converts, stages and stores the tile, whichever way it
+/// leaves (TMA stores, row stores, after split K's reduction).
+/// `tCcD`: the accumulators' (row, column) in the tile, in pairs of
+/// neighbouring columns starting on an even column (TmaStoreEpilogue's
+/// column_pairs and pairs_start_even), so that a pair's column bias is one
+/// float2 of `bias_col` (8-byte aligned) and its row bias one float of
+/// `bias_row` (the slice stage_bias wrote).  The output type is a run-time
+/// switch per value pair, like the activation (activate_pair), so that the
+/// activations' code exists once, not once per output type.
+template <int BM, int BN, class T, class Frag, class View>
+__device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, index_t tile_m, index_t tile_n, Frag& acc,
+                                                  const View& tCcD, const float* bias_row, const float* bias_col) {
+  const EpilogueParams& e = p.epi;
+  const bool aux = e.aux != nullptr;
+  const std::uintptr_t pair_bytes = p.cd_type == DType::f32 ? 8 : 4;
+  const bool aux_pairs = e.ldaux % 2 == 0 && reinterpret_cast<std::uintptr_t>(e.aux) % pair_bytes == 0;
+  TESSEL_UNROLL
+  for (int v = 0; v < Frag::kValues; v += 2) {
+    const index_t at = tCcD.coord(v);
+    const int r = static_cast<int>(coord_field(at, 0)), c = static_cast<int>(coord_field(at, 1));
+    const index_t i = tile_m * BM + r, j = tile_n * BN + c;
+    const bool in0 = tCcD.inside(v), in1 = tCcD.inside(v + 1);
+    float x0 = p.alpha * *acc.addr(v), x1 = p.alpha * *acc.addr(v + 1);
+    if (p.beta != 0.0f) {  // C is 0 outside D (the value is dropped there anyway)
+      if (in0) x0 += p.beta * load_as_float(p.cd_type, p.c, i * p.ldc + j);
+      if (in1) x1 += p.beta * load_as_float(p.cd_type, p.c, i * p.ldc + j + 1);
+    }
+    const float2 bc = *reinterpret_cast<const float2*>(bias_col + c);
+    const float br = bias_row[r];
+    x0 += bc.x + br;  // one of bc and br is 0 (one bias kind): the sum is exact
+    x1 += bc.y + br;
+    if (aux) store_pair_as(p.cd_type, e.aux, i * e.ldaux + j, x0, x1, in0, in1, aux_pairs);
+    activate_pair(e.act, x0, x1);
+    *acc.addr(v) = x0;
+    *acc.addr(v + 1) = x1;
+  }
+}
 
 }  // namespace tessel::gemm_kernels

@@ -43,6 +43,7 @@
 #pragma once
 
 #include "tessel/atom/mma_sm90.hpp"
+#include "tessel/kernels/gemm/fused_epilogue.cuh"
 #include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
 #include "tessel/kernels/gemm/tma_store_epilogue.cuh"
 
@@ -139,7 +140,7 @@ struct Tiles {
     int ticket;  // split K: the counter value the last unit's thread 0 saw
   };
   /// A fused instance's shared memory: the plain one (same offsets), then the
-  /// unit's bias slice (FusedTile::stage_bias).
+  /// unit's bias slice (stage_bias, fused_epilogue.cuh).
   struct FusedStorage : SharedStorage {
     alignas(16) float bias[kBN + kBM];  // the column slice (kBN), then the row slice (kBM)
   };
@@ -213,23 +214,23 @@ struct TileEpilogue {
   /// loads' latency then hides behind the first TMA loads, and every
   /// consumer thread has left the previous tile's epilogue).
   __device__ void prepare(blocks::TileCoord tile, int t) const {
+    if constexpr (X::kFused)
+      stage_bias<kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kConsumerThreads);
+  }
+
+  /// A fused instance's epilogue: the fused math in the accumulators
+  /// (fuse_in_registers), then store() with alpha = 1 and beta = 0.
+  __device__ __forceinline__ void store_fused(blocks::TileCoord tile, typename X::FragC& acc, int t) const {
     if constexpr (X::kFused) {
-      // The bias has D's type.
-      const auto stage = [&]<class U>() {
-        FusedTile<U, kBM, X::kBN>::stage_bias(p.epi, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t,
-                                              kConsumerThreads);
-      };
-      switch (p.cd_type) {
-        case DType::bf16:
-          stage.template operator()<__nv_bfloat16>();
-          break;
-        case DType::f16:
-          stage.template operator()<__half>();
-          break;
-        case DType::f32:
-          stage.template operator()<float>();
-          break;
-      }
+      const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
+          coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
+      // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.
+      arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
+      fuse_in_registers<kBM, X::kBN>(p, tile.m, tile.n, acc, tCcD, bias + X::kBN, bias);
+      Params<T> plain = p;  // the values are final: the plain epilogue only converts and stores them
+      plain.alpha = 1.0f;
+      plain.beta = 0.0f;
+      TileEpilogue<X, T>{map_d, plain, d, transposed}.store(tile, acc, t);
     }
   }
 
@@ -247,22 +248,7 @@ struct TileEpilogue {
         return;
       }
     }
-    if constexpr (X::kTmaStore && X::kFused) {
-      switch (p.cd_type) {
-        case DType::bf16:
-          X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, kConsumerBarrier,
-                                                     FusedTile<__nv_bfloat16, kBM, X::kBN>{p.epi, bias + X::kBN, bias});
-          break;
-        case DType::f16:
-          X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, kConsumerBarrier,
-                                              FusedTile<__half, kBM, X::kBN>{p.epi, bias + X::kBN, bias});
-          break;
-        case DType::f32:
-          X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, kConsumerBarrier,
-                                             FusedTile<float, kBM, X::kBN>{p.epi, bias + X::kBN, bias});
-          break;
-      }
-    } else if constexpr (X::kTmaStore) {
+    if constexpr (X::kTmaStore) {
       switch (p.cd_type) {
         case DType::bf16:
           X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, kConsumerBarrier);
@@ -367,7 +353,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       const auto tCcD = thr.partition_C(coord_tile<TileShape<kBM, X::kBN>>(rows_left, index_t{X::kBN}));  // (row, col)
       if (!reduce.last_adds(u, acc, tCcD, rows_left, t)) continue;
     }
-    epilogue.store(u.tile, acc, t);
+    if constexpr (Cfg::kFused)
+      epilogue.store_fused(u.tile, acc, t);
+    else
+      epilogue.store(u.tile, acc, t);
   }
   epilogue.finish(t);
 }

@@ -36,7 +36,6 @@
 #include "tessel/atom/copy_sm90.hpp"
 #include "tessel/core/pack.hpp"
 #include "tessel/kernels/gemm/common.cuh"
-#include "tessel/kernels/gemm/fused_epilogue.cuh"
 
 namespace tessel::gemm_kernels {
 
@@ -90,7 +89,7 @@ struct TmaStoreEpilogue {
   static_assert(detail::column_pairs<tessel::detail::thread_values(kCoord)>(),
                 "tessel: the accumulators must come in pairs of neighbouring columns");
   /// Does every thread's value pair start on an even column of the tile?
-  /// (The fused epilogue reads a pair's column bias as one float2.)
+  /// (k13's fused epilogue reads a pair's column bias as one float2.)
   static constexpr bool pairs_start_even() {
     const Layout thr = mode(kCoord, 0), val = mode(kCoord, 1);
     // column(t, v) = column(t, 0) + column offset of v (chunks_uniform): both even suffices.
@@ -107,15 +106,9 @@ struct TmaStoreEpilogue {
   /// issues the TMA stores, or, with `map_d` null, every thread stores its
   /// share of each staged chunk (store_chunk).  `stage` is kSmemBytes of
   /// 1024-byte aligned shared memory.  Call finish() before the kernel exits.
-  /// `fusion` (fused_epilogue.cuh): NoFusion, the plain epilogue; or a
-  /// FusedTile, D = act(alpha * acc + beta * C + bias) with the value before
-  /// the activation written to aux from registers, computed per value pair
-  /// before the conversion to U, so that the TMA stores, the row stores
-  /// (`map_d` null) and split K's last unit all write the fused result.
-  template <class T, class Frag, class Fusion = NoFusion>
-  __device__ __forceinline__ static void apply(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m,
-                                               index_t tile_n, const Frag& acc, U* stage, int t, int bar,
-                                               const Fusion& fusion = Fusion{}) {
+  template <class T, class Frag>
+  __device__ static void apply(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m, index_t tile_n,
+                               const Frag& acc, U* stage, int t, int bar) {
     const auto tCsD =
         TM{}.get_slice(t).partition_C(make_smem_tensor<SwizzledLayout{kSwizzle, kStage}>(stage));  // staging
     const auto tCcD = TM{}.get_slice(t).partition_C(
@@ -126,23 +119,19 @@ struct TmaStoreEpilogue {
       // The buffer's previous chunk (kBuffers stores ago, maybe of the previous tile) must have been read.
       if (issuer) arch::sm90::bulk_wait_group_read<kBuffers - 1>();
       arch::named_barrier_sync(bar, TM::kThreads);
-      if constexpr (Fusion::kActive) {
-        fused_chunk(p, tile_m, tile_n, acc, tCsD, tCcD, q, fusion);
-      } else {
-        TESSEL_UNROLL
-        for (int v = 0; v < kValues; v += 2) {
-          if (chunk_of(v) != q) continue;
-          float x0 = p.alpha * *acc.addr(v), x1 = p.alpha * *acc.addr(v + 1);
-          if (p.beta != 0.0f) {
-            x0 += p.beta * c_at(p, tile_m, tile_n, tCcD, v);
-            x1 += p.beta * c_at(p, tile_m, tile_n, tCcD, v + 1);
-          }
-          if constexpr (sizeof(U) == 4) {
-            *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
-          } else {
-            *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) =
-                pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
-          }
+      TESSEL_UNROLL
+      for (int v = 0; v < kValues; v += 2) {
+        if (chunk_of(v) != q) continue;
+        float x0 = p.alpha * *acc.addr(v), x1 = p.alpha * *acc.addr(v + 1);
+        if (p.beta != 0.0f) {
+          x0 += p.beta * c_at(p, tile_m, tile_n, tCcD, v);
+          x1 += p.beta * c_at(p, tile_m, tile_n, tCcD, v + 1);
+        }
+        if constexpr (sizeof(U) == 4) {
+          *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
+        } else {
+          *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) =
+              pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
         }
       }
       if (map_d == nullptr) {
@@ -167,43 +156,6 @@ struct TmaStoreEpilogue {
   }
 
  private:
-  /// The fused epilogue's share of chunk q (apply): per value pair, alpha *
-  /// acc + beta * C + bias, the pre-activation pair to aux (straight from
-  /// registers to global memory, checked at D's edges), then act and the
-  /// staging store.  The pairs share a row and hold two neighbouring columns
-  /// (column_pairs), the first one even (pairs_start_even): one float2 of the
-  /// column bias slice.  The activation is a warp-uniform branch per pair
-  /// (activate_pair): one copy of the loop with five small arms, where a
-  /// copy of the whole loop per activation made ptxas take 3x longer.
-  template <class T, class Frag, class StageView, class CoordView, class Fusion>
-  __device__ __forceinline__ static void fused_chunk(const Params<T>& p, index_t tile_m, index_t tile_n,
-                                                     const Frag& acc, const StageView& tCsD, const CoordView& tCcD,
-                                                     int q, const Fusion& fusion) {
-    const bool aux = fusion.e.aux != nullptr;
-    const bool aux_pairs = fusion.aux_pairs();
-    TESSEL_UNROLL
-    for (int v = 0; v < kValues; v += 2) {
-      if (chunk_of(v) != q) continue;
-      float x0 = p.alpha * *acc.addr(v), x1 = p.alpha * *acc.addr(v + 1);
-      if (p.beta != 0.0f) {
-        x0 += p.beta * c_at(p, tile_m, tile_n, tCcD, v);
-        x1 += p.beta * c_at(p, tile_m, tile_n, tCcD, v + 1);
-      }
-      const index_t at = tCcD.coord(v);
-      const int r = static_cast<int>(coord_field(at, 0)), c = static_cast<int>(coord_field(at, 1));
-      fusion.add_bias(x0, x1, r, c);
-      if (aux)
-        fusion.store_aux(tile_m * BM + r, tile_n * BN + c, x0, x1, tCcD.inside(v), tCcD.inside(v + 1), aux_pairs);
-      activate_pair(fusion.e.act, x0, x1);
-      if constexpr (sizeof(U) == 4) {
-        *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
-      } else {
-        *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) =
-            pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
-      }
-    }
-  }
-
   /// Chunk `chunk` (columns [chunk * kChunkCols, +kChunkCols) of D) of row
   /// tile `tile_m`, from staging buffer `buf` to D by the threads of TM: warp
   /// w takes rows w, w + warps, ...; lane l the 4 bytes at byte 4l of the
