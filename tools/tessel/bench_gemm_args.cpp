@@ -328,7 +328,9 @@ std::string tier1_problem_error(const GemmProblem& p) {
   // at most 16K; alpha*sum + beta*C must stay an exact fp32 integer.
   if (p.alpha != std::floor(p.alpha) || p.beta != std::floor(p.beta))
     return "tier 1 needs integer alpha and beta (got alpha=" + fmt_scale(p.alpha) + ", beta=" + fmt_scale(p.beta) + ")";
-  const double worst = 16.0 * static_cast<double>(p.k) * std::fabs(p.alpha) + 4.0 * std::fabs(p.beta);
+  // A bias (--epilogue bias...) adds one more integer in [-4, 4].
+  const double worst = 16.0 * static_cast<double>(p.k) * std::fabs(p.alpha) + 4.0 * std::fabs(p.beta) +
+                       (p.epilogue.bias != BiasKind::none ? 4.0 : 0.0);
   if (16.0 * static_cast<double>(p.k) >= 16777216.0 || worst >= 16777216.0)
     return "tier 1 is exact only while 16*K*|alpha| + 4*|beta| < 2^24 (K=" + std::to_string(p.k) +
            ", alpha=" + fmt_scale(p.alpha) + ", beta=" + fmt_scale(p.beta) + "); use --verify tier2";

@@ -17,10 +17,9 @@
 // where the load's latency hides behind the first TMA loads; the epilogue
 // then reads one float2 (the pair's two columns) and one float (the pair's
 // row) per value pair from shared memory, with no branch on the bias kind
-// and no global load among the accumulators (the previous attempt, which
-// loaded the bias from global memory inside the value loop, spilled 24
-// bytes at BN = 128: the loads were hoisted above the loop, their results
-// held beside 64-128 live accumulators).
+// and no global load while the accumulators are live (an earlier attempt,
+// which loaded the bias from global memory inside the epilogue's value loop,
+// spilled 24 bytes at BN = 128; these instances spill nothing: docs/epilogues.md).
 #pragma once
 
 #include <cstdint>
@@ -35,8 +34,9 @@ namespace tessel::gemm_kernels {
 ///   gelu_erf   0.5 x (1 + erff(x / sqrt 2))             erff: CUDA's, within 2 ulp
 ///   gelu_tanh  0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))  tanh.approx.f32: rel. error 2^-10.99
 ///   silu       x / (1 + e^-x)                            __expf and rcp.approx: a few fp32 ulp
-/// The approximate forms stay below a bf16 or fp16 D's rounding (2^-9,
-/// 2^-12 relative); an fp32 D shows them (docs/epilogues.md, tolerances).
+/// The approximate forms stay below a bf16 D's rounding (2^-9 relative);
+/// tanh.approx is of the order of an fp16 D's (2^-12), and an fp32 D shows
+/// them all (docs/epilogues.md, tolerances).
 template <Activation A>
 __device__ __forceinline__ float activate(float x) {
   if constexpr (A == Activation::relu) {
