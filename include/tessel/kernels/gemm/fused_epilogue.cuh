@@ -42,10 +42,14 @@ __device__ __forceinline__ float activate(float x) {
   if constexpr (A == Activation::relu) {
     return fmaxf(x, 0.0f);
   } else if constexpr (A == Activation::gelu_erf) {
-    return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+    const float h = 0.5f * x;
+    return fmaf(h, erff(x * 0.70710678118654752f), h);  // h (1 + erf)
   } else if constexpr (A == Activation::gelu_tanh) {
-    const float u = 0.79788456080286536f * fmaf(0.044715f * x, x * x, x);  // sqrt(2/pi) (x + 0.044715 x^3)
-    return 0.5f * x * (1.0f + arch::tanh_approx(u));
+    // sqrt(2/pi) (x + 0.044715 x^3) = x (sqrt(2/pi) + 0.044715 sqrt(2/pi) x^2), and
+    // h (1 + tanh) as one FMA: 6 instructions a value where the formula as written takes 8.
+    const float u = x * fmaf(0.035677408136300125f, x * x, 0.79788456080286536f);
+    const float h = 0.5f * x;
+    return fmaf(h, arch::tanh_approx(u), h);
   } else if constexpr (A == Activation::silu) {
     // e^-x overflows to inf for x < -88: rcp(inf) = 0 and the result is -0, the limit.
     return x * arch::rcp_approx(1.0f + __expf(-x));
