@@ -89,6 +89,7 @@ struct ImplState {
   std::string disposition;       // passed, incorrect, not_supported, unverified, error
   std::string note;
   std::optional<double> max_err;
+  bool plain = false;  // the plain GEMM alone (an epilogue's third row per step: the cost of the epilogue)
 };
 
 }  // namespace
@@ -194,9 +195,9 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
     std::cerr << "# note: --warmup " << opt.warmup << " / --iterations " << opt.iterations
               << " are below the protocol's 10 / 50: these numbers are not publishable\n";
 
-  // With an epilogue every step has a second, unfused row (the problems of a run share the epilogue).
+  // With an epilogue every step has two more rows, unfused and plain (the problems of a run share the epilogue).
   const bool with_epilogue = !opt.problems.empty() && opt.problems.front().epilogue != BenchEpilogue{};
-  const std::size_t rows_per_repeat = opt.steps.size() * (with_epilogue ? 2 : 1) + (opt.cublas_rows ? 1 : 0);
+  const std::size_t rows_per_repeat = opt.steps.size() * (with_epilogue ? 3 : 1) + (opt.cublas_rows ? 1 : 0);
   Reporter rep(device, *csv, opt.problems.size() * static_cast<std::size_t>(opt.repeat) * rows_per_repeat);
   std::string fatal;
 
@@ -230,7 +231,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
           if (opt.cublas_rows) impls.push_back("cublas");
           for (GemmImpl g : opt.steps) {
             impls.push_back(short_name(g));
-            if (with_epilogue) impls.push_back(std::string(short_name(g)) + ":unfused");
+            if (with_epilogue) {
+              impls.push_back(std::string(short_name(g)) + ":unfused");
+              impls.push_back(std::string(short_name(g)) + ":plain");
+            }
           }
           for (const std::string& impl : impls) {
             if (done > 0) {
@@ -278,8 +282,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             if (Status s = gemm_epilogue_apply(cublas_epilogue, stream); !s)
               throw BenchError("gemm_epilogue_apply after cuBLASLt failed: " + s.message);
         };
-        // A step's row: tessel::gemm with the epilogue, or (unfused) the plain GEMM then gemm_epilogue_apply.
+        // A step's row: tessel::gemm with the epilogue, or (unfused) the plain GEMM then
+        // gemm_epilogue_apply, or (plain) the plain GEMM alone.
         const auto run_step = [&](const ImplState& st) -> Status {
+          if (st.plain) return gemm(*st.step, plain_args, stream);
           if (!st.unfused) return gemm(*st.step, args, stream);
           if (Status s = gemm(*st.step, plain_args, stream); !s) return s;
           return gemm_epilogue_apply(args, stream);
@@ -311,11 +317,14 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         std::vector<ImplState> todo;
         for (GemmImpl g : opt.steps) {
           todo.push_back(ImplState{short_name(g), g, false, "", "", std::nullopt});
-          if (with_epilogue)
+          if (with_epilogue) {
             todo.push_back(ImplState{std::string(short_name(g)) + ":unfused", g, true, "", "", std::nullopt});
+            todo.push_back(ImplState{std::string(short_name(g)) + ":plain", g, false, "", "", std::nullopt});
+            todo.back().plain = true;
+          }
         }
         for (ImplState st : todo) {
-          if (Status chk = gemm_check(*st.step, st.unfused ? plain_args : args); !chk) {
+          if (Status chk = gemm_check(*st.step, st.unfused || st.plain ? plain_args : args); !chk) {
             st.disposition = "not_supported";
             st.note = std::string(to_string(chk.code)) + ": " + chk.message;
           } else {
@@ -331,6 +340,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               cudaGetLastError();
               // A sticky error (illegal address, ...) breaks the context for good.
               check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize after a failed kernel");
+            } else if (st.plain) {
+              // D without the epilogue cannot match the reference; the :unfused
+              // row just before ran the same GEMM and verified it with the epilogue.
+              st.disposition = steps.back().disposition;
             } else if (verifying) {
               const Verdict v = verify_output(data, data.d_tessel, opt.verify, sms, stream);
               st.max_err = v.max_err;
@@ -347,7 +360,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.disposition = "unverified";
             }
             // What `auto` (or k13) ran, for the note column: "k13 tile 128x192 splits 1".
-            const GemmArgs& ran = st.unfused ? plain_args : args;
+            const GemmArgs& ran = st.unfused || st.plain ? plain_args : args;
             if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(ran).why;
             if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
               // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
@@ -360,6 +373,9 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
                                                  : " unfused epilogue");
             }
             if (st.unfused && !st.note.empty()) st.note += "; then gemm_epilogue_apply";
+            if (st.plain)
+              st.note += std::string(st.note.empty() ? "" : "; ") +
+                         "no epilogue (the :unfused row's GEMM, verified there with its epilogue)";
             if (*st.step == GemmImpl::k14_cluster_multicast && st.note.empty())
               st.note = "k14 tile 128x" +
                         std::to_string(args.tuning.tile_n != 0

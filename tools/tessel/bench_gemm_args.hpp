@@ -93,9 +93,10 @@ struct GemmBenchArgs {
 };
 
 /// The validated options.  With an epilogue other than none, every step runs
-/// twice: as `impl` (tessel::gemm with the epilogue: fused where k13 has the
-/// instance) and as `impl:unfused` (the plain GEMM, then
-/// gemm_epilogue_apply, timed as one item); cuBLASLt runs its matching
+/// three times: as `impl` (tessel::gemm with the epilogue: fused where k13
+/// has the instance), as `impl:unfused` (the plain GEMM, then
+/// gemm_epilogue_apply, timed as one item) and as `impl:plain` (the GEMM
+/// without the epilogue: what the epilogue costs); cuBLASLt runs its matching
 /// epilogue, or where it has none (erf GELU, SiLU, a row bias) its plain GEMM
 /// then tessel's gemm_epilogue_apply (the note says which).
 struct GemmBenchOptions {

@@ -142,7 +142,8 @@ The epilogue (--epilogue E, --bias row|col, column epilogue; docs/epilogues.md):
 every step runs as `impl` (tessel::gemm with the epilogue: fused in k13's
 epilogue where it has the instance, else unfused inside the call) and as
 `impl:unfused` (the plain GEMM, then gemm_epilogue_apply over D, timed as one
-item); cuBLASLt runs CUBLASLT_EPILOGUE_BIAS / RELU / RELU_BIAS / GELU /
+item) and as `impl:plain` (the GEMM without the epilogue; verified through the
+unfused row); cuBLASLt runs CUBLASLT_EPILOGUE_BIAS / RELU / RELU_BIAS / GELU /
 GELU_BIAS (its bias is per row of its column-major D^T, so per column of our
 D), and where it has no such epilogue (gelu_erf, silu, a row bias) its plain
 GEMM and then tessel's gemm_epilogue_apply, as the note says.  All of them
@@ -371,7 +372,8 @@ int main(int argc, char** argv) {
       ->add_option("--epilogue", gemm_args.epilogue,
                    "D = act(alpha A B + beta C + bias): none (default), bias, relu, bias_relu, gelu, bias_gelu (gelu: "
                    "the tanh GELU, cuBLASLt's), gelu_erf, bias_gelu_erf, silu, bias_silu; each step then also runs "
-                   "unfused (impl:unfused: the plain GEMM + tessel's elementwise epilogue), cuBLASLt with its "
+                   "unfused (impl:unfused: the plain GEMM + tessel's elementwise epilogue) and plain (impl:plain), "
+                   "cuBLASLt with its "
                    "matching epilogue (column epilogue)")
       ->type_name("E");
   bench_gemm
