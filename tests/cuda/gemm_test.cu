@@ -579,6 +579,9 @@ struct EpiPath {
   const char* what = "";
 };
 
+/// gtest prints a parameter by its name (not its bytes).
+void PrintTo(const EpiPath& p, std::ostream* os) { *os << p.what; }
+
 /// x rounded to nearest even with `t`'s significand (no overflow or
 /// subnormals at these magnitudes).
 double round_to(double x, DType t) {
