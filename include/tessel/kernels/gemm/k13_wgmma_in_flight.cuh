@@ -33,10 +33,11 @@
 //
 // - The fused epilogue (Config's Fused, compile time; docs/epilogues.md):
 //   D = act(alpha * acc + beta * C + bias) and the pre-activation aux output,
-//   computed in TmaStoreEpilogue's value loop (fused_epilogue.cuh).  Its own
-//   instances (src/kernels/gemm/k13_epi_n*.cu), unswapped tiles only, take
-//   FusedParams and stage each unit's bias slice in shared memory; the plain
-//   instances keep Params<T>, their shared memory and their code.
+//   computed by a pass over the accumulator registers (fuse_in_registers,
+//   fused_epilogue.cuh) before the plain TmaStoreEpilogue stores the tile.
+//   Its own instances (src/kernels/gemm/k13_epi_n*.cu), unswapped tiles only,
+//   take FusedParams and stage each unit's bias slice in shared memory; the
+//   plain instances keep Params<T>, their shared memory and their code.
 //
 // Predicted (docs/ladder.md, k13): +3..+8 % over k12 at 4096^3 and 8192^3
 // (fast.cu's worklog gains about that from the same change).
@@ -234,8 +235,9 @@ struct TileEpilogue {
     }
   }
 
-  // Inlined: as a call, the accumulators would go through local memory (the
-  // fused instances' epilogue is large enough that nvcc stopped inlining it).
+  // Inlined: as a call, the accumulators would go through local memory (a
+  // fused instance's epilogue, which calls it, is large enough that nvcc
+  // stopped inlining it: 480 bytes of stack until this was forced).
   __device__ __forceinline__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
     if constexpr (X::kTransposed) {
       if (!X::kTmaStore || transposed) {
