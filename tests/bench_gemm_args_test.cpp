@@ -407,6 +407,77 @@ TEST(BenchGemmArgs, Order) {
   }
 }
 
+// --epilogue and --bias: every name, the bias kind, the rejected words and
+// pairs; every problem carries the epilogue, and the CSV/JSON name it.
+TEST(BenchGemmArgs, Epilogue) {
+  GemmBenchArgs a = mnk("64", "64,128", "64");
+  GemmBenchOptions o = parse_ok(a);
+  for (const GemmProblem& p : o.problems) EXPECT_EQ(p.epilogue, BenchEpilogue{});
+  struct Want {
+    const char* name;
+    Activation act;
+    bool bias;
+  };
+  for (const Want& w :
+       {Want{"none", Activation::none, false}, Want{"bias", Activation::none, true},
+        Want{"relu", Activation::relu, false}, Want{"bias_relu", Activation::relu, true},
+        Want{"gelu", Activation::gelu_tanh, false}, Want{"bias_gelu", Activation::gelu_tanh, true},
+        Want{"gelu_erf", Activation::gelu_erf, false}, Want{"bias_gelu_erf", Activation::gelu_erf, true},
+        Want{"silu", Activation::silu, false}, Want{"bias_silu", Activation::silu, true}}) {
+    a.epilogue = w.name;
+    a.bias.clear();
+    o = parse_ok(a);
+    ASSERT_EQ(o.problems.size(), 2u);
+    for (const GemmProblem& p : o.problems) {
+      EXPECT_EQ(p.epilogue.act, w.act) << w.name;
+      EXPECT_EQ(p.epilogue.bias, w.bias ? BiasKind::col : BiasKind::none) << w.name;
+      EXPECT_EQ(epilogue_name(p.epilogue), w.name);  // the name round-trips
+    }
+    if (!w.bias) continue;
+    a.bias = " Row ";  // case and spaces ignored, as --order
+    o = parse_ok(a);
+    EXPECT_EQ(o.problems[0].epilogue.bias, BiasKind::row) << w.name;
+    EXPECT_EQ(epilogue_name(o.problems[0].epilogue), std::string(w.name) + "@row");
+    a.bias = "col";
+    EXPECT_EQ(parse_ok(a).problems[0].epilogue.bias, BiasKind::col) << w.name;
+  }
+  a.bias.clear();
+  a.epilogue = " BIAS_GELU ";
+  EXPECT_EQ(parse_ok(a).problems[0].epilogue.act, Activation::gelu_tanh);
+  for (const char* bad : {"gelu_tanh", "bias-gelu", "swish", "bias,relu", "1"}) {
+    a.epilogue = bad;
+    const std::string error = parse_error(a);
+    EXPECT_EQ(error.rfind("--epilogue: '", 0), 0u) << error;
+    EXPECT_NE(error.find("is not none, bias, relu"), std::string::npos) << error;
+  }
+  a.epilogue = "bias";
+  a.bias = "both";
+  EXPECT_EQ(parse_error(a).rfind("--bias: 'both' is not row or col", 0), 0u) << parse_error(a);
+  a.epilogue = "gelu";  // no bias to place
+  a.bias = "row";
+  EXPECT_NE(parse_error(a).find("needs an --epilogue with a bias"), std::string::npos) << parse_error(a);
+  a.epilogue.clear();
+  EXPECT_NE(parse_error(a).find("needs an --epilogue with a bias"), std::string::npos) << parse_error(a);
+  // Tier 1 is exact only for the piecewise-linear epilogues.
+  a = mnk("64", "64", "64");
+  a.verify = "tier1";
+  for (const char* ok : {"none", "bias", "relu", "bias_relu"}) {
+    a.epilogue = ok;
+    EXPECT_EQ(parse_ok(a).verify, VerifyTier::tier1) << ok;
+  }
+  for (const char* bad : {"gelu", "bias_gelu_erf", "silu"}) {
+    a.epilogue = bad;
+    EXPECT_NE(parse_error(a).find("--verify tier1: --epilogue"), std::string::npos) << bad;
+  }
+  // The CSV's epilogue column.
+  GemmBenchRow r;
+  r.impl = "auto:unfused";
+  r.problem.epilogue = BenchEpilogue{Activation::gelu_erf, BiasKind::row};
+  const std::vector<std::string> f = csv_fields(csv_row(DeviceInfo{}, r));
+  EXPECT_EQ(f.back(), "bias_gelu_erf@row");
+  EXPECT_EQ(f[3], "auto:unfused");
+}
+
 TEST(BenchGemmArgs, Tier1NeedsExactArithmetic) {
   GemmBenchArgs a = mnk("64", "64", "4096");
   a.verify = "tier1";
@@ -612,7 +683,8 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
                                          "power_w",
                                          "cublas_sm_clock_mhz",
                                          "cublas_power_w",
-                                         "timing"};
+                                         "timing",
+                                         "epilogue"};
   EXPECT_EQ(header, want);
 
   const std::string line = csv_row(sample_device(), sample_row());
@@ -642,6 +714,7 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
   EXPECT_EQ(row["cublas_sm_clock_mhz"], "1740.25");
   EXPECT_EQ(row["cublas_power_w"], "650");
   EXPECT_EQ(row["timing"], "interleaved");
+  EXPECT_EQ(row["epilogue"], "none");
   // The raw text quotes what needs it and doubles the quotes.
   EXPECT_NE(line.find(",\"A:m,B:n\","), std::string::npos) << line;
   EXPECT_NE(line.find(",\"a \"\"quoted\"\" note, with a comma\","), std::string::npos) << line;
@@ -663,7 +736,7 @@ TEST(BenchGemmWriters, CsvEmptyCells) {
   r.cublas_sm_clock_mhz.reset();
   r.cublas_power_w.reset();
   const std::vector<std::string> f = csv_fields(csv_row(sample_device(), r));
-  ASSERT_EQ(f.size(), 35u);
+  ASSERT_EQ(f.size(), 36u);
   EXPECT_EQ(f[15], "not_supported");
   EXPECT_EQ(f[16], "unsupported: k09 is not built yet");
   EXPECT_EQ(f[17], "");  // max_err

@@ -170,5 +170,41 @@ TEST(GemmPlan, FullWavesPreferred) {
   EXPECT_EQ(plan_k13(128 * 12, 256 * 11, 4096, 132).tile_n, 256);
 }
 
+// Rule 7: with a fused epilogue the plan stays on k13's fused instances
+// (unswapped 128 x {64, 128, 256}) unless the caller forced something else.
+static_assert(k13_fused_instance({256, 2, SwapAB::off}) && !k13_fused_instance({192, 1, SwapAB::off}));
+static_assert(k13_fused_instance({64, 1, SwapAB::off}) && !k13_fused_instance({64, 1, SwapAB::on}));
+static_assert(same(plan_k13(4096, 4096, 4096, 132, 0, SwapAB::plan, true, true), {256, 1, kOff}));
+TEST(GemmPlan, FusedEpilogueKeepsToFusedInstances) {
+  const std::vector<index_t> ms{1, 16, 64, 100, 128, 129, 1000, 1536, 3072, 4095, 8192};
+  const std::vector<index_t> ns{1, 64, 256, 1000, 1536, 3072, 4096, 8192, 28672};
+  const std::vector<index_t> ks{1, 64, 1024, 4097, 8192};
+  for (int sms : {1, 78, 132})
+    for (index_t m : ms)
+      for (index_t n : ns)
+        for (index_t k : ks) {
+          const GemmTuning t = plan_k13(m, n, k, sms, 0, SwapAB::plan, true, true);
+          ASSERT_TRUE(k13_fused_instance(t)) << m << ' ' << n << ' ' << k << ' ' << sms << ": " << t.tile_n;
+          EXPECT_NE(t.swap_ab, kOn);
+          // Splits as for the same tile unfused (rule 3 does not depend on the epilogue).
+          const GemmTuning same_tile = plan_k13(m, n, k, sms, t.tile_n, kOff);
+          EXPECT_EQ(t.splits, same_tile.splits) << m << ' ' << n << ' ' << k;
+          // Where the plain plan is already fused-capable, the fused plan is the same.
+          const GemmTuning plain = plan_k13(m, n, k, sms);
+          if (k13_fused_instance(plain)) {
+            EXPECT_TRUE(same(t, plain)) << m << ' ' << n << ' ' << k << ' ' << sms;
+          }
+        }
+  // 3072^3: rule 2 between 256 and 128 only (192 has no fused instance).
+  EXPECT_EQ(plan_k13(3072, 3072, 3072, 132).tile_n, 192);
+  EXPECT_EQ(plan_k13(3072, 3072, 3072, 132, 0, SwapAB::plan, true, true).tile_n, 128);
+  // Small M: unswapped 128 x 128 with rule 3's splits.
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 0, SwapAB::plan, true, true), {128, 2, kOff}));
+  // A forced swap or width without a fused instance is kept (the call then runs unfused).
+  EXPECT_FALSE(k13_fused_instance(plan_k13(16, 8192, 8192, 132, 0, kOn, true, true)));
+  EXPECT_FALSE(k13_fused_instance(plan_k13(16, 8192, 8192, 132, 16, SwapAB::plan, true, true)));
+  EXPECT_EQ(plan_k13(4096, 4096, 4096, 132, 192, SwapAB::plan, true, true).tile_n, 192);
+}
+
 }  // namespace
 }  // namespace tessel

@@ -96,3 +96,20 @@ TEST(GemmTypes, LayoutNamesRoundTrip) {
         "A,k:B:n", "Ak:,B:n", "all",     "A:k,B:nn"})
     EXPECT_FALSE(parse_gemm_layout(bad).has_value()) << '"' << bad << '"';
 }
+
+// The fused epilogue's names (GemmEpilogue, host/gemm.hpp): round trips,
+// case ignored, unknown words rejected.
+TEST(GemmTypes, EpilogueNamesRoundTrip) {
+  for (Activation a : kAllActivations) {
+    EXPECT_EQ(parse_activation(name(a)), a) << name(a);
+    std::string upper = name(a);
+    for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    EXPECT_EQ(parse_activation(upper), a) << upper;
+  }
+  for (BiasKind b : kAllBiasKinds) EXPECT_EQ(parse_bias_kind(name(b)), b) << name(b);
+  EXPECT_EQ(parse_bias_kind("column"), BiasKind::col);
+  EXPECT_EQ(std::string(name(Activation::gelu_tanh)), "gelu_tanh");
+  EXPECT_EQ(std::string(name(BiasKind::col)), "col");
+  for (const char* bad : {"", "gelu", "re lu", "relu ", "swish", "tanh"}) EXPECT_FALSE(parse_activation(bad)) << bad;
+  for (const char* bad : {"", "rows", "c", "both"}) EXPECT_FALSE(parse_bias_kind(bad)) << bad;
+}

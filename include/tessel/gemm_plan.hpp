@@ -129,6 +129,12 @@ constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int
 /// its (ceil(N/128) x ceil(M/width)) tiles, except the 64-wide tile, which is
 /// not split once its tiles fill a quarter of the SMs; rules 1 and 2 are for
 /// unswapped ones.
+/// Rule 7 (fused epilogue, `fused`: the call has a GemmEpilogue beyond
+/// alpha/beta): k13's fused instances are the unswapped 128 x {64, 128, 256}
+/// tiles (k13_fused_instance), so rule 4 does not swap and rule 2 chooses
+/// between 256 and 128 only (rules 1 and 3 are unchanged).  A forced swap or
+/// a forced width without a fused instance (16, 32, 192) is kept: the call
+/// then runs unfused (the plain kernel, then the elementwise epilogue).
 /// A forced width (force_tile_n) skips rules 1 and 2; rule 3 still applies.
 /// A forced swap (force_swap on/off) skips rule 4.  With the plan's swap, a
 /// forced 64, 128, 192 or 256 keeps the problem unswapped (what those widths
@@ -136,12 +142,12 @@ constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int
 /// unswapped kernel), and 16 or 32, the swapped kernel's only, swap it.
 /// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1, off}; plan_k13(16, 8192, 8192, 132) == {16, 2, on}.
 constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0,
-                              SwapAB force_swap = SwapAB::plan, bool a_rows_whole_lines = true) {
+                              SwapAB force_swap = SwapAB::plan, bool a_rows_whole_lines = true, bool fused = false) {
   using namespace plan_detail;
   const index_t k_tiles = ceil_div(k, 64);
   const bool swap = force_swap == SwapAB::on ||
                     (force_swap == SwapAB::plan &&
-                     (force_tile_n == 16 || force_tile_n == 32 || (force_tile_n == 0 && swap_ab_for(m, n))));
+                     (force_tile_n == 16 || force_tile_n == 32 || (force_tile_n == 0 && !fused && swap_ab_for(m, n))));
   if (swap) {
     const int w = force_tile_n != 0 ? force_tile_n : swapped_tile_for(m);
     // The 64-wide swapped tile streams best unsplit once its tiles fill a
@@ -159,6 +165,7 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
   if (bn == 0) {
     double best = -1.0;
     for (int w : {256, 192, 128}) {
+      if (fused && w == 192) continue;  // rule 7: no fused 192-wide instance
       const index_t tiles = tiles_m * ceil_div(n, w);
       // A tile beyond N's extent is wasted work: count only the columns used.
       const double used = static_cast<double>(n) / static_cast<double>(ceil_div(n, w) * w);
@@ -173,7 +180,18 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
                     raster_group_for(tiles_m, ceil_div(n, bn), bn, sms)};
 }
 
-/// Rule 5 (k14 for short K): the plan's k13 tuning `t` runs as k14 (clusters
+/// Does k13 have a fused-epilogue instance for tuning `t` (after the plan)?
+/// The unswapped 128 x 64, 128 x 128 and 128 x 256 tiles, any split of K.
+/// (192 would be a fourth translation unit of nvcc time for a width the
+/// plan picks at few shapes; the swapped tiles write D transposed from
+/// registers, a second fused path.)
+/// C++ example: k13_fused_instance({256, 2, SwapAB::off}) == true; k13_fused_instance({192, 1, SwapAB::off}) == false.
+constexpr bool k13_fused_instance(const GemmTuning& t) {
+  return t.swap_ab != SwapAB::on && (t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 256);
+}
+
+/// Rule 5 (k14 for short K; never with a fused epilogue, rule 7: k14 has no
+/// fused instance): the plan's k13 tuning `t` runs as k14 (clusters
 /// of two CTAs that multicast their shared B tile) when it is 128 x 256
 /// unsplit and unswapped, the grid holds at least 8 waves of tiles and K is 4
 /// to 16 k-tiles (256 to 1024).  There the operand loads are a large share of

@@ -1,5 +1,6 @@
 // tessel/gemm_types.hpp — the names of the GEMM ladder: element types,
-// layouts, implementations, their spellings and parsers.
+// layouts, epilogue activations and bias kinds, implementations, their
+// spellings and parsers.
 //
 // Header-only and free of CUDA (the standard library only), so that one
 // definition serves the host API (host/gemm.hpp), the kernels
@@ -118,6 +119,67 @@ constexpr std::optional<GemmLayout> parse_gemm_layout(std::string_view s) {
     }
   }
   return l;
+}
+
+// ------------------------------------------------------------------ epilogues
+
+/// The activation of a fused epilogue, D = act(alpha * A B + beta * C + bias)
+/// (host/gemm.hpp, GemmEpilogue; docs/epilogues.md):
+///   relu       max(x, 0)
+///   gelu_erf   0.5 x (1 + erf(x / sqrt 2))              (the exact GELU)
+///   gelu_tanh  0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))  (cuBLASLt's GELU)
+///   silu       x / (1 + e^-x)
+enum class Activation : unsigned char { none, relu, gelu_erf, gelu_tanh, silu };
+inline constexpr Activation kAllActivations[] = {Activation::none, Activation::relu, Activation::gelu_erf,
+                                                 Activation::gelu_tanh, Activation::silu};
+
+/// "none", "relu", "gelu_erf", "gelu_tanh", "silu".
+constexpr const char* name(Activation a) {
+  switch (a) {
+    case Activation::none:
+      return "none";
+    case Activation::relu:
+      return "relu";
+    case Activation::gelu_erf:
+      return "gelu_erf";
+    case Activation::gelu_tanh:
+      return "gelu_tanh";
+    case Activation::silu:
+      return "silu";
+  }
+  return "unknown";
+}
+/// The names above, case ignored; no spaces.
+constexpr std::optional<Activation> parse_activation(std::string_view s) {
+  for (Activation a : kAllActivations)
+    if (names_detail::iequal(s, name(a))) return a;
+  return std::nullopt;
+}
+
+/// Where a fused epilogue's bias vector runs: `row` has one value per row of
+/// D (length M, added along each row), `col` one per column (length N, the
+/// usual bias of a linear layer y = x W^T + b with row-major y).
+enum class BiasKind : unsigned char { none, row, col };
+inline constexpr BiasKind kAllBiasKinds[] = {BiasKind::none, BiasKind::row, BiasKind::col};
+
+/// "none", "row", "col".
+constexpr const char* name(BiasKind b) {
+  switch (b) {
+    case BiasKind::none:
+      return "none";
+    case BiasKind::row:
+      return "row";
+    case BiasKind::col:
+      return "col";
+  }
+  return "unknown";
+}
+/// "none", "row", "col" (also "column"), case ignored; no spaces.
+constexpr std::optional<BiasKind> parse_bias_kind(std::string_view s) {
+  if (names_detail::iequal(s, "column")) return BiasKind::col;
+  for (BiasKind b : kAllBiasKinds)
+    if (names_detail::iequal(s, name(b))) return b;
+  return std::nullopt;
 }
 
 // ------------------------------------------------------------------ implementations

@@ -1,11 +1,14 @@
-// tessel::gemm: the checks every ladder step shares, and dispatch to the
-// steps' launchers (src/kernels/gemm/kNN.cu).  The names of types, layouts
-// and steps are header-only (tessel/gemm_types.hpp).
+// tessel::gemm: the checks every ladder step shares (the epilogue's among
+// them), and dispatch to the steps' launchers (src/kernels/gemm/kNN.cu), with
+// the unfused epilogue (src/kernels/gemm/epilogue.cu) after every step that
+// has no fused one.  The names of types, layouts and steps are header-only
+// (tessel/gemm_types.hpp).
 #include <atomic>
 #include <cstdint>
 #include <string>
 
 #include "src/kernels/gemm/launch.hpp"
+#include "tessel/core/integer.hpp"
 #include "tessel/host/gemm.hpp"
 
 namespace tessel {
@@ -34,6 +37,71 @@ Status check_common(const GemmArgs& g) {
   // Element offsets are 64-bit in the kernels, but grids are not unbounded.
   if ((g.m + 127) / 128 > 65535 * 2048LL || (g.n + 127) / 128 > 65535 * 2048LL)
     return Status::failure(Status::unsupported, "M or N too large for the grid");
+  return Status::success();
+}
+
+/// The bytes [begin, end) that a strided matrix of `rows` x `cols` elements
+/// of `elem` bytes each, rows `ld` apart, can touch (saturated at the top of
+/// the address space: a range that large overlaps everything, as it should).
+struct ByteRange {
+  std::uintptr_t begin = 0, end = 0;
+};
+ByteRange matrix_bytes(const void* p, index_t rows, index_t cols, index_t ld, int elem) {
+  const index_t elems = sat_add(sat_mul(rows - 1, ld), cols);
+  const index_t bytes = sat_mul(elems, elem);
+  const auto b = reinterpret_cast<std::uintptr_t>(p);
+  const auto n = static_cast<std::uintptr_t>(bytes);
+  return {b, n > UINTPTR_MAX - b ? UINTPTR_MAX : b + n};
+}
+bool overlap(ByteRange x, ByteRange y) { return x.begin < y.end && y.begin < x.end; }
+
+/// The epilogue's rules (GemmEpilogue), the same for every step:
+/// invalid_argument naming the field and the rule.  `operands`: also check
+/// aux against A, B and C (gemm; gemm_epilogue_apply reads none of them).
+Status check_epilogue(const GemmArgs& g, bool operands) {
+  const GemmEpilogue& e = g.epilogue;
+  bool act_known = false, kind_known = false;
+  for (Activation a : kAllActivations) act_known = act_known || a == e.act;
+  for (BiasKind b : kAllBiasKinds) kind_known = kind_known || b == e.bias_kind;
+  if (!act_known)
+    return invalid("epilogue.act must be an Activation (none, relu, gelu_erf, gelu_tanh, silu; got " +
+                   std::to_string(static_cast<int>(e.act)) + ")");
+  if (!kind_known)
+    return invalid("epilogue.bias_kind must be a BiasKind (none, row, col; got " +
+                   std::to_string(static_cast<int>(e.bias_kind)) + ")");
+  if (e.bias_kind == BiasKind::none && e.bias != nullptr)
+    return invalid("epilogue.bias must be null when epilogue.bias_kind is none (a bias given without its kind)");
+  if (e.bias_kind != BiasKind::none && e.bias == nullptr)
+    return invalid(std::string("epilogue.bias is null but epilogue.bias_kind is ") + name(e.bias_kind) +
+                   (e.bias_kind == BiasKind::row ? " (M values expected)" : " (N values expected)"));
+  if (e.aux != nullptr && e.ldaux < g.n)
+    return invalid("epilogue.ldaux must be at least N when epilogue.aux is given (aux is row-major; got ldaux=" +
+                   std::to_string(e.ldaux) + ", N=" + std::to_string(g.n) + ")");
+  const int elem = size_bytes(g.cd_type);
+  if (reinterpret_cast<std::uintptr_t>(e.bias) % static_cast<std::uintptr_t>(elem) != 0)
+    return invalid("epilogue.bias must be aligned to its element size (" + std::to_string(elem) + " bytes, " +
+                   name(g.cd_type) + ")");
+  if (reinterpret_cast<std::uintptr_t>(e.aux) % static_cast<std::uintptr_t>(elem) != 0)
+    return invalid("epilogue.aux must be aligned to its element size (" + std::to_string(elem) + " bytes, " +
+                   name(g.cd_type) + ")");
+  const ByteRange d = matrix_bytes(g.d, g.m, g.n, g.ldd, elem);
+  const ByteRange bias =
+      e.bias == nullptr ? ByteRange{} : matrix_bytes(e.bias, 1, e.bias_kind == BiasKind::row ? g.m : g.n, 0, elem);
+  if (e.bias != nullptr && overlap(bias, d))
+    return invalid("epilogue.bias must not overlap D (D is written while the bias is read)");
+  if (e.aux == nullptr) return Status::success();
+  const ByteRange aux = matrix_bytes(e.aux, g.m, g.n, e.ldaux, elem);
+  if (overlap(aux, d)) return invalid("epilogue.aux must not overlap D (byte ranges of the two M x N matrices)");
+  if (e.bias != nullptr && overlap(aux, bias)) return invalid("epilogue.aux must not overlap the bias");
+  if (!operands) return Status::success();
+  const int ab = size_bytes(g.ab_type);
+  const bool ak = g.layout.a == MajorA::k, bn = g.layout.b == MajorB::n;
+  if (overlap(aux, matrix_bytes(g.a, ak ? g.m : g.k, ak ? g.k : g.m, g.lda, ab)))
+    return invalid("epilogue.aux must not overlap A");
+  if (overlap(aux, matrix_bytes(g.b, bn ? g.k : g.n, bn ? g.n : g.k, g.ldb, ab)))
+    return invalid("epilogue.aux must not overlap B");
+  if (g.c != nullptr && g.beta != 0.0f && overlap(aux, matrix_bytes(g.c, g.m, g.n, g.ldc, elem)))
+    return invalid("epilogue.aux must not overlap C");
   return Status::success();
 }
 
@@ -106,6 +174,7 @@ Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
 
 Status gemm_check(GemmImpl impl, const GemmArgs& args) {
   if (Status s = check_common(args); !s) return s;
+  if (Status s = check_epilogue(args, true); !s) return s;
   if (impl != GemmImpl::automatic)
     if (Status s = check_types(impl, args); !s) return s;
   using namespace gemm_launch;
@@ -166,6 +235,7 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   if (impl == GemmImpl::automatic) {
     // The plan once per call; the chosen step checks the rest.
     if (Status s = check_common(args); !s) return s;
+    if (Status s = check_epilogue(args, true); !s) return s;
     GemmImpl step{};
     GemmArgs with_plan;
     if (Status s = planned(args, step, with_plan); !s) return s;
@@ -173,6 +243,14 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   }
   if (Status s = gemm_check(impl, args); !s) return s;
   using namespace gemm_launch;
+  // k13 fuses the epilogue where it has the instance (launch_k13); every
+  // other step runs plain, then the elementwise epilogue over D.
+  if (args.epilogue.active() && impl != GemmImpl::k13_wgmma_in_flight) {
+    GemmArgs plain = args;
+    plain.epilogue = GemmEpilogue{};
+    if (Status s = gemm(impl, plain, stream); !s) return s;
+    return launch_epilogue(args, stream);
+  }
   switch (impl) {
     case GemmImpl::k01_naive:
       return launch_k01(args, stream);
@@ -222,15 +300,27 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   return invalid("unknown implementation");
 }
 
+Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream) {
+  const GemmArgs& g = args;
+  if (g.m < 1 || g.n < 1)
+    return invalid("gemm_epilogue_apply: extents must be positive (got M=" + std::to_string(g.m) +
+                   ", N=" + std::to_string(g.n) + ")");
+  if (g.d == nullptr) return invalid("gemm_epilogue_apply: D must not be null");
+  if (g.ldd < g.n) return invalid("gemm_epilogue_apply: ldd must be at least N (D is row-major)");
+  if (Status s = check_epilogue(g, false); !s) return Status::failure(s.code, "gemm_epilogue_apply: " + s.message);
+  return gemm_launch::launch_epilogue(g, stream);
+}
+
 GemmPlan gemm_plan(const GemmArgs& args) {
   GemmPlan plan;
+  const bool fused = args.epilogue.active();
   if (args.ab_type == DType::f32) {
     // fp32 inputs: the fp32 ladder's last step, on every device (no tuning).
     // f07: 0.88-0.90 of cuBLAS fp32 against f06's 0.67 at 2048^3-8192^3 on an
     // H100 (bench/results/fp32_f07_h100.csv).
     plan.impl = GemmImpl::f07_two_ctas_per_sm;
     plan.tuning = args.tuning;
-    plan.why = "fp32 inputs: f07";
+    plan.why = fused ? "fp32 inputs: f07, unfused epilogue" : "fp32 inputs: f07";
     return plan;
   }
   const DeviceTraits dev = device_traits();
@@ -239,20 +329,23 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     // wgmma and TMA are sm_90 instructions; elsewhere the best mma.sync step runs.
     plan.impl = GemmImpl::k08_smem_epilogue;
     plan.tuning = args.tuning;
-    plan.why = "not an sm_90 device: k08";
+    plan.why = fused ? "not an sm_90 device: k08, unfused epilogue" : "not an sm_90 device: k08";
     return plan;
   }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   // A's rows as TMA reads them: the caller's where TMA can (lda a multiple
   // of 8 elements), else the padded copy's, whose rows are whole 128-byte lines.
   const bool a_whole_lines = args.lda % 8 != 0 || args.lda % 64 == 0;
-  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab, a_whole_lines);
+  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab, a_whole_lines, fused);
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
   if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
-             (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
+             (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "") +
+             (!fused                            ? ""
+              : k13_fused_instance(plan.tuning) ? " fused epilogue"
+                                                : " unfused epilogue");
   const GemmTuning& asked = args.tuning;
-  if (asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan &&
+  if (!fused && asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan &&
       k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
     plan.impl = GemmImpl::k14_cluster_multicast;
     plan.why = "k14 tile 128x256 cluster 2x1 (short K)";

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "tessel/host/gemm.hpp"
 
@@ -221,5 +223,159 @@ TEST(GemmApi, PlanNamesItsRule) {
   if (p.impl == GemmImpl::k13_wgmma_in_flight) {
     EXPECT_TRUE(p.tuning.tile_n == 128 || p.tuning.tile_n == 192 || p.tuning.tile_n == 256);
     EXPECT_GE(p.tuning.splits, 1);
+  }
+}
+
+// ------------------------------------------------------------------ the epilogue (GemmEpilogue)
+
+namespace {
+
+/// valid_args() with disjoint fake ranges for every matrix (A, B, C, D, the
+/// bias and aux 1 MiB apart), beta = 1, and an epilogue using all of them.
+GemmArgs epilogue_args() {
+  GemmArgs g = valid_args();
+  const auto at = [](int mib) { return reinterpret_cast<void*>((static_cast<std::uintptr_t>(mib) + 1) << 20); };
+  g.a = at(1), g.b = at(2), g.c = at(3), g.d = at(4);
+  g.epilogue.act = Activation::gelu_tanh;
+  g.epilogue.bias_kind = BiasKind::col;
+  g.epilogue.bias = at(5);
+  g.epilogue.aux = at(6);
+  g.epilogue.ldaux = g.n;
+  return g;
+}
+
+/// Every step and `auto` refuse `g` with invalid_argument naming `keyword`,
+/// before any CUDA call; so does gemm_epilogue_apply when `apply_too`.
+void expect_epilogue_invalid(const GemmArgs& g, const char* what, const char* keyword, bool apply_too = true) {
+  std::vector<GemmImpl> impls(std::begin(kAllGemmImpls), std::end(kAllGemmImpls));
+  impls.push_back(GemmImpl::automatic);
+  for (GemmImpl impl : impls) {
+    const Status s = gemm_check(impl, g);
+    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ", " << what << ": " << s.message;
+    EXPECT_NE(s.message.find(keyword), std::string::npos) << name(impl) << ", " << what << ": " << s.message;
+    EXPECT_EQ(gemm(impl, g).code, Status::invalid_argument) << name(impl) << ", " << what;
+  }
+  if (apply_too) {
+    const Status s = gemm_epilogue_apply(g);
+    EXPECT_EQ(s.code, Status::invalid_argument) << "gemm_epilogue_apply, " << what << ": " << s.message;
+    EXPECT_NE(s.message.find(keyword), std::string::npos) << "gemm_epilogue_apply, " << what << ": " << s.message;
+  }
+}
+
+}  // namespace
+
+TEST(GemmApi, DefaultEpilogueIsInactive) {
+  const GemmArgs g = valid_args();
+  EXPECT_FALSE(g.epilogue.active());
+  GemmEpilogue e;
+  e.act = Activation::relu;
+  EXPECT_TRUE(e.active());
+  e = GemmEpilogue{};
+  e.bias_kind = BiasKind::row;
+  EXPECT_TRUE(e.active());
+  // Nothing to do: gemm_epilogue_apply accepts it and launches nothing (safe without a GPU).
+  EXPECT_TRUE(gemm_epilogue_apply(g).is_ok()) << gemm_epilogue_apply(g).message;
+}
+
+TEST(GemmApi, ValidEpiloguePassesTheChecks) {
+  for (Activation act : kAllActivations)
+    for (BiasKind kind : kAllBiasKinds)
+      for (bool aux : {false, true}) {
+        GemmArgs g = epilogue_args();
+        g.epilogue.act = act;
+        g.epilogue.bias_kind = kind;
+        if (kind == BiasKind::none) g.epilogue.bias = nullptr;
+        if (!aux) g.epilogue.aux = nullptr, g.epilogue.ldaux = 0;
+        for (GemmImpl impl : kAllGemmImpls) {
+          const Status s = gemm_check(impl, g);
+          EXPECT_NE(s.code, Status::invalid_argument)
+              << name(impl) << " " << name(act) << " " << name(kind) << " aux " << aux << ": " << s.message;
+        }
+      }
+  // aux with a padded ldaux, and fp32 D (4-byte elements) on the fp32 ladder.
+  GemmArgs g = epilogue_args();
+  g.epilogue.ldaux = g.n + 3;
+  EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok())
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+  g.ab_type = g.cd_type = DType::f32;
+  EXPECT_TRUE(gemm_check(GemmImpl::f07_two_ctas_per_sm, g).is_ok())
+      << gemm_check(GemmImpl::f07_two_ctas_per_sm, g).message;
+}
+
+TEST(GemmApi, EachEpilogueRuleIsInvalidArgument) {
+  GemmArgs g = epilogue_args();
+  g.epilogue.act = static_cast<Activation>(9);
+  expect_epilogue_invalid(g, "activation out of range", "epilogue.act");
+  g = epilogue_args(), g.epilogue.bias_kind = static_cast<BiasKind>(7);
+  expect_epilogue_invalid(g, "bias kind out of range", "epilogue.bias_kind");
+  g = epilogue_args(), g.epilogue.bias = nullptr;
+  expect_epilogue_invalid(g, "col bias kind without a bias", "epilogue.bias is null");
+  g = epilogue_args(), g.epilogue.bias_kind = BiasKind::row, g.epilogue.bias = nullptr;
+  expect_epilogue_invalid(g, "row bias kind without a bias", "epilogue.bias is null");
+  g = epilogue_args(), g.epilogue.bias_kind = BiasKind::none;
+  expect_epilogue_invalid(g, "a bias without its kind", "bias_kind is none");
+  g = epilogue_args(), g.epilogue.ldaux = g.n - 1;
+  expect_epilogue_invalid(g, "ldaux < N", "epilogue.ldaux");
+  g = epilogue_args(), g.epilogue.ldaux = 0;
+  expect_epilogue_invalid(g, "ldaux 0 with aux", "epilogue.ldaux");
+  // Misaligned element pointers (2-byte elements: odd addresses; fp32: not a multiple of 4).
+  g = epilogue_args(), g.epilogue.bias = static_cast<const char*>(g.epilogue.bias) + 1;
+  expect_epilogue_invalid(g, "odd bias address", "epilogue.bias must be aligned");
+  g = epilogue_args(), g.epilogue.aux = static_cast<char*>(g.epilogue.aux) + 1;
+  expect_epilogue_invalid(g, "odd aux address", "epilogue.aux must be aligned");
+  g = epilogue_args(), g.cd_type = DType::f32, g.epilogue.aux = static_cast<char*>(g.epilogue.aux) + 2;
+  expect_epilogue_invalid(g, "fp32 aux at 2 mod 4", "epilogue.aux must be aligned");
+  // Overlaps, by byte range.
+  g = epilogue_args(), g.epilogue.bias = static_cast<const char*>(g.d) + 2 * 59;  // the last element of D's first row
+  expect_epilogue_invalid(g, "bias inside D", "epilogue.bias must not overlap D");
+  g = epilogue_args(), g.epilogue.bias = static_cast<const char*>(g.d) - 2;  // ends in D's first element
+  expect_epilogue_invalid(g, "bias running into D", "epilogue.bias must not overlap D");
+  g = epilogue_args(), g.epilogue.aux = g.d;
+  expect_epilogue_invalid(g, "aux = D", "epilogue.aux must not overlap D");
+  g = epilogue_args(), g.epilogue.aux = static_cast<char*>(g.d) + 2 * 60 * 99;  // D's last row
+  expect_epilogue_invalid(g, "aux starting in D's last row", "epilogue.aux must not overlap D");
+  g = epilogue_args(), g.epilogue.bias = static_cast<const char*>(g.epilogue.aux) + 2 * 60 * 50;
+  expect_epilogue_invalid(g, "bias inside aux", "epilogue.aux must not overlap the bias");
+  g = epilogue_args(), g.epilogue.aux = const_cast<void*>(g.a);
+  expect_epilogue_invalid(g, "aux = A", "epilogue.aux must not overlap A", false);
+  g = epilogue_args(), g.epilogue.aux = const_cast<void*>(g.b);
+  expect_epilogue_invalid(g, "aux = B", "epilogue.aux must not overlap B", false);
+  g = epilogue_args(), g.epilogue.aux = const_cast<void*>(g.c);
+  expect_epilogue_invalid(g, "aux = C", "epilogue.aux must not overlap C", false);
+  // C is not read when beta == 0: aux may then share its memory.
+  g = epilogue_args(), g.epilogue.aux = const_cast<void*>(g.c), g.beta = 0.0f;
+  EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok())
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+  // Just after D's last element: no overlap.
+  g = epilogue_args(), g.epilogue.aux = static_cast<char*>(g.d) + 2 * 60 * 100;
+  EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok())
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+}
+
+TEST(GemmApi, EpilogueApplyChecksItsOwnArguments) {
+  GemmArgs g = epilogue_args();
+  g.a = g.b = g.c = nullptr;  // not read by the elementwise pass
+  g.k = 0;
+  GemmArgs h = g;
+  h.d = nullptr;
+  EXPECT_EQ(gemm_epilogue_apply(h).code, Status::invalid_argument);
+  h = g, h.m = 0;
+  EXPECT_EQ(gemm_epilogue_apply(h).code, Status::invalid_argument);
+  h = g, h.ldd = h.n - 1;
+  EXPECT_EQ(gemm_epilogue_apply(h).code, Status::invalid_argument);
+  EXPECT_NE(gemm_epilogue_apply(h).message.find("ldd"), std::string::npos);
+}
+
+// Rule 7 of the plan: with an epilogue, `auto` never picks k14 and, on sm_90,
+// k13 only at a tuning with a fused instance; elsewhere it says "unfused".
+TEST(GemmApi, PlanWithAnEpilogueNamesThePath) {
+  GemmArgs g = epilogue_args();
+  const GemmPlan p = gemm_plan(g);
+  EXPECT_NE(p.impl, GemmImpl::k14_cluster_multicast) << p.why;
+  if (p.impl == GemmImpl::k13_wgmma_in_flight) {
+    EXPECT_TRUE(k13_fused_instance(p.tuning)) << p.why;
+    EXPECT_NE(p.why.find("fused epilogue"), std::string::npos) << p.why;
+  } else {
+    EXPECT_NE(p.why.find("unfused epilogue"), std::string::npos) << p.why;
   }
 }

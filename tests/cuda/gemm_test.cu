@@ -6,6 +6,9 @@
 // gemm_check still says "not built yet" is skipped with its name, so each
 // step is tested here as soon as it lands.  Skipped where no GPU is present.
 //
+// The epilogue (GemmEpilogue: bias, activation, aux) has its own suite,
+// GemmEpi, over its fused and unfused paths (tolerances written there).
+//
 // Tier-1 exactness: inputs are small integers in [-4,4] and alpha, beta
 // small integers, so every fp32 accumulation is exact (|sum| <= 16 K) and
 // the only rounding is the final one to the output type, which the host
@@ -27,6 +30,7 @@
 #include <cuda_fp16.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -543,6 +547,307 @@ TEST_P(GemmF32, RejectsOtherTypesAndWritesNothing) {
   }
 }
 
+// ------------------------------------------------------------------ fused and unfused epilogues
+
+/// D = act(alpha * A B + beta * C + bias) and aux = the pre-activation value
+/// (GemmEpilogue, docs/epilogues.md) through one path: a step and tuning,
+/// at one shape, leading-dimension padding and output type, for every
+/// activation x bias kind (none, row, col), with aux, and each activation
+/// once more without aux.
+///
+/// The inputs are tier 1's integers scaled to dyadic rationals: alpha = 1/64,
+/// beta = -1/8 with C in [-4, 4], the bias in {-4..4}/8.  So x = alpha P +
+/// beta C + bias is exact in fp32 (|P| <= 16 K, resolution 2^-6: well inside
+/// 24 bits), mostly in [-4, 4] where the activations bend, and the host
+/// knows it exactly.  A fused path rounds x once: aux = round(x), D =
+/// round(act(x)); the unfused path rounds twice: D1 = round(alpha P + beta
+/// C), x' = D1 + bias, aux = round(x'), D = round(act(x')) (the host
+/// models both).  none and relu must be bit-exact (compared as values: +0 ==
+/// -0).  The other activations are compared with a double reference:
+///   |D - act(x)| <= 1 ulp of act(x) in the output type  (the final rounding, with margin)
+///                  + |x| * e_act + 2^-24                 (the fp32 evaluation)
+/// with e_act = 2^-11 for gelu_tanh (tanh.approx.f32's relative error
+/// 2^-10.99, times 0.5 |x|, doubled for margin), 2^-16 for silu (__expf's
+/// and rcp.approx's few ulp, growing with |x|), 2^-20 for gelu_erf (erff's
+/// 2 ulp and the cancellation in 1 + erf near x << 0).
+struct EpiPath {
+  GemmImpl impl;
+  GemmTuning tuning{};
+  index_t m = 257, n = 300, k = 192;  // partial tiles at every width; 3 k-tiles
+  index_t pad = 0;                    // added to every leading dimension (3: odd, D not TMA-describable)
+  DType ab = DType::bf16;
+  const char* what = "";
+};
+
+/// gtest prints a parameter by its name (not its bytes).
+void PrintTo(const EpiPath& p, std::ostream* os) { *os << p.what; }
+
+/// x rounded to nearest even with `t`'s significand (no overflow or
+/// subnormals at these magnitudes).
+double round_to(double x, DType t) {
+  if (x == 0.0) return 0.0;
+  const int p = t == DType::bf16 ? 8 : t == DType::f16 ? 11 : 24;
+  const double q = std::ldexp(1.0, std::ilogb(x) - p + 1);
+  return std::nearbyint(x / q) * q;  // the default rounding mode: ties to even
+}
+double ulp_of(double x, DType t) {
+  const int p = t == DType::bf16 ? 8 : t == DType::f16 ? 11 : 24;
+  return x == 0.0 ? std::ldexp(1.0, -24) : std::ldexp(1.0, std::ilogb(x) - p + 1);
+}
+double act_ref(Activation a, double x) {
+  switch (a) {
+    case Activation::none:
+      return x;
+    case Activation::relu:
+      return x > 0 ? x : 0.0;
+    case Activation::gelu_erf:
+      return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    case Activation::gelu_tanh:
+      return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
+    case Activation::silu:
+      return x / (1.0 + std::exp(-x));
+  }
+  return x;
+}
+double act_tolerance(Activation a) {
+  return a == Activation::gelu_tanh  ? std::ldexp(1.0, -11)
+         : a == Activation::silu     ? std::ldexp(1.0, -16)
+         : a == Activation::gelu_erf ? std::ldexp(1.0, -20)
+                                     : 0.0;
+}
+/// The value of element `idx` of output type t in host bytes h.
+double elem_value(const std::vector<unsigned char>& h, std::size_t idx, DType t) {
+  if (t == DType::f32) {
+    float x;
+    std::memcpy(&x, &h[idx * 4], 4);
+    return x;
+  }
+  std::uint16_t b;
+  std::memcpy(&b, &h[idx * 2], 2);
+  if (t == DType::bf16) {
+    const std::uint32_t w = std::uint32_t{b} << 16;
+    float x;
+    std::memcpy(&x, &w, 4);
+    return x;
+  }
+  __half_raw raw;
+  raw.x = b;
+  return static_cast<double>(__half2float(__half(raw)));
+}
+/// The bias value of index `idx` (a row for row bias, a column for col bias): {-4..4}/8.
+double bias_at(int idx) { return value_at(4, idx, 0) / 8.0; }
+
+/// Is the call fused (k13's fused instance) or the plain GEMM + gemm_epilogue_apply?
+bool runs_fused(GemmImpl impl, const GemmArgs& g) {
+  if (impl != GemmImpl::automatic && impl != GemmImpl::k13_wgmma_in_flight) return false;
+  const GemmPlan p = gemm_plan(g);
+  return p.impl == GemmImpl::k13_wgmma_in_flight && k13_fused_instance(p.tuning);
+}
+
+/// The epilogue's paths (the fixture's parameter); World as Gemm's.
+class GemmEpi : public ::testing::TestWithParam<EpiPath> {
+ protected:
+  static constexpr std::size_t kVecBytes = kMax * 4;  // a bias of up to 1000 fp32
+  static constexpr std::size_t kAuxBytes = std::size_t{kMax} * (kMax + kMaxPad) * 4;
+  DeviceBuffer bias_, aux_;
+  static void SetUpTestSuite() {
+    if (!::tessel::testing::have_gpu()) return;
+    g_world = new World;
+    set_up_world(*g_world);
+  }
+  static void TearDownTestSuite() {
+    if (g_world && g_world->stream) cudaStreamDestroy(g_world->stream);
+    delete g_world;
+    g_world = nullptr;
+  }
+  void SetUp() override {
+    REQUIRE_GPU();
+    ASSERT_TRUE(g_world && g_world->ready) << "test setup failed";
+    CUDA_CHECK(cudaMalloc(&bias_.p, kVecBytes));
+    CUDA_CHECK(cudaMalloc(&aux_.p, kAuxBytes));
+  }
+
+  /// One call through `path`, checked element by element (D and aux, their
+  /// row padding poisoned and untouched; aux's whole buffer untouched
+  /// without aux); `cases` counts the calls made.
+  void run(const EpiPath& path, DType cd, Activation act, BiasKind kind, bool with_aux, int& cases) {
+    World& w = *g_world;
+    const index_t m = path.m, n = path.n, k = path.k;
+    const int ks = k_index(k);
+    ASSERT_GE(ks, 0);
+    const std::size_t ab_size = static_cast<std::size_t>(size_bytes(path.ab)),
+                      cd_size = static_cast<std::size_t>(size_bytes(cd));
+    GemmArgs g;
+    g.m = m, g.n = n, g.k = k;
+    g.ab_type = path.ab, g.cd_type = cd;  // A:k, B:n
+    g.lda = k + path.pad, g.ldb = n + path.pad, g.ldc = n + path.pad, g.ldd = n + path.pad;
+    g.a = w.a.p, g.b = w.b.p, g.c = w.c.p, g.d = w.d.p;
+    g.alpha = 1.0f / 64.0f, g.beta = -1.0f / 8.0f;
+    g.tuning = path.tuning;
+    g.epilogue.act = act;
+    g.epilogue.bias_kind = kind;
+    g.epilogue.bias = kind == BiasKind::none ? nullptr : bias_.p;
+    g.epilogue.aux = with_aux ? aux_.p : nullptr;
+    g.epilogue.ldaux = with_aux ? n + path.pad : 0;
+    const int at = ab_slot(path.ab);
+    CUDA_CHECK(cudaMemcpy2DAsync(w.a.p, g.lda * ab_size, w.a_src[at][0].p, kMax * ab_size, k * ab_size, m,
+                                 cudaMemcpyDeviceToDevice, w.stream));
+    CUDA_CHECK(cudaMemcpy2DAsync(w.b.p, g.ldb * ab_size, w.b_src[at][0].p, kMax * ab_size, n * ab_size, k,
+                                 cudaMemcpyDeviceToDevice, w.stream));
+    CUDA_CHECK(cudaMemcpy2DAsync(w.c.p, g.ldc * cd_size, w.c_src[cd_slot(cd)].p, kMax * cd_size, n * cd_size, m,
+                                 cudaMemcpyDeviceToDevice, w.stream));
+    // The bias in D's type: exact ({-4..4}/8 needs 3 significant bits).
+    const index_t len = kind == BiasKind::row ? m : n;
+    std::vector<unsigned char> hb(static_cast<std::size_t>(len) * cd_size);
+    for (index_t i = 0; i < len; ++i) {
+      const float v = static_cast<float>(bias_at(static_cast<int>(i)));
+      if (cd == DType::f32) {
+        std::memcpy(&hb[i * 4], &v, 4);
+      } else if (cd == DType::bf16) {
+        const __nv_bfloat16 x = __float2bfloat16_rn(v);
+        std::memcpy(&hb[i * 2], &x, 2);
+      } else {
+        const __half x = __float2half_rn(v);
+        std::memcpy(&hb[i * 2], &x, 2);
+      }
+    }
+    CUDA_CHECK(cudaMemcpyAsync(bias_.p, hb.data(), hb.size(), cudaMemcpyHostToDevice, w.stream));
+    const std::size_t d_bytes = static_cast<std::size_t>(m * g.ldd) * cd_size;
+    CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
+    CUDA_CHECK(cudaMemsetAsync(aux_.p, 0xFF, d_bytes, w.stream));
+    const bool fused = runs_fused(path.impl, g);
+    const std::string what = std::string(path.what) + " (" + (fused ? "fused" : "unfused") + ") " + name(path.ab) +
+                             "->" + name(cd) + " " + name(act) + " bias " + name(kind) + (with_aux ? " aux" : "");
+    const Status s = gemm(path.impl, g, w.stream);
+    ASSERT_TRUE(s.is_ok()) << what << ": " << to_string(s.code) << ": " << s.message;
+    std::vector<unsigned char> hd(d_bytes), ha(d_bytes);
+    CUDA_CHECK(cudaMemcpyAsync(hd.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaMemcpyAsync(ha.data(), aux_.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));
+    ++cases;
+
+    const std::vector<std::int32_t>& P = w.ref[ks];
+    const double tol_act = act_tolerance(act);
+    const bool exact = tol_act == 0.0;
+    int bad = 0;
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < g.ldd; ++j) {
+        const std::size_t idx = static_cast<std::size_t>(i * g.ldd + j);
+        const double got = elem_value(hd, idx, cd), got_aux = elem_value(ha, idx, cd);
+        if (j >= n) {  // row padding: both stay poisoned (NaN)
+          if ((!std::isnan(got) || !std::isnan(got_aux)) && bad++ < 5)
+            ADD_FAILURE() << what << ": (" << i << "," << j << ") row padding written";
+          continue;
+        }
+        const double v =
+            P[static_cast<std::size_t>(i * kMax + j)] / 64.0 - c_at(static_cast<int>(i), static_cast<int>(j)) / 8.0;
+        const double b = kind == BiasKind::row   ? bias_at(static_cast<int>(i))
+                         : kind == BiasKind::col ? bias_at(static_cast<int>(j))
+                                                 : 0.0;
+        const double x = fused ? v + b : round_to(v, cd) + b;  // exact in double and fp32
+        const double want_aux = round_to(x, cd);
+        const double ref = act_ref(act, x);
+        const bool ok_d = exact ? got == round_to(ref, cd)
+                                : std::fabs(got - ref) <= ulp_of(ref, cd) + std::fabs(x) * tol_act + 0x1p-24;
+        const bool ok_aux = with_aux ? got_aux == want_aux : std::isnan(got_aux);  // no aux: its buffer untouched
+        if ((!ok_d || !ok_aux) && bad++ < 5)
+          ADD_FAILURE() << what << ": (" << i << "," << j << ") x = " << x << ": D = " << got << ", want "
+                        << (exact ? round_to(ref, cd) : ref) << (with_aux ? ", aux = " : "")
+                        << (with_aux ? std::to_string(got_aux) + ", want " + std::to_string(want_aux) : "");
+      }
+    EXPECT_EQ(bad, 0) << what;
+  }
+};
+
+TEST_P(GemmEpi, EveryActivationBiasAndOutputType) {
+  const EpiPath& path = GetParam();
+  int cases = 0;
+  const std::vector<DType> outs =
+      path.ab == DType::f32 ? std::vector<DType>{DType::f32} : std::vector<DType>{DType::bf16, DType::f16, DType::f32};
+  for (DType cd : outs)
+    for (Activation act : kAllActivations) {
+      for (BiasKind kind : kAllBiasKinds) {
+        run(path, cd, act, kind, true, cases);
+        if (HasFatalFailure()) return;
+      }
+      run(path, cd, act, BiasKind::col, false, cases);
+      if (HasFatalFailure()) return;
+    }
+  std::printf("[ %s ] %d epilogue cases\n", path.what, cases);
+}
+
+/// A rejected epilogue writes nothing: D and aux stay poisoned.
+TEST_P(GemmEpi, RejectedEpilogueWritesNothing) {
+  const EpiPath& path = GetParam();
+  World& w = *g_world;
+  GemmArgs base;
+  base.m = 64, base.n = 48, base.k = 64;
+  base.ab_type = path.ab, base.cd_type = path.ab == DType::f32 ? DType::f32 : DType::bf16;
+  base.lda = 64, base.ldb = 48, base.ldd = 48;
+  base.a = w.a.p, base.b = w.b.p, base.d = w.d.p;
+  base.tuning = path.tuning;
+  base.epilogue.act = Activation::gelu_tanh;
+  base.epilogue.bias_kind = BiasKind::col;
+  base.epilogue.bias = bias_.p;
+  base.epilogue.aux = aux_.p;
+  base.epilogue.ldaux = 48;
+  struct Bad {
+    const char* what;
+    void (*mutate)(GemmArgs&);
+  };
+  const Bad bad[] = {
+      {"null bias with bias_kind col", [](GemmArgs& g) { g.epilogue.bias = nullptr; }},
+      {"bias without a kind", [](GemmArgs& g) { g.epilogue.bias_kind = BiasKind::none; }},
+      {"activation out of range", [](GemmArgs& g) { g.epilogue.act = static_cast<Activation>(42); }},
+      {"ldaux < N", [](GemmArgs& g) { g.epilogue.ldaux = 47; }},
+      {"aux overlapping D", [](GemmArgs& g) { g.epilogue.aux = static_cast<char*>(g.d) + 64; }},
+      {"bias overlapping D", [](GemmArgs& g) { g.epilogue.bias = g.d; }},
+      {"misaligned aux", [](GemmArgs& g) { g.epilogue.aux = static_cast<char*>(g.epilogue.aux) + 1; }},
+  };
+  const std::size_t bytes = 64 * 48 * 4;
+  std::vector<unsigned char> hd(bytes), ha(bytes);
+  for (const Bad& b : bad) {
+    GemmArgs g = base;
+    b.mutate(g);
+    CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, bytes, w.stream));
+    CUDA_CHECK(cudaMemsetAsync(aux_.p, 0xFF, bytes, w.stream));
+    const Status s = gemm(path.impl, g, w.stream);
+    EXPECT_EQ(s.code, Status::invalid_argument) << path.what << ", " << b.what << ": " << s.message;
+    EXPECT_NE(s.message.find("epilogue."), std::string::npos) << b.what << ": " << s.message;
+    CUDA_CHECK(cudaMemcpyAsync(hd.data(), w.d.p, bytes, cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaMemcpyAsync(ha.data(), aux_.p, bytes, cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));
+    int written = 0;
+    for (std::size_t i = 0; i < bytes; ++i) written += (hd[i] != 0xFF) + (ha[i] != 0xFF);
+    EXPECT_EQ(written, 0) << path.what << ", " << b.what << ": D or aux was written";
+  }
+}
+
+std::vector<EpiPath> epi_paths() {
+  using G = GemmImpl;
+  return {
+      {G::automatic, {}, 257, 300, 192, 0, DType::bf16, "auto"},  // the plan's fused tile, partial tiles
+      {G::k13_wgmma_in_flight, {64, 1}, 257, 300, 192, 0, DType::bf16, "k13_n64"},
+      {G::k13_wgmma_in_flight, {128, 1}, 257, 300, 192, 0, DType::bf16, "k13_n128"},
+      {G::k13_wgmma_in_flight, {256, 1}, 257, 300, 192, 0, DType::bf16, "k13_n256"},
+      {G::k13_wgmma_in_flight, {128, 3}, 257, 300, 192, 0, DType::bf16, "k13_n128_split3"},
+      {G::k13_wgmma_in_flight, {256, 2}, 129, 1000, 1000, 0, DType::f16, "k13_n256_split2_fp16"},
+      // Odd leading dimensions: D is not TMA-describable (the row stores),
+      // aux takes single stores, A and B go through the padded copies.
+      {G::k13_wgmma_in_flight, {128, 1}, 257, 300, 192, 3, DType::bf16, "k13_n128_rowstore"},
+      {G::k13_wgmma_in_flight, {256, 3}, 257, 300, 192, 3, DType::bf16, "k13_n256_rowstore_split3"},
+      // No fused instance: the plain kernel, then the elementwise epilogue.
+      {G::k13_wgmma_in_flight, {192, 1}, 257, 300, 192, 0, DType::bf16, "k13_n192_unfused"},
+      {G::k13_wgmma_in_flight, {32, 1, SwapAB::on}, 17, 300, 192, 0, DType::bf16, "k13_swap_unfused"},
+      {G::k11_tma_store_epilogue, {}, 257, 300, 192, 0, DType::bf16, "k11_unfused"},
+      {G::k14_cluster_multicast, {}, 257, 300, 192, 0, DType::bf16, "k14_unfused"},
+      {G::f07_two_ctas_per_sm, {}, 257, 300, 192, 3, DType::f32, "f07_unfused"},
+  };
+}
+
+std::string epi_name(const ::testing::TestParamInfo<EpiPath>& info) { return info.param.what; }
+
+INSTANTIATE_TEST_SUITE_P(Paths, GemmEpi, ::testing::ValuesIn(epi_paths()), epi_name);
 std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
   const GemmTuning t = info.param.tuning;
   if (t.tile_n == 0 && t.splits == 0 && t.swap_ab == SwapAB::plan) return name(info.param.impl);

@@ -69,16 +69,27 @@ GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
   g.ldd = d.ldd();
   g.alpha = static_cast<float>(d.p.alpha);
   g.beta = static_cast<float>(d.p.beta);
+  g.epilogue.act = d.p.epilogue.act;
+  g.epilogue.bias_kind = d.p.epilogue.bias;
+  g.epilogue.bias = d.bias.get();  // null without a bias
   return g;
+}
+
+/// `args` without its epilogue: the plain GEMM of an unfused row.
+GemmArgs without_epilogue(GemmArgs args) {
+  args.epilogue = GemmEpilogue{};
+  return args;
 }
 
 /// The state of one problem's implementations between verification and timing.
 struct ImplState {
-  std::string impl;              // "k09"
+  std::string impl;              // "k09", "k13:unfused"
   std::optional<GemmImpl> step;  // nullopt for cuBLAS
+  bool unfused = false;          // the plain GEMM, then gemm_epilogue_apply (an epilogue's second row per step)
   std::string disposition;       // passed, incorrect, not_supported, unverified, error
   std::string note;
   std::optional<double> max_err;
+  bool plain = false;  // the plain GEMM alone (an epilogue's third row per step: the cost of the epilogue)
 };
 
 }  // namespace
@@ -184,7 +195,9 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
     std::cerr << "# note: --warmup " << opt.warmup << " / --iterations " << opt.iterations
               << " are below the protocol's 10 / 50: these numbers are not publishable\n";
 
-  const std::size_t rows_per_repeat = opt.steps.size() + (opt.cublas_rows ? 1 : 0);
+  // With an epilogue every step has two more rows, unfused and plain (the problems of a run share the epilogue).
+  const bool with_epilogue = !opt.problems.empty() && opt.problems.front().epilogue != BenchEpilogue{};
+  const std::size_t rows_per_repeat = opt.steps.size() * (with_epilogue ? 3 : 1) + (opt.cublas_rows ? 1 : 0);
   Reporter rep(device, *csv, opt.problems.size() * static_cast<std::size_t>(opt.repeat) * rows_per_repeat);
   std::string fatal;
 
@@ -216,7 +229,13 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         for (int r = 1; r <= opt.repeat; ++r) {
           std::vector<std::string> impls;
           if (opt.cublas_rows) impls.push_back("cublas");
-          for (GemmImpl g : opt.steps) impls.push_back(short_name(g));
+          for (GemmImpl g : opt.steps) {
+            impls.push_back(short_name(g));
+            if (with_epilogue) {
+              impls.push_back(std::string(short_name(g)) + ":unfused");
+              impls.push_back(std::string(short_name(g)) + ":plain");
+            }
+          }
           for (const std::string& impl : impls) {
             if (done > 0) {
               --done;
@@ -251,13 +270,32 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         // ---- verification: cuBLAS first (tier 2 compares each step with it)
         const std::size_t d_bytes = data.d_elems * elem_bytes(p.out);
         CublasGemm cublas(lt, data, workspace.get(), kWorkspaceBytes);
-        ImplState cub{"cublas", std::nullopt, "", "", std::nullopt};
+        ImplState cub{"cublas", std::nullopt, false, "", "", std::nullopt};
+        const GemmArgs args = tessel_args(data, opt.tuning);
+        const GemmArgs plain_args = without_epilogue(args);
+        GemmArgs cublas_epilogue = args;  // tessel's epilogue over cuBLASLt's D, where cuBLASLt has none
+        cublas_epilogue.d = data.d_cublas.get();
+        // cuBLASLt, with its epilogue or followed by tessel's.
+        const auto run_cublas = [&] {
+          cublas.run(stream);
+          if (!cublas.fused())
+            if (Status s = gemm_epilogue_apply(cublas_epilogue, stream); !s)
+              throw BenchError("gemm_epilogue_apply after cuBLASLt failed: " + s.message);
+        };
+        // A step's row: tessel::gemm with the epilogue, or (unfused) the plain GEMM then
+        // gemm_epilogue_apply, or (plain) the plain GEMM alone.
+        const auto run_step = [&](const ImplState& st) -> Status {
+          if (st.plain) return gemm(*st.step, plain_args, stream);
+          if (!st.unfused) return gemm(*st.step, args, stream);
+          if (Status s = gemm(*st.step, plain_args, stream); !s) return s;
+          return gemm_epilogue_apply(args, stream);
+        };
         if (!cublas.supported()) {
           cub.disposition = "not_supported";
           cub.note = cublas.reason();
         } else {
           CUDA_CHECK(cudaMemsetAsync(data.d_cublas.get(), 0xFF, d_bytes, stream));  // NaN in every float type
-          cublas.run(stream);
+          run_cublas();
           CUDA_CHECK(cudaStreamSynchronize(stream));
           if (verifying) {
             const Verdict v = verify_output(data, data.d_cublas, opt.verify, sms, stream);
@@ -268,21 +306,30 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             cub.disposition = "unverified";
           }
         }
+        if (!cublas.epilogue_note().empty())
+          cub.note = cub.note.empty() ? cublas.epilogue_note() : cublas.epilogue_note() + "; " + cub.note;
         std::cerr << "  verify cublas: " << cub.disposition;
         if (cub.max_err) std::cerr << ", max err " << fmt("%.3g", *cub.max_err);
         if (!cub.note.empty()) std::cerr << " [" << cub.note << "]";
         std::cerr << "\n";
 
         std::vector<ImplState> steps;
-        const GemmArgs args = tessel_args(data, opt.tuning);
+        std::vector<ImplState> todo;
         for (GemmImpl g : opt.steps) {
-          ImplState st{short_name(g), g, "", "", std::nullopt};
-          if (Status chk = gemm_check(*st.step, args); !chk) {
+          todo.push_back(ImplState{short_name(g), g, false, "", "", std::nullopt});
+          if (with_epilogue) {
+            todo.push_back(ImplState{std::string(short_name(g)) + ":unfused", g, true, "", "", std::nullopt});
+            todo.push_back(ImplState{std::string(short_name(g)) + ":plain", g, false, "", "", std::nullopt});
+            todo.back().plain = true;
+          }
+        }
+        for (ImplState st : todo) {
+          if (Status chk = gemm_check(*st.step, st.unfused || st.plain ? plain_args : args); !chk) {
             st.disposition = "not_supported";
             st.note = std::string(to_string(chk.code)) + ": " + chk.message;
           } else {
             CUDA_CHECK(cudaMemsetAsync(data.d_tessel.get(), 0xFF, d_bytes, stream));
-            const Status run = gemm(*st.step, args, stream);
+            const Status run = run_step(st);
             const cudaError_t sync = cudaStreamSynchronize(stream);
             if (!run) {
               st.disposition = run.code == Status::cuda_error ? "error" : "not_supported";
@@ -293,6 +340,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               cudaGetLastError();
               // A sticky error (illegal address, ...) breaks the context for good.
               check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize after a failed kernel");
+            } else if (st.plain) {
+              // D without the epilogue cannot match the reference; the :unfused
+              // row just before ran the same GEMM and verified it with the epilogue.
+              st.disposition = steps.back().disposition;
             } else if (verifying) {
               const Verdict v = verify_output(data, data.d_tessel, opt.verify, sms, stream);
               st.max_err = v.max_err;
@@ -309,14 +360,23 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.disposition = "unverified";
             }
             // What `auto` (or k13) ran, for the note column: "k13 tile 128x192 splits 1".
-            if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(args).why;
+            const GemmArgs& ran = st.unfused || st.plain ? plain_args : args;
+            if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(ran).why;
             if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
               // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
-              const GemmTuning t = gemm_plan(args).tuning;
+              const GemmTuning t = gemm_plan(ran).tuning;
               st.note = "k13 tile 128x" + std::to_string(t.tile_n) + " splits " + std::to_string(t.splits) +
                         (t.swap_ab == SwapAB::on ? " swapped" : "") +
-                        (args.tuning.raster_group != 0 ? " group " + std::to_string(t.raster_group) : "");
+                        (args.tuning.raster_group != 0 ? " group " + std::to_string(t.raster_group) : "") +
+                        (!with_epilogue          ? ""
+                         : st.unfused            ? ""
+                         : k13_fused_instance(t) ? " fused epilogue"
+                                                 : " unfused epilogue");
             }
+            if (st.unfused && !st.note.empty()) st.note += "; then gemm_epilogue_apply";
+            if (st.plain)
+              st.note += std::string(st.note.empty() ? "" : "; ") +
+                         "no epilogue (the :unfused row's GEMM, verified there with its epilogue)";
             if (*st.step == GemmImpl::k14_cluster_multicast && st.note.empty())
               st.note = "k14 tile 128x" +
                         std::to_string(args.tuning.tile_n != 0
@@ -341,7 +401,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
           std::optional<Timing> tc;
           std::vector<std::optional<Timing>> ts(steps.size());
           const auto time_cublas = [&] {
-            if (timed(cub.disposition)) tc = time_launches([&] { cublas.run(stream); }, pol, stream);
+            if (timed(cub.disposition)) tc = time_launches(run_cublas, pol, stream);
           };
           const auto time_steps = [&] {
             for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -349,7 +409,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               if (!timed(st.disposition)) continue;
               ts[i] = time_launches(
                   [&] {
-                    if (Status s = gemm(*st.step, args, stream); !s)
+                    if (Status s = run_step(st); !s)
                       throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while timing: " + s.message);
                   },
                   pol, stream);
@@ -361,14 +421,14 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             std::vector<std::function<void()>> launches;
             std::vector<std::optional<Timing>*> into;
             if (timed(cub.disposition)) {
-              launches.emplace_back([&] { cublas.run(stream); });
+              launches.emplace_back(run_cublas);
               into.push_back(&tc);
             }
             for (std::size_t i = 0; i < steps.size(); ++i) {
               const ImplState& st = steps[i];
               if (!timed(st.disposition)) continue;
-              launches.emplace_back([&st, &args, stream] {
-                if (Status s = gemm(*st.step, args, stream); !s)
+              launches.emplace_back([&st, &run_step] {
+                if (Status s = run_step(st); !s)
                   throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while timing: " + s.message);
               });
               into.push_back(&ts[i]);

@@ -229,6 +229,31 @@ const char* verify_name(VerifyTier v) {
 const char* flush_name(L2Flush f) { return f == L2Flush::memset ? "memset" : "read"; }
 const char* order_name(TimingOrder o) { return o == TimingOrder::blocks ? "blocks" : "interleaved"; }
 
+std::optional<BenchEpilogue> parse_bench_epilogue(std::string_view name, bool row) {
+  struct Known {
+    const char* name;
+    Activation act;
+    bool bias;
+  };
+  static constexpr Known kKnown[] = {
+      {"none", Activation::none, false},         {"bias", Activation::none, true},
+      {"relu", Activation::relu, false},         {"bias_relu", Activation::relu, true},
+      {"gelu", Activation::gelu_tanh, false},    {"bias_gelu", Activation::gelu_tanh, true},
+      {"gelu_erf", Activation::gelu_erf, false}, {"bias_gelu_erf", Activation::gelu_erf, true},
+      {"silu", Activation::silu, false},         {"bias_silu", Activation::silu, true},
+  };
+  for (const Known& k : kKnown)
+    if (name == k.name) return BenchEpilogue{k.act, k.bias ? (row ? BiasKind::row : BiasKind::col) : BiasKind::none};
+  return std::nullopt;
+}
+
+std::string epilogue_name(const BenchEpilogue& e) {
+  std::string act = e.act == Activation::none ? "" : e.act == Activation::gelu_tanh ? "gelu" : tessel::name(e.act);
+  std::string n = e.bias == BiasKind::none ? act : act.empty() ? "bias" : "bias_" + act;
+  if (n.empty()) n = "none";
+  return e.bias == BiasKind::row ? n + "@row" : n;
+}
+
 std::string shape_name(const GemmProblem& p) {
   return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
 }
@@ -303,7 +328,9 @@ std::string tier1_problem_error(const GemmProblem& p) {
   // at most 16K; alpha*sum + beta*C must stay an exact fp32 integer.
   if (p.alpha != std::floor(p.alpha) || p.beta != std::floor(p.beta))
     return "tier 1 needs integer alpha and beta (got alpha=" + fmt_scale(p.alpha) + ", beta=" + fmt_scale(p.beta) + ")";
-  const double worst = 16.0 * static_cast<double>(p.k) * std::fabs(p.alpha) + 4.0 * std::fabs(p.beta);
+  // A bias (--epilogue bias...) adds one more integer in [-4, 4].
+  const double worst = 16.0 * static_cast<double>(p.k) * std::fabs(p.alpha) + 4.0 * std::fabs(p.beta) +
+                       (p.epilogue.bias != BiasKind::none ? 4.0 : 0.0);
   if (16.0 * static_cast<double>(p.k) >= 16777216.0 || worst >= 16777216.0)
     return "tier 1 is exact only while 16*K*|alpha| + 4*|beta| < 2^24 (K=" + std::to_string(p.k) +
            ", alpha=" + fmt_scale(p.alpha) + ", beta=" + fmt_scale(p.beta) + "); use --verify tier2";
@@ -417,6 +444,30 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     o.order = TimingOrder::blocks;
   else {
     error = "--order: " + quoted(trim(a.order)) + " is not interleaved or blocks";
+    return false;
+  }
+  const std::string bias = a.bias.empty() ? "col" : lower(trim(a.bias));
+  if (bias != "col" && bias != "row") {
+    error = "--bias: " + quoted(trim(a.bias)) + " is not row or col";
+    return false;
+  }
+  BenchEpilogue epilogue;
+  if (!a.epilogue.empty()) {
+    const std::optional<BenchEpilogue> e = parse_bench_epilogue(lower(trim(a.epilogue)), bias == "row");
+    if (!e) {
+      error = "--epilogue: " + quoted(trim(a.epilogue)) +
+              " is not none, bias, relu, bias_relu, gelu, bias_gelu, gelu_erf, bias_gelu_erf, silu or bias_silu";
+      return false;
+    }
+    epilogue = *e;
+  }
+  if (!a.bias.empty() && epilogue.bias == BiasKind::none) {
+    error = "--bias: " + quoted(trim(a.bias)) + " needs an --epilogue with a bias (bias, bias_relu, bias_gelu, ...)";
+    return false;
+  }
+  if (o.verify == VerifyTier::tier1 && epilogue.act != Activation::none && epilogue.act != Activation::relu) {
+    error = "--verify tier1: --epilogue " + epilogue_name(epilogue) +
+            " is not exact on integers (tier 1 takes none, bias, relu and bias_relu; tier2 the others)";
     return false;
   }
   if (!a.iterations.empty() && !parse_count(a.iterations, "--iterations", 1, 1000000, o.iterations, error))
@@ -560,6 +611,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
             o.problems.push_back(p);
           }
   }
+  for (GemmProblem& p : o.problems) p.epilogue = epilogue;
   for (const GemmProblem& p : o.problems)
     if (p.in == DType::f32 && p.out != DType::f32) {
       error = "--out-dtype: fp32 inputs take fp32 C and D (the fp32 ladder f01..f07 and cuBLAS's fp32 GEMM); got " +
@@ -616,7 +668,7 @@ std::string csv_header() {
   return "gpu,sm_count,commit,impl,group,repeat,m,n,k,dtype,out_dtype,layout,alpha,beta,verify,disposition,note,"
          "max_err,cublas_max_err,cublas_disposition,median_ms,min_ms,p90_ms,tflops,cublas_median_ms,cublas_tflops,"
          "ratio,gbytes_per_s,cublas_gbytes_per_s,l2_flush,sm_clock_mhz,power_w,cublas_sm_clock_mhz,cublas_power_w,"
-         "timing";
+         "timing,epilogue";
 }
 
 std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
@@ -655,7 +707,8 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
                                fmt_opt(r.power_w),
                                fmt_opt(r.cublas_sm_clock_mhz),
                                fmt_opt(r.cublas_power_w),
-                               csv_field(r.timing)};
+                               csv_field(r.timing),
+                               csv_field(epilogue_name(p.epilogue))};
   std::string line;
   for (const std::string& c : cells) {
     if (&c != &cells[0]) line += ',';
@@ -686,7 +739,8 @@ std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows) {
       continue;
     const GemmProblem& p = r.problem;
     const std::string key = p.group + "|" + shape_name(p) + "|" + tessel::name(p.in) + "|" + tessel::name(p.out) + "|" +
-                            tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta);
+                            tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta) + "|" +
+                            epilogue_name(p.epilogue);
     auto [pos, fresh] = it->ratios.try_emplace(key);
     if (fresh) it->keys.push_back(key);
     pos->second.push_back(*r.ratio);
@@ -783,7 +837,8 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
         << ", \"cublas_gbytes_per_s\": " << json_opt(r.cublas_gbytes_per_s)
         << ", \"l2_flush\": " << json_string(r.l2_flush) << ", \"sm_clock_mhz\": " << json_opt(r.sm_clock_mhz)
         << ", \"power_w\": " << json_opt(r.power_w) << ", \"cublas_sm_clock_mhz\": " << json_opt(r.cublas_sm_clock_mhz)
-        << ", \"cublas_power_w\": " << json_opt(r.cublas_power_w) << ", \"timing\": " << json_string(r.timing) << "}";
+        << ", \"cublas_power_w\": " << json_opt(r.cublas_power_w) << ", \"timing\": " << json_string(r.timing)
+        << ", \"epilogue\": " << json_string(epilogue_name(r.problem.epilogue)) << "}";
   }
   out << (rows.empty() ? "],\n" : "\n  ],\n");
   out << "  \"summary\": [";

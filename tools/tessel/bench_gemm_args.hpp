@@ -44,13 +44,31 @@ const char* order_name(TimingOrder o);
 
 // ------------------------------------------------------------------ options
 
-/// One GEMM problem: D = alpha * A * B + beta * C with the given shapes.
+/// The epilogue of a benchmarked GEMM (--epilogue, --bias): D = act(alpha *
+/// A B + beta * C + bias), bias per column of D (BiasKind::col, cuBLASLt's
+/// bias of its column-major D^T) unless --bias row.
+struct BenchEpilogue {
+  Activation act = Activation::none;
+  BiasKind bias = BiasKind::none;
+  friend bool operator==(const BenchEpilogue&, const BenchEpilogue&) = default;
+};
+/// The --epilogue names: none, bias, relu, bias_relu, gelu, bias_gelu (gelu
+/// is the tanh GELU, cuBLASLt's), gelu_erf, bias_gelu_erf, silu, bias_silu.
+/// `row`: the bias kind a name with a bias gets (--bias row).
+std::optional<BenchEpilogue> parse_bench_epilogue(std::string_view name, bool row = false);
+/// The CSV/JSON `epilogue` column: the --epilogue name, with "@row" after a
+/// row bias ("bias_gelu@row").
+std::string epilogue_name(const BenchEpilogue& e);
+
+/// One GEMM problem: D = alpha * A * B + beta * C with the given shapes, and
+/// the epilogue.
 struct GemmProblem {
   std::string group;  // the suite's group, or "cli" for --m/--n/--k problems
   std::int64_t m = 0, n = 0, k = 0;
   DType in = DType::bf16, out = DType::bf16;
   GemmLayout layout{};
   double alpha = 1.0, beta = 0.0;
+  BenchEpilogue epilogue{};
 };
 /// "4096x4096x4096".
 std::string shape_name(const GemmProblem& p);
@@ -71,9 +89,17 @@ struct GemmBenchArgs {
   std::string raster_group;    // --raster-group G: tile rows per group of k13's raster (default: the plan's)
   std::string flush;           // --flush read|memset (default read)
   std::string order;           // --order interleaved|blocks (default interleaved)
+  std::string epilogue;        // --epilogue NAME (default none)
+  std::string bias;            // --bias row|col (default col)
 };
 
-/// The validated options.
+/// The validated options.  With an epilogue other than none, every step runs
+/// three times: as `impl` (tessel::gemm with the epilogue: fused where k13
+/// has the instance), as `impl:unfused` (the plain GEMM, then
+/// gemm_epilogue_apply, timed as one item) and as `impl:plain` (the GEMM
+/// without the epilogue: what the epilogue costs); cuBLASLt runs its matching
+/// epilogue, or where it has none (erf GELU, SiLU, a row bias) its plain GEMM
+/// then tessel's gemm_epilogue_apply (the note says which).
 struct GemmBenchOptions {
   std::vector<GemmProblem> problems;  // in run order
   std::vector<GemmImpl> steps;        // ladder steps to run, in the order given, no repeats
@@ -161,7 +187,8 @@ struct ProtocolInfo {
   std::string reference;  // how the cuBLAS comparison is made
 };
 
-/// One row: one implementation on one problem in one repeat.  Absent
+/// One row: one implementation on one problem in one repeat (the problem
+/// carries the epilogue: the `epilogue` column).  Absent
 /// optionals are empty cells (CSV) or null (JSON).
 struct GemmBenchRow {
   std::string impl;  // "k09", "cublas"

@@ -39,6 +39,41 @@ CublasGemm::CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std
   const cublasOperation_t op_b = a_k ? CUBLAS_OP_N : CUBLAS_OP_T;  // cuBLAS's B is tessel's A
   CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &op_a, sizeof op_a));
   CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &op_b, sizeof op_b));
+  // The epilogue, where cuBLASLt has it: its bias is per row of its D^T (N
+  // values), tessel's column bias.
+  const BenchEpilogue& e = p.epilogue;
+  const bool col_bias = e.bias == BiasKind::col;
+  cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_DEFAULT;
+  const char* epi_name = "";
+  if (e.bias != BiasKind::row) {
+    if (e.act == Activation::none && col_bias) epi = CUBLASLT_EPILOGUE_BIAS, epi_name = "BIAS";
+    if (e.act == Activation::relu) {
+      epi = col_bias ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU;
+      epi_name = col_bias ? "RELU_BIAS" : "RELU";
+    }
+    if (e.act == Activation::gelu_tanh) {
+      epi = col_bias ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU;
+      epi_name = col_bias ? "GELU_BIAS" : "GELU";
+    }
+  }
+  if (e.act != Activation::none || e.bias != BiasKind::none) {
+    fused_ = epi != CUBLASLT_EPILOGUE_DEFAULT;
+    epilogue_note_ =
+        fused_ ? std::string("cuBLASLt epilogue ") + epi_name
+               : std::string("cuBLASLt plain + tessel gemm_epilogue_apply (cuBLASLt has no ") +
+                     (e.bias == BiasKind::row ? "bias per row of D, per column of its D^T" : tessel::name(e.act)) +
+                     " epilogue)";
+  }
+  if (fused_ && epi != CUBLASLT_EPILOGUE_DEFAULT) {
+    CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+    if (col_bias) {
+      const void* bias = d.bias.get();
+      CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
+      const cudaDataType_t bias_type = to_cuda_type(p.out);  // the default (D's type), said explicitly
+      CUBLAS_CHECK(
+          cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type));
+    }
+  }
   const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
   CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&la_, to_cuda_type(p.in), u(b_n ? p.n : p.k), u(b_n ? p.k : p.n), d.ldb()));
   CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lb_, to_cuda_type(p.in), u(a_k ? p.k : p.m), u(a_k ? p.m : p.k), d.lda()));

@@ -26,6 +26,13 @@ namespace tessel::bench::gemm_detail {
 ///   A:m  a[i + l*M]  read column-major is M x K (ld M)   = A   -> op T
 /// A cuBLASLt matrix layout describes the stored matrix (rows x cols before
 /// the op), hence the (rows, cols) pairs in the constructor.
+///
+/// The epilogue (d.p.epilogue): cuBLASLt's bias vector runs along the rows
+/// of its D^T, so it is tessel's column bias (BiasKind::col).  cuBLASLt has
+/// CUBLASLT_EPILOGUE_BIAS, RELU, RELU_BIAS, GELU and GELU_BIAS (its GELU is
+/// the tanh form); fused() is false for the others (erf GELU, SiLU, a row
+/// bias), which run the plain GEMM here and leave the epilogue to the
+/// caller (tessel's gemm_epilogue_apply), and epilogue_note() says which.
 class CublasGemm {
  public:
   CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std::size_t workspace_bytes);
@@ -34,6 +41,10 @@ class CublasGemm {
   CublasGemm& operator=(const CublasGemm&) = delete;
 
   bool supported() const { return reason_.empty(); }
+  /// Does cuBLASLt compute the problem's epilogue itself (none counts as yes)?
+  bool fused() const { return fused_; }
+  /// "cuBLASLt epilogue GELU_BIAS", "cuBLASLt plain + tessel epilogue (...)", or "" without one.
+  const std::string& epilogue_note() const { return epilogue_note_; }
   const std::string& reason() const { return reason_; }
 
   void run(cudaStream_t s);
@@ -49,6 +60,8 @@ class CublasGemm {
   cublasLtMatmulPreference_t pref_ = nullptr;
   cublasLtMatmulHeuristicResult_t heur_{};
   std::string reason_;
+  bool fused_ = true;
+  std::string epilogue_note_;
 };
 
 }  // namespace tessel::bench::gemm_detail

@@ -90,16 +90,21 @@ struct VerifyStats {
 struct ProblemData {
   const GemmProblem& p;
   DeviceBuffer a, b, c, d_tessel, d_cublas, ref, bound, stats;
-  std::size_t a_elems, b_elems, d_elems;
+  DeviceBuffer bias;  // the epilogue's bias (M or N elements of the output type), if it has one
+  std::size_t a_elems, b_elems, d_elems, bias_elems;
 
   ProblemData(const GemmProblem& prob, bool with_reference)
       : p(prob),
         a_elems(static_cast<std::size_t>(prob.m) * static_cast<std::size_t>(prob.k)),
         b_elems(static_cast<std::size_t>(prob.k) * static_cast<std::size_t>(prob.n)),
-        d_elems(static_cast<std::size_t>(prob.m) * static_cast<std::size_t>(prob.n)) {
+        d_elems(static_cast<std::size_t>(prob.m) * static_cast<std::size_t>(prob.n)),
+        bias_elems(static_cast<std::size_t>(prob.epilogue.bias == BiasKind::row   ? prob.m
+                                            : prob.epilogue.bias == BiasKind::col ? prob.n
+                                                                                  : 0)) {
     a = DeviceBuffer(a_elems * elem_bytes(p.in), "A");
     b = DeviceBuffer(b_elems * elem_bytes(p.in), "B");
     if (p.beta != 0.0) c = DeviceBuffer(d_elems * elem_bytes(p.out), "C");  // C is read only when beta != 0
+    if (bias_elems > 0) bias = DeviceBuffer(bias_elems * elem_bytes(p.out), "bias");
     d_tessel = DeviceBuffer(d_elems * elem_bytes(p.out), "D (tessel)");
     d_cublas = DeviceBuffer(d_elems * elem_bytes(p.out), "D (cuBLAS)");
     if (with_reference) {

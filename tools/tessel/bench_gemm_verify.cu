@@ -126,9 +126,39 @@ struct RefParams {
   const TOut* c;  // null when beta == 0
   std::int64_t ldc;
   double alpha, beta, u_out;
+  const TOut* bias;  // null: no bias
+  bool bias_row;     // per row (length M), else per column (length N)
+  Activation act;
   double* ref;    // m x n, row-major, ld n
   double* bound;  // m x n, row-major, ld n
 };
+
+/// act(x) in double, the activations' definitions (gemm_types.hpp).
+__device__ inline double act_exact(Activation a, double x) {
+  switch (a) {
+    case Activation::none:
+      return x;
+    case Activation::relu:
+      return x > 0.0 ? x : 0.0;
+    case Activation::gelu_erf:
+      return 0.5 * x * (1.0 + erf(x * 0.70710678118654752440));
+    case Activation::gelu_tanh:
+      return 0.5 * x * (1.0 + tanh(0.79788456080286535588 * (x + 0.044715 * x * x * x)));
+    case Activation::silu:
+      return x / (1.0 + exp(-x));
+  }
+  return x;
+}
+/// The error an implementation may add in evaluating act, per unit of |x|:
+/// tanh GELU 2^-10 (tessel's tanh.approx.f32 has relative error 2^-10.99, and
+/// implementations differ in how they approximate), SiLU 2^-14 (fast exp and
+/// reciprocal), erf GELU 2^-18; none and ReLU are exact.
+__device__ inline double act_error(Activation a) {
+  return a == Activation::gelu_tanh  ? 0x1p-10
+         : a == Activation::silu     ? 0x1p-14
+         : a == Activation::gelu_erf ? 0x1p-18
+                                     : 0.0;
+}
 
 template <class TIn, class TOut>
 __global__ void __launch_bounds__(kThreads) reference_gemm(RefParams<TIn, TOut> p) {
@@ -175,9 +205,22 @@ __global__ void __launch_bounds__(kThreads) reference_gemm(RefParams<TIn, TOut> 
       const std::int64_t i = i0 + ty + 16 * r, j = j0 + tx + 16 * c;
       if (i >= p.m || j >= p.n) continue;
       const double cv = p.c != nullptr ? to_double(p.c[i * p.ldc + j]) : 0.0;
-      const double ref = p.alpha * acc[r][c] + p.beta * cv;
+      const double b = p.bias == nullptr ? 0.0 : to_double(p.bias[p.bias_row ? i : j]);
+      const double x = p.alpha * acc[r][c] + p.beta * cv + b;
+      const double ref = act_exact(p.act, x);
       p.ref[i * p.n + j] = ref;
-      p.bound[i * p.n + j] = 2.0 * p.u_out * fabs(ref) + k_term * mag[r][c] + 2.0 * p.u_out * fabs(p.beta * cv);
+      const double pre = k_term * mag[r][c] + 2.0 * p.u_out * fabs(p.beta * cv);
+      if (p.act == Activation::none && p.bias == nullptr) {
+        p.bound[i * p.n + j] = 2.0 * p.u_out * fabs(ref) + pre;
+      } else {
+        // The epilogue: the error in x (as above, plus a rounding of x to the
+        // output type, which the unfused path makes before adding the bias),
+        // through act's slope (at most 1.13 for the GELUs and SiLU), then
+        // act's own evaluation error and the final rounding.
+        const double slope = p.act == Activation::none || p.act == Activation::relu ? 1.0 : 1.13;
+        p.bound[i * p.n + j] = slope * (pre + 2.0 * p.u_out * fabs(x) + 2.0 * p.u_out * fabs(b)) +
+                               act_error(p.act) * fabs(x) + 2.0 * p.u_out * fabs(ref) + 0x1p-40;
+      }
     }
 }
 
@@ -244,6 +287,7 @@ void fill_inputs(ProblemData& d, bool small_integers, int sms, cudaStream_t s) {
   fill(d.a, d.p.in, d.a_elems, 1);
   fill(d.b, d.p.in, d.b_elems, 2);
   if (d.c.get()) fill(d.c, d.p.out, d.d_elems, 3);
+  if (d.bias.get()) fill(d.bias, d.p.out, d.bias_elems, 4);
 }
 
 void launch_reference(ProblemData& d, cudaStream_t s) {
@@ -272,6 +316,9 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
         rp.alpha = d.p.alpha;
         rp.beta = d.p.beta;
         rp.u_out = unit_roundoff(d.p.out);
+        rp.bias = d.bias.as<TOut>();  // null without a bias
+        rp.bias_row = d.p.epilogue.bias == BiasKind::row;
+        rp.act = d.p.epilogue.act;
         rp.ref = d.ref.as<double>();
         rp.bound = d.bound.as<double>();
         reference_gemm<TIn, TOut><<<grid, kThreads, 0, s>>>(rp);

@@ -138,6 +138,17 @@ the loop's means, the same in every row of the problem and repeat.  `blocks`
 times each in its own loop (cuBLAS first in odd repeats, last in even ones),
 with its own clock and power.
 
+The epilogue (--epilogue E, --bias row|col, column epilogue; docs/epilogues.md):
+every step runs as `impl` (tessel::gemm with the epilogue: fused in k13's
+epilogue where it has the instance, else unfused inside the call) and as
+`impl:unfused` (the plain GEMM, then gemm_epilogue_apply over D, timed as one
+item) and as `impl:plain` (the GEMM without the epilogue; verified through the
+unfused row); cuBLASLt runs CUBLASLT_EPILOGUE_BIAS / RELU / RELU_BIAS / GELU /
+GELU_BIAS (its bias is per row of its column-major D^T, so per column of our
+D), and where it has no such epilogue (gelu_erf, silu, a row bias) its plain
+GEMM and then tessel's gemm_epilogue_apply, as the note says.  All of them
+are verified against the fp64 reference with the epilogue applied.
+
 Sizes: 4096, a list 1024,2048, a range start:stop:step (stop inclusive) such
 as 1024:8192:1024, or a mix; the problems are the product of --m, --n, --k
 and the layouts.  Layouts: A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, the
@@ -362,6 +373,18 @@ int main(int argc, char** argv) {
                    "k13/auto: tile rows per group of the raster in which the persistent CTAs take their tiles, "
                    "1..65536 (default: the plan's)")
       ->type_name("G");
+  bench_gemm
+      ->add_option("--epilogue", gemm_args.epilogue,
+                   "D = act(alpha A B + beta C + bias): none (default), bias, relu, bias_relu, gelu, bias_gelu (gelu: "
+                   "the tanh GELU, cuBLASLt's), gelu_erf, bias_gelu_erf, silu, bias_silu; each step then also runs "
+                   "unfused (impl:unfused: the plain GEMM + tessel's elementwise epilogue) and plain (impl:plain), "
+                   "cuBLASLt with its "
+                   "matching epilogue (column epilogue)")
+      ->type_name("E");
+  bench_gemm
+      ->add_option("--bias", gemm_args.bias,
+                   "the bias runs along D's columns (col, default: one value per column) or rows (row)")
+      ->type_name("col|row");
 
   auto* draw =
       app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");

@@ -1,6 +1,6 @@
 // tessel/arch/common.hpp — the PTX helpers that every GPU architecture tessel
 // targets shares (sm_80 and sm_90 alike): shared-window addresses, 128-bit
-// global loads and stores, and named barriers.  One instruction per function,
+// global loads and stores, named barriers, and approximate math (tanh, rcp).  One instruction per function,
 // like the per-architecture files (arch/sm80.hpp, arch/sm90.hpp), which build
 // on this one.
 //
@@ -67,6 +67,36 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   (void)id;
   (void)threads;
 #endif
+}
+
+// ---------------------------------------------------------------- approximate math
+//
+// The MUFU (special function unit) forms, one instruction each, for the
+// activations of fused epilogues (kernels/gemm/fused_epilogue.cuh), where an
+// approximation well inside the output type's rounding (a 16-bit D) is worth
+// the instructions that the accurate library forms (tanhf: ~20) cost per value.
+
+/// tanh.approx.f32 (sm_75+): maximum relative error about 2^-10.99 (PTX ISA,
+/// "tanh"); subnormal inputs and results are flushed to sign-preserving zero.
+__device__ __forceinline__ float tanh_approx(float x) {
+  float y;
+#if defined(__CUDA_ARCH__)
+  asm("tanh.approx.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+#else
+  y = x;
+#endif
+  return y;
+}
+
+/// rcp.approx.ftz.f32: 1/x within 1 ulp (PTX ISA, "rcp"); 1/inf = 0, 1/0 = inf.
+__device__ __forceinline__ float rcp_approx(float x) {
+  float y;
+#if defined(__CUDA_ARCH__)
+  asm("rcp.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+#else
+  y = x;
+#endif
+  return y;
 }
 
 }  // namespace tessel::arch

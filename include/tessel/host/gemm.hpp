@@ -1,6 +1,9 @@
 // tessel/host/gemm.hpp — the GEMM ladder behind one host API:
-//   D = alpha * A * B + beta * C
-// with A (M x K), B (K x N), C and D (M x N), fp32 accumulation.
+//   D = act(alpha * A * B + beta * C + bias)
+// with A (M x K), B (K x N), C and D (M x N), fp32 accumulation; the bias,
+// the activation and an auxiliary output of the pre-activation value are the
+// optional epilogue (GemmEpilogue; docs/epilogues.md), by default absent:
+// D = alpha * A * B + beta * C.
 //
 // The names (DType, GemmLayout, GemmImpl, their spellings and parsers) are
 // in tessel/gemm_types.hpp, which needs no CUDA.  Neither does this header:
@@ -20,6 +23,35 @@ struct CUstream_st;
 typedef struct CUstream_st* cudaStream_t;
 
 namespace tessel {
+
+/// What the GEMM does after alpha * A B + beta * C (docs/epilogues.md), as
+/// plain data; the default does nothing more.  With x(i, j) = alpha *
+/// (A B)(i, j) + beta * C(i, j) + bias:
+///   D(i, j)   = act(x(i, j)), rounded to D's type;
+///   aux(i, j) = x(i, j), rounded to D's type (what a backward pass needs:
+///               act'(x)), when `aux` is not null.
+/// The bias and aux have D's element type (GemmArgs::cd_type); aux is
+/// row-major like D, aux(i, j) at aux[i * ldaux + j].
+/// Checked (gemm_check, invalid_argument naming the rule): `bias_kind` and
+/// `act` are enumerators; `bias` is null iff `bias_kind` is none, and holds
+/// M (row) or N (col) elements; `aux` non-null needs ldaux >= N; bias and aux
+/// aligned to their element size; aux overlaps none of D, A, B, C and the
+/// bias, and the bias does not overlap D (byte ranges).
+/// Paths: k13 (and `auto`, whose plan then keeps to them) computes the
+/// epilogue in its own epilogue (fused) on its fused instances: tile widths
+/// 64, 128, 256, unswapped, split K or not.  Every other step or tuning runs
+/// the plain GEMM and then gemm_epilogue_apply over D (unfused): D is then
+/// written twice, and a 16-bit D is rounded twice (alpha * A B + beta * C,
+/// then act(D + bias)).
+struct GemmEpilogue {
+  Activation act = Activation::none;
+  BiasKind bias_kind = BiasKind::none;
+  const void* bias = nullptr;  // M (row) or N (col) elements of cd_type; null iff bias_kind is none
+  void* aux = nullptr;         // null: no auxiliary output
+  index_t ldaux = 0;           // aux's row stride in elements (>= N when aux is not null)
+  /// Anything beyond D = alpha * A B + beta * C?
+  constexpr bool active() const { return act != Activation::none || bias_kind != BiasKind::none || aux != nullptr; }
+};
 
 /// One GEMM.  Element (i, l) of A is a[i*lda + l] for A:k and a[i + l*lda]
 /// for A:m; element (l, j) of B is b[l*ldb + j] for B:n and b[l + j*ldb] for
@@ -53,6 +85,9 @@ struct GemmArgs {
   /// forced 64..256 runs unswapped) and the swap on takes only 0, 16, 32 or 64; splits in 0..64 and at most the number
   /// of 64-wide k-tiles; swap_ab one of SwapAB's values.
   GemmTuning tuning{};
+  /// Bias, activation and the auxiliary output (GemmEpilogue); the default
+  /// adds nothing.
+  GemmEpilogue epilogue{};
 };
 
 /// Checks `args` for `impl` without launching anything: `invalid_argument`
@@ -83,6 +118,16 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream = nullptr);
 /// docs/heuristics.md): what gemm(GemmImpl::automatic, args) runs, with the
 /// caller's nonzero tuning fields kept.  `why` says which rule decided.
 GemmPlan gemm_plan(const GemmArgs& args);
+
+/// The unfused epilogue on its own: over the M x N matrix D (args.d, ldd,
+/// cd_type), in place,
+///   x = D(i, j) + bias;  aux(i, j) = x (if args.epilogue.aux);  D(i, j) = act(x)
+/// in fp32, each result rounded to cd_type.  This is what gemm runs after the
+/// plain GEMM where no fused instance serves the call; A, B, C, alpha, beta,
+/// K and the tuning are not read (the extents, D and the epilogue are
+/// checked as gemm_check checks them: invalid_argument naming the rule, and
+/// nothing is launched).  An epilogue that is not active() launches nothing.
+Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream = nullptr);
 
 /// gemm(GemmImpl::automatic, args, stream): the plan chooses.
 inline Status gemm(const GemmArgs& args, cudaStream_t stream = nullptr) {

@@ -1,7 +1,10 @@
 // Launcher of ladder step k13 (include/tessel/kernels/gemm/k13_wgmma_in_flight.cuh):
 // the checks, the tuning (the caller's, else the plan's), the padded copies
 // of operands TMA cannot read (k11's launcher), the swap of A and B for
-// small M, then the kernels of the chosen tile width (k13_n{16,...,256}.cu).
+// small M, then the kernels of the chosen tile width (k13_n{16,...,256}.cu),
+// or with an epilogue (GemmArgs::epilogue) the fused instance of that width
+// (k13_epi_n{64,128,256}.cu), or where there is none the plain kernels and
+// the elementwise epilogue (epilogue.cu).
 #include <string>
 
 #include "src/kernels/gemm/k13_launch.hpp"
@@ -14,7 +17,7 @@ namespace {
 /// Does the call run swapped?  The plan's rule 4 where the caller left the
 /// swap to it (it needs no SM count: gemm_plan.hpp).
 bool runs_swapped(const GemmArgs& a) {
-  return plan_k13(a.m, a.n, a.k, 1, a.tuning.tile_n, a.tuning.swap_ab).swap_ab == SwapAB::on;
+  return plan_k13(a.m, a.n, a.k, 1, a.tuning.tile_n, a.tuning.swap_ab, true, a.epilogue.active()).swap_ab == SwapAB::on;
 }
 
 /// The problem D^T = B^T A^T that k13 computes for `a` swapped: the
@@ -95,15 +98,34 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
     const bool a_whole_lines = g.lda % 8 != 0 || g.lda % 64 == 0;  // as gemm_plan (gemm.cu) reads A's rows
-    const GemmTuning plan = plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, a_whole_lines);
+    const GemmTuning plan =
+        plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, a_whole_lines, g.epilogue.active());
     if (g.tuning.tile_n == 0) g.tuning.tile_n = plan.tile_n;
     if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
     g.tuning.swap_ab = plan.swap_ab;
   }
+  if (g.epilogue.active() && !k13_fused_instance(g.tuning)) {
+    // No fused instance for this tuning (the caller's swap or width): the
+    // plain kernels, then the elementwise epilogue over D.
+    GemmArgs plain = g;
+    plain.epilogue = GemmEpilogue{};
+    if (Status s = launch_k13(plain, stream); !s) return s;
+    return launch_epilogue(g, stream);
+  }
   // The padded copies (tma::launch) are of the caller's A and B, and its
   // fallback (k08) computes the caller's problem: the swap is made after them.
   return tma::launch<false>(g, stream, "k13", [stream](const GemmArgs& t) {
+    if (t.epilogue.active()) {
+      switch (t.tuning.tile_n) {  // k13_fused_instance: 64, 128 or 256, unswapped
+        case 64:
+          return k13::launch_fused_tiles<64>(t, stream);
+        case 128:
+          return k13::launch_fused_tiles<128>(t, stream);
+        default:
+          return k13::launch_fused_tiles<256>(t, stream);
+      }
+    }
     if (t.tuning.swap_ab == SwapAB::on) {
       const GemmArgs s = swapped(t);
       switch (t.tuning.tile_n) {

@@ -4,7 +4,7 @@
 // tessel/gemm_plan.hpp, where the caller left it 0), makes the padded copies
 // of operands TMA cannot read and swaps A and B where the tuning says so;
 // k13_n{16,32,64,128,192,256}.cu launch the kernels of one tile width on
-// operands TMA can read.
+// operands TMA can read, k13_epi_n{64,128,256}.cu the fused-epilogue ones.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,5 +31,18 @@ template <>
 Status launch_tiles<192>(const GemmArgs& g, cudaStream_t stream, bool transposed);
 template <>
 Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream, bool transposed);
+
+/// k13's fused-epilogue instance with tile 128 x BN (BN = 64, 128, 256;
+/// k13_epi_n{64,128,256}.cu): D = act(alpha * A B + beta * C + bias) and
+/// aux, g.epilogue, computed in the kernel's epilogue; unswapped problems,
+/// g.tuning.splits (>= 1) splits of K, A and B whose rows TMA can read.
+template <int BN>
+Status launch_fused_tiles(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_fused_tiles<64>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_fused_tiles<128>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_fused_tiles<256>(const GemmArgs& g, cudaStream_t stream);
 
 }  // namespace tessel::gemm_launch::k13

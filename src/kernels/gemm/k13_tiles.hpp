@@ -1,5 +1,6 @@
-// The body of k13's per-width launchers (k13_n{16,32,64,128,192,256}.cu): the maps of
-// A, B and D, split K's workspace, and the launch.
+// The body of k13's per-width launchers (k13_n{16,32,64,128,192,256}.cu, and
+// the fused-epilogue instances k13_epi_n{64,128,256}.cu): the maps of A, B
+// and D, split K's workspace, and the launch.
 #pragma once
 
 #include <string>
@@ -42,9 +43,23 @@ struct Workspace {
   }
 };
 
-template <int BN>
+/// The kernel parameters of configuration Cfg: Params<T>, or for a fused
+/// instance FusedParams<T> with g's epilogue.
+template <class Cfg, class T>
+typename Cfg::template ParamsOf<T> params_of(const GemmArgs& g) {
+  if constexpr (Cfg::kFused) {
+    const GemmEpilogue& e = g.epilogue;
+    return gemm_kernels::FusedParams<T>{make_params<T>(g),
+                                        gemm_kernels::EpilogueParams{e.bias, e.aux, e.ldaux, e.act, e.bias_kind}};
+  } else {
+    return make_params<T>(g);
+  }
+}
+
+/// Fused: the fused-epilogue instance (gk::Config<BN, true>; never transposed).
+template <int BN, bool Fused = false>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
-  using Cfg = gk::Config<BN>;
+  using Cfg = gk::Config<BN, Fused>;
   if ((transposed && !Cfg::kTransposed) || (!transposed && !Cfg::kTmaStore))
     return Status::failure(Status::unsupported, "k13: tile 128 x " + std::to_string(BN) + " has no " +
                                                     (transposed ? "transposed" : "untransposed") + " epilogue");
@@ -64,8 +79,9 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) 
     if (Status s = tma::persistent_grid(g, "k13", grid, tiles * splits); !s) return s;
     Workspace ws;
     if (Status s = ws.make(tiles, splits, BN, stream); !s) return s;
-    kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, transposed, make_params<T>(g),
-                                                          ws.sk, g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group);
+    kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, transposed,
+                                                          params_of<Cfg, T>(g), ws.sk,
+                                                          g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group);
     const Status s = launch_status("k13");
     ws.release(stream);
     return s;

@@ -37,6 +37,10 @@ TESSEL_GEMM_STEP(f07)
 Status check_k13_tuning(const GemmArgs& args);
 #undef TESSEL_GEMM_STEP
 
+/// The unfused epilogue over D (epilogue.cu; what gemm_epilogue_apply
+/// launches after its checks): nothing when args.epilogue is not active().
+Status launch_epilogue(const GemmArgs& args, cudaStream_t stream);
+
 /// The error of the last launch as a Status (cuda_error naming the kernel).
 Status launch_status(const char* kernel);
 /// The current device's SM count, read once per device (0 if it cannot be read).

@@ -229,10 +229,16 @@ Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTm
   }
   const cudaError_t fa = ca.release(stream), fb = cb.release(stream);
   if (!ok) {
-    if constexpr (InlineFallback)
+    if constexpr (InlineFallback) {
       return launch_multistage<Fallback>(a, stream, (std::string(step) + " (k08 kernel)").c_str());
-    else
-      return launch_k08(a, stream);
+    } else {
+      // k08 computes the plain GEMM; a fused epilogue the caller asked of
+      // k13 then runs unfused (tessel::gemm strips it before any other step).
+      GemmArgs plain = a;
+      plain.epilogue = GemmEpilogue{};
+      if (Status s2 = launch_k08(plain, stream); !s2) return s2;
+      return launch_epilogue(a, stream);
+    }
   }
   if (s && (fa != cudaSuccess || fb != cudaSuccess))
     return Status::failure(Status::cuda_error, std::string(step) + ": freeing a padded copy: " +

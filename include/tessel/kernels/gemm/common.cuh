@@ -37,6 +37,26 @@ struct Params {
   DType cd_type;
 };
 
+/// The fused epilogue's arguments (docs/epilogues.md), for the kernels that
+/// compute D = act(alpha * acc + beta * C + bias) in their own epilogue
+/// (k13's fused instances).  bias and aux have D's type (cd_type); aux(i, j)
+/// at aux[i * ldaux + j] holds the value before the activation.
+struct EpilogueParams {
+  const void* bias;  // null iff bias_kind == none; M (row) or N (col) elements
+  void* aux;         // null: no auxiliary output
+  index_t ldaux;
+  Activation act;
+  BiasKind bias_kind;
+};
+
+/// The parameters of a fused instance: the problem, then the epilogue's.  A
+/// type of its own, so that the plain kernels keep Params<T> and their code
+/// (a fused instance is a separate compile-time configuration).
+template <class T>
+struct FusedParams : Params<T> {
+  EpilogueParams epi;
+};
+
 /// A as an (M,K) global tensor: (M,K):(lda,1) for A:k, (M,K):(1,lda) for A:m.
 template <MajorA MA, class T>
 TESSEL_HD constexpr auto tensor_a(const Params<T>& p) {

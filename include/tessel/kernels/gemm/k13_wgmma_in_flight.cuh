@@ -31,11 +31,20 @@
 //   transposed from registers (epilogue_registers_transposed): TMA stores
 //   leave in 128-byte row chunks, which a 16- or 32-wide tile does not have.
 //
+// - The fused epilogue (Config's Fused, compile time; docs/epilogues.md):
+//   D = act(alpha * acc + beta * C + bias) and the pre-activation aux output,
+//   computed by a pass over the accumulator registers (fuse_in_registers,
+//   fused_epilogue.cuh) before the plain TmaStoreEpilogue stores the tile.
+//   Its own instances (src/kernels/gemm/k13_epi_n*.cu), unswapped tiles only,
+//   take FusedParams and stage each unit's bias slice in shared memory; the
+//   plain instances keep Params<T>, their shared memory and their code.
+//
 // Predicted (docs/ladder.md, k13): +3..+8 % over k12 at 4096^3 and 8192^3
 // (fast.cu's worklog gains about that from the same change).
 #pragma once
 
 #include "tessel/atom/mma_sm90.hpp"
+#include "tessel/kernels/gemm/fused_epilogue.cuh"
 #include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
 #include "tessel/kernels/gemm/tma_store_epilogue.cuh"
 
@@ -55,16 +64,26 @@ inline constexpr int kConsumerBarrier = 1;     // the consumers' named barrier (
 /// swapped problem only (D^T = B^T A^T, M <= 32 as the tile's width): D then
 /// leaves transposed from registers, so they have no staging for TMA stores
 /// (whose chunks are 128 bytes of a row: 64 16-bit columns).
-template <int BN>
+/// `Fused`: the fused-epilogue instance (FusedParams, bias slice in shared
+/// memory, unswapped problems only).
+template <int BN, bool Fused = false>
 struct Config {
   static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256,
                 "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}");
+  static_assert(!Fused || BN >= 64, "tessel: k13's fused epilogue is the TMA-store epilogue's (BN >= 64)");
   static constexpr int kBN = BN;
+  static constexpr bool kFused = Fused;
   /// D through the TMA-store epilogue (unswapped problems; BN >= 64).
   static constexpr bool kTmaStore = BN >= 64;
   /// D^T from registers (swapped problems; BN <= 64, the widths the plan
   /// swaps with: wider tiles keep the program they were measured with).
-  static constexpr bool kTransposed = BN <= 64;
+  /// Not in a fused instance: the plan does not swap with an epilogue.
+  static constexpr bool kTransposed = BN <= 64 && !Fused;
+  /// The kernel's parameters.
+  template <class T>
+  using ParamsOf = std::conditional_t<Fused, FusedParams<T>, Params<T>>;
+  /// The fused instance's bias slice: kBM + BN floats of shared memory.
+  static constexpr int kBiasBytes = Fused ? (kBM + BN) * 4 : 0;
   template <class T>
   using Mma = TiledMma<SM90_64xNx16_F32_SS<T, BN, OperandMajor::k, OperandMajor::k>, 2, 1, 1>;  // layout-free
   template <class U>
@@ -79,7 +98,7 @@ struct Config {
   }
   static constexpr int kStagingBytes = staging_bytes();
   static constexpr int kStageBytes = (kBM + BN) * kBK * 2;  // 16-bit operands
-  static constexpr int kStages = (kSmemLimit - kStagingBytes - 1024) / kStageBytes;
+  static constexpr int kStages = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
   static_assert(kStages >= 2, "tessel: at least two stages");
 };
 
@@ -97,7 +116,7 @@ struct SplitK {
 template <class T, MajorA MA, MajorB MB, class Cfg>
 struct Tiles {
   static constexpr int kBN = Cfg::kBN, kStages = Cfg::kStages;
-  static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed;
+  static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed, kFused = Cfg::kFused;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
   using OpB = TmaOperand<T, major_of(MB), kBN>;
   using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, 2, 1, 1>;
@@ -121,7 +140,13 @@ struct Tiles {
     blocks::PipelineStorage<kStages> pipe;
     int ticket;  // split K: the counter value the last unit's thread 0 saw
   };
-  static constexpr int kSmemBytes = static_cast<int>(sizeof(SharedStorage));
+  /// A fused instance's shared memory: the plain one (same offsets), then the
+  /// unit's bias slice (stage_bias, fused_epilogue.cuh).
+  struct FusedStorage : SharedStorage {
+    alignas(16) float bias[kBN + kBM];  // the column slice (kBN), then the row slice (kBM)
+  };
+  using Storage = std::conditional_t<Cfg::kFused, FusedStorage, SharedStorage>;
+  static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage));
   static_assert(kSmemBytes <= kSmemLimit, "tessel: k13's shared memory exceeds 227 KB");
 };
 
@@ -180,14 +205,42 @@ struct SplitKReduce {
 /// or the consumers' own row stores where TMA cannot describe D
 /// (TmaStoreEpilogue, `map_d` null); or, for a swapped problem
 /// (`transposed`), from registers to D^T (epilogue_registers_transposed).
-template <class X, class T>
+template <class X, class T, class P = Params<T>>
 struct TileEpilogue {
   const CUtensorMap* map_d;  // null: D's rows are not TMA-describable, or D is written transposed
-  const Params<T>& p;
+  const P& p;
   typename X::SharedStorage::Staging& d;
-  bool transposed;  // the launcher swapped A and B: the kernel's (i, j) is D(j, i)
+  bool transposed;        // the launcher swapped A and B: the kernel's (i, j) is D(j, i)
+  float* bias = nullptr;  // a fused instance: FusedStorage::bias (the column slice, then the row slice)
 
-  __device__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
+  /// A fused instance: stages unit u's bias slice (before its main loop: the
+  /// loads' latency then hides behind the first TMA loads, and every
+  /// consumer thread has left the previous tile's epilogue).
+  __device__ void prepare(blocks::TileCoord tile, int t) const {
+    if constexpr (X::kFused)
+      stage_bias<kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kConsumerThreads);
+  }
+
+  /// A fused instance's epilogue: the fused math in the accumulators
+  /// (fuse_in_registers), then store() with alpha = 1 and beta = 0.
+  __device__ __forceinline__ void store_fused(blocks::TileCoord tile, typename X::FragC& acc, int t) const {
+    if constexpr (X::kFused) {
+      const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
+          coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
+      // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.
+      arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
+      fuse_in_registers<kBM, X::kBN>(p, tile.m, tile.n, acc, tCcD, bias + X::kBN, bias);
+      Params<T> plain = p;  // the values are final: the plain epilogue only converts and stores them
+      plain.alpha = 1.0f;
+      plain.beta = 0.0f;
+      TileEpilogue<X, T>{map_d, plain, d, transposed}.store(tile, acc, t);
+    }
+  }
+
+  // Inlined: as a call, the accumulators would go through local memory (a
+  // fused instance's epilogue, which calls it, is large enough that nvcc
+  // stopped inlining it: 480 bytes of stack until this was forced).
+  __device__ __forceinline__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
     if constexpr (X::kTransposed) {
       if (!X::kTmaStore || transposed) {
         // One element per store; a warp's store of one value writes 8
@@ -225,11 +278,13 @@ struct TileEpilogue {
 /// m and n are N and M, and the kernel's element (i, j) is D(j, i) at
 /// d[j * ldd + i] (C likewise).  Only Cfg::kTransposed configurations take
 /// it, and those without TMA stores (BN < 64) take nothing else.
+/// A fused configuration (Cfg::kFused) takes FusedParams<T> and is never
+/// transposed.
 template <class T, MajorA MA, MajorB MB, class Cfg>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_wgmma_in_flight(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                         const __grid_constant__ CUtensorMap map_d, bool tma_store, bool transposed, Params<T> p,
-                         SplitK sk, int group) {
+                         const __grid_constant__ CUtensorMap map_d, bool tma_store, bool transposed,
+                         typename Cfg::template ParamsOf<T> p, SplitK sk, int group) {
   using X = Tiles<T, MA, MB, Cfg>;
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
@@ -237,7 +292,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
   extern __shared__ __align__(1024) unsigned char smem[];
-  auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
+  auto& shared = *reinterpret_cast<typename X::Storage*>(smem);
   const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
 
@@ -272,11 +327,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   // they live in uniform registers and each k-step is one constant add.
   const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
   constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
-  const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, transposed};
+  float* bias_slice = nullptr;
+  if constexpr (Cfg::kFused) bias_slice = shared.bias;
+  const TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{tma_store ? &map_d : nullptr, p, shared.d,
+                                                                        transposed, bias_slice};
   const SplitKReduce<X> reduce{sk, shared.ticket};
   typename Pipeline::State read;
   for (blocks::WorkUnit u; scheduler.next(u);) {
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
+    epilogue.prepare(u.tile, t);
     for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
       pipe.consumer_wait(read);
       const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
@@ -303,7 +362,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       const auto tCcD = thr.partition_C(coord_tile<TileShape<kBM, X::kBN>>(rows_left, index_t{X::kBN}));  // (row, col)
       if (!reduce.last_adds(u, acc, tCcD, rows_left, t)) continue;
     }
-    epilogue.store(u.tile, acc, t);
+    if constexpr (Cfg::kFused)
+      epilogue.store_fused(u.tile, acc, t);
+    else
+      epilogue.store(u.tile, acc, t);
   }
   epilogue.finish(t);
 }

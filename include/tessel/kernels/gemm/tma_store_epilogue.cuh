@@ -88,6 +88,18 @@ struct TmaStoreEpilogue {
   static_assert(chunks_uniform(), "tessel: a value's chunk must not depend on the thread");
   static_assert(detail::column_pairs<tessel::detail::thread_values(kCoord)>(),
                 "tessel: the accumulators must come in pairs of neighbouring columns");
+  /// Does every thread's value pair start on an even column of the tile?
+  /// (k13's fused epilogue reads a pair's column bias as one float2.)
+  static constexpr bool pairs_start_even() {
+    const Layout thr = mode(kCoord, 0), val = mode(kCoord, 1);
+    // column(t, v) = column(t, 0) + column offset of v (chunks_uniform): both even suffices.
+    for (index_t t = 0; t < size(thr); ++t)
+      if (coord_field(thr(t), 1) % 2 != 0) return false;
+    for (index_t v = 0; v < size(val); v += 2)
+      if (coord_field(val(v), 1) % 2 != 0) return false;
+    return true;
+  }
+  static_assert(pairs_start_even(), "tessel: the accumulators' column pairs must start on even columns");
 
   /// D tile (tile_m, tile_n) = alpha * acc + beta * C.  Every thread of TM
   /// calls it (it synchronizes them with named barrier `bar`); thread 0

@@ -1,0 +1,193 @@
+// tessel/kernels/gemm/fused_epilogue.cuh — the fused part of a GEMM
+// epilogue (docs/epilogues.md): D = act(alpha * acc + beta * C + bias), with
+// the pre-activation value optionally written to an auxiliary output.
+//
+// Used by k13's fused instances (Config<BN, true>; the plain instances
+// never see it): fuse_in_registers finishes the values in the accumulator
+// registers, then the plain TmaStoreEpilogue (tma_store_epilogue.cuh) stores
+// them with alpha = 1, beta = 0, so the TMA stores, the row stores and split
+// K's last unit all write the fused result.  Inside a fused instance the
+// activation and the output type are run-time values, warp-uniform switches
+// per value pair, so that one instance serves every activation, bias kind
+// and output type, and the activations' code exists once per kernel.
+//
+// The bias.  Each work unit stages its tile's slice of the bias in shared
+// memory as fp32 (kBM row values and kBN column values, zeros where the
+// call has no bias of that kind or the tile leaves D) before its main loop,
+// where the load's latency hides behind the first TMA loads; the epilogue
+// then reads one float2 (the pair's two columns) and one float (the pair's
+// row) per value pair from shared memory, with no branch on the bias kind
+// and no global load while the accumulators are live (an earlier attempt,
+// which loaded the bias from global memory inside the epilogue's value loop,
+// spilled 24 bytes at BN = 128; these instances spill nothing: docs/epilogues.md).
+#pragma once
+
+#include <cstdint>
+
+#include "tessel/arch/common.hpp"
+#include "tessel/kernels/gemm/common.cuh"
+
+namespace tessel::gemm_kernels {
+
+/// act(x) for a compile-time activation (gemm_types.hpp, Activation):
+///   relu       max(x, 0) (NaN gives 0)
+///   gelu_erf   0.5 x (1 + erff(x / sqrt 2))             erff: CUDA's, within 2 ulp
+///   gelu_tanh  0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))  tanh.approx.f32: rel. error 2^-10.99
+///   silu       x / (1 + e^-x)                            __expf and rcp.approx: a few fp32 ulp
+/// The approximate forms stay below a bf16 D's rounding (2^-9 relative);
+/// tanh.approx is of the order of an fp16 D's (2^-12), and an fp32 D shows
+/// them all (docs/epilogues.md, tolerances).
+template <Activation A>
+__device__ __forceinline__ float activate(float x) {
+  if constexpr (A == Activation::relu) {
+    return fmaxf(x, 0.0f);
+  } else if constexpr (A == Activation::gelu_erf) {
+    const float h = 0.5f * x;
+    return fmaf(h, erff(x * 0.70710678118654752f), h);  // h (1 + erf)
+  } else if constexpr (A == Activation::gelu_tanh) {
+    // sqrt(2/pi) (x + 0.044715 x^3) = x (sqrt(2/pi) + 0.044715 sqrt(2/pi) x^2), and
+    // h (1 + tanh) as one FMA: 6 instructions a value where the formula as written takes 8.
+    const float u = x * fmaf(0.035677408136300125f, x * x, 0.79788456080286536f);
+    const float h = 0.5f * x;
+    return fmaf(h, arch::tanh_approx(u), h);
+  } else if constexpr (A == Activation::silu) {
+    // e^-x overflows to inf for x < -88: rcp(inf) = 0 and the result is -0, the limit.
+    return x * arch::rcp_approx(1.0f + __expf(-x));
+  } else {
+    return x;
+  }
+}
+
+/// x0 = act(x0), x1 = act(x1) for the run-time activation `a` (uniform over
+/// a launch, so the branch never diverges).
+__device__ __forceinline__ void activate_pair(Activation a, float& x0, float& x1) {
+  switch (a) {
+    case Activation::none:
+      break;
+    case Activation::relu:
+      x0 = activate<Activation::relu>(x0);
+      x1 = activate<Activation::relu>(x1);
+      break;
+    case Activation::gelu_erf:
+      x0 = activate<Activation::gelu_erf>(x0);
+      x1 = activate<Activation::gelu_erf>(x1);
+      break;
+    case Activation::gelu_tanh:
+      x0 = activate<Activation::gelu_tanh>(x0);
+      x1 = activate<Activation::gelu_tanh>(x1);
+      break;
+    case Activation::silu:
+      x0 = activate<Activation::silu>(x0);
+      x1 = activate<Activation::silu>(x1);
+      break;
+  }
+}
+
+/// The element of type `t` at base[idx] as fp32.
+__device__ __forceinline__ float load_as_float(DType t, const void* base, index_t idx) {
+  switch (t) {
+    case DType::bf16:
+      return detail::to_float(static_cast<const __nv_bfloat16*>(base)[idx]);
+    case DType::f16:
+      return detail::to_float(static_cast<const __half*>(base)[idx]);
+    case DType::f32:
+      break;
+  }
+  return static_cast<const float*>(base)[idx];
+}
+
+/// base[idx] = x0 and base[idx + 1] = x1 rounded to type `t`, for those of
+/// the two that `in0`, `in1` say are inside D (in1 implies in0: a pair shares
+/// a row); one 4- (8-) byte store when `pairs` says that the row keeps pairs
+/// aligned.
+__device__ __forceinline__ void store_pair_as(DType t, void* base, index_t idx, float x0, float x1, bool in0, bool in1,
+                                              bool pairs) {
+  const auto as = [&]<class U>() {
+    U* a = static_cast<U*>(base) + idx;
+    if (pairs && in1) {
+      if constexpr (sizeof(U) == 4) {
+        *reinterpret_cast<float2*>(a) = make_float2(x0, x1);
+      } else {
+        *reinterpret_cast<std::uint32_t*>(a) = pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
+      }
+      return;
+    }
+    if (in0) a[0] = detail::from_float<U>(x0);
+    if (in1) a[1] = detail::from_float<U>(x1);
+  };
+  switch (t) {
+    case DType::bf16:
+      as.template operator()<__nv_bfloat16>();
+      break;
+    case DType::f16:
+      as.template operator()<__half>();
+      break;
+    case DType::f32:
+      as.template operator()<float>();
+      break;
+  }
+}
+
+/// Writes the bias slice of tile (tile_m, tile_n) of a (BM, BN) tiling into
+/// `row` (BM floats) and `col` (BN floats): the bias as fp32 (its type is
+/// D's, cd_type) where the call has a bias of that kind and the element is
+/// inside D, else 0.  Called by the `threads` threads t = 0..threads-1 of the
+/// epilogue once every one of them has left the previous tile's epilogue,
+/// and before the barrier that precedes the first read (fuse_in_registers).
+template <int BM, int BN>
+__device__ __forceinline__ void stage_bias(const EpilogueParams& e, DType cd_type, index_t m, index_t n, index_t tile_m,
+                                           index_t tile_n, float* row, float* col, int t, int threads) {
+  for (int x = t; x < BN + BM; x += threads) {
+    if (x < BN) {
+      const index_t j = tile_n * BN + x;
+      col[x] = e.bias_kind == BiasKind::col && j < n ? load_as_float(cd_type, e.bias, j) : 0.0f;
+    } else {
+      const index_t i = tile_m * BM + (x - BN);
+      row[x - BN] = e.bias_kind == BiasKind::row && i < m ? load_as_float(cd_type, e.bias, i) : 0.0f;
+    }
+  }
+}
+
+/// The fused epilogue's math over a thread's accumulators of tile (tile_m,
+/// tile_n), in place: acc = act(alpha * acc + beta * C + bias), with the
+/// value before act written to aux (straight from registers to global
+/// memory, checked at D's edges).  After it, the plain epilogue with alpha =
+/// 1 and beta = 0 converts, stages and stores the tile, whichever way it
+/// leaves (TMA stores, row stores, after split K's reduction).
+/// `tCcD`: the accumulators' (row, column) in the tile, in pairs of
+/// neighbouring columns starting on an even column (TmaStoreEpilogue's
+/// column_pairs and pairs_start_even), so that a pair's column bias is one
+/// float2 of `bias_col` (8-byte aligned) and its row bias one float of
+/// `bias_row` (the slice stage_bias wrote).  The output type is a run-time
+/// switch per value pair, like the activation (activate_pair), so that the
+/// activations' code exists once, not once per output type.
+template <int BM, int BN, class T, class Frag, class View>
+__device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, index_t tile_m, index_t tile_n, Frag& acc,
+                                                  const View& tCcD, const float* bias_row, const float* bias_col) {
+  const EpilogueParams& e = p.epi;
+  const bool aux = e.aux != nullptr;
+  const std::uintptr_t pair_bytes = p.cd_type == DType::f32 ? 8 : 4;
+  const bool aux_pairs = e.ldaux % 2 == 0 && reinterpret_cast<std::uintptr_t>(e.aux) % pair_bytes == 0;
+  TESSEL_UNROLL
+  for (int v = 0; v < Frag::kValues; v += 2) {
+    const index_t at = tCcD.coord(v);
+    const int r = static_cast<int>(coord_field(at, 0)), c = static_cast<int>(coord_field(at, 1));
+    const index_t i = tile_m * BM + r, j = tile_n * BN + c;
+    const bool in0 = tCcD.inside(v), in1 = tCcD.inside(v + 1);
+    float x0 = p.alpha * *acc.addr(v), x1 = p.alpha * *acc.addr(v + 1);
+    if (p.beta != 0.0f) {  // C is 0 outside D (the value is dropped there anyway)
+      if (in0) x0 += p.beta * load_as_float(p.cd_type, p.c, i * p.ldc + j);
+      if (in1) x1 += p.beta * load_as_float(p.cd_type, p.c, i * p.ldc + j + 1);
+    }
+    const float2 bc = *reinterpret_cast<const float2*>(bias_col + c);
+    const float br = bias_row[r];
+    x0 += bc.x + br;  // one of bc and br is 0 (one bias kind): the sum is exact
+    x1 += bc.y + br;
+    if (aux) store_pair_as(p.cd_type, e.aux, i * e.ldaux + j, x0, x1, in0, in1, aux_pairs);
+    activate_pair(e.act, x0, x1);
+    *acc.addr(v) = x0;
+    *acc.addr(v + 1) = x1;
+  }
+}
+
+}  // namespace tessel::gemm_kernels
