@@ -63,7 +63,8 @@ std::optional<tessel::DType> dtype_of(std::string_view s) { return tessel::parse
 Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int64_t k, std::string_view ab,
             std::string_view cd, std::string_view layout, std::uintptr_t a, std::int64_t lda, std::uintptr_t b,
             std::int64_t ldb, std::uintptr_t c, std::int64_t ldc, std::uintptr_t d, std::int64_t ldd, double alpha,
-            double beta, int device, std::uintptr_t stream) {
+            double beta, std::string_view activation, std::string_view bias_kind, std::uintptr_t bias,
+            std::uintptr_t aux, std::int64_t ldaux, int device, std::uintptr_t stream) {
   const std::optional<tessel::GemmImpl> impl = tessel::parse_gemm_impl(impl_name);
   if (!impl)
     return fail(tessel::Status::invalid_argument, "impl: unknown implementation '" + std::string(impl_name) + "'");
@@ -88,6 +89,15 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
   g.ldd = ldd;
   g.alpha = static_cast<float>(alpha);
   g.beta = static_cast<float>(beta);
+  const std::optional<tessel::Activation> act = tessel::parse_activation(activation);
+  if (!act) return fail(tessel::Status::invalid_argument, "unknown activation '" + std::string(activation) + "'");
+  const std::optional<tessel::BiasKind> kind = tessel::parse_bias_kind(bias_kind);
+  if (!kind) return fail(tessel::Status::invalid_argument, "unknown bias kind '" + std::string(bias_kind) + "'");
+  g.epilogue.act = *act;
+  g.epilogue.bias_kind = *kind;
+  g.epilogue.bias = reinterpret_cast<const void*>(bias);
+  g.epilogue.aux = reinterpret_cast<void*>(aux);
+  g.epilogue.ldaux = ldaux;
   return run(*impl, g, device, stream);
 }
 
@@ -163,7 +173,8 @@ void bind_gemm(nb::module_& m) {
       },
       "obj"_a, "(ok, (ptr, shape, strides, dtype name or None, DLPack device type, device id) or message)");
   m.def("_gemm", &gemm, "impl"_a, "m"_a, "n"_a, "k"_a, "ab"_a, "cd"_a, "layout"_a, "a"_a, "lda"_a, "b"_a, "ldb"_a,
-        "c"_a, "ldc"_a, "d"_a, "ldd"_a, "alpha"_a, "beta"_a, "device"_a, "stream"_a,
+        "c"_a, "ldc"_a, "d"_a, "ldd"_a, "alpha"_a, "beta"_a, "activation"_a, "bias_kind"_a, "bias"_a, "aux"_a,
+        "ldaux"_a, "device"_a, "stream"_a,
         "(code, message): tessel::gemm on device pointers (0: success); the GIL is released during the call");
   m.def(
       "_plan",

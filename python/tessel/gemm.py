@@ -162,8 +162,49 @@ def _raise(code, message):
     raise RuntimeError(message)
 
 
-def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_dtype=None, out=None, impl="auto",
-         stream=None):
+_ACTIVATIONS = {
+    None: "none", "none": "none", "relu": "relu", "gelu": "gelu_erf", "gelu_erf": "gelu_erf",
+    "gelu_tanh": "gelu_tanh", "silu": "silu"
+}
+
+
+def _read_bias(bias, m, n, dtype):
+    """(kind, pointer) of a bias broadcast as in ``a @ b + bias``: (N,) or (1, N) per column, (M, 1) per row."""
+    if _is_torch(bias):
+        _torch_module()
+        if not bias.is_cuda:
+            raise ValueError("bias must be a CUDA tensor (got one on %s)" % bias.device)
+        shape, strides, bdtype = tuple(bias.shape), tuple(bias.stride()), _TORCH_DTYPES.get(bias.dtype)
+        ptr, device = bias.data_ptr(), bias.device.index
+    else:
+        if not hasattr(bias, "__dlpack__"):
+            raise TypeError("bias must be a CUDA tensor; got %s" % type(bias).__name__)
+        ok, info = _tessel._dlpack_info(bias)
+        if not ok:
+            raise TypeError("bias: %s" % info)
+        ptr, shape, strides, bdtype, device_type, device = info
+        shape, strides = tuple(shape), tuple(strides)
+        if device_type != _KDL_CUDA:
+            raise ValueError("bias must be a CUDA tensor")
+    if bdtype != dtype:
+        raise TypeError("bias must have out's element type %s (got %s)" % (dtype, bdtype))
+    if len(shape) == 1 or (len(shape) == 2 and shape[0] == 1 and shape[1] == n):
+        kind, length, stride = "col", shape[-1], strides[-1]
+    elif len(shape) == 2 and shape[1] == 1 and shape[0] == m:
+        kind, length, stride = "row", shape[0], strides[0]
+    else:
+        raise ValueError("bias must be (N,), (1, N) (per column) or (M, 1) (per row) to broadcast over %d x %d; got %s" %
+                         (m, n, shape))
+    if length != (n if kind == "col" else m):
+        raise ValueError("bias must be (N,), (1, N) (per column) or (M, 1) (per row) to broadcast over %d x %d; got %s" %
+                         (m, n, shape))
+    if length > 1 and stride != 1:
+        raise ValueError("bias must be contiguous (stride %d)" % stride)
+    return kind, ptr, device
+
+
+def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_dtype=None, out=None, aux=None,
+         impl="auto", stream=None):
     """``alpha * a @ b + beta * c`` by tessel::gemm; returns ``out`` (allocated when not given).
 
     ``a`` (M x K) and ``b`` (K x N): CUDA tensors of one element type, bf16 or
@@ -171,14 +212,22 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     dimension tessel takes.  ``c`` (M x N) is read where ``beta != 0``.
     ``out`` (M x N): D, row- or column-major; ``out_dtype`` (bf16, fp16 or
     fp32; default: ``c``'s type, else ``a``'s) when tessel allocates it.
+    ``bias``: added before the activation, broadcast as in ``a @ b + bias``:
+    (N,) or (1, N) one value per column, (M, 1) one per row; out's element
+    type.  ``activation``: None, ``"relu"``, ``"gelu"`` (the erf GELU, as
+    ``torch.nn.functional.gelu``), ``"gelu_tanh"`` (its tanh form, cuBLASLt's)
+    or ``"silu"``.  ``aux`` (M x N, out's type and layout): also receives the
+    value before the activation.  k13 fuses them into its epilogue; other
+    implementations run an elementwise pass after the GEMM (docs/epilogues.md).
     ``impl``: ``"auto"`` (the plan) or a ladder step (``"k13"``...).
     ``stream``: an int (a cudaStream_t) or a stream object; default the
     tensors' framework's current stream.
     """
     if not has_gemm:
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
-    if bias is not None or activation not in (None, "none"):
-        raise GemmError("bias= and activation= need the fused epilogues, which this build does not have")
+    if activation not in _ACTIVATIONS:
+        raise ValueError("activation must be None, 'relu', 'gelu', 'gelu_tanh' or 'silu' (got %r)" % (activation, ))
+    act = _ACTIVATIONS[activation]
     if not isinstance(impl, str):
         raise TypeError("impl must be a string such as 'auto' or 'k13'")
     A, B = _read(a, "a"), _read(b, "b")
@@ -204,7 +253,14 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
         raise TypeError("out is %s but out_dtype is %s" % (D.dtype, want))
     if C is not None and C.dtype != D.dtype:
         raise TypeError("c and out must have one element type (got %s and %s)" % (C.dtype, D.dtype))
-    devices = {t.device for t in (A, B, C, D) if t is not None}
+    X = _read(aux, "aux") if aux is not None else None
+    if X is not None and (X.shape != (m, n) or X.dtype != D.dtype):
+        raise ValueError("aux must be %d x %d of out's type %s (got %d x %d %s)" %
+                         (m, n, D.dtype, X.shape[0], X.shape[1], X.dtype))
+    bias_kind, bias_ptr, bias_device = ("none", 0, None) if bias is None else _read_bias(bias, m, n, D.dtype)
+    devices = {t.device for t in (A, B, C, D, X) if t is not None}
+    if bias_device is not None:
+        devices.add(bias_device)
     if len(devices) != 1:
         raise ValueError("a, b, c and out must be on one CUDA device (got devices %s)" % sorted(devices))
 
@@ -216,6 +272,8 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
         A, B = B.transposed(), A.transposed()
         D = D.transposed()
         C = C.transposed() if C is not None else None
+        X = X.transposed() if X is not None else None
+        bias_kind = {"row": "col", "col": "row", "none": "none"}[bias_kind]
         m, n = n, m
         dmaj = _major(D)
     cmaj = _major(C) if C is not None else ("row", n)
@@ -226,10 +284,14 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
         raise ValueError("a must be row- or column-major (strides %s for shape %s)" % (A.strides, A.shape))
     if bmaj is None:
         raise ValueError("b must be row- or column-major (strides %s for shape %s)" % (B.strides, B.shape))
+    xmaj = _major(X) if X is not None else ("row", n)
+    if xmaj is None or xmaj[0] != "row":
+        raise ValueError("aux must have out's layout (both row-major or both column-major)")
     layout = ("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k")
     code, message = _tessel._gemm(impl, m, n, k, A.dtype, D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
                                   C.ptr if C is not None else 0, cmaj[1], D.ptr, dmaj[1], float(alpha), float(beta),
-                                  D.device, _stream_of(A, stream))
+                                  act, bias_kind, bias_ptr, X.ptr if X is not None else 0, xmaj[1], D.device,
+                                  _stream_of(A, stream))
     if code != _OK:
         _raise(code, message)
     return out

@@ -201,3 +201,67 @@ def test_python_call_overhead_is_measured():
     from tessel import bench
     py_us, cpp_us = bench.overhead(torch, 200)
     assert py_us > 0 and cpp_us > 0
+
+
+@needs_gpu
+@pytest.mark.parametrize("bias_shape", ["col", "col2d", "row"])
+@pytest.mark.parametrize("impl", ["auto", "k11"])
+def test_bias_relu_and_aux_exact(bias_shape, impl):
+    m, n, k = 192, 320, 128
+    a = small_ints(m, k, torch.bfloat16, 30).cuda()
+    b = small_ints(k, n, torch.bfloat16, 31).cuda()
+    shape = {"col": (n, ), "col2d": (1, n), "row": (m, 1)}[bias_shape]
+    bias = small_ints(*(shape if len(shape) == 2 else (1, n)), torch.float32, 32).reshape(shape).cuda()
+    aux = torch.full((m, n), 7.0, device="cuda")
+    d = tessel.gemm(a, b, bias=bias, activation="relu", out_dtype="fp32", aux=aux, impl=impl)
+    torch.cuda.synchronize()
+    pre = reference(a, b) + bias.double().cpu()
+    assert torch.equal(aux.double().cpu(), pre)
+    assert torch.equal(d.double().cpu(), pre.clamp_min(0))
+
+
+@needs_gpu
+@pytest.mark.parametrize("activation,fn", [("gelu", lambda x: torch.nn.functional.gelu(x)),
+                                           ("gelu_tanh", lambda x: torch.nn.functional.gelu(x, approximate="tanh")),
+                                           ("silu", torch.nn.functional.silu)])
+def test_activations_against_torch(activation, fn):
+    m, n, k = 256, 256, 256
+    a = small_ints(m, k, torch.bfloat16, 33).cuda()
+    b = small_ints(k, n, torch.bfloat16, 34).cuda()
+    bias = small_ints(1, n, torch.float32, 35).reshape(n).cuda()
+    d = tessel.gemm(a, b, bias=bias, activation=activation, out_dtype="fp32", alpha=0.125)
+    torch.cuda.synchronize()
+    x = 0.125 * reference(a, b) + bias.double().cpu()
+    want = fn(x)
+    # tanh.approx and the fast exponential: a few 2^-11 relative plus 2^-20 absolute (docs/epilogues.md).
+    assert torch.allclose(d.double().cpu(), want, rtol=2.0**-10, atol=2.0**-18)
+
+
+@needs_gpu
+def test_column_major_out_with_row_bias():
+    m, n, k = 128, 96, 64
+    a = small_ints(m, k, torch.bfloat16, 36).cuda()
+    b = small_ints(k, n, torch.bfloat16, 37).cuda()
+    bias = small_ints(m, 1, torch.float32, 38).cuda()
+    out = torch.empty((n, m), device="cuda").t()
+    tessel.gemm(a, b, bias=bias, out=out)
+    torch.cuda.synchronize()
+    assert torch.equal(out.double().cpu(), reference(a, b) + bias.double().cpu())
+
+
+@needs_gpu
+def test_bad_epilogues_raise_and_write_nothing():
+    a = small_ints(64, 32, torch.bfloat16, 39).cuda()
+    b = small_ints(32, 48, torch.bfloat16, 40).cuda()
+    out = torch.full((64, 48), 7.0, device="cuda", dtype=torch.bfloat16)
+    poisoned = out.clone()
+    with pytest.raises(ValueError, match="activation"):
+        tessel.gemm(a, b, out=out, activation="tanh")
+    with pytest.raises(ValueError, match="broadcast"):
+        tessel.gemm(a, b, out=out, bias=torch.zeros(47, device="cuda", dtype=torch.bfloat16))
+    with pytest.raises(TypeError, match="element type"):
+        tessel.gemm(a, b, out=out, bias=torch.zeros(48, device="cuda"))
+    with pytest.raises(tessel.GemmError, match="aux"):
+        tessel.gemm(a, b, out=out, aux=out)  # aux overlapping D: the library's rule
+    torch.cuda.synchronize()
+    assert torch.equal(out, poisoned)
