@@ -475,19 +475,20 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
                "), the first: " + plan.why;
     return plan;
   }
-  const int bn = forced != 0 ? forced
-                             : plan_group_tile(
-                                   [&](int w, index_t& tiles, double& used, double& computed) {
-                                     tiles = 0, used = computed = 0.0;
-                                     for (int g = 0; g < count; ++g) {
-                                       const GemmArgs& x = problems[g];
-                                       const index_t t = ceil_div(x.m, index_t{128}) * ceil_div(x.n, index_t{w});
-                                       tiles += t;
-                                       used += static_cast<double>(x.m) * static_cast<double>(x.n);
-                                       computed += static_cast<double>(t) * 128.0 * w;
-                                     }
-                                   },
-                                   dev.sms);
+  const int bn = forced != 0
+                     ? forced
+                     : plan_group_tile(
+                           [&](int w, index_t& tiles, double& used, double& computed) {
+                             tiles = 0, used = computed = 0.0;
+                             for (int g = 0; g < count; ++g) {
+                               const GemmArgs& x = problems[g];
+                               const index_t t = plan_detail::ceil_div(x.m, 128) * plan_detail::ceil_div(x.n, w);
+                               tiles += t;
+                               used += static_cast<double>(x.m) * static_cast<double>(x.n);
+                               computed += static_cast<double>(t) * 128.0 * w;
+                             }
+                           },
+                           dev.sms);
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   plan.tuning = GemmTuning{bn, 1, SwapAB::off};
   plan.why = "k13 grouped tile 128x" + std::to_string(bn) + " (" + std::to_string(count) + " problems)";
