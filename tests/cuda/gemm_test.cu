@@ -544,6 +544,15 @@ TEST_P(GemmF32, RejectsOtherTypesAndWritesNothing) {
   }
 }
 
+std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
+  const GemmTuning t = info.param.tuning;
+  if (t.tile_n == 0 && t.splits == 0 && t.swap_ab == SwapAB::plan) return name(info.param.impl);
+  return std::string(name(info.param.impl)) + "_n" + std::to_string(t.tile_n) + "_s" + std::to_string(t.splits) +
+         (t.swap_ab == SwapAB::on    ? "_swap"
+          : t.swap_ab == SwapAB::off ? "_noswap"
+                                     : "");
+}
+
 // ------------------------------------------------------------------ strided batched and grouped
 
 /// Operand `which` (0 A, 1 B, 2 C) of a shifted problem, in its memory
@@ -589,7 +598,9 @@ void upload_shifted(World& w, const Shifted& x, DType ab, DType cd, GemmLayout l
 
 struct Allocation {
   void* p = nullptr;
-  explicit Allocation(std::size_t bytes) { CUDA_CHECK(cudaMalloc(&p, bytes)); }
+  explicit Allocation(std::size_t bytes) {
+    if (cudaMalloc(&p, bytes) != cudaSuccess) ADD_FAILURE() << "cudaMalloc of " << bytes << " bytes failed";
+  }
   Allocation(const Allocation&) = delete;
   Allocation& operator=(const Allocation&) = delete;
   ~Allocation() {
@@ -750,7 +761,7 @@ INSTANTIATE_TEST_SUITE_P(Batched, GemmBatched, ::testing::ValuesIn(batched_steps
 /// A group of shifted problems (problem g shifted by g % 50), each in its own
 /// allocation, checked bit for bit, D's row padding included.
 void run_group(const std::vector<std::array<index_t, 3>>& shapes, DType ab, DType cd, GemmLayout l, int tile_n,
-               const char* label) {
+               const std::string& label) {
   World& w = *g_world;
   const std::size_t eab = static_cast<std::size_t>(size_bytes(ab)), ecd = static_cast<std::size_t>(size_bytes(cd));
   const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
@@ -868,15 +879,6 @@ INSTANTIATE_TEST_SUITE_P(Grouped, GemmGrouped,
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {128, 1}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {256, 1}}),
                          param_name);
-
-std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
-  const GemmTuning t = info.param.tuning;
-  if (t.tile_n == 0 && t.splits == 0 && t.swap_ab == SwapAB::plan) return name(info.param.impl);
-  return std::string(name(info.param.impl)) + "_n" + std::to_string(t.tile_n) + "_s" + std::to_string(t.splits) +
-         (t.swap_ab == SwapAB::on    ? "_swap"
-          : t.swap_ab == SwapAB::off ? "_noswap"
-                                     : "");
-}
 
 std::vector<StepParam> all_steps() {
   std::vector<StepParam> v;
