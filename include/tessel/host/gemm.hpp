@@ -77,7 +77,10 @@ struct GemmArgs {
 Status gemm_check(GemmImpl impl, const GemmArgs& args);
 
 /// Launches `impl` on `stream` after gemm_check; on any failure nothing is
-/// launched and nothing is written.  M, N or K may be zero-size only as
+/// launched and nothing is written.  A strided batch (batch > 1) runs as one
+/// launch of k13's batched kernel where k13 runs and can (docs/batched.md),
+/// else as one launch of `impl` per batch: every batch checked before the
+/// first, so only a device error can stop it midway (earlier batches written).  M, N or K may be zero-size only as
 /// rejected arguments: every extent must be at least 1.
 /// Scratch memory: k09..k13 (the TMA steps) with an A or B whose rows are not
 /// 16-byte aligned (lda or ldb not a multiple of 8, or a misaligned pointer)
