@@ -173,6 +173,9 @@ TEST(GemmPlan, FullWavesPreferred) {
 }  // namespace
 }  // namespace tessel
 
+namespace tessel {
+namespace {
+
 // Rule 6: one width for a batched or grouped launch, chosen over all its tiles.
 TEST(GemmPlan, BatchedAndGroupedWidths) {
   // 32 x 512 x 512: 256 tiles of 128 x 256 (two waves, 0.97 busy) beat 512 of 128 x 128 (0.97 x 0.89).
@@ -197,3 +200,6 @@ TEST(GemmPlan, BatchedAndGroupedWidths) {
       132);
   EXPECT_EQ(bn, 256);
 }
+
+}  // namespace
+}  // namespace tessel
