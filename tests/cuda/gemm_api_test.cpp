@@ -271,7 +271,7 @@ TEST(GemmApi, BatchRulesAreInvalidArgument) {
 // D must not overlap A, B or C (except C as D in place), over every batch.
 TEST(GemmApi, OverlappingOutputIsInvalidArgument) {
   GemmArgs g = valid_args();
-  g.d = g.a;
+  g.d = const_cast<void*>(g.a);
   expect_invalid(g, "D is A", "D overlaps A");
   g = valid_args(), g.d = static_cast<char*>(const_cast<void*>(g.b)) + 64;
   expect_invalid(g, "D inside B", "D overlaps B");
