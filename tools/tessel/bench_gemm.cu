@@ -69,7 +69,33 @@ GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
   g.ldd = d.ldd();
   g.alpha = static_cast<float>(d.p.alpha);
   g.beta = static_cast<float>(d.p.beta);
+  if (d.p.batch > 1) {  // packed: each stride is one matrix
+    g.batch = d.p.batch;
+    g.stride_a = d.p.m * d.p.k;
+    g.stride_b = d.p.k * d.p.n;
+    g.stride_c = g.stride_d = d.p.m * d.p.n;
+  }
   return g;
+}
+
+/// A group's problems as tessel::gemm_grouped's arguments (empty when `d`
+/// is not a group): problem g at its offsets, each with its own B.
+std::vector<GemmArgs> tessel_group(const ProblemData& d, GemmTuning tuning) {
+  std::vector<GemmArgs> v;
+  if (!d.grouped()) return v;
+  const GemmArgs base = tessel_args(d, tuning);
+  const std::size_t in = elem_bytes(d.p.in), out = elem_bytes(d.p.out);
+  for (const SubProblem& sp : d.subs) {
+    GemmArgs g = base;
+    g.m = sp.m;
+    g.a = d.a.as<char>() + sp.a_off * in;
+    g.lda = d.lda(sp.m);
+    g.b = d.b.as<char>() + sp.b_off * in;
+    g.c = d.c.get() != nullptr ? d.c.as<char>() + sp.d_off * out : nullptr;
+    g.d = d.d_tessel.as<char>() + sp.d_off * out;
+    v.push_back(g);
+  }
+  return v;
 }
 
 /// The state of one problem's implementations between verification and timing.
@@ -275,14 +301,29 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
 
         std::vector<ImplState> steps;
         const GemmArgs args = tessel_args(data, opt.tuning);
+        const std::vector<GemmArgs> group = tessel_group(data, opt.tuning);
+        // A group runs through tessel::gemm_grouped (rows auto and k13);
+        // everything else through tessel::gemm with the row's step.
+        const auto check_step = [&](GemmImpl step) -> Status {
+          if (group.empty()) return gemm_check(step, args);
+          if (step != GemmImpl::automatic && step != GemmImpl::k13_wgmma_in_flight)
+            return Status::failure(Status::unsupported,
+                                   "a group runs through tessel::gemm_grouped: rows auto and k13 only");
+          return gemm_grouped_check(group.data(), static_cast<int>(group.size()));
+        };
+        const auto run_step = [&](GemmImpl step) -> Status {
+          if (group.empty()) return gemm(step, args, stream);
+          return gemm_grouped(group.data(), static_cast<int>(group.size()), stream);
+        };
+        if (!cublas.note().empty()) cub.note = cub.note.empty() ? cublas.note() : cub.note + "; " + cublas.note();
         for (GemmImpl g : opt.steps) {
           ImplState st{short_name(g), g, "", "", std::nullopt};
-          if (Status chk = gemm_check(*st.step, args); !chk) {
+          if (Status chk = check_step(*st.step); !chk) {
             st.disposition = "not_supported";
             st.note = std::string(to_string(chk.code)) + ": " + chk.message;
           } else {
             CUDA_CHECK(cudaMemsetAsync(data.d_tessel.get(), 0xFF, d_bytes, stream));
-            const Status run = gemm(*st.step, args, stream);
+            const Status run = run_step(*st.step);
             const cudaError_t sync = cudaStreamSynchronize(stream);
             if (!run) {
               st.disposition = run.code == Status::cuda_error ? "error" : "not_supported";
@@ -309,7 +350,11 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.disposition = "unverified";
             }
             // What `auto` (or k13) ran, for the note column: "k13 tile 128x192 splits 1".
+            if (!group.empty() && st.note.empty())
+              st.note = gemm_plan_grouped(group.data(), static_cast<int>(group.size())).why;
             if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(args).why;
+            if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty() && args.batch > 1)
+              st.note = gemm_plan(args).why;
             if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
               // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
               const GemmTuning t = gemm_plan(args).tuning;
@@ -348,7 +393,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               if (!timed(st.disposition)) continue;
               ts[i] = time_launches(
                   [&] {
-                    if (Status s = gemm(*st.step, args, stream); !s)
+                    if (Status s = run_step(*st.step); !s)
                       throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while timing: " + s.message);
                   },
                   pol, stream);
@@ -366,8 +411,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             for (std::size_t i = 0; i < steps.size(); ++i) {
               const ImplState& st = steps[i];
               if (!timed(st.disposition)) continue;
-              launches.emplace_back([&st, &args, stream] {
-                if (Status s = gemm(*st.step, args, stream); !s)
+              launches.emplace_back([&st, &run_step] {
+                if (Status s = run_step(*st.step); !s)
                   throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while timing: " + s.message);
               });
               into.push_back(&ts[i]);
