@@ -857,6 +857,21 @@ TEST_P(GemmGrouped, OneProblemMoeLikeAndManyGroups) {
   run_group(many, DType::bf16, DType::bf16, GemmLayout{}, tile_n, "130 problems");
 }
 
+/// The same group shapes on new buffers, call after call: the descriptors
+/// land in pool memory at the address of the previous call's, and each
+/// launch must use its own maps (the tensormap acquire in the kernel).
+TEST_P(GemmGrouped, RepeatedCallsOnOtherBuffers) {
+  const int tile_n = GetParam().tuning.tile_n;
+  std::vector<std::array<index_t, 3>> shapes;
+  for (index_t m : {64, 129, 256}) shapes.push_back({m, 256, 192});
+  std::vector<std::unique_ptr<Allocation>> hold;  // kept: the next call's buffers land elsewhere
+  for (int call = 0; call < 3; ++call) {
+    hold.push_back(std::make_unique<Allocation>(static_cast<std::size_t>(call + 1) << 20));
+    run_group(shapes, DType::bf16, DType::bf16, GemmLayout{}, tile_n, "call " + std::to_string(call));
+    if (HasFatalFailure()) return;
+  }
+}
+
 /// A group whose D overlaps another problem's input is rejected and writes nothing.
 TEST_P(GemmGrouped, RejectsMismatchedPointersAndWritesNothing) {
   World& w = *g_world;
