@@ -98,9 +98,13 @@ struct StagingRing {
   cudaEvent_t done[kSlots]{};
   int next = 0;
 };
-inline StagingRing& staging_ring() {
-  static StagingRing r;
-  return r;
+/// The current device's ring (its events belong to that device).
+inline StagingRing* staging_ring() {
+  constexpr int kDevices = 64;
+  static StagingRing rings[kDevices];
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kDevices) return nullptr;
+  return &rings[device];
 }
 
 template <int BN>
@@ -144,7 +148,10 @@ Status launch_grouped_tiles_of(const GemmArgs* problems, int count, cudaStream_t
     // A group: the descriptors in device memory, copied on the stream from
     // a pinned buffer (so that the copy is asynchronous).
     const std::size_t bytes = built.size() * sizeof(gk::GroupProblem<T>);
-    StagingRing& ring = staging_ring();
+    StagingRing* ring_of_device = staging_ring();
+    if (ring_of_device == nullptr)
+      return Status::failure(Status::cuda_error, "k13 grouped: no current device below index 64 to stage for");
+    StagingRing& ring = *ring_of_device;
     std::unique_lock<std::mutex> lock(ring.mu);
     const int slot = ring.next;
     ring.next = (ring.next + 1) % StagingRing::kSlots;
