@@ -619,6 +619,7 @@ struct BatchCase {
   bool with_c = true;
   bool bcast_a = false, bcast_b = false, bcast_c = false;
   index_t gap = 8;
+  GemmTuning tuning{};  // k13's; splits beyond K's k-tiles are cut to them
 };
 
 void run_batch_case(GemmImpl impl, const BatchCase& bc) {
@@ -647,6 +648,8 @@ void run_batch_case(GemmImpl impl, const BatchCase& bc) {
   g.c = bc.with_c ? c.p : nullptr;
   g.alpha = bc.with_c ? 2.0f : 1.0f;
   g.beta = bc.with_c ? -1.0f : 0.0f;
+  g.tuning = bc.tuning;
+  if (g.tuning.splits > (bc.k + 63) / 64) g.tuning.splits = static_cast<int>((bc.k + 63) / 64);
   std::vector<Shifted> xs;
   for (index_t s = 0; s < bc.batch; ++s) {
     const Shifted x{bc.m,
@@ -706,6 +709,7 @@ TEST_P(GemmBatched, ExactAcrossBatchesShapesAndLayouts) {
                               std::array<index_t, 3>{1, 64, 63}, std::array<index_t, 3>{256, 129, 1000}}) {
         BatchCase bc{mnk[0], mnk[1], mnk[2], batch, DType::bf16, DType::bf16, l, batch != 3};
         bc.gap = batch == 7 ? 0 : 8;
+        bc.tuning = GetParam().tuning;
         run_batch_case(impl, bc);
         if (HasFatalFailure()) return;
       }
@@ -719,12 +723,14 @@ TEST_P(GemmBatched, BroadcastOperandsOutputTypesAndUnalignedStrides) {
     for (int bcast = 0; bcast < 4; ++bcast) {
       BatchCase bc{128, 64, 65, 3, cd == DType::f16 ? DType::f16 : DType::bf16, cd};
       bc.bcast_a = bcast == 1, bc.bcast_b = bcast == 2, bc.bcast_c = bcast == 3;
+      bc.tuning = GetParam().tuning;
       run_batch_case(impl, bc);
       if (HasFatalFailure()) return;
     }
   // Batch strides TMA cannot step (not 16-byte multiples): k13 runs one launch per batch.
   BatchCase odd{129, 64, 63, 3};
   odd.gap = 3;
+  odd.tuning = GetParam().tuning;
   run_batch_case(impl, odd);
 }
 
