@@ -70,7 +70,10 @@ struct GemmArgs {
 
 /// Checks `args` for `impl` without launching anything: `invalid_argument`
 /// for malformed arguments (null pointers, negative extents, leading
-/// dimensions smaller than the contiguous extent, null C with beta != 0,
+/// dimensions smaller than the contiguous extent, null C with beta != 0, the
+/// batch's rules (GemmArgs::batch), D overlapping A or B, or C unless C is D
+/// in place (same pointer, ldc = ldd, stride_c = stride_d; byte ranges over
+/// every batch),
 /// types the step does not take: fp32 A/B for k01..k13, anything but fp32
 /// for f01..f07), `unsupported` for well-formed problems
 /// this implementation cannot serve, each naming the rule broken.
