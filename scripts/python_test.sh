@@ -18,7 +18,15 @@ fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
 rm -rf build/python/dist build/python/site
-"$py" -m pip wheel -q --no-build-isolation --no-deps -w build/python/dist .
+# The GEMMs (tessel.gemm) are compiled into the wheel where a GPU can run
+# them; elsewhere (CI) the wheel is the algebra alone, and the extension with
+# the GEMMs is compile-checked by the CUDA build (tests/CMakeLists.txt).
+# TESSEL_PYTHON_CUDA=ON|OFF overrides.
+cuda="${TESSEL_PYTHON_CUDA:-}"
+if [ -z "$cuda" ]; then
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then cuda=AUTO; else cuda=OFF; fi
+fi
+"$py" -m pip wheel -q --no-build-isolation --no-deps -C cmake.define.TESSEL_ENABLE_CUDA="$cuda" -w build/python/dist .
 "$py" -m pip install -q --no-deps --target build/python/site build/python/dist/tessel-*.whl
 if [ $# -ge 1 ]; then export TESSEL_CLI="$1"; fi
 echo "tessel python: $(ls build/python/dist) built; pytest python/tests"

@@ -342,6 +342,10 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   EXPECT_EQ(o.tuning.tile_n, 192);
   EXPECT_EQ(o.tuning.splits, 7);
   EXPECT_EQ(o.tuning.swap_ab, SwapAB::plan);
+  EXPECT_EQ(o.tuning.raster_group, 0);  // the plan's
+  a.raster_group = "16";
+  EXPECT_EQ(parse_ok(a).tuning.raster_group, 16);
+  a.raster_group = "";
   a.tile_n = "16";
   a.swap_ab = " On ";
   o = parse_ok(a);
@@ -362,7 +366,9 @@ TEST(BenchGemmArgs, ProtocolFlags) {
         std::tuple{&GemmBenchArgs::repeat, "--repeat", "1000"}, std::tuple{&GemmBenchArgs::verify, "--verify", "tier3"},
         std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "48"}, std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "200"},
         std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "8"}, std::tuple{&GemmBenchArgs::swap_ab, "--swap-ab", "yes"},
-        std::tuple{&GemmBenchArgs::splits, "--splits", "0"}, std::tuple{&GemmBenchArgs::splits, "--splits", "65"}}) {
+        std::tuple{&GemmBenchArgs::splits, "--splits", "0"}, std::tuple{&GemmBenchArgs::splits, "--splits", "65"},
+        std::tuple{&GemmBenchArgs::raster_group, "--raster-group", "0"},
+        std::tuple{&GemmBenchArgs::raster_group, "--raster-group", "65537"}}) {
     GemmBenchArgs b = mnk("64", "64", "64");
     b.*field = bad;
     EXPECT_EQ(parse_error(b).rfind(flag, 0), 0u) << flag << " " << bad;

@@ -95,6 +95,31 @@ TEST(Blocks, GroupedRasterOrder) {
   EXPECT_EQ(std::make_pair(m, n), std::make_pair(index_t{4}, index_t{2}));
 }
 
+// The run-time group gives GroupedRaster<G>'s order for every G, including
+// groups larger than the tile rows and short last groups.
+TEST(Blocks, GroupedRasterNMatchesStatic) {
+  const auto same = [](auto fixed, int g) {
+    for (index_t tm = 1; tm <= 9; ++tm)
+      for (index_t tn = 1; tn <= 5; ++tn)
+        for (index_t b = 0; b < tm * tn; ++b) {
+          index_t m0 = 0, n0 = 0, m1 = 0, n1 = 0;
+          decltype(fixed)::tile_of(b, tm, tn, m0, n0);
+          GroupedRasterN{g}.tile_of(b, tm, tn, m1, n1);
+          ASSERT_EQ(std::make_pair(m0, n0), std::make_pair(m1, n1)) << g << " " << tm << "x" << tn << " " << b;
+        }
+  };
+  same(GroupedRaster<1>{}, 1);
+  same(GroupedRaster<2>{}, 2);
+  same(GroupedRaster<3>{}, 3);
+  same(GroupedRaster<8>{}, 8);
+  same(GroupedRaster<16>{}, 16);
+  // And SplitKScheduler walks the raster object it was given.
+  SplitKScheduler<GroupedRasterN> s(4, 3, 5, 1, 6, 100, GroupedRasterN{2});
+  WorkUnit u;
+  ASSERT_TRUE(s.next(u));
+  EXPECT_EQ(std::make_pair(u.tile.m, u.tile.n), std::make_pair(index_t{2}, index_t{0}));
+}
+
 // Split K: every (tile, k-tile) pair is handed out exactly once, each tile's
 // splits are contiguous non-empty ranges in split order covering [0, k_tiles),
 // and splits = 1 is PersistentScheduler's order.

@@ -176,7 +176,7 @@ TEST(GemmPlan, FullWavesPreferred) {
 namespace tessel {
 namespace {
 
-// Rule 6: one width for a batched or grouped launch, chosen over all its tiles.
+// Rule 7: one width for a batched or grouped launch, chosen over all its tiles.
 TEST(GemmPlan, BatchedAndGroupedWidths) {
   // 32 x 512 x 512: 256 tiles of 128 x 256 (two waves, 0.97 busy) beat 512 of 128 x 128 (0.97 x 0.89).
   EXPECT_EQ(plan_batched_tile(512, 512, 32, 132), 256);

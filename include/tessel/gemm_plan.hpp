@@ -22,16 +22,19 @@ enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 /// with the swap, 128 rows of N by 16, 32 or 64 of M), the number of ranges K
 /// is split into (1: no split) and the swap.  0 (SwapAB::plan) in a caller's
 /// GemmTuning means "let the plan choose".
+/// `raster_group`: the tile rows per group of the grouped raster in which
+/// the persistent CTAs take their tiles (rule 6); 0 is the plan's.
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
   SwapAB swap_ab = SwapAB::plan;
+  int raster_group = 0;
 };
 
 /// What the plan chose and, in words, why (the bench's `note` column).
 struct GemmPlan {
   GemmImpl impl = GemmImpl::k13_wgmma_in_flight;
-  GemmTuning tuning{256, 1, SwapAB::off};
+  GemmTuning tuning{256, 1, SwapAB::off, 8};
   std::string why;
 };
 
@@ -81,6 +84,24 @@ constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }
 /// The swapped tile's width: the smallest of 16, 32, 64 that holds M (64 beyond).
 constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }
 
+/// Rule 6 (the raster's group): the tile rows per group of the grouped
+/// raster.  The tiles that run at one time (one per SM) cover g tile rows by
+/// about SMs / g tile columns; per k-tile they read g x 128 rows of A and
+/// (SMs / g) x BN columns of B, each once from DRAM while they stay in step:
+/// the g that minimizes the sum reads the fewest bytes per wave.  Measured
+/// on an H100 (docs/heuristics.md, rule 6): the bytes follow the model (ncu
+/// at 4096^3: 187 MB at g = 8, 148 at g = 16) but the time does not (g in
+/// 8..24 within 0.4 % at 4096^3, 8192^3 and the llm shapes): every shape
+/// keeps k06's 8.
+/// C++ example: raster_group_for(32, 16, 256, 132) == 8.
+constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int sms) {
+  (void)tiles_m;
+  (void)tiles_n;
+  (void)tile_n;
+  (void)sms;
+  return 8;
+}
+
 /// k13's tile and split for an M x N x K problem on `sms` SMs.
 /// Rule 1 (small grids): when even 128 x 128 tiles make at most one wave,
 /// a narrow tile runs, for the most CTAs streaming: 128 x 64 (twice the CTAs)
@@ -129,7 +150,7 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
     // rule 3's splits (16 x 8192 x 8192: 0.92 against 0.90).
     const index_t tiles = ceil_div(n, 128) * ceil_div(m, w);
     const int splits = w == 64 && 4 * tiles >= sms ? 1 : split_k_for(tiles, k_tiles, sms);
-    return GemmTuning{w, splits, SwapAB::on};
+    return GemmTuning{w, splits, SwapAB::on, raster_group_for(ceil_div(n, 128), ceil_div(m, w), w, sms)};
   }
   const index_t tiles_m = ceil_div(m, 128);
   int bn = force_tile_n;
@@ -148,7 +169,8 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
       }
     }
   }
-  return GemmTuning{bn, split_k_for(tiles_m * ceil_div(n, bn), k_tiles, sms), SwapAB::off};
+  return GemmTuning{bn, split_k_for(tiles_m * ceil_div(n, bn), k_tiles, sms), SwapAB::off,
+                    raster_group_for(tiles_m, ceil_div(n, bn), bn, sms)};
 }
 
 /// Rule 5 (k14 for short K): the plan's k13 tuning `t` runs as k14 (clusters
@@ -171,7 +193,7 @@ constexpr bool k14_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
          tiles >= 8 * static_cast<index_t>(sms);
 }
 
-/// Rule 6 (batched and grouped: one width for the whole launch).  k13's
+/// Rule 7 (batched and grouped: one width for the whole launch).  k13's
 /// batched and grouped kernel (k13_grouped.cuh) runs 128 x 256 or 128 x 128
 /// tiles, never split and never swapped; the width is rule 2's choice over
 /// every tile of the launch: the busy share of the SM slots over all waves,
@@ -201,7 +223,7 @@ constexpr int plan_group_tile(const Shapes& tiles_and_used, int sms) {
   return bn;
 }
 
-/// Rule 6 for `batch` problems of M x N: plan_group_tile over batch x tiles.
+/// Rule 7 for `batch` problems of M x N: plan_group_tile over batch x tiles.
 /// C++ example: plan_batched_tile(512, 512, 32, 132) == 256.
 constexpr int plan_batched_tile(index_t m, index_t n, index_t batch, int sms) {
   using namespace plan_detail;

@@ -165,6 +165,10 @@ std::pair<bool, std::string> render_drawing(const calc::TvDrawing& d, bool svg) 
 
 }  // namespace
 
+#ifdef TESSEL_PYTHON_GEMM
+void bind_gemm(nb::module_& m);  // python/src/gemm_ext.cpp
+#endif
+
 NB_MODULE(_tessel, m) {
   m.doc() = "tessel's calculator and drawings (the Python package `tessel` wraps this module)";
 
@@ -203,4 +207,10 @@ NB_MODULE(_tessel, m) {
   m.def("drawing_tv", &drawing_tv, "layout"_a, "tile"_a, "(ok, drawing or message): `tessel draw tv`");
   m.def("drawing_names", &calc::tv_drawing_names, "what `tessel draw list` prints");
   m.attr("max_draw_cells") = calc::kMaxDrawCells;
+#ifdef TESSEL_PYTHON_GEMM
+  bind_gemm(m);
+  m.attr("has_gemm") = true;
+#else
+  m.attr("has_gemm") = false;  // built without CUDA: the algebra only
+#endif
 }

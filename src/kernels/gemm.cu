@@ -346,9 +346,9 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   if (args.batch > 1 && gemm_launch::k13_batched_tuning(args.tuning)) {
-    // Rule 6: k13's batched kernel, one width over batch x tiles (gemm_plan.hpp).
+    // Rule 7: k13's batched kernel, one width over batch x tiles (gemm_plan.hpp).
     const int bn = args.tuning.tile_n != 0 ? args.tuning.tile_n : plan_batched_tile(args.m, args.n, args.batch, sms);
-    plan.tuning = GemmTuning{bn, 1, SwapAB::off};
+    plan.tuning = GemmTuning{bn, 1, SwapAB::off, args.tuning.raster_group != 0 ? args.tuning.raster_group : 8};
     plan.why = "k13 batched tile 128x" + std::to_string(bn) + " (" + std::to_string(args.batch) + " batches)";
     return plan;
   }
@@ -357,6 +357,7 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   const bool a_whole_lines = args.lda % 8 != 0 || args.lda % 64 == 0;
   plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab, a_whole_lines);
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
+  if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
              (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
   const GemmTuning& asked = args.tuning;
@@ -392,10 +393,10 @@ Status check_group_rules(const GemmArgs* p, int count) {
           g, "all problems of a group share the layout (problem 0's: " + std::string(name(first.layout)) + ")");
     const GemmTuning& t = x.tuning;
     if ((t.tile_n != 0 && t.tile_n != 128 && t.tile_n != 256) || (t.splits != 0 && t.splits != 1) ||
-        (t.swap_ab != SwapAB::plan && t.swap_ab != SwapAB::off))
+        (t.swap_ab != SwapAB::plan && t.swap_ab != SwapAB::off) || t.raster_group < 0 || t.raster_group > 65536)
       return group_invalid(g,
-                           "a group's tuning is tile_n 0, 128 or 256, splits 0 or 1 and no swap (grouped "
-                           "launches split no K and swap no operands)");
+                           "a group's tuning is tile_n 0, 128 or 256, splits 0 or 1, no swap (grouped "
+                           "launches split no K and swap no operands) and raster_group 0..65536");
     if (t.tile_n != 0 && tile_n != 0 && t.tile_n != tile_n)
       return group_invalid(g, "the problems of a group name one tuning.tile_n (one tile width per launch)");
     if (t.tile_n != 0) tile_n = t.tile_n;

@@ -64,6 +64,11 @@ static_assert(sm90::make_smem_desc(0x3FFF0, 0x3FFF0, 0x3FFF0, GmmaSwizzle::sw32,
               ((0x3FFFull) | (0x3FFFull << 16) | (0x3FFFull << 32) | (7ull << 49) | (3ull << 62)));
 static_assert(sm90::desc_advance(sm90::make_smem_desc(0x400, 16, 1024, GmmaSwizzle::sw128), 32) ==
               sm90::make_smem_desc(0x420, 16, 1024, GmmaSwizzle::sw128));
+// desc_add is desc_advance for addresses inside the shared window (no wrap needed there).
+static_assert(sm90::desc_add(sm90::make_smem_desc(0x400, 16, 1024, GmmaSwizzle::sw128), 32) ==
+              sm90::desc_advance(sm90::make_smem_desc(0x400, 16, 1024, GmmaSwizzle::sw128), 32));
+static_assert(sm90::desc_add(sm90::make_smem_desc(0x37F00, 16, 1024, GmmaSwizzle::sw128), 0x80F0) ==
+              sm90::make_smem_desc(0x3FFF0, 16, 1024, GmmaSwizzle::sw128));
 // The start-address field wraps inside its 14 bits rather than carrying into LBO.
 static_assert(sm90::desc_advance(sm90::make_smem_desc(0x3FFF0, 16, 0, GmmaSwizzle::none), 16) ==
               sm90::make_smem_desc(0, 16, 0, GmmaSwizzle::none));

@@ -359,7 +359,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
               const GemmTuning t = gemm_plan(args).tuning;
               st.note = "k13 tile 128x" + std::to_string(t.tile_n) + " splits " + std::to_string(t.splits) +
-                        (t.swap_ab == SwapAB::on ? " swapped" : "");
+                        (t.swap_ab == SwapAB::on ? " swapped" : "") +
+                        (args.tuning.raster_group != 0 ? " group " + std::to_string(t.raster_group) : "");
             }
             if (*st.step == GemmImpl::k14_cluster_multicast && st.note.empty())
               st.note = "k14 tile 128x" +

@@ -485,6 +485,8 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   }
   // More splits than a problem's k-tiles are reported per problem (not_supported).
   if (!a.splits.empty() && !parse_count(a.splits, "--splits", 1, 64, o.tuning.splits, error)) return false;
+  if (!a.raster_group.empty() && !parse_count(a.raster_group, "--raster-group", 1, 65536, o.tuning.raster_group, error))
+    return false;
 
   // Types, layouts, scales.
   SuiteDefaults d;

@@ -370,6 +370,11 @@ int main(int argc, char** argv) {
   bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
       ->type_name("S");
   bench_gemm
+      ->add_option("--raster-group", gemm_args.raster_group,
+                   "k13/auto: tile rows per group of the raster in which the persistent CTAs take their tiles, "
+                   "1..65536 (default: the plan's)")
+      ->type_name("G");
+  bench_gemm
       ->add_option("--batch", gemm_args.batch,
                    "strided batched: B problems of each shape, packed (tessel::gemm with GemmArgs::batch against "
                    "cuBLASLt strided batched; FLOP and byte columns count every problem)")

@@ -78,6 +78,15 @@ TESSEL_HD constexpr std::uint64_t desc_advance(std::uint64_t desc, std::uint32_t
   return (desc & ~std::uint64_t{0x3FFF}) | start;
 }
 
+/// desc_advance without the wrap: the start-address field plus bytes / 16,
+/// for an advanced operand that stays inside the shared window (below 256 KB,
+/// so the field, the address's bits 4..17, cannot carry into LBO).  One add,
+/// which the compiler folds into the constant offsets of a k-loop's
+/// descriptors (desc_advance's masks cost a mask and a merge per wgmma).
+/// C++ example: desc_add(make_smem_desc(0x400, 16, 1024, GmmaSwizzle::sw128), 32) ==
+/// desc_advance(make_smem_desc(0x400, 16, 1024, GmmaSwizzle::sw128), 32).
+TESSEL_HD constexpr std::uint64_t desc_add(std::uint64_t desc, std::uint32_t bytes) { return desc + (bytes >> 4); }
+
 /// The fields of a descriptor, decoded (in bytes), for tests and diagnostics.
 struct SmemDescFields {
   std::uint32_t start_addr = 0, lbo_bytes = 0, sbo_bytes = 0, base_offset = 0;

@@ -41,7 +41,8 @@ template <int ElemBytes>
 struct GmmaDescIterator {
   std::uint64_t desc;  // the descriptor of the tile's element 0
   TESSEL_HD constexpr std::uint64_t operator[](index_t off) const {
-    return arch::sm90::desc_advance(desc, static_cast<std::uint32_t>(off * ElemBytes));
+    // Offsets inside one shared tile: the advanced address stays in the window.
+    return arch::sm90::desc_add(desc, static_cast<std::uint32_t>(off * ElemBytes));
   }
   TESSEL_HD constexpr GmmaDescIterator operator+(index_t off) const { return {(*this)[off]}; }
 };

@@ -58,6 +58,10 @@ Status check_k13_tuning(const GemmArgs& a) {
                            "along M) must be 0 (the plan's), 16, 32 or 64 (got " +
                                std::to_string(t.tile_n) + ")");
   const index_t k_tiles = ceil_div(a.k, index_t{64});
+  if (t.raster_group < 0 || t.raster_group > 65536)
+    return Status::failure(
+        Status::invalid_argument,
+        "k13: tuning.raster_group must be in 0..65536, 0 for the plan's (got " + std::to_string(t.raster_group) + ")");
   if (t.splits < 0 || t.splits > 64)
     return Status::failure(Status::invalid_argument, "k13: tuning.splits must be in 0..64, 0 for the plan's (got " +
                                                          std::to_string(t.splits) + ")");
@@ -87,13 +91,14 @@ Status check_k13(const GemmArgs& a) {
 
 Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
   GemmArgs g = a;
-  if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan) {
+  if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan || g.tuning.raster_group == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
     const bool a_whole_lines = g.lda % 8 != 0 || g.lda % 64 == 0;  // as gemm_plan (gemm.cu) reads A's rows
     const GemmTuning plan = plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, a_whole_lines);
     if (g.tuning.tile_n == 0) g.tuning.tile_n = plan.tile_n;
     if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
+    if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
     g.tuning.swap_ab = plan.swap_ab;
   }
   // The padded copies (tma::launch) are of the caller's A and B, and its

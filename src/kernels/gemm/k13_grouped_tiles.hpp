@@ -26,7 +26,7 @@ inline bool same_problem(const GemmArgs& x, const GemmArgs& y) {
          x.layout.a == y.layout.a && x.layout.b == y.layout.b && x.a == y.a && x.lda == y.lda && x.b == y.b &&
          x.ldb == y.ldb && x.c == y.c && x.ldc == y.ldc && x.d == y.d && x.ldd == y.ldd && x.alpha == y.alpha &&
          x.beta == y.beta && x.batch == y.batch && x.stride_a == y.stride_a && x.stride_b == y.stride_b &&
-         x.stride_c == y.stride_c && x.stride_d == y.stride_d;
+         x.stride_c == y.stride_c && x.stride_d == y.stride_d && x.tuning.raster_group == y.tuning.raster_group;
 }
 
 /// Problem `x`'s descriptor for the tiles of X, its units from `unit_begin`.
@@ -74,6 +74,7 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out) {
   out.a_batched = a_batched ? 1 : 0;
   out.b_batched = b_batched ? 1 : 0;
   out.d_tile_rows = static_cast<int>(tile_rows);
+  out.raster_group = x.tuning.raster_group > 0 ? x.tuning.raster_group : 8;  // the plan's 8 (gemm_plan.hpp, rule 6)
   return Status::success();
 }
 

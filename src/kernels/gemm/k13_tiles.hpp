@@ -65,7 +65,7 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) 
     Workspace ws;
     if (Status s = ws.make(tiles, splits, BN, stream); !s) return s;
     kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, transposed, make_params<T>(g),
-                                                          ws.sk);
+                                                          ws.sk, g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group);
     const Status s = launch_status("k13");
     ws.release(stream);
     return s;

@@ -34,6 +34,28 @@ struct GroupedRaster {
   }
 };
 
+/// GroupedRaster with the group's tile rows `g` (>= 1) chosen at run time:
+/// the best group depends on the tile's shape and the SM count (concurrent
+/// tiles covering g tile rows by SMs / g tile columns read the fewest
+/// operand bytes per wave; docs/heuristics.md, rule 6), which a kernel's
+/// template does not know.  The same divisions as GroupedRaster<G> (its
+/// group size is a run-time product with tiles_n there too).
+/// C++ example: GroupedRasterN{2}.tile_of(6, 4, 3, tm, tn) gives (2, 0), as GroupedRaster<2>.
+struct GroupedRasterN {
+  int g = 8;
+  template <class I>
+  TESSEL_HD void tile_of(std::type_identity_t<I> b, std::type_identity_t<I> tiles_m, std::type_identity_t<I> tiles_n,
+                         I& tm, I& tn) const {
+    const I group = static_cast<I>(g);
+    const I per_group = group * tiles_n;
+    const I first_m = (b / per_group) * group;
+    const I rows = tiles_m - first_m < group ? tiles_m - first_m : group;
+    const I in_group = b % per_group;
+    tm = first_m + in_group % rows;
+    tn = in_group / rows;
+  }
+};
+
 struct TileCoord {
   index_t m = 0, n = 0;
 };
@@ -86,8 +108,10 @@ struct WorkUnit {
 template <class Raster>
 class SplitKScheduler {
  public:
-  TESSEL_HD SplitKScheduler(index_t tiles_m, index_t tiles_n, index_t k_tiles, int splits, index_t first, index_t count)
-      : tiles_m_(static_cast<int>(tiles_m)),
+  TESSEL_HD SplitKScheduler(index_t tiles_m, index_t tiles_n, index_t k_tiles, int splits, index_t first, index_t count,
+                            Raster raster = {})
+      : raster_(raster),
+        tiles_m_(static_cast<int>(tiles_m)),
         tiles_n_(static_cast<int>(tiles_n)),
         k_tiles_(static_cast<int>(k_tiles)),
         splits_(splits),
@@ -100,7 +124,7 @@ class SplitKScheduler {
     u.id = next_ / splits_;
     u.split = next_ % splits_;
     int tm = 0, tn = 0;
-    Raster::tile_of(u.id, tiles_m_, tiles_n_, tm, tn);
+    raster_.tile_of(u.id, tiles_m_, tiles_n_, tm, tn);
     u.tile = TileCoord{tm, tn};
     // k_tiles * (split + 1) < 2^31 * 64 needs 64 bits on the way.
     u.k_begin = static_cast<int>(static_cast<long long>(k_tiles_) * u.split / splits_);
@@ -112,6 +136,7 @@ class SplitKScheduler {
   TESSEL_HD int units() const { return tiles_m_ * tiles_n_ * splits_; }
 
  private:
+  Raster raster_;
   int tiles_m_, tiles_n_, k_tiles_, splits_;
   int next_, count_;
 };

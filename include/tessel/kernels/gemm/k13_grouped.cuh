@@ -13,7 +13,8 @@
 // TileEpilogue and main loop (consume) this kernel uses as they are:
 // - The work units: a linear unit id over every problem's tiles (prefix sums
 //   of units per problem, computed on the host) maps to (problem, batch,
-//   tile); inside a (problem, batch) the tiles follow k13's grouped raster.
+//   tile); inside a (problem, batch) the tiles follow k13's grouped raster
+//   (its group of tile rows the caller's tuning.raster_group, else 8).
 //   CTAs take units first, first + count, ... as k13's do, so a CTA's units
 //   run in increasing order and finding a unit's problem is a walk forward
 //   from the previous one.  No split of K and no swap of A and B: every
@@ -57,6 +58,7 @@ struct GroupProblem {
   int unit_begin = 0, units = 0;     // this problem's work units: [unit_begin, unit_begin + units)
   int a_batched = 0, b_batched = 0;  // 1: the operand has a matrix per batch; 0: one for all (stride 0)
   int d_tile_rows = 0;               // stacked D (tma_store with batch > 1): tile rows between batches
+  int raster_group = 8;              // tile rows per group of the raster (GemmTuning::raster_group)
   bool tma_store = false;            // D leaves by TMA (map_d), else by the epilogue's row stores
 };
 
@@ -96,7 +98,7 @@ class GroupScheduler {
     u.g = g_;
     u.batch = local / per_batch;
     int tm = 0, tn = 0;
-    blocks::GroupedRaster<kGroup>::tile_of(local - u.batch * per_batch, p.tiles_m, p.tiles_n, tm, tn);
+    blocks::GroupedRasterN{p.raster_group}.tile_of(local - u.batch * per_batch, p.tiles_m, p.tiles_n, tm, tn);
     u.tile = blocks::TileCoord{tm, tn};
     next_ += count_;
     return true;
@@ -158,13 +160,14 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constan
   Schedule::consumer_start();
 
   const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
-  const auto thr = TM{}.get_slice(t);
+  // The operands' descriptors from lane 0's slice, warp-uniform (as k13's kernel).
+  const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
   typename Pipeline::State read;
   int seen = -1;
   for (GroupUnit u; scheduler.next(u);) {
     const GroupProblem<T>& gp = scheduler.problem(u.g);
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
-    consume<X>(pipe, read, shared, thr, 0, gp.k_tiles, acc, lane);
+    consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane);
 
     // The epilogue's problem: batch u.batch of problem u.g.
     Params<T> p = gp.p;

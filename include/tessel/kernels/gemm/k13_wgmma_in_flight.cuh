@@ -125,7 +125,9 @@ struct Tiles {
   static_assert(kSmemBytes <= kSmemLimit, "tessel: k13's shared memory exceeds 227 KB");
 };
 
-using Scheduler = blocks::SplitKScheduler<blocks::GroupedRaster<kGroup>>;
+/// The grouped raster with its group of tile rows given at launch (`group`:
+/// the plan's rule 6, docs/heuristics.md).
+using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
 
 /// Split K's side of the epilogue (splits > 1).  Every unit writes its
 /// accumulators to its own partial tile, in the fragment's order so that a
@@ -221,15 +223,17 @@ struct TileEpilogue {
 /// (one wgmma batch per k-tile, the previous k-tile's batch waited for and
 /// its stage released), ending with every batch done and the last stage
 /// released.  `read` runs on across units; `acc` needs no clearing (the
-/// first wgmma overwrites it).  The loop of k13's kernel below, for its
-/// batched and grouped kernel (k13_grouped.cuh).  k13's kernel keeps its own
-/// copy: calling this instead gave k13_n256.cu the same registers (168), no
-/// spills and the same SASS size, but not the same machine code (8 shifts
-/// chosen differently, 128 of 32768 instructions reordered), and k13 stays
+/// first wgmma overwrites it); `thr_desc` is the warp-uniform slice the
+/// operands' descriptors come from (see k13's kernel).  The loop of k13's
+/// kernel below, for its batched and grouped kernel (k13_grouped.cuh).
+/// k13's kernel keeps its own copy: calling this instead gave k13_n256.cu the
+/// same registers (168), no spills and the same SASS size, but not the same
+/// machine code (8 shifts chosen differently, 128 of 32768 instructions
+/// reordered; measured before the warp-uniform descriptors), and k13 stays
 /// the code that was measured.
 template <class X, class Thr>
 __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
-                                        typename X::SharedStorage& shared, const Thr& thr, int k_begin, int k_end,
+                                        typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin, int k_end,
                                         typename X::FragC& acc, int lane) {
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
@@ -237,8 +241,8 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
   constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
   for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
     pipe.consumer_wait(read);
-    const auto tCdA = thr.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-    const auto tCdB = thr.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+    const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+    const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
     warpgroup_fence_operand(acc);
     warpgroup_arrive();
     TESSEL_UNROLL
@@ -257,7 +261,8 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
   if (lane == 0) pipe.consumer_release(read.previous());
 }
 
-/// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes.
+/// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes;
+/// `group` >= 1 tile rows per group of the raster.
 /// `transposed`: `p` is the swapped problem (the launcher's): A is B, B is A,
 /// m and n are N and M, and the kernel's element (i, j) is D(j, i) at
 /// d[j * ldd + i] (C likewise).  Only Cfg::kTransposed configurations take
@@ -266,7 +271,7 @@ template <class T, MajorA MA, MajorB MB, class Cfg>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_wgmma_in_flight(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                          const __grid_constant__ CUtensorMap map_d, bool tma_store, bool transposed, Params<T> p,
-                         SplitK sk) {
+                         SplitK sk, int group) {
   using X = Tiles<T, MA, MB, Cfg>;
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
@@ -283,7 +288,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
-  Scheduler scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x);
+  Scheduler scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
     Schedule::producer_start();
@@ -304,6 +309,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
   const auto thr = TM{}.get_slice(t);
+  // The operands' descriptors depend on the warpgroup only: made from lane
+  // 0's index, a value the compiler knows to be the same across the warp, so
+  // they live in uniform registers and each k-step is one constant add.
+  const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
   constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
   const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, transposed};
   const SplitKReduce<X> reduce{sk, shared.ticket};
@@ -312,8 +321,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
     for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
       pipe.consumer_wait(read);
-      const auto tCdA = thr.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-      const auto tCdB = thr.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+      const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+      const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
       warpgroup_fence_operand(acc);
       warpgroup_arrive();
       TESSEL_UNROLL

@@ -119,7 +119,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     Schedule::consumer_start();
     const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
     const auto thr = TM{}.get_slice(t);
-    constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
+    const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
+    constexpr int kRK = kBK / TM::kL.k;                                    // wgmmas (k16) per k-tile
     const k13::TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
     // A stage goes back to both producers: this CTA's, and the peer's, which
     // multicasts its half of B into it.
@@ -136,8 +137,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
       for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
         pipe.consumer_wait(read);
-        const auto tCdA = thr.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-        const auto tCdB = thr.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+        const auto tCdA =
+            thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+        const auto tCdB =
+            thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
         warpgroup_fence_operand(acc);
         warpgroup_arrive();
         TESSEL_UNROLL

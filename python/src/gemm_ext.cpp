@@ -1,0 +1,189 @@
+// tessel._tessel's GEMM door (built where the extension is compiled with the
+// CUDA kernel library, TESSEL_PYTHON_GEMM): tessel::gemm on raw device
+// pointers.
+//
+// The Python package (python/tessel/gemm.py) reads the tensors' pointers,
+// shapes, strides and dtypes, works out the layouts, and calls _gemm with
+// plain numbers: no DLPack capsule is made per call where the framework
+// gives those numbers directly (PyTorch), which keeps the call a few
+// microseconds over the C++ one.  Failures come back as values, (code,
+// message), as the calculator's do; the package raises from them.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "tessel/host/gemm.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+using Result = std::pair<int, std::string>;  // (Status::Code, message)
+
+Result fail(tessel::Status::Code code, std::string message) { return {static_cast<int>(code), std::move(message)}; }
+
+/// tessel::gemm with the current device set to `device` for the call (and
+/// set back after), the GIL released while it runs.
+Result run(tessel::GemmImpl impl, const tessel::GemmArgs& g, int device, std::uintptr_t stream) {
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return fail(tessel::Status::cuda_error, std::string("cannot read the current CUDA device"));
+  }
+  if (current != device && cudaSetDevice(device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return fail(tessel::Status::cuda_error, "cannot make CUDA device " + std::to_string(device) + " current");
+  }
+  tessel::Status s;
+  {
+    nb::gil_scoped_release unlocked;
+    s = tessel::gemm(impl, g, reinterpret_cast<cudaStream_t>(stream));
+  }
+  if (current != device) (void)cudaSetDevice(current);
+  return {static_cast<int>(s.code), s.message};
+}
+
+std::optional<tessel::DType> dtype_of(std::string_view s) { return tessel::parse_dtype(s); }
+
+/// _gemm(...): the arguments of tessel::GemmArgs as numbers and names.
+Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int64_t k, std::string_view ab,
+            std::string_view cd, std::string_view layout, std::uintptr_t a, std::int64_t lda, std::uintptr_t b,
+            std::int64_t ldb, std::uintptr_t c, std::int64_t ldc, std::uintptr_t d, std::int64_t ldd, double alpha,
+            double beta, int device, std::uintptr_t stream) {
+  const std::optional<tessel::GemmImpl> impl = tessel::parse_gemm_impl(impl_name);
+  if (!impl)
+    return fail(tessel::Status::invalid_argument, "impl: unknown implementation '" + std::string(impl_name) + "'");
+  const std::optional<tessel::DType> ab_type = dtype_of(ab), cd_type = dtype_of(cd);
+  if (!ab_type || !cd_type) return fail(tessel::Status::invalid_argument, "unknown element type");
+  const std::optional<tessel::GemmLayout> l = tessel::parse_gemm_layout(layout);
+  if (!l) return fail(tessel::Status::invalid_argument, "unknown layout '" + std::string(layout) + "'");
+  tessel::GemmArgs g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.ab_type = *ab_type;
+  g.cd_type = *cd_type;
+  g.layout = *l;
+  g.a = reinterpret_cast<const void*>(a);
+  g.lda = lda;
+  g.b = reinterpret_cast<const void*>(b);
+  g.ldb = ldb;
+  g.c = reinterpret_cast<const void*>(c);
+  g.ldc = ldc;
+  g.d = reinterpret_cast<void*>(d);
+  g.ldd = ldd;
+  g.alpha = static_cast<float>(alpha);
+  g.beta = static_cast<float>(beta);
+  return run(*impl, g, device, stream);
+}
+
+/// The host time of `calls` calls of tessel::gemm (ns each, the stream
+/// synchronized after each call, outside the timed span): the C++ side of
+/// the Python call's overhead (python -m tessel.bench --overhead).
+std::vector<std::int64_t> time_cpp_calls(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int64_t k,
+                                         std::string_view ab, std::string_view cd, std::string_view layout,
+                                         std::uintptr_t a, std::int64_t lda, std::uintptr_t b, std::int64_t ldb,
+                                         std::uintptr_t d, std::int64_t ldd, int device, std::uintptr_t stream,
+                                         int calls) {
+  std::vector<std::int64_t> ns;
+  const std::optional<tessel::GemmImpl> impl = tessel::parse_gemm_impl(impl_name);
+  const std::optional<tessel::GemmLayout> l = tessel::parse_gemm_layout(layout);
+  if (!impl || !l || !dtype_of(ab) || !dtype_of(cd) || cudaSetDevice(device) != cudaSuccess) return ns;
+  tessel::GemmArgs g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.ab_type = *dtype_of(ab);
+  g.cd_type = *dtype_of(cd);
+  g.layout = *l;
+  g.a = reinterpret_cast<const void*>(a);
+  g.lda = lda;
+  g.b = reinterpret_cast<const void*>(b);
+  g.ldb = ldb;
+  g.d = reinterpret_cast<void*>(d);
+  g.ldd = ldd;
+  nb::gil_scoped_release unlocked;
+  const auto s = reinterpret_cast<cudaStream_t>(stream);
+  ns.reserve(static_cast<std::size_t>(calls));
+  for (int i = 0; i < calls; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const tessel::Status st = tessel::gemm(*impl, g, s);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (!st || cudaStreamSynchronize(s) != cudaSuccess) {
+      ns.clear();
+      break;
+    }
+    ns.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+  }
+  return ns;
+}
+
+}  // namespace
+
+void bind_gemm(nb::module_& m) {
+  m.def("_time_cpp_calls", &time_cpp_calls, "impl"_a, "m"_a, "n"_a, "k"_a, "ab"_a, "cd"_a, "layout"_a, "a"_a, "lda"_a,
+        "b"_a, "ldb"_a, "d"_a, "ldd"_a, "device"_a, "stream"_a, "calls"_a,
+        "host ns of each of `calls` tessel::gemm calls from C++ (empty on any failure)");
+  m.def(
+      "_dlpack_info",
+      [](nb::handle obj) -> nb::tuple {
+        nb::ndarray<> t;
+        if (!nb::try_cast(obj, t))
+          return nb::make_tuple(
+              false, "cannot be read as a DLPack tensor (" + std::string(nb::type_name(obj.type()).c_str()) + ")");
+        nb::list shape, strides;
+        for (std::size_t i = 0; i < t.ndim(); ++i) {
+          shape.append(t.shape(i));
+          strides.append(t.stride(i));
+        }
+        const nb::dlpack::dtype dt = t.dtype();
+        nb::object name = nb::none();
+        if (dt.lanes == 1 && dt.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Bfloat) && dt.bits == 16)
+          name = nb::str("bf16");
+        else if (dt.lanes == 1 && dt.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) && dt.bits == 16)
+          name = nb::str("fp16");
+        else if (dt.lanes == 1 && dt.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) && dt.bits == 32)
+          name = nb::str("fp32");
+        return nb::make_tuple(true, nb::make_tuple(reinterpret_cast<std::uintptr_t>(t.data()), shape, strides, name,
+                                                   t.device_type(), t.device_id()));
+      },
+      "obj"_a, "(ok, (ptr, shape, strides, dtype name or None, DLPack device type, device id) or message)");
+  m.def("_gemm", &gemm, "impl"_a, "m"_a, "n"_a, "k"_a, "ab"_a, "cd"_a, "layout"_a, "a"_a, "lda"_a, "b"_a, "ldb"_a,
+        "c"_a, "ldc"_a, "d"_a, "ldd"_a, "alpha"_a, "beta"_a, "device"_a, "stream"_a,
+        "(code, message): tessel::gemm on device pointers (0: success); the GIL is released during the call");
+  m.def(
+      "_plan",
+      [](std::int64_t mm, std::int64_t nn, std::int64_t kk, std::string_view ab, std::string_view cd, int device) {
+        tessel::GemmArgs g;
+        g.m = mm;
+        g.n = nn;
+        g.k = kk;
+        g.ab_type = dtype_of(ab).value_or(tessel::DType::bf16);
+        g.cd_type = dtype_of(cd).value_or(tessel::DType::bf16);
+        g.lda = kk;
+        g.ldb = nn;
+        g.ldc = g.ldd = nn;
+        int current = -1;
+        if (cudaGetDevice(&current) == cudaSuccess && current != device) (void)cudaSetDevice(device);
+        const tessel::GemmPlan p = tessel::gemm_plan(g);
+        if (current >= 0 && current != device) (void)cudaSetDevice(current);
+        (void)cudaGetLastError();
+        return std::string(tessel::short_name(p.impl)) + ": " + p.why;
+      },
+      "m"_a, "n"_a, "k"_a, "ab"_a, "cd"_a, "device"_a,
+      "what tessel.gemm(impl='auto') runs for an M x N x K problem with row-major operands (the plan's words)");
+}

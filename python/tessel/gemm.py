@@ -1,0 +1,243 @@
+"""tessel's GEMMs on CUDA tensors: ``tessel.gemm`` (docs/python.md, "GEMMs").
+
+``D = alpha * A @ B + beta * C`` by ``tessel::gemm`` (the C++ library's call,
+the same plan and kernels as ``tessel bench gemm``) on any CUDA tensor that
+PyTorch, CuPy or another DLPack producer hands over.  Layouts are read from
+the strides: a row-major or column-major A or B is taken as it is (a
+transposed view costs no copy); D (and C) may be row- or column-major too,
+the latter by computing D^T = B^T A^T.  The call runs on the tensors'
+framework's current stream unless ``stream=`` names one, with the GIL
+released.  Every failure raises before anything is written: ``TypeError`` for
+a wrong kind of argument or element type, ``ValueError`` (a ``GemmError``)
+with the library's message for a problem it rejects, ``RuntimeError`` for a
+CUDA failure.
+"""
+from . import _tessel
+
+__all__ = ["gemm", "gemm_plan", "GemmError", "has_gemm"]
+
+has_gemm = bool(getattr(_tessel, "has_gemm", False))
+
+# tessel::Status::Code
+_OK, _INVALID, _UNSUPPORTED, _CUDA_ERROR = 0, 1, 2, 3
+_KDL_CUDA = 2  # DLPack's kDLCUDA
+
+
+class GemmError(ValueError):
+    """A GEMM the library rejects; ``str(e)`` is the library's message naming the rule broken."""
+
+
+class _Tensor:
+    """What tessel reads of a tensor: pointer, shape, strides (elements), dtype name, device."""
+    __slots__ = ("obj", "ptr", "shape", "strides", "dtype", "device", "kind")
+
+    def transposed(self):
+        t = _Tensor()
+        t.obj, t.ptr, t.dtype, t.device, t.kind = self.obj, self.ptr, self.dtype, self.device, self.kind
+        t.shape = (self.shape[1], self.shape[0])
+        t.strides = (self.strides[1], self.strides[0])
+        return t
+
+
+_torch = None
+_TORCH_DTYPES = {}
+
+
+def _torch_module():
+    global _torch
+    if _torch is None:
+        import torch
+        _torch = torch
+        _TORCH_DTYPES.update({torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"})
+    return _torch
+
+
+def _is_torch(x):
+    return type(x).__module__.startswith("torch") and hasattr(x, "data_ptr")
+
+
+def _read(x, what):
+    """The _Tensor of argument ``what``: a 2-D CUDA tensor of bf16, fp16 or fp32."""
+    t = _Tensor()
+    t.obj = x
+    if _is_torch(x):
+        _torch_module()
+        if not x.is_cuda:
+            raise ValueError("%s must be a CUDA tensor (got one on %s)" % (what, x.device))
+        if x.dim() != 2:
+            raise ValueError("%s must be 2-D (got %d dimensions, shape %s)" % (what, x.dim(), tuple(x.shape)))
+        dtype = _TORCH_DTYPES.get(x.dtype)
+        if dtype is None:
+            raise TypeError("%s: element type %s is not one tessel takes (bfloat16, float16, float32)" %
+                            (what, x.dtype))
+        t.ptr, t.shape, t.strides = x.data_ptr(), tuple(x.shape), tuple(x.stride())
+        t.dtype, t.device, t.kind = dtype, x.device.index, "torch"
+        return t
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError("%s must be a CUDA tensor that speaks DLPack (PyTorch, CuPy, JAX); got %s" %
+                        (what, type(x).__name__))
+    ok, info = _tessel._dlpack_info(x)
+    if not ok:
+        raise TypeError("%s: %s" % (what, info))
+    ptr, shape, strides, dtype, device_type, device_id = info
+    if device_type != _KDL_CUDA:
+        raise ValueError("%s must be a CUDA tensor (DLPack device type %d)" % (what, device_type))
+    if len(shape) != 2:
+        raise ValueError("%s must be 2-D (got %d dimensions, shape %s)" % (what, len(shape), tuple(shape)))
+    if dtype is None:
+        raise TypeError("%s: element type is not one tessel takes (bfloat16, float16, float32)" % what)
+    t.ptr, t.shape, t.strides, t.dtype, t.device = ptr, tuple(shape), tuple(strides), dtype, device_id
+    t.kind = "cupy" if type(x).__module__.startswith("cupy") else "dlpack"
+    return t
+
+
+def _major(t):
+    """('row', ld) where element (i, j) is at i*ld + j, ('col', ld) where at i + j*ld, or None."""
+    rows, cols = t.shape
+    s0, s1 = t.strides
+    if (cols == 1 or s1 == 1) and (rows == 1 or s0 >= cols):
+        return "row", (s0 if rows > 1 else max(cols, 1))
+    if (rows == 1 or s0 == 1) and (cols == 1 or s1 >= rows):
+        return "col", (s1 if cols > 1 else max(rows, 1))
+    return None
+
+
+def _stream_of(t, stream):
+    if stream is not None:
+        if isinstance(stream, int):
+            return stream
+        for attr in ("cuda_stream", "ptr", "handle"):
+            if hasattr(stream, attr):
+                return int(getattr(stream, attr))
+        raise TypeError("stream= must be an int (a cudaStream_t) or a stream object with .cuda_stream or .ptr; got %s" %
+                        type(stream).__name__)
+    if t.kind == "torch":
+        torch = _torch_module()
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        return raw(t.device) if raw is not None else torch.cuda.current_stream(t.device).cuda_stream
+    if t.kind == "cupy":
+        import cupy
+        return cupy.cuda.get_current_stream().ptr
+    return 0  # the legacy default stream: what DLPack assumes without a stream
+
+
+def _empty_like(t, m, n, dtype):
+    if t.kind == "torch":
+        torch = _torch_module()
+        tdtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}[dtype]
+        return torch.empty((m, n), dtype=tdtype, device=t.obj.device)
+    if t.kind == "cupy":
+        import cupy
+        if dtype == "bf16":
+            raise TypeError("CuPy has no bfloat16 arrays: pass out= with a bfloat16 tensor of another framework")
+        with cupy.cuda.Device(t.device):
+            return cupy.empty((m, n), dtype={"fp16": cupy.float16, "fp32": cupy.float32}[dtype])
+    raise TypeError("out= is needed for tensors of %s (tessel allocates PyTorch and CuPy outputs only)" %
+                    type(t.obj).__name__)
+
+
+_DTYPE_NAMES = {
+    "bf16": "bf16", "bfloat16": "bf16", "fp16": "fp16", "f16": "fp16", "float16": "fp16", "half": "fp16",
+    "fp32": "fp32", "f32": "fp32", "float32": "fp32"
+}
+
+
+def _dtype_name(x):
+    """'bf16', 'fp16' or 'fp32' for a name, a torch dtype or a NumPy/CuPy dtype (None stays None)."""
+    if x is None:
+        return None
+    if type(x).__module__.startswith("torch"):
+        _torch_module()
+        if x in _TORCH_DTYPES:
+            return _TORCH_DTYPES[x]
+    name = x if isinstance(x, str) else getattr(x, "name", None) or getattr(x, "__name__", None) or str(x)
+    if name in _DTYPE_NAMES:
+        return _DTYPE_NAMES[name]
+    raise TypeError("out_dtype: %r is not bf16, fp16 or fp32" % (x, ))
+
+
+def _raise(code, message):
+    if code in (_INVALID, _UNSUPPORTED):
+        raise GemmError(message)
+    raise RuntimeError(message)
+
+
+def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_dtype=None, out=None, impl="auto",
+         stream=None):
+    """``alpha * a @ b + beta * c`` by tessel::gemm; returns ``out`` (allocated when not given).
+
+    ``a`` (M x K) and ``b`` (K x N): CUDA tensors of one element type, bf16 or
+    fp16 (fp32 for the fp32 ladder); row- or column-major, any leading
+    dimension tessel takes.  ``c`` (M x N) is read where ``beta != 0``.
+    ``out`` (M x N): D, row- or column-major; ``out_dtype`` (bf16, fp16 or
+    fp32; default: ``c``'s type, else ``a``'s) when tessel allocates it.
+    ``impl``: ``"auto"`` (the plan) or a ladder step (``"k13"``...).
+    ``stream``: an int (a cudaStream_t) or a stream object; default the
+    tensors' framework's current stream.
+    """
+    if not has_gemm:
+        raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
+    if bias is not None or activation not in (None, "none"):
+        raise GemmError("bias= and activation= need the fused epilogues, which this build does not have")
+    if not isinstance(impl, str):
+        raise TypeError("impl must be a string such as 'auto' or 'k13'")
+    A, B = _read(a, "a"), _read(b, "b")
+    if A.dtype != B.dtype:
+        raise TypeError("a and b must have one element type (got %s and %s)" % (A.dtype, B.dtype))
+    m, k = A.shape
+    k2, n = B.shape
+    if k != k2:
+        raise ValueError("a is %d x %d and b is %d x %d: a's columns must equal b's rows" % (m, k, k2, n))
+    C = _read(c, "c") if c is not None else None
+    if C is not None and C.shape != (m, n):
+        raise ValueError("c must be %d x %d (got %d x %d)" % (m, n, C.shape[0], C.shape[1]))
+    if C is None and beta != 0:
+        raise ValueError("beta = %g needs c (C is read only where beta != 0)" % beta)
+    want = _dtype_name(out_dtype)
+    if out is None:
+        dtype = want or (C.dtype if C is not None else A.dtype)
+        out = _empty_like(A, m, n, dtype)
+    D = _read(out, "out")
+    if D.shape != (m, n):
+        raise ValueError("out must be %d x %d (got %d x %d)" % (m, n, D.shape[0], D.shape[1]))
+    if want is not None and D.dtype != want:
+        raise TypeError("out is %s but out_dtype is %s" % (D.dtype, want))
+    if C is not None and C.dtype != D.dtype:
+        raise TypeError("c and out must have one element type (got %s and %s)" % (C.dtype, D.dtype))
+    devices = {t.device for t in (A, B, C, D) if t is not None}
+    if len(devices) != 1:
+        raise ValueError("a, b, c and out must be on one CUDA device (got devices %s)" % sorted(devices))
+
+    dmaj = _major(D)
+    if dmaj is None:
+        raise ValueError("out must be row- or column-major (strides %s for shape %s)" % (D.strides, D.shape))
+    if dmaj[0] == "col":
+        # D^T (N x M, row-major) = B^T A^T: the transposed views, read as they are.
+        A, B = B.transposed(), A.transposed()
+        D = D.transposed()
+        C = C.transposed() if C is not None else None
+        m, n = n, m
+        dmaj = _major(D)
+    cmaj = _major(C) if C is not None else ("row", n)
+    if cmaj is None or cmaj[0] != "row":
+        raise ValueError("c must have out's layout (both row-major or both column-major)")
+    amaj, bmaj = _major(A), _major(B)
+    if amaj is None:
+        raise ValueError("a must be row- or column-major (strides %s for shape %s)" % (A.strides, A.shape))
+    if bmaj is None:
+        raise ValueError("b must be row- or column-major (strides %s for shape %s)" % (B.strides, B.shape))
+    layout = ("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k")
+    code, message = _tessel._gemm(impl, m, n, k, A.dtype, D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
+                                  C.ptr if C is not None else 0, cmaj[1], D.ptr, dmaj[1], float(alpha), float(beta),
+                                  D.device, _stream_of(A, stream))
+    if code != _OK:
+        _raise(code, message)
+    return out
+
+
+def gemm_plan(m, n, k, dtype="bf16", out_dtype=None, device=0):
+    """What ``tessel.gemm(impl='auto')`` runs for row-major operands, in the plan's words."""
+    if not has_gemm:
+        raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
+    ab = _dtype_name(dtype)
+    return _tessel._plan(m, n, k, ab, _dtype_name(out_dtype) or ab, device)

@@ -1,0 +1,203 @@
+"""tessel.gemm on PyTorch (and CuPy) tensors against torch.matmul.
+
+Inputs are small integers, so every product and sum is exact in fp32 and the
+results are compared bit for bit with an fp64 reference (docs/bench-protocol.md,
+tier 1).  The GPU tests skip with a message where the build has no GEMMs or
+no GPU is present; the error tests that need no GPU run everywhere.
+"""
+import gc
+import sys
+
+import pytest
+
+import tessel
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed: tessel.gemm's tests use torch tensors")
+
+needs_gemm = pytest.mark.skipif(not tessel.has_gemm, reason="tessel was built without CUDA (no tessel.gemm)")
+needs_gpu = pytest.mark.skipif(not (tessel.has_gemm and torch.cuda.is_available()),
+                               reason="no CUDA GPU (or a build without tessel.gemm): GPU tests skipped")
+
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+
+
+def small_ints(rows, cols, dtype, seed):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randint(-3, 4, (rows, cols), generator=g).to(dtype)
+
+
+def reference(a, b, c=None, alpha=1.0, beta=0.0):
+    r = alpha * (a.double().cpu() @ b.double().cpu())
+    if c is not None and beta != 0:
+        r = r + beta * c.double().cpu()
+    return r
+
+
+def as_major(x, major):
+    """x with the same values, stored row-major ('row') or column-major ('col')."""
+    return x.contiguous() if major == "row" else x.t().contiguous().t()
+
+
+def test_without_cuda_build_says_so():
+    if tessel.has_gemm:
+        pytest.skip("this build has tessel.gemm")
+    with pytest.raises(RuntimeError, match="without CUDA"):
+        tessel.gemm(None, None)
+
+
+@needs_gpu
+@pytest.mark.parametrize("amaj", ["row", "col"])
+@pytest.mark.parametrize("bmaj", ["row", "col"])
+@pytest.mark.parametrize("out", ["bf16", "fp16", "fp32"])
+def test_layouts_and_output_types_exact(amaj, bmaj, out):
+    m, n, k = 200, 136, 96  # partial tiles in every direction
+    a = as_major(small_ints(m, k, torch.bfloat16, 1).cuda(), amaj)
+    b = as_major(small_ints(k, n, torch.bfloat16, 2).cuda(), bmaj)
+    d = tessel.gemm(a, b, out_dtype=out)
+    torch.cuda.synchronize()
+    assert d.dtype == DTYPES[out] and d.shape == (m, n)
+    assert torch.equal(d.double().cpu(), reference(a, b))
+
+
+@needs_gpu
+@pytest.mark.parametrize("impl", ["auto", "k13", "k11", "k08"])
+def test_impls_with_alpha_beta_and_c(impl):
+    m, n, k = 130, 260, 192
+    a = small_ints(m, k, torch.float16, 3).cuda()
+    b = small_ints(k, n, torch.float16, 4).cuda()
+    c = small_ints(m, n, torch.float32, 5).cuda()
+    d = tessel.gemm(a, b, c=c, alpha=2.0, beta=-1.0, impl=impl)
+    torch.cuda.synchronize()
+    assert d.dtype == torch.float32
+    assert torch.equal(d.double().cpu(), reference(a, b, c, 2.0, -1.0))
+
+
+@needs_gpu
+def test_column_major_out_and_c():
+    m, n, k = 96, 200, 64
+    a = small_ints(m, k, torch.bfloat16, 6).cuda()
+    b = small_ints(k, n, torch.bfloat16, 7).cuda()
+    c = small_ints(m, n, torch.float32, 8).cuda().t().contiguous().t()
+    out = torch.full((n, m), 7.0, device="cuda").t()  # column-major M x N
+    r = tessel.gemm(a, b, c=c, beta=1.0, out=out)
+    torch.cuda.synchronize()
+    assert r is out
+    assert torch.equal(out.double().cpu(), reference(a, b, c, 1.0, 1.0))
+
+
+@needs_gpu
+def test_views_with_leading_dimensions():
+    big_a = small_ints(64, 200, torch.bfloat16, 9).cuda()
+    big_b = small_ints(300, 128, torch.bfloat16, 10).cuda()
+    a, b = big_a[:, 8:136], big_b[16:144, :]  # row-major views: lda 200, ldb 128
+    d = tessel.gemm(a, b)
+    torch.cuda.synchronize()
+    assert torch.equal(d.double().cpu(), reference(a, b))
+
+
+@needs_gpu
+def test_fp32_ladder():
+    a = small_ints(70, 50, torch.float32, 11).cuda()
+    b = small_ints(50, 90, torch.float32, 12).cuda()
+    d = tessel.gemm(a, b)
+    torch.cuda.synchronize()
+    assert d.dtype == torch.float32
+    assert torch.equal(d.double().cpu(), reference(a, b))
+
+
+@needs_gpu
+def test_explicit_and_current_stream():
+    a = small_ints(256, 128, torch.bfloat16, 13).cuda()
+    b = small_ints(128, 256, torch.bfloat16, 14).cuda()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):  # the current stream: tessel runs there
+        d1 = tessel.gemm(a, b)
+    d2 = torch.empty_like(d1)
+    tessel.gemm(a, b, out=d2, stream=s)
+    tessel.gemm(a, b, out=d2, stream=s.cuda_stream)
+    s.synchronize()
+    assert torch.equal(d1, d2)
+    assert torch.equal(d1.double().cpu(), reference(a, b))
+
+
+@needs_gpu
+def test_bad_arguments_raise_and_write_nothing():
+    a = small_ints(64, 32, torch.bfloat16, 15).cuda()
+    b = small_ints(32, 48, torch.bfloat16, 16).cuda()
+    out = torch.full((64, 48), 7.0, device="cuda", dtype=torch.bfloat16)
+    poisoned = out.clone()
+    with pytest.raises(ValueError, match="a's columns must equal b's rows"):
+        tessel.gemm(a, b[:16], out=out)
+    with pytest.raises(ValueError, match="CUDA tensor"):
+        tessel.gemm(a.cpu(), b, out=out)
+    with pytest.raises(TypeError, match="element type"):
+        tessel.gemm(a.to(torch.int32), b, out=out)
+    with pytest.raises(TypeError, match="one element type"):
+        tessel.gemm(a, b.half(), out=out)
+    with pytest.raises(ValueError, match="needs c"):
+        tessel.gemm(a, b, beta=1.0, out=out)
+    with pytest.raises(ValueError, match="row- or column-major"):
+        tessel.gemm(small_ints(64, 64, torch.bfloat16, 17).cuda()[:, ::2], b, out=out)
+    with pytest.raises(ValueError, match="must be 64 x 48"):
+        tessel.gemm(a, b, out=out[:, :40])
+    # Rejected by the library (fp32 ladder step on bf16 inputs): its message, a GemmError.
+    with pytest.raises(tessel.GemmError) as e:
+        tessel.gemm(a, b, out=out, impl="f07")
+    assert "f07" in str(e.value)
+    with pytest.raises(tessel.GemmError, match="unknown implementation"):
+        tessel.gemm(a, b, out=out, impl="k99")
+    torch.cuda.synchronize()
+    assert torch.equal(out, poisoned)
+
+
+@needs_gpu
+def test_reference_counts_stay_flat():
+    a = small_ints(32, 32, torch.bfloat16, 18).cuda()
+    b = small_ints(32, 32, torch.bfloat16, 19).cuda()
+    out = torch.empty(32, 32, device="cuda", dtype=torch.bfloat16)
+    gc.collect()
+    before = (sys.getrefcount(a), sys.getrefcount(b), sys.getrefcount(out))
+    for _ in range(2000):
+        tessel.gemm(a, b, out=out)
+    for _ in range(200):
+        with pytest.raises(ValueError):
+            tessel.gemm(a, b[:16], out=out)
+    torch.cuda.synchronize()
+    gc.collect()
+    assert (sys.getrefcount(a), sys.getrefcount(b), sys.getrefcount(out)) == before
+
+
+@needs_gpu
+def test_cupy_arrays_through_dlpack():
+    cupy = pytest.importorskip("cupy", reason="CuPy is not installed")
+    a = cupy.asarray(small_ints(100, 64, torch.float16, 20).numpy())
+    b = cupy.asarray(small_ints(64, 72, torch.float16, 21).numpy())
+    d = tessel.gemm(a, b, out_dtype="fp32")
+    cupy.cuda.get_current_stream().synchronize()
+    ref = reference(torch.from_numpy(cupy.asnumpy(a)), torch.from_numpy(cupy.asnumpy(b)))
+    assert torch.equal(torch.from_numpy(cupy.asnumpy(d)).double(), ref)
+
+
+@needs_gpu
+def test_plan_names_the_kernel():
+    assert tessel.gemm_plan(4096, 4096, 4096).startswith("k1")
+
+
+@needs_gpu
+def test_bench_writes_the_cli_columns(tmp_path):
+    import csv
+
+    from tessel import bench
+    out = tmp_path / "bench.csv"
+    assert bench.main(["--m", "256", "--n", "384", "--k", "128", "--iterations", "5", "--csv", str(out)]) == 0
+    rows = list(csv.DictReader(open(out)))
+    assert [r["impl"] for r in rows] == ["torch", "tessel:auto"]
+    assert list(rows[0].keys()) == bench.COLUMNS
+    assert rows[1]["disposition"] == "passed" and float(rows[1]["ratio"]) > 0
+
+
+@needs_gpu
+def test_python_call_overhead_is_measured():
+    from tessel import bench
+    py_us, cpp_us = bench.overhead(torch, 200)
+    assert py_us > 0 and cpp_us > 0
