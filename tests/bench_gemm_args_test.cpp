@@ -474,7 +474,7 @@ TEST(BenchGemmArgs, Epilogue) {
   r.impl = "auto:unfused";
   r.problem.epilogue = BenchEpilogue{Activation::gelu_erf, BiasKind::row};
   const std::vector<std::string> f = csv_fields(csv_row(DeviceInfo{}, r));
-  EXPECT_EQ(f.back(), "bias_gelu_erf@row");
+  EXPECT_EQ(f[f.size() - 3], "bias_gelu_erf@row");  // then batch and group_m
   EXPECT_EQ(f[3], "auto:unfused");
 }
 
@@ -684,7 +684,9 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
                                          "cublas_sm_clock_mhz",
                                          "cublas_power_w",
                                          "timing",
-                                         "epilogue"};
+                                         "epilogue",
+                                         "batch",
+                                         "group_m"};
   EXPECT_EQ(header, want);
 
   const std::string line = csv_row(sample_device(), sample_row());
@@ -715,6 +717,8 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
   EXPECT_EQ(row["cublas_power_w"], "650");
   EXPECT_EQ(row["timing"], "interleaved");
   EXPECT_EQ(row["epilogue"], "none");
+  EXPECT_EQ(row["batch"], "1");
+  EXPECT_EQ(row["group_m"], "");
   // The raw text quotes what needs it and doubles the quotes.
   EXPECT_NE(line.find(",\"A:m,B:n\","), std::string::npos) << line;
   EXPECT_NE(line.find(",\"a \"\"quoted\"\" note, with a comma\","), std::string::npos) << line;
@@ -736,7 +740,7 @@ TEST(BenchGemmWriters, CsvEmptyCells) {
   r.cublas_sm_clock_mhz.reset();
   r.cublas_power_w.reset();
   const std::vector<std::string> f = csv_fields(csv_row(sample_device(), r));
-  ASSERT_EQ(f.size(), 36u);
+  ASSERT_EQ(f.size(), 38u);
   EXPECT_EQ(f[15], "not_supported");
   EXPECT_EQ(f[16], "unsupported: k09 is not built yet");
   EXPECT_EQ(f[17], "");  // max_err
@@ -895,4 +899,106 @@ TEST(BenchGemmSummary, GeomeanAndMin) {
   EXPECT_NEAR(s[2].geomean_ratio, 4.0, 1e-12);
 }
 
+// ------------------------------------------------------------------ batched and grouped
+
+TEST(BenchGemmArgs, Batched) {
+  GemmBenchArgs a = mnk("512,2048", "512", "128");
+  a.batch = "32";
+  const GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 2u);
+  for (const GemmProblem& p : o.problems) {
+    EXPECT_EQ(p.batch, 32);
+    EXPECT_EQ(p.group, "batched");
+    EXPECT_TRUE(p.group_m.empty());
+  }
+  EXPECT_EQ(shape_name(o.problems[0]), "32x(512x512x128)");
+  EXPECT_EQ(gemm_problem_count(o.problems[0]), 32);
+  // FLOP and bytes count every problem.
+  EXPECT_DOUBLE_EQ(gemm_flops(o.problems[0]), 32.0 * 2 * 512 * 512 * 128);
+  EXPECT_EQ(gemm_operand_bytes(o.problems[0]), 32 * 2 * (512 * 128 + 128 * 512 + 512 * 512));
+  // batch 1 is a single problem.
+  a.batch = "1";
+  EXPECT_EQ(parse_ok(a).problems[0].batch, 1);
+  EXPECT_EQ(parse_ok(a).problems[0].group, "cli");
+  for (const char* bad : {"0", "-3", "x", "70000"}) {
+    a.batch = bad;
+    EXPECT_NE(parse_error(a).find("--batch"), std::string::npos) << bad;
+  }
+}
+
+TEST(BenchGemmArgs, Grouped) {
+  GemmBenchArgs a;
+  a.group_m = "1,64,300";
+  a.n = "4096";
+  a.k = "7168";
+  a.layouts = {"all"};
+  const GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 4u);  // one row per layout
+  const GemmProblem& p = o.problems[0];
+  EXPECT_EQ(p.group, "grouped");
+  EXPECT_EQ(p.group_m, (std::vector<std::int64_t>{1, 64, 300}));
+  EXPECT_EQ(p.m, 365);  // the stacked rows
+  EXPECT_EQ(p.batch, 1);
+  EXPECT_EQ(shape_name(p), "[1,64,300]x4096x7168");
+  EXPECT_EQ(gemm_problem_count(p), 3);
+  EXPECT_DOUBLE_EQ(gemm_flops(p), 2.0 * 365 * 4096 * 7168);
+  // A and D stacked, one B per problem.
+  EXPECT_EQ(gemm_operand_bytes(p), 2 * (365LL * 7168 + 3LL * 7168 * 4096 + 365LL * 4096));
+  // --grouped moe is the MoE group.
+  GemmBenchArgs moe;
+  moe.grouped = "moe";
+  const GemmBenchOptions m = parse_ok(moe);
+  ASSERT_EQ(m.problems.size(), 1u);
+  EXPECT_EQ(m.problems[0].group_m, (std::vector<std::int64_t>{64, 128, 256, 512, 768, 1024, 1536, 2048}));
+  EXPECT_EQ(m.problems[0].n, 4096);
+  EXPECT_EQ(m.problems[0].k, 7168);
+  // The CSV names the group.
+  GemmBenchRow r;
+  r.problem = p;
+  const std::vector<std::string> header = csv_fields(csv_header());
+  const std::vector<std::string> f = csv_fields(csv_row(DeviceInfo{}, r));
+  ASSERT_EQ(f.size(), header.size());
+  EXPECT_EQ(f[header.size() - 1], "1;64;300");
+  EXPECT_EQ(f[header.size() - 2], "1");
+}
+
+TEST(BenchGemmArgs, GroupedErrors) {
+  GemmBenchArgs a;
+  a.group_m = "64,128";
+  a.n = "4096";
+  EXPECT_NE(parse_error(a).find("--k is required with --group-m"), std::string::npos);
+  a.k = "1024,2048";
+  EXPECT_NE(parse_error(a).find("one N and one K"), std::string::npos);
+  a.k = "1024";
+  a.m = "64";
+  EXPECT_NE(parse_error(a).find("--m: a group's M"), std::string::npos);
+  a.m.clear();
+  a.batch = "4";
+  EXPECT_NE(parse_error(a).find("--batch"), std::string::npos);
+  a.batch.clear();
+  a.group_m = "64,0";
+  EXPECT_NE(parse_error(a).find("--group-m"), std::string::npos);
+  GemmBenchArgs g;
+  g.grouped = "dense";
+  EXPECT_NE(parse_error(g).find("not a known group"), std::string::npos);
+  g.grouped = "moe";
+  g.n = "1024";
+  EXPECT_NE(parse_error(g).find("--grouped moe is"), std::string::npos);
+  g.n.clear();
+  g.suite = "x.csv";
+  EXPECT_NE(parse_error(g).find("--suite"), std::string::npos);
+}
+
 }  // namespace
+
+// A fused epilogue takes single problems: not with a batch or a group.
+TEST(BenchGemmArgs, EpilogueIsForSingleProblems) {
+  GemmBenchArgs a = mnk("512", "512", "128");
+  a.batch = "4";
+  a.epilogue = "bias_gelu";
+  EXPECT_EQ(parse_error(a).rfind("--epilogue", 0), 0u) << parse_error(a);
+  GemmBenchArgs g;
+  g.grouped = "moe";
+  g.epilogue = "relu";
+  EXPECT_EQ(parse_error(g).rfind("--epilogue", 0), 0u) << parse_error(g);
+}

@@ -610,6 +610,9 @@ class BenchGemm(unittest.TestCase):
         (["--m", "64", "--n", "64", "--k", "64", "--iterations", "0"], "--iterations"),
         (["--m", "64", "--n", "64", "--k", "64", "--flush", "write"], "--flush: 'write' is not read or memset"),
         (["--suite", os.path.join(HERE, "data", "no_such_suite.csv")], "--suite: cannot read"),
+        (["--m", "64", "--n", "64", "--k", "64", "--batch", "0"], "--batch"),
+        (["--grouped", "dense"], "--grouped: 'dense' is not a known group"),
+        (["--group-m", "64,128", "--n", "64"], "--k is required with --group-m"),
     ]
 
     def test_argument_errors_exit_2(self):
@@ -625,14 +628,16 @@ class BenchGemm(unittest.TestCase):
         rc, out, _ = tessel("bench", "gemm", "--help")
         self.assertEqual(rc, 0)
         for text in ["--m", "--suite", "--layout", "--impl", "--verify", "--repeat", "ratio = t_cublas / t_impl",
-                     "tessel bench gemm --suite", "--flush", "gbytes_per_s", "sm_clock_mhz", "power_w"]:
+                     "tessel bench gemm --suite", "--flush", "gbytes_per_s", "sm_clock_mhz", "power_w", "--batch",
+                     "--group-m", "--grouped moe"]:
             self.assertIn(text, out)
 
     def test_valid_arguments_without_gpu_exit_4(self):
         if gpu_present():
             self.skipTest("a GPU is present: see test_gpu_run")
         for args in (["--m", "64", "--n", "64", "--k", "64"],
-                     ["--suite", os.path.join(HERE, "data", "bench_suite.csv"), "--layout", "all", "--impl", "all"]):
+                     ["--suite", os.path.join(HERE, "data", "bench_suite.csv"), "--layout", "all", "--impl", "all"],
+                     ["--m", "64", "--n", "64", "--k", "64", "--batch", "3"], ["--grouped", "moe"]):
             with self.subTest(args=args):
                 rc, out, err = tessel("bench", "gemm", *args)
                 self.assertEqual(rc, 4, err)

@@ -211,4 +211,47 @@ constexpr bool k14_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
          tiles >= 8 * static_cast<index_t>(sms);
 }
 
+/// Rule 8 (batched and grouped: one width for the whole launch).  k13's
+/// batched and grouped kernel (k13_grouped.cuh) runs 128 x 256 or 128 x 128
+/// tiles, never split and never swapped; the width is rule 2's choice over
+/// every tile of the launch: the busy share of the SM slots over all waves,
+/// times the width's full-wave speed, times the share of the computed
+/// columns that lie inside N, the widest on a tie.  `tiles_and_used(w,
+/// tiles, used, computed)` adds up, for width w, the launch's tiles and its
+/// used and computed elements of D (M x N and the tiles' 128 x w each).
+/// Examples: 32 x 512 x 512 (16 tiles of 128 x 128 per batch, 512 in all; 256
+/// of 128 x 256, two waves on 132 SMs at 0.97 busy) gives 256; the MoE group
+/// (N = 4096, M from 64 to 2048, 6336 rows: 800 tiles of 128 x 256 in 7 waves
+/// at 0.87 busy, against 1600 of 128 x 128 at 0.93 x 0.89) gives 256.
+template <class Shapes>
+constexpr int plan_group_tile(const Shapes& tiles_and_used, int sms) {
+  using namespace plan_detail;
+  int bn = 256;
+  double best = -1.0;
+  for (int w : {256, 128}) {
+    index_t tiles = 0;
+    double used = 0.0, computed = 0.0;
+    tiles_and_used(w, tiles, used, computed);
+    const double score = wave_efficiency(tiles, sms) * tile_speed(w) * (computed > 0.0 ? used / computed : 1.0);
+    if (score > best + 1e-9) {
+      best = score;
+      bn = w;
+    }
+  }
+  return bn;
+}
+
+/// Rule 8 for `batch` problems of M x N: plan_group_tile over batch x tiles.
+/// C++ example: plan_batched_tile(512, 512, 32, 132) == 256.
+constexpr int plan_batched_tile(index_t m, index_t n, index_t batch, int sms) {
+  using namespace plan_detail;
+  return plan_group_tile(
+      [&](int w, index_t& tiles, double& used, double& computed) {
+        tiles = batch * ceil_div(m, 128) * ceil_div(n, w);
+        used = static_cast<double>(batch) * static_cast<double>(m) * static_cast<double>(n);
+        computed = static_cast<double>(tiles) * 128.0 * w;
+      },
+      sms);
+}
+
 }  // namespace tessel

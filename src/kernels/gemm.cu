@@ -3,9 +3,11 @@
 // the unfused epilogue (src/kernels/gemm/epilogue.cu) after every step that
 // has no fused one.  The names of types, layouts and steps are header-only
 // (tessel/gemm_types.hpp).
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "src/kernels/gemm/launch.hpp"
 #include "tessel/core/integer.hpp"
@@ -16,6 +18,71 @@ namespace tessel {
 namespace {
 
 Status invalid(std::string msg) { return Status::failure(Status::invalid_argument, std::move(msg)); }
+
+/// The strided batch's rules (GemmArgs::batch; docs/batched.md).  Strides
+/// and counts are bounded so that every footprint below fits in 63 bits.
+Status check_batch(const GemmArgs& g) {
+  if (g.batch < 1) return invalid("batch must be at least 1 (got batch=" + std::to_string(g.batch) + ")");
+  if (g.batch == 1) return Status::success();
+  if (g.batch > 0x7FFFFFFF) return invalid("batch must be below 2^31 (got batch=" + std::to_string(g.batch) + ")");
+  for (index_t st : {g.stride_a, g.stride_b, g.stride_c, g.stride_d})
+    if (st < 0 || st > (index_t{1} << 40))
+      return invalid("batch strides must be in 0..2^40 elements (got stride_a=" + std::to_string(g.stride_a) +
+                     ", stride_b=" + std::to_string(g.stride_b) + ", stride_c=" + std::to_string(g.stride_c) +
+                     ", stride_d=" + std::to_string(g.stride_d) + ")");
+  // Batches' D must be disjoint: one below the other (stride_d at least one
+  // D's footprint), or side by side inside the rows of D (each batch N
+  // columns wide, all of them within ldd).
+  const index_t d_footprint = (g.m - 1) * g.ldd + g.n;
+  const bool stacked = g.stride_d >= d_footprint;
+  const bool side_by_side = g.stride_d >= g.n && (g.batch - 1) * g.stride_d + g.n <= g.ldd;
+  if (!stacked && !side_by_side)
+    return invalid("batches' D overlap: stride_d=" + std::to_string(g.stride_d) +
+                   " must be at least one D's footprint (M-1)*ldd+N=" + std::to_string(d_footprint) +
+                   ", or the batches must sit side by side in D's rows ((batch-1)*stride_d+N <= ldd)");
+  return Status::success();
+}
+
+/// The byte range [lo, hi) an operand's elements lie in, over every batch.
+struct Span {
+  std::uintptr_t lo = 0, hi = 0;
+  bool meets(const Span& o) const { return lo < o.hi && o.lo < hi; }
+};
+Span span_of(const void* p, index_t rows, index_t cols, index_t ld, index_t batch, index_t stride, DType t) {
+  const index_t elems = (rows - 1) * ld + cols + (batch - 1) * stride;
+  const auto lo = reinterpret_cast<std::uintptr_t>(p);
+  return {lo, lo + static_cast<std::uintptr_t>(elems) * static_cast<std::uintptr_t>(size_bytes(t))};
+}
+Span span_a(const GemmArgs& g) {
+  const bool ak = g.layout.a == MajorA::k;
+  return span_of(g.a, ak ? g.m : g.k, ak ? g.k : g.m, g.lda, g.batch, g.stride_a, g.ab_type);
+}
+Span span_b(const GemmArgs& g) {
+  const bool bn = g.layout.b == MajorB::n;
+  return span_of(g.b, bn ? g.k : g.n, bn ? g.n : g.k, g.ldb, g.batch, g.stride_b, g.ab_type);
+}
+Span span_c(const GemmArgs& g) { return span_of(g.c, g.m, g.n, g.ldc, g.batch, g.stride_c, g.cd_type); }
+Span span_d(const GemmArgs& g) { return span_of(g.d, g.m, g.n, g.ldd, g.batch, g.stride_d, g.cd_type); }
+/// C read where D is written in place (C is D: same pointer, ld and batch
+/// stride): each element is read before it is written, by the same thread.
+bool c_in_place(const GemmArgs& g) {
+  return g.c == g.d && g.ldc == g.ldd && (g.batch == 1 || g.stride_c == g.stride_d);
+}
+bool reads_c(const GemmArgs& g) { return g.c != nullptr && g.beta != 0.0f; }
+
+/// D must not overlap what the call reads (A, B, and C unless C is D in
+/// place): a kernel would read values it has already overwritten, in an
+/// order no one chose.  Conservative: byte ranges from each operand's first
+/// to last element over every batch, so operands interleaved inside each
+/// other's rows are refused too (docs/batched.md).
+Status check_overlap(const GemmArgs& g) {
+  const Span d = span_d(g);
+  if (d.meets(span_a(g))) return invalid("D overlaps A (their byte ranges over every batch intersect)");
+  if (d.meets(span_b(g))) return invalid("D overlaps B (their byte ranges over every batch intersect)");
+  if (reads_c(g) && !c_in_place(g) && d.meets(span_c(g)))
+    return invalid("D overlaps C without being C in place (same pointer, ldc = ldd and stride_c = stride_d)");
+  return Status::success();
+}
 
 /// The rules every step shares (invalid_argument: the call is malformed).
 Status check_common(const GemmArgs& g) {
@@ -37,7 +104,8 @@ Status check_common(const GemmArgs& g) {
   // Element offsets are 64-bit in the kernels, but grids are not unbounded.
   if ((g.m + 127) / 128 > 65535 * 2048LL || (g.n + 127) / 128 > 65535 * 2048LL)
     return Status::failure(Status::unsupported, "M or N too large for the grid");
-  return Status::success();
+  if (Status s = check_batch(g); !s) return s;
+  return check_overlap(g);
 }
 
 /// The bytes [begin, end) that a strided matrix of `rows` x `cols` elements
@@ -69,6 +137,11 @@ Status check_epilogue(const GemmArgs& g, bool operands) {
   if (!kind_known)
     return invalid("epilogue.bias_kind must be a BiasKind (none, row, col; got " +
                    std::to_string(static_cast<int>(e.bias_kind)) + ")");
+  if (e.active() && g.batch > 1)
+    return Status::failure(Status::unsupported,
+                           "epilogue: a fused epilogue (bias, activation, aux) takes a single problem, not a batch "
+                           "(batch = " +
+                               std::to_string(g.batch) + "): call per problem, or apply it after the batch");
   if (e.bias_kind == BiasKind::none && e.bias != nullptr)
     return invalid("epilogue.bias must be null when epilogue.bias_kind is none (a bias given without its kind)");
   if (e.bias_kind != BiasKind::none && e.bias == nullptr)
@@ -231,17 +304,10 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
   return invalid("unknown implementation");
 }
 
-Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
-  if (impl == GemmImpl::automatic) {
-    // The plan once per call; the chosen step checks the rest.
-    if (Status s = check_common(args); !s) return s;
-    if (Status s = check_epilogue(args, true); !s) return s;
-    GemmImpl step{};
-    GemmArgs with_plan;
-    if (Status s = planned(args, step, with_plan); !s) return s;
-    return gemm(step, with_plan, stream);
-  }
-  if (Status s = gemm_check(impl, args); !s) return s;
+namespace {
+
+/// The step's launcher for a checked single problem (batch ignored).
+Status launch_step(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   using namespace gemm_launch;
   // k13 fuses the epilogue where it has the instance (launch_k13); every
   // other step runs plain, then the elementwise epilogue over D.
@@ -295,9 +361,50 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
     case GemmImpl::f07_two_ctas_per_sm:
       return launch_f07(args, stream);
     case GemmImpl::automatic:
-      break;  // handled above
+      break;  // gemm() plans first
   }
   return invalid("unknown implementation");
+}
+
+/// Problem b of a strided batch, as a single GEMM.
+GemmArgs batch_item(const GemmArgs& g, index_t b) {
+  GemmArgs s = g;
+  s.batch = 1;
+  const auto at = [b](const void* p, index_t stride, DType t) -> const char* {
+    return p == nullptr ? nullptr : static_cast<const char*>(p) + b * stride * size_bytes(t);
+  };
+  s.a = at(g.a, g.stride_a, g.ab_type);
+  s.b = at(g.b, g.stride_b, g.ab_type);
+  s.c = at(g.c, g.stride_c, g.cd_type);
+  s.d = const_cast<char*>(at(g.d, g.stride_d, g.cd_type));
+  return s;
+}
+
+}  // namespace
+
+Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
+  if (impl == GemmImpl::automatic) {
+    // The plan once per call; the chosen step checks the rest.
+    if (Status s = check_common(args); !s) return s;
+    if (Status s = check_epilogue(args, true); !s) return s;
+    GemmImpl step{};
+    GemmArgs with_plan;
+    if (Status s = planned(args, step, with_plan); !s) return s;
+    return gemm(step, with_plan, stream);
+  }
+  if (Status s = gemm_check(impl, args); !s) return s;
+  if (args.batch > 1) {
+    // k13's batched kernel: every batch in one persistent launch.
+    if (impl == GemmImpl::k13_wgmma_in_flight && gemm_launch::k13_batched_applies(args))
+      return gemm_launch::launch_k13_batched(args, stream);
+    // Every other step (and k13 where its batched kernel cannot serve the
+    // call): one launch per batch, all checked above, so a failure here is
+    // the device's (cuda_error) and may leave earlier batches written.
+    for (index_t b = 0; b < args.batch; ++b)
+      if (Status s = launch_step(impl, batch_item(args, b), stream); !s) return s;
+    return Status::success();
+  }
+  return launch_step(impl, args, stream);
 }
 
 Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream) {
@@ -333,6 +440,13 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     return plan;
   }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
+  if (args.batch > 1 && gemm_launch::k13_batched_tuning(args.tuning)) {
+    // Rule 8: k13's batched kernel, one width over batch x tiles (gemm_plan.hpp).
+    const int bn = args.tuning.tile_n != 0 ? args.tuning.tile_n : plan_batched_tile(args.m, args.n, args.batch, sms);
+    plan.tuning = GemmTuning{bn, 1, SwapAB::off, args.tuning.raster_group != 0 ? args.tuning.raster_group : 8};
+    plan.why = "k13 batched tile 128x" + std::to_string(bn) + " (" + std::to_string(args.batch) + " batches)";
+    return plan;
+  }
   // A's rows as TMA reads them: the caller's where TMA can (lda a multiple
   // of 8 elements), else the padded copy's, whose rows are whole 128-byte lines.
   const bool a_whole_lines = args.lda % 8 != 0 || args.lda % 64 == 0;
@@ -345,12 +459,155 @@ GemmPlan gemm_plan(const GemmArgs& args) {
               : k13_fused_instance(plan.tuning) ? " fused epilogue"
                                                 : " unfused epilogue");
   const GemmTuning& asked = args.tuning;
-  if (!fused && asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan &&
+  if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
+  if (!fused && args.batch == 1 && asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan &&
       k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
     plan.impl = GemmImpl::k14_cluster_multicast;
     plan.why = "k14 tile 128x256 cluster 2x1 (short K)";
   }
   return plan;
+}
+
+// ------------------------------------------------------------------ grouped GEMM
+
+namespace {
+
+Status group_invalid(int g, const std::string& msg) { return invalid("problem " + std::to_string(g) + ": " + msg); }
+
+/// The group's own rules (gemm_grouped_check's contract), after each
+/// problem passed the single-problem checks.
+Status check_group_rules(const GemmArgs* p, int count) {
+  const GemmArgs& first = p[0];
+  int tile_n = 0;
+  for (int g = 0; g < count; ++g) {
+    const GemmArgs& x = p[g];
+    if (x.batch != 1)
+      return group_invalid(g, "a grouped problem is one GEMM (batch = 1; got batch=" + std::to_string(x.batch) + ")");
+    if (x.ab_type != first.ab_type || x.cd_type != first.cd_type)
+      return group_invalid(g, "all problems of a group share ab_type and cd_type (problem 0's: " +
+                                  std::string(name(first.ab_type)) + " -> " + name(first.cd_type) + ")");
+    if (x.layout.a != first.layout.a || x.layout.b != first.layout.b)
+      return group_invalid(
+          g, "all problems of a group share the layout (problem 0's: " + std::string(name(first.layout)) + ")");
+    const GemmTuning& t = x.tuning;
+    if ((t.tile_n != 0 && t.tile_n != 128 && t.tile_n != 256) || (t.splits != 0 && t.splits != 1) ||
+        (t.swap_ab != SwapAB::plan && t.swap_ab != SwapAB::off) || t.raster_group < 0 || t.raster_group > 65536)
+      return group_invalid(g,
+                           "a group's tuning is tile_n 0, 128 or 256, splits 0 or 1, no swap (grouped "
+                           "launches split no K and swap no operands) and raster_group 0..65536");
+    if (t.tile_n != 0 && tile_n != 0 && t.tile_n != tile_n)
+      return group_invalid(g, "the problems of a group name one tuning.tile_n (one tile width per launch)");
+    if (t.tile_n != 0) tile_n = t.tile_n;
+  }
+  return Status::success();
+}
+
+/// No problem's D may overlap another problem's D, A, B or C: the problems
+/// run concurrently in one launch.  O(count log count): the D ranges sorted,
+/// then every input range looked up among them.
+Status check_group_overlap(const GemmArgs* p, int count) {
+  struct Out {
+    Span s;
+    int g;
+  };
+  std::vector<Out> ds(static_cast<std::size_t>(count));
+  for (int g = 0; g < count; ++g) ds[static_cast<std::size_t>(g)] = {span_d(p[g]), g};
+  std::sort(ds.begin(), ds.end(), [](const Out& x, const Out& y) { return x.s.lo < y.s.lo; });
+  for (std::size_t i = 1; i < ds.size(); ++i)
+    if (ds[i].s.lo < ds[i - 1].s.hi)
+      return group_invalid(ds[i].g, "D overlaps problem " + std::to_string(ds[i - 1].g) +
+                                        "'s D (groups with mismatched pointers are rejected)");
+  // Disjoint and sorted by start, the D ranges are sorted by end as well.
+  const auto check = [&](int g, const Span& in, const char* what) -> Status {
+    auto it =
+        std::lower_bound(ds.begin(), ds.end(), in.lo, [](const Out& x, std::uintptr_t lo) { return x.s.hi <= lo; });
+    for (int seen = 0; it != ds.end() && seen < 2 && it->s.lo < in.hi; ++it, ++seen)
+      if (it->g != g)
+        return group_invalid(it->g, std::string("D overlaps problem ") + std::to_string(g) + "'s " + what +
+                                        " (groups with mismatched pointers are rejected)");
+    return Status::success();
+  };
+  for (int g = 0; g < count; ++g) {
+    if (Status s = check(g, span_a(p[g]), "A"); !s) return s;
+    if (Status s = check(g, span_b(p[g]), "B"); !s) return s;
+    if (reads_c(p[g]))
+      if (Status s = check(g, span_c(p[g]), "C"); !s) return s;
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+Status gemm_grouped_check(const GemmArgs* problems, int count) {
+  if (problems == nullptr || count < 1)
+    return invalid("a group has at least one problem (got count=" + std::to_string(count) +
+                   (problems == nullptr ? ", problems null)" : ")"));
+  if (count > gemm_launch::kMaxGroups)
+    return Status::failure(Status::unsupported, "a group has at most " + std::to_string(gemm_launch::kMaxGroups) +
+                                                    " problems (got " + std::to_string(count) + ")");
+  // Each problem as a single one: the common rules, and `auto`'s type rule
+  // (fp32 inputs need fp32 outputs: f07, the only fp32 step a group can run).
+  for (int g = 0; g < count; ++g) {
+    const GemmArgs& x = problems[g];
+    Status s = check_common(x);
+    if (s && x.epilogue.active())
+      s = Status::failure(Status::unsupported,
+                          "a fused epilogue (bias, activation, aux) is not served in a group: call it per problem");
+    if (s && x.ab_type == DType::f32) s = check_types(GemmImpl::f07_two_ctas_per_sm, x);
+    if (!s) return Status::failure(s.code, "problem " + std::to_string(g) + ": " + s.message);
+  }
+  if (Status s = check_group_rules(problems, count); !s) return s;
+  return check_group_overlap(problems, count);
+}
+
+GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
+  GemmPlan plan;
+  if (problems == nullptr || count < 1) {
+    plan.why = "empty group";
+    return plan;
+  }
+  const DeviceTraits dev = device_traits();
+  int forced = 0;
+  for (int g = 0; g < count; ++g)
+    if (problems[g].tuning.tile_n != 0) forced = problems[g].tuning.tile_n;
+  if (problems[0].ab_type == DType::f32 || dev.major != 9 || dev.minor != 0) {
+    plan = gemm_plan(problems[0]);
+    plan.why = "each problem by itself (" +
+               std::string(problems[0].ab_type == DType::f32 ? "fp32 inputs" : "not sm_90") +
+               "), the first: " + plan.why;
+    return plan;
+  }
+  const int bn = forced != 0
+                     ? forced
+                     : plan_group_tile(
+                           [&](int w, index_t& tiles, double& used, double& computed) {
+                             tiles = 0, used = computed = 0.0;
+                             for (int g = 0; g < count; ++g) {
+                               const GemmArgs& x = problems[g];
+                               const index_t t = plan_detail::ceil_div(x.m, 128) * plan_detail::ceil_div(x.n, w);
+                               tiles += t;
+                               used += static_cast<double>(x.m) * static_cast<double>(x.n);
+                               computed += static_cast<double>(t) * 128.0 * w;
+                             }
+                           },
+                           dev.sms);
+  plan.impl = GemmImpl::k13_wgmma_in_flight;
+  plan.tuning = GemmTuning{bn, 1, SwapAB::off};
+  plan.why = "k13 grouped tile 128x" + std::to_string(bn) + " (" + std::to_string(count) + " problems)";
+  return plan;
+}
+
+Status gemm_grouped(const GemmArgs* problems, int count, cudaStream_t stream) {
+  if (Status s = gemm_grouped_check(problems, count); !s) return s;
+  const GemmPlan plan = gemm_plan_grouped(problems, count);
+  if (plan.why.rfind("k13 grouped", 0) == 0 && gemm_launch::k13_grouped_applies(problems, count))
+    return gemm_launch::launch_k13_grouped(problems, count, plan.tuning.tile_n, stream);
+  // Elsewhere (another device, fp32 inputs, operands TMA cannot read): one
+  // call per problem, all checked above.
+  for (int g = 0; g < count; ++g)
+    if (Status s = gemm(problems[g], stream); !s)
+      return Status::failure(s.code, "problem " + std::to_string(g) + ": " + s.message);
+  return Status::success();
 }
 
 namespace gemm_launch {

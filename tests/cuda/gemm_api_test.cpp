@@ -15,14 +15,17 @@ using namespace tessel;
 
 namespace {
 
+/// A fake device address, 2^40 bytes apart per `slot`: never dereferenced,
+/// and far enough apart that no operand of these tests overlaps another.
+void* fake(int slot) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(slot) << 40); }
+
 /// A well-formed problem with pointers that are never dereferenced.
 GemmArgs valid_args() {
   GemmArgs g;
   g.m = 100, g.n = 60, g.k = 40;
   g.lda = 40, g.ldb = 60, g.ldc = 60, g.ldd = 60;  // A:k, B:n
-  void* fake = reinterpret_cast<void*>(std::uintptr_t{1} << 20);
-  g.a = g.b = g.c = fake;
-  g.d = fake;
+  g.a = fake(1), g.b = fake(2), g.c = fake(3);
+  g.d = fake(4);
   g.alpha = 1.0f, g.beta = 1.0f;
   return g;
 }
@@ -378,4 +381,147 @@ TEST(GemmApi, PlanWithAnEpilogueNamesThePath) {
   } else {
     EXPECT_NE(p.why.find("unfused epilogue"), std::string::npos) << p.why;
   }
+}
+
+// ------------------------------------------------------------------ strided batched
+
+// Each rule of the batch (GemmArgs::batch and the strides) is
+// invalid_argument naming it, for every step and `auto`, before any CUDA call.
+TEST(GemmApi, BatchRulesAreInvalidArgument) {
+  const auto batched = [] {
+    GemmArgs g = valid_args();
+    g.batch = 3;
+    g.stride_a = 100 * 40, g.stride_b = 40 * 60, g.stride_c = 100 * 60, g.stride_d = 100 * 60;
+    return g;
+  };
+  for (GemmImpl impl : kAllGemmImpls)
+    EXPECT_NE(gemm_check(impl, batched()).code, Status::invalid_argument) << name(impl);
+  EXPECT_NE(gemm_check(GemmImpl::automatic, batched()).code, Status::invalid_argument);
+  GemmArgs g = batched();
+  g.batch = 0;
+  expect_invalid(g, "batch = 0", "batch must be at least 1");
+  g = batched(), g.stride_a = -8;
+  expect_invalid(g, "negative stride_a", "batch strides");
+  g = batched(), g.stride_d = -6000;
+  expect_invalid(g, "negative stride_d", "batch strides");
+  // One D's footprint is 99 * 60 + 60 = 6000 elements: 5999 overlaps the next batch.
+  g = batched(), g.stride_d = 5999;
+  expect_invalid(g, "stride_d below D's footprint", "batches' D overlap");
+  g = batched(), g.stride_d = 0;
+  expect_invalid(g, "stride_d = 0", "batches' D overlap");
+  // Broadcast A, B and C (stride 0) are fine; D side by side in its rows too.
+  g = batched(), g.stride_a = 0, g.stride_b = 0, g.stride_c = 0;
+  EXPECT_NE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).code, Status::invalid_argument)
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+  g = batched(), g.ldd = 3 * 60, g.stride_d = 60;
+  EXPECT_NE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).code, Status::invalid_argument)
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+  g = batched(), g.ldd = 3 * 60 - 1, g.stride_d = 60;  // the third batch's last column passes ldd
+  expect_invalid(g, "side by side beyond ldd", "batches' D overlap");
+  // batch = 1 ignores the strides.
+  g = valid_args(), g.stride_d = -1, g.stride_a = -5;
+  EXPECT_NE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).code, Status::invalid_argument);
+}
+
+// D must not overlap A, B or C (except C as D in place), over every batch.
+TEST(GemmApi, OverlappingOutputIsInvalidArgument) {
+  GemmArgs g = valid_args();
+  g.d = const_cast<void*>(g.a);
+  expect_invalid(g, "D is A", "D overlaps A");
+  g = valid_args(), g.d = static_cast<char*>(const_cast<void*>(g.b)) + 64;
+  expect_invalid(g, "D inside B", "D overlaps B");
+  g = valid_args(), g.d = const_cast<void*>(g.c), g.ldd = g.ldc + 1;
+  expect_invalid(g, "D over C with another ld", "D overlaps C");
+  // C in place (same pointer and ld) is allowed, and so is any C when beta = 0.
+  g = valid_args(), g.d = const_cast<void*>(g.c);
+  EXPECT_NE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).code, Status::invalid_argument)
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+  g = valid_args(), g.beta = 0.0f, g.d = static_cast<char*>(const_cast<void*>(g.c)) + 2;
+  EXPECT_NE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).code, Status::invalid_argument);
+  // A later batch's D reaching into A: A's range starts 3 D footprints after D.
+  g = valid_args();
+  g.batch = 4, g.stride_d = 6000, g.stride_a = 4000, g.stride_b = 0, g.stride_c = 6000;
+  g.a = static_cast<char*>(g.d) + 3 * 6000 * 2;
+  expect_invalid(g, "batch 3's D is A", "D overlaps A");
+  g.batch = 3;  // three batches of D end where A starts
+  EXPECT_NE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).code, Status::invalid_argument)
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+}
+
+// ------------------------------------------------------------------ grouped
+
+namespace {
+
+/// `count` well-formed problems with disjoint operands (4 fake slots each).
+std::vector<GemmArgs> valid_group(int count) {
+  std::vector<GemmArgs> v;
+  for (int g = 0; g < count; ++g) {
+    GemmArgs x = valid_args();
+    x.m = 1 + 37 * g;
+    x.k = 40 + g;
+    x.lda = x.k;
+    x.a = fake(8 + 4 * g), x.b = fake(9 + 4 * g), x.c = fake(10 + 4 * g), x.d = fake(11 + 4 * g);
+    x.alpha = static_cast<float>(g + 1);  // scalars may differ
+    v.push_back(x);
+  }
+  return v;
+}
+
+void expect_group_invalid(const std::vector<GemmArgs>& v, const char* what, const char* keyword) {
+  const Status s = gemm_grouped_check(v.data(), static_cast<int>(v.size()));
+  EXPECT_EQ(s.code, Status::invalid_argument) << what << ": got " << to_string(s.code) << ": " << s.message;
+  EXPECT_NE(s.message.find(keyword), std::string::npos) << what << ": " << s.message;
+  // gemm_grouped() checks first and returns before any CUDA call.
+  EXPECT_EQ(gemm_grouped(v.data(), static_cast<int>(v.size())).code, Status::invalid_argument) << what;
+}
+
+}  // namespace
+
+TEST(GemmApi, GroupRulesAreInvalidArgument) {
+  for (int count : {1, 8, 300}) {
+    const std::vector<GemmArgs> v = valid_group(count);
+    const Status s = gemm_grouped_check(v.data(), count);
+    EXPECT_TRUE(s.is_ok()) << count << ": " << s.message;
+  }
+  EXPECT_EQ(gemm_grouped_check(nullptr, 3).code, Status::invalid_argument);
+  std::vector<GemmArgs> v = valid_group(8);
+  EXPECT_EQ(gemm_grouped_check(v.data(), 0).code, Status::invalid_argument);
+  EXPECT_EQ(gemm_grouped(v.data(), -1).code, Status::invalid_argument);
+  // A problem breaking a single-problem rule names its index.
+  v = valid_group(8), v[5].lda = v[5].k - 1;
+  expect_group_invalid(v, "problem 5's lda", "problem 5: lda");
+  v = valid_group(8), v[2].d = nullptr;
+  expect_group_invalid(v, "problem 2's null D", "problem 2:");
+  v = valid_group(8), v[3].batch = 2, v[3].stride_d = 1 << 20;
+  expect_group_invalid(v, "a batched problem", "batch = 1");
+  v = valid_group(8), v[4].ab_type = DType::f16;
+  expect_group_invalid(v, "mixed input types", "share ab_type");
+  v = valid_group(8), v[4].cd_type = DType::f32;
+  expect_group_invalid(v, "mixed output types", "share ab_type and cd_type");
+  v = valid_group(8), v[7].layout.b = MajorB::k, v[7].ldb = v[7].k;
+  expect_group_invalid(v, "mixed layouts", "share the layout");
+  v = valid_group(8), v[1].tuning.splits = 2;
+  expect_group_invalid(v, "split K", "tuning");
+  v = valid_group(8), v[1].tuning.tile_n = 64;
+  expect_group_invalid(v, "tile_n 64", "tuning");
+  v = valid_group(8), v[1].tuning.swap_ab = SwapAB::on;
+  expect_group_invalid(v, "the swap", "tuning");
+  v = valid_group(8), v[1].tuning.tile_n = 128, v[6].tuning.tile_n = 256;
+  expect_group_invalid(v, "two tile widths", "one tuning.tile_n");
+  // Overlaps between problems: D with D, D with another's A, B, C.
+  v = valid_group(8), v[6].d = static_cast<char*>(v[2].d) + 100;
+  expect_group_invalid(v, "D over D", "D overlaps problem");
+  v = valid_group(8), v[6].d = const_cast<void*>(v[1].a);
+  expect_group_invalid(v, "D over another's A", "'s A");
+  v = valid_group(8), v[0].b = static_cast<char*>(v[7].d) + 8;
+  expect_group_invalid(v, "another's B over D", "'s B");
+  v = valid_group(8), v[3].c = v[5].d;
+  expect_group_invalid(v, "another's C over D", "'s C");
+  // Two problems reading the same A and B (shared weights) are fine.
+  v = valid_group(8);
+  for (GemmArgs& x : v) x.b = v[0].b, x.k = 40, x.lda = 40;
+  EXPECT_TRUE(gemm_grouped_check(v.data(), 8).is_ok()) << gemm_grouped_check(v.data(), 8).message;
+  // The plan names its rule.
+  const GemmPlan p = gemm_plan_grouped(v.data(), 8);
+  EXPECT_FALSE(p.why.empty());
 }

@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -856,6 +857,362 @@ std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
           : t.swap_ab == SwapAB::off ? "_noswap"
                                      : "");
 }
+
+// ------------------------------------------------------------------ strided batched and grouped
+
+/// Operand `which` (0 A, 1 B, 2 C) of a shifted problem, in its memory
+/// order, copied from the sources: A_s(i, l) = A(i + s, l), B_s(l, j) =
+/// B(l, j + s), C_s(i, j) = C(i + s, j + s), so that problem s's product is
+/// P_K(i + s, j + s) of the reference (K from kFullK).
+struct Shifted {
+  index_t m, n, k;
+  int sa, sb, sc;  // the shifts of A's rows, B's columns, C's rows and columns
+};
+
+std::int64_t shifted_value(const World& w, const Shifted& x, int ks, bool with_c, index_t i, index_t j) {
+  (void)w;
+  // P_K(i + sa, j + sb) needs a product of shifted A and B: A's shift moves
+  // the row, B's the column of the same prefix product.
+  const std::int64_t p = g_world->ref[ks][static_cast<std::size_t>((i + x.sa) * kMax + (j + x.sb))];
+  return with_c ? 2 * p - c_at(static_cast<int>(i + x.sc), static_cast<int>(j + x.sc)) : p;
+}
+
+/// Copies problem x's operands into `a`, `b`, `c` (device addresses with the
+/// problem's leading dimensions) on the world's stream.
+void upload_shifted(World& w, const Shifted& x, DType ab, DType cd, GemmLayout l, void* a, index_t lda, void* b,
+                    index_t ldb, void* c, index_t ldc) {
+  const std::size_t eab = static_cast<std::size_t>(size_bytes(ab)), ecd = static_cast<std::size_t>(size_bytes(cd));
+  const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
+  const int at = ab_slot(ab);
+  // A:k rows are i (shifted), A:m rows are l and its columns i (shifted).
+  const char* a_src = static_cast<const char*>(w.a_src[at][ak ? 0 : 1].p) +
+                      (ak ? static_cast<std::size_t>(x.sa) * kMax : static_cast<std::size_t>(x.sa)) * eab;
+  CUDA_CHECK(cudaMemcpy2DAsync(a, lda * eab, a_src, kMax * eab, (ak ? x.k : x.m) * eab, ak ? x.m : x.k,
+                               cudaMemcpyDeviceToDevice, w.stream));
+  // B:n rows are l and its columns j (shifted), B:k rows are j (shifted).
+  const char* b_src = static_cast<const char*>(w.b_src[at][bn ? 0 : 1].p) +
+                      (bn ? static_cast<std::size_t>(x.sb) : static_cast<std::size_t>(x.sb) * kMax) * eab;
+  CUDA_CHECK(cudaMemcpy2DAsync(b, ldb * eab, b_src, kMax * eab, (bn ? x.n : x.k) * eab, bn ? x.k : x.n,
+                               cudaMemcpyDeviceToDevice, w.stream));
+  if (c != nullptr) {
+    const char* c_src = static_cast<const char*>(w.c_src[cd_slot(cd)].p) +
+                        (static_cast<std::size_t>(x.sc) * kMax + static_cast<std::size_t>(x.sc)) * ecd;
+    CUDA_CHECK(cudaMemcpy2DAsync(c, ldc * ecd, c_src, kMax * ecd, x.n * ecd, x.m, cudaMemcpyDeviceToDevice, w.stream));
+  }
+}
+
+struct Allocation {
+  void* p = nullptr;
+  explicit Allocation(std::size_t bytes) {
+    if (cudaMalloc(&p, bytes) != cudaSuccess) ADD_FAILURE() << "cudaMalloc of " << bytes << " bytes failed";
+  }
+  Allocation(const Allocation&) = delete;
+  Allocation& operator=(const Allocation&) = delete;
+  ~Allocation() {
+    if (p) cudaFree(p);
+  }
+};
+
+/// One strided batched case: `batch` problems of m x n x k, batch b shifted
+/// by b (A's rows unless A is broadcast, B's columns unless B is, C's rows
+/// and columns unless C is), with `gap` elements between batches beyond
+/// each one's footprint (the strides: footprint + gap, or 0 for a broadcast).
+struct BatchCase {
+  index_t m, n, k, batch;
+  DType ab = DType::bf16, cd = DType::bf16;
+  GemmLayout layout{};
+  bool with_c = true;
+  bool bcast_a = false, bcast_b = false, bcast_c = false;
+  index_t gap = 8;
+  GemmTuning tuning{};  // k13's; splits beyond K's k-tiles are cut to them
+};
+
+void run_batch_case(GemmImpl impl, const BatchCase& bc) {
+  World& w = *g_world;
+  const int ks = k_index(bc.k);
+  ASSERT_GE(ks, 0);
+  const bool ak = bc.layout.a == MajorA::k, bn = bc.layout.b == MajorB::n;
+  GemmArgs g;
+  g.m = bc.m, g.n = bc.n, g.k = bc.k, g.batch = bc.batch;
+  g.ab_type = bc.ab, g.cd_type = bc.cd, g.layout = bc.layout;
+  // Rows of whole 16-byte granules (TMA reads A and B as they are: k13's
+  // batched kernel, not the loop of single launches with padded copies).
+  const auto up8 = [](index_t x) { return (x + 7) / 8 * 8; };
+  g.lda = up8(ak ? bc.k : bc.m), g.ldb = up8(bn ? bc.n : bc.k), g.ldc = bc.n, g.ldd = bc.n;
+  const index_t fa = (ak ? bc.m : bc.k) * g.lda, fb = (bn ? bc.k : bc.n) * g.ldb, fcd = bc.m * bc.n;
+  g.stride_a = bc.bcast_a ? 0 : fa + bc.gap;
+  g.stride_b = bc.bcast_b ? 0 : fb + bc.gap;
+  g.stride_c = bc.bcast_c ? 0 : fcd + bc.gap;
+  g.stride_d = fcd + bc.gap;  // gap 0 with M whole tiles: D of every batch as one tall TMA map
+  const std::size_t eab = static_cast<std::size_t>(size_bytes(bc.ab)),
+                    ecd = static_cast<std::size_t>(size_bytes(bc.cd));
+  const std::size_t nb = static_cast<std::size_t>(bc.batch);
+  Allocation a((fa + bc.gap) * eab * nb), b((fb + bc.gap) * eab * nb), c((fcd + bc.gap) * ecd * nb),
+      d((fcd + bc.gap) * ecd * nb);
+  g.a = a.p, g.b = b.p, g.d = d.p;
+  g.c = bc.with_c ? c.p : nullptr;
+  g.alpha = bc.with_c ? 2.0f : 1.0f;
+  g.beta = bc.with_c ? -1.0f : 0.0f;
+  g.tuning = bc.tuning;
+  if (g.tuning.splits > (bc.k + 63) / 64) g.tuning.splits = static_cast<int>((bc.k + 63) / 64);
+  std::vector<Shifted> xs;
+  for (index_t s = 0; s < bc.batch; ++s) {
+    const Shifted x{bc.m,
+                    bc.n,
+                    bc.k,
+                    bc.bcast_a ? 0 : static_cast<int>(s),
+                    bc.bcast_b ? 0 : static_cast<int>(s),
+                    bc.bcast_c ? 0 : static_cast<int>(s)};
+    xs.push_back(x);
+    upload_shifted(w, x, bc.ab, bc.cd, bc.layout, static_cast<char*>(a.p) + s * g.stride_a * eab, g.lda,
+                   static_cast<char*>(b.p) + s * g.stride_b * eab, g.ldb,
+                   bc.with_c ? static_cast<char*>(c.p) + s * g.stride_c * ecd : nullptr, g.ldc);
+  }
+  const std::size_t d_bytes = (fcd + bc.gap) * ecd * nb;
+  CUDA_CHECK(cudaMemsetAsync(d.p, 0xFF, d_bytes, w.stream));
+  const std::string what = std::string(short_name(impl)) + " batch " + std::to_string(bc.batch) + " of " +
+                           std::to_string(bc.m) + "x" + std::to_string(bc.n) + "x" + std::to_string(bc.k) + " " +
+                           name(bc.ab) + "->" + name(bc.cd) + " " + name(bc.layout) + (bc.with_c ? " with C" : "") +
+                           (bc.bcast_a ? " A broadcast" : "") + (bc.bcast_b ? " B broadcast" : "") +
+                           (bc.bcast_c ? " C broadcast" : "");
+  const Status st = gemm(impl, g, w.stream);
+  std::vector<unsigned char> h(d_bytes);
+  CUDA_CHECK(cudaMemcpyAsync(h.data(), d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+  CUDA_CHECK(cudaStreamSynchronize(w.stream));
+  if (st.code == Status::unsupported) {  // the step's own rule (k14's shapes): nothing written
+    for (unsigned char x : h) ASSERT_EQ(x, 0xFF) << what << ": unsupported, but D was written";
+    return;
+  }
+  ASSERT_TRUE(st.is_ok()) << what << ": " << st.message;
+  const std::uint32_t poison = bc.cd == DType::f32 ? 0xFFFFFFFFu : 0xFFFFu;
+  int bad = 0;
+  const std::size_t elems = d_bytes / ecd;
+  for (std::size_t e = 0; e < elems; ++e) {
+    const index_t s = static_cast<index_t>(e) / g.stride_d, r = static_cast<index_t>(e) % g.stride_d;
+    std::uint32_t want = poison;
+    if (r < fcd)
+      want = round_bits(shifted_value(w, xs[static_cast<std::size_t>(s)], ks, bc.with_c, r / bc.n, r % bc.n), bc.cd);
+    const std::uint32_t got = bits_at(h, e, bc.cd);
+    if (got != want && bad++ < 5)
+      ADD_FAILURE() << what << ": batch " << s << " element " << r << " = 0x" << std::hex << got << ", expected 0x"
+                    << want << std::dec << (r >= fcd ? " (between batches: must stay poisoned)" : "");
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+class GemmBatched : public Gemm {};
+
+TEST_P(GemmBatched, ExactAcrossBatchesShapesAndLayouts) {
+  std::string why;
+  if (step_not_built(why)) GTEST_SKIP() << why;
+  const GemmImpl impl = GetParam().impl;
+  // batch 1, 3 and 7; whole and partial tiles (M = 128, 256 take the tall TMA
+  // store of D; 129 and 1 the row stores); all four layouts.
+  for (GemmLayout l : kAllGemmLayouts)
+    for (index_t batch : {1, 3, 7})
+      for (const auto& mnk : {std::array<index_t, 3>{128, 256, 192}, std::array<index_t, 3>{129, 17, 65},
+                              std::array<index_t, 3>{1, 64, 63}, std::array<index_t, 3>{256, 129, 1000}}) {
+        BatchCase bc{mnk[0], mnk[1], mnk[2], batch, DType::bf16, DType::bf16, l, batch != 3};
+        bc.gap = batch == 7 ? 0 : 8;
+        bc.tuning = GetParam().tuning;
+        run_batch_case(impl, bc);
+        if (HasFatalFailure()) return;
+      }
+}
+
+TEST_P(GemmBatched, BroadcastOperandsOutputTypesAndUnalignedStrides) {
+  std::string why;
+  if (step_not_built(why)) GTEST_SKIP() << why;
+  const GemmImpl impl = GetParam().impl;
+  for (DType cd : {DType::bf16, DType::f16, DType::f32})
+    for (int bcast = 0; bcast < 4; ++bcast) {
+      BatchCase bc{128, 64, 65, 3, cd == DType::f16 ? DType::f16 : DType::bf16, cd};
+      bc.bcast_a = bcast == 1, bc.bcast_b = bcast == 2, bc.bcast_c = bcast == 3;
+      bc.tuning = GetParam().tuning;
+      run_batch_case(impl, bc);
+      if (HasFatalFailure()) return;
+    }
+  // Batch strides TMA cannot step (not 16-byte multiples): k13 runs one launch per batch.
+  BatchCase odd{129, 64, 63, 3};
+  odd.gap = 3;
+  odd.tuning = GetParam().tuning;
+  run_batch_case(impl, odd);
+}
+
+/// A rejected batched call writes nothing.
+TEST_P(GemmBatched, RejectsOverlappingBatchesAndWritesNothing) {
+  World& w = *g_world;
+  GemmArgs g;
+  g.m = 64, g.n = 48, g.k = 32, g.batch = 3;
+  g.lda = 32, g.ldb = 48, g.ldd = 48;
+  g.a = w.a.p, g.b = w.b.p, g.d = w.d.p;
+  g.stride_a = 64 * 32, g.stride_b = 32 * 48, g.stride_d = 64 * 48 - 1;  // D's batches overlap by one element
+  const std::size_t d_bytes = 3 * 64 * 48 * 2;
+  CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
+  const Status s = gemm(GetParam().impl, g, w.stream);
+  EXPECT_EQ(s.code, Status::invalid_argument) << s.message;
+  std::vector<unsigned char> h(d_bytes);
+  CUDA_CHECK(cudaMemcpyAsync(h.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+  CUDA_CHECK(cudaStreamSynchronize(w.stream));
+  int written = 0;
+  for (unsigned char x : h) written += x != 0xFF;
+  EXPECT_EQ(written, 0) << "D was written";
+}
+
+std::vector<StepParam> batched_steps() {
+  // Every step serves a batch (k13 in one launch, the others one launch per
+  // batch); the slow CUDA-core steps are left to the single-problem suites.
+  return {StepParam{GemmImpl::automatic},
+          StepParam{GemmImpl::k13_wgmma_in_flight, {128, 1}},
+          StepParam{GemmImpl::k13_wgmma_in_flight, {256, 1}},
+          StepParam{GemmImpl::k13_wgmma_in_flight, {64, 2}},
+          StepParam{GemmImpl::k08_smem_epilogue},
+          StepParam{GemmImpl::k12_wgmma},
+          StepParam{GemmImpl::k14_cluster_multicast}};
+}
+INSTANTIATE_TEST_SUITE_P(Batched, GemmBatched, ::testing::ValuesIn(batched_steps()), param_name);
+
+// ------------------------------------------------------------------ grouped
+
+/// A group of shifted problems (problem g shifted by g % 50), each in its own
+/// allocation, checked bit for bit, D's row padding included.
+void run_group(const std::vector<std::array<index_t, 3>>& shapes, DType ab, DType cd, GemmLayout l, int tile_n,
+               const std::string& label) {
+  World& w = *g_world;
+  const std::size_t eab = static_cast<std::size_t>(size_bytes(ab)), ecd = static_cast<std::size_t>(size_bytes(cd));
+  const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
+  const int count = static_cast<int>(shapes.size());
+  std::vector<GemmArgs> gs(shapes.size());
+  std::vector<std::unique_ptr<Allocation>> mem;
+  std::vector<Shifted> xs;
+  for (int p = 0; p < count; ++p) {
+    const auto [m, n, k] = shapes[static_cast<std::size_t>(p)];
+    const int s = p % 50;
+    GemmArgs& g = gs[static_cast<std::size_t>(p)];
+    g.m = m, g.n = n, g.k = k, g.ab_type = ab, g.cd_type = cd, g.layout = l;
+    // A's and B's rows whole 16-byte granules (the grouped kernel reads them
+    // as they are); D's rows padded by 8, TMA-storable where N is a multiple of 8.
+    const auto up8 = [](index_t x) { return (x + 7) / 8 * 8; };
+    g.lda = up8(ak ? k : m) + 8, g.ldb = up8(bn ? n : k) + 8, g.ldc = n, g.ldd = n + 8;
+    g.tuning.tile_n = tile_n;
+    const bool with_c = p % 2 == 0;
+    g.alpha = with_c ? 2.0f : 1.0f, g.beta = with_c ? -1.0f : 0.0f;
+    mem.push_back(std::make_unique<Allocation>((ak ? m : k) * g.lda * eab));
+    g.a = mem.back()->p;
+    mem.push_back(std::make_unique<Allocation>((bn ? k : n) * g.ldb * eab));
+    g.b = mem.back()->p;
+    mem.push_back(std::make_unique<Allocation>(m * g.ldc * ecd));
+    g.c = with_c ? mem.back()->p : nullptr;
+    mem.push_back(std::make_unique<Allocation>(m * g.ldd * ecd));
+    g.d = mem.back()->p;
+    xs.push_back(Shifted{m, n, k, s, s, s});
+    upload_shifted(w, xs.back(), ab, cd, l, const_cast<void*>(g.a), g.lda, const_cast<void*>(g.b), g.ldb,
+                   with_c ? const_cast<void*>(g.c) : nullptr, g.ldc);
+    CUDA_CHECK(cudaMemsetAsync(g.d, 0xFF, m * g.ldd * ecd, w.stream));
+  }
+  const Status st = gemm_grouped(gs.data(), count, w.stream);
+  ASSERT_TRUE(st.is_ok()) << label << ": " << st.message;
+  const std::uint32_t poison = cd == DType::f32 ? 0xFFFFFFFFu : 0xFFFFu;
+  int bad = 0;
+  for (int p = 0; p < count && bad < 5; ++p) {
+    const GemmArgs& g = gs[static_cast<std::size_t>(p)];
+    std::vector<unsigned char> h(static_cast<std::size_t>(g.m * g.ldd) * ecd);
+    CUDA_CHECK(cudaMemcpyAsync(h.data(), g.d, h.size(), cudaMemcpyDeviceToHost, w.stream));
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));
+    const int ks = k_index(g.k);
+    ASSERT_GE(ks, 0);
+    for (index_t i = 0; i < g.m; ++i)
+      for (index_t j = 0; j < g.ldd; ++j) {
+        const std::uint32_t want =
+            j < g.n ? round_bits(shifted_value(w, xs[static_cast<std::size_t>(p)], ks, g.beta != 0.0f, i, j), cd)
+                    : poison;
+        const std::uint32_t got = bits_at(h, static_cast<std::size_t>(i * g.ldd + j), cd);
+        if (got != want && bad++ < 5)
+          ADD_FAILURE() << label << ": problem " << p << " (" << g.m << "x" << g.n << "x" << g.k << ") D(" << i << ","
+                        << j << ") = 0x" << std::hex << got << ", expected 0x" << want << std::dec;
+      }
+  }
+  EXPECT_EQ(bad, 0) << label;
+}
+
+class GemmGrouped : public Gemm {};
+
+TEST_P(GemmGrouped, MixedShapesEveryLayout) {
+  const int tile_n = GetParam().tuning.tile_n;
+  // M = 1, K not a multiple of 64, partial tiles everywhere; alpha/beta per problem.
+  const std::vector<std::array<index_t, 3>> shapes = {{1, 64, 65}, {129, 257, 192}, {64, 128, 63}, {257, 129, 1000},
+                                                      {17, 8, 1},  {128, 256, 64},  {300, 17, 8},  {1, 990, 192}};
+  for (GemmLayout l : kAllGemmLayouts) {
+    run_group(shapes, DType::bf16, DType::bf16, l, tile_n, name(l));
+    if (HasFatalFailure()) return;
+  }
+  for (DType cd : {DType::f16, DType::f32}) {
+    run_group(shapes, cd == DType::f16 ? DType::f16 : DType::bf16, cd, GemmLayout{}, tile_n, name(cd));
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(GemmGrouped, OneProblemMoeLikeAndManyGroups) {
+  const int tile_n = GetParam().tuning.tile_n;
+  run_group({{129, 257, 192}}, DType::bf16, DType::bf16, GemmLayout{}, tile_n, "a group of one");
+  if (HasFatalFailure()) return;
+  // MoE-like: 8 experts, N = 512, K = 1000, M from 1 to 900.
+  std::vector<std::array<index_t, 3>> moe;
+  for (index_t m : {1, 64, 128, 200, 256, 512, 768, 900}) moe.push_back({m, 512, 1000});
+  run_group(moe, DType::bf16, DType::bf16, GemmLayout{}, tile_n, "8 MoE-like problems");
+  if (HasFatalFailure()) return;
+  // More problems than a kernel parameter holds: 130 small ones.
+  std::vector<std::array<index_t, 3>> many;
+  for (int p = 0; p < 130; ++p)
+    many.push_back({1 + (37 * p) % 300, 8 + (53 * p) % 260, kFullK[static_cast<std::size_t>(p) % kFullK.size()]});
+  run_group(many, DType::bf16, DType::bf16, GemmLayout{}, tile_n, "130 problems");
+}
+
+/// The same group shapes on new buffers, call after call: the descriptors
+/// land in pool memory at the address of the previous call's, and each
+/// launch must use its own maps (the tensormap acquire in the kernel).
+TEST_P(GemmGrouped, RepeatedCallsOnOtherBuffers) {
+  const int tile_n = GetParam().tuning.tile_n;
+  std::vector<std::array<index_t, 3>> shapes;
+  for (index_t m : {64, 129, 256}) shapes.push_back({m, 256, 192});
+  std::vector<std::unique_ptr<Allocation>> hold;  // kept: the next call's buffers land elsewhere
+  for (int call = 0; call < 3; ++call) {
+    hold.push_back(std::make_unique<Allocation>(static_cast<std::size_t>(call + 1) << 20));
+    run_group(shapes, DType::bf16, DType::bf16, GemmLayout{}, tile_n, "call " + std::to_string(call));
+    if (HasFatalFailure()) return;
+  }
+}
+
+/// A group whose D overlaps another problem's input is rejected and writes nothing.
+TEST_P(GemmGrouped, RejectsMismatchedPointersAndWritesNothing) {
+  World& w = *g_world;
+  std::vector<GemmArgs> gs(3);
+  for (int p = 0; p < 3; ++p) {
+    GemmArgs& g = gs[static_cast<std::size_t>(p)];
+    g.m = 64, g.n = 48, g.k = 32, g.lda = 32, g.ldb = 48, g.ldd = 48;
+    g.a = static_cast<char*>(w.a.p) + p * 64 * 32 * 2;
+    g.b = static_cast<char*>(w.b.p) + p * 32 * 48 * 2;
+    g.d = static_cast<char*>(w.d.p) + p * 64 * 48 * 2;
+  }
+  gs[2].a = gs[1].d;  // problem 2 reads problem 1's output
+  const std::size_t d_bytes = 3 * 64 * 48 * 2;
+  CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
+  const Status s = gemm_grouped(gs.data(), 3, w.stream);
+  EXPECT_EQ(s.code, Status::invalid_argument) << s.message;
+  std::vector<unsigned char> h(d_bytes);
+  CUDA_CHECK(cudaMemcpyAsync(h.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+  CUDA_CHECK(cudaStreamSynchronize(w.stream));
+  int written = 0;
+  for (unsigned char x : h) written += x != 0xFF;
+  EXPECT_EQ(written, 0) << "D was written";
+}
+
+// The plan's width, and each width forced.
+INSTANTIATE_TEST_SUITE_P(Grouped, GemmGrouped,
+                         ::testing::Values(StepParam{GemmImpl::automatic},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {128, 1}},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, {256, 1}}),
+                         param_name);
 
 std::vector<StepParam> all_steps() {
   std::vector<StepParam> v;

@@ -72,6 +72,12 @@ GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
   g.epilogue.act = d.p.epilogue.act;
   g.epilogue.bias_kind = d.p.epilogue.bias;
   g.epilogue.bias = d.bias.get();  // null without a bias
+  if (d.p.batch > 1) {             // packed: each stride is one matrix
+    g.batch = d.p.batch;
+    g.stride_a = d.p.m * d.p.k;
+    g.stride_b = d.p.k * d.p.n;
+    g.stride_c = g.stride_d = d.p.m * d.p.n;
+  }
   return g;
 }
 
@@ -79,6 +85,26 @@ GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
 GemmArgs without_epilogue(GemmArgs args) {
   args.epilogue = GemmEpilogue{};
   return args;
+}
+
+/// A group's problems as tessel::gemm_grouped's arguments (empty when `d`
+/// is not a group): problem g at its offsets, each with its own B.
+std::vector<GemmArgs> tessel_group(const ProblemData& d, GemmTuning tuning) {
+  std::vector<GemmArgs> v;
+  if (!d.grouped()) return v;
+  const GemmArgs base = tessel_args(d, tuning);
+  const std::size_t in = elem_bytes(d.p.in), out = elem_bytes(d.p.out);
+  for (const SubProblem& sp : d.subs) {
+    GemmArgs g = base;
+    g.m = sp.m;
+    g.a = d.a.as<char>() + sp.a_off * in;
+    g.lda = d.lda(sp.m);
+    g.b = d.b.as<char>() + sp.b_off * in;
+    g.c = d.c.get() != nullptr ? d.c.as<char>() + sp.d_off * out : nullptr;
+    g.d = d.d_tessel.as<char>() + sp.d_off * out;
+    v.push_back(g);
+  }
+  return v;
 }
 
 /// The state of one problem's implementations between verification and timing.
@@ -284,7 +310,9 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         };
         // A step's row: tessel::gemm with the epilogue, or (unfused) the plain GEMM then
         // gemm_epilogue_apply, or (plain) the plain GEMM alone.
+        const std::vector<GemmArgs> group = tessel_group(data, opt.tuning);
         const auto run_step = [&](const ImplState& st) -> Status {
+          if (!group.empty()) return gemm_grouped(group.data(), static_cast<int>(group.size()), stream);
           if (st.plain) return gemm(*st.step, plain_args, stream);
           if (!st.unfused) return gemm(*st.step, args, stream);
           if (Status s = gemm(*st.step, plain_args, stream); !s) return s;
@@ -314,6 +342,16 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         std::cerr << "\n";
 
         std::vector<ImplState> steps;
+        // A group runs through tessel::gemm_grouped (rows auto and k13);
+        // everything else through tessel::gemm with the row's step.
+        const auto check_step = [&](const ImplState& st) -> Status {
+          if (group.empty()) return gemm_check(*st.step, st.unfused || st.plain ? plain_args : args);
+          if (*st.step != GemmImpl::automatic && *st.step != GemmImpl::k13_wgmma_in_flight)
+            return Status::failure(Status::unsupported,
+                                   "a group runs through tessel::gemm_grouped: rows auto and k13 only");
+          return gemm_grouped_check(group.data(), static_cast<int>(group.size()));
+        };
+        if (!cublas.note().empty()) cub.note = cub.note.empty() ? cublas.note() : cub.note + "; " + cublas.note();
         std::vector<ImplState> todo;
         for (GemmImpl g : opt.steps) {
           todo.push_back(ImplState{short_name(g), g, false, "", "", std::nullopt});
@@ -324,7 +362,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
           }
         }
         for (ImplState st : todo) {
-          if (Status chk = gemm_check(*st.step, st.unfused || st.plain ? plain_args : args); !chk) {
+          if (Status chk = check_step(st); !chk) {
             st.disposition = "not_supported";
             st.note = std::string(to_string(chk.code)) + ": " + chk.message;
           } else {
@@ -361,7 +399,11 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             }
             // What `auto` (or k13) ran, for the note column: "k13 tile 128x192 splits 1".
             const GemmArgs& ran = st.unfused || st.plain ? plain_args : args;
+            if (!group.empty() && st.note.empty())
+              st.note = gemm_plan_grouped(group.data(), static_cast<int>(group.size())).why;
             if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(ran).why;
+            if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty() && args.batch > 1)
+              st.note = gemm_plan(args).why;
             if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
               // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
               const GemmTuning t = gemm_plan(ran).tuning;

@@ -49,7 +49,16 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return parts;
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) {
+  // Appended piecewise: gcc 12's -Wrestrict misfires on "'" + std::string(s) + "'"
+  // once this function is compiled out of line.
+  std::string q;
+  q.reserve(s.size() + 2);
+  q += '\'';
+  q += s;
+  q += '\'';
+  return q;
+}
 
 /// A decimal integer >= 1 and <= kMaxExtent; digits only (no sign, no spaces inside).
 bool parse_positive(std::string_view text, std::int64_t& v) {
@@ -255,7 +264,27 @@ std::string epilogue_name(const BenchEpilogue& e) {
 }
 
 std::string shape_name(const GemmProblem& p) {
-  return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
+  const std::string nk = std::to_string(p.n) + "x" + std::to_string(p.k);
+  if (!p.group_m.empty()) {
+    std::string ms;
+    for (std::int64_t m : p.group_m) {
+      if (!ms.empty()) ms += ',';
+      ms += std::to_string(m);
+    }
+    return "[" + ms + "]x" + nk;
+  }
+  const std::string one = std::to_string(p.m) + "x" + nk;
+  return p.batch > 1 ? std::to_string(p.batch) + "x(" + one + ")" : one;
+}
+
+std::int64_t gemm_problem_count(const GemmProblem& p) {
+  return p.group_m.empty() ? p.batch : static_cast<std::int64_t>(p.group_m.size());
+}
+
+double gemm_flops(const GemmProblem& p) {
+  // A group's m is the sum of its M; a batch multiplies one problem's flops.
+  const double batch = p.group_m.empty() ? static_cast<double>(p.batch) : 1.0;
+  return 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) * batch;
 }
 
 // ------------------------------------------------------------------ options
@@ -565,8 +594,75 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   }
 
   // Problems.
+  std::int64_t batch = 1;
+  if (!a.batch.empty()) {
+    int b = 0;
+    if (!parse_count(a.batch, "--batch", 1, 65535, b, error)) return false;
+    batch = b;
+  }
+  const bool grouped = !a.group_m.empty() || !a.grouped.empty();
+  if (grouped && batch > 1) {
+    error = "--batch: a group (--group-m, --grouped) is not batched: give one or the other";
+    return false;
+  }
+  if (grouped && !a.suite.empty()) {
+    error = "--suite: a suite's rows are single problems: --group-m and --grouped are command-line problems";
+    return false;
+  }
+  if (!a.grouped.empty()) {
+    if (lower(trim(a.grouped)) != "moe") {
+      error = "--grouped: " + quoted(trim(a.grouped)) + " is not a known group (moe)";
+      return false;
+    }
+    if (!a.group_m.empty() || !a.m.empty() || !a.n.empty() || !a.k.empty()) {
+      error = "--grouped moe is M 64,128,256,512,768,1024,1536,2048 x N 4096 x K 7168: give no --m/--n/--k/--group-m";
+      return false;
+    }
+  }
+  if (grouped) {
+    // One row per layout: the group's problems, their M from the list.
+    std::vector<std::int64_t> ms, ns, ks;
+    if (!a.grouped.empty()) {
+      ms = {64, 128, 256, 512, 768, 1024, 1536, 2048};
+      ns = {4096};
+      ks = {7168};
+    } else {
+      if (!a.m.empty()) {
+        error = "--m: a group's M are --group-m's (give --group-m, --n and --k)";
+        return false;
+      }
+      if (!parse_extent_list(a.group_m, "--group-m", ms, error)) return false;
+      for (const auto& [flag, text, values] : {std::tuple{"--n", &a.n, &ns}, std::tuple{"--k", &a.k, &ks}}) {
+        if (text->empty()) {
+          error = std::string(flag) + " is required with --group-m";
+          return false;
+        }
+        if (!parse_extent_list(*text, flag, *values, error)) return false;
+        if (values->size() != 1) {
+          error = std::string(flag) + ": a group has one N and one K (got " + std::to_string(values->size()) + ")";
+          return false;
+        }
+      }
+    }
+    for (GemmLayout l : d.layouts) {
+      GemmProblem p;
+      p.group = "grouped";
+      p.group_m = ms;
+      p.m = 0;
+      for (std::int64_t m : ms) p.m += m;
+      p.n = ns[0], p.k = ks[0];
+      p.in = d.in;
+      p.out = d.out.value_or(d.in);
+      p.layout = l;
+      p.alpha = d.alpha;
+      p.beta = d.beta;
+      o.problems.push_back(p);
+    }
+  }
   const bool have_extent = !a.m.empty() || !a.n.empty() || !a.k.empty();
-  if (!a.suite.empty()) {
+  if (grouped) {
+    // the problems are made above
+  } else if (!a.suite.empty()) {
     if (have_extent) {
       error = "--suite replaces --m/--n/--k: give one or the other";
       return false;
@@ -611,7 +707,17 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
             o.problems.push_back(p);
           }
   }
-  for (GemmProblem& p : o.problems) p.epilogue = epilogue;
+  if (epilogue != BenchEpilogue{} && (batch > 1 || grouped)) {
+    error =
+        "--epilogue: a fused epilogue takes single problems (tessel::gemm refuses it with a batch or a group): "
+        "not with --batch, --group-m or --grouped";
+    return false;
+  }
+  for (GemmProblem& p : o.problems) {
+    p.epilogue = epilogue;
+    p.batch = batch;
+    if (batch > 1) p.group = p.group == "cli" ? "batched" : p.group;
+  }
   for (const GemmProblem& p : o.problems)
     if (p.in == DType::f32 && p.out != DType::f32) {
       error = "--out-dtype: fp32 inputs take fp32 C and D (the fp32 ladder f01..f07 and cuBLAS's fp32 GEMM); got " +
@@ -644,7 +750,10 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
 std::int64_t gemm_operand_bytes(const GemmProblem& p) {
   const std::int64_t in = size_bytes(p.in), out = size_bytes(p.out);
   const std::int64_t a = p.m * p.k * in, b = p.k * p.n * in, d = p.m * p.n * out;
-  return a + b + d + (p.beta != 0.0 ? d : 0);  // C has D's shape and type
+  const std::int64_t one = a + b + d + (p.beta != 0.0 ? d : 0);  // C has D's shape and type
+  if (!p.group_m.empty())                                        // stacked A and D (m = sum of M), one B per problem
+    return one + b * (static_cast<std::int64_t>(p.group_m.size()) - 1);
+  return one * p.batch;
 }
 
 double gemm_gbytes_per_s(const GemmProblem& p, double ms) {
@@ -668,8 +777,20 @@ std::string csv_header() {
   return "gpu,sm_count,commit,impl,group,repeat,m,n,k,dtype,out_dtype,layout,alpha,beta,verify,disposition,note,"
          "max_err,cublas_max_err,cublas_disposition,median_ms,min_ms,p90_ms,tflops,cublas_median_ms,cublas_tflops,"
          "ratio,gbytes_per_s,cublas_gbytes_per_s,l2_flush,sm_clock_mhz,power_w,cublas_sm_clock_mhz,cublas_power_w,"
-         "timing,epilogue";
+         "timing,epilogue,batch,group_m";
 }
+
+namespace {
+/// A group's M list, ';'-separated (a CSV cell without quotes); "" when not grouped.
+std::string group_list(const GemmProblem& p) {
+  std::string s;
+  for (std::int64_t m : p.group_m) {
+    if (!s.empty()) s += ';';
+    s += std::to_string(m);
+  }
+  return s;
+}
+}  // namespace
 
 std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
   const GemmProblem& p = r.problem;
@@ -708,7 +829,9 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
                                fmt_opt(r.cublas_sm_clock_mhz),
                                fmt_opt(r.cublas_power_w),
                                csv_field(r.timing),
-                               csv_field(epilogue_name(p.epilogue))};
+                               csv_field(epilogue_name(p.epilogue)),
+                               std::to_string(p.batch),
+                               csv_field(group_list(p))};
   std::string line;
   for (const std::string& c : cells) {
     if (&c != &cells[0]) line += ',';
@@ -838,7 +961,8 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
         << ", \"l2_flush\": " << json_string(r.l2_flush) << ", \"sm_clock_mhz\": " << json_opt(r.sm_clock_mhz)
         << ", \"power_w\": " << json_opt(r.power_w) << ", \"cublas_sm_clock_mhz\": " << json_opt(r.cublas_sm_clock_mhz)
         << ", \"cublas_power_w\": " << json_opt(r.cublas_power_w) << ", \"timing\": " << json_string(r.timing)
-        << ", \"epilogue\": " << json_string(epilogue_name(r.problem.epilogue)) << "}";
+        << ", \"epilogue\": " << json_string(epilogue_name(q.epilogue)) << ", \"batch\": " << q.batch
+        << ", \"group_m\": " << json_string(group_list(q)) << "}";
   }
   out << (rows.empty() ? "],\n" : "\n  ],\n");
   out << "  \"summary\": [";

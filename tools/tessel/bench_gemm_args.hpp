@@ -69,9 +69,21 @@ struct GemmProblem {
   GemmLayout layout{};
   double alpha = 1.0, beta = 0.0;
   BenchEpilogue epilogue{};
+  /// Strided batched (--batch): `batch` problems of m x n x k, packed one
+  /// after the other in every operand (stride = one matrix).
+  std::int64_t batch = 1;
+  /// Grouped (--group-m, --grouped moe): one problem of group_m[g] x n x k
+  /// per entry, each with its own B (an expert's weights), run by
+  /// tessel::gemm_grouped; m is then the sum of group_m (the rows of the
+  /// stacked A and D).  Empty: not grouped.
+  std::vector<std::int64_t> group_m;
 };
-/// "4096x4096x4096".
+/// "4096x4096x4096"; batched "32x(512x512x128)"; grouped "[64,128]x4096x7168".
 std::string shape_name(const GemmProblem& p);
+/// The problems a row computes: batch, or the group's size.
+std::int64_t gemm_problem_count(const GemmProblem& p);
+/// 2 M N K summed over every problem of `p` (batch or group).
+double gemm_flops(const GemmProblem& p);
 
 /// The options as typed (strings), before validation.  An empty string means
 /// "not given".
@@ -91,6 +103,9 @@ struct GemmBenchArgs {
   std::string order;           // --order interleaved|blocks (default interleaved)
   std::string epilogue;        // --epilogue NAME (default none)
   std::string bias;            // --bias row|col (default col)
+  std::string batch;           // --batch B: strided batched (default 1)
+  std::string group_m;         // --group-m LIST: grouped, one problem per M (with --n, --k)
+  std::string grouped;         // --grouped moe: the MoE group (M 64..2048, N 4096, K 7168)
 };
 
 /// The validated options.  With an epilogue other than none, every step runs
@@ -151,7 +166,8 @@ std::string tier1_problem_error(const GemmProblem& p);
 
 /// The operand traffic every implementation of `p` must move at least once:
 /// A (M*K) and B (K*N) in the input type, D (M*N) in the output type, and C
-/// (M*N, output type) when beta != 0.  In bytes.
+/// (M*N, output type) when beta != 0.  In bytes.  Over every problem: batch
+/// times that; a group's A and D are sum(M) rows and its B one K x N per problem.
 std::int64_t gemm_operand_bytes(const GemmProblem& p);
 /// gemm_operand_bytes(p) / time, in GB/s (1e9 bytes per second); the column
 /// that matters for memory-bound (small M) shapes.  0 when ms is not > 0.

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cublasLt.h>
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "bench_gemm_device.hpp"
 
@@ -33,6 +35,10 @@ namespace tessel::bench::gemm_detail {
 /// the tanh form); fused() is false for the others (erf GELU, SiLU, a row
 /// bias), which run the plain GEMM here and leave the epilogue to the
 /// caller (tessel's gemm_epilogue_apply), and epilogue_note() says which.
+/// A strided batch is one cuBLASLt call (the layouts' BATCH_COUNT and
+/// STRIDED_BATCH_OFFSET).  A group is one cublasGemmGroupedBatchedEx call (a
+/// cuBLAS group per problem) where cuBLAS serves the types, else one
+/// cuBLASLt call per problem in turn; note() says which.
 class CublasGemm {
  public:
   CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std::size_t workspace_bytes);
@@ -46,20 +52,37 @@ class CublasGemm {
   /// "cuBLASLt epilogue GELU_BIAS", "cuBLASLt plain + tessel epilogue (...)", or "" without one.
   const std::string& epilogue_note() const { return epilogue_note_; }
   const std::string& reason() const { return reason_; }
+  /// How a group runs ("" for a single problem or a batch).
+  const std::string& note() const { return note_; }
 
   void run(cudaStream_t s);
 
  private:
+  /// One cuBLASLt call: problem `sub` of the row (`batch` of them when strided).
+  struct LtCall {
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t la = nullptr, lb = nullptr, lc = nullptr;
+    cublasLtMatmulHeuristicResult_t heur{};
+    SubProblem sub;
+  };
+  std::string make_call(const SubProblem& sub, std::int64_t batch, LtCall& call);
+  bool try_grouped();
+
   cublasLtHandle_t lt_;
   ProblemData& d_;
   void* workspace_;
   std::size_t workspace_bytes_;
   float alpha_ = 1, beta_ = 0;
-  cublasLtMatmulDesc_t op_ = nullptr;
-  cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
+  std::vector<LtCall> calls_;
   cublasLtMatmulPreference_t pref_ = nullptr;
-  cublasLtMatmulHeuristicResult_t heur_{};
-  std::string reason_;
+  // cublasGemmGroupedBatchedEx's arguments (a group).
+  cublasHandle_t blas_ = nullptr;
+  DeviceBuffer ptrs_;  // A, B, C pointer arrays (cuBLAS's), count each
+  std::vector<cublasOperation_t> op_a_, op_b_;
+  std::vector<int> m_, n_, k_, lda_, ldb_, ldc_, size_;
+  std::vector<float> alphas_, betas_;
+  bool grouped_call_ = false;
+  std::string reason_, note_;
   bool fused_ = true;
   std::string epilogue_note_;
 };

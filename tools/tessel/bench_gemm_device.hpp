@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "bench.hpp"
 
@@ -86,21 +87,35 @@ struct VerifyStats {
   unsigned long long nonzero_ref;   // tier 1: elements whose rounded reference is not zero
 };
 
-/// Everything one problem needs on the device.
+/// One GEMM of a row: a batch's b-th problem or a group's g-th, packed in
+/// the row's buffers at these element offsets (A, B, and C/D/ref/bound).
+struct SubProblem {
+  std::int64_t m = 0;
+  std::size_t a_off = 0, b_off = 0, d_off = 0;
+};
+
+/// Everything one problem needs on the device.  A batch's or a group's
+/// problems lie one after the other in every buffer (`subs`), each packed
+/// (leading dimension = its contiguous extent).
 struct ProblemData {
   const GemmProblem& p;
   DeviceBuffer a, b, c, d_tessel, d_cublas, ref, bound, stats;
   DeviceBuffer bias;  // the epilogue's bias (M or N elements of the output type), if it has one
-  std::size_t a_elems, b_elems, d_elems, bias_elems;
+  std::vector<SubProblem> subs;
+  std::size_t a_elems = 0, b_elems = 0, d_elems = 0, bias_elems = 0;
 
-  ProblemData(const GemmProblem& prob, bool with_reference)
-      : p(prob),
-        a_elems(static_cast<std::size_t>(prob.m) * static_cast<std::size_t>(prob.k)),
-        b_elems(static_cast<std::size_t>(prob.k) * static_cast<std::size_t>(prob.n)),
-        d_elems(static_cast<std::size_t>(prob.m) * static_cast<std::size_t>(prob.n)),
-        bias_elems(static_cast<std::size_t>(prob.epilogue.bias == BiasKind::row   ? prob.m
-                                            : prob.epilogue.bias == BiasKind::col ? prob.n
-                                                                                  : 0)) {
+  ProblemData(const GemmProblem& prob, bool with_reference) : p(prob) {
+    const auto z = [](std::int64_t v) { return static_cast<std::size_t>(v); };
+    const std::vector<std::int64_t> ms = p.group_m.empty() ? std::vector<std::int64_t>(z(p.batch), p.m) : p.group_m;
+    for (std::int64_t m : ms) {
+      subs.push_back({m, a_elems, b_elems, d_elems});
+      a_elems += z(m) * z(p.k);
+      b_elems += z(p.k) * z(p.n);
+      d_elems += z(m) * z(p.n);
+    }
+    // The epilogue runs on single problems only (the argument parser refuses
+    // it with --batch and --group-m): M or N values of the output type.
+    bias_elems = p.epilogue.bias == BiasKind::row ? z(p.m) : p.epilogue.bias == BiasKind::col ? z(p.n) : 0;
     a = DeviceBuffer(a_elems * elem_bytes(p.in), "A");
     b = DeviceBuffer(b_elems * elem_bytes(p.in), "B");
     if (p.beta != 0.0) c = DeviceBuffer(d_elems * elem_bytes(p.out), "C");  // C is read only when beta != 0
@@ -115,9 +130,12 @@ struct ProblemData {
   }
   bool a_k() const { return p.layout.a == MajorA::k; }
   bool b_n() const { return p.layout.b == MajorB::n; }
-  std::int64_t lda() const { return a_k() ? p.k : p.m; }
+  /// The leading dimensions of a problem with `m` rows (packed).
+  std::int64_t lda(std::int64_t m) const { return a_k() ? p.k : m; }
+  std::int64_t lda() const { return lda(subs.front().m); }
   std::int64_t ldb() const { return b_n() ? p.n : p.k; }
   std::int64_t ldd() const { return p.n; }
+  bool grouped() const { return !p.group_m.empty(); }
 };
 
 }  // namespace tessel::bench::gemm_detail

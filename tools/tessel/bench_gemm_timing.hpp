@@ -198,8 +198,7 @@ std::vector<Timing> time_interleaved(const std::vector<Launch>& launches, const 
   return out;
 }
 
-inline double tflops(const GemmProblem& p, double ms) {
-  return 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) / (ms * 1e-3) / 1e12;
-}
+/// Every problem's flops (a batch's, a group's: gemm_flops) per time.
+inline double tflops(const GemmProblem& p, double ms) { return gemm_flops(p) / (ms * 1e-3) / 1e12; }
 
 }  // namespace tessel::bench::gemm_detail

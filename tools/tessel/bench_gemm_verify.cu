@@ -291,41 +291,44 @@ void fill_inputs(ProblemData& d, bool small_integers, int sms, cudaStream_t s) {
 }
 
 void launch_reference(ProblemData& d, cudaStream_t s) {
-  const dim3 grid(static_cast<unsigned>((d.p.n + kRefTile - 1) / kRefTile),
-                  static_cast<unsigned>((d.p.m + kRefTile - 1) / kRefTile));
-  if (grid.y > 65535) throw BenchError("reference GEMM: M = " + std::to_string(d.p.m) + " is too large for its grid");
-  with_type(d.p.in, [&](auto in_tag) {
-    with_type(d.p.out, [&](auto out_tag) {
-      using TIn = decltype(in_tag);
-      using TOut = decltype(out_tag);
-      // fp32 inputs take fp32 outputs (parse_gemm_bench_args); the other
-      // pairs would be instantiated for nothing.
-      if constexpr (!std::is_same_v<TIn, float> || std::is_same_v<TOut, float>) {
-        RefParams<TIn, TOut> rp{};
-        rp.m = d.p.m;
-        rp.n = d.p.n;
-        rp.k = d.p.k;
-        rp.a = d.a.as<TIn>();
-        rp.lda = d.lda();
-        rp.a_k = d.a_k();
-        rp.b = d.b.as<TIn>();
-        rp.ldb = d.ldb();
-        rp.b_n = d.b_n();
-        rp.c = d.c.as<TOut>();  // null when beta == 0
-        rp.ldc = d.ldd();
-        rp.alpha = d.p.alpha;
-        rp.beta = d.p.beta;
-        rp.u_out = unit_roundoff(d.p.out);
-        rp.bias = d.bias.as<TOut>();  // null without a bias
-        rp.bias_row = d.p.epilogue.bias == BiasKind::row;
-        rp.act = d.p.epilogue.act;
-        rp.ref = d.ref.as<double>();
-        rp.bound = d.bound.as<double>();
-        reference_gemm<TIn, TOut><<<grid, kThreads, 0, s>>>(rp);
-      }
+  // One launch per problem of a batch or a group, at its offsets.
+  for (const SubProblem& sp : d.subs) {
+    const dim3 grid(static_cast<unsigned>((d.p.n + kRefTile - 1) / kRefTile),
+                    static_cast<unsigned>((sp.m + kRefTile - 1) / kRefTile));
+    if (grid.y > 65535) throw BenchError("reference GEMM: M = " + std::to_string(sp.m) + " is too large for its grid");
+    with_type(d.p.in, [&](auto in_tag) {
+      with_type(d.p.out, [&](auto out_tag) {
+        using TIn = decltype(in_tag);
+        using TOut = decltype(out_tag);
+        // fp32 inputs take fp32 outputs (parse_gemm_bench_args); the other
+        // pairs would be instantiated for nothing.
+        if constexpr (!std::is_same_v<TIn, float> || std::is_same_v<TOut, float>) {
+          RefParams<TIn, TOut> rp{};
+          rp.m = sp.m;
+          rp.n = d.p.n;
+          rp.k = d.p.k;
+          rp.a = d.a.as<TIn>() + sp.a_off;
+          rp.lda = d.lda(sp.m);
+          rp.a_k = d.a_k();
+          rp.b = d.b.as<TIn>() + sp.b_off;
+          rp.ldb = d.ldb();
+          rp.b_n = d.b_n();
+          rp.c = d.c.get() != nullptr ? d.c.as<TOut>() + sp.d_off : nullptr;  // null when beta == 0
+          rp.ldc = d.ldd();
+          rp.alpha = d.p.alpha;
+          rp.beta = d.p.beta;
+          rp.u_out = unit_roundoff(d.p.out);
+          rp.bias = d.bias.as<TOut>();  // null without a bias (single problems only)
+          rp.bias_row = d.p.epilogue.bias == BiasKind::row;
+          rp.act = d.p.epilogue.act;
+          rp.ref = d.ref.as<double>() + sp.d_off;
+          rp.bound = d.bound.as<double>() + sp.d_off;
+          reference_gemm<TIn, TOut><<<grid, kThreads, 0, s>>>(rp);
+        }
+      });
     });
-  });
-  CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaGetLastError());
+  }
 }
 
 Verdict verify_output(ProblemData& d, const DeviceBuffer& out, VerifyTier tier, int sms, cudaStream_t s) {

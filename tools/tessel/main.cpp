@@ -154,12 +154,24 @@ as 1024:8192:1024, or a mix; the problems are the product of --m, --n, --k
 and the layouts.  Layouts: A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, the
 short forms kn kk mn mk, or all; repeat --layout or separate with ';'.
 
+Many problems per row: --batch B runs B packed problems of each shape
+(tessel::gemm with GemmArgs::batch; every step serves it, k13 in one launch;
+cuBLASLt strided batched as the reference); --group-m LIST with --n and --k
+(or --grouped moe) runs one problem per M, each with its own B, through
+tessel::gemm_grouped (rows auto and k13; other steps are not_supported)
+against cublasGemmGroupedBatchedEx, or a loop of cuBLASLt calls where that
+call does not serve the types (the cuBLAS note says which).  m is then the
+sum of the group's M; tflops and gbytes_per_s count every problem.
+
 Examples:
   tessel bench gemm --m 4096 --n 4096 --k 4096
   tessel bench gemm --m 1024:8192:1024 --n 4096 --k 4096 --impl k04,k11 --csv sweep.csv
   tessel bench gemm --suite tests/data/bench_suite.csv --repeat 2 --csv suite.csv --json suite.json
   tessel bench gemm --m 4096 --n 4096 --k 4096 --layout all --dtype fp16 --out-dtype fp32 --verify tier1
   tessel bench gemm --m 4096 --n 4096 --k 4096 --dtype fp32 --impl all
+  tessel bench gemm --batch 32 --m 512,2048 --n 512,2048 --k 128
+  tessel bench gemm --grouped moe
+  tessel bench gemm --group-m 1,64,300,1024 --n 4096 --k 7168 --impl auto,k13
   python3 bench/plot_gemm.py suite.csv --out suite.png
 
 Exit status: 0 when the run finished (whatever the dispositions), 1 when an
@@ -385,6 +397,21 @@ int main(int argc, char** argv) {
       ->add_option("--bias", gemm_args.bias,
                    "the bias runs along D's columns (col, default: one value per column) or rows (row)")
       ->type_name("col|row");
+  bench_gemm
+      ->add_option("--batch", gemm_args.batch,
+                   "strided batched: B problems of each shape, packed (tessel::gemm with GemmArgs::batch against "
+                   "cuBLASLt strided batched; FLOP and byte columns count every problem)")
+      ->type_name("B");
+  bench_gemm
+      ->add_option("--group-m", gemm_args.group_m,
+                   "grouped: one problem of M x N x K per M of the list (with --n and --k), each with its own B, "
+                   "run by tessel::gemm_grouped (auto, k13) against cublasGemmGroupedBatchedEx (else a loop of "
+                   "cuBLASLt calls)")
+      ->type_name("LIST");
+  bench_gemm
+      ->add_option("--grouped", gemm_args.grouped,
+                   "moe: --group-m 64,128,256,512,768,1024,1536,2048 --n 4096 --k 7168 (a mixture-of-experts layer)")
+      ->type_name("NAME");
 
   auto* draw =
       app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");

@@ -392,6 +392,20 @@ __device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t 
 #endif
 }
 
+/// fence.proxy.tensormap::generic.acquire.gpu on the 128 bytes of `map` (a
+/// generic address of a map in global memory): the tensormap proxy, which
+/// TMA reads maps through and which may keep a map in its cache, sees what
+/// ordinary (generic-proxy) writes put there.  Needed before the first use of
+/// a map that was written by anything but a kernel parameter: device memory
+/// a pool may hand back at the address of an earlier call's map.
+__device__ __forceinline__ void fence_tensormap_acquire(const CUtensorMap* map) {
+#if TESSEL_SM90_PTX
+  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" ::"l"(tensor_map_addr(map)) : "memory");
+#else
+  detail::unsupported(map);
+#endif
+}
+
 /// prefetch.tensormap: brings the map into the cache ahead of its first use.
 __device__ __forceinline__ void prefetch_tensormap(const CUtensorMap* map) {
 #if TESSEL_SM90_PTX

@@ -166,33 +166,27 @@ struct TmaTile {
   static arch::sm90::TensorMapStatus make_map(CUtensorMap& map,
                                               const Tensor<ViewEngine<const T, Space::global>, Strided<2>>& g,
                                               TmaUse use = TmaUse::load_and_store) {
-    if (g.layout.stride[kInner] != 1)
-      return arch::sm90::detail::tensor_map_error(
-          arch::sm90::TensorMapErrc::global_stride,
-          kInner == 0 ? "stride: the tile's mode 0 is contiguous in shared memory, so TMA needs it contiguous (stride "
-                        "1) in the global tensor"
-                      : "stride: the tile's mode 1 is contiguous in shared memory, so TMA needs it contiguous (stride "
-                        "1) in the global tensor");
-    if (use != TmaUse::load && g.layout.shape[kInner] * static_cast<index_t>(sizeof(T)) % 16 != 0)
-      return arch::sm90::detail::tensor_map_error(
-          arch::sm90::TensorMapErrc::global_dim,
-          "extent: a TMA store writes whole 16-byte granules of a row, so the contiguous extent times the element "
-          "size must be a multiple of 16 bytes (else the row's padding past the end would be overwritten)");
     arch::sm90::TensorMapSpec s;
-    s.dtype = detail::tma_dtype<T>();
-    s.rank = 2;
-    s.global_address = g.engine.ptr;
-    const int outer = 1 - kInner;
-    s.global_dim[0] = static_cast<std::uint64_t>(g.layout.shape[kInner]);
-    s.global_dim[1] = static_cast<std::uint64_t>(g.layout.shape[outer]);
-    s.global_stride_bytes[1] = static_cast<std::uint64_t>(g.layout.stride[outer]) * sizeof(T);
-    s.box_dim[0] = static_cast<std::uint32_t>(kPlan.box[kInner]);
-    s.box_dim[1] = static_cast<std::uint32_t>(kPlan.box[outer]);
-    if (!tma_swizzle_of(Smem.swizzle, static_cast<int>(sizeof(T)), s.swizzle))
-      return arch::sm90::detail::tensor_map_error(arch::sm90::TensorMapErrc::enum_value,
-                                                  "swizzle: the shared layout's swizzle is not one TMA writes "
-                                                  "(Sw<1..3, 4-log2(element bytes), 3>)");
-    s.l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+    if (arch::sm90::TensorMapStatus e = spec_of(g, use, s); !e.ok()) return e;
+    return arch::sm90::encode_tiled(map, s);
+  }
+  /// The map of `batch` tensors like g, tensor b at g's origin + b *
+  /// batch_stride elements: a rank-3 map whose third dimension is the batch
+  /// (load_batch's coordinate; the box is one tensor deep).  batch = 1 makes
+  /// the same map with a batch of one, whatever batch_stride.  The encoder
+  /// checks batch_stride as every stride: 16-byte multiple, below 2^40 bytes.
+  static arch::sm90::TensorMapStatus make_batched_map(CUtensorMap& map,
+                                                      const Tensor<ViewEngine<const T, Space::global>, Strided<2>>& g,
+                                                      index_t batch, index_t batch_stride,
+                                                      TmaUse use = TmaUse::load_and_store) {
+    arch::sm90::TensorMapSpec s;
+    if (arch::sm90::TensorMapStatus e = spec_of(g, use, s); !e.ok()) return e;
+    s.rank = 3;
+    s.global_dim[2] = static_cast<std::uint64_t>(batch);
+    // A batch of one never steps: any valid stride will do, the rows' own.
+    s.global_stride_bytes[2] =
+        batch > 1 ? static_cast<std::uint64_t>(batch_stride) * sizeof(T) : s.global_stride_bytes[1];
+    s.box_dim[2] = 1;
     return arch::sm90::encode_tiled(map, s);
   }
   static arch::sm90::TensorMapStatus make_map(CUtensorMap& map,
@@ -208,6 +202,12 @@ struct TmaTile {
   __device__ static void load(const CUtensorMap* map, T* smem, std::uint32_t bar, index_t c0, index_t c1) {
     for_each_box(c0, c1, [&](index_t off, int x, int y, int) {
       arch::sm90::tma_load(arch::smem_addr(smem + off), map, bar, x, y);
+    });
+  }
+  /// Tile (c0, c1) of tensor `b` of a batched map (make_batched_map), as load.
+  __device__ static void load_batch(const CUtensorMap* map, T* smem, std::uint32_t bar, index_t c0, index_t c1, int b) {
+    for_each_box(c0, c1, [&](index_t off, int x, int y, int) {
+      arch::sm90::tma_load(arch::smem_addr(smem + off), map, bar, x, y, b);
     });
   }
   /// This CTA's share (`part` of Parts) of tile (c0, c1), multicast into the
@@ -227,6 +227,39 @@ struct TmaTile {
   }
 
  private:
+  /// The rank-2 map's description of g for these tiles (make_map's rules).
+  static arch::sm90::TensorMapStatus spec_of(const Tensor<ViewEngine<const T, Space::global>, Strided<2>>& g,
+                                             TmaUse use, arch::sm90::TensorMapSpec& s) {
+    if (g.layout.stride[kInner] != 1)
+      return arch::sm90::detail::tensor_map_error(
+          arch::sm90::TensorMapErrc::global_stride,
+          kInner == 0 ? "stride: the tile's mode 0 is contiguous in shared memory, so TMA needs it contiguous (stride "
+                        "1) in the global tensor"
+                      : "stride: the tile's mode 1 is contiguous in shared memory, so TMA needs it contiguous (stride "
+                        "1) in the global tensor");
+    if (use != TmaUse::load && g.layout.shape[kInner] * static_cast<index_t>(sizeof(T)) % 16 != 0)
+      return arch::sm90::detail::tensor_map_error(
+          arch::sm90::TensorMapErrc::global_dim,
+          "extent: a TMA store writes whole 16-byte granules of a row, so the contiguous extent times the element "
+          "size must be a multiple of 16 bytes (else the row's padding past the end would be overwritten)");
+    s = arch::sm90::TensorMapSpec{};
+    s.dtype = detail::tma_dtype<T>();
+    s.rank = 2;
+    s.global_address = g.engine.ptr;
+    const int outer = 1 - kInner;
+    s.global_dim[0] = static_cast<std::uint64_t>(g.layout.shape[kInner]);
+    s.global_dim[1] = static_cast<std::uint64_t>(g.layout.shape[outer]);
+    s.global_stride_bytes[1] = static_cast<std::uint64_t>(g.layout.stride[outer]) * sizeof(T);
+    s.box_dim[0] = static_cast<std::uint32_t>(kPlan.box[kInner]);
+    s.box_dim[1] = static_cast<std::uint32_t>(kPlan.box[outer]);
+    if (!tma_swizzle_of(Smem.swizzle, static_cast<int>(sizeof(T)), s.swizzle))
+      return arch::sm90::detail::tensor_map_error(arch::sm90::TensorMapErrc::enum_value,
+                                                  "swizzle: the shared layout's swizzle is not one TMA writes "
+                                                  "(Sw<1..3, 4-log2(element bytes), 3>)");
+    s.l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+    return {};
+  }
+
   /// f(shared offset, map coordinates (dimension 0 = the inner mode), box
   /// index) for every box of tile (c0, c1); offsets and origins are
   /// compile-time constants.

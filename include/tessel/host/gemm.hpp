@@ -88,18 +88,37 @@ struct GemmArgs {
   /// Bias, activation and the auxiliary output (GemmEpilogue); the default
   /// adds nothing.
   GemmEpilogue epilogue{};
+  /// Strided batched GEMM (cuBLAS's strided batched call): `batch` problems
+  /// of the same shape, layout, types and scalars; problem b reads A at
+  /// a + b * stride_a, B at b + b * stride_b, C at c + b * stride_c, and
+  /// writes D at d + b * stride_d (strides in elements, not bytes).  The
+  /// default batch = 1 is a single GEMM and ignores the strides.
+  /// Checked (invalid_argument, naming the rule): batch >= 1; strides >= 0;
+  /// stride 0 is allowed for A, B and C (every problem reads the same
+  /// matrix: a broadcast); the batches' D must not overlap: stride_d at
+  /// least one D's footprint, (M-1)*ldd + N elements, or batches side by
+  /// side inside D's rows ((batch-1)*stride_d + N <= ldd, stride_d >= N).
+  /// Which kernels serve batched problems: docs/batched.md.
+  index_t batch = 1;
+  index_t stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;
 };
 
 /// Checks `args` for `impl` without launching anything: `invalid_argument`
 /// for malformed arguments (null pointers, negative extents, leading
-/// dimensions smaller than the contiguous extent, null C with beta != 0,
+/// dimensions smaller than the contiguous extent, null C with beta != 0, the
+/// batch's rules (GemmArgs::batch), D overlapping A or B, or C unless C is D
+/// in place (same pointer, ldc = ldd, stride_c = stride_d; byte ranges over
+/// every batch),
 /// types the step does not take: fp32 A/B for k01..k13, anything but fp32
 /// for f01..f07), `unsupported` for well-formed problems
 /// this implementation cannot serve, each naming the rule broken.
 Status gemm_check(GemmImpl impl, const GemmArgs& args);
 
 /// Launches `impl` on `stream` after gemm_check; on any failure nothing is
-/// launched and nothing is written.  M, N or K may be zero-size only as
+/// launched and nothing is written.  A strided batch (batch > 1) runs as one
+/// launch of k13's batched kernel where k13 runs and can (docs/batched.md),
+/// else as one launch of `impl` per batch: every batch checked before the
+/// first, so only a device error can stop it midway (earlier batches written).  M, N or K may be zero-size only as
 /// rejected arguments: every extent must be at least 1.
 /// Scratch memory: k09..k13 (the TMA steps) with an A or B whose rows are not
 /// 16-byte aligned (lda or ldb not a multiple of 8, or a misaligned pointer)
@@ -113,6 +132,32 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args);
 /// and nothing is written.  Calls on different streams may run concurrently:
 /// each has its own temporaries.
 Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream = nullptr);
+
+/// A group of independent GEMMs (mixture-of-experts layers): problem g is
+/// D_g = alpha_g * A_g * B_g + beta_g * C_g with its own M, N, K, pointers,
+/// leading dimensions and scalars.  Every problem is checked as gemm_check
+/// checks a single one (the message names the problem's index), and the
+/// group's rules are (invalid_argument, naming the rule): count >= 1 and
+/// `problems` not null; every problem has batch = 1; all problems share
+/// ab_type, cd_type and layout; every problem's tuning is the default or
+/// names the same tile_n (0, 128 or 256; no split of K, no swap); no
+/// problem's D overlaps another problem's D, A, B or C (byte ranges).
+/// alpha and beta may differ between problems.
+Status gemm_grouped_check(const GemmArgs* problems, int count);
+
+/// Runs the group on `stream` after gemm_grouped_check; on any failure
+/// nothing is launched and nothing is written.  On sm_90 with 16-bit inputs
+/// whose A and B rows TMA can read, ONE persistent launch of k13's grouped
+/// kernel computes every problem (one tile width for the whole group, chosen
+/// by gemm_plan_grouped; no split K, no swap of A and B); elsewhere each
+/// problem runs as tessel::gemm(problem) in turn (correct, slower; said in
+/// docs/batched.md).  The problems' descriptors (three TMA maps each) are
+/// encoded on the host and copied to device memory on `stream` from
+/// tessel's pool.
+Status gemm_grouped(const GemmArgs* problems, int count, cudaStream_t stream = nullptr);
+
+/// The tile width gemm_grouped runs with (gemm_plan.hpp, plan_grouped), and why.
+GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count);
 
 /// The plan's choice for `args` on the current device (tessel/gemm_plan.hpp,
 /// docs/heuristics.md): what gemm(GemmImpl::automatic, args) runs, with the

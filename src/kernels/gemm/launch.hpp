@@ -40,6 +40,23 @@ Status check_k13_tuning(const GemmArgs& args);
 /// The unfused epilogue over D (epilogue.cu; what gemm_epilogue_apply
 /// launches after its checks): nothing when args.epilogue is not active().
 Status launch_epilogue(const GemmArgs& args, cudaStream_t stream);
+// k13's batched and grouped kernel (k13_grouped.cuh; launchers in k13_grouped.cu).
+/// Does `t` fit the batched kernel: tile_n 0, 128 or 256, splits 0 or 1, no swap?
+bool k13_batched_tuning(const GemmTuning& t);
+/// Can the batched kernel serve checked `args` (batch > 1): its tuning, A
+/// and B rows and batch strides TMA can read (16-byte multiples, aligned
+/// bases), the work units in 31 bits.  Where not, k13 runs one launch per batch.
+bool k13_batched_applies(const GemmArgs& args);
+/// Every batch of `args` in one persistent launch of the batched kernel.
+Status launch_k13_batched(const GemmArgs& args, cudaStream_t stream);
+/// The most problems gemm_grouped takes (the descriptors' count is an int
+/// on the device, and a group beyond this is better served as a batch).
+inline constexpr int kMaxGroups = 1 << 16;
+/// Can the grouped kernel serve the checked group: 16-bit inputs whose A and
+/// B rows TMA can read, the work units in 31 bits.
+bool k13_grouped_applies(const GemmArgs* problems, int count);
+/// The group in one persistent launch of the grouped kernel, tile 128 x tile_n.
+Status launch_k13_grouped(const GemmArgs* problems, int count, int tile_n, cudaStream_t stream);
 
 /// The error of the last launch as a Status (cuda_error naming the kernel).
 Status launch_status(const char* kernel);

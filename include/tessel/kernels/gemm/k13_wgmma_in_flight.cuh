@@ -272,6 +272,48 @@ struct TileEpilogue {
   }
 };
 
+/// The consumers' main loop over k-tiles [k_begin, k_end) of one work unit
+/// (one wgmma batch per k-tile, the previous k-tile's batch waited for and
+/// its stage released), ending with every batch done and the last stage
+/// released.  `read` runs on across units; `acc` needs no clearing (the
+/// first wgmma overwrites it); `thr_desc` is the warp-uniform slice the
+/// operands' descriptors come from (see k13's kernel).  The loop of k13's
+/// kernel below, for its batched and grouped kernel (k13_grouped.cuh).
+/// k13's kernel keeps its own copy: calling this instead gave k13_n256.cu the
+/// same registers (168), no spills and the same SASS size, but not the same
+/// machine code (8 shifts chosen differently, 128 of 32768 instructions
+/// reordered; measured before the warp-uniform descriptors), and k13 stays
+/// the code that was measured.
+template <class X, class Thr>
+__device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
+                                        typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin, int k_end,
+                                        typename X::FragC& acc, int lane) {
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  using TM = typename X::TM;
+  constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
+  for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
+    pipe.consumer_wait(read);
+    const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+    const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+    warpgroup_fence_operand(acc);
+    warpgroup_arrive();
+    TESSEL_UNROLL
+    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > k_begin || k > 0);
+    warpgroup_commit_batch();
+    warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
+    warpgroup_fence_operand(acc);
+    if (kt > k_begin) {
+      __syncwarp();
+      if (lane == 0) pipe.consumer_release(read.previous());
+    }
+  }
+  warpgroup_wait<0>();  // the unit's last batch
+  warpgroup_fence_operand(acc);
+  __syncwarp();
+  if (lane == 0) pipe.consumer_release(read.previous());
+}
+
 /// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes;
 /// `group` >= 1 tile rows per group of the raster.
 /// `transposed`: `p` is the swapped problem (the launcher's): A is B, B is A,

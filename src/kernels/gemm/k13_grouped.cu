@@ -1,0 +1,61 @@
+// Launcher of k13's batched and grouped kernel (include/tessel/kernels/gemm/
+// k13_grouped.cuh): whether it can serve a call, and the width's launch
+// (k13_grouped_n{128,256}.cu).  What it cannot serve, tessel::gemm and
+// tessel::gemm_grouped run as single launches (src/kernels/gemm.cu).
+#include "src/kernels/gemm/k13_grouped_launch.hpp"
+#include "src/kernels/gemm/launch.hpp"
+#include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
+
+namespace tessel::gemm_launch {
+
+namespace {
+
+/// Can TMA read A's and B's rows as they are (no padded copies: a batch or
+/// a group is not copied) and step between their batches?
+bool operands_ready(const GemmArgs& a) {
+  if (!tma::tma_ready(a.a, a.lda, 2) || !tma::tma_ready(a.b, a.ldb, 2)) return false;
+  if (a.batch > 1 && ((a.stride_a * 2) % 16 != 0 || (a.stride_b * 2) % 16 != 0)) return false;
+  return a.ab_type != DType::f32;
+}
+
+/// Work units (tiles of 128 x 128, the narrower width, times batches) count
+/// in 31 bits with room for a grid's stride past the last.
+constexpr index_t kMaxUnits = 0x7FFFFFFF - (index_t{1} << 20);
+index_t units_of(const GemmArgs& a) { return ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{128}) * a.batch; }
+
+}  // namespace
+
+bool k13_batched_tuning(const GemmTuning& t) {
+  return (t.tile_n == 0 || t.tile_n == 128 || t.tile_n == 256) && t.splits <= 1 && t.swap_ab != SwapAB::on;
+}
+
+bool k13_batched_applies(const GemmArgs& a) {
+  return a.batch > 1 && k13_batched_tuning(a.tuning) && operands_ready(a) && units_of(a) <= kMaxUnits &&
+         ceil_div(a.k, index_t{64}) <= 0x7FFFFFFF;
+}
+
+Status launch_k13_batched(const GemmArgs& a, cudaStream_t stream) {
+  int tile_n = a.tuning.tile_n;
+  if (tile_n == 0) {
+    int sms = 0;
+    if (Status s = tma::sm_count("k13 batched", sms); !s) return s;
+    tile_n = plan_batched_tile(a.m, a.n, a.batch, sms);
+  }
+  return tile_n == 128 ? k13::launch_grouped_tiles<128>(&a, 1, stream) : k13::launch_grouped_tiles<256>(&a, 1, stream);
+}
+
+bool k13_grouped_applies(const GemmArgs* problems, int count) {
+  index_t units = 0;
+  for (int g = 0; g < count; ++g) {
+    if (!operands_ready(problems[g])) return false;
+    units += units_of(problems[g]);
+  }
+  return units <= kMaxUnits;
+}
+
+Status launch_k13_grouped(const GemmArgs* problems, int count, int tile_n, cudaStream_t stream) {
+  return tile_n == 128 ? k13::launch_grouped_tiles<128>(problems, count, stream)
+                       : k13::launch_grouped_tiles<256>(problems, count, stream);
+}
+
+}  // namespace tessel::gemm_launch
