@@ -8,8 +8,8 @@
 // them with alpha = 1, beta = 0, so the TMA stores, the row stores and split
 // K's last unit all write the fused result.  Inside a fused instance the
 // activation and the output type are run-time values, warp-uniform switches
-// per value pair, so that one instance serves every activation, bias kind
-// and output type, and the activations' code exists once per kernel.
+// around unrolled passes over the accumulators (fuse_in_registers), so that
+// one instance serves every activation, bias kind and output type.
 //
 // The bias.  Each work unit stages its tile's slice of the bias in shared
 // memory as fp32 (kBM row values and kBN column values, zeros where the
@@ -58,31 +58,6 @@ __device__ __forceinline__ float activate(float x) {
   }
 }
 
-/// x0 = act(x0), x1 = act(x1) for the run-time activation `a` (uniform over
-/// a launch, so the branch never diverges).
-__device__ __forceinline__ void activate_pair(Activation a, float& x0, float& x1) {
-  switch (a) {
-    case Activation::none:
-      break;
-    case Activation::relu:
-      x0 = activate<Activation::relu>(x0);
-      x1 = activate<Activation::relu>(x1);
-      break;
-    case Activation::gelu_erf:
-      x0 = activate<Activation::gelu_erf>(x0);
-      x1 = activate<Activation::gelu_erf>(x1);
-      break;
-    case Activation::gelu_tanh:
-      x0 = activate<Activation::gelu_tanh>(x0);
-      x1 = activate<Activation::gelu_tanh>(x1);
-      break;
-    case Activation::silu:
-      x0 = activate<Activation::silu>(x0);
-      x1 = activate<Activation::silu>(x1);
-      break;
-  }
-}
-
 /// The element of type `t` at base[idx] as fp32.
 __device__ __forceinline__ float load_as_float(DType t, const void* base, index_t idx) {
   switch (t) {
@@ -94,38 +69,6 @@ __device__ __forceinline__ float load_as_float(DType t, const void* base, index_
       break;
   }
   return static_cast<const float*>(base)[idx];
-}
-
-/// base[idx] = x0 and base[idx + 1] = x1 rounded to type `t`, for those of
-/// the two that `in0`, `in1` say are inside D (in1 implies in0: a pair shares
-/// a row); one 4- (8-) byte store when `pairs` says that the row keeps pairs
-/// aligned.
-__device__ __forceinline__ void store_pair_as(DType t, void* base, index_t idx, float x0, float x1, bool in0, bool in1,
-                                              bool pairs) {
-  const auto as = [&]<class U>() {
-    U* a = static_cast<U*>(base) + idx;
-    if (pairs && in1) {
-      if constexpr (sizeof(U) == 4) {
-        *reinterpret_cast<float2*>(a) = make_float2(x0, x1);
-      } else {
-        *reinterpret_cast<std::uint32_t*>(a) = pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
-      }
-      return;
-    }
-    if (in0) a[0] = detail::from_float<U>(x0);
-    if (in1) a[1] = detail::from_float<U>(x1);
-  };
-  switch (t) {
-    case DType::bf16:
-      as.template operator()<__nv_bfloat16>();
-      break;
-    case DType::f16:
-      as.template operator()<__half>();
-      break;
-    case DType::f32:
-      as.template operator()<float>();
-      break;
-  }
 }
 
 /// Writes the bias slice of tile (tile_m, tile_n) of a (BM, BN) tiling into
@@ -148,45 +91,113 @@ __device__ __forceinline__ void stage_bias(const EpilogueParams& e, DType cd_typ
   }
 }
 
-/// The fused epilogue's math over a thread's accumulators of tile (tile_m,
-/// tile_n), in place: acc = act(alpha * acc + beta * C + bias), with the
-/// value before act written to aux (straight from registers to global
-/// memory, checked at D's edges).  After it, the plain epilogue with alpha =
-/// 1 and beta = 0 converts, stages and stores the tile, whichever way it
-/// leaves (TMA stores, row stores, after split K's reduction).
-/// `tCcD`: the accumulators' (row, column) in the tile, in pairs of
-/// neighbouring columns starting on an even column (TmaStoreEpilogue's
-/// column_pairs and pairs_start_even), so that a pair's column bias is one
-/// float2 of `bias_col` (8-byte aligned) and its row bias one float of
-/// `bias_row` (the slice stage_bias wrote).  The output type is a run-time
-/// switch per value pair, like the activation (activate_pair), so that the
-/// activations' code exists once, not once per output type.
-template <int BM, int BN, class T, class Frag, class View>
-__device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, index_t tile_m, index_t tile_n, Frag& acc,
-                                                  const View& tCcD, const float* bias_row, const float* bias_col) {
-  const EpilogueParams& e = p.epi;
-  const bool aux = e.aux != nullptr;
-  const std::uintptr_t pair_bytes = p.cd_type == DType::f32 ? 8 : 4;
-  const bool aux_pairs = e.ldaux % 2 == 0 && reinterpret_cast<std::uintptr_t>(e.aux) % pair_bytes == 0;
+/// Pass 1 of fuse_in_registers: acc = alpha * acc + beta * C + bias, C read
+/// as U (D's type), 0 outside D.
+template <class U, int BM, int BN, class T, class Frag, class View>
+__device__ __forceinline__ void fuse_linear(const FusedParams<T>& p, index_t tile_m, index_t tile_n, Frag& acc,
+                                            const View& tCcD, const float* bias_row, const float* bias_col,
+                                            bool with_c) {
   TESSEL_UNROLL
   for (int v = 0; v < Frag::kValues; v += 2) {
     const index_t at = tCcD.coord(v);
     const int r = static_cast<int>(coord_field(at, 0)), c = static_cast<int>(coord_field(at, 1));
-    const index_t i = tile_m * BM + r, j = tile_n * BN + c;
-    const bool in0 = tCcD.inside(v), in1 = tCcD.inside(v + 1);
     float x0 = p.alpha * *acc.addr(v), x1 = p.alpha * *acc.addr(v + 1);
-    if (p.beta != 0.0f) {  // C is 0 outside D (the value is dropped there anyway)
-      if (in0) x0 += p.beta * load_as_float(p.cd_type, p.c, i * p.ldc + j);
-      if (in1) x1 += p.beta * load_as_float(p.cd_type, p.c, i * p.ldc + j + 1);
+    if (with_c) {
+      const U* cp = static_cast<const U*>(p.c) + (tile_m * BM + r) * p.ldc + tile_n * BN + c;
+      if (tCcD.inside(v)) x0 += p.beta * detail::to_float(cp[0]);
+      if (tCcD.inside(v + 1)) x1 += p.beta * detail::to_float(cp[1]);
     }
     const float2 bc = *reinterpret_cast<const float2*>(bias_col + c);
     const float br = bias_row[r];
-    x0 += bc.x + br;  // one of bc and br is 0 (one bias kind): the sum is exact
-    x1 += bc.y + br;
-    if (aux) store_pair_as(p.cd_type, e.aux, i * e.ldaux + j, x0, x1, in0, in1, aux_pairs);
-    activate_pair(e.act, x0, x1);
-    *acc.addr(v) = x0;
-    *acc.addr(v + 1) = x1;
+    *acc.addr(v) = x0 + (bc.x + br);  // one of bc and br is 0 (one bias kind): the sum is exact
+    *acc.addr(v + 1) = x1 + (bc.y + br);
+  }
+}
+
+/// Pass 2: the pre-activation values to aux, as U (pairs where aligned).
+template <class U, int BM, int BN, class T, class Frag, class View>
+__device__ __forceinline__ void fuse_aux(const FusedParams<T>& p, index_t tile_m, index_t tile_n, const Frag& acc,
+                                         const View& tCcD) {
+  const EpilogueParams& e = p.epi;
+  const bool pairs = e.ldaux % 2 == 0 && reinterpret_cast<std::uintptr_t>(e.aux) % (2 * sizeof(U)) == 0;
+  TESSEL_UNROLL
+  for (int v = 0; v < Frag::kValues; v += 2) {
+    const index_t at = tCcD.coord(v);
+    const index_t i = tile_m * BM + coord_field(at, 0), j = tile_n * BN + coord_field(at, 1);
+    const bool in0 = tCcD.inside(v), in1 = tCcD.inside(v + 1);
+    U* a = static_cast<U*>(e.aux) + i * e.ldaux + j;
+    const float x0 = *acc.addr(v), x1 = *acc.addr(v + 1);
+    if (pairs && in1) {
+      if constexpr (sizeof(U) == 4) {
+        *reinterpret_cast<float2*>(a) = make_float2(x0, x1);
+      } else {
+        *reinterpret_cast<std::uint32_t*>(a) = pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
+      }
+    } else {
+      if (in0) a[0] = detail::from_float<U>(x0);
+      if (in1) a[1] = detail::from_float<U>(x1);
+    }
+  }
+}
+
+/// Pass 3: acc = act(acc) for a compile-time activation.
+template <Activation A, class Frag>
+__device__ __forceinline__ void fuse_activation(Frag& acc) {
+  TESSEL_UNROLL
+  for (int v = 0; v < Frag::kValues; ++v) *acc.addr(v) = activate<A>(*acc.addr(v));
+}
+
+/// The fused epilogue's math in the accumulator registers, in three passes,
+/// each a switch on a run-time value (output type, activation) *outside* an
+/// unrolled loop: the path a tile executes is then one contiguous block of
+/// code per pass.  (A switch per value pair inside one loop, the first form,
+/// spread each tile's path over the whole ~17k-instruction epilogue: every
+/// pair's case sat in other instruction-cache lines, and the fused GEMM ran
+/// 2.9x slower than the plain one at 4096^3 on an H100: the instruction
+/// fetches, not the arithmetic; bench/results/s20/probe_s20.log.)
+template <int BM, int BN, class T, class Frag, class View>
+__device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, index_t tile_m, index_t tile_n, Frag& acc,
+                                                  const View& tCcD, const float* bias_row, const float* bias_col) {
+  const bool with_c = p.beta != 0.0f;
+  switch (p.cd_type) {
+    case DType::bf16:
+      fuse_linear<__nv_bfloat16, BM, BN>(p, tile_m, tile_n, acc, tCcD, bias_row, bias_col, with_c);
+      break;
+    case DType::f16:
+      fuse_linear<__half, BM, BN>(p, tile_m, tile_n, acc, tCcD, bias_row, bias_col, with_c);
+      break;
+    case DType::f32:
+      fuse_linear<float, BM, BN>(p, tile_m, tile_n, acc, tCcD, bias_row, bias_col, with_c);
+      break;
+  }
+  if (p.epi.aux != nullptr) {
+    switch (p.cd_type) {
+      case DType::bf16:
+        fuse_aux<__nv_bfloat16, BM, BN>(p, tile_m, tile_n, acc, tCcD);
+        break;
+      case DType::f16:
+        fuse_aux<__half, BM, BN>(p, tile_m, tile_n, acc, tCcD);
+        break;
+      case DType::f32:
+        fuse_aux<float, BM, BN>(p, tile_m, tile_n, acc, tCcD);
+        break;
+    }
+  }
+  switch (p.epi.act) {
+    case Activation::none:
+      break;
+    case Activation::relu:
+      fuse_activation<Activation::relu>(acc);
+      break;
+    case Activation::gelu_erf:
+      fuse_activation<Activation::gelu_erf>(acc);
+      break;
+    case Activation::gelu_tanh:
+      fuse_activation<Activation::gelu_tanh>(acc);
+      break;
+    case Activation::silu:
+      fuse_activation<Activation::silu>(acc);
+      break;
   }
 }
 
