@@ -215,12 +215,16 @@ namespace {
 // Rule 8: one width for a batched or grouped launch, chosen over all its tiles.
 TEST(GemmPlan, BatchedAndGroupedWidths) {
   // 32 x 512 x 512: 256 tiles of 128 x 256 (two waves, 0.97 busy) beat 512 of 128 x 128 (0.97 x 0.89).
-  EXPECT_EQ(plan_batched_tile(512, 512, 32, 132), 256);
-  EXPECT_EQ(plan_batched_tile(2048, 2048, 32, 132), 256);
+  EXPECT_EQ(plan_batched_tile(512, 512, 4096, 32, 132), 256);
+  EXPECT_EQ(plan_batched_tile(2048, 2048, 4096, 32, 132), 256);
+  // K of at most 4 k-tiles: the 128-wide tile (measured at K = 128).
+  EXPECT_EQ(plan_batched_tile(512, 512, 128, 32, 132), 128);
+  EXPECT_EQ(plan_batched_tile(2048, 2048, 256, 32, 132), 128);
+  EXPECT_EQ(plan_batched_tile(2048, 2048, 257, 32, 132), 256);
   // 3 x 128 x 384: 6 tiles of 256 use 0.75 of their columns; 9 of 128 use all of them.
-  EXPECT_EQ(plan_batched_tile(128, 384, 3, 132), 128);
+  EXPECT_EQ(plan_batched_tile(128, 384, 4096, 3, 132), 128);
   // 128 x 256 x 140 batches: 140 tiles of 256 (two waves, 0.53 busy) against 280 of 128 (three, 0.71 x 0.89).
-  EXPECT_EQ(plan_batched_tile(128, 256, 140, 132), 128);
+  EXPECT_EQ(plan_batched_tile(128, 256, 4096, 140, 132), 128);
   // The MoE group: N = 4096, M in {64, ..., 2048}.
   const index_t moe[] = {64, 128, 256, 512, 768, 1024, 1536, 2048};
   const int bn = plan_group_tile(

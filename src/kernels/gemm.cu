@@ -442,7 +442,8 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   if (args.batch > 1 && gemm_launch::k13_batched_tuning(args.tuning)) {
     // Rule 8: k13's batched kernel, one width over batch x tiles (gemm_plan.hpp).
-    const int bn = args.tuning.tile_n != 0 ? args.tuning.tile_n : plan_batched_tile(args.m, args.n, args.batch, sms);
+    const int bn =
+        args.tuning.tile_n != 0 ? args.tuning.tile_n : plan_batched_tile(args.m, args.n, args.k, args.batch, sms);
     plan.tuning = GemmTuning{bn, 1, SwapAB::off, args.tuning.raster_group != 0 ? args.tuning.raster_group : 8};
     plan.why = "k13 batched tile 128x" + std::to_string(bn) + " (" + std::to_string(args.batch) + " batches)";
     return plan;

@@ -39,7 +39,7 @@ Status launch_k13_batched(const GemmArgs& a, cudaStream_t stream) {
   if (tile_n == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k13 batched", sms); !s) return s;
-    tile_n = plan_batched_tile(a.m, a.n, a.batch, sms);
+    tile_n = plan_batched_tile(a.m, a.n, a.k, a.batch, sms);
   }
   return tile_n == 128 ? k13::launch_grouped_tiles<128>(&a, 1, stream) : k13::launch_grouped_tiles<256>(&a, 1, stream);
 }
