@@ -18,16 +18,27 @@ fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
 rm -rf build/python/dist build/python/site
-# The GEMMs (tessel.gemm) are compiled into the wheel where a GPU can run
-# them; elsewhere (CI) the wheel is the algebra alone, and the extension with
-# the GEMMs is compile-checked by the CUDA build (tests/CMakeLists.txt).
-# TESSEL_PYTHON_CUDA=ON|OFF overrides.
-cuda="${TESSEL_PYTHON_CUDA:-}"
-if [ -z "$cuda" ]; then
-  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then cuda=AUTO; else cuda=OFF; fi
-fi
+# The wheel built here is the algebra alone (TESSEL_ENABLE_CUDA=OFF; a CUDA
+# wheel compiles the whole kernel library a second time).  The extension with
+# the GEMMs is built by the CUDA build itself (CMakeLists.txt, where nanobind
+# is installed) and tested below.  TESSEL_PYTHON_CUDA=AUTO|ON builds the wheel
+# with the GEMMs instead (what `pip install .` does where it finds nvcc).
+cuda="${TESSEL_PYTHON_CUDA:-OFF}"
 "$py" -m pip wheel -q --no-build-isolation --no-deps -C cmake.define.TESSEL_ENABLE_CUDA="$cuda" -w build/python/dist .
 "$py" -m pip install -q --no-deps --target build/python/site build/python/dist/tessel-*.whl
 if [ $# -ge 1 ]; then export TESSEL_CLI="$1"; fi
 echo "tessel python: $(ls build/python/dist) built; pytest python/tests"
 PYTHONPATH="$PWD/build/python/site" "$py" -m pytest -q -p no:cacheprovider python/tests
+# tessel.gemm: the CUDA build's extension (build/<preset>/python) beside the
+# package's Python files; its GPU tests skip with a message without a GPU.
+if [ $# -ge 1 ]; then
+  module=$(ls "$(dirname "$1")"/python/_tessel*.so 2>/dev/null | head -n 1 || true)
+  if [ -n "$module" ]; then
+    rm -rf build/python/gemm_site && mkdir -p build/python/gemm_site/tessel
+    cp python/tessel/*.py build/python/gemm_site/tessel/ && cp "$module" build/python/gemm_site/tessel/
+    echo "tessel python: tessel.gemm through $module; pytest python/tests/test_gemm.py"
+    PYTHONPATH="$PWD/build/python/gemm_site" "$py" -m pytest -q -rs -p no:cacheprovider python/tests/test_gemm.py
+  else
+    echo "tessel python: no CUDA build of the extension (build/*/python/_tessel*.so): tessel.gemm's tests not run"
+  fi
+fi
