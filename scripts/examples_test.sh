@@ -4,7 +4,7 @@
 #   bash scripts/examples_test.sh BUILD_DIR
 # installs BUILD_DIR into BUILD_DIR/install, configures and builds
 # examples/ with find_package(tessel), runs layout_print, builds it again with
-# tessel as a subproject (add_subdirectory), and runs gemm_bf16 where it was
+# tessel as a subproject (add_subdirectory), and runs the GEMM examples where they were
 # built (it reports "skipped" itself without a GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +27,10 @@ cmake -S examples -B "$build/examples_subdir" -DTESSEL_SOURCE_DIR="$PWD" -DCMAKE
 cmake --build "$build/examples_subdir" -j 2 --target layout_print >/dev/null
 "$build/examples_subdir/layout_print" | grep -q "((2,4),(3,5)):((20,1),(40,4))"
 echo "examples: layout_print ok (tessel as a subproject)"
-if [ -x "$build/examples/gemm_bf16" ]; then
-  "$build/examples/gemm_bf16"
-else
-  echo "examples: gemm_bf16 not built (a host-only tessel has no tessel::gemm)"
-fi
+for example in gemm_bf16 gemm_bias_gelu gemm_grouped; do
+  if [ -x "$build/examples/$example" ]; then
+    "$build/examples/$example"
+  else
+    echo "examples: $example not built (a host-only tessel has no tessel::gemm)"
+  fi
+done
