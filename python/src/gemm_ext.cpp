@@ -60,12 +60,14 @@ Result run(tessel::GemmImpl impl, const tessel::GemmArgs& g, int device, std::ui
 
 std::optional<tessel::DType> dtype_of(std::string_view s) { return tessel::parse_dtype(s); }
 
-/// _gemm(...): the arguments of tessel::GemmArgs as numbers and names.
+/// _gemm(...): the arguments of tessel::GemmArgs as numbers and names; a
+/// batch of `batch` problems with the given element strides (batch 1: one).
 Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int64_t k, std::string_view ab,
             std::string_view cd, std::string_view layout, std::uintptr_t a, std::int64_t lda, std::uintptr_t b,
             std::int64_t ldb, std::uintptr_t c, std::int64_t ldc, std::uintptr_t d, std::int64_t ldd, double alpha,
             double beta, std::string_view activation, std::string_view bias_kind, std::uintptr_t bias,
-            std::uintptr_t aux, std::int64_t ldaux, int device, std::uintptr_t stream) {
+            std::uintptr_t aux, std::int64_t ldaux, std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b,
+            std::int64_t stride_c, std::int64_t stride_d, int device, std::uintptr_t stream) {
   const std::optional<tessel::GemmImpl> impl = tessel::parse_gemm_impl(impl_name);
   if (!impl)
     return fail(tessel::Status::invalid_argument, "impl: unknown implementation '" + std::string(impl_name) + "'");
@@ -99,7 +101,63 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
   g.epilogue.bias = reinterpret_cast<const void*>(bias);
   g.epilogue.aux = reinterpret_cast<void*>(aux);
   g.epilogue.ldaux = ldaux;
+  g.batch = batch;
+  g.stride_a = stride_a;
+  g.stride_b = stride_b;
+  g.stride_c = stride_c;
+  g.stride_d = stride_d;
   return run(*impl, g, device, stream);
+}
+
+/// _gemm_grouped(...): tessel::gemm_grouped over problems given as tuples
+/// (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta) sharing the types
+/// and the layout; the GIL released during the call.
+Result gemm_grouped(std::string_view ab, std::string_view cd, std::string_view layout, const nb::list& problems,
+                    int device, std::uintptr_t stream) {
+  const std::optional<tessel::DType> ab_type = dtype_of(ab), cd_type = dtype_of(cd);
+  if (!ab_type || !cd_type) return fail(tessel::Status::invalid_argument, "unknown element type");
+  const std::optional<tessel::GemmLayout> l = tessel::parse_gemm_layout(layout);
+  if (!l) return fail(tessel::Status::invalid_argument, "unknown layout '" + std::string(layout) + "'");
+  std::vector<tessel::GemmArgs> group;
+  group.reserve(problems.size());
+  for (nb::handle h : problems) {
+    const nb::tuple t = nb::cast<nb::tuple>(h);
+    if (t.size() != 13) return fail(tessel::Status::invalid_argument, "a problem is a tuple of 13 numbers");
+    tessel::GemmArgs g;
+    g.m = nb::cast<std::int64_t>(t[0]);
+    g.n = nb::cast<std::int64_t>(t[1]);
+    g.k = nb::cast<std::int64_t>(t[2]);
+    g.ab_type = *ab_type;
+    g.cd_type = *cd_type;
+    g.layout = *l;
+    g.a = reinterpret_cast<const void*>(nb::cast<std::uintptr_t>(t[3]));
+    g.lda = nb::cast<std::int64_t>(t[4]);
+    g.b = reinterpret_cast<const void*>(nb::cast<std::uintptr_t>(t[5]));
+    g.ldb = nb::cast<std::int64_t>(t[6]);
+    g.c = reinterpret_cast<const void*>(nb::cast<std::uintptr_t>(t[7]));
+    g.ldc = nb::cast<std::int64_t>(t[8]);
+    g.d = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(t[9]));
+    g.ldd = nb::cast<std::int64_t>(t[10]);
+    g.alpha = static_cast<float>(nb::cast<double>(t[11]));
+    g.beta = static_cast<float>(nb::cast<double>(t[12]));
+    group.push_back(g);
+  }
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return fail(tessel::Status::cuda_error, std::string("cannot read the current CUDA device"));
+  }
+  if (current != device && cudaSetDevice(device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return fail(tessel::Status::cuda_error, "cannot make CUDA device " + std::to_string(device) + " current");
+  }
+  tessel::Status s;
+  {
+    nb::gil_scoped_release unlocked;
+    s = tessel::gemm_grouped(group.data(), static_cast<int>(group.size()), reinterpret_cast<cudaStream_t>(stream));
+  }
+  if (current != device) (void)cudaSetDevice(current);
+  return {static_cast<int>(s.code), s.message};
 }
 
 /// The host time of `calls` calls of tessel::gemm (ns each, the stream
@@ -175,8 +233,10 @@ void bind_gemm(nb::module_& m) {
       "obj"_a, "(ok, (ptr, shape, strides, dtype name or None, DLPack device type, device id) or message)");
   m.def("_gemm", &gemm, "impl"_a, "m"_a, "n"_a, "k"_a, "ab"_a, "cd"_a, "layout"_a, "a"_a, "lda"_a, "b"_a, "ldb"_a,
         "c"_a, "ldc"_a, "d"_a, "ldd"_a, "alpha"_a, "beta"_a, "activation"_a, "bias_kind"_a, "bias"_a, "aux"_a,
-        "ldaux"_a, "device"_a, "stream"_a,
+        "ldaux"_a, "batch"_a, "stride_a"_a, "stride_b"_a, "stride_c"_a, "stride_d"_a, "device"_a, "stream"_a,
         "(code, message): tessel::gemm on device pointers (0: success); the GIL is released during the call");
+  m.def("_gemm_grouped", &gemm_grouped, "ab"_a, "cd"_a, "layout"_a, "problems"_a, "device"_a, "stream"_a,
+        "(code, message): tessel::gemm_grouped over (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta) tuples");
   m.def(
       "_plan",
       [](std::int64_t mm, std::int64_t nn, std::int64_t kk, std::string_view ab, std::string_view cd, int device) {

@@ -19,7 +19,7 @@ the command line prints after ``error: ``, e.g.
 import operator as _operator
 
 from . import _tessel
-from .gemm import GemmError, gemm, gemm_plan, has_gemm
+from .gemm import GemmError, gemm, gemm_batched, gemm_grouped, gemm_plan, has_gemm
 
 __version__ = "0.1.0"
 
@@ -28,7 +28,7 @@ __all__ = [
     "draw_atom", "draw_tv", "draw_list", "size", "rank", "depth", "cosize", "coalesce", "filter", "composition",
     "complement", "right_inverse", "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
     "logical_product", "zipped_product", "tiled_product", "blocked_product", "raked_product", "tile_to_shape",
-    "make_layout", "eval", "idx2crd", "crd2idx", "gemm", "gemm_plan", "GemmError", "has_gemm"
+    "make_layout", "eval", "idx2crd", "crd2idx", "gemm", "gemm_batched", "gemm_grouped", "gemm_plan", "GemmError", "has_gemm"
 ]
 
 # The largest grid that a layout drawing accepts (calc::kMaxDrawCells).

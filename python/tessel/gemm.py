@@ -14,7 +14,7 @@ CUDA failure.
 """
 from . import _tessel
 
-__all__ = ["gemm", "gemm_plan", "GemmError", "has_gemm"]
+__all__ = ["gemm", "gemm_batched", "gemm_grouped", "gemm_plan", "GemmError", "has_gemm"]
 
 has_gemm = bool(getattr(_tessel, "has_gemm", False))
 
@@ -29,11 +29,15 @@ class GemmError(ValueError):
 
 class _Tensor:
     """What tessel reads of a tensor: pointer, shape, strides (elements), dtype name, device."""
-    __slots__ = ("obj", "ptr", "shape", "strides", "dtype", "device", "kind")
+    __slots__ = ("obj", "ptr", "shape", "strides", "dtype", "device", "kind", "bstride", "batch")
+
+    def __init__(self):
+        self.bstride, self.batch = 0, None  # a batched tensor's third (leading) dimension
 
     def transposed(self):
         t = _Tensor()
         t.obj, t.ptr, t.dtype, t.device, t.kind = self.obj, self.ptr, self.dtype, self.device, self.kind
+        t.bstride, t.batch = self.bstride, self.batch
         t.shape = (self.shape[1], self.shape[0])
         t.strides = (self.strides[1], self.strides[0])
         return t
@@ -56,23 +60,26 @@ def _is_torch(x):
     return type(x).__module__.startswith("torch") and hasattr(x, "data_ptr")
 
 
-def _read(x, what):
-    """The _Tensor of argument ``what``: a 2-D CUDA tensor of bf16, fp16 or fp32."""
+def _read(x, what, batched=False):
+    """The _Tensor of argument ``what``: a 2-D CUDA tensor of bf16, fp16 or fp32
+    (``batched``: or 3-D, the leading dimension a batch: shape and strides are
+    then a matrix's, ``batch`` and ``bstride`` the batch's count and stride)."""
     t = _Tensor()
     t.obj = x
     if _is_torch(x):
         _torch_module()
         if not x.is_cuda:
             raise ValueError("%s must be a CUDA tensor (got one on %s)" % (what, x.device))
-        if x.dim() != 2:
-            raise ValueError("%s must be 2-D (got %d dimensions, shape %s)" % (what, x.dim(), tuple(x.shape)))
+        if x.dim() != 2 and not (batched and x.dim() == 3):
+            raise ValueError("%s must be %s (got %d dimensions, shape %s)" %
+                             (what, "2-D or 3-D" if batched else "2-D", x.dim(), tuple(x.shape)))
         dtype = _TORCH_DTYPES.get(x.dtype)
         if dtype is None:
             raise TypeError("%s: element type %s is not one tessel takes (bfloat16, float16, float32)" %
                             (what, x.dtype))
         t.ptr, t.shape, t.strides = x.data_ptr(), tuple(x.shape), tuple(x.stride())
         t.dtype, t.device, t.kind = dtype, x.device.index, "torch"
-        return t
+        return _split_batch(t)
     if not hasattr(x, "__dlpack__"):
         raise TypeError("%s must be a CUDA tensor that speaks DLPack (PyTorch, CuPy, JAX); got %s" %
                         (what, type(x).__name__))
@@ -82,12 +89,20 @@ def _read(x, what):
     ptr, shape, strides, dtype, device_type, device_id = info
     if device_type != _KDL_CUDA:
         raise ValueError("%s must be a CUDA tensor (DLPack device type %d)" % (what, device_type))
-    if len(shape) != 2:
-        raise ValueError("%s must be 2-D (got %d dimensions, shape %s)" % (what, len(shape), tuple(shape)))
+    if len(shape) != 2 and not (batched and len(shape) == 3):
+        raise ValueError("%s must be %s (got %d dimensions, shape %s)" %
+                         (what, "2-D or 3-D" if batched else "2-D", len(shape), tuple(shape)))
     if dtype is None:
         raise TypeError("%s: element type is not one tessel takes (bfloat16, float16, float32)" % what)
     t.ptr, t.shape, t.strides, t.dtype, t.device = ptr, tuple(shape), tuple(strides), dtype, device_id
     t.kind = "cupy" if type(x).__module__.startswith("cupy") else "dlpack"
+    return _split_batch(t)
+
+
+def _split_batch(t):
+    if len(t.shape) == 3:
+        t.batch, t.bstride = t.shape[0], t.strides[0]
+        t.shape, t.strides = t.shape[1:], t.strides[1:]
     return t
 
 
@@ -264,6 +279,12 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     if len(devices) != 1:
         raise ValueError("a, b, c and out must be on one CUDA device (got devices %s)" % sorted(devices))
 
+    _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream)
+    return out
+
+
+def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, batch=1):
+    """The layouts from the strides (a column-major D as D^T = B^T A^T), then _tessel._gemm; raises on failure."""
     dmaj = _major(D)
     if dmaj is None:
         raise ValueError("out must be row- or column-major (strides %s for shape %s)" % (D.strides, D.shape))
@@ -290,11 +311,134 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     layout = ("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k")
     code, message = _tessel._gemm(impl, m, n, k, A.dtype, D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
                                   C.ptr if C is not None else 0, cmaj[1], D.ptr, dmaj[1], float(alpha), float(beta),
-                                  act, bias_kind, bias_ptr, X.ptr if X is not None else 0, xmaj[1], D.device,
+                                  act, bias_kind, bias_ptr, X.ptr if X is not None else 0, xmaj[1], batch, A.bstride,
+                                  B.bstride, C.bstride if C is not None else 0, D.bstride, D.device,
                                   _stream_of(A, stream))
     if code != _OK:
         _raise(code, message)
+
+
+def gemm_batched(a, b, *, c=None, alpha=1.0, beta=0.0, out_dtype=None, out=None, impl="auto", stream=None):
+    """A strided batch: ``out[i] = alpha * a[i] @ b[i] + beta * c[i]``; returns ``out``.
+
+    ``a`` (batch x M x K) and ``b`` (batch x K x N), either one 2-D to share it
+    across the batch (a stride of 0: shared weights); ``c`` and ``out``
+    (batch x M x N; ``c`` may be 2-D too).  Each matrix row- or column-major,
+    any batch stride tessel takes (docs/batched.md: the batches of D must not
+    overlap).  One launch of k13's batched kernel on sm_90 (the plan's tile),
+    else one launch per batch.  No epilogue (tessel::gemm refuses one with a
+    batch).  Errors as tessel.gemm's.
+    """
+    if not has_gemm:
+        raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
+    A, B = _read(a, "a", True), _read(b, "b", True)
+    if A.dtype != B.dtype:
+        raise TypeError("a and b must have one element type (got %s and %s)" % (A.dtype, B.dtype))
+    counts = {t.batch for t in (A, B) if t.batch is not None}
+    if not counts:
+        raise ValueError("gemm_batched needs a 3-D a or b (batch x rows x columns); for one GEMM call tessel.gemm")
+    if len(counts) != 1:
+        raise ValueError("a and b have different batch counts %s" % sorted(counts))
+    batch = counts.pop()
+    m, k = A.shape
+    k2, n = B.shape
+    if k != k2:
+        raise ValueError("a's matrices are %d x %d and b's %d x %d: a's columns must equal b's rows" % (m, k, k2, n))
+    C = _read(c, "c", True) if c is not None else None
+    if C is not None and (C.shape != (m, n) or C.batch not in (None, batch)):
+        raise ValueError("c must be %d x %d x %d or %d x %d" % (batch, m, n, m, n))
+    if C is None and beta != 0:
+        raise ValueError("beta = %g needs c (C is read only where beta != 0)" % beta)
+    want = _dtype_name(out_dtype)
+    if out is None:
+        dtype = want or (C.dtype if C is not None else A.dtype)
+        out = _empty_batch_like(A if A.batch is not None else B, batch, m, n, dtype)
+    D = _read(out, "out", True)
+    if D.shape != (m, n) or D.batch != batch:
+        raise ValueError("out must be %d x %d x %d" % (batch, m, n))
+    if want is not None and D.dtype != want:
+        raise TypeError("out is %s but out_dtype is %s" % (D.dtype, want))
+    if C is not None and C.dtype != D.dtype:
+        raise TypeError("c and out must have one element type (got %s and %s)" % (C.dtype, D.dtype))
+    if len({t.device for t in (A, B, C, D) if t is not None}) != 1:
+        raise ValueError("a, b, c and out must be on one CUDA device")
+    _launch(impl, A, B, C, D, None, m, n, k, "none", "none", 0, alpha, beta, stream, batch)
     return out
+
+
+def _empty_batch_like(t, batch, m, n, dtype):
+    if t.kind == "torch":
+        torch = _torch_module()
+        tdtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}[dtype]
+        return torch.empty((batch, m, n), dtype=tdtype, device=t.obj.device)
+    if t.kind == "cupy":
+        import cupy
+        if dtype == "bf16":
+            raise TypeError("CuPy has no bfloat16 arrays: pass out= with a bfloat16 tensor of another framework")
+        with cupy.cuda.Device(t.device):
+            return cupy.empty((batch, m, n), dtype={"fp16": cupy.float16, "fp32": cupy.float32}[dtype])
+    raise TypeError("out= is needed for tensors of %s (tessel allocates PyTorch and CuPy outputs only)" %
+                    type(t.obj).__name__)
+
+
+def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stream=None):
+    """A group of GEMMs of different shapes in one launch: ``out[g] = alpha * a[g] @ b[g]``; returns ``out``.
+
+    ``a`` and ``b``: sequences of 2-D CUDA tensors (problem g is a[g], M_g x K_g,
+    times b[g], K_g x N_g), one element type and one layout for all (each
+    operand row-major throughout or column-major throughout), as a
+    mixture-of-experts layer's experts; ``out``: a sequence of row-major
+    M_g x N_g tensors, allocated when not given.  One persistent launch of
+    k13's grouped kernel on sm_90 (tessel::gemm_grouped); ``impl`` must be
+    ``"auto"``.  Errors as tessel.gemm's; a group whose outputs overlap each
+    other or another problem's inputs is refused before anything runs.
+    """
+    if not has_gemm:
+        raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
+    if impl != "auto":
+        raise GemmError("gemm_grouped runs tessel::gemm_grouped: impl must be 'auto' (got %r)" % (impl, ))
+    a, b = list(a), list(b)
+    if len(a) != len(b) or not a:
+        raise ValueError("a and b must be sequences of the same, non-zero length (got %d and %d)" % (len(a), len(b)))
+    if out is not None and len(out) != len(a):
+        raise ValueError("out must have one tensor per problem (%d, got %d)" % (len(a), len(out)))
+    want = _dtype_name(out_dtype)
+    problems, outs, layouts, dtypes, devices = [], [], set(), set(), set()
+    for g, (x, y) in enumerate(zip(a, b)):
+        A, B = _read(x, "a[%d]" % g), _read(y, "b[%d]" % g)
+        m, k = A.shape
+        k2, n = B.shape
+        if k != k2:
+            raise ValueError("problem %d: a is %d x %d and b is %d x %d: a's columns must equal b's rows" %
+                             (g, m, k, k2, n))
+        o = out[g] if out is not None else _empty_like(A, m, n, want or A.dtype)
+        D = _read(o, "out[%d]" % g)
+        if D.shape != (m, n):
+            raise ValueError("out[%d] must be %d x %d (got %d x %d)" % (g, m, n, D.shape[0], D.shape[1]))
+        amaj, bmaj, dmaj = _major(A), _major(B), _major(D)
+        if amaj is None or bmaj is None:
+            raise ValueError("problem %d: a and b must be row- or column-major" % g)
+        if dmaj is None or dmaj[0] != "row":
+            raise ValueError("out[%d] must be row-major (strides (ld, 1))" % g)
+        layouts.add(("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k"))
+        dtypes.add((A.dtype, B.dtype, D.dtype))
+        devices.update((A.device, B.device, D.device))
+        problems.append((m, n, k, A.ptr, amaj[1], B.ptr, bmaj[1], 0, dmaj[1], D.ptr, dmaj[1], float(alpha), 0.0))
+        outs.append(o)
+    if len(layouts) != 1:
+        raise ValueError("the problems of a group share one layout (got %s)" % sorted(layouts))
+    if len(dtypes) != 1:
+        raise TypeError("the problems of a group share their element types (got %s)" % sorted(dtypes))
+    if len(devices) != 1:
+        raise ValueError("the problems of a group are on one CUDA device (got %s)" % sorted(devices))
+    ab, _, cd = dtypes.pop()
+    if ab != _:
+        raise TypeError("a and b must have one element type (got %s and %s)" % (ab, _))
+    first = _read(a[0], "a[0]")
+    code, message = _tessel._gemm_grouped(ab, cd, layouts.pop(), problems, first.device, _stream_of(first, stream))
+    if code != _OK:
+        _raise(code, message)
+    return outs
 
 
 def gemm_plan(m, n, k, dtype="bf16", out_dtype=None, device=0):

@@ -267,3 +267,53 @@ def test_bad_epilogues_raise_and_write_nothing():
         tessel.gemm(a, b, out=out, aux=out)  # aux overlapping D: the library's rule
     torch.cuda.synchronize()
     assert torch.equal(out, poisoned)
+
+
+@needs_gpu
+@pytest.mark.parametrize("amaj", ["row", "col"])
+def test_batched_exact_and_broadcast(amaj):
+    batch, m, n, k = 3, 130, 96, 64
+    a = small_ints(batch * m, k, torch.bfloat16, 41).reshape(batch, m, k).cuda()
+    if amaj == "col":
+        a = a.transpose(1, 2).contiguous().transpose(1, 2)  # each matrix column-major
+    b = small_ints(batch * k, n, torch.bfloat16, 42).reshape(batch, k, n).cuda()
+    d = tessel.gemm_batched(a, b, out_dtype="fp32")
+    torch.cuda.synchronize()
+    assert d.shape == (batch, m, n)
+    assert torch.equal(d.double().cpu(), torch.bmm(a.double().cpu(), b.double().cpu()))
+    w = small_ints(k, n, torch.bfloat16, 43).cuda()  # one B for every batch (stride 0)
+    c = small_ints(m, n, torch.float32, 44).cuda()  # one C for every batch
+    d = tessel.gemm_batched(a, w, c=c, beta=1.0, out_dtype="fp32")
+    torch.cuda.synchronize()
+    ref = torch.matmul(a.double().cpu(), w.double().cpu()) + c.double().cpu()
+    assert torch.equal(d.double().cpu(), ref)
+
+
+@needs_gpu
+def test_grouped_exact():
+    n, k = 256, 192
+    tokens = [1, 37, 128, 300]
+    a = [small_ints(m, k, torch.float16, 50 + g).cuda() for g, m in enumerate(tokens)]
+    b = [small_ints(k, n, torch.float16, 60 + g).cuda() for g in range(len(tokens))]
+    d = tessel.gemm_grouped(a, b, out_dtype="fp32")
+    torch.cuda.synchronize()
+    for x, y, z in zip(a, b, d):
+        assert torch.equal(z.double().cpu(), reference(x, y))
+
+
+@needs_gpu
+def test_batched_and_grouped_errors_write_nothing():
+    a = small_ints(64, 32, torch.bfloat16, 70).cuda()
+    b = small_ints(32, 48, torch.bfloat16, 71).cuda()
+    out = torch.full((2, 64, 48), 7.0, device="cuda", dtype=torch.bfloat16)
+    poisoned = out.clone()
+    with pytest.raises(ValueError, match="3-D"):
+        tessel.gemm_batched(a, b, out=out)
+    with pytest.raises(ValueError, match="batch counts"):
+        tessel.gemm_batched(torch.stack([a, a]), torch.stack([b, b, b]), out=out)
+    with pytest.raises(tessel.GemmError):  # the two problems' D are one tensor: the library's overlap rule
+        tessel.gemm_grouped([a, a], [b, b], out=[out[0], out[0]])
+    with pytest.raises(ValueError, match="same, non-zero length"):
+        tessel.gemm_grouped([a], [b, b])
+    torch.cuda.synchronize()
+    assert torch.equal(out, poisoned)
