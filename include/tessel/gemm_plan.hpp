@@ -190,6 +190,17 @@ constexpr bool k13_fused_instance(const GemmTuning& t) {
   return t.swap_ab != SwapAB::on && (t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 256);
 }
 
+/// Does k13 fuse a call's epilogue: a fused instance at tuning `t`, beta = 0
+/// (C not read) and no auxiliary output?  With C or aux the fused epilogue's
+/// extra values spilled (80 bytes at BN = 256, in a pass over the
+/// accumulators), so those calls take the unfused path (the plain kernel
+/// reading C, then the elementwise epilogue writing aux).
+/// C++ example: k13_fuses({256, 1, SwapAB::off}, 0.0f, false) == true; k13_fuses({256, 1, SwapAB::off}, 1.0f, false) ==
+/// false.
+constexpr bool k13_fuses(const GemmTuning& t, float beta, bool aux) {
+  return k13_fused_instance(t) && beta == 0.0f && !aux;
+}
+
 /// Rule 5 (k14 for short K; never with a fused epilogue, rule 7: k14 has no
 /// fused instance): the plan's k13 tuning `t` runs as k14 (clusters
 /// of two CTAs that multicast their shared B tile) when it is 128 x 256

@@ -456,9 +456,9 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
              (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "") +
-             (!fused                            ? ""
-              : k13_fused_instance(plan.tuning) ? " fused epilogue"
-                                                : " unfused epilogue");
+             (!fused                                                            ? ""
+              : k13_fuses(plan.tuning, args.beta, args.epilogue.aux != nullptr) ? " fused epilogue"
+                                                                                : " unfused epilogue");
   const GemmTuning& asked = args.tuning;
   if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
   if (!fused && args.batch == 1 && asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan &&

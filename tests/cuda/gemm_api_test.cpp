@@ -377,7 +377,13 @@ TEST(GemmApi, PlanWithAnEpilogueNamesThePath) {
   EXPECT_NE(p.impl, GemmImpl::k14_cluster_multicast) << p.why;
   if (p.impl == GemmImpl::k13_wgmma_in_flight) {
     EXPECT_TRUE(k13_fused_instance(p.tuning)) << p.why;
-    EXPECT_NE(p.why.find("fused epilogue"), std::string::npos) << p.why;
+    // beta = 1 and an aux output: C and aux take the unfused path (k13_fuses).
+    EXPECT_NE(p.why.find("unfused epilogue"), std::string::npos) << p.why;
+    GemmArgs h = g;
+    h.beta = 0.0f, h.c = nullptr, h.epilogue.aux = nullptr, h.epilogue.ldaux = 0;
+    const GemmPlan q = gemm_plan(h);
+    EXPECT_NE(q.why.find(" fused epilogue"), std::string::npos) << q.why;
+    EXPECT_EQ(q.why.find("unfused"), std::string::npos) << q.why;
   } else {
     EXPECT_NE(p.why.find("unfused epilogue"), std::string::npos) << p.why;
   }

@@ -642,7 +642,7 @@ double bias_at(int idx) { return value_at(4, idx, 0) / 8.0; }
 bool runs_fused(GemmImpl impl, const GemmArgs& g) {
   if (impl != GemmImpl::automatic && impl != GemmImpl::k13_wgmma_in_flight) return false;
   const GemmPlan p = gemm_plan(g);
-  return p.impl == GemmImpl::k13_wgmma_in_flight && k13_fused_instance(p.tuning);
+  return p.impl == GemmImpl::k13_wgmma_in_flight && k13_fuses(p.tuning, g.beta, g.epilogue.aux != nullptr);
 }
 
 /// The epilogue's paths (the fixture's parameter); World as Gemm's.

@@ -410,10 +410,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.note = "k13 tile 128x" + std::to_string(t.tile_n) + " splits " + std::to_string(t.splits) +
                         (t.swap_ab == SwapAB::on ? " swapped" : "") +
                         (args.tuning.raster_group != 0 ? " group " + std::to_string(t.raster_group) : "") +
-                        (!with_epilogue          ? ""
-                         : st.unfused            ? ""
-                         : k13_fused_instance(t) ? " fused epilogue"
-                                                 : " unfused epilogue");
+                        (!with_epilogue                                          ? ""
+                         : st.unfused                                            ? ""
+                         : k13_fuses(t, args.beta, args.epilogue.aux != nullptr) ? " fused epilogue"
+                                                                                 : " unfused epilogue");
             }
             if (st.unfused && !st.note.empty()) st.note += "; then gemm_epilogue_apply";
             if (st.plain)

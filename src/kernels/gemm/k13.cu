@@ -105,9 +105,10 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
     g.tuning.swap_ab = plan.swap_ab;
   }
-  if (g.epilogue.active() && !k13_fused_instance(g.tuning)) {
-    // No fused instance for this tuning (the caller's swap or width): the
-    // plain kernels, then the elementwise epilogue over D.
+  if (g.epilogue.active() && !k13_fuses(g.tuning, g.beta, g.epilogue.aux != nullptr)) {
+    // No fused instance for this tuning (the caller's swap or width), or C
+    // or aux to handle (k13_fuses): the plain kernels, then the elementwise
+    // epilogue over D.
     GemmArgs plain = g;
     plain.epilogue = GemmEpilogue{};
     if (Status s = launch_k13(plain, stream); !s) return s;

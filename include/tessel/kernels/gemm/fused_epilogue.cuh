@@ -1,6 +1,7 @@
 // tessel/kernels/gemm/fused_epilogue.cuh — the fused part of a GEMM
-// epilogue (docs/epilogues.md): D = act(alpha * acc + beta * C + bias), with
-// the pre-activation value optionally written to an auxiliary output.
+// epilogue (docs/epilogues.md): D = act(alpha * acc + bias), for the calls
+// that k13 fuses (k13_fuses, gemm_plan.hpp: beta = 0 and no auxiliary
+// output; with C or aux the call takes the unfused path).
 //
 // Used by k13's fused instances (Config<BN, true>; the plain instances
 // never see it): fuse_in_registers finishes the values in the accumulator
@@ -19,7 +20,9 @@
 // row) per value pair from shared memory, with no branch on the bias kind
 // and no global load while the accumulators are live (an earlier attempt,
 // which loaded the bias from global memory inside the epilogue's value loop,
-// spilled 24 bytes at BN = 128; these instances spill nothing: docs/epilogues.md).
+// spilled 24 bytes at BN = 128, and a later one with a C pass and an aux
+// pass beside the accumulators 80 bytes at BN = 256; these instances spill
+// nothing: docs/epilogues.md).
 #pragma once
 
 #include <cstdint>
@@ -91,98 +94,43 @@ __device__ __forceinline__ void stage_bias(const EpilogueParams& e, DType cd_typ
   }
 }
 
-/// Pass 1 of fuse_in_registers: acc = alpha * acc + beta * C + bias, C read
-/// as U (D's type), 0 outside D.
-template <class U, int BM, int BN, class T, class Frag, class View>
-__device__ __forceinline__ void fuse_linear(const FusedParams<T>& p, index_t tile_m, index_t tile_n, Frag& acc,
-                                            const View& tCcD, const float* bias_row, const float* bias_col,
-                                            bool with_c) {
+/// Pass 1 of fuse_in_registers: acc = alpha * acc + bias.
+template <int BM, int BN, class Frag, class View>
+__device__ __forceinline__ void fuse_bias(float alpha, Frag& acc, const View& tCcD, const float* bias_row,
+                                          const float* bias_col) {
   TESSEL_UNROLL
   for (int v = 0; v < Frag::kValues; v += 2) {
     const index_t at = tCcD.coord(v);
     const int r = static_cast<int>(coord_field(at, 0)), c = static_cast<int>(coord_field(at, 1));
-    float x0 = p.alpha * *acc.addr(v), x1 = p.alpha * *acc.addr(v + 1);
-    if (with_c) {
-      const U* cp = static_cast<const U*>(p.c) + (tile_m * BM + r) * p.ldc + tile_n * BN + c;
-      if (tCcD.inside(v)) x0 += p.beta * detail::to_float(cp[0]);
-      if (tCcD.inside(v + 1)) x1 += p.beta * detail::to_float(cp[1]);
-    }
     const float2 bc = *reinterpret_cast<const float2*>(bias_col + c);
     const float br = bias_row[r];
-    *acc.addr(v) = x0 + (bc.x + br);  // one of bc and br is 0 (one bias kind): the sum is exact
-    *acc.addr(v + 1) = x1 + (bc.y + br);
+    *acc.addr(v) = alpha * *acc.addr(v) + (bc.x + br);  // one of bc and br is 0 (one bias kind): the sum is exact
+    *acc.addr(v + 1) = alpha * *acc.addr(v + 1) + (bc.y + br);
   }
 }
 
-/// Pass 2: the pre-activation values to aux, as U (pairs where aligned).
-template <class U, int BM, int BN, class T, class Frag, class View>
-__device__ __forceinline__ void fuse_aux(const FusedParams<T>& p, index_t tile_m, index_t tile_n, const Frag& acc,
-                                         const View& tCcD) {
-  const EpilogueParams& e = p.epi;
-  const bool pairs = e.ldaux % 2 == 0 && reinterpret_cast<std::uintptr_t>(e.aux) % (2 * sizeof(U)) == 0;
-  TESSEL_UNROLL
-  for (int v = 0; v < Frag::kValues; v += 2) {
-    const index_t at = tCcD.coord(v);
-    const index_t i = tile_m * BM + coord_field(at, 0), j = tile_n * BN + coord_field(at, 1);
-    const bool in0 = tCcD.inside(v), in1 = tCcD.inside(v + 1);
-    U* a = static_cast<U*>(e.aux) + i * e.ldaux + j;
-    const float x0 = *acc.addr(v), x1 = *acc.addr(v + 1);
-    if (pairs && in1) {
-      if constexpr (sizeof(U) == 4) {
-        *reinterpret_cast<float2*>(a) = make_float2(x0, x1);
-      } else {
-        *reinterpret_cast<std::uint32_t*>(a) = pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
-      }
-    } else {
-      if (in0) a[0] = detail::from_float<U>(x0);
-      if (in1) a[1] = detail::from_float<U>(x1);
-    }
-  }
-}
-
-/// Pass 3: acc = act(acc) for a compile-time activation.
+/// Pass 2: acc = act(acc) for a compile-time activation.
 template <Activation A, class Frag>
 __device__ __forceinline__ void fuse_activation(Frag& acc) {
   TESSEL_UNROLL
   for (int v = 0; v < Frag::kValues; ++v) *acc.addr(v) = activate<A>(*acc.addr(v));
 }
 
-/// The fused epilogue's math in the accumulator registers, in three passes,
-/// each a switch on a run-time value (output type, activation) *outside* an
-/// unrolled loop: the path a tile executes is then one contiguous block of
-/// code per pass.  (A switch per value pair inside one loop, the first form,
-/// spread each tile's path over the whole ~17k-instruction epilogue: every
-/// pair's case sat in other instruction-cache lines, and the fused GEMM ran
-/// 2.9x slower than the plain one at 4096^3 on an H100: the instruction
-/// fetches, not the arithmetic; bench/results/s20/probe_s20.log.)
+/// The fused epilogue's math in the accumulator registers, in two passes,
+/// the activation a switch on a run-time value *outside* an unrolled loop:
+/// the path a tile executes is then one contiguous block of code.  (A switch
+/// per value pair inside one loop, the first form, spread each tile's path
+/// over the whole ~17k-instruction epilogue: every pair's case sat in other
+/// instruction-cache lines, and the fused GEMM ran 2.9x slower than the
+/// plain one at 4096^3 on an H100; bench/results/s20/.)  Only calls with
+/// beta = 0 and no aux output come here (k13_fuses, gemm_plan.hpp): a C
+/// pass or an aux pass beside the accumulators spilled.
 template <int BM, int BN, class T, class Frag, class View>
 __device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, index_t tile_m, index_t tile_n, Frag& acc,
                                                   const View& tCcD, const float* bias_row, const float* bias_col) {
-  const bool with_c = p.beta != 0.0f;
-  switch (p.cd_type) {
-    case DType::bf16:
-      fuse_linear<__nv_bfloat16, BM, BN>(p, tile_m, tile_n, acc, tCcD, bias_row, bias_col, with_c);
-      break;
-    case DType::f16:
-      fuse_linear<__half, BM, BN>(p, tile_m, tile_n, acc, tCcD, bias_row, bias_col, with_c);
-      break;
-    case DType::f32:
-      fuse_linear<float, BM, BN>(p, tile_m, tile_n, acc, tCcD, bias_row, bias_col, with_c);
-      break;
-  }
-  if (p.epi.aux != nullptr) {
-    switch (p.cd_type) {
-      case DType::bf16:
-        fuse_aux<__nv_bfloat16, BM, BN>(p, tile_m, tile_n, acc, tCcD);
-        break;
-      case DType::f16:
-        fuse_aux<__half, BM, BN>(p, tile_m, tile_n, acc, tCcD);
-        break;
-      case DType::f32:
-        fuse_aux<float, BM, BN>(p, tile_m, tile_n, acc, tCcD);
-        break;
-    }
-  }
+  (void)tile_m;
+  (void)tile_n;
+  fuse_bias<BM, BN>(p.alpha, acc, tCcD, bias_row, bias_col);
   switch (p.epi.act) {
     case Activation::none:
       break;
