@@ -37,9 +37,10 @@ using Result = std::pair<int, std::string>;  // (Status::Code, message)
 
 Result fail(tessel::Status::Code code, std::string message) { return {static_cast<int>(code), std::move(message)}; }
 
-/// tessel::gemm with the current device set to `device` for the call (and
-/// set back after), the GIL released while it runs.
-Result run(tessel::GemmImpl impl, const tessel::GemmArgs& g, int device, std::uintptr_t stream) {
+/// call() (returning a tessel::Status) with the current device set to
+/// `device` (and set back after) and the GIL released while it runs.
+template <class Call>
+Result on_device(int device, Call&& call) {
   int current = -1;
   if (cudaGetDevice(&current) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -52,7 +53,7 @@ Result run(tessel::GemmImpl impl, const tessel::GemmArgs& g, int device, std::ui
   tessel::Status s;
   {
     nb::gil_scoped_release unlocked;
-    s = tessel::gemm(impl, g, reinterpret_cast<cudaStream_t>(stream));
+    s = call();
   }
   if (current != device) (void)cudaSetDevice(current);
   return {static_cast<int>(s.code), s.message};
@@ -106,7 +107,7 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
   g.stride_b = stride_b;
   g.stride_c = stride_c;
   g.stride_d = stride_d;
-  return run(*impl, g, device, stream);
+  return on_device(device, [&] { return tessel::gemm(*impl, g, reinterpret_cast<cudaStream_t>(stream)); });
 }
 
 /// _gemm_grouped(...): tessel::gemm_grouped over problems given as tuples
@@ -142,22 +143,9 @@ Result gemm_grouped(std::string_view ab, std::string_view cd, std::string_view l
     g.beta = static_cast<float>(nb::cast<double>(t[12]));
     group.push_back(g);
   }
-  int current = -1;
-  if (cudaGetDevice(&current) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return fail(tessel::Status::cuda_error, std::string("cannot read the current CUDA device"));
-  }
-  if (current != device && cudaSetDevice(device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return fail(tessel::Status::cuda_error, "cannot make CUDA device " + std::to_string(device) + " current");
-  }
-  tessel::Status s;
-  {
-    nb::gil_scoped_release unlocked;
-    s = tessel::gemm_grouped(group.data(), static_cast<int>(group.size()), reinterpret_cast<cudaStream_t>(stream));
-  }
-  if (current != device) (void)cudaSetDevice(current);
-  return {static_cast<int>(s.code), s.message};
+  return on_device(device, [&] {
+    return tessel::gemm_grouped(group.data(), static_cast<int>(group.size()), reinterpret_cast<cudaStream_t>(stream));
+  });
 }
 
 /// The host time of `calls` calls of tessel::gemm (ns each, the stream

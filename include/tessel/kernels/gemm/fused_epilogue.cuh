@@ -126,10 +126,8 @@ __device__ __forceinline__ void fuse_activation(Frag& acc) {
 /// beta = 0 and no aux output come here (k13_fuses, gemm_plan.hpp): a C
 /// pass or an aux pass beside the accumulators spilled.
 template <int BM, int BN, class T, class Frag, class View>
-__device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, index_t tile_m, index_t tile_n, Frag& acc,
-                                                  const View& tCcD, const float* bias_row, const float* bias_col) {
-  (void)tile_m;
-  (void)tile_n;
+__device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, Frag& acc, const View& tCcD,
+                                                  const float* bias_row, const float* bias_col) {
   fuse_bias<BM, BN>(p.alpha, acc, tCcD, bias_row, bias_col);
   switch (p.epi.act) {
     case Activation::none:

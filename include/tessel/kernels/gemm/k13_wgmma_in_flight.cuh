@@ -229,7 +229,7 @@ struct TileEpilogue {
           coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
       // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.
       arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
-      fuse_in_registers<kBM, X::kBN>(p, tile.m, tile.n, acc, tCcD, bias + X::kBN, bias);
+      fuse_in_registers<kBM, X::kBN>(p, acc, tCcD, bias + X::kBN, bias);
       Params<T> plain = p;  // the values are final: the plain epilogue only converts and stores them
       plain.alpha = 1.0f;
       plain.beta = 0.0f;
