@@ -201,13 +201,14 @@ enum class GemmImpl {
   k13_wgmma_in_flight,       // k12 with one k-tile of wgmma in flight; tile width and split K as knobs
   k14_cluster_multicast,     // k13 on 2-CTA clusters that multicast their shared B tile
   // The fp32 ladder (docs/ladder.md, "The fp32 ladder"): fp32 A, B, C and D, FFMA on the CUDA cores, no TF32.
-  f01_naive,            // one thread per element of D
-  f02_smem_fma,         // shared-memory tiles + a TiledMMA of FMA atoms
-  f03_smem_padded,      // f02 with a bank-conflict-free shared layout
-  f04_double_buffer,    // two shared stages filled through registers, fragments loaded one k ahead
-  f05_warp_tiling,      // warps own compact blocks of D (4x4 per thread); epilogue through shared memory
-  f06_vector_smem,      // M/N-major shared tiles read with 128-bit loads; cp.async loads
-  f07_two_ctas_per_sm,  // f06's tiles under 128 registers (2 CTAs per SM), 4 cp.async stages, epilogue from registers
+  f01_naive,             // one thread per element of D
+  f02_smem_fma,          // shared-memory tiles + a TiledMMA of FMA atoms
+  f03_smem_padded,       // f02 with a bank-conflict-free shared layout
+  f04_double_buffer,     // two shared stages filled through registers, fragments loaded one k ahead
+  f05_warp_tiling,       // warps own compact blocks of D (4x4 per thread); epilogue through shared memory
+  f06_vector_smem,       // M/N-major shared tiles read with 128-bit loads; cp.async loads
+  f07_two_ctas_per_sm,   // f06's tiles under 128 registers (2 CTAs per SM), 4 cp.async stages, epilogue from registers
+  f08_thread_tile_16x8,  // 16x8 accumulators per thread on a 256x128 tile, one CTA per SM (cuBLAS's shape)
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
@@ -229,9 +230,10 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k14_cluster_multicast};
 /// The fp32 ladder, in order: the steps that take fp32 A and B (and only
 /// those; every step of kAllGemmImpls takes bf16 or fp16 A and B).
-inline constexpr GemmImpl kFp32GemmImpls[] = {
-    GemmImpl::f01_naive,       GemmImpl::f02_smem_fma,    GemmImpl::f03_smem_padded,    GemmImpl::f04_double_buffer,
-    GemmImpl::f05_warp_tiling, GemmImpl::f06_vector_smem, GemmImpl::f07_two_ctas_per_sm};
+inline constexpr GemmImpl kFp32GemmImpls[] = {GemmImpl::f01_naive,           GemmImpl::f02_smem_fma,
+                                              GemmImpl::f03_smem_padded,     GemmImpl::f04_double_buffer,
+                                              GemmImpl::f05_warp_tiling,     GemmImpl::f06_vector_smem,
+                                              GemmImpl::f07_two_ctas_per_sm, GemmImpl::f08_thread_tile_16x8};
 /// Is `g` a step of the fp32 ladder (fp32 A and B)?
 constexpr bool is_fp32_step(GemmImpl g) {
   for (GemmImpl f : kFp32GemmImpls)
@@ -241,7 +243,7 @@ constexpr bool is_fp32_step(GemmImpl g) {
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 
-/// "k01".."k14", "f01".."f07" (and "auto"): the short name (the CLI's, the `impl` column's).
+/// "k01".."k14", "f01".."f08" (and "auto"): the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -286,6 +288,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "f06";
     case GemmImpl::f07_two_ctas_per_sm:
       return "f07";
+    case GemmImpl::f08_thread_tile_16x8:
+      return "f08";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -336,6 +340,8 @@ constexpr const char* name(GemmImpl g) {
       return "f06_vector_smem";
     case GemmImpl::f07_two_ctas_per_sm:
       return "f07_two_ctas_per_sm";
+    case GemmImpl::f08_thread_tile_16x8:
+      return "f08_thread_tile_16x8";
     case GemmImpl::automatic:
       return "auto";
   }

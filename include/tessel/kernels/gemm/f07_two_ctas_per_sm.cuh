@@ -113,13 +113,20 @@ inline constexpr Layout kStoreMN = make_layout(make_shape(32, 4), make_stride(1,
 static_assert(bank_conflict_ways(kStoreMN, 4) == 1);
 
 /// This thread's copies of one operand, an (R,K) matrix (A: R = M, B: R = N)
-/// whose rows r0 + [0,128) the CTA computes: `g` is its first element of the
-/// next k-tile to load, `s` that element's byte offset in a stage.
-template <OperandMajor Major>
+/// whose rows r0 + [0,Rows) the CTA computes (Rows = 128 here; f08 takes
+/// 256 rows of A with the same code): `g` is its first element of the next
+/// k-tile to load, `s` that element's byte offset in a stage, whose k-rows
+/// are Rows floats and a pad of 4 (kPitch).
+template <OperandMajor Major, int Rows = kBM>
 struct OperandLoad {
+  static constexpr int kPitch = Rows + 4;  // floats from one k to the next in the stage
+  static constexpr int kV = Rows / 32;     // 4-byte copies per group of 8 k: rows 32 apart
+  static constexpr int kU = Rows / 128;    // 16-byte copies per group of 8 k: 128 rows apart
+  static_assert(Rows % 128 == 0 && kPitch % 32 == 4, "the stage's banks: (4k + r) % 32");
+
   const float* g;
   std::uint32_t s;
-  bool vec;  // M/N-contiguous with 16-byte rows: one 16-byte copy per k-tile
+  bool vec;  // M/N-contiguous with 16-byte rows: kU 16-byte copies per 8 k
 
   __device__ OperandLoad(const float* base, index_t ld, index_t r0, int t) {
     int r, k;
@@ -134,7 +141,7 @@ struct OperandLoad {
       k = t >> 5;
       g = base + r0 + r + k * ld;
     }
-    s = static_cast<std::uint32_t>((k * kRow + r) * 4);
+    s = static_cast<std::uint32_t>((k * kPitch + r) * 4);
   }
 
   /// Floats from one k-tile to the next.
@@ -152,21 +159,23 @@ struct OperandLoad {
     if constexpr (Major == OperandMajor::k) {
       // Value (h, v): k + 8h, row + 32v.
       TESSEL_UNROLL
-      for (int v = 0; v < 4; ++v) {
+      for (int v = 0; v < kV; ++v) {
         TESSEL_UNROLL
         for (int h = 0; h < kKGroups; ++h)
-          arch::sm80::cp_async_ca<4>(d + (8 * h * kRow + 32 * v) * 4, g + 8 * h + v * 32 * ld);
+          arch::sm80::cp_async_ca<4>(d + (8 * h * kPitch + 32 * v) * 4, g + 8 * h + v * 32 * ld);
       }
     } else {
-      // Value (h, v): k + 8h, row + 32v (4-byte copies; one 16-byte copy covers the 4 v).
+      // Value (h, v): k + 8h, row + 32v (4-byte copies; a 16-byte copy covers 4 v).
       TESSEL_UNROLL
       for (int h = 0; h < kKGroups; ++h) {
         if (vec) {
-          arch::sm80::cp_async_cg16(d + 8 * h * kRow * 4, g + 8 * h * ld);
+          TESSEL_UNROLL
+          for (int u = 0; u < kU; ++u)
+            arch::sm80::cp_async_cg16(d + (8 * h * kPitch + 128 * u) * 4, g + 8 * h * ld + 128 * u);
         } else {
           TESSEL_UNROLL
-          for (int v = 0; v < 4; ++v)
-            arch::sm80::cp_async_ca<4>(d + (8 * h * kRow + 32 * v) * 4, g + 8 * h * ld + 32 * v);
+          for (int v = 0; v < kV; ++v)
+            arch::sm80::cp_async_ca<4>(d + (8 * h * kPitch + 32 * v) * 4, g + 8 * h * ld + 32 * v);
         }
       }
     }
@@ -174,17 +183,17 @@ struct OperandLoad {
   }
 
   /// The same k-tile where it may cross the matrix's edge: `rows` rows of the
-  /// tile (R - r0, may exceed 128) and `ks` of its k (K - 8 kt) exist; what
+  /// tile (R - r0, may exceed Rows) and `ks` of its k (K - 16 kt) exist; what
   /// lies outside is zero-filled (the source then is `base`, a valid address).
   __device__ void load_edge(std::uint32_t stage, index_t ld, const float* base, index_t rows, index_t ks, int t) {
     const std::uint32_t d = stage + s;
     if constexpr (Major == OperandMajor::k) {
       TESSEL_UNROLL
-      for (int v = 0; v < 4; ++v) {
+      for (int v = 0; v < kV; ++v) {
         TESSEL_UNROLL
         for (int h = 0; h < kKGroups; ++h) {
           const bool ok = (t & 7) + 8 * h < ks && (t >> 3) + 32 * v < rows;
-          arch::sm80::cp_async_ca_zfill<4>(d + (8 * h * kRow + 32 * v) * 4, ok ? g + 8 * h + v * 32 * ld : base,
+          arch::sm80::cp_async_ca_zfill<4>(d + (8 * h * kPitch + 32 * v) * 4, ok ? g + 8 * h + v * 32 * ld : base,
                                            ok ? 4u : 0u);
         }
       }
@@ -193,14 +202,20 @@ struct OperandLoad {
       for (int h = 0; h < kKGroups; ++h) {
         const bool k_ok = (t >> 5) + 8 * h < ks;
         if (vec) {
-          const index_t left = rows - 4 * (t & 31);
-          const std::uint32_t bytes = !k_ok || left <= 0 ? 0u : left >= 4 ? 16u : static_cast<std::uint32_t>(left) * 4;
-          arch::sm80::cp_async_cg16_zfill(d + 8 * h * kRow * 4, bytes ? g + 8 * h * ld : base, bytes);
+          TESSEL_UNROLL
+          for (int u = 0; u < kU; ++u) {
+            const index_t left = rows - 4 * (t & 31) - 128 * u;
+            const std::uint32_t bytes = !k_ok || left <= 0 ? 0u
+                                        : left >= 4        ? 16u
+                                                           : static_cast<std::uint32_t>(left) * 4;
+            arch::sm80::cp_async_cg16_zfill(d + (8 * h * kPitch + 128 * u) * 4, bytes ? g + 8 * h * ld + 128 * u : base,
+                                            bytes);
+          }
         } else {
           TESSEL_UNROLL
-          for (int v = 0; v < 4; ++v) {
+          for (int v = 0; v < kV; ++v) {
             const bool ok = k_ok && (t & 31) + 32 * v < rows;
-            arch::sm80::cp_async_ca_zfill<4>(d + (8 * h * kRow + 32 * v) * 4, ok ? g + 8 * h * ld + 32 * v : base,
+            arch::sm80::cp_async_ca_zfill<4>(d + (8 * h * kPitch + 32 * v) * 4, ok ? g + 8 * h * ld + 32 * v : base,
                                              ok ? 4u : 0u);
           }
         }
