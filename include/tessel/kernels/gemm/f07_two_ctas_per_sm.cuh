@@ -182,6 +182,42 @@ struct OperandLoad {
     g += step(ld);
   }
 
+  /// Part `part` of `parts` of load(): the copies whose index (in load()'s
+  /// loop order) is `part` modulo `parts`, so that a kernel can spread one
+  /// k-tile's copies over several k-steps (f09); `g` stays, advance() moves
+  /// it after the last part.  `part` and `parts` are constants once the
+  /// caller's k-loop is unrolled, and so is the choice of copies.
+  __device__ void load_part(std::uint32_t stage, index_t ld, int part, int parts) const {
+    const std::uint32_t d = stage + s;
+    if constexpr (Major == OperandMajor::k) {
+      TESSEL_UNROLL
+      for (int v = 0; v < kV; ++v) {
+        TESSEL_UNROLL
+        for (int h = 0; h < kKGroups; ++h)
+          if ((v * kKGroups + h) % parts == part)
+            arch::sm80::cp_async_ca<4>(d + (8 * h * kPitch + 32 * v) * 4, g + 8 * h + v * 32 * ld);
+      }
+    } else {
+      TESSEL_UNROLL
+      for (int h = 0; h < kKGroups; ++h) {
+        if (vec) {
+          TESSEL_UNROLL
+          for (int u = 0; u < kU; ++u)
+            if ((h * kU + u) % parts == part)
+              arch::sm80::cp_async_cg16(d + (8 * h * kPitch + 128 * u) * 4, g + 8 * h * ld + 128 * u);
+        } else {
+          TESSEL_UNROLL
+          for (int v = 0; v < kV; ++v)
+            if ((h * kV + v) % parts == part)
+              arch::sm80::cp_async_ca<4>(d + (8 * h * kPitch + 32 * v) * 4, g + 8 * h * ld + 32 * v);
+        }
+      }
+    }
+  }
+
+  /// `g` to the next k-tile (after the last load_part of this one).
+  __device__ void advance(index_t ld) { g += step(ld); }
+
   /// The same k-tile where it may cross the matrix's edge: `rows` rows of the
   /// tile (R - r0, may exceed Rows) and `ks` of its k (K - 16 kt) exist; what
   /// lies outside is zero-filled (the source then is `base`, a valid address).

@@ -130,10 +130,20 @@ __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, 
   }
 }
 
+/// When the copies of the k-tile kStages-1 ahead are issued: f08 issues
+/// them all before the FFMAs of a k-tile; f09 (f09_spread_copies.cuh)
+/// spreads them over its first kSteps k-steps.
+struct CopiesAtOnce {
+  static constexpr int kSteps = 0;
+};
+
 /// The fp32 GEMM of f08 (see the header comment): one CTA of 256 threads per
 /// 256x128 tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
-template <MajorA MA, MajorB MB>
+/// `Copies`: when the next k-tiles' copies are issued (CopiesAtOnce, or f09's).
+template <MajorA MA, MajorB MB, class Copies = CopiesAtOnce>
 __global__ void __launch_bounds__(kThreads, 1) gemm_thread_tile_16x8(Params<float> p) {
+  constexpr int kSpreadSteps = Copies::kSteps;
+  static_assert(kSpreadSteps >= 0 && kSpreadSteps < kBK, "the spread copies are committed before the last k-step");
   extern __shared__ __align__(16) float smem[];
   float* const sa = smem;                            // kStages x (256,16) of A
   float* const sb = smem + kStages * kStageFloatsA;  // kStages x (128,16) of B
@@ -186,13 +196,28 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_thread_tile_16x8(Params<floa
   for (index_t kt = 0; kt < k_tiles; ++kt) {
     // Stage (kt-1) % kStages was last read before the previous k-tile's
     // barrier: refill it with k-tile kt+3, before this k-tile's FFMAs.
-    if (kt + kStages - 1 < k_tiles) load_tile(kt + kStages - 1);
-    arch::sm80::cp_async_commit();
+    // With Copies::kSteps > 0 a k-tile inside the matrix is copied in parts
+    // during the first kSteps k-steps (edge k-tiles still all at once).
+    const index_t kn = kt + kStages - 1;
+    const std::uint32_t st_next = static_cast<std::uint32_t>(kn % kStages);
+    const bool spread = kSpreadSteps > 0 && kn < k_tiles && inside && p.k - kn * kBK >= kBK;
+    if (kn < k_tiles && !spread) load_tile(kn);
+    if constexpr (kSpreadSteps == 0) arch::sm80::cp_async_commit();
     const int now = static_cast<int>(kt % kStages), next = static_cast<int>((kt + 1) % kStages);
     const float* const sa_now = sa + now * kStageFloatsA + frag_a;
     const float* const sb_now = sb + now * kStageFloatsB + frag_b;
     TESSEL_UNROLL
     for (int k = 0; k < kBK; ++k) {
+      if constexpr (kSpreadSteps > 0) {
+        if (k < kSpreadSteps && spread) {
+          load_a.load_part(sa_addr + st_next * kStageBytesA, p.lda, k, kSpreadSteps);
+          load_b.load_part(sb_addr + st_next * kStageBytesB, p.ldb, k, kSpreadSteps);
+        }
+        if (k == kSpreadSteps - 1) {
+          if (spread) load_a.advance(p.lda), load_b.advance(p.ldb);
+          arch::sm80::cp_async_commit();  // one group per k-tile, as at once
+        }
+      }
       if (k == kBK - 1) {
         // k-tile kt+1 has landed (at most kStages-2 younger groups pending)
         // and, after the barrier, everyone's: its first fragments load now.
