@@ -6,17 +6,18 @@
 namespace tessel::gemm_launch {
 
 Status check_f08(const GemmArgs& a) {
-  namespace k = gemm_kernels::f08;
-  return check_tile_grid(a, k::kBM, k::kBN, "f08");
+  using Cfg = gemm_kernels::f08::Tile256x128;
+  return check_tile_grid(a, Cfg::kBM, Cfg::kBN, "f08");
 }
 
 Status launch_f08(const GemmArgs& a, cudaStream_t stream) {
   namespace k = gemm_kernels::f08;
+  using Cfg = gemm_kernels::f08::Tile256x128;
   return with_fp32_layouts(a, [&]<MajorA MA, MajorB MB>() {
-    auto* kernel = &k::gemm_thread_tile_16x8<MA, MB>;
+    auto* kernel = &k::gemm_thread_tile_16x8<MA, MB, Cfg>;
     // 98 KB of stages: above the 48 KB that needs no opt-in.
-    if (Status s = allow_smem(kernel, k::kSmemBytes, "f08"); !s) return s;
-    kernel<<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, k::kSmemBytes, stream>>>(make_params<float>(a));
+    if (Status s = allow_smem(kernel, Cfg::kSmemBytes, "f08"); !s) return s;
+    kernel<<<tile_grid(a, Cfg::kBM, Cfg::kBN).dim(), k::kThreads, Cfg::kSmemBytes, stream>>>(make_params<float>(a));
     return launch_status("f08");
   });
 }

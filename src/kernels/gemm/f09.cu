@@ -6,16 +6,17 @@
 namespace tessel::gemm_launch {
 
 Status check_f09(const GemmArgs& a) {
-  namespace k = gemm_kernels::f09;
-  return check_tile_grid(a, k::kBM, k::kBN, "f09");
+  using Cfg = gemm_kernels::f09::Cfg;
+  return check_tile_grid(a, Cfg::kBM, Cfg::kBN, "f09");
 }
 
 Status launch_f09(const GemmArgs& a, cudaStream_t stream) {
   namespace k = gemm_kernels::f09;
+  using Cfg = gemm_kernels::f09::Cfg;
   return with_fp32_layouts(a, [&]<MajorA MA, MajorB MB>() {
     auto* kernel = k::kernel<MA, MB>;
-    if (Status s = allow_smem(kernel, k::kSmemBytes, "f09"); !s) return s;
-    kernel<<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, k::kSmemBytes, stream>>>(make_params<float>(a));
+    if (Status s = allow_smem(kernel, Cfg::kSmemBytes, "f09"); !s) return s;
+    kernel<<<tile_grid(a, Cfg::kBM, Cfg::kBN).dim(), k::kThreads, Cfg::kSmemBytes, stream>>>(make_params<float>(a));
     return launch_status("f09");
   });
 }

@@ -73,8 +73,7 @@
 namespace tessel::gemm_kernels::f07 {
 
 inline constexpr int kBM = 128, kBN = 128, kBK = 16, kThreads = 256, kStages = 4;
-inline constexpr int kKGroups = kBK / 8;  // groups of 8 k in a k-tile (a warp's copies cover 8 k at a time)
-inline constexpr int kMinBlocks = 2;      // CTAs per SM: __launch_bounds__ caps registers at 128
+inline constexpr int kMinBlocks = 2;  // CTAs per SM: __launch_bounds__ caps registers at 128
 
 /// A stage's k-rows: 128 floats and a pad of 4 (16-byte vectors stay
 /// aligned; the transposing stores of K-contiguous operands hit distinct banks).
@@ -113,16 +112,18 @@ inline constexpr Layout kStoreMN = make_layout(make_shape(32, 4), make_stride(1,
 static_assert(bank_conflict_ways(kStoreMN, 4) == 1);
 
 /// This thread's copies of one operand, an (R,K) matrix (A: R = M, B: R = N)
-/// whose rows r0 + [0,Rows) the CTA computes (Rows = 128 here; f08 takes
-/// 256 rows of A with the same code): `g` is its first element of the next
+/// whose rows r0 + [0,Rows) the CTA computes, BK k at a time (128 and 16
+/// here; f08 takes other tiles with the same code): `g` is its first element of the next
 /// k-tile to load, `s` that element's byte offset in a stage, whose k-rows
 /// are Rows floats and a pad of 4 (kPitch).
-template <OperandMajor Major, int Rows = kBM>
+template <OperandMajor Major, int Rows = kBM, int BK = kBK>
 struct OperandLoad {
   static constexpr int kPitch = Rows + 4;  // floats from one k to the next in the stage
   static constexpr int kV = Rows / 32;     // 4-byte copies per group of 8 k: rows 32 apart
   static constexpr int kU = Rows / 128;    // 16-byte copies per group of 8 k: 128 rows apart
+  static constexpr int kGroups = BK / 8;   // groups of 8 k in a k-tile (a warp's copies cover 8 k at a time)
   static_assert(Rows % 128 == 0 && kPitch % 32 == 4, "the stage's banks: (4k + r) % 32");
+  static_assert(BK % 8 == 0, "k-tiles of whole groups of 8 k");
 
   const float* g;
   std::uint32_t s;
@@ -147,9 +148,9 @@ struct OperandLoad {
   /// Floats from one k-tile to the next.
   __device__ static index_t step(index_t ld) {
     if constexpr (Major == OperandMajor::k)
-      return kBK;
+      return BK;
     else
-      return kBK * ld;
+      return BK * ld;
   }
 
   /// The whole k-tile into the stage at shared byte address `stage`; then
@@ -161,13 +162,13 @@ struct OperandLoad {
       TESSEL_UNROLL
       for (int v = 0; v < kV; ++v) {
         TESSEL_UNROLL
-        for (int h = 0; h < kKGroups; ++h)
+        for (int h = 0; h < kGroups; ++h)
           arch::sm80::cp_async_ca<4>(d + (8 * h * kPitch + 32 * v) * 4, g + 8 * h + v * 32 * ld);
       }
     } else {
       // Value (h, v): k + 8h, row + 32v (4-byte copies; a 16-byte copy covers 4 v).
       TESSEL_UNROLL
-      for (int h = 0; h < kKGroups; ++h) {
+      for (int h = 0; h < kGroups; ++h) {
         if (vec) {
           TESSEL_UNROLL
           for (int u = 0; u < kU; ++u)
@@ -193,13 +194,13 @@ struct OperandLoad {
       TESSEL_UNROLL
       for (int v = 0; v < kV; ++v) {
         TESSEL_UNROLL
-        for (int h = 0; h < kKGroups; ++h)
-          if ((v * kKGroups + h) % parts == part)
+        for (int h = 0; h < kGroups; ++h)
+          if ((v * kGroups + h) % parts == part)
             arch::sm80::cp_async_ca<4>(d + (8 * h * kPitch + 32 * v) * 4, g + 8 * h + v * 32 * ld);
       }
     } else {
       TESSEL_UNROLL
-      for (int h = 0; h < kKGroups; ++h) {
+      for (int h = 0; h < kGroups; ++h) {
         if (vec) {
           TESSEL_UNROLL
           for (int u = 0; u < kU; ++u)
@@ -219,7 +220,7 @@ struct OperandLoad {
   __device__ void advance(index_t ld) { g += step(ld); }
 
   /// The same k-tile where it may cross the matrix's edge: `rows` rows of the
-  /// tile (R - r0, may exceed Rows) and `ks` of its k (K - 16 kt) exist; what
+  /// tile (R - r0, may exceed Rows) and `ks` of its k (K - BK kt) exist; what
   /// lies outside is zero-filled (the source then is `base`, a valid address).
   __device__ void load_edge(std::uint32_t stage, index_t ld, const float* base, index_t rows, index_t ks, int t) {
     const std::uint32_t d = stage + s;
@@ -227,7 +228,7 @@ struct OperandLoad {
       TESSEL_UNROLL
       for (int v = 0; v < kV; ++v) {
         TESSEL_UNROLL
-        for (int h = 0; h < kKGroups; ++h) {
+        for (int h = 0; h < kGroups; ++h) {
           const bool ok = (t & 7) + 8 * h < ks && (t >> 3) + 32 * v < rows;
           arch::sm80::cp_async_ca_zfill<4>(d + (8 * h * kPitch + 32 * v) * 4, ok ? g + 8 * h + v * 32 * ld : base,
                                            ok ? 4u : 0u);
@@ -235,7 +236,7 @@ struct OperandLoad {
       }
     } else {
       TESSEL_UNROLL
-      for (int h = 0; h < kKGroups; ++h) {
+      for (int h = 0; h < kGroups; ++h) {
         const bool k_ok = (t >> 5) + 8 * h < ks;
         if (vec) {
           TESSEL_UNROLL

@@ -41,31 +41,47 @@
 
 namespace tessel::gemm_kernels::f08 {
 
-inline constexpr int kBM = 256, kBN = 128, kBK = f07::kBK, kThreads = 256, kStages = 4;
+/// A configuration of the kernel: the CTA tile (BM x BN, 8 warps of 64 x 64
+/// tiles: BM/64 along M, BN/64 along N), BK k per k-tile, Stages cp.async
+/// stages, and when the copies of the k-tile Stages-1 ahead are issued:
+/// SpreadSteps = 0 all before the k-tile's FFMAs (f08), else in SpreadSteps
+/// parts, one per k-step (f09).  f08 is Config<256, 128, 16, 4>.
+template <int BM, int BN, int BK, int Stages, int SpreadSteps = 0>
+struct Config {
+  static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = Stages, kSpreadSteps = SpreadSteps;
+  static constexpr int kWarpsM = BM / 64;
+  static_assert(BM % 64 == 0 && BN % 64 == 0 && (BM / 64) * (BN / 64) == 8, "8 warps of 64 x 64");
+  static_assert(SpreadSteps >= 0 && SpreadSteps < BK, "the spread copies are committed before the last k-step");
+  /// A stage of A is (BM,BK) with k-rows of BM + 4 floats, of B (BN,BK) with BN + 4.
+  static constexpr int kPitchA = BM + 4, kPitchB = BN + 4;
+  static constexpr int kStageFloatsA = BK * kPitchA, kStageFloatsB = BK * kPitchB;
+  static_assert(cosize(make_layout(make_shape(BM, BK), make_stride(1, kPitchA))) <= kStageFloatsA);
+  static_assert(kStageFloatsA % 4 == 0 && kStageFloatsB % 4 == 0);  // stages stay 16-byte aligned
+  /// Dynamic shared memory: A's stages, then B's.
+  static constexpr int kSmemBytes = Stages * (kStageFloatsA + kStageFloatsB) * 4;
+  template <OperandMajor Major>
+  using LoadA = f07::OperandLoad<Major, BM, BK>;
+  template <OperandMajor Major>
+  using LoadB = f07::OperandLoad<Major, BN, BK>;
+};
 
-using f07::OperandLoad;
-template <OperandMajor Major>
-using LoadA = OperandLoad<Major, kBM>;
-template <OperandMajor Major>
-using LoadB = OperandLoad<Major, kBN>;
+/// f08: 256 x 128, k-tiles of 16, 4 stages (100352 bytes), copies at once.
+using Tile256x128 = Config<256, 128, 16, 4>;
+inline constexpr int kThreads = 256;
 
-/// A stage of A is (256,16) with k-rows of 260 floats, of B (128,16) with 132.
-inline constexpr int kPitchA = kBM + 4, kPitchB = kBN + 4;
-inline constexpr int kStageFloatsA = kBK * kPitchA, kStageFloatsB = kBK * kPitchB;  // 4160, 2112
-inline constexpr Layout kStageA = make_layout(make_shape(kBM, kBK), make_stride(1, kPitchA));
-inline constexpr Layout kStageB = make_layout(make_shape(kBN, kBK), make_stride(1, kPitchB));
-static_assert(cosize(kStageA) <= kStageFloatsA && cosize(kStageB) <= kStageFloatsB);
-static_assert(kStageFloatsA % 4 == 0 && kStageFloatsB % 4 == 0);  // stages stay 16-byte aligned
-/// Dynamic shared memory: A's stages, then B's (100352 bytes).
-inline constexpr int kSmemBytes = kStages * (kStageFloatsA + kStageFloatsB) * 4;
-
-/// The thread tile: warps 4 (M) x 2 (N) of 64 x 64, lanes 4 (M) x 8 (N),
-/// 4 x 2 blocks of 4x4 per thread, 16 rows and 32 columns apart.
+/// The thread tile: warps of 64 x 64 (f08: 4 along M, 2 along N), lanes 4
+/// (M) x 8 (N), 4 x 2 blocks of 4x4 per thread, 16 rows and 32 columns apart.
 inline constexpr int kWarpM = 64, kWarpN = 64, kLanesN = 8, kBlocksM = 4, kBlocksN = 2;
 inline constexpr int kBlockStepM = 16, kBlockStepN = 32;
 inline constexpr int kRowsPerThread = 4 * kBlocksM, kColsPerThread = 4 * kBlocksN;  // 16, 8
-__device__ inline int thread_row(int t) { return kWarpM * ((t >> 5) & 3) + 4 * ((t & 31) / kLanesN); }
-__device__ inline int thread_col(int t) { return kWarpN * (t >> 7) + 4 * ((t & 31) % kLanesN); }
+template <class Cfg>
+__device__ inline int thread_row(int t) {
+  return kWarpM * ((t >> 5) % Cfg::kWarpsM) + 4 * ((t & 31) / kLanesN);
+}
+template <class Cfg>
+__device__ inline int thread_col(int t) {
+  return kWarpN * ((t >> 5) / Cfg::kWarpsM) + 4 * ((t & 31) % kLanesN);
+}
 
 // The fragment reads as TV layouts of the stage's element indices (a warp's
 // LDS.128 at one k: lane -> its 4 rows of A, its 4 columns of B); the
@@ -79,7 +95,7 @@ static_assert(bank_conflict_ways(kFragReadB, 4) == 1);
 // The transposing 4-byte stores of a K-contiguous A (pitch 260 = 4 mod 32,
 // as f07's 132): lane l at k l%8, row l/8 + 32 v.
 inline constexpr Layout kStoreKA =
-    make_layout(make_shape(make_shape(8, 4), 8), make_stride(make_stride(kPitchA, 1), 32));  // ((k,r),v)
+    make_layout(make_shape(make_shape(8, 4), 8), make_stride(make_stride(Tile256x128::kPitchA, 1), 32));  // ((k,r),v)
 static_assert(bank_conflict_ways(kStoreKA, 4) == 1);
 
 /// The N values at step k of a stage: N/4 LDS.128, `Apart` floats apart.
@@ -94,6 +110,7 @@ __device__ inline void load_fragment(const float* s, float (&f)[N]) {
 
 /// D = alpha * acc + beta * C for this thread's 16x8 values (rows and
 /// columns of D as thread_row/thread_col say, offset by the CTA's m0, n0).
+template <class Cfg>
 __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, int t,
                                 const float (&acc)[kRowsPerThread][kColsPerThread]) {
   float* const d = static_cast<float*>(p.d);
@@ -101,7 +118,7 @@ __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, 
   const bool read_c = p.beta != 0.0f;
   const bool vec = reinterpret_cast<std::uintptr_t>(d) % 16 == 0 && p.ldd % 4 == 0 &&
                    (!read_c || (reinterpret_cast<std::uintptr_t>(c) % 16 == 0 && p.ldc % 4 == 0));
-  const index_t row0 = m0 + thread_row(t), col0 = n0 + thread_col(t);
+  const index_t row0 = m0 + thread_row<Cfg>(t), col0 = n0 + thread_col<Cfg>(t);
   TESSEL_UNROLL
   for (int i = 0; i < kRowsPerThread; ++i) {
     const index_t row = row0 + (i / 4) * kBlockStepM + i % 4;
@@ -130,23 +147,17 @@ __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, 
   }
 }
 
-/// When the copies of the k-tile kStages-1 ahead are issued: f08 issues
-/// them all before the FFMAs of a k-tile; f09 (f09_spread_copies.cuh)
-/// spreads them over its first kSteps k-steps.
-struct CopiesAtOnce {
-  static constexpr int kSteps = 0;
-};
-
 /// The fp32 GEMM of f08 (see the header comment): one CTA of 256 threads per
-/// 256x128 tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
-/// `Copies`: when the next k-tiles' copies are issued (CopiesAtOnce, or f09's).
-template <MajorA MA, MajorB MB, class Copies = CopiesAtOnce>
+/// BM x BN tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
+template <MajorA MA, MajorB MB, class Cfg = Tile256x128>
 __global__ void __launch_bounds__(kThreads, 1) gemm_thread_tile_16x8(Params<float> p) {
-  constexpr int kSpreadSteps = Copies::kSteps;
-  static_assert(kSpreadSteps >= 0 && kSpreadSteps < kBK, "the spread copies are committed before the last k-step");
+  constexpr int kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK, kStages = Cfg::kStages;
+  constexpr int kSpreadSteps = Cfg::kSpreadSteps;
+  constexpr int kPitchA = Cfg::kPitchA, kPitchB = Cfg::kPitchB;
+  constexpr int kStageFloatsA = Cfg::kStageFloatsA, kStageFloatsB = Cfg::kStageFloatsB;
   extern __shared__ __align__(16) float smem[];
-  float* const sa = smem;                            // kStages x (256,16) of A
-  float* const sb = smem + kStages * kStageFloatsA;  // kStages x (128,16) of B
+  float* const sa = smem;                            // kStages x (BM,BK) of A
+  float* const sb = smem + kStages * kStageFloatsA;  // kStages x (BN,BK) of B
   const std::uint32_t sa_addr = arch::smem_addr(sa), sb_addr = arch::smem_addr(sb);
   constexpr std::uint32_t kStageBytesA = kStageFloatsA * 4, kStageBytesB = kStageFloatsB * 4;
 
@@ -156,8 +167,8 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_thread_tile_16x8(Params<floa
   // Inside along M and N: only the last k-tile (K % 16 != 0) needs predicates.
   const bool inside = m0 + kBM <= p.m && n0 + kBN <= p.n;
 
-  LoadA<major_of(MA)> load_a(p.a, p.lda, m0, t);
-  LoadB<major_of(MB)> load_b(p.b, p.ldb, n0, t);
+  typename Cfg::template LoadA<major_of(MA)> load_a(p.a, p.lda, m0, t);
+  typename Cfg::template LoadB<major_of(MB)> load_b(p.b, p.ldb, n0, t);
   // k-tile kt into stage kt % kStages (then both pointers move on one k-tile).
   const auto load_tile = [&](index_t kt) {
     const std::uint32_t st = static_cast<std::uint32_t>(kt % kStages);
@@ -182,7 +193,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_thread_tile_16x8(Params<floa
   __syncthreads();
 
   // This thread's fragments in a stage: its rows of A, its columns of B.
-  const int frag_a = thread_row(t), frag_b = thread_col(t);
+  const int frag_a = thread_row<Cfg>(t), frag_b = thread_col<Cfg>(t);
   float acc[kRowsPerThread][kColsPerThread];
   TESSEL_UNROLL
   for (int i = 0; i < kRowsPerThread; ++i) {
@@ -238,7 +249,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_thread_tile_16x8(Params<floa
     }
   }
 
-  epilogue(p, m0, n0, t, acc);
+  epilogue<Cfg>(p, m0, n0, t, acc);
 }
 
 }  // namespace tessel::gemm_kernels::f08

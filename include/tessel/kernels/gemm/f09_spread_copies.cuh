@@ -27,19 +27,13 @@
 
 namespace tessel::gemm_kernels::f09 {
 
-using f08::kBM;
-using f08::kBN;
-using f08::kSmemBytes;
+/// f08's tile, k-tiles and stages; the copies of a k-tile in 8 parts, one at
+/// each of the first 8 of its 16 k-steps: A:k (16 four-byte copies per
+/// thread) 2 per step, B:n (2 sixteen-byte copies) 1 in each of the first two.
+using Cfg = f08::Config<256, 128, 16, 4, 8>;
 using f08::kThreads;
 
-/// Parts of a k-tile's copies, one at each of the first 8 of its 16
-/// k-steps: A:k (16 four-byte copies per thread) 2 per step, B:n (2
-/// sixteen-byte copies) 1 in each of the first two.
-struct CopiesSpread {
-  static constexpr int kSteps = 8;
-};
-
 template <MajorA MA, MajorB MB>
-inline constexpr auto kernel = &f08::gemm_thread_tile_16x8<MA, MB, CopiesSpread>;
+inline constexpr auto kernel = &f08::gemm_thread_tile_16x8<MA, MB, Cfg>;
 
 }  // namespace tessel::gemm_kernels::f09

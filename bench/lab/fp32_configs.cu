@@ -1,0 +1,162 @@
+// bench/lab/fp32_configs.cu — a screen of f08's configurations (tile, k-tile,
+// stages, copy schedule) against cuBLAS's fp32 GEMM in the same process, to
+// choose the fp32 ladder's next step with one device run instead of one per
+// idea.  A:k, B:n (row-major A and B, the fp32 ladder's suite layout),
+// alpha 1, beta 0; inputs small integers in [-2, 2], so every configuration
+// must match a naive kernel bit for bit (fp32 sums of at most 4 * K <= 2^24
+// are exact).  Each timed launch is preceded by a read of 256 MB (the L2
+// flush of tessel bench gemm --flush read); the median of 15 launches after 3
+// warm-ups, CUDA events.  Not a replacement for `tessel bench gemm`: the
+// configuration chosen here becomes a step and is measured there.
+// Build: nvcc -O3 -std=c++20 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a -I. -Iinclude \
+//          bench/lab/fp32_configs.cu -lcublas -o fp32_configs
+// Run:   ./fp32_configs 4096 8192
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "tessel/kernels/gemm/f08_thread_tile_16x8.cuh"
+
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
+  } while (0)
+
+namespace gk = tessel::gemm_kernels;
+using tessel::MajorA;
+using tessel::MajorB;
+
+// D = A B, A (m,k) row-major, B (k,n) row-major, D row-major: the reference.
+__global__ void naive(const float* a, const float* b, float* d, int m, int n, int k) {
+  const int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m || j >= n) return;
+  float s = 0;
+  for (int x = 0; x < k; ++x) s += a[static_cast<long>(i) * k + x] * b[static_cast<long>(x) * n + j];
+  d[static_cast<long>(i) * n + j] = s;
+}
+
+__global__ void read_all(const float4* p, long n, float* sink) {
+  float4 acc{0, 0, 0, 0};
+  for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n;
+       i += gridDim.x * static_cast<long>(blockDim.x))
+    acc.x += p[i].x;
+  if (acc.x == 12345.f) *sink = acc.x;
+}
+
+struct Bufs {
+  float *a, *b, *d, *ref, *flush, *sink;
+  long flush_n;
+};
+
+template <class F>
+float median_ms(const Bufs& s, F&& launch) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<float> t;
+  for (int i = 0; i < 18; ++i) {
+    read_all<<<528, 256>>>(reinterpret_cast<const float4*>(s.flush), s.flush_n / 4, s.sink);
+    CK(cudaEventRecord(e0));
+    launch();
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (i >= 3) t.push_back(ms);
+  }
+  CK(cudaGetLastError());
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class Cfg>
+void run(const char* name, const Bufs& s, int n, float cublas_ms) {
+  auto* kernel = &gk::f08::gemm_thread_tile_16x8<MajorA::k, MajorB::n, Cfg>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, kernel));
+  gk::Params<float> p{};
+  p.m = n, p.n = n, p.k = n;
+  p.a = s.a, p.b = s.b, p.d = s.d, p.c = nullptr;
+  p.lda = n, p.ldb = n, p.ldd = n, p.ldc = n;
+  p.alpha = 1, p.beta = 0;
+  const dim3 grid((n + Cfg::kBN - 1) / Cfg::kBN, (n + Cfg::kBM - 1) / Cfg::kBM);
+  const auto launch = [&] { kernel<<<grid, gk::f08::kThreads, Cfg::kSmemBytes>>>(p); };
+  CK(cudaMemset(s.d, 0xff, sizeof(float) * n * n));  // poison
+  launch();
+  CK(cudaDeviceSynchronize());
+  std::vector<float> d(static_cast<size_t>(n) * n), r(d.size());
+  CK(cudaMemcpy(d.data(), s.d, d.size() * 4, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(r.data(), s.ref, r.size() * 4, cudaMemcpyDeviceToHost));
+  const bool exact = std::memcmp(d.data(), r.data(), d.size() * 4) == 0;
+  const float ms = median_ms(s, launch);
+  const double tf = 2.0 * n * n * static_cast<double>(n) / (ms * 1e9);
+  std::printf("%-28s n=%d regs=%3d smem=%6d %s  %.4f ms  %.2f TFLOP/s  ratio %.3f\n", name, n, fa.numRegs,
+              Cfg::kSmemBytes, exact ? "exact" : "WRONG", ms, tf, cublas_ms / ms);
+}
+
+int main(int argc, char** argv) {
+  for (int arg = 1; arg < argc; ++arg) {
+    const int n = std::atoi(argv[arg]);
+    Bufs s{};
+    const size_t bytes = sizeof(float) * n * static_cast<size_t>(n);
+    CK(cudaMalloc(&s.a, bytes));
+    CK(cudaMalloc(&s.b, bytes));
+    CK(cudaMalloc(&s.d, bytes));
+    CK(cudaMalloc(&s.ref, bytes));
+    s.flush_n = 64L << 20;  // 256 MB of floats
+    CK(cudaMalloc(&s.flush, s.flush_n * 4));
+    CK(cudaMalloc(&s.sink, 4));
+    CK(cudaMemset(s.flush, 0, s.flush_n * 4));
+    std::vector<float> h(static_cast<size_t>(n) * n);
+    unsigned x = 12345;
+    for (auto& v : h) v = static_cast<float>(static_cast<int>((x = x * 1664525u + 1013904223u) >> 29) % 5 - 2);
+    CK(cudaMemcpy(s.a, h.data(), bytes, cudaMemcpyHostToDevice));
+    for (auto& v : h) v = static_cast<float>(static_cast<int>((x = x * 1664525u + 1013904223u) >> 29) % 5 - 2);
+    CK(cudaMemcpy(s.b, h.data(), bytes, cudaMemcpyHostToDevice));
+    naive<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
+    CK(cudaDeviceSynchronize());
+
+    cublasHandle_t handle;
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) return 1;
+    const float one = 1, zero = 0;
+    // Row-major D = A B is column-major D^T = B^T A^T: cuBLAS's (n,n) B then A.
+    const auto cublas = [&] {
+      if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
+          CUBLAS_STATUS_SUCCESS)
+        std::exit(2);
+    };
+    cublas();
+    CK(cudaDeviceSynchronize());
+    const float cublas_ms = median_ms(s, cublas);
+    std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
+                2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
+    run<gk::f08::Config<256, 128, 16, 4, 0>>("256x128 bk16 s4 (f08)", s, n, cublas_ms);
+    run<gk::f08::Config<256, 128, 8, 4, 0>>("256x128 bk8 s4", s, n, cublas_ms);
+    run<gk::f08::Config<256, 128, 8, 3, 0>>("256x128 bk8 s3", s, n, cublas_ms);
+    run<gk::f08::Config<256, 128, 16, 4, 2>>("256x128 bk16 s4 spread2", s, n, cublas_ms);
+    run<gk::f08::Config<128, 256, 16, 4, 0>>("128x256 bk16 s4", s, n, cublas_ms);
+    run<gk::f08::Config<128, 256, 16, 3, 0>>("128x256 bk16 s3", s, n, cublas_ms);
+    run<gk::f08::Config<128, 256, 8, 4, 0>>("128x256 bk8 s4", s, n, cublas_ms);
+    run<gk::f08::Config<128, 256, 8, 3, 0>>("128x256 bk8 s3", s, n, cublas_ms);
+    run<gk::f08::Config<128, 256, 16, 4, 2>>("128x256 bk16 s4 spread2", s, n, cublas_ms);
+    run<gk::f08::Config<128, 256, 16, 4, 4>>("128x256 bk16 s4 spread4", s, n, cublas_ms);
+    cublasDestroy(handle);
+    CK(cudaFree(s.a));
+    CK(cudaFree(s.b));
+    CK(cudaFree(s.d));
+    CK(cudaFree(s.ref));
+    CK(cudaFree(s.flush));
+    CK(cudaFree(s.sink));
+  }
+  return 0;
+}
