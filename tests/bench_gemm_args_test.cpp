@@ -180,7 +180,7 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_EQ(parse_gemm_impl("F06"), GemmImpl::f06_vector_smem);
   EXPECT_EQ(parse_gemm_impl("f05_warp_tiling"), GemmImpl::f05_warp_tiling);
   EXPECT_EQ(parse_gemm_impl("F07"), GemmImpl::f07_two_ctas_per_sm);
-  EXPECT_FALSE(parse_gemm_impl("f10"));
+  EXPECT_FALSE(parse_gemm_impl("f11"));
   for (GemmImpl g : kFp32GemmImpls) {
     EXPECT_EQ(parse_gemm_impl(short_name(g)), g);
     EXPECT_EQ(parse_gemm_impl(name(g)), g);
@@ -259,13 +259,13 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_EQ(o.steps.size(), 14u);                              // the steps, not "auto"
   EXPECT_EQ(o.steps.back(), GemmImpl::k14_cluster_multicast);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
-  // `all` is the ladder of the input type: f01..f09 for fp32.
+  // `all` is the ladder of the input type: f01..f10 for fp32.
   a.impls = {"all"};
   a.dtype = "fp32";
   o = parse_ok(a);
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>(std::begin(kFp32GemmImpls), std::end(kFp32GemmImpls))));
   EXPECT_TRUE(o.cublas_rows);
-  EXPECT_EQ(o.steps.size(), 9u);  // f01..f09
+  EXPECT_EQ(o.steps.size(), 10u);  // f01..f10
   a.impls = {"f04,F06_vector_smem,f07"};
   o = parse_ok(a);
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::f04_double_buffer, GemmImpl::f06_vector_smem,

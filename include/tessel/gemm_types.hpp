@@ -210,6 +210,7 @@ enum class GemmImpl {
   f07_two_ctas_per_sm,   // f06's tiles under 128 registers (2 CTAs per SM), 4 cp.async stages, epilogue from registers
   f08_thread_tile_16x8,  // 16x8 accumulators per thread on a 256x128 tile, one CTA per SM (cuBLAS's shape)
   f09_spread_copies,     // f08 with the next k-tile's cp.async spread over the k-steps
+  f10_tma_loads,         // TMA loads on a 128x256 tile (B:n, 16-byte rows; f08's kernel elsewhere)
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
@@ -231,10 +232,11 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k14_cluster_multicast};
 /// The fp32 ladder, in order: the steps that take fp32 A and B (and only
 /// those; every step of kAllGemmImpls takes bf16 or fp16 A and B).
-inline constexpr GemmImpl kFp32GemmImpls[] = {
-    GemmImpl::f01_naive,           GemmImpl::f02_smem_fma,         GemmImpl::f03_smem_padded,
-    GemmImpl::f04_double_buffer,   GemmImpl::f05_warp_tiling,      GemmImpl::f06_vector_smem,
-    GemmImpl::f07_two_ctas_per_sm, GemmImpl::f08_thread_tile_16x8, GemmImpl::f09_spread_copies};
+inline constexpr GemmImpl kFp32GemmImpls[] = {GemmImpl::f01_naive,           GemmImpl::f02_smem_fma,
+                                              GemmImpl::f03_smem_padded,     GemmImpl::f04_double_buffer,
+                                              GemmImpl::f05_warp_tiling,     GemmImpl::f06_vector_smem,
+                                              GemmImpl::f07_two_ctas_per_sm, GemmImpl::f08_thread_tile_16x8,
+                                              GemmImpl::f09_spread_copies,   GemmImpl::f10_tma_loads};
 /// Is `g` a step of the fp32 ladder (fp32 A and B)?
 constexpr bool is_fp32_step(GemmImpl g) {
   for (GemmImpl f : kFp32GemmImpls)
@@ -293,6 +295,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "f08";
     case GemmImpl::f09_spread_copies:
       return "f09";
+    case GemmImpl::f10_tma_loads:
+      return "f10";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -347,6 +351,8 @@ constexpr const char* name(GemmImpl g) {
       return "f08_thread_tile_16x8";
     case GemmImpl::f09_spread_copies:
       return "f09_spread_copies";
+    case GemmImpl::f10_tma_loads:
+      return "f10_tma_loads";
     case GemmImpl::automatic:
       return "auto";
   }
