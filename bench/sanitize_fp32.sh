@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck and synccheck of the best fp32 steps
-# (f08, f09) through `tessel bench gemm --dtype fp32 --verify tier1`, at
-# shapes that take every path: 256x128x64 (one full tile, every k-tile
-# inside: f09's spread copies), 515x260x77 (partial tiles and a partial last
+# (f08, f09, f10) through `tessel bench gemm --dtype fp32 --verify tier1`, at
+# shapes that take every path: 256x128x64 (one full tile of f08/f09, two
+# of f10; every k-tile inside: f09's spread copies), 515x260x77 (partial tiles and a partial last
 # k-tile: the edge copies, the element-wise epilogue), 1024x1024x1024 (memcheck
 # only; racecheck takes minutes per launch there).  Only the fp32 kernels
-# are instrumented (--kernel-name kns=thread_tile).  Needs a GPU.
+# are instrumented (--kernel-name kns=thread_tile or kns=tma_loads).  Needs a GPU.
 #   bash bench/sanitize_fp32.sh > bench/results/sanitizer_fp32_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}
-for impl in ${IMPLS:-f09 f08}; do
+for impl in ${IMPLS:-f10 f09 f08}; do
+  kernel=thread_tile
+  [ "$impl" = f10 ] && kernel=tma_loads
   for tool in memcheck racecheck synccheck; do
     for shape in "256 128 64" "515 260 77" "1024 1024 1024"; do
       set -- $shape
       [ "$tool" != memcheck ] && [ "$1" = 1024 ] && continue
       echo "== $impl $tool M=$1 N=$2 K=$3"
-      timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name kns=thread_tile "$bin" bench gemm \
+      timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name "kns=$kernel" "$bin" bench gemm \
         --dtype fp32 --m "$1" --n "$2" --k "$3" --impl "$impl" --verify tier1 --warmup 1 --iterations 1 2>&1 |
         grep -v "^NVIDIA\|^gpu,"
       echo "exit ${PIPESTATUS[0]}"
