@@ -11,6 +11,10 @@
 // Build: nvcc -O3 -std=c++20 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a -I. -Iinclude \
 //          bench/lab/fp32_configs.cu -lcublas -o fp32_configs
 // Run:   ./fp32_configs 4096 8192
+// Session 21: first the tile / k-tile / stage / spread screen of f08
+// (bench/results/s21/fp32_configs_h100.txt), then the FFMA order
+// (serpentine) on f08's best tiles and on f10's TMA kernel
+// (bench/results/s21/fp32_configs2_h100.txt).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -18,9 +22,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
+#include "tessel/arch/sm90_tensor_map.hpp"
 #include "tessel/kernels/gemm/f08_thread_tile_16x8.cuh"
+#include "tessel/kernels/gemm/f10_tma_loads.cuh"
 
 #define CK(x)                                                                                 \
   do {                                                                                        \
@@ -104,6 +111,51 @@ void run(const char* name, const Bufs& s, int n, float cublas_ms) {
               Cfg::kSmemBytes, exact ? "exact" : "WRONG", ms, tf, cublas_ms / ms);
 }
 
+// f10's kernel (A:k, B:n) with its TMA maps, as f10.cu makes them.
+template <bool Serpentine>
+void run_f10(const char* name, const Bufs& s, int n, float cublas_ms) {
+  namespace k10 = gk::f10;
+  auto* kernel = &k10::gemm_tma_loads<MajorA::k, Serpentine>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k10::kSmemBytes));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, kernel));
+  const auto map = [&](CUtensorMap& m, const float* p, const int(&box)[2], CUtensorMapSwizzle sw) {
+    tessel::arch::sm90::TensorMapSpec t;
+    t.dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    t.global_address = p;
+    t.global_dim = {static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n), 1, 1, 1};
+    t.global_stride_bytes = {0, static_cast<std::uint64_t>(n) * 4, 0, 0, 0};
+    t.box_dim = {static_cast<std::uint32_t>(box[0]), static_cast<std::uint32_t>(box[1]), 1, 1, 1};
+    t.swizzle = sw;
+    const auto st = tessel::arch::sm90::encode_tiled(m, t);
+    if (!st.ok()) {
+      std::fprintf(stderr, "map: %s\n", st.message.c_str());
+      std::exit(3);
+    }
+  };
+  CUtensorMap ma, mb;
+  map(ma, s.a, k10::kBoxAk, CU_TENSOR_MAP_SWIZZLE_64B);
+  map(mb, s.b, k10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
+  gk::Params<float> p{};
+  p.m = n, p.n = n, p.k = n;
+  p.a = s.a, p.b = s.b, p.d = s.d, p.c = nullptr;
+  p.lda = n, p.ldb = n, p.ldd = n, p.ldc = n;
+  p.alpha = 1, p.beta = 0;
+  const dim3 grid((n + k10::kBN - 1) / k10::kBN, (n + k10::kBM - 1) / k10::kBM);
+  const auto launch = [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p); };
+  CK(cudaMemset(s.d, 0xff, sizeof(float) * n * n));
+  launch();
+  CK(cudaDeviceSynchronize());
+  std::vector<float> d(static_cast<size_t>(n) * n), r(d.size());
+  CK(cudaMemcpy(d.data(), s.d, d.size() * 4, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(r.data(), s.ref, r.size() * 4, cudaMemcpyDeviceToHost));
+  const bool exact = std::memcmp(d.data(), r.data(), d.size() * 4) == 0;
+  const float ms = median_ms(s, launch);
+  const double tf = 2.0 * n * n * static_cast<double>(n) / (ms * 1e9);
+  std::printf("%-28s n=%d regs=%3d smem=%6d %s  %.4f ms  %.2f TFLOP/s  ratio %.3f\n", name, n, fa.numRegs,
+              k10::kSmemBytes, exact ? "exact" : "WRONG", ms, tf, cublas_ms / ms);
+}
+
 int main(int argc, char** argv) {
   for (int arg = 1; arg < argc; ++arg) {
     const int n = std::atoi(argv[arg]);
@@ -140,16 +192,29 @@ int main(int argc, char** argv) {
     const float cublas_ms = median_ms(s, cublas);
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
-    run<gk::f08::Config<256, 128, 16, 4, 0>>("256x128 bk16 s4 (f08)", s, n, cublas_ms);
-    run<gk::f08::Config<256, 128, 8, 4, 0>>("256x128 bk8 s4", s, n, cublas_ms);
-    run<gk::f08::Config<256, 128, 8, 3, 0>>("256x128 bk8 s3", s, n, cublas_ms);
-    run<gk::f08::Config<256, 128, 16, 4, 2>>("256x128 bk16 s4 spread2", s, n, cublas_ms);
-    run<gk::f08::Config<128, 256, 16, 4, 0>>("128x256 bk16 s4", s, n, cublas_ms);
-    run<gk::f08::Config<128, 256, 16, 3, 0>>("128x256 bk16 s3", s, n, cublas_ms);
-    run<gk::f08::Config<128, 256, 8, 4, 0>>("128x256 bk8 s4", s, n, cublas_ms);
-    run<gk::f08::Config<128, 256, 8, 3, 0>>("128x256 bk8 s3", s, n, cublas_ms);
-    run<gk::f08::Config<128, 256, 16, 4, 2>>("128x256 bk16 s4 spread2", s, n, cublas_ms);
-    run<gk::f08::Config<128, 256, 16, 4, 4>>("128x256 bk16 s4 spread4", s, n, cublas_ms);
+    const bool first = std::getenv("SCREEN") != nullptr && std::string(std::getenv("SCREEN")) == "1";
+    if (first) {  // the first screen (tiles, k-tiles, stages, spread copies)
+      run<gk::f08::Config<256, 128, 16, 4, 0>>("256x128 bk16 s4 (f08)", s, n, cublas_ms);
+      run<gk::f08::Config<256, 128, 8, 4, 0>>("256x128 bk8 s4", s, n, cublas_ms);
+      run<gk::f08::Config<256, 128, 8, 3, 0>>("256x128 bk8 s3", s, n, cublas_ms);
+      run<gk::f08::Config<256, 128, 16, 4, 2>>("256x128 bk16 s4 spread2", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 16, 4, 0>>("128x256 bk16 s4", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 16, 3, 0>>("128x256 bk16 s3", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 8, 4, 0>>("128x256 bk8 s4", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 8, 3, 0>>("128x256 bk8 s3", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 16, 4, 2>>("128x256 bk16 s4 spread2", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 16, 4, 4>>("128x256 bk16 s4 spread4", s, n, cublas_ms);
+    } else {  // the second: FFMA order, deeper stages, f10
+      run<gk::f08::Config<256, 128, 16, 4, 0>>("256x128 bk16 s4 (f08)", s, n, cublas_ms);
+      run<gk::f08::Config<256, 128, 16, 4, 0, true>>("256x128 bk16 s4 serp", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 8, 4, 0>>("128x256 bk8 s4", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 8, 4, 0, true>>("128x256 bk8 s4 serp", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 8, 6, 0>>("128x256 bk8 s6", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 8, 6, 0, true>>("128x256 bk8 s6 serp", s, n, cublas_ms);
+      run<gk::f08::Config<128, 256, 16, 4, 0, true>>("128x256 bk16 s4 serp", s, n, cublas_ms);
+      run_f10<false>("f10 128x256 tma", s, n, cublas_ms);
+      run_f10<true>("f10 128x256 tma serp", s, n, cublas_ms);
+    }
     cublasDestroy(handle);
     CK(cudaFree(s.a));
     CK(cudaFree(s.b));

@@ -45,10 +45,15 @@ namespace tessel::gemm_kernels::f08 {
 /// tiles: BM/64 along M, BN/64 along N), BK k per k-tile, Stages cp.async
 /// stages, and when the copies of the k-tile Stages-1 ahead are issued:
 /// SpreadSteps = 0 all before the k-tile's FFMAs (f08), else in SpreadSteps
-/// parts, one per k-step (f09).  f08 is Config<256, 128, 16, 4>.
-template <int BM, int BN, int BK, int Stages, int SpreadSteps = 0>
+/// parts, one per k-step (f09); Serpentine: the FFMAs of a k-step row by
+/// row with every other row backwards (the last column's b is then the
+/// next row's first: ptxas allocates the registers differently, and the
+/// FFMAs' register bank conflicts change; bench/lab/fp32_configs.cu).
+/// f08 is Config<256, 128, 16, 4>.
+template <int BM, int BN, int BK, int Stages, int SpreadSteps = 0, bool Serpentine = false>
 struct Config {
   static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = Stages, kSpreadSteps = SpreadSteps;
+  static constexpr bool kSerpentine = Serpentine;
   static constexpr int kWarpsM = BM / 64;
   static_assert(BM % 64 == 0 && BN % 64 == 0 && (BM / 64) * (BN / 64) == 8, "8 warps of 64 x 64");
   static_assert(SpreadSteps >= 0 && SpreadSteps < BK, "the spread copies are committed before the last k-step");
@@ -244,7 +249,10 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_thread_tile_16x8(Params<floa
       TESSEL_UNROLL
       for (int i = 0; i < kRowsPerThread; ++i) {
         TESSEL_UNROLL
-        for (int j = 0; j < kColsPerThread; ++j) acc[i][j] += fa[k % 2][i] * fb[k % 2][j];
+        for (int jj = 0; jj < kColsPerThread; ++jj) {
+          const int j = Cfg::kSerpentine && i % 2 == 1 ? kColsPerThread - 1 - jj : jj;
+          acc[i][j] += fa[k % 2][i] * fb[k % 2][j];
+        }
       }
     }
   }

@@ -121,7 +121,8 @@ __device__ inline void lds128(std::uint32_t addr, float* f) {
 /// The fp32 GEMM of f10 (see the header comment): one CTA of 256 threads per
 /// 128 x 256 tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
 /// map_a: A:k {K, M} or A:m {M, K}; map_b: B:n {N, K} (f10.cu).
-template <MajorA MA>
+/// Serpentine: the FFMA order of f08's Config (a screen's knob).
+template <MajorA MA, bool Serpentine = false>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_tma_loads(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                    Params<float> p) {
@@ -223,7 +224,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int i = 0; i < 8; ++i) {
         const float a = kGroups ? fa[ab][i][k % 4] : fa[ab][i / 4][i % 4];
         TESSEL_UNROLL
-        for (int c = 0; c < 16; ++c) acc[i][c] += a * b[c];
+        for (int cc = 0; cc < 16; ++cc) {
+          const int c = Serpentine && i % 2 == 1 ? 15 - cc : cc;
+          acc[i][c] += a * b[c];
+        }
       }
     }
     // Every warp is done with stage s: refill it with k-tile kt + kStages.
