@@ -17,7 +17,7 @@ echo "elapsed $(( $(date +%s) - t0 )) s"
 export CMAKE_BUILD_PARALLEL_LEVEL=16
 timeout 400 python3 -m pip install --no-build-isolation --no-deps --target /tmp/whl . > "$R/pip_install.log" 2>&1
 echo "pip install rc=$? $(( $(date +%s) - t0 )) s"; tail -3 "$R/pip_install.log"
-cd /tmp && PYTHONPATH=/tmp/whl python3 -c "import tessel; print("import tessel ok; has_gemm =", tessel.has_gemm)" 2>&1 | tee "$R/import.log"
+cd /tmp && PYTHONPATH=/tmp/whl python3 -c 'import tessel; print("import tessel ok; has_gemm =", tessel.has_gemm)' 2>&1 | tee "$R/import.log"
 cd - >/dev/null
 PYTHONPATH=/tmp/whl timeout 120 python3 -m pytest -q -p no:cacheprovider python/tests/test_gemm.py > "$R/pytest_wheel.log" 2>&1
 echo "pytest (installed wheel) rc=$? $(tail -1 "$R/pytest_wheel.log")"
