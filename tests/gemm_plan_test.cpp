@@ -67,6 +67,16 @@ TEST(GemmPlan, MeasuredChoices) {
   EXPECT_EQ(split_k_for(1, 1000, 132), 4);  // at most 4
 }
 
+// Rule 9: the fp32 step by grid size.
+TEST(GemmPlan, Fp32Step) {
+  EXPECT_EQ(fp32_step_for(4096, 4096, 132), GemmImpl::f08_thread_tile_16x8);
+  EXPECT_EQ(fp32_step_for(2048, 2048, 132), GemmImpl::f08_thread_tile_16x8);  // 128 tiles of 128 x 256
+  EXPECT_EQ(fp32_step_for(1536, 1536, 132), GemmImpl::f08_thread_tile_16x8);  // 72 >= 66
+  EXPECT_EQ(fp32_step_for(1024, 1024, 132), GemmImpl::f07_two_ctas_per_sm);   // 32 tiles
+  EXPECT_EQ(fp32_step_for(1, 1, 132), GemmImpl::f07_two_ctas_per_sm);
+  EXPECT_EQ(fp32_step_for(1024, 1024, 16), GemmImpl::f08_thread_tile_16x8);  // a small GPU
+}
+
 TEST(GemmPlan, ChoicesStayInRange) {
   const std::vector<index_t> ms{1, 16, 100, 128, 129, 256, 1000, 3072, 4095, 8192, 30000};
   const std::vector<index_t> ns{1, 64, 256, 1000, 4096, 8192, 28672};

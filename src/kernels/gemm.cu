@@ -434,12 +434,12 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   GemmPlan plan;
   const bool fused = args.epilogue.active();
   if (args.ab_type == DType::f32) {
-    // fp32 inputs: the fp32 ladder's last step, on every device (no tuning).
-    // f07: 0.88-0.90 of cuBLAS fp32 against f06's 0.67 at 2048^3-8192^3 on an
-    // H100 (bench/results/fp32_f07_h100.csv).
-    plan.impl = GemmImpl::f07_two_ctas_per_sm;
+    // fp32 inputs: rule 9 (tessel/gemm_plan.hpp), f08 on grids that fill
+    // at least half the SMs, f07 below; on every device (no tuning).
+    plan.impl = fp32_step_for(args.m, args.n, device_traits().sms);
     plan.tuning = args.tuning;
-    plan.why = fused ? "fp32 inputs: f07, unfused epilogue" : "fp32 inputs: f07";
+    const std::string step = short_name(plan.impl);
+    plan.why = "fp32 inputs: " + step + (fused ? ", unfused epilogue" : "");
     return plan;
   }
   const DeviceTraits dev = device_traits();

@@ -32,6 +32,10 @@
 // as cuBLAS's.  Each warp then has 128 independent FFMAs per k to issue
 // between the LDS.128 of k+1 and their use, which is what hides the shared
 // latency with only 2 warps per scheduler.
+// The kernel is a template over Config (tile, k-tile, stages, copy schedule,
+// FFMA order); f08 was measured first as 256 x 128 with k-tiles of 16
+// (Tile256x128: 0.89-0.905 of cuBLAS) and runs as the screen's best, 128 x
+// 256 with k-tiles of 8 (Tile: 0.909-0.915), docs/ladder.md.
 #pragma once
 
 #include <cstdint>
@@ -70,8 +74,14 @@ struct Config {
   using LoadB = f07::OperandLoad<Major, BN, BK>;
 };
 
-/// f08: 256 x 128, k-tiles of 16, 4 stages (100352 bytes), copies at once.
+/// f08 as first written and measured: 256 x 128, k-tiles of 16, 4 stages
+/// (100352 bytes), copies at once (f09 keeps it).
 using Tile256x128 = Config<256, 128, 16, 4>;
+/// f08 as it runs since the screen of bench/lab/fp32_configs.cu (session
+/// 21): 128 x 256, k-tiles of 8, 4 stages (50176 bytes): 0.909 / 0.915 of
+/// cuBLAS at 4096^3 / 8192^3 against 0.879 / 0.898 for Tile256x128.  A:k,
+/// the operand copied by transposing 4-byte cp.async, is the 128-row side.
+using Tile = Config<128, 256, 8, 4>;
 inline constexpr int kThreads = 256;
 
 /// The thread tile: warps of 64 x 64 (f08: 4 along M, 2 along N), lanes 4
@@ -97,11 +107,13 @@ inline constexpr Layout kFragReadB =
     make_layout(make_shape(make_shape(kLanesN, 4), 4), make_stride(make_stride(4, 0), 1));  // ((tn,tm),v) -> col
 static_assert(bank_conflict_ways(kFragReadA, 4) == 1);
 static_assert(bank_conflict_ways(kFragReadB, 4) == 1);
-// The transposing 4-byte stores of a K-contiguous A (pitch 260 = 4 mod 32,
-// as f07's 132): lane l at k l%8, row l/8 + 32 v.
-inline constexpr Layout kStoreKA =
-    make_layout(make_shape(make_shape(8, 4), 8), make_stride(make_stride(Tile256x128::kPitchA, 1), 32));  // ((k,r),v)
-static_assert(bank_conflict_ways(kStoreKA, 4) == 1);
+// The transposing 4-byte stores of a K-contiguous operand (pitches 260 and
+// 132 are 4 mod 32): lane l at k l%8, row l/8 + 32 v.
+inline constexpr Layout kStoreK260 =
+    make_layout(make_shape(make_shape(8, 4), 8), make_stride(make_stride(260, 1), 32));  // ((k,r),v)
+inline constexpr Layout kStoreK132 =
+    make_layout(make_shape(make_shape(8, 4), 4), make_stride(make_stride(132, 1), 32));  // ((k,r),v)
+static_assert(bank_conflict_ways(kStoreK260, 4) == 1 && bank_conflict_ways(kStoreK132, 4) == 1);
 
 /// The N values at step k of a stage: N/4 LDS.128, `Apart` floats apart.
 template <int N, int Apart>
@@ -154,7 +166,7 @@ __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, 
 
 /// The fp32 GEMM of f08 (see the header comment): one CTA of 256 threads per
 /// BM x BN tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
-template <MajorA MA, MajorB MB, class Cfg = Tile256x128>
+template <MajorA MA, MajorB MB, class Cfg = Tile>
 __global__ void __launch_bounds__(kThreads, 1) gemm_thread_tile_16x8(Params<float> p) {
   constexpr int kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK, kStages = Cfg::kStages;
   constexpr int kSpreadSteps = Cfg::kSpreadSteps;
