@@ -272,16 +272,19 @@ constexpr int plan_batched_tile(index_t m, index_t n, index_t k, index_t batch, 
 }
 
 /// Rule 9 (fp32 inputs): f08 (128 x 256 tiles, one CTA of 8 warps per SM)
-/// where its tiles give at least half of the SMs one, else f07 (128 x 128
-/// tiles, two CTAs per SM: four times f08's CTAs on the same problem, so
-/// more SMs at work when the grid is small).  Measured on an H100 (f07 / f08
-/// against cuBLAS's fp32 GEMM, docs/heuristics.md): f08 ahead from 2048^3
-/// (128 tiles on 132 SMs) up; the threshold of half the SMs is where f07's
-/// four-times-larger grid stops being the bigger share of the machine.
-/// C++ example: fp32_step_for(4096, 4096, 132) == f08; fp32_step_for(1024, 1024, 132) == f07.
+/// where its waves are at least 90 % full, else f07 (128 x 128 tiles, two
+/// CTAs per SM).  f08 is the faster step on full waves (0.90-0.92 of cuBLAS
+/// against f07's 0.87-0.90); in a partial wave f07's CTAs that find an SM
+/// to themselves run faster, while f08's idle SMs stay idle: at 3072^3 (288
+/// tiles of f08 on 132 SMs, waves 73 % full) f07 measured 0.903 and f08
+/// 0.774; at 1024^3 (32 tiles) 0.58 and 0.32 (docs/heuristics.md).
+/// C++ example: fp32_step_for(4096, 4096, 132) == f08 (512 tiles, 97 %);
+/// fp32_step_for(3072, 3072, 132) == f07 (288 tiles, 73 %).
 constexpr GemmImpl fp32_step_for(index_t m, index_t n, int sms) {
-  return 2 * plan_detail::ceil_div(m, 128) * plan_detail::ceil_div(n, 256) >= sms ? GemmImpl::f08_thread_tile_16x8
-                                                                                  : GemmImpl::f07_two_ctas_per_sm;
+  if (sms <= 0) return GemmImpl::f08_thread_tile_16x8;
+  const index_t tiles = plan_detail::ceil_div(m, 128) * plan_detail::ceil_div(n, 256);
+  const index_t slots = plan_detail::ceil_div(tiles, sms) * sms;
+  return 10 * tiles >= 9 * slots ? GemmImpl::f08_thread_tile_16x8 : GemmImpl::f07_two_ctas_per_sm;
 }
 
 }  // namespace tessel
