@@ -119,19 +119,30 @@ struct TmaStoreEpilogue {
       // The buffer's previous chunk (kBuffers stores ago, maybe of the previous tile) must have been read.
       if (issuer) arch::sm90::bulk_wait_group_read<kBuffers - 1>();
       arch::named_barrier_sync(bar, TM::kThreads);
-      TESSEL_UNROLL
-      for (int v = 0; v < kValues; v += 2) {
-        if (chunk_of(v) != q) continue;
-        float x0 = p.alpha * *acc.addr(v), x1 = p.alpha * *acc.addr(v + 1);
-        if (p.beta != 0.0f) {
-          x0 += p.beta * c_at(p, tile_m, tile_n, tCcD, v);
-          x1 += p.beta * c_at(p, tile_m, tile_n, tCcD, v + 1);
-        }
+      // One pair of D's values into the staging buffer.
+      const auto stage_pair = [&](int v, float x0, float x1) {
         if constexpr (sizeof(U) == 4) {
           *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
         } else {
           *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) =
               pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
+        }
+      };
+      // beta is tested once per chunk, outside the unrolled loop: tested per
+      // pair, it wrapped each pair in a divergent block of its own (BSSY /
+      // BSYNC, 113 in k13's batched kernel) even where beta is 0.
+      if (p.beta != 0.0f) {
+        TESSEL_UNROLL
+        for (int v = 0; v < kValues; v += 2) {
+          if (chunk_of(v) != q) continue;
+          stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c_at(p, tile_m, tile_n, tCcD, v),
+                     p.alpha * *acc.addr(v + 1) + p.beta * c_at(p, tile_m, tile_n, tCcD, v + 1));
+        }
+      } else {
+        TESSEL_UNROLL
+        for (int v = 0; v < kValues; v += 2) {
+          if (chunk_of(v) != q) continue;
+          stage_pair(v, p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
         }
       }
       if (map_d == nullptr) {
