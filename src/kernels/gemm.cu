@@ -408,6 +408,19 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   return launch_step(impl, args, stream);
 }
 
+Status gemm_jit_prepare(GemmImpl impl, const GemmArgs& args) {
+  GemmImpl step = impl;
+  GemmArgs g = args;
+  if (impl == GemmImpl::automatic) {
+    if (Status s = check_common(args); !s) return s;
+    if (Status s = check_epilogue(args, true); !s) return s;
+    if (Status s = planned(args, step, g); !s) return s;
+  }
+  if (Status s = gemm_check(step, g); !s) return s;
+  if (step != GemmImpl::k13_wgmma_in_flight || g.batch > 1) return Status::success();
+  return gemm_launch::prepare_k13_jit(g);
+}
+
 Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream) {
   const GemmArgs& g = args;
   if (g.m < 1 || g.n < 1)

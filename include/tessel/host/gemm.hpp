@@ -174,6 +174,17 @@ GemmPlan gemm_plan(const GemmArgs& args);
 /// nothing is launched).  An epilogue that is not active() launches nothing.
 Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream = nullptr);
 
+/// Compiles or loads, without launching anything, the run-time compiled
+/// kernel that gemm(impl, args) would run (GemmTuning::jit, docs/design.md
+/// §6, tessel/host/jit.hpp), so that the first call of a configuration does
+/// not wait for nvcc.  ok when the call needs no such kernel (jit off, a path
+/// without one) or when it is ready; `unsupported` with the reason when it
+/// cannot be had (the call itself would then fall back to the ahead-of-time
+/// path).  The arguments are checked as gemm_check checks them.
+/// Thread-safe: several configurations prepared from several threads compile
+/// in parallel; the same configuration compiles once.
+Status gemm_jit_prepare(GemmImpl impl, const GemmArgs& args);
+
 /// gemm(GemmImpl::automatic, args, stream): the plan chooses.
 inline Status gemm(const GemmArgs& args, cudaStream_t stream = nullptr) {
   return gemm(GemmImpl::automatic, args, stream);

@@ -94,8 +94,11 @@ Status check_k13(const GemmArgs& a) {
   return tma::check(a, "k13");
 }
 
-Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
-  GemmArgs g = a;
+namespace {
+
+/// `a` with every tuning field the caller left to the plan filled in.
+Status tuned(const GemmArgs& a, GemmArgs& g) {
+  g = a;
   if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan || g.tuning.raster_group == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
@@ -107,6 +110,22 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
     g.tuning.swap_ab = plan.swap_ab;
   }
+  return Status::success();
+}
+
+}  // namespace
+
+Status prepare_k13_jit(const GemmArgs& a) {
+  GemmArgs g;
+  if (Status s = tuned(a, g); !s) return s;
+  if (!g.epilogue.active() || !k13_wants_jit(g.tuning, g.beta, g.epilogue.aux != nullptr)) return Status::success();
+  const void* kernel = nullptr;
+  return k13::jit_kernel(g, kernel);
+}
+
+Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
+  GemmArgs g;
+  if (Status s = tuned(a, g); !s) return s;
   const bool aux = g.epilogue.aux != nullptr;
   // Run-time compilation where the tuning asks for it (GemmJit,
   // k13_wants_jit): the specialized instance, else the ahead-of-time path
