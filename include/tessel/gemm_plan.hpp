@@ -208,11 +208,12 @@ constexpr bool k13_fused_instance(const GemmTuning& t) {
   return t.swap_ab != SwapAB::on && (t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 256);
 }
 
-/// Does k13 fuse a call's epilogue: a fused instance at tuning `t`, beta = 0
-/// (C not read) and no auxiliary output?  With C or aux the fused epilogue's
-/// extra values spilled (80 bytes at BN = 256, in a pass over the
-/// accumulators), so those calls take the unfused path (the plain kernel
-/// reading C, then the elementwise epilogue writing aux).
+/// Does k13 fuse a call's epilogue ahead of time: a fused instance at tuning
+/// `t`, beta = 0 (C not read) and no auxiliary output?  With C or aux the
+/// fused epilogue's extra values spilled (80 bytes at BN = 256, in a pass
+/// over the accumulators), so those calls take the unfused path (the plain
+/// kernel reading C, then the elementwise epilogue writing aux), unless the
+/// tuning asks for run-time compilation (GemmJit, k13_epilogue_path below).
 /// C++ example: k13_fuses({256, 1, SwapAB::off}, 0.0f, false) == true; k13_fuses({256, 1, SwapAB::off}, 1.0f, false) ==
 /// false.
 constexpr bool k13_fuses(const GemmTuning& t, float beta, bool aux) {

@@ -42,7 +42,10 @@ namespace tessel {
 /// 64, 128, 256, unswapped, split K or not.  Every other step or tuning runs
 /// the plain GEMM and then gemm_epilogue_apply over D (unfused): D is then
 /// written twice, and a 16-bit D is rounded twice (alpha * A B + beta * C,
-/// then act(D + bias)).
+/// then act(D + bias)).  Ahead of time k13 fuses only calls with beta = 0 and
+/// no aux (k13_fuses); with GemmTuning::jit it fuses the others too, with a
+/// kernel compiled at run time for the call's epilogue (tessel/host/jit.hpp,
+/// docs/design.md §6).
 struct GemmEpilogue {
   Activation act = Activation::none;
   BiasKind bias_kind = BiasKind::none;

@@ -40,10 +40,11 @@ struct JitStats {
 JitStats jit_stats();
 
 /// The last event of run-time compilation in words ("" before the first):
-/// what was compiled, loaded or reused, or why a call fell back to the
-/// ahead-of-time path; a cache directory that could not be written is named
-/// here.  (A call that fell back also returns it as its Status's message,
-/// with code ok.)
+/// what was compiled (and how long nvcc took) or loaded from the disk
+/// cache, or why a call fell back to the ahead-of-time path; a cache
+/// directory that could not be written is named here.  Calls that reuse a
+/// loaded kernel change nothing here (jit_stats counts them).  A call that
+/// fell back also returns these words as its Status's message, with code ok.
 std::string jit_last_message();
 
 /// The disk cache's directory as the environment names it ("" when

@@ -1,7 +1,9 @@
 // tessel/kernels/gemm/fused_epilogue.cuh — the fused part of a GEMM
 // epilogue (docs/epilogues.md): D = act(alpha * acc + bias), for the calls
 // that k13 fuses (k13_fuses, gemm_plan.hpp: beta = 0 and no auxiliary
-// output; with C or aux the call takes the unfused path).
+// output; with C or aux the call takes the unfused path), and
+// D = act(alpha * acc + beta * C + bias) with aux for the run-time compiled
+// instances (StaticEpilogue, StaticEpilogueValues below; docs/design.md §6).
 //
 // Used by k13's fused instances (Config<BN, true>; the plain instances
 // never see it): fuse_in_registers finishes the values in the accumulator
@@ -45,7 +47,7 @@ struct RuntimeEpilogue {
 /// Only the run-time compiled instances (docs/design.md §6: nvcc at run time,
 /// disk cache; src/kernels/gemm/k13_jit.cu) use it: each serves one
 /// combination, so its epilogue has no switch and no pass it does not need,
-/// and C and aux are fused without the run-time instance's spills.  The
+/// and C and aux are fused without the spills of the RuntimeEpilogue instance.  The
 /// output type stays a run-time value (one switch outside the value loops,
 /// as in every k13 instance).
 template <Activation A, BiasKind B, bool WithC, bool WithAux>
