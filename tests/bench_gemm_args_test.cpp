@@ -375,6 +375,24 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   }
 }
 
+/// --jit and TESSEL_JIT (main.cpp puts either into GemmBenchArgs::jit): GemmTuning::jit.
+TEST(BenchGemmArgs, Jit) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  EXPECT_EQ(parse_ok(a).tuning.jit, GemmJit::off);  // the default
+  for (const char* on : {"on", "1", " ON "}) {
+    a.jit = on;
+    EXPECT_EQ(parse_ok(a).tuning.jit, GemmJit::on) << on;
+  }
+  a.jit = "always";
+  EXPECT_EQ(parse_ok(a).tuning.jit, GemmJit::always);
+  for (const char* off : {"off", "0"}) {
+    a.jit = off;
+    EXPECT_EQ(parse_ok(a).tuning.jit, GemmJit::off) << off;
+  }
+  a.jit = "yes";
+  EXPECT_EQ(parse_error(a).rfind("--jit", 0), 0u) << parse_error(a);
+}
+
 TEST(BenchGemmArgs, Flush) {
   GemmBenchArgs a = mnk("64", "64", "64");
   a.flush = "memset";

@@ -806,6 +806,50 @@ def random_bytes_lines(rng, n):
     return [bytes(rng.choice(pool) for _ in range(rng.randint(1, 40))) for _ in range(n)]
 
 
+class Jit(unittest.TestCase):
+    """`tessel jit`: the cache of run-time compiled kernels (docs/design.md section 6), on a directory of the test's own."""
+
+    def run_jit(self, cache, *args):
+        env = dict(os.environ)
+        env["TESSEL_CACHE_DIR"] = cache
+        p = subprocess.run([TESSEL, "jit", *args], capture_output=True, text=True, timeout=60, env=env)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_list_and_clear(self):
+        with tempfile.TemporaryDirectory() as d:
+            cache = os.path.join(d, "kernels")
+            rc, out, err = self.run_jit(cache, "--list")
+            self.assertEqual((rc, out.strip(), err), (0, "cache: " + cache, ""))  # not created yet: empty
+            os.makedirs(cache)
+            key = "0123456789abcdef"
+            with open(os.path.join(cache, key + ".cubin"), "wb") as f:
+                f.write(b"x" * 100)
+            with open(os.path.join(cache, key + ".cu"), "w") as f:
+                f.write("// tessel: a run-time compiled kernel\n// kernel: k13 128x256 bf16 A:k,B:n relu bias col +C\n")
+            with open(os.path.join(cache, "." + key + ".cubin.1.0.tmp"), "w") as f:
+                f.write("a writer that died")
+            with open(os.path.join(cache, "mine.txt"), "w") as f:
+                f.write("not the cache's")
+            rc, out, _ = self.run_jit(cache, "--list")
+            self.assertEqual(rc, 0)
+            self.assertIn(key + ".cubin  100 bytes  k13 128x256 bf16 A:k,B:n relu bias col +C", out)
+            rc, out, _ = self.run_jit(cache)
+            self.assertEqual(rc, 0)
+            self.assertIn("1 cached kernels", out)
+            self.assertIn("compiler: ", out)
+            rc, out, _ = self.run_jit(cache, "--clear")
+            self.assertEqual(rc, 0)
+            self.assertIn("removed 3 files", out)
+            self.assertEqual(os.listdir(cache), ["mine.txt"])  # only the cache's own files go
+
+    def test_help_and_usage(self):
+        rc, out, _ = tessel("jit", "--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("TESSEL_CACHE_DIR", out)
+        rc, _, err = tessel("jit", "--bogus")
+        self.assertEqual(rc, 2, err)
+
+
 class Robustness(unittest.TestCase):
     def run_batch_bytes(self, lines, timeout=40):
         data = b"\n".join(lines) + b"\n"

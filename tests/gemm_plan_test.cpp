@@ -220,6 +220,52 @@ TEST(GemmPlan, FusedEpilogueKeepsToFusedInstances) {
   EXPECT_EQ(plan_k13(4096, 4096, 4096, 132, 192, SwapAB::plan, true, true).tile_n, 192);
 }
 
+// Run-time compiled epilogues (GemmJit, docs/design.md §6): which path a k13
+// call with an epilogue takes.  off keeps k13_fuses' two paths; on compiles
+// what the ahead-of-time fused instance does not serve (C or aux) on a width
+// that has fused instances; always compiles every such call; without a
+// compiler (jit_ready false) the ahead-of-time path stands.
+constexpr GemmTuning with_jit(int w, SwapAB swap, GemmJit j) { return GemmTuning{w, 1, swap, 8, j}; }
+static_assert(GemmTuning{}.jit == GemmJit::off);
+static_assert(!k13_wants_jit(with_jit(256, kOff, GemmJit::off), 1.0f, true));
+static_assert(k13_wants_jit(with_jit(256, kOff, GemmJit::on), 1.0f, false));
+static_assert(k13_wants_jit(with_jit(128, kOff, GemmJit::on), 0.0f, true));
+static_assert(!k13_wants_jit(with_jit(64, kOff, GemmJit::on), 0.0f, false));  // the AOT instance fuses it
+static_assert(k13_wants_jit(with_jit(64, kOff, GemmJit::always), 0.0f, false));
+static_assert(!k13_wants_jit(with_jit(192, kOff, GemmJit::always), 1.0f, true));  // no fused width
+static_assert(!k13_wants_jit(with_jit(32, kOn, GemmJit::always), 1.0f, true));    // swapped
+static_assert(k13_epilogue_path({256, 1, SwapAB::off, 8, GemmJit::on}, 1.0f, false, true) ==
+              EpiloguePath::jit_specialized);  // the header's example
+TEST(GemmPlan, EpiloguePathWithAndWithoutRunTimeCompilation) {
+  using P = EpiloguePath;
+  for (int w : {64, 128, 256})
+    for (float beta : {0.0f, 1.0f})
+      for (bool aux : {false, true}) {
+        const bool aot = beta == 0.0f && !aux;
+        for (bool ready : {false, true}) {
+          EXPECT_EQ(k13_epilogue_path(with_jit(w, kOff, GemmJit::off), beta, aux, ready),
+                    aot ? P::aot_fused : P::unfused);
+          EXPECT_EQ(k13_epilogue_path(with_jit(w, kOff, GemmJit::on), beta, aux, ready), aot     ? P::aot_fused
+                                                                                         : ready ? P::jit_specialized
+                                                                                                 : P::unfused);
+          EXPECT_EQ(k13_epilogue_path(with_jit(w, kOff, GemmJit::always), beta, aux, ready), ready ? P::jit_specialized
+                                                                                             : aot ? P::aot_fused
+                                                                                                   : P::unfused);
+        }
+      }
+  // Tunings without a fused instance stay unfused whatever is asked.
+  for (GemmJit j : {GemmJit::off, GemmJit::on, GemmJit::always}) {
+    EXPECT_EQ(k13_epilogue_path(with_jit(192, kOff, j), 0.0f, false, true), P::unfused);
+    EXPECT_EQ(k13_epilogue_path(with_jit(16, kOn, j), 1.0f, true, true), P::unfused);
+  }
+  EXPECT_STREQ(name(P::aot_fused), "aot fused epilogue");
+  EXPECT_STREQ(name(P::jit_specialized), "jit specialized epilogue");
+  EXPECT_STREQ(name(P::unfused), "unfused epilogue");
+  // k13_fuses, the ahead-of-time rule, does not look at jit.
+  EXPECT_FALSE(k13_fuses(with_jit(256, kOff, GemmJit::always), 1.0f, false));
+  EXPECT_TRUE(k13_fuses(with_jit(256, kOff, GemmJit::always), 0.0f, false));
+}
+
 }  // namespace
 }  // namespace tessel
 

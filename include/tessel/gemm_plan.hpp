@@ -18,17 +18,35 @@ namespace tessel {
 /// box.  `plan`: the plan decides (swap_ab_for).
 enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 
+/// Run-time compilation of k13's fused epilogue (docs/design.md §6;
+/// tessel/host/jit.hpp): an instance with the call's activation, bias kind,
+/// C and aux as compile-time constants, compiled by nvcc on the first call of
+/// that configuration (seconds to a minute) and cached on disk.
+///   off     the ahead-of-time kernels only (the default)
+///   on      compiled where the ahead-of-time set has no fused kernel for the
+///           call: an epilogue with C (beta != 0) or aux, on a tile width
+///           with fused instances (k13_fused_instance); every other call as
+///           with off
+///   always  every call with an epilogue on such a tile width (also those
+///           the ahead-of-time fused instance serves): tests and comparisons
+/// Where it is asked for and cannot run (no nvcc, a failed compile, a driver
+/// without cudaLibraryLoadData), the call takes the ahead-of-time path and
+/// says so (k13_epilogue_path, the Status's message, jit_last_message).
+enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
+
 /// k13's knobs: the tile's width (128 rows by 64, 128, 192 or 256 columns;
 /// with the swap, 128 rows of N by 16, 32 or 64 of M), the number of ranges K
 /// is split into (1: no split) and the swap.  0 (SwapAB::plan) in a caller's
 /// GemmTuning means "let the plan choose".
 /// `raster_group`: the tile rows per group of the grouped raster in which
 /// the persistent CTAs take their tiles (rule 6); 0 is the plan's.
+/// `jit`: run-time compiled epilogues (GemmJit); the plan keeps the caller's.
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
   SwapAB swap_ab = SwapAB::plan;
   int raster_group = 0;
+  GemmJit jit = GemmJit::off;
 };
 
 /// What the plan chose and, in words, why (the bench's `note` column).
@@ -190,15 +208,49 @@ constexpr bool k13_fused_instance(const GemmTuning& t) {
   return t.swap_ab != SwapAB::on && (t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 256);
 }
 
-/// Does k13 fuse a call's epilogue: a fused instance at tuning `t`, beta = 0
-/// (C not read) and no auxiliary output?  With C or aux the fused epilogue's
-/// extra values spilled (80 bytes at BN = 256, in a pass over the
-/// accumulators), so those calls take the unfused path (the plain kernel
-/// reading C, then the elementwise epilogue writing aux).
+/// Does k13 fuse a call's epilogue ahead of time: a fused instance at tuning
+/// `t`, beta = 0 (C not read) and no auxiliary output?  With C or aux the
+/// fused epilogue's extra values spilled (80 bytes at BN = 256, in a pass
+/// over the accumulators), so those calls take the unfused path (the plain
+/// kernel reading C, then the elementwise epilogue writing aux), unless the
+/// tuning asks for run-time compilation (GemmJit, k13_epilogue_path below).
 /// C++ example: k13_fuses({256, 1, SwapAB::off}, 0.0f, false) == true; k13_fuses({256, 1, SwapAB::off}, 1.0f, false) ==
 /// false.
 constexpr bool k13_fuses(const GemmTuning& t, float beta, bool aux) {
   return k13_fused_instance(t) && beta == 0.0f && !aux;
+}
+
+/// Which path a k13 call with an epilogue takes at tuning `t` (after the
+/// plan), in the plan's words (gemm_plan's `why`, the bench's note):
+///   aot_fused        the ahead-of-time fused instance (k13_fuses)
+///   jit_specialized  a run-time compiled instance (GemmJit; `jit_ready`:
+///                    an nvcc and tessel's headers were found)
+///   unfused          the plain kernel, then gemm_epilogue_apply over D
+/// Run-time compilation applies where k13_fused_instance(t) holds and the
+/// tuning asks for it (GemmJit::always; GemmJit::on where k13_fuses does
+/// not hold); asked for without `jit_ready`, the call takes the
+/// ahead-of-time path.
+/// C++ example: k13_epilogue_path({256, 1, SwapAB::off, 8, GemmJit::on}, 1.0f, false, true) ==
+/// EpiloguePath::jit_specialized.
+enum class EpiloguePath : unsigned char { aot_fused, jit_specialized, unfused };
+constexpr bool k13_wants_jit(const GemmTuning& t, float beta, bool aux) {
+  return k13_fused_instance(t) && (t.jit == GemmJit::always || (t.jit == GemmJit::on && !k13_fuses(t, beta, aux)));
+}
+constexpr EpiloguePath k13_epilogue_path(const GemmTuning& t, float beta, bool aux, bool jit_ready) {
+  if (jit_ready && k13_wants_jit(t, beta, aux)) return EpiloguePath::jit_specialized;
+  return k13_fuses(t, beta, aux) ? EpiloguePath::aot_fused : EpiloguePath::unfused;
+}
+/// "aot fused epilogue", "jit specialized epilogue", "unfused epilogue".
+constexpr const char* name(EpiloguePath p) {
+  switch (p) {
+    case EpiloguePath::aot_fused:
+      return "aot fused epilogue";
+    case EpiloguePath::jit_specialized:
+      return "jit specialized epilogue";
+    case EpiloguePath::unfused:
+      return "unfused epilogue";
+  }
+  return "unknown";
 }
 
 /// Rule 5 (k14 for short K; never with a fused epilogue, rule 7: k14 has no

@@ -12,6 +12,7 @@
 #include "src/kernels/gemm/launch.hpp"
 #include "tessel/core/integer.hpp"
 #include "tessel/host/gemm.hpp"
+#include "tessel/host/jit.hpp"
 
 namespace tessel {
 
@@ -419,6 +420,19 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   return launch_step(impl, args, stream);
 }
 
+Status gemm_jit_prepare(GemmImpl impl, const GemmArgs& args) {
+  GemmImpl step = impl;
+  GemmArgs g = args;
+  if (impl == GemmImpl::automatic) {
+    if (Status s = check_common(args); !s) return s;
+    if (Status s = check_epilogue(args, true); !s) return s;
+    if (Status s = planned(args, step, g); !s) return s;
+  }
+  if (Status s = gemm_check(step, g); !s) return s;
+  if (step != GemmImpl::k13_wgmma_in_flight || g.batch > 1) return Status::success();
+  return gemm_launch::prepare_k13_jit(g);
+}
+
 Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream) {
   const GemmArgs& g = args;
   if (g.m < 1 || g.n < 1)
@@ -466,11 +480,18 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab, a_whole_lines, fused);
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
   if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
+  plan.tuning.jit = args.tuning.jit;
   plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
-             (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "") +
-             (!fused                                                            ? ""
-              : k13_fuses(plan.tuning, args.beta, args.epilogue.aux != nullptr) ? " fused epilogue"
-                                                                                : " unfused epilogue");
+             (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
+  if (fused) {
+    // Which epilogue path (gemm_plan.hpp, k13_epilogue_path); the compiler
+    // is looked for only where the tuning asks for run-time compilation.
+    const bool aux = args.epilogue.aux != nullptr;
+    std::string why_not;
+    const bool ready = k13_wants_jit(plan.tuning, args.beta, aux) && !jit_compiler(&why_not).empty();
+    plan.why += std::string(" ") + name(k13_epilogue_path(plan.tuning, args.beta, aux, ready));
+    if (k13_wants_jit(plan.tuning, args.beta, aux) && !ready) plan.why += " (jit unavailable: " + why_not + ")";
+  }
   const GemmTuning& asked = args.tuning;
   if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
   if (!fused && args.batch == 1 && asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan &&

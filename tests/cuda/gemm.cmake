@@ -3,6 +3,9 @@
 # and names (no GPU needed).
 add_executable(gemm_test gemm_test.cu)
 target_link_libraries(gemm_test PRIVATE tessel::kernels GTest::gtest_main)
+# The run-time compiled epilogues' cubins (GemmEpiJit, GemmJitCache): here
+# unless TESSEL_CACHE_DIR is set; the first run compiles them with nvcc.
+target_compile_definitions(gemm_test PRIVATE TESSEL_JIT_TEST_CACHE="${CMAKE_CURRENT_BINARY_DIR}/jit_cache")
 gtest_discover_tests(gemm_test DISCOVERY_TIMEOUT 60)
 
 add_executable(gemm_api_test gemm_api_test.cpp)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tessel/host/gemm.hpp"
+#include "tessel/host/jit.hpp"
 
 using namespace tessel;
 
@@ -389,6 +390,26 @@ TEST(GemmApi, PlanWithAnEpilogueNamesThePath) {
   } else {
     EXPECT_NE(p.why.find("unfused epilogue"), std::string::npos) << p.why;
   }
+}
+
+// gemm_jit_prepare checks its arguments as gemm_check does, and has nothing
+// to do (ok, no compile) where the call asks for no run-time compiled kernel.
+TEST(GemmApi, JitPrepareChecksAndIsANoOpWithoutJit) {
+  GemmArgs g = epilogue_args();
+  for (GemmImpl impl : {GemmImpl::automatic, GemmImpl::k13_wgmma_in_flight, GemmImpl::k11_tma_store_epilogue}) {
+    GemmArgs bad = g;
+    bad.epilogue.bias = nullptr;  // bias_kind col without a bias
+    const Status s = gemm_jit_prepare(impl, bad);
+    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ": " << s.message;
+    EXPECT_NE(s.message.find("epilogue.bias"), std::string::npos) << s.message;
+  }
+  const JitStats before = jit_stats();
+  EXPECT_TRUE(gemm_jit_prepare(GemmImpl::k11_tma_store_epilogue, g).is_ok());  // k11 compiles nothing at run time
+  g.tuning = GemmTuning{256, 1, SwapAB::off, 8, GemmJit::off};
+  EXPECT_TRUE(gemm_jit_prepare(GemmImpl::k13_wgmma_in_flight, g).is_ok());  // jit off
+  const JitStats after = jit_stats();
+  EXPECT_EQ(after.compiled, before.compiled);
+  EXPECT_EQ(after.disk_hits, before.disk_hits);
 }
 
 // ------------------------------------------------------------------ strided batched

@@ -29,15 +29,24 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tessel/host/gemm.hpp"
+#include "tessel/host/jit.hpp"
 
 using namespace tessel;
 
@@ -578,6 +587,7 @@ struct EpiPath {
   index_t pad = 0;                    // added to every leading dimension (3: odd, D not TMA-describable)
   DType ab = DType::bf16;
   const char* what = "";
+  bool every_config = false;  // GemmEpiJit: all 60 epilogue configurations (else a few)
 };
 
 /// gtest prints a parameter by its name (not its bytes).
@@ -644,6 +654,13 @@ bool runs_fused(GemmImpl impl, const GemmArgs& g) {
   const GemmPlan p = gemm_plan(g);
   return p.impl == GemmImpl::k13_wgmma_in_flight && k13_fuses(p.tuning, g.beta, g.epilogue.aux != nullptr);
 }
+/// Does the plan send the call to a run-time compiled fused instance
+/// (GemmTuning::jit, docs/design.md §6)?  It rounds as the fused path does.
+bool runs_jit(GemmImpl impl, const GemmArgs& g) {
+  if (impl != GemmImpl::automatic && impl != GemmImpl::k13_wgmma_in_flight) return false;
+  const GemmPlan p = gemm_plan(g);
+  return p.impl == GemmImpl::k13_wgmma_in_flight && p.why.find("jit specialized epilogue") != std::string::npos;
+}
 
 /// The epilogue's paths (the fixture's parameter); World as Gemm's.
 class GemmEpi : public ::testing::TestWithParam<EpiPath> {
@@ -668,10 +685,15 @@ class GemmEpi : public ::testing::TestWithParam<EpiPath> {
     CUDA_CHECK(cudaMalloc(&aux_.p, kAuxBytes));
   }
 
+  double last_call_seconds_ = 0;  // run()'s tessel::gemm call and a stream synchronization, wall time
+  bool last_ran_jit_ = false;     // run()'s call took a run-time compiled kernel (runs_jit)
+
   /// One call through `path`, checked element by element (D and aux, their
   /// row padding poisoned and untouched; aux's whole buffer untouched
-  /// without aux); `cases` counts the calls made.
-  void run(const EpiPath& path, DType cd, Activation act, BiasKind kind, bool with_aux, int& cases) {
+  /// without aux); `cases` counts the calls made.  `with_c`: beta = -1/8
+  /// with C (the default), else beta = 0 and C null.
+  void run(const EpiPath& path, DType cd, Activation act, BiasKind kind, bool with_aux, int& cases,
+           bool with_c = true) {
     World& w = *g_world;
     const index_t m = path.m, n = path.n, k = path.k;
     const int ks = k_index(k);
@@ -682,8 +704,8 @@ class GemmEpi : public ::testing::TestWithParam<EpiPath> {
     g.m = m, g.n = n, g.k = k;
     g.ab_type = path.ab, g.cd_type = cd;  // A:k, B:n
     g.lda = k + path.pad, g.ldb = n + path.pad, g.ldc = n + path.pad, g.ldd = n + path.pad;
-    g.a = w.a.p, g.b = w.b.p, g.c = w.c.p, g.d = w.d.p;
-    g.alpha = 1.0f / 64.0f, g.beta = -1.0f / 8.0f;
+    g.a = w.a.p, g.b = w.b.p, g.c = with_c ? w.c.p : nullptr, g.d = w.d.p;
+    g.alpha = 1.0f / 64.0f, g.beta = with_c ? -1.0f / 8.0f : 0.0f;
     g.tuning = path.tuning;
     g.epilogue.act = act;
     g.epilogue.bias_kind = kind;
@@ -716,11 +738,23 @@ class GemmEpi : public ::testing::TestWithParam<EpiPath> {
     const std::size_t d_bytes = static_cast<std::size_t>(m * g.ldd) * cd_size;
     CUDA_CHECK(cudaMemsetAsync(w.d.p, 0xFF, d_bytes, w.stream));
     CUDA_CHECK(cudaMemsetAsync(aux_.p, 0xFF, d_bytes, w.stream));
-    const bool fused = runs_fused(path.impl, g);
-    const std::string what = std::string(path.what) + " (" + (fused ? "fused" : "unfused") + ") " + name(path.ab) +
-                             "->" + name(cd) + " " + name(act) + " bias " + name(kind) + (with_aux ? " aux" : "");
+    const bool jit = runs_jit(path.impl, g);
+    const bool fused = jit || runs_fused(path.impl, g);
+    const std::string what = std::string(path.what) + " (" +
+                             (jit     ? "jit"
+                              : fused ? "fused"
+                                      : "unfused") +
+                             ") " + name(path.ab) + "->" + name(cd) + " " + name(act) + " bias " + name(kind) +
+                             (with_c ? " C" : "") + (with_aux ? " aux" : "");
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));  // the copies above are not the call's time
+    const auto t0 = std::chrono::steady_clock::now();
     const Status s = gemm(path.impl, g, w.stream);
+    CUDA_CHECK(cudaStreamSynchronize(w.stream));
+    last_call_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_TRUE(s.is_ok()) << what << ": " << to_string(s.code) << ": " << s.message;
+    // A call that asked for a run-time compiled kernel and fell back says so in its message.
+    if (jit) ASSERT_TRUE(s.message.empty()) << what << ": fell back to the ahead-of-time path: " << s.message;
+    last_ran_jit_ = jit;
     std::vector<unsigned char> hd(d_bytes), ha(d_bytes);
     CUDA_CHECK(cudaMemcpyAsync(hd.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
     CUDA_CHECK(cudaMemcpyAsync(ha.data(), aux_.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
@@ -740,8 +774,8 @@ class GemmEpi : public ::testing::TestWithParam<EpiPath> {
             ADD_FAILURE() << what << ": (" << i << "," << j << ") row padding written";
           continue;
         }
-        const double v =
-            P[static_cast<std::size_t>(i * kMax + j)] / 64.0 - c_at(static_cast<int>(i), static_cast<int>(j)) / 8.0;
+        const double v = P[static_cast<std::size_t>(i * kMax + j)] / 64.0 -
+                         (with_c ? c_at(static_cast<int>(i), static_cast<int>(j)) / 8.0 : 0.0);
         const double b = kind == BiasKind::row   ? bias_at(static_cast<int>(i))
                          : kind == BiasKind::col ? bias_at(static_cast<int>(j))
                                                  : 0.0;
@@ -849,6 +883,288 @@ std::vector<EpiPath> epi_paths() {
 std::string epi_name(const ::testing::TestParamInfo<EpiPath>& info) { return info.param.what; }
 
 INSTANTIATE_TEST_SUITE_P(Paths, GemmEpi, ::testing::ValuesIn(epi_paths()), epi_name);
+
+// ------------------------------------------------------------------ run-time compiled epilogues
+
+/// k13's run-time compiled fused instances (GemmTuning::jit, docs/design.md
+/// §6): the fused path's model (one rounding of x) on the same inputs and
+/// tolerances as GemmEpi, with C (beta = -1/8) and without it (beta = 0),
+/// with aux and without it.  Every configuration a test runs is prepared
+/// first (gemm_jit_prepare), from as many threads as the machine has cores,
+/// so its nvcc compiles run in parallel (a configuration is one kernel; the
+/// output type is a run-time value inside it); the calls must then each
+/// reuse a loaded kernel (jit_stats().memory_hits) and none may fall back.
+/// The cubins go to TESSEL_CACHE_DIR if set, else to the build tree's
+/// tests/cuda/jit_cache (a second run loads them from there).
+struct JitConfig {
+  Activation act;
+  BiasKind kind;
+  bool with_c, with_aux;
+};
+std::string describe(const JitConfig& c) {
+  return std::string(name(c.act)) + " bias " + name(c.kind) + (c.with_c ? " C" : "") + (c.with_aux ? " aux" : "");
+}
+std::vector<JitConfig> every_jit_config() {
+  std::vector<JitConfig> out;
+  for (Activation act : kAllActivations)
+    for (BiasKind kind : kAllBiasKinds)
+      for (bool with_c : {false, true})
+        for (bool with_aux : {false, true}) out.push_back({act, kind, with_c, with_aux});
+  return out;
+}
+/// A few configurations for the paths that vary something else (width,
+/// split K, row stores, input type): each epilogue part at least once.
+std::vector<JitConfig> some_jit_configs() {
+  return {{Activation::gelu_tanh, BiasKind::col, true, true},
+          {Activation::silu, BiasKind::row, true, false},
+          {Activation::relu, BiasKind::none, false, true},
+          {Activation::gelu_erf, BiasKind::col, false, false}};
+}
+
+class GemmEpiJit : public GemmEpi {
+ protected:
+  static void SetUpTestSuite() {
+    ::setenv("TESSEL_CACHE_DIR", TESSEL_JIT_TEST_CACHE, 0);  // the caller's, if set
+    GemmEpi::SetUpTestSuite();
+  }
+  /// Skips without a run-time compiler (no nvcc, no headers).
+  bool no_compiler(std::string& why) const { return jit_compiler(&why).empty(); }
+
+  /// gemm_jit_prepare for every configuration of `configs` through `path`,
+  /// in parallel; fails the test on any failure.
+  void prepare_all(const EpiPath& path, const std::vector<JitConfig>& configs) {
+    World& w = *g_world;
+    std::vector<GemmArgs> calls;
+    for (const JitConfig& c : configs) {
+      GemmArgs g;
+      g.m = path.m, g.n = path.n, g.k = path.k;
+      g.ab_type = path.ab, g.cd_type = DType::bf16;
+      g.lda = path.k + path.pad, g.ldb = path.n + path.pad, g.ldc = path.n + path.pad, g.ldd = path.n + path.pad;
+      g.a = w.a.p, g.b = w.b.p, g.c = c.with_c ? w.c.p : nullptr, g.d = w.d.p;
+      g.alpha = 1.0f / 64.0f, g.beta = c.with_c ? -1.0f / 8.0f : 0.0f;
+      g.tuning = path.tuning;
+      g.epilogue.act = c.act;
+      g.epilogue.bias_kind = c.kind;
+      g.epilogue.bias = c.kind == BiasKind::none ? nullptr : bias_.p;
+      g.epilogue.aux = c.with_aux ? aux_.p : nullptr;
+      g.epilogue.ldaux = c.with_aux ? g.ldd : 0;
+      calls.push_back(g);
+    }
+    const JitStats before = jit_stats();
+    std::atomic<std::size_t> next{0};
+    std::mutex mu;
+    std::vector<std::string> failures;
+    const auto worker = [&] {
+      for (std::size_t i; (i = next.fetch_add(1)) < calls.size();) {
+        const Status s = gemm_jit_prepare(path.impl, calls[i]);
+        if (!s) {
+          std::lock_guard<std::mutex> lock(mu);
+          failures.push_back(describe(configs[i]) + ": " + s.message);
+        }
+      }
+    };
+    const unsigned threads =
+        std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(calls.size())));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const JitStats after = jit_stats();
+    std::printf(
+        "[ %s ] %zu configurations prepared in %.1f s on %u threads: %llu compiled, %llu from the disk cache "
+        "(%s)\n",
+        path.what, calls.size(), secs, threads, static_cast<unsigned long long>(after.compiled - before.compiled),
+        static_cast<unsigned long long>(after.disk_hits - before.disk_hits), jit_cache_dir().c_str());
+    for (const std::string& f : failures) ADD_FAILURE() << path.what << ": " << f;
+  }
+};
+
+TEST_P(GemmEpiJit, EveryActivationBiasCAndAux) {
+  const EpiPath& path = GetParam();
+  std::string why;
+  if (no_compiler(why)) GTEST_SKIP() << "no run-time compiler: " << why;
+  const std::vector<JitConfig> configs = path.every_config ? every_jit_config() : some_jit_configs();
+  prepare_all(path, configs);
+  if (HasFailure()) return;
+  const JitStats before = jit_stats();
+  int cases = 0, jit_cases = 0;
+  for (DType cd : {DType::bf16, DType::f16, DType::f32})
+    for (const JitConfig& c : configs) {
+      run(path, cd, c.act, c.kind, c.with_aux, cases, c.with_c);
+      if (HasFatalFailure()) return;
+      jit_cases += last_ran_jit_;
+      // GemmJit::always compiles every configuration; on, those with C or aux.
+      EXPECT_EQ(last_ran_jit_, path.tuning.jit == GemmJit::always || c.with_c || c.with_aux) << describe(c);
+    }
+  const JitStats after = jit_stats();
+  EXPECT_EQ(after.compiled, before.compiled) << "every configuration was prepared";
+  EXPECT_EQ(after.fallbacks, before.fallbacks);
+  EXPECT_EQ(after.memory_hits - before.memory_hits, static_cast<std::uint64_t>(jit_cases))
+      << "each call reuses the kernel loaded by gemm_jit_prepare";
+  std::printf("[ %s ] %d epilogue cases, %d of them run-time compiled\n", path.what, cases, jit_cases);
+}
+
+std::vector<EpiPath> jit_paths() {
+  using G = GemmImpl;
+  const auto jit = [](int w, int splits) { return GemmTuning{w, splits, SwapAB::plan, 0, GemmJit::always}; };
+  return {
+      // Every configuration where the ahead-of-time instance spilled (128 x 256).
+      {G::k13_wgmma_in_flight, jit(256, 1), 257, 300, 192, 0, DType::bf16, "jit_n256", true},
+      {G::k13_wgmma_in_flight, jit(64, 1), 257, 300, 192, 0, DType::bf16, "jit_n64"},
+      {G::k13_wgmma_in_flight, jit(128, 3), 257, 300, 192, 0, DType::bf16, "jit_n128_split3"},
+      // Odd leading dimensions: D by row stores, aux by single stores, A and B padded.
+      {G::k13_wgmma_in_flight, jit(256, 3), 257, 300, 192, 3, DType::bf16, "jit_n256_rowstore_split3"},
+      {G::k13_wgmma_in_flight, jit(256, 2), 129, 1000, 1000, 0, DType::f16, "jit_n256_split2_fp16"},
+      // The plan's tile (auto keeps the caller's jit).
+      {G::automatic, GemmTuning{0, 0, SwapAB::plan, 0, GemmJit::on}, 257, 300, 192, 0, DType::bf16, "jit_auto"},
+  };
+}
+INSTANTIATE_TEST_SUITE_P(Jit, GemmEpiJit, ::testing::ValuesIn(jit_paths()), epi_name);
+
+}  // namespace
+extern char** environ;  // the process's environment, for the children below
+namespace {
+
+/// Runs this test binary again as a child process, with `filter` and the
+/// environment plus `vars`, and returns its exit status (-1: not started).
+int run_child(const std::string& filter, const std::vector<std::string>& vars) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv = *e;
+    bool replaced = false;
+    for (const std::string& v : vars)
+      replaced = replaced || kv.substr(0, kv.find('=') + 1) == v.substr(0, v.find('=') + 1);
+    if (!replaced) env.push_back(kv);
+  }
+  env.insert(env.end(), vars.begin(), vars.end());
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string self = "/proc/self/exe", arg = "--gtest_filter=" + filter;
+  char* argv[] = {self.data(), arg.data(), nullptr};
+  std::fflush(stdout);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv, envp.data()) != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// One configuration no other test uses (fp16 in, 128 x 128, SiLU, row bias,
+/// C and aux), in a fresh cache directory: the first call compiles it (a
+/// first call's latency: nvcc, load, launch), the second reuses the loaded
+/// kernel (a lookup), and a fresh process loads it from the disk cache (the
+/// toolchain's probe, the file, the load, the launch).  The three latencies
+/// are printed; each call's result is checked as in GemmEpi.
+class GemmJitCache : public GemmEpi {
+ protected:
+  static EpiPath path() {
+    return {GemmImpl::k13_wgmma_in_flight,
+            GemmTuning{128, 1, SwapAB::plan, 0, GemmJit::on},
+            257,
+            300,
+            192,
+            0,
+            DType::f16,
+            "jit_cache"};
+  }
+  static bool is_child(const char* role) {
+    const char* v = std::getenv("TESSEL_JIT_TEST_CHILD");
+    return v != nullptr && std::strcmp(v, role) == 0;
+  }
+};
+
+TEST_F(GemmJitCache, MemoryHitThenDiskHitInAFreshProcess) {
+  std::string why;
+  if (jit_compiler(&why).empty()) GTEST_SKIP() << "no run-time compiler: " << why;
+  char dir_template[] = "/tmp/tessel-jit-test-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  const char* old = std::getenv("TESSEL_CACHE_DIR");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("TESSEL_CACHE_DIR", dir.c_str(), 1);
+  int cases = 0;
+  const JitStats s0 = jit_stats();
+  run(path(), DType::bf16, Activation::silu, BiasKind::row, true, cases, true);
+  const double first = last_call_seconds_;
+  const JitStats s1 = jit_stats();
+  run(path(), DType::bf16, Activation::silu, BiasKind::row, true, cases, true);
+  const double second = last_call_seconds_;
+  const JitStats s2 = jit_stats();
+  EXPECT_EQ(s1.compiled - s0.compiled, 1u) << "the first call compiles (a fresh cache): " << jit_last_message();
+  EXPECT_EQ(s2.compiled, s1.compiled);
+  EXPECT_EQ(s2.memory_hits - s1.memory_hits, 1u) << "the second call reuses the loaded kernel";
+  std::printf("[ jit_cache ] first call (nvcc + load + launch) %.3f s; second call (in-process cache) %.6f s\n", first,
+              second);
+  std::printf("[ jit_cache ] %s\n", jit_last_message().c_str());
+  const int rc =
+      run_child("GemmJitCache.ChildLoadsFromDisk", {"TESSEL_CACHE_DIR=" + dir, "TESSEL_JIT_TEST_CHILD=disk"});
+  EXPECT_EQ(rc, 0) << "the fresh process's call (its output is above)";
+  int removed = 0;
+  EXPECT_TRUE(jit_cache_clear(&removed).is_ok());  // TESSEL_CACHE_DIR is still `dir`
+  EXPECT_EQ(removed, 2);                           // the cubin and its manifest
+  if (saved.empty())
+    ::unsetenv("TESSEL_CACHE_DIR");
+  else
+    ::setenv("TESSEL_CACHE_DIR", saved.c_str(), 1);
+}
+
+TEST_F(GemmJitCache, ChildLoadsFromDisk) {
+  if (!is_child("disk")) GTEST_SKIP() << "runs as the child of GemmJitCache.MemoryHitThenDiskHitInAFreshProcess";
+  int cases = 0;
+  const JitStats s0 = jit_stats();
+  run(path(), DType::bf16, Activation::silu, BiasKind::row, true, cases, true);
+  const JitStats s1 = jit_stats();
+  EXPECT_EQ(s1.disk_hits - s0.disk_hits, 1u) << jit_last_message();
+  EXPECT_EQ(s1.compiled, s0.compiled) << "a fresh process loads the cached cubin: " << jit_last_message();
+  std::printf("[ jit_cache ] fresh process, first call (disk cache + load + launch) %.3f s\n", last_call_seconds_);
+  std::printf("[ jit_cache ] %s\n", jit_last_message().c_str());
+}
+
+/// Asked for and unavailable (TESSEL_NVCC names no compiler), a call takes
+/// the ahead-of-time path, correct, and says so: its Status's message, the
+/// plan's words, jit_last_message and the fallback count.  In a child
+/// process, since the toolchain is looked for once per process.
+TEST_F(GemmJitCache, FallsBackWithoutACompiler) {
+  char dir_template[] = "/tmp/tessel-jit-test-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const int rc = run_child("GemmJitCache.ChildWithoutACompiler",
+                           {"TESSEL_CACHE_DIR=" + std::string(dir_template), "TESSEL_JIT_TEST_CHILD=no_nvcc",
+                            "TESSEL_NVCC=/nonexistent/nvcc"});
+  EXPECT_EQ(rc, 0) << "the child's output is above";
+  ::rmdir(dir_template);
+}
+
+TEST_F(GemmJitCache, ChildWithoutACompiler) {
+  if (!is_child("no_nvcc")) GTEST_SKIP() << "runs as the child of GemmJitCache.FallsBackWithoutACompiler";
+  World& w = *g_world;
+  GemmArgs g;
+  g.m = 257, g.n = 300, g.k = 192;
+  g.lda = 192, g.ldb = 300, g.ldc = 300, g.ldd = 300;
+  g.a = w.a.p, g.b = w.b.p, g.c = w.c.p, g.d = w.d.p;
+  g.beta = 1.0f;
+  g.tuning = path().tuning;
+  g.epilogue.act = Activation::relu;
+  g.epilogue.aux = aux_.p;
+  g.epilogue.ldaux = 300;
+  const GemmPlan p = gemm_plan(g);
+  EXPECT_NE(p.why.find("unfused epilogue (jit unavailable: TESSEL_NVCC=/nonexistent/nvcc"), std::string::npos) << p.why;
+  // The whole check of the result, on the path the call takes (unfused).
+  int cases = 0;
+  const JitStats s0 = jit_stats();
+  run(path(), DType::bf16, Activation::relu, BiasKind::col, true, cases, true);
+  const JitStats s1 = jit_stats();
+  EXPECT_EQ(s1.fallbacks - s0.fallbacks, 1u);
+  EXPECT_EQ(s1.compiled, s0.compiled);
+  const Status s = gemm(GemmImpl::k13_wgmma_in_flight, g, w.stream);
+  ASSERT_TRUE(s.is_ok()) << s.message;
+  EXPECT_NE(s.message.find("jit: run-time compilation of k13 128x128"), std::string::npos) << s.message;
+  EXPECT_NE(s.message.find("TESSEL_NVCC=/nonexistent/nvcc"), std::string::npos) << s.message;
+  EXPECT_NE(s.message.find("took the unfused epilogue instead"), std::string::npos) << s.message;
+  EXPECT_EQ(jit_last_message(), s.message);
+  std::printf("[ jit_cache ] without a compiler: %s\n", s.message.c_str());
+}
 std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
   const GemmTuning t = info.param.tuning;
   if (t.tile_n == 0 && t.splits == 0 && t.swap_ab == SwapAB::plan) return name(info.param.impl);

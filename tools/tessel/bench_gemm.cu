@@ -42,6 +42,7 @@
 #include "bench_gemm_timing.hpp"
 #include "bench_gemm_verify.hpp"
 #include "tessel/host/gemm.hpp"
+#include "tessel/host/jit.hpp"
 
 namespace tessel::bench {
 
@@ -117,6 +118,15 @@ struct ImplState {
   std::optional<double> max_err;
   bool plain = false;  // the plain GEMM alone (an epilogue's third row per step: the cost of the epilogue)
 };
+
+/// k13's epilogue path at tuning `t` in the plan's words (gemm_plan.hpp,
+/// k13_epilogue_path): the compiler is looked for only where `t` asks for
+/// run-time compilation.
+std::string epilogue_path_name(const GemmTuning& t, const GemmArgs& args) {
+  const bool aux = args.epilogue.aux != nullptr;
+  const bool ready = k13_wants_jit(t, args.beta, aux) && !jit_compiler().empty();
+  return name(k13_epilogue_path(t, args.beta, aux, ready));
+}
 
 }  // namespace
 
@@ -415,10 +425,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.note = "k13 tile 128x" + std::to_string(t.tile_n) + " splits " + std::to_string(t.splits) +
                         (t.swap_ab == SwapAB::on ? " swapped" : "") +
                         (args.tuning.raster_group != 0 ? " group " + std::to_string(t.raster_group) : "") +
-                        (!with_epilogue                                          ? ""
-                         : st.unfused                                            ? ""
-                         : k13_fuses(t, args.beta, args.epilogue.aux != nullptr) ? " fused epilogue"
-                                                                                 : " unfused epilogue");
+                        (!with_epilogue || st.unfused ? "" : " " + epilogue_path_name(t, args));
             }
             if (st.unfused && !st.note.empty()) st.note += "; then gemm_epilogue_apply";
             if (st.plain)
@@ -582,6 +589,14 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
       std::cerr << "tessel bench gemm: --json: write failed\n";
       return 1;
     }
+  }
+  if (opt.tuning.jit != GemmJit::off) {
+    const JitStats js = jit_stats();
+    std::cerr << "tessel bench gemm: jit: " << js.compiled << " compiled, " << js.disk_hits << " from the disk cache ("
+              << jit_cache_dir() << "), " << js.memory_hits << " calls reusing a loaded kernel, " << js.fallbacks
+              << " fallbacks to the ahead-of-time path";
+    if (const std::string m = jit_last_message(); !m.empty()) std::cerr << "; last: " << m;
+    std::cerr << "\n";
   }
   if (!fatal.empty()) {
     std::cerr << "tessel bench gemm: " << fatal << "\n";

@@ -534,6 +534,20 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
             std::to_string(o.tuning.tile_n) + ")";
     return false;
   }
+  // Run-time compiled epilogues (GemmJit; main.cpp fills this from --jit and TESSEL_JIT).
+  if (!a.jit.empty()) {
+    const std::string j = lower(trim(a.jit));
+    if (j == "on" || j == "1")
+      o.tuning.jit = GemmJit::on;
+    else if (j == "always")
+      o.tuning.jit = GemmJit::always;
+    else if (j == "off" || j == "0")
+      o.tuning.jit = GemmJit::off;
+    else {
+      error = "--jit / TESSEL_JIT: " + quoted(trim(a.jit)) + " is not on (1), always or off (0)";
+      return false;
+    }
+  }
   // More splits than a problem's k-tiles are reported per problem (not_supported).
   if (!a.splits.empty() && !parse_count(a.splits, "--splits", 1, 64, o.tuning.splits, error)) return false;
   if (!a.raster_group.empty() && !parse_count(a.raster_group, "--raster-group", 1, 65536, o.tuning.raster_group, error))

@@ -106,6 +106,7 @@ struct GemmBenchArgs {
   std::string batch;           // --batch B: strided batched (default 1)
   std::string group_m;         // --group-m LIST: grouped, one problem per M (with --n, --k)
   std::string grouped;         // --grouped moe: the MoE group (M 64..2048, N 4096, K 7168)
+  std::string jit;             // --jit (on) or TESSEL_JIT: on/1, always, off/0 (GemmTuning::jit; default off)
 };
 
 /// The validated options.  With an epilogue other than none, every step runs

@@ -1,8 +1,10 @@
 // `tessel` — the command line.  Subcommands: `layout` (the layout calculator), `draw` (thread-value
-// drawings of MMA atoms, TiledMMA, TiledCopy and instruction layouts), `bench` (GPU benchmarks).
+// drawings of MMA atoms, TiledMMA, TiledCopy and instruction layouts), `bench` (GPU benchmarks),
+// `jit` (the cache of run-time compiled kernels).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,6 +14,7 @@
 
 #include "bench.hpp"
 #include "tessel/host/calc.hpp"
+#include "tessel/host/jit.hpp"
 #if defined(TESSEL_HAVE_CUDA)
 #include "tessel/host/copy.hpp"
 #endif
@@ -252,10 +255,62 @@ int run_draw(const std::string& kind, const DrawOptions& o) {
 /// usage error (exit 2) whose one-line message names the word that failed.
 /// CLI11 reads an unknown subcommand as a missing one ("A subcommand is
 /// required"), so the words are walked here to name it.
+constexpr const char* kJitHelp = R"(The cache of kernels compiled at run time (docs/design.md section 6).
+
+tessel::gemm compiles a kernel with nvcc when a call asks for it
+(GemmTuning::jit; tessel bench gemm --jit, or TESSEL_JIT=1) and the
+ahead-of-time kernels do not serve the call fused: today k13's fused
+epilogue with C (beta != 0) or an aux output.  The first call of such a
+configuration waits for nvcc (seconds to a minute); the cubin is then kept in
+the cache and loaded from there by later processes.
+
+  TESSEL_CACHE_DIR    the cache (else $XDG_CACHE_HOME/tessel/kernels, else
+                      $HOME/.cache/tessel/kernels)
+  TESSEL_NVCC         the nvcc to run (else the one tessel was built with,
+                      else nvcc on PATH)
+  TESSEL_INCLUDE_DIR  the directory holding tessel/ (else the source tree's
+                      or the installed headers)
+
+With no option: the cache directory, the compiler and the number of cached
+kernels.  Clearing (or deleting the directory) is always safe: a kernel that
+is needed again is compiled again.)";
+
+/// `tessel jit`: where the cache is, what it holds, or clear it.
+int run_jit(bool list, bool clear) {
+  const std::string dir = tessel::jit_cache_dir();
+  std::cout << "cache: " << (dir.empty() ? "(none: TESSEL_CACHE_DIR, XDG_CACHE_HOME and HOME are unset)" : dir) << "\n";
+  if (clear) {
+    int removed = 0;
+    const tessel::Status s = tessel::jit_cache_clear(&removed);
+    if (!s) {
+      std::cerr << "tessel jit --clear: " << s.message << "\n";
+      return kExitFailed;
+    }
+    std::cout << "removed " << removed << " files\n";
+    return kExitOk;
+  }
+  std::vector<tessel::JitCacheEntry> entries;
+  const tessel::Status s = tessel::jit_cache_list(entries);
+  if (!s) {
+    std::cerr << "tessel jit: " << s.message << "\n";
+    return kExitFailed;
+  }
+  if (list) {
+    for (const tessel::JitCacheEntry& e : entries)
+      std::cout << e.file << "  " << e.bytes << " bytes  " << (e.what.empty() ? "?" : e.what) << "\n";
+    return kExitOk;
+  }
+  std::string why;
+  const std::string nvcc = tessel::jit_compiler(&why);
+  std::cout << "compiler: " << (nvcc.empty() ? "none (" + why + ")" : nvcc) << "\n";
+  std::cout << entries.size() << " cached kernels (tessel jit --list)\n";
+  return kExitOk;
+}
+
 int usage_error(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
   if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
   static const std::map<std::string, std::vector<std::string>> kSubcommands = {
-      {"tessel", {"layout", "draw", "bench"}},
+      {"tessel", {"layout", "draw", "bench", "jit"}},
       {"tessel bench", {"copy", "gemm"}},
       {"tessel draw", {"mma", "copy", "atom", "tv", "list"}},
   };
@@ -412,6 +467,17 @@ int main(int argc, char** argv) {
       ->add_option("--grouped", gemm_args.grouped,
                    "moe: --group-m 64,128,256,512,768,1024,1536,2048 --n 4096 --k 7168 (a mixture-of-experts layer)")
       ->type_name("NAME");
+  bool gemm_jit = false;
+  bench_gemm->add_flag("--jit", gemm_jit,
+                       "k13/auto: compile fused epilogues the ahead-of-time kernels do not fuse (C, aux) at run time "
+                       "with nvcc, cached on disk (tessel jit --help; also TESSEL_JIT=1, or TESSEL_JIT=always for "
+                       "every fused epilogue)");
+
+  auto* jit = app.add_subcommand("jit", "the disk cache of run-time compiled kernels (docs/design.md section 6)");
+  jit->footer(kJitHelp);
+  bool jit_list = false, jit_clear = false;
+  jit->add_flag("--list", jit_list, "list the cached kernels");
+  jit->add_flag("--clear", jit_clear, "delete the cached kernels (the directory's other files stay)");
 
   auto* draw =
       app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");
@@ -470,6 +536,10 @@ int main(int argc, char** argv) {
   }
 
   if (bench_gemm->parsed()) {
+    if (gemm_jit)
+      gemm_args.jit = "on";
+    else if (const char* env = std::getenv("TESSEL_JIT"); env != nullptr && *env != '\0')
+      gemm_args.jit = env;
     tessel::bench::GemmBenchOptions opt;
     std::string error;
     if (!tessel::bench::parse_gemm_bench_args(gemm_args, opt, error)) {
@@ -483,6 +553,8 @@ int main(int argc, char** argv) {
     return kExitNoCuda;
 #endif
   }
+
+  if (jit->parsed()) return run_jit(jit_list, jit_clear);
 
   if (draw->parsed()) {
     for (CLI::App* sub : {draw_mma, draw_copy, draw_atom, draw_tv, draw_list})

@@ -42,7 +42,10 @@ namespace tessel {
 /// 64, 128, 256, unswapped, split K or not.  Every other step or tuning runs
 /// the plain GEMM and then gemm_epilogue_apply over D (unfused): D is then
 /// written twice, and a 16-bit D is rounded twice (alpha * A B + beta * C,
-/// then act(D + bias)).
+/// then act(D + bias)).  Ahead of time k13 fuses only calls with beta = 0 and
+/// no aux (k13_fuses); with GemmTuning::jit it fuses the others too, with a
+/// kernel compiled at run time for the call's epilogue (tessel/host/jit.hpp,
+/// docs/design.md §6).
 struct GemmEpilogue {
   Activation act = Activation::none;
   BiasKind bias_kind = BiasKind::none;
@@ -173,6 +176,17 @@ GemmPlan gemm_plan(const GemmArgs& args);
 /// checked as gemm_check checks them: invalid_argument naming the rule, and
 /// nothing is launched).  An epilogue that is not active() launches nothing.
 Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream = nullptr);
+
+/// Compiles or loads, without launching anything, the run-time compiled
+/// kernel that gemm(impl, args) would run (GemmTuning::jit, docs/design.md
+/// §6, tessel/host/jit.hpp), so that the first call of a configuration does
+/// not wait for nvcc.  ok when the call needs no such kernel (jit off, a path
+/// without one) or when it is ready; `unsupported` with the reason when it
+/// cannot be had (the call itself would then fall back to the ahead-of-time
+/// path).  The arguments are checked as gemm_check checks them.
+/// Thread-safe: several configurations prepared from several threads compile
+/// in parallel; the same configuration compiles once.
+Status gemm_jit_prepare(GemmImpl impl, const GemmArgs& args);
 
 /// gemm(GemmImpl::automatic, args, stream): the plan chooses.
 inline Status gemm(const GemmArgs& args, cudaStream_t stream = nullptr) {

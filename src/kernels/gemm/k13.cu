@@ -4,9 +4,11 @@
 // small M, then the kernels of the chosen tile width (k13_n{16,...,256}.cu),
 // or with an epilogue (GemmArgs::epilogue) the fused instance of that width
 // (k13_epi_n{64,128,256}.cu), or where there is none the plain kernels and
-// the elementwise epilogue (epilogue.cu).
+// the elementwise epilogue (epilogue.cu); with GemmTuning::jit, a run-time
+// compiled fused instance where the tuning asks for one (k13_jit.cu).
 #include <string>
 
+#include "src/jit/jit.hpp"
 #include "src/kernels/gemm/k13_launch.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
 
@@ -92,8 +94,11 @@ Status check_k13(const GemmArgs& a) {
   return tma::check(a, "k13");
 }
 
-Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
-  GemmArgs g = a;
+namespace {
+
+/// `a` with every tuning field the caller left to the plan filled in.
+Status tuned(const GemmArgs& a, GemmArgs& g) {
+  g = a;
   if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan || g.tuning.raster_group == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
@@ -105,18 +110,54 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
     g.tuning.swap_ab = plan.swap_ab;
   }
-  if (g.epilogue.active() && !k13_fuses(g.tuning, g.beta, g.epilogue.aux != nullptr)) {
+  return Status::success();
+}
+
+}  // namespace
+
+Status prepare_k13_jit(const GemmArgs& a) {
+  GemmArgs g;
+  if (Status s = tuned(a, g); !s) return s;
+  if (!g.epilogue.active() || !k13_wants_jit(g.tuning, g.beta, g.epilogue.aux != nullptr)) return Status::success();
+  const void* kernel = nullptr;
+  return k13::jit_kernel(g, kernel);
+}
+
+Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
+  GemmArgs g;
+  if (Status s = tuned(a, g); !s) return s;
+  const bool aux = g.epilogue.aux != nullptr;
+  // Run-time compilation where the tuning asks for it (GemmJit,
+  // k13_wants_jit): the specialized instance, else the ahead-of-time path
+  // below, whose status then carries why (and jit_last_message()).
+  std::string jit_note;
+  if (g.epilogue.active() && k13_wants_jit(g.tuning, g.beta, aux)) {
+    const void* kernel = nullptr;
+    const Status j = k13::jit_kernel(g, kernel);
+    if (j)
+      return tma::launch<false>(
+          g, stream, "k13", [stream, kernel](const GemmArgs& t) { return k13::launch_jit_tiles(t, stream, kernel); });
+    jit_note = "jit: " + j.message + "; this call took the " +
+               name(k13_fuses(g.tuning, g.beta, aux) ? EpiloguePath::aot_fused : EpiloguePath::unfused) + " instead";
+    jit::counters().fallbacks.fetch_add(1, std::memory_order_relaxed);
+    jit::set_last_message(jit_note);
+  }
+  const auto noted = [&jit_note](Status s) {
+    if (s && !jit_note.empty()) s.message = jit_note;
+    return s;
+  };
+  if (g.epilogue.active() && !k13_fuses(g.tuning, g.beta, aux)) {
     // No fused instance for this tuning (the caller's swap or width), or C
     // or aux to handle (k13_fuses): the plain kernels, then the elementwise
     // epilogue over D.
     GemmArgs plain = g;
     plain.epilogue = GemmEpilogue{};
     if (Status s = launch_k13(plain, stream); !s) return s;
-    return launch_epilogue(g, stream);
+    return noted(launch_epilogue(g, stream));
   }
   // The padded copies (tma::launch) are of the caller's A and B, and its
   // fallback (k08) computes the caller's problem: the swap is made after them.
-  return tma::launch<false>(g, stream, "k13", [stream](const GemmArgs& t) {
+  return noted(tma::launch<false>(g, stream, "k13", [stream](const GemmArgs& t) {
     if (t.epilogue.active()) {
       switch (t.tuning.tile_n) {  // k13_fused_instance: 64, 128 or 256, unswapped
         case 64:
@@ -148,7 +189,7 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
       default:
         return k13::launch_tiles<256>(t, stream, false);
     }
-  });
+  }));
 }
 
 }  // namespace tessel::gemm_launch

@@ -9,6 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "tessel/host/gemm.hpp"
 
 namespace tessel::gemm_launch::k13 {
@@ -44,5 +46,19 @@ template <>
 Status launch_fused_tiles<128>(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_fused_tiles<256>(const GemmArgs& g, cudaStream_t stream);
+
+/// The run-time compiled fused instance for `g` (k13_jit.cu; GemmJit,
+/// docs/design.md §6): gk::SpecializedConfig<tile_n, StaticEpilogue<act,
+/// bias kind, beta != 0, aux != null>> for g's input type and layout,
+/// compiled by nvcc or read from the disk cache on the first call of that
+/// configuration in the process, then looked up.  On success `kernel` is its
+/// handle; a failure's message says why (no nvcc, a compile error, a driver
+/// without cudaLibraryLoadData), and the same configuration fails at once on
+/// later calls (no second compile).  g.tuning.tile_n must be 64, 128 or 256
+/// (k13_fused_instance).
+Status jit_kernel(const GemmArgs& g, const void*& kernel);
+/// Launches `kernel` (from jit_kernel for this g's configuration) as the
+/// fused instance of width g.tuning.tile_n is launched: launch_tiles_with.
+Status launch_jit_tiles(const GemmArgs& g, cudaStream_t stream, const void* kernel);
 
 }  // namespace tessel::gemm_launch::k13

@@ -56,9 +56,16 @@ typename Cfg::template ParamsOf<T> params_of(const GemmArgs& g) {
   }
 }
 
-/// Fused: the fused-epilogue instance (gk::Config<BN, true>; never transposed).
-template <int BN, bool Fused = false>
-Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
+/// The launch of tile width BN's kernel (Fused: a fused-epilogue
+/// configuration, gk::Config<BN, true>; never transposed): the maps of A, B
+/// and D, split K's workspace, the persistent grid, the shared memory, and
+/// the kernel `kernel_of.template operator()<T, MA, MB>()` gives for the
+/// call's input type and layout, as a `const void*`: the address of an
+/// ahead-of-time instance (launch_tiles_of), or the handle of a run-time
+/// compiled one (k13_jit.cu, a gk::SpecializedConfig<BN, ...> that shares
+/// Config<BN, true>'s shared memory and parameters), launched the same way.
+template <int BN, bool Fused, class KernelOf>
+Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed, const KernelOf& kernel_of) {
   using Cfg = gk::Config<BN, Fused>;
   if ((transposed && !Cfg::kTransposed) || (!transposed && !Cfg::kTmaStore))
     return Status::failure(Status::unsupported, "k13: tile 128 x " + std::to_string(BN) + " has no " +
@@ -71,7 +78,7 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) 
     bool tma_store = false;  // D^T is written from registers (no map of D)
     if constexpr (Cfg::kTmaStore)
       if (!transposed) tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
-    auto* kernel = &gk::gemm_wgmma_in_flight<T, MA, MB, Cfg>;
+    const void* kernel = kernel_of.template operator()<T, MA, MB>();
     if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
     const index_t tiles = ceil_div(g.m, index_t{gk::kBM}) * ceil_div(g.n, index_t{BN});
     const int splits = g.tuning.splits < 1 ? 1 : g.tuning.splits;
@@ -79,13 +86,30 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) 
     if (Status s = tma::persistent_grid(g, "k13", grid, tiles * splits); !s) return s;
     Workspace ws;
     if (Status s = ws.make(tiles, splits, BN, stream); !s) return s;
-    kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(map_a, map_b, map_d, tma_store, transposed,
-                                                          params_of<Cfg, T>(g), ws.sk,
-                                                          g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group);
+    // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
+    auto params = params_of<Cfg, T>(g);
+    int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
+    void* args[] = {&map_a, &map_b, &map_d, &tma_store, &transposed, &params, &ws.sk, &group};
+    (void)cudaLaunchKernel(kernel, grid, dim3(gk::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
     const Status s = launch_status("k13");
     ws.release(stream);
     return s;
   });
+}
+
+/// The ahead-of-time instance gk::gemm_wgmma_in_flight<T, MA, MB, Config<BN, Fused>>, for launch_tiles_with.
+template <int BN, bool Fused>
+struct AotKernel {
+  template <class T, MajorA MA, MajorB MB>
+  const void* operator()() const {
+    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, gk::Config<BN, Fused>>);
+  }
+};
+
+/// The ahead-of-time instance of tile width BN (Fused: the fused-epilogue one).
+template <int BN, bool Fused = false>
+Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
+  return launch_tiles_with<BN, Fused>(g, stream, transposed, AotKernel<BN, Fused>{});
 }
 
 }  // namespace tessel::gemm_launch::k13

@@ -40,6 +40,10 @@ TESSEL_GEMM_STEP(f10)
 Status check_k13_tuning(const GemmArgs& args);
 #undef TESSEL_GEMM_STEP
 
+/// Compiles or loads the run-time compiled kernel launch_k13(args) would
+/// launch (k13_jit.cu), without launching; ok when it needs none.
+Status prepare_k13_jit(const GemmArgs& args);
+
 /// The unfused epilogue over D (epilogue.cu; what gemm_epilogue_apply
 /// launches after its checks): nothing when args.epilogue is not active().
 Status launch_epilogue(const GemmArgs& args, cudaStream_t stream);

@@ -1,7 +1,9 @@
 // tessel/kernels/gemm/fused_epilogue.cuh — the fused part of a GEMM
 // epilogue (docs/epilogues.md): D = act(alpha * acc + bias), for the calls
 // that k13 fuses (k13_fuses, gemm_plan.hpp: beta = 0 and no auxiliary
-// output; with C or aux the call takes the unfused path).
+// output; with C or aux the call takes the unfused path), and
+// D = act(alpha * acc + beta * C + bias) with aux for the run-time compiled
+// instances (StaticEpilogue, StaticEpilogueValues below; docs/design.md §6).
 //
 // Used by k13's fused instances (Config<BN, true>; the plain instances
 // never see it): fuse_in_registers finishes the values in the accumulator
@@ -31,6 +33,41 @@
 #include "tessel/kernels/gemm/common.cuh"
 
 namespace tessel::gemm_kernels {
+
+/// A fused instance's epilogue as run-time values (EpilogueParams): the
+/// ahead-of-time instances (k13_epi_n*.cu), one per tile width, input type
+/// and layout, serving every activation and bias kind, beta = 0 and no aux
+/// (k13_fuses).  The sentinel of StaticEpilogue below.
+struct RuntimeEpilogue {
+  static constexpr bool kStatic = false;
+};
+
+/// A fused instance's epilogue as compile-time constants: the activation,
+/// the bias kind, whether C is read (beta != 0) and whether aux is written.
+/// Only the run-time compiled instances (docs/design.md §6: nvcc at run time,
+/// disk cache; src/kernels/gemm/k13_jit.cu) use it: each serves one
+/// combination, so its epilogue has no switch and no pass it does not need,
+/// and C and aux are fused without the spills of the RuntimeEpilogue instance.  The
+/// output type stays a run-time value (one switch outside the value loops,
+/// as in every k13 instance).
+template <Activation A, BiasKind B, bool WithC, bool WithAux>
+struct StaticEpilogue {
+  static constexpr bool kStatic = true;
+  static constexpr Activation kAct = A;
+  static constexpr BiasKind kBias = B;
+  static constexpr bool kWithC = WithC;
+  static constexpr bool kWithAux = WithAux;
+};
+
+/// Does a fused instance with epilogue E stage a bias slice in shared
+/// memory (everything but a compile-time "no bias")?
+template <class E>
+constexpr bool stages_bias() {
+  if constexpr (E::kStatic)
+    return E::kBias != BiasKind::none;
+  else
+    return true;
+}
 
 /// act(x) for a compile-time activation (gemm_types.hpp, Activation):
 ///   relu       max(x, 0) (NaN gives 0)
@@ -146,5 +183,70 @@ __device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, Frag&
       break;
   }
 }
+
+/// A StaticEpilogue's values, for TmaStoreEpilogue<U, ...>::apply_with: for
+/// the value pair (v, v + 1) of a thread, with x the fp32 accumulators,
+///   x = alpha * acc + beta * C + bias     (C and the bias only where E has them)
+///   aux = x                               (rounded to U; where E has aux)
+///   D = act(x)                            (returned, rounded to U by the store)
+/// all in one pass over the chunk's values, with nothing decided at run time
+/// but D's edges.  C is read as U (D's type) straight from global memory, a
+/// chunk at a time as the plain epilogue reads it; aux is written from
+/// registers, a pair of neighbouring columns as one 4- or 8-byte store where
+/// `ldaux` and the pointer keep pairs aligned (warp-uniform), else element
+/// by element, never outside D.  The bias comes from the unit's slice in
+/// shared memory (stage_bias), read after apply_with's first barrier.
+template <class E, class U, int BM, int BN, class T>
+struct StaticEpilogueValues {
+  static_assert(E::kStatic, "tessel: StaticEpilogueValues takes a StaticEpilogue");
+  const FusedParams<T>& p;
+  index_t tile_m, tile_n;
+  const float* bias_row;  // the slice's kBM row values (BiasKind::row)
+  const float* bias_col;  // the slice's kBN column values (BiasKind::col)
+  bool aux_pairs;         // aux's pairs are aligned: one store per pair
+
+  __device__ static bool pairs_aligned(const EpilogueParams& e) {
+    return e.ldaux % 2 == 0 && reinterpret_cast<std::uintptr_t>(e.aux) % (2 * sizeof(U)) == 0;
+  }
+
+  template <class View>
+  __device__ __forceinline__ void operator()(const View& tCcD, int v, float& x0, float& x1) const {
+    x0 *= p.alpha;
+    x1 *= p.alpha;
+    const index_t at = tCcD.coord(v);
+    const int r = static_cast<int>(coord_field(at, 0)), c = static_cast<int>(coord_field(at, 1));
+    const index_t i = tile_m * BM + r, j = tile_n * BN + c;
+    const bool in0 = tCcD.inside(v), in1 = tCcD.inside(v + 1);
+    if constexpr (E::kWithC) {
+      const U* cp = static_cast<const U*>(p.c) + i * p.ldc + j;
+      if (in0) x0 += p.beta * detail::to_float(cp[0]);
+      if (in1) x1 += p.beta * detail::to_float(cp[1]);
+    }
+    if constexpr (E::kBias == BiasKind::col) {
+      const float2 bc = *reinterpret_cast<const float2*>(bias_col + c);  // pairs start on even columns
+      x0 += bc.x;
+      x1 += bc.y;
+    } else if constexpr (E::kBias == BiasKind::row) {
+      const float br = bias_row[r];
+      x0 += br;
+      x1 += br;
+    }
+    if constexpr (E::kWithAux) {
+      U* a = static_cast<U*>(p.epi.aux) + i * p.epi.ldaux + j;
+      if (aux_pairs && in1) {
+        if constexpr (sizeof(U) == 4) {
+          *reinterpret_cast<float2*>(a) = make_float2(x0, x1);
+        } else {
+          *reinterpret_cast<std::uint32_t*>(a) = pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
+        }
+      } else {
+        if (in0) a[0] = detail::from_float<U>(x0);
+        if (in1) a[1] = detail::from_float<U>(x1);
+      }
+    }
+    x0 = activate<E::kAct>(x0);
+    x1 = activate<E::kAct>(x1);
+  }
+};
 
 }  // namespace tessel::gemm_kernels

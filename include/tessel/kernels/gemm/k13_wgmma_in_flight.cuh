@@ -73,6 +73,9 @@ struct Config {
   static_assert(!Fused || BN >= 64, "tessel: k13's fused epilogue is the TMA-store epilogue's (BN >= 64)");
   static constexpr int kBN = BN;
   static constexpr bool kFused = Fused;
+  /// A fused instance's epilogue: run-time values (SpecializedConfig below
+  /// has compile-time ones).
+  using Epi = RuntimeEpilogue;
   /// D through the TMA-store epilogue (unswapped problems; BN >= 64).
   static constexpr bool kTmaStore = BN >= 64;
   /// D^T from registers (swapped problems; BN <= 64, the widths the plan
@@ -102,6 +105,17 @@ struct Config {
   static_assert(kStages >= 2, "tessel: at least two stages");
 };
 
+/// A fused instance whose epilogue is compile-time constants E (a
+/// StaticEpilogue: activation, bias kind, with C, with aux): what k13's
+/// run-time compiled instances are (src/kernels/gemm/k13_jit.cu,
+/// docs/design.md §6).  Everything else, shared memory included, is
+/// Config<BN, true>'s, so the launcher sizes and launches it as that one.
+template <int BN, class E>
+struct SpecializedConfig : Config<BN, true> {
+  static_assert(E::kStatic, "tessel: SpecializedConfig takes a StaticEpilogue");
+  using Epi = E;
+};
+
 /// Where split K keeps its partial tiles: `splits` fp32 (128 x BN) tiles per
 /// output tile, and one arrival counter per output tile (zero before the
 /// launch; the last unit of a tile sets it back to zero).
@@ -117,6 +131,7 @@ template <class T, MajorA MA, MajorB MB, class Cfg>
 struct Tiles {
   static constexpr int kBN = Cfg::kBN, kStages = Cfg::kStages;
   static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed, kFused = Cfg::kFused;
+  using Epi = typename Cfg::Epi;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
   using OpB = TmaOperand<T, major_of(MB), kBN>;
   using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, 2, 1, 1>;
@@ -217,14 +232,36 @@ struct TileEpilogue {
   /// loads' latency then hides behind the first TMA loads, and every
   /// consumer thread has left the previous tile's epilogue).
   __device__ void prepare(blocks::TileCoord tile, int t) const {
-    if constexpr (X::kFused)
+    if constexpr (X::kFused && stages_bias<typename X::Epi>())
       stage_bias<kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kConsumerThreads);
   }
 
   /// A fused instance's epilogue: the fused math in the accumulators
   /// (fuse_in_registers), then store() with alpha = 1 and beta = 0.
   __device__ __forceinline__ void store_fused(blocks::TileCoord tile, typename X::FragC& acc, int t) const {
-    if constexpr (X::kFused) {
+    if constexpr (X::kFused && X::Epi::kStatic) {
+      // A compile-time epilogue: the whole epilogue in TmaStoreEpilogue's
+      // value loop, a chunk at a time (apply_with), no switch but the output
+      // type's.  Its first barrier orders the bias slice's writes (prepare)
+      // before the reads; the next unit's writes come after the last
+      // chunk's barriers, which every thread reaches after its last read.
+      const auto run = [&]<class U>(U* stage) {
+        using Values = StaticEpilogueValues<typename X::Epi, U, kBM, X::kBN, T>;
+        const Values values{p, tile.m, tile.n, bias + X::kBN, bias, Values::pairs_aligned(p.epi)};
+        X::template Epilogue<U>::apply_with(map_d, p, tile.m, tile.n, acc, stage, t, kConsumerBarrier, values);
+      };
+      switch (p.cd_type) {
+        case DType::bf16:
+          run(d.bf16);
+          break;
+        case DType::f16:
+          run(d.f16);
+          break;
+        case DType::f32:
+          run(d.f32);
+          break;
+      }
+    } else if constexpr (X::kFused) {
       const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
           coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
       // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.

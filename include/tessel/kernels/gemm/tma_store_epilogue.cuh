@@ -161,6 +161,51 @@ struct TmaStoreEpilogue {
       }
     }
   }
+  /// apply() with the values computed by the caller: for each value pair
+  /// (v, v + 1) of a thread, `values(tCcD, v, x0, x1)` turns the
+  /// accumulators x0, x1 into D's two values (the row and column of value v
+  /// are tCcD.coord(v), and tCcD.inside() says which of the two are in D);
+  /// then the same staging, TMA stores or row stores.  k13's run-time
+  /// compiled fused instances use it (StaticEpilogueValues,
+  /// fused_epilogue.cuh); apply() keeps its own loop, so that the plain
+  /// kernels' machine code stays the code that was measured.
+  template <class T, class Frag, class Values>
+  __device__ static void apply_with(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m, index_t tile_n,
+                                    const Frag& acc, U* stage, int t, int bar, const Values& values) {
+    const auto tCsD =
+        TM{}.get_slice(t).partition_C(make_smem_tensor<SwizzledLayout{kSwizzle, kStage}>(stage));  // staging
+    const auto tCcD = TM{}.get_slice(t).partition_C(
+        coord_tile<TileShape<BM, BN>>(p.m - tile_m * BM, p.n - tile_n * BN));  // (row, col)
+    const bool issuer = t == 0;
+    TESSEL_UNROLL
+    for (int q = 0; q < kChunks; ++q) {
+      if (issuer) arch::sm90::bulk_wait_group_read<kBuffers - 1>();
+      arch::named_barrier_sync(bar, TM::kThreads);
+      TESSEL_UNROLL
+      for (int v = 0; v < kValues; v += 2) {
+        if (chunk_of(v) != q) continue;
+        float x0 = *acc.addr(v), x1 = *acc.addr(v + 1);
+        values(tCcD, v, x0, x1);
+        if constexpr (sizeof(U) == 4) {
+          *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
+        } else {
+          *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) =
+              pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
+        }
+      }
+      if (map_d == nullptr) {
+        arch::named_barrier_sync(bar, TM::kThreads);
+        store_chunk(p, stage + (q % kBuffers) * kBufElems, tile_m, tile_n * kChunks + q, t);
+        continue;
+      }
+      arch::sm90::fence_proxy_async_shared_cta();
+      arch::named_barrier_sync(bar, TM::kThreads);
+      if (issuer) {
+        Tma::store(map_d, stage + (q % kBuffers) * kBufElems, tile_m, tile_n * kChunks + q);
+        arch::sm90::bulk_commit_group();
+      }
+    }
+  }
   /// Waits until the stores have completed (thread 0; the others return).
   __device__ static void finish(int t) {
     if (t == 0) arch::sm90::bulk_wait_group<0>();
