@@ -272,40 +272,54 @@ __device__ inline void load_fragment(const float* s, float (&f)[8]) {
   f[4] = y.x, f[5] = y.y, f[6] = y.z, f[7] = y.w;
 }
 
+/// How the fp32 steps' register epilogues (f07, f08, f10) write D: where
+/// D's rows (and, with beta != 0, C's) are 16-byte aligned, four
+/// neighbouring columns go as one 128-bit load of C and one 128-bit store of
+/// D, element by element elsewhere.
+struct RegisterEpilogue {
+  float* d;
+  const float* c;
+  bool read_c, vec;
+
+  __device__ explicit RegisterEpilogue(const Params<float>& p)
+      : d(static_cast<float*>(p.d)), c(static_cast<const float*>(p.c)), read_c(p.beta != 0.0f) {
+    vec = reinterpret_cast<std::uintptr_t>(d) % 16 == 0 && p.ldd % 4 == 0 &&
+          (!read_c || (reinterpret_cast<std::uintptr_t>(c) % 16 == 0 && p.ldc % 4 == 0));
+  }
+
+  /// D(row, col + j) = alpha * a[j] + beta * C(row, col + j) for j < 4, the
+  /// columns inside D only (`row` is inside: the caller checks it).
+  __device__ void four(const Params<float>& p, index_t row, index_t col, const float* a) const {
+    if (vec && col + 3 < p.n) {
+      float4 x = make_float4(p.alpha * a[0], p.alpha * a[1], p.alpha * a[2], p.alpha * a[3]);
+      if (read_c) {
+        const float4 y = *reinterpret_cast<const float4*>(c + row * p.ldc + col);
+        x.x += p.beta * y.x, x.y += p.beta * y.y, x.z += p.beta * y.z, x.w += p.beta * y.w;
+      }
+      *reinterpret_cast<float4*>(d + row * p.ldd + col) = x;
+    } else {
+      TESSEL_UNROLL
+      for (int j = 0; j < 4; ++j) {
+        if (col + j >= p.n) continue;
+        float x = p.alpha * a[j];
+        if (read_c) x += p.beta * c[row * p.ldc + col + j];
+        d[row * p.ldd + col + j] = x;
+      }
+    }
+  }
+};
+
 /// D = alpha * acc + beta * C for this thread's 8x8 values (rows m, columns n
 /// of D as thread_row/thread_col say, offset by the CTA's m0, n0).
 __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, int t, const float (&acc)[8][8]) {
-  float* const d = static_cast<float*>(p.d);
-  const float* const c = static_cast<const float*>(p.c);
-  const bool read_c = p.beta != 0.0f;
-  const bool vec = reinterpret_cast<std::uintptr_t>(d) % 16 == 0 && p.ldd % 4 == 0 &&
-                   (!read_c || (reinterpret_cast<std::uintptr_t>(c) % 16 == 0 && p.ldc % 4 == 0));
+  const RegisterEpilogue out(p);
   const index_t row0 = m0 + thread_row(t), col0 = n0 + thread_col(t);
   TESSEL_UNROLL
   for (int i = 0; i < 8; ++i) {
     const index_t row = row0 + (i / 4) * kBlockStepM + i % 4;
     if (row >= p.m) continue;
     TESSEL_UNROLL
-    for (int bj = 0; bj < 2; ++bj) {
-      const index_t col = col0 + bj * kBlockStepN;
-      const float* const a = &acc[i][4 * bj];
-      if (vec && col + 3 < p.n) {
-        float4 x = make_float4(p.alpha * a[0], p.alpha * a[1], p.alpha * a[2], p.alpha * a[3]);
-        if (read_c) {
-          const float4 y = *reinterpret_cast<const float4*>(c + row * p.ldc + col);
-          x.x += p.beta * y.x, x.y += p.beta * y.y, x.z += p.beta * y.z, x.w += p.beta * y.w;
-        }
-        *reinterpret_cast<float4*>(d + row * p.ldd + col) = x;
-      } else {
-        TESSEL_UNROLL
-        for (int j = 0; j < 4; ++j) {
-          if (col + j >= p.n) continue;
-          float x = p.alpha * a[j];
-          if (read_c) x += p.beta * c[row * p.ldc + col + j];
-          d[row * p.ldd + col + j] = x;
-        }
-      }
-    }
+    for (int bj = 0; bj < 2; ++bj) out.four(p, row, col0 + bj * kBlockStepN, &acc[i][4 * bj]);
   }
 }
 

@@ -130,37 +130,14 @@ __device__ inline void load_fragment(const float* s, float (&f)[N]) {
 template <class Cfg>
 __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, int t,
                                 const float (&acc)[kRowsPerThread][kColsPerThread]) {
-  float* const d = static_cast<float*>(p.d);
-  const float* const c = static_cast<const float*>(p.c);
-  const bool read_c = p.beta != 0.0f;
-  const bool vec = reinterpret_cast<std::uintptr_t>(d) % 16 == 0 && p.ldd % 4 == 0 &&
-                   (!read_c || (reinterpret_cast<std::uintptr_t>(c) % 16 == 0 && p.ldc % 4 == 0));
+  const f07::RegisterEpilogue out(p);
   const index_t row0 = m0 + thread_row<Cfg>(t), col0 = n0 + thread_col<Cfg>(t);
   TESSEL_UNROLL
   for (int i = 0; i < kRowsPerThread; ++i) {
     const index_t row = row0 + (i / 4) * kBlockStepM + i % 4;
     if (row >= p.m) continue;
     TESSEL_UNROLL
-    for (int bj = 0; bj < kBlocksN; ++bj) {
-      const index_t col = col0 + bj * kBlockStepN;
-      const float* const a = &acc[i][4 * bj];
-      if (vec && col + 3 < p.n) {
-        float4 x = make_float4(p.alpha * a[0], p.alpha * a[1], p.alpha * a[2], p.alpha * a[3]);
-        if (read_c) {
-          const float4 y = *reinterpret_cast<const float4*>(c + row * p.ldc + col);
-          x.x += p.beta * y.x, x.y += p.beta * y.y, x.z += p.beta * y.z, x.w += p.beta * y.w;
-        }
-        *reinterpret_cast<float4*>(d + row * p.ldd + col) = x;
-      } else {
-        TESSEL_UNROLL
-        for (int j = 0; j < 4; ++j) {
-          if (col + j >= p.n) continue;
-          float x = p.alpha * a[j];
-          if (read_c) x += p.beta * c[row * p.ldc + col + j];
-          d[row * p.ldd + col + j] = x;
-        }
-      }
-    }
+    for (int bj = 0; bj < kBlocksN; ++bj) out.four(p, row, col0 + bj * kBlockStepN, &acc[i][4 * bj]);
   }
 }
 

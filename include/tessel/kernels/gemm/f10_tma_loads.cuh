@@ -42,6 +42,7 @@
 
 #include "tessel/arch/sm90.hpp"
 #include "tessel/kernels/gemm/common.cuh"
+#include "tessel/kernels/gemm/f07_two_ctas_per_sm.cuh"
 
 namespace tessel::gemm_kernels::f10 {
 
@@ -79,36 +80,13 @@ struct ThreadTile {
 template <MajorA MA>
 __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, const ThreadTile& th,
                                 const float (&acc)[8][16]) {
-  float* const d = static_cast<float*>(p.d);
-  const float* const c = static_cast<const float*>(p.c);
-  const bool read_c = p.beta != 0.0f;
-  const bool vec = reinterpret_cast<std::uintptr_t>(d) % 16 == 0 && p.ldd % 4 == 0 &&
-                   (!read_c || (reinterpret_cast<std::uintptr_t>(c) % 16 == 0 && p.ldc % 4 == 0));
+  const f07::RegisterEpilogue out(p);
   TESSEL_UNROLL
   for (int i = 0; i < 8; ++i) {
     const index_t row = m0 + th.row<MA>(i);
     if (row >= p.m) continue;
     TESSEL_UNROLL
-    for (int j = 0; j < 4; ++j) {
-      const index_t col = n0 + th.col(4 * j);
-      const float* const a = &acc[i][4 * j];
-      if (vec && col + 3 < p.n) {
-        float4 x = make_float4(p.alpha * a[0], p.alpha * a[1], p.alpha * a[2], p.alpha * a[3]);
-        if (read_c) {
-          const float4 y = *reinterpret_cast<const float4*>(c + row * p.ldc + col);
-          x.x += p.beta * y.x, x.y += p.beta * y.y, x.z += p.beta * y.z, x.w += p.beta * y.w;
-        }
-        *reinterpret_cast<float4*>(d + row * p.ldd + col) = x;
-      } else {
-        TESSEL_UNROLL
-        for (int e = 0; e < 4; ++e) {
-          if (col + e >= p.n) continue;
-          float x = p.alpha * a[e];
-          if (read_c) x += p.beta * c[row * p.ldc + col + e];
-          d[row * p.ldd + col + e] = x;
-        }
-      }
-    }
+    for (int j = 0; j < 4; ++j) out.four(p, row, n0 + th.col(4 * j), &acc[i][4 * j]);
   }
 }
 
