@@ -85,19 +85,20 @@ float median_ms(const Bufs& s, F&& launch) {
   return t[t.size() / 2];
 }
 
-template <class Cfg>
-void run(const char* name, const Bufs& s, int n, float cublas_ms) {
-  auto* kernel = &gk::f08::gemm_thread_tile_16x8<MajorA::k, MajorB::n, Cfg>;
-  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
-  cudaFuncAttributes fa;
-  CK(cudaFuncGetAttributes(&fa, kernel));
+/// D = A B on the n x n problem of `s` (row-major, alpha 1, beta 0).
+gk::Params<float> square_params(const Bufs& s, int n) {
   gk::Params<float> p{};
   p.m = n, p.n = n, p.k = n;
   p.a = s.a, p.b = s.b, p.d = s.d, p.c = nullptr;
   p.lda = n, p.ldb = n, p.ldd = n, p.ldc = n;
   p.alpha = 1, p.beta = 0;
-  const dim3 grid((n + Cfg::kBN - 1) / Cfg::kBN, (n + Cfg::kBM - 1) / Cfg::kBM);
-  const auto launch = [&] { kernel<<<grid, gk::f08::kThreads, Cfg::kSmemBytes>>>(p); };
+  return p;
+}
+
+/// One configuration: D poisoned, one launch compared bit for bit with the
+/// naive kernel's, then timed; one line of output.
+template <class F>
+void check_and_time(const char* name, const Bufs& s, int n, float cublas_ms, int regs, int smem, F&& launch) {
   CK(cudaMemset(s.d, 0xff, sizeof(float) * n * n));  // poison
   launch();
   CK(cudaDeviceSynchronize());
@@ -107,8 +108,20 @@ void run(const char* name, const Bufs& s, int n, float cublas_ms) {
   const bool exact = std::memcmp(d.data(), r.data(), d.size() * 4) == 0;
   const float ms = median_ms(s, launch);
   const double tf = 2.0 * n * n * static_cast<double>(n) / (ms * 1e9);
-  std::printf("%-28s n=%d regs=%3d smem=%6d %s  %.4f ms  %.2f TFLOP/s  ratio %.3f\n", name, n, fa.numRegs,
-              Cfg::kSmemBytes, exact ? "exact" : "WRONG", ms, tf, cublas_ms / ms);
+  std::printf("%-28s n=%d regs=%3d smem=%6d %s  %.4f ms  %.2f TFLOP/s  ratio %.3f\n", name, n, regs, smem,
+              exact ? "exact" : "WRONG", ms, tf, cublas_ms / ms);
+}
+
+template <class Cfg>
+void run(const char* name, const Bufs& s, int n, float cublas_ms) {
+  auto* kernel = &gk::f08::gemm_thread_tile_16x8<MajorA::k, MajorB::n, Cfg>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, kernel));
+  const gk::Params<float> p = square_params(s, n);
+  const dim3 grid((n + Cfg::kBN - 1) / Cfg::kBN, (n + Cfg::kBM - 1) / Cfg::kBM);
+  check_and_time(name, s, n, cublas_ms, fa.numRegs, Cfg::kSmemBytes,
+                 [&] { kernel<<<grid, gk::f08::kThreads, Cfg::kSmemBytes>>>(p); });
 }
 
 // f10's kernel (A:k, B:n) with its TMA maps, as f10.cu makes them.
@@ -136,24 +149,10 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms) {
   CUtensorMap ma, mb;
   map(ma, s.a, k10::kBoxAk, CU_TENSOR_MAP_SWIZZLE_64B);
   map(mb, s.b, k10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
-  gk::Params<float> p{};
-  p.m = n, p.n = n, p.k = n;
-  p.a = s.a, p.b = s.b, p.d = s.d, p.c = nullptr;
-  p.lda = n, p.ldb = n, p.ldd = n, p.ldc = n;
-  p.alpha = 1, p.beta = 0;
+  const gk::Params<float> p = square_params(s, n);
   const dim3 grid((n + k10::kBN - 1) / k10::kBN, (n + k10::kBM - 1) / k10::kBM);
-  const auto launch = [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p); };
-  CK(cudaMemset(s.d, 0xff, sizeof(float) * n * n));
-  launch();
-  CK(cudaDeviceSynchronize());
-  std::vector<float> d(static_cast<size_t>(n) * n), r(d.size());
-  CK(cudaMemcpy(d.data(), s.d, d.size() * 4, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(r.data(), s.ref, r.size() * 4, cudaMemcpyDeviceToHost));
-  const bool exact = std::memcmp(d.data(), r.data(), d.size() * 4) == 0;
-  const float ms = median_ms(s, launch);
-  const double tf = 2.0 * n * n * static_cast<double>(n) / (ms * 1e9);
-  std::printf("%-28s n=%d regs=%3d smem=%6d %s  %.4f ms  %.2f TFLOP/s  ratio %.3f\n", name, n, fa.numRegs,
-              k10::kSmemBytes, exact ? "exact" : "WRONG", ms, tf, cublas_ms / ms);
+  check_and_time(name, s, n, cublas_ms, fa.numRegs, k10::kSmemBytes,
+                 [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p); });
 }
 
 int main(int argc, char** argv) {
