@@ -168,6 +168,7 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_EQ(parse_gemm_impl("k13"), GemmImpl::k13_wgmma_in_flight);
   EXPECT_EQ(parse_gemm_impl("AUTO"), GemmImpl::automatic);  // the plan chooses
   EXPECT_EQ(parse_gemm_impl("k14"), GemmImpl::k14_cluster_multicast);
+  EXPECT_EQ(parse_gemm_impl("k15"), GemmImpl::k15_pingpong);
   EXPECT_FALSE(parse_gemm_impl("k15"));
   EXPECT_FALSE(parse_gemm_impl("k09_best_mma_sync"));  // the name of k09 before it was split into k09..k11
   EXPECT_FALSE(parse_gemm_impl("cublas"));
@@ -256,8 +257,8 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"all"};
   o = parse_ok(a);
-  EXPECT_EQ(o.steps.size(), 14u);                              // the steps, not "auto"
-  EXPECT_EQ(o.steps.back(), GemmImpl::k14_cluster_multicast);  // in ladder order
+  EXPECT_EQ(o.steps.size(), 15u);                     // the steps, not "auto"
+  EXPECT_EQ(o.steps.back(), GemmImpl::k15_pingpong);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
   // `all` is the ladder of the input type: f01..f10 for fp32.
   a.impls = {"all"};
@@ -278,7 +279,7 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_TRUE(o.cublas_rows);
   a.impls = {"k15"};
   EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k15'"), std::string::npos);
-  EXPECT_NE(parse_error(a).find("k01..k14"), std::string::npos);  // the message lists the steps
+  EXPECT_NE(parse_error(a).find("k01..k15"), std::string::npos);  // the message lists the steps
   a.impls = {"k01,"};
   EXPECT_NE(parse_error(a).find("--impl"), std::string::npos);
 }

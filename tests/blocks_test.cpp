@@ -48,6 +48,26 @@ TEST(Blocks, PipelineStatePreviousUndoesAStep) {
   }
 }
 
+// advance(n) is n increments, from every start and for n across several wraps.
+TEST(Blocks, PipelineStateAdvanceIsRepeatedIncrement) {
+  for (int start = 0; start < 12; ++start)
+    for (int n = 0; n < 40; ++n) {
+      PipelineState<5> a, b;
+      for (int i = 0; i < start; ++i) ++a;
+      b = a;
+      for (int i = 0; i < n; ++i) ++a;
+      b.advance(n);
+      ASSERT_EQ(b.index(), a.index()) << start << " " << n;
+      ASSERT_EQ(b.phase(), a.phase()) << start << " " << n;
+    }
+}
+static_assert([] {
+  PipelineState<5> st;
+  for (int i = 0; i < 3; ++i) ++st;
+  st.advance(64);  // the doc example: (3, 0) + 64 = 67 = 13 x 5 + 2
+  return st.index() == 2 && st.phase() == 1;
+}());
+
 // Every tile is handed out exactly once over all CTAs, each CTA's tiles come
 // in the order of the linear index, and the raster is a bijection.
 TEST(Blocks, PersistentSchedulerCoversEveryTileOnce) {

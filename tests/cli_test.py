@@ -600,7 +600,7 @@ class BenchGemm(unittest.TestCase):
         (["--m", "64", "--n", "64", "--k", "8:1:1"], "--k: range '8:1:1' has start > stop"),
         (["--m", "64", "--n", "64", "--k", "x"], "--k: 'x' is not a positive integer"),
         (["--m", "64", "--n", "64"], "--k is required"),
-        (["--m", "64", "--n", "64", "--k", "64", "--impl", "k15"], "--impl: unknown implementation 'k15'"),
+        (["--m", "64", "--n", "64", "--k", "64", "--impl", "k16"], "--impl: unknown implementation 'k16'"),
         (["--m", "64", "--n", "64", "--k", "64", "--layout", "A:k,B:x"], "--layout: 'A:k,B:x' is not a layout"),
         (["--m", "64", "--n", "64", "--k", "64", "--dtype", "fp64"], "--dtype: 'fp64' is not a type"),
         (["--m", "64", "--n", "64", "--k", "64", "--dtype", "fp32", "--out-dtype", "bf16"],

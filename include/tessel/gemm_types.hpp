@@ -200,6 +200,8 @@ enum class GemmImpl {
   k12_wgmma,                 // k11 with wgmma (SS) from the TMA-filled stages, two consumer warpgroups
   k13_wgmma_in_flight,       // k12 with one k-tile of wgmma in flight; tile width and split K as knobs
   k14_cluster_multicast,     // k13 on 2-CTA clusters that multicast their shared B tile
+  k15_pingpong,  // the two consumer warpgroups on different 128x128 tiles: one's epilogue hides behind the other's
+                 // wgmmas
   // The fp32 ladder (docs/ladder.md, "The fp32 ladder"): fp32 A, B, C and D, FFMA on the CUDA cores, no TF32.
   f01_naive,             // one thread per element of D
   f02_smem_fma,          // shared-memory tiles + a TiledMMA of FMA atoms
@@ -214,7 +216,7 @@ enum class GemmImpl {
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
-/// The 16-bit ladder k01..k13, in order (bf16 or fp16 A and B; the fp32
+/// The 16-bit ladder k01..k15, in order (bf16 or fp16 A and B; the fp32
 /// ladder is kFp32GemmImpls).
 inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k02_smem_fma,
@@ -229,7 +231,8 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k11_tma_store_epilogue,
                                              GemmImpl::k12_wgmma,
                                              GemmImpl::k13_wgmma_in_flight,
-                                             GemmImpl::k14_cluster_multicast};
+                                             GemmImpl::k14_cluster_multicast,
+                                             GemmImpl::k15_pingpong};
 /// The fp32 ladder, in order: the steps that take fp32 A and B (and only
 /// those; every step of kAllGemmImpls takes bf16 or fp16 A and B).
 inline constexpr GemmImpl kFp32GemmImpls[] = {GemmImpl::f01_naive,           GemmImpl::f02_smem_fma,
@@ -246,7 +249,7 @@ constexpr bool is_fp32_step(GemmImpl g) {
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 
-/// "k01".."k14", "f01".."f08" (and "auto"): the short name (the CLI's, the `impl` column's).
+/// "k01".."k15", "f01".."f10" (and "auto"): the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -277,6 +280,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "k13";
     case GemmImpl::k14_cluster_multicast:
       return "k14";
+    case GemmImpl::k15_pingpong:
+      return "k15";
     case GemmImpl::f01_naive:
       return "f01";
     case GemmImpl::f02_smem_fma:
@@ -333,6 +338,8 @@ constexpr const char* name(GemmImpl g) {
       return "k13_wgmma_in_flight";
     case GemmImpl::k14_cluster_multicast:
       return "k14_cluster_multicast";
+    case GemmImpl::k15_pingpong:
+      return "k15_pingpong";
     case GemmImpl::f01_naive:
       return "f01_naive";
     case GemmImpl::f02_smem_fma:

@@ -281,6 +281,8 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_k13(args);
     case GemmImpl::k14_cluster_multicast:
       return check_k14(args);
+    case GemmImpl::k15_pingpong:
+      return check_k15(args);
     case GemmImpl::f01_naive:
       return check_f01(args);
     case GemmImpl::f02_smem_fma:
@@ -316,9 +318,9 @@ namespace {
 /// The step's launcher for a checked single problem (batch ignored).
 Status launch_step(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   using namespace gemm_launch;
-  // k13 fuses the epilogue where it has the instance (launch_k13); every
-  // other step runs plain, then the elementwise epilogue over D.
-  if (args.epilogue.active() && impl != GemmImpl::k13_wgmma_in_flight) {
+  // k13 and k15 fuse the epilogue where they have the instance (launch_k13,
+  // launch_k15); every other step runs plain, then the elementwise epilogue over D.
+  if (args.epilogue.active() && impl != GemmImpl::k13_wgmma_in_flight && impl != GemmImpl::k15_pingpong) {
     GemmArgs plain = args;
     plain.epilogue = GemmEpilogue{};
     if (Status s = gemm(impl, plain, stream); !s) return s;
@@ -353,6 +355,8 @@ Status launch_step(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_k13(args, stream);
     case GemmImpl::k14_cluster_multicast:
       return launch_k14(args, stream);
+    case GemmImpl::k15_pingpong:
+      return launch_k15(args, stream);
     case GemmImpl::f01_naive:
       return launch_f01(args, stream);
     case GemmImpl::f02_smem_fma:

@@ -1,6 +1,6 @@
 // Every step of the GEMM ladder through the public API tessel::gemm(), bit
 // for bit against a host reference in exact arithmetic.  Parameterized over
-// every GemmImpl value (kAllGemmImpls, k01..k14; the fp32 ladder f01..f10,
+// every GemmImpl value (kAllGemmImpls, k01..k15; the fp32 ladder f01..f10,
 // kFp32GemmImpls, in the GemmF32 suites), `auto` (the plan's choice),
 // and k13 with each tile width and several split counts forced: a step whose
 // gemm_check still says "not built yet" is skipped with its name, so each
@@ -650,6 +650,7 @@ double bias_at(int idx) { return value_at(4, idx, 0) / 8.0; }
 
 /// Is the call fused (k13's fused instance) or the plain GEMM + gemm_epilogue_apply?
 bool runs_fused(GemmImpl impl, const GemmArgs& g) {
+  if (impl == GemmImpl::k15_pingpong) return g.beta == 0.0f && g.epilogue.aux == nullptr;  // launch_k15
   if (impl != GemmImpl::automatic && impl != GemmImpl::k13_wgmma_in_flight) return false;
   const GemmPlan p = gemm_plan(g);
   return p.impl == GemmImpl::k13_wgmma_in_flight && k13_fuses(p.tuning, g.beta, g.epilogue.aux != nullptr);
@@ -751,11 +752,20 @@ class GemmEpi : public ::testing::TestWithParam<EpiPath> {
     const Status s = gemm(path.impl, g, w.stream);
     CUDA_CHECK(cudaStreamSynchronize(w.stream));
     last_call_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<unsigned char> hd(d_bytes), ha(d_bytes);
+    if (with_c && path.impl == GemmImpl::k15_pingpong) {
+      // k15 reads no C (check_k15): beta != 0 is rejected, and nothing is written.
+      ASSERT_EQ(s.code, Status::unsupported) << what << ": " << s.message;
+      CUDA_CHECK(cudaMemcpyAsync(hd.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+      CUDA_CHECK(cudaMemcpyAsync(ha.data(), aux_.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
+      CUDA_CHECK(cudaStreamSynchronize(w.stream));
+      for (std::size_t i = 0; i < d_bytes; ++i) ASSERT_TRUE(hd[i] == 0xFF && ha[i] == 0xFF) << what << ": written";
+      return;
+    }
     ASSERT_TRUE(s.is_ok()) << what << ": " << to_string(s.code) << ": " << s.message;
     // A call that asked for a run-time compiled kernel and fell back says so in its message.
     if (jit) ASSERT_TRUE(s.message.empty()) << what << ": fell back to the ahead-of-time path: " << s.message;
     last_ran_jit_ = jit;
-    std::vector<unsigned char> hd(d_bytes), ha(d_bytes);
     CUDA_CHECK(cudaMemcpyAsync(hd.data(), w.d.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
     CUDA_CHECK(cudaMemcpyAsync(ha.data(), aux_.p, d_bytes, cudaMemcpyDeviceToHost, w.stream));
     CUDA_CHECK(cudaStreamSynchronize(w.stream));
@@ -882,6 +892,10 @@ std::vector<EpiPath> epi_paths() {
       {G::k13_wgmma_in_flight, {32, 1, SwapAB::on}, 17, 300, 192, 0, DType::bf16, "k13_swap_unfused"},
       {G::k11_tma_store_epilogue, {}, 257, 300, 192, 0, DType::bf16, "k11_unfused"},
       {G::k14_cluster_multicast, {}, 257, 300, 192, 0, DType::bf16, "k14_unfused"},
+      // k15 (pingpong): its fused instance (beta = 0, no aux), aux through the
+      // plain kernel + the elementwise epilogue, C rejected; both D paths.
+      {G::k15_pingpong, {}, 257, 300, 192, 0, DType::bf16, "k15"},
+      {G::k15_pingpong, {}, 257, 300, 192, 3, DType::f16, "k15_rowstore_fp16"},
       {G::f07_two_ctas_per_sm, {}, 257, 300, 192, 3, DType::f32, "f07_unfused"},
   };
 }

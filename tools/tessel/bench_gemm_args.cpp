@@ -591,7 +591,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
         add.push_back(*g);
       } else {
         error = "--impl: unknown implementation " + quoted(name) +
-                " (k01..k14, f01..f10, long names such as k04_mma_sync, auto, cublas, or all)";
+                " (k01..k15, f01..f10, long names such as k04_mma_sync, auto, cublas, or all)";
         return false;
       }
       for (GemmImpl g : add)

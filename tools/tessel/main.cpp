@@ -397,7 +397,7 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option(
           "--impl", gemm_args.impls,
-          "auto (the plan chooses), k01..k14, f01..f10 (fp32), long names, cublas, all (the ladder of --dtype); "
+          "auto (the plan chooses), k01..k15, f01..f10 (fp32), long names, cublas, all (the ladder of --dtype); "
           "comma list (default: auto,cublas)")
       ->type_name("IMPLS")
       ->expected(1)

@@ -32,6 +32,15 @@ struct PipelineState {
     }
     return p;
   }
+  /// n steps forward at once (n >= 0): what n increments would do.  A
+  /// pingpong consumer (k15) skips the stages of the other warpgroup's tile.
+  /// C++ example: with Stages = 5, from (index 3, phase 0) advance(64) gives (index 2, phase 1).
+  TESSEL_HD constexpr PipelineState& advance(int n) {
+    const int s = stage + n;
+    stage = s % Stages;
+    parity ^= static_cast<std::uint32_t>((s / Stages) & 1);
+    return *this;
+  }
   TESSEL_HD constexpr PipelineState& operator++() {
     if (++stage == Stages) {
       stage = 0;

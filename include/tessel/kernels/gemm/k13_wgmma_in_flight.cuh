@@ -225,15 +225,17 @@ struct TileEpilogue {
   const CUtensorMap* map_d;  // null: D's rows are not TMA-describable, or D is written transposed
   const P& p;
   typename X::SharedStorage::Staging& d;
-  bool transposed;        // the launcher swapped A and B: the kernel's (i, j) is D(j, i)
-  float* bias = nullptr;  // a fused instance: FusedStorage::bias (the column slice, then the row slice)
+  bool transposed;             // the launcher swapped A and B: the kernel's (i, j) is D(j, i)
+  float* bias = nullptr;       // a fused instance: FusedStorage::bias (the column slice, then the row slice)
+  int bar = kConsumerBarrier;  // the named barrier of the X::TM::kThreads threads that run this epilogue
+  static constexpr int kThreadsOf = X::TM::kThreads;  // k13: both consumer warpgroups; k15: one
 
   /// A fused instance: stages unit u's bias slice (before its main loop: the
   /// loads' latency then hides behind the first TMA loads, and every
   /// consumer thread has left the previous tile's epilogue).
   __device__ void prepare(blocks::TileCoord tile, int t) const {
     if constexpr (X::kFused && stages_bias<typename X::Epi>())
-      stage_bias<kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kConsumerThreads);
+      stage_bias<kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kThreadsOf);
   }
 
   /// A fused instance's epilogue: the fused math in the accumulators
@@ -248,7 +250,7 @@ struct TileEpilogue {
       const auto run = [&]<class U>(U* stage) {
         using Values = StaticEpilogueValues<typename X::Epi, U, kBM, X::kBN, T>;
         const Values values{p, tile.m, tile.n, bias + X::kBN, bias, Values::pairs_aligned(p.epi)};
-        X::template Epilogue<U>::apply_with(map_d, p, tile.m, tile.n, acc, stage, t, kConsumerBarrier, values);
+        X::template Epilogue<U>::apply_with(map_d, p, tile.m, tile.n, acc, stage, t, bar, values);
       };
       switch (p.cd_type) {
         case DType::bf16:
@@ -265,13 +267,28 @@ struct TileEpilogue {
       const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
           coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
       // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.
-      arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
+      arch::named_barrier_sync(bar, kThreadsOf);
       fuse_in_registers<kBM, X::kBN>(p, acc, tCcD, bias + X::kBN, bias);
       Params<T> plain = p;  // the values are final: the plain epilogue only converts and stores them
       plain.alpha = 1.0f;
       plain.beta = 0.0f;
-      TileEpilogue<X, T>{map_d, plain, d, transposed}.store(tile, acc, t);
+      TileEpilogue<X, T>{map_d, plain, d, transposed, nullptr, bar}.store(tile, acc, t);
     }
+  }
+
+  /// store() of beta = 0 with alpha applied in the accumulators first (the
+  /// store then runs with alpha = 1: no scaled copies of a chunk's values
+  /// beside the accumulators).  k15's plain epilogue: its 128 x 128
+  /// warpgroup tile spilled 148 bytes in store(), whose scaled copies of a
+  /// 64-value bf16 chunk live beside the 128 accumulators; this form spills
+  /// nothing.  C (beta != 0) is not read: the caller sees to that.
+  __device__ __forceinline__ void store_beta0(blocks::TileCoord tile, typename X::FragC& acc, int t) const {
+    TESSEL_UNROLL
+    for (int v = 0; v < X::FragC::kValues; ++v) *acc.addr(v) *= p.alpha;
+    Params<T> plain = p;
+    plain.alpha = 1.0f;
+    plain.beta = 0.0f;
+    TileEpilogue<X, T>{map_d, plain, d, transposed, nullptr, bar}.store(tile, acc, t);
   }
 
   // Inlined: as a call, the accumulators would go through local memory (a
@@ -292,13 +309,13 @@ struct TileEpilogue {
     if constexpr (X::kTmaStore) {
       switch (p.cd_type) {
         case DType::bf16:
-          X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, kConsumerBarrier);
+          X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, bar);
           break;
         case DType::f16:
-          X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, kConsumerBarrier);
+          X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, bar);
           break;
         case DType::f32:
-          X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, kConsumerBarrier);
+          X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, bar);
           break;
       }
     }

@@ -1,0 +1,173 @@
+// k15 — pingpong: the two consumer warpgroups work on different tiles, and
+// one's epilogue runs while the other's wgmmas keep the tensor cores busy.
+//
+// Why: in k13 (cooperative) both consumer warpgroups share one 128 x 256
+// tile, so they reach the epilogue together and the tensor cores idle until
+// the tile is stored.  Measured at 4096^3 on an H100 (bench/results/s22/):
+// the fused bias + tanh-GELU epilogue adds 4.8 M instructions (+22 %) and
+// +4 to +9 % of time to k13 although its arithmetic is ~2 us a tile, because
+// nothing overlaps it; the plain epilogue is exposed the same way.  Here each
+// consumer warpgroup owns a whole 128 x 128 tile (two m64n128k16 wgmmas per
+// k16 step, the TiledMMA's M repeat, 128 fp32 accumulators per thread as in
+// k13).  The producer loads the CTA's work units in order, all k-tiles of
+// unit 0, then of unit 1, ...; warpgroup w computes the units i with
+// i % 2 == w and skips the other's stages in its pipeline state.  The stages
+// arrive in that order, so the mainloops alternate by themselves: while
+// warpgroup 0 stores tile i, warpgroup 1 runs tile i+1's wgmmas on stages the
+// producer filled during tile i.  No order barrier between the warpgroups is
+// needed for correctness (each waits on its own stages' barriers); each has
+// its own staging buffers, bias slice and named barrier, so their epilogues
+// never share shared memory.
+//
+// The cost: a 128 x 128 tile reads (128 + 128) x 64 x 2 bytes of operands per
+// k-tile for 2 x 128 x 128 x 64 flops, 1.33x the operand traffic per flop of
+// k13's 128 x 256 tile, and each warpgroup's wgmmas read B twice (once per
+// m64 atom).  Two staging buffers of 32 KB leave 5 stages of 32 KB.
+//
+// Predicted (docs/ladder.md, k15): plain GEMM at 4096^3 within ±3 % of k13
+// (the hidden epilogue, ~2-3 % of k13's time, against the extra L2 traffic);
+// the fused bias + GELU epilogue within 2 % of k15's plain GEMM (the
+// epilogue's ~2-3 us per tile hides behind the other warpgroup's ~25 us
+// mainloop).
+#pragma once
+
+#include "tessel/kernels/gemm/k13_wgmma_in_flight.cuh"
+
+namespace tessel::gemm_kernels::k15 {
+
+using k13::kBM;                                 // 128 rows per warpgroup tile
+inline constexpr int kBN = 128;                 // columns per warpgroup tile
+inline constexpr int kConsumerGroups = 2;       // warpgroups, each on its own tile
+inline constexpr int kGroupThreads = 128;       // threads of one consumer warpgroup
+inline constexpr int kThreads = k13::kThreads;  // + the producer warpgroup: 384
+inline constexpr int kSmemLimit = k13::kSmemLimit;
+inline constexpr int kFirstBarrier = 1;  // warpgroup w's named barrier is kFirstBarrier + w (0 is __syncthreads)
+
+/// The tile (128 x 128 per consumer warpgroup) and what follows from it.
+/// `Fused`: the fused-epilogue instance (FusedParams, a bias slice per
+/// warpgroup), as k13::Config<BN, true>.
+template <bool Fused = false>
+struct Config {
+  static constexpr int kBN = k15::kBN;
+  static constexpr bool kFused = Fused;
+  static constexpr bool kTmaStore = true;     // D leaves through TMA stores (or the staged row stores)
+  static constexpr bool kTransposed = false;  // never swapped
+  using Epi = RuntimeEpilogue;
+  template <class T>
+  using ParamsOf = std::conditional_t<Fused, FusedParams<T>, Params<T>>;
+};
+
+/// The operands, the one-warpgroup TiledMMA, the fragments and the shared
+/// memory of one input type, layout and configuration; the names
+/// k13::TileEpilogue and k13::consume read.
+template <class T, MajorA MA, MajorB MB, class Cfg>
+struct Tiles {
+  static constexpr int kBN = Cfg::kBN;
+  static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed, kFused = Cfg::kFused;
+  using Epi = typename Cfg::Epi;
+  using OpA = TmaOperand<T, major_of(MA), kBM>;
+  using OpB = TmaOperand<T, major_of(MB), kBN>;
+  // One warpgroup; the (128, 128) tile is two m64 atoms along M (the TiledMMA's repeat).
+  using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, 1, 1, 1>;
+  using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (64,2,1) f32
+  template <class U>
+  using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN>;
+  static_assert(TM::kThreads == kGroupThreads, "one TiledMMA thread per thread of a consumer warpgroup");
+  static constexpr int kStagingBytes = Epilogue<__nv_bfloat16>::kSmemBytes > Epilogue<float>::kSmemBytes
+                                           ? Epilogue<__nv_bfloat16>::kSmemBytes
+                                           : Epilogue<float>::kSmemBytes;                        // 32 KB
+  static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));  // 32 KB
+  static constexpr int kBiasBytes = Cfg::kFused ? kConsumerGroups * (kBM + kBN) * 4 : 0;
+  static constexpr int kStages = (kSmemLimit - kConsumerGroups * kStagingBytes - kBiasBytes - 1024) / kStageBytes;
+  static_assert(kStages >= 4, "tessel: k15 wants at least four stages");
+  using Pipeline = blocks::TmaPipeline<kStages>;
+
+  struct SharedStorage {
+    alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
+    alignas(1024) T b[kStages][OpB::kElems];  // kStages x (128,64)
+    union Staging {                           // a warpgroup's staging buffers, in D's type
+      __nv_bfloat16 bf16[kStagingBytes / 2];
+      __half f16[kStagingBytes / 2];
+      float f32[kStagingBytes / 4];
+    };
+    alignas(1024) Staging d[kConsumerGroups];  // one per warpgroup: their epilogues may overlap
+    blocks::PipelineStorage<kStages> pipe;
+  };
+  struct FusedStorage : SharedStorage {
+    alignas(16) float bias[kConsumerGroups][kBN + kBM];  // per warpgroup: the column slice, then the row slice
+  };
+  using Storage = std::conditional_t<Cfg::kFused, FusedStorage, SharedStorage>;
+  static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage));
+  static_assert(kSmemBytes <= kSmemLimit, "tessel: k15's shared memory exceeds 227 KB");
+};
+
+/// Launch with min(SMs, tiles) CTAs of kThreads and Tiles<...>::kSmemBytes;
+/// `group` >= 1 tile rows per group of the raster.  A fused configuration
+/// (Cfg::kFused) takes FusedParams<T>.
+template <class T, MajorA MA, MajorB MB, class Cfg>
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_pingpong(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                  const __grid_constant__ CUtensorMap map_d, bool tma_store, typename Cfg::template ParamsOf<T> p,
+                  int group) {
+  using X = Tiles<T, MA, MB, Cfg>;
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  using TM = typename X::TM;
+  using Pipeline = typename X::Pipeline;
+  using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
+  extern __shared__ __align__(1024) unsigned char smem[];
+  auto& shared = *reinterpret_cast<typename X::Storage*>(smem);
+  const Pipeline pipe(shared.pipe);
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+
+  if (threadIdx.x == 0) pipe.init(kGroupThreads / 32);  // a stage is released by the 4 warps of one warpgroup
+  __syncthreads();
+
+  const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
+  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
+  k13::Scheduler scheduler(tiles_m, tiles_n, k_tiles, 1, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
+
+  if (warp >= kConsumerGroups * 4) {  // the producer warpgroup: one thread loads every unit's k-tiles in order
+    Schedule::producer_start();
+    if (warp == kConsumerGroups * 4 && arch::sm90::elect_one_sync()) {
+      arch::sm90::prefetch_tensormap(&map_a);
+      arch::sm90::prefetch_tensormap(&map_b);
+      typename Pipeline::State write;
+      for (blocks::WorkUnit u; scheduler.next(u);)
+        for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++write) {
+          pipe.producer_acquire(write, X::kStageBytes);
+          OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt);  // A (m, kt)
+          OpB::Tma::load(&map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt);  // B (n, kt)
+        }
+    }
+    return;
+  }
+  Schedule::consumer_start();
+
+  const int wg = warp / 4;                                      // this consumer warpgroup: 0 or 1
+  const int t = static_cast<int>(threadIdx.x) % kGroupThreads;  // thread t of 128 in the TiledMMA
+  // Warp-uniform descriptors, as in k13 (lane 0's index: the same across the warp).
+  const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
+  float* bias_slice = nullptr;
+  if constexpr (Cfg::kFused) bias_slice = shared.bias[wg];
+  const k13::TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{
+      tma_store ? &map_d : nullptr, p, shared.d[wg], false, bias_slice, kFirstBarrier + wg};
+  typename Pipeline::State read;
+  int i = 0;  // the unit's position in this CTA's sequence: warpgroup i % 2 computes it
+  for (blocks::WorkUnit u; scheduler.next(u); ++i) {
+    if (i % kConsumerGroups != wg) {
+      read.advance(static_cast<int>(u.k_end - u.k_begin));  // the other warpgroup's stages
+      continue;
+    }
+    typename X::FragC acc;  // (64,2,1) f32: 128 x 128 per warpgroup
+    epilogue.prepare(u.tile, t);
+    k13::consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane);
+    if constexpr (Cfg::kFused)
+      epilogue.store_fused(u.tile, acc, t);
+    else
+      epilogue.store_beta0(u.tile, acc, t);  // beta = 0 only (the launcher's check_k15)
+  }
+  epilogue.finish(t);
+}
+
+}  // namespace tessel::gemm_kernels::k15
