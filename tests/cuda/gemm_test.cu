@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -43,6 +44,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tessel/host/gemm.hpp"
@@ -1609,5 +1611,79 @@ INSTANTIATE_TEST_SUITE_P(K13Swap, Gemm,
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {16, 4, SwapAB::on}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {64, 3, SwapAB::on}}),
                          param_name);
+
+// k15 (pingpong) hands a CTA's tiles to its two consumer warpgroups in turn;
+// the sweeps' shapes (at most 64 tiles of 128 x 128) give each CTA one tile,
+// so warpgroup 1 never runs there.  1920 x 4224 has 495 tiles: 3 or 4 per
+// CTA on 132 SMs (2 or 4 on other counts), each warpgroup past its first
+// tile.  Small-integer inputs, fp32 D: exact, so k15's D must equal k13's bit
+// for bit (k13 is tier-1 tested above), plain and with the fused epilogue
+// (ReLU + column bias), in every layout; 4096 sampled elements are checked
+// against the host's integer sums as well.
+TEST(GemmPingpong, ManyTilesPerCtaMatchK13AndTheHost) {
+  REQUIRE_GPU();
+  const index_t m = 1920, n = 4224, k = 320;
+  const auto a_val = [](index_t i, index_t l) { return static_cast<int>((i * 7 + l * 3) % 5) - 2; };
+  const auto b_val = [](index_t l, index_t j) { return static_cast<int>((l * 5 + j * 11) % 7) - 3; };
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  DeviceBuffer a, b, d13, d15, bias;
+  CUDA_CHECK(cudaMalloc(&a.p, static_cast<std::size_t>(m * k) * 2));
+  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(k * n) * 2));
+  CUDA_CHECK(cudaMalloc(&d13.p, static_cast<std::size_t>(m * n) * 4));
+  CUDA_CHECK(cudaMalloc(&d15.p, static_cast<std::size_t>(m * n) * 4));
+  CUDA_CHECK(cudaMalloc(&bias.p, static_cast<std::size_t>(n) * 4));
+  std::vector<float> hbias(static_cast<std::size_t>(n));
+  for (index_t j = 0; j < n; ++j) hbias[static_cast<std::size_t>(j)] = static_cast<float>(j % 9) - 4.0f;
+  CUDA_CHECK(cudaMemcpy(bias.p, hbias.data(), hbias.size() * 4, cudaMemcpyHostToDevice));
+  std::vector<float> h13(static_cast<std::size_t>(m * n)), h15(h13.size());
+  for (GemmLayout l : kAllGemmLayouts) {
+    const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
+    std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(m * k)), hb(static_cast<std::size_t>(k * n));
+    for (index_t i = 0; i < m; ++i)
+      for (index_t x = 0; x < k; ++x)
+        ha[static_cast<std::size_t>(ak ? i * k + x : x * m + i)] = __float2bfloat16(static_cast<float>(a_val(i, x)));
+    for (index_t x = 0; x < k; ++x)
+      for (index_t j = 0; j < n; ++j)
+        hb[static_cast<std::size_t>(bn ? x * n + j : j * k + x)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
+    CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+    for (bool fused : {false, true}) {
+      GemmArgs g;
+      g.m = m, g.n = n, g.k = k;
+      g.ab_type = DType::bf16, g.cd_type = DType::f32, g.layout = l;
+      g.lda = ak ? k : m, g.ldb = bn ? n : k, g.ldd = n;
+      g.a = a.p, g.b = b.p;
+      g.alpha = 0.5f, g.beta = 0.0f;
+      if (fused) {
+        g.epilogue.act = Activation::relu;
+        g.epilogue.bias_kind = BiasKind::col;
+        g.epilogue.bias = bias.p;
+      }
+      const std::string what = std::string(name(l)) + (fused ? " relu + column bias" : " plain");
+      for (auto [impl, dst] :
+           {std::pair{GemmImpl::k13_wgmma_in_flight, &d13}, std::pair{GemmImpl::k15_pingpong, &d15}}) {
+        CUDA_CHECK(cudaMemsetAsync(dst->p, 0xFF, static_cast<std::size_t>(m * n) * 4, stream));
+        g.d = dst->p;
+        const Status st = gemm(impl, g, stream);
+        ASSERT_TRUE(st.is_ok()) << short_name(impl) << " " << what << ": " << st.message;
+      }
+      CUDA_CHECK(cudaMemcpyAsync(h13.data(), d13.p, h13.size() * 4, cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaMemcpyAsync(h15.data(), d15.p, h15.size() * 4, cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      ASSERT_EQ(std::memcmp(h13.data(), h15.data(), h13.size() * 4), 0) << what << ": k15's D differs from k13's";
+      for (int s = 0; s < 4096; ++s) {
+        const index_t i = (s * 977) % m, j = (s * 2311) % n;
+        std::int64_t sum = 0;
+        for (index_t x = 0; x < k; ++x) sum += a_val(i, x) * b_val(x, j);
+        double want = 0.5 * static_cast<double>(sum);
+        if (fused) want = std::max(want + hbias[static_cast<std::size_t>(j)], 0.0);
+        ASSERT_EQ(static_cast<double>(h15[static_cast<std::size_t>(i * n + j)]), want)
+            << what << ": D(" << i << "," << j << ")";
+      }
+    }
+  }
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
 
 }  // namespace

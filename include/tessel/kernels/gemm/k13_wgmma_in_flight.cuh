@@ -338,10 +338,17 @@ struct TileEpilogue {
 /// machine code (8 shifts chosen differently, 128 of 32768 instructions
 /// reordered; measured before the warp-uniform descriptors), and k13 stays
 /// the code that was measured.
-template <class X, class Thr>
+/// Nothing: consume()'s default `issued`.
+struct Nothing {
+  __device__ void operator()() const {}
+};
+
+/// `issued()` runs once the unit's last batch is issued (every stage of the
+/// unit waited for), before its wait: k15 lets the other warpgroup start there.
+template <class X, class Thr, class Issued = Nothing>
 __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
                                         typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin, int k_end,
-                                        typename X::FragC& acc, int lane) {
+                                        typename X::FragC& acc, int lane, const Issued& issued = {}) {
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
   using TM = typename X::TM;
@@ -362,6 +369,7 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
       if (lane == 0) pipe.consumer_release(read.previous());
     }
   }
+  issued();
   warpgroup_wait<0>();  // the unit's last batch
   warpgroup_fence_operand(acc);
   __syncwarp();

@@ -11,13 +11,18 @@
 // k16 step, the TiledMMA's M repeat, 128 fp32 accumulators per thread as in
 // k13).  The producer loads the CTA's work units in order, all k-tiles of
 // unit 0, then of unit 1, ...; warpgroup w computes the units i with
-// i % 2 == w and skips the other's stages in its pipeline state.  The stages
-// arrive in that order, so the mainloops alternate by themselves: while
+// i % 2 == w and skips the other's stages in its pipeline state.  While
 // warpgroup 0 stores tile i, warpgroup 1 runs tile i+1's wgmmas on stages the
-// producer filled during tile i.  No order barrier between the warpgroups is
-// needed for correctness (each waits on its own stages' barriers); each has
-// its own staging buffers, bias slice and named barrier, so their epilogues
-// never share shared memory.
+// producer filled during tile i.  The main loops take turns through an order
+// barrier: a warpgroup starts unit i+1 only once the other has issued all of
+// unit i's wgmmas (waited for all its stages).  Without it the first run
+// failed (unspecified launch failure at 4096^3): warpgroup 1 waited for unit
+// 1's first stage, 64 k-tiles = 12 rounds of 5 stages ahead, with the round's
+// parity, which an mbarrier cannot tell from round 0's, so it read and
+// released stages of unit 0.  With the turn taken, every wait is at most one
+// round ahead of the barrier's phase.  Each warpgroup has its own staging
+// buffers, bias slice and named barrier, so their epilogues (which may
+// overlap) never share shared memory.
 //
 // The cost: a 128 x 128 tile reads (128 + 128) x 64 x 2 bytes of operands per
 // k-tile for 2 x 128 x 128 x 64 flops, 1.33x the operand traffic per flop of
@@ -42,6 +47,7 @@ inline constexpr int kGroupThreads = 128;       // threads of one consumer warpg
 inline constexpr int kThreads = k13::kThreads;  // + the producer warpgroup: 384
 inline constexpr int kSmemLimit = k13::kSmemLimit;
 inline constexpr int kFirstBarrier = 1;  // warpgroup w's named barrier is kFirstBarrier + w (0 is __syncthreads)
+inline constexpr int kTurnBarrier = 3;   // warpgroup w hands the main loop over on kTurnBarrier + w
 
 /// The tile (128 x 128 per consumer warpgroup) and what follows from it.
 /// `Fused`: the fused-epilogue instance (FusedParams, a bias slice per
@@ -152,6 +158,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   if constexpr (Cfg::kFused) bias_slice = shared.bias[wg];
   const k13::TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{
       tma_store ? &map_d : nullptr, p, shared.d[wg], false, bias_slice, kFirstBarrier + wg};
+  // This CTA's units are blockIdx.x, blockIdx.x + gridDim.x, ... (the grid is at most the unit count).
+  const int units = static_cast<int>((scheduler.units() - 1 - static_cast<int>(blockIdx.x)) / gridDim.x) + 1;
   typename Pipeline::State read;
   int i = 0;  // the unit's position in this CTA's sequence: warpgroup i % 2 computes it
   for (blocks::WorkUnit u; scheduler.next(u); ++i) {
@@ -161,7 +169,15 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     typename X::FragC acc;  // (64,2,1) f32: 128 x 128 per warpgroup
     epilogue.prepare(u.tile, t);
-    k13::consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane);
+    // The turn: the other warpgroup has issued unit i-1's last batch (bar.sync
+    // with its 128 arrivals); then this one hands unit i over the same way,
+    // where there is a unit i+1.
+    if (i > 0) arch::named_barrier_sync(kTurnBarrier + (1 - wg), 2 * kGroupThreads);
+    const auto hand_over = [&] {
+      if (i + 1 < units) arch::named_barrier_arrive(kTurnBarrier + wg, 2 * kGroupThreads);
+    };
+    k13::consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane,
+                    hand_over);
     if constexpr (Cfg::kFused)
       epilogue.store_fused(u.tile, acc, t);
     else
