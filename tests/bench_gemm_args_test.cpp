@@ -169,7 +169,7 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_EQ(parse_gemm_impl("AUTO"), GemmImpl::automatic);  // the plan chooses
   EXPECT_EQ(parse_gemm_impl("k14"), GemmImpl::k14_cluster_multicast);
   EXPECT_EQ(parse_gemm_impl("k15"), GemmImpl::k15_pingpong);
-  EXPECT_FALSE(parse_gemm_impl("k15"));
+  EXPECT_FALSE(parse_gemm_impl("k16"));
   EXPECT_FALSE(parse_gemm_impl("k09_best_mma_sync"));  // the name of k09 before it was split into k09..k11
   EXPECT_FALSE(parse_gemm_impl("cublas"));
   for (GemmImpl g : kAllGemmImpls) {
@@ -277,8 +277,8 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k10_persistent_warpgroup, GemmImpl::k01_naive,
                                             GemmImpl::k09_tma_mbarriers}));
   EXPECT_TRUE(o.cublas_rows);
-  a.impls = {"k15"};
-  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k15'"), std::string::npos);
+  a.impls = {"k16"};
+  EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k16'"), std::string::npos);
   EXPECT_NE(parse_error(a).find("k01..k15"), std::string::npos);  // the message lists the steps
   a.impls = {"k01,"};
   EXPECT_NE(parse_error(a).find("--impl"), std::string::npos);

@@ -148,6 +148,33 @@ TEST(GemmPlan, ShortKClusters) {
 }
 static_assert(k14_for(8192, 8192, 256, 132, {256, 1, SwapAB::off}));
 
+// Rule 10: k15 (pingpong) where its 128 x 128 tiles fill >= 90 % of 2 x SMs
+// slots over their waves, at most 2 x 10^12 flops, beta = 0, unsplit and
+// unswapped: the suite's measured winners and losers (docs/heuristics.md).
+TEST(GemmPlan, PingpongRule) {
+  const auto k15 = [](index_t m, index_t n, index_t k, float beta = 0.0f) {
+    return k15_for(m, n, k, 132, plan_k13(m, n, k, 132), beta);
+  };
+  EXPECT_TRUE(k15(2048, 2048, 2048));         // 256 tiles on 264 slots: 0.97
+  EXPECT_TRUE(k15(4096, 4096, 4096));         // 1024 on 4 x 264: 0.97
+  EXPECT_TRUE(k15(6144, 6144, 6144));         // 4.6 x 10^11 flops
+  EXPECT_TRUE(k15(8192, 8192, 8192));         // 1.1 x 10^12
+  EXPECT_TRUE(k15(4096, 14336, 4096));        // 3584 tiles: 0.97
+  EXPECT_TRUE(k15(8192, 8192, 256));          // before rule 5 (k14)
+  EXPECT_TRUE(k15(4095, 4095, 4095));         // the padded copies: still 1024 tiles
+  EXPECT_FALSE(k15(4096, 4096, 4096, 1.0f));  // C: k15 reads none
+  EXPECT_FALSE(k15(3072, 3072, 3072));        // 576 tiles fill 0.73 of 3 x 264
+  EXPECT_FALSE(k15(4097, 4097, 4097));        // 1089 tiles fill 0.82 of 5 x 264
+  EXPECT_FALSE(k15(1024, 1024, 1024));        // 64 tiles
+  EXPECT_FALSE(k15(8192, 28672, 8192));       // 3.9 x 10^12 flops: the power cap
+  EXPECT_FALSE(k15(8192, 8192, 28672));
+  EXPECT_FALSE(k15(16384, 16384, 16384));
+  EXPECT_FALSE(k15(16, 8192, 8192));                                   // swapped and split (rule 4)
+  EXPECT_FALSE(k15(128, 8192, 8192));                                  // 64 tiles
+  EXPECT_FALSE(k15_for(4096, 4096, 4096, 132, {256, 2, kOff}, 0.0f));  // split
+}
+static_assert(k15_for(4096, 4096, 4096, 132, {256, 1, SwapAB::off}, 0.0f));
+
 // Rule 4: M <= 64 with N >= 128 swaps, with the smallest width of 16, 32, 64
 // that holds M and rule 3's splits of the swapped tiles (ceil(N/128) x 1).
 TEST(GemmPlan, SmallMSwaps) {

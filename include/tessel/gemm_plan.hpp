@@ -274,6 +274,33 @@ constexpr bool k14_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
          tiles >= 8 * static_cast<index_t>(sms);
 }
 
+/// Rule 10 (k15, pingpong; checked before rule 5): the plan's k13 tuning `t`
+/// runs as k15 (each consumer warpgroup on its own 128 x 128 tile, one's
+/// epilogue behind the other's wgmmas) when t is unsplit and unswapped,
+/// beta = 0 (k15 reads no C), the 128 x 128 tiles fill at least 90 % of the
+/// CTAs' 2 x SMs warpgroup slots over their waves, and the problem is at
+/// most 2 x 10^12 flops.  Measured on an H100 (bench/results/s22/,
+/// t_cublas / t over the suite, auto then k15): 2048^3 0.93 / 1.00, 4096^3
+/// 0.98 / 0.99, 6144^3 0.99 / 1.01, 8192^3 1.01 / 1.03, 4096 x 14336 x 4096
+/// 0.98 / 1.01, 8192 x 8192 x 256 0.92 (k14) / 1.01; against it where the
+/// waves are ragged (3072^3: 576 tiles on 264 slots fill 0.73 of 3 waves,
+/// 0.97 / 0.90) and past the flop bound (8192 x 28672 x 8192, 3.9 x 10^12:
+/// 1.00 / 0.83; 16384^3 1.02 / 0.88).  The bound is the 700 W cap: at ncu's
+/// locked clock k15 is as fast as k13 at 8192 x 28672 x 8192 (5.07 vs 5.11
+/// ms) but executes 1.7x the instructions and reads 1.8x the L2 sectors and
+/// 1.18x the DRAM bytes, so in a run long enough to meet the cap its clock
+/// falls further (docs/ladder.md, k15).
+/// C++ example: k15_for(4096, 4096, 4096, 132, {256, 1, SwapAB::off}, 0.0f) == true.
+constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTuning& t, float beta) {
+  using namespace plan_detail;
+  if (beta != 0.0f || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
+  const index_t tiles = ceil_div(m, 128) * ceil_div(n, 128);
+  const index_t slots = 2 * static_cast<index_t>(sms);
+  const index_t waves = ceil_div(tiles, slots);
+  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  return tiles * 10 >= slots * waves * 9 && flops <= 2e12;
+}
+
 /// Rule 8 (batched and grouped: one width for the whole launch).  k13's
 /// batched and grouped kernel (k13_grouped.cuh) runs 128 x 256 or 128 x 128
 /// tiles, never split and never swapped; the width is rule 2's choice over

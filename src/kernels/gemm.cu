@@ -498,8 +498,18 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   }
   const GemmTuning& asked = args.tuning;
   if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
-  if (!fused && args.batch == 1 && asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan &&
-      k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
+  const bool untuned = asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan;
+  // Rule 10: k15 (pingpong), with or without the fused epilogue (not with
+  // aux, whose fused form is k13's run-time compiled one, nor where the
+  // caller asked for run-time compilation: those instances are k13's).
+  if (args.batch == 1 && untuned && (!fused || (args.epilogue.aux == nullptr && asked.jit != GemmJit::always)) &&
+      k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta)) {
+    plan.impl = GemmImpl::k15_pingpong;
+    plan.tuning.tile_n = 128;
+    plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
+    return plan;
+  }
+  if (!fused && args.batch == 1 && untuned && k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
     plan.impl = GemmImpl::k14_cluster_multicast;
     plan.why = "k14 tile 128x256 cluster 2x1 (short K)";
   }

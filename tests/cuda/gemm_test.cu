@@ -655,6 +655,7 @@ bool runs_fused(GemmImpl impl, const GemmArgs& g) {
   if (impl == GemmImpl::k15_pingpong) return g.beta == 0.0f && g.epilogue.aux == nullptr;  // launch_k15
   if (impl != GemmImpl::automatic && impl != GemmImpl::k13_wgmma_in_flight) return false;
   const GemmPlan p = gemm_plan(g);
+  if (impl == GemmImpl::automatic && p.impl == GemmImpl::k15_pingpong) return runs_fused(p.impl, g);
   return p.impl == GemmImpl::k13_wgmma_in_flight && k13_fuses(p.tuning, g.beta, g.epilogue.aux != nullptr);
 }
 /// Does the plan send the call to a run-time compiled fused instance
