@@ -69,18 +69,6 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 #endif
 }
 
-// bar.arrive id, threads: counts the calling warps in at barrier `id` without
-// waiting; the warps that bar.sync on it with the same `threads` go on once
-// all have come (a one-way signal: k15's warpgroups hand the main loop over).
-__device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
-#if defined(__CUDA_ARCH__)
-  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-#else
-  (void)id;
-  (void)threads;
-#endif
-}
-
 // ---------------------------------------------------------------- approximate math
 //
 // The MUFU (special function unit) forms, one instruction each, for the

@@ -13,16 +13,19 @@
 // unit 0, then of unit 1, ...; warpgroup w computes the units i with
 // i % 2 == w and skips the other's stages in its pipeline state.  While
 // warpgroup 0 stores tile i, warpgroup 1 runs tile i+1's wgmmas on stages the
-// producer filled during tile i.  The main loops take turns through an order
-// barrier: a warpgroup starts unit i+1 only once the other has issued all of
-// unit i's wgmmas (waited for all its stages).  Without it the first run
+// producer filled during tile i.  The main loops take turns through a pair of
+// mbarriers (`turn`): a warpgroup starts unit i+1 only once the other has
+// issued all of unit i's wgmmas (waited for all its stages).  Without it the first run
 // failed (unspecified launch failure at 4096^3): warpgroup 1 waited for unit
 // 1's first stage, 64 k-tiles = 12 rounds of 5 stages ahead, with the round's
 // parity, which an mbarrier cannot tell from round 0's, so it read and
 // released stages of unit 0.  With the turn taken, every wait is at most one
 // round ahead of the barrier's phase.  Each warpgroup has its own staging
 // buffers, bias slice and named barrier, so their epilogues (which may
-// overlap) never share shared memory.
+// overlap) never share shared memory.  (A first form handed the turn over
+// with named barriers, bar.arrive / bar.sync: exact results, memcheck and
+// synccheck clean, but compute-sanitizer's racecheck failed with an internal
+// error at 2048^2 x 128, where the turns are taken; mbarriers it follows.)
 //
 // The cost: a 128 x 128 tile reads (128 + 128) x 64 x 2 bytes of operands per
 // k-tile for 2 x 128 x 128 x 64 flops, 1.33x the operand traffic per flop of
@@ -47,7 +50,6 @@ inline constexpr int kGroupThreads = 128;       // threads of one consumer warpg
 inline constexpr int kThreads = k13::kThreads;  // + the producer warpgroup: 384
 inline constexpr int kSmemLimit = k13::kSmemLimit;
 inline constexpr int kFirstBarrier = 1;  // warpgroup w's named barrier is kFirstBarrier + w (0 is __syncthreads)
-inline constexpr int kTurnBarrier = 3;   // warpgroup w hands the main loop over on kTurnBarrier + w
 
 /// The tile (128 x 128 per consumer warpgroup) and what follows from it.
 /// `Fused`: the fused-epilogue instance (FusedParams, a bias slice per
@@ -98,6 +100,7 @@ struct Tiles {
     };
     alignas(1024) Staging d[kConsumerGroups];  // one per warpgroup: their epilogues may overlap
     blocks::PipelineStorage<kStages> pipe;
+    std::uint64_t turn[kConsumerGroups];  // warpgroup w's warps arrive on turn[w] when it hands the main loop over
   };
   struct FusedStorage : SharedStorage {
     alignas(16) float bias[kConsumerGroups][kBN + kBM];  // per warpgroup: the column slice, then the row slice
@@ -126,7 +129,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
 
-  if (threadIdx.x == 0) pipe.init(kGroupThreads / 32);  // a stage is released by the 4 warps of one warpgroup
+  if (threadIdx.x == 0) {
+    pipe.init(kGroupThreads / 32);  // a stage is released by the 4 warps of one warpgroup
+    for (auto& b : shared.turn) arch::sm90::mbarrier_init(arch::smem_addr(&b), kGroupThreads / 32);
+    arch::sm90::fence_mbarrier_init();
+  }
   __syncthreads();
 
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
@@ -169,12 +176,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     typename X::FragC acc;  // (64,2,1) f32: 128 x 128 per warpgroup
     epilogue.prepare(u.tile, t);
-    // The turn: the other warpgroup has issued unit i-1's last batch (bar.sync
-    // with its 128 arrivals); then this one hands unit i over the same way,
-    // where there is a unit i+1.
-    if (i > 0) arch::named_barrier_sync(kTurnBarrier + (1 - wg), 2 * kGroupThreads);
+    // The turn: wait until the other warpgroup has issued unit i-1's last
+    // batch (its hand-over number (i-1)/2 on turn[1 - wg], so that phase's
+    // parity); then hand unit i over on turn[wg] where there is a unit i+1.
+    // The hand-overs alternate, so a wait is never more than one phase ahead.
+    if (i > 0) arch::sm90::mbarrier_wait_parity(arch::smem_addr(&shared.turn[1 - wg]), ((i - 1) / 2) & 1);
     const auto hand_over = [&] {
-      if (i + 1 < units) arch::named_barrier_arrive(kTurnBarrier + wg, 2 * kGroupThreads);
+      __syncwarp();
+      if (i + 1 < units && lane == 0) arch::sm90::mbarrier_arrive(arch::smem_addr(&shared.turn[wg]));
     };
     k13::consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane,
                     hand_over);
