@@ -157,7 +157,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   Schedule::consumer_start();
 
-  const int wg = warp / 4;                                      // this consumer warpgroup: 0 or 1
+  // This consumer warpgroup (0 or 1) as lane 0's value, which the compiler knows to be warp-uniform:
+  // the pipeline state that depends on it then stays in uniform registers, and so do the descriptors.
+  const int wg = __shfl_sync(0xffffffffu, warp / 4, 0);
   const int t = static_cast<int>(threadIdx.x) % kGroupThreads;  // thread t of 128 in the TiledMMA
   // Warp-uniform descriptors, as in k13 (lane 0's index: the same across the warp).
   const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
