@@ -223,11 +223,14 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             << " MHz, L2 " << (device.l2_bytes >> 20) << " MiB, " << (device.memory_bytes >> 30) << " GiB, driver "
             << (device.driver_version.empty() ? "?" : device.driver_version) << " (CUDA " << device.driver
             << "), runtime " << device.runtime << ", tessel " << device.commit << "\n"
-            << "# warm-up >= " << opt.warmup << " launches and 25 ms; timed >= " << opt.iterations
-            << " launches and 200 ms; median (min, p90 in the CSV); L2: " << proto.l2_policy << "\n"
+            << (opt.order == TimingOrder::none ? std::string("# --order none: every row verified, nothing timed")
+                                               : "# warm-up >= " + std::to_string(opt.warmup) +
+                                                     " launches and 25 ms; timed >= " + std::to_string(opt.iterations) +
+                                                     " launches and 200 ms; median (min, p90 in the CSV)")
+            << "; L2: " << proto.l2_policy << "\n"
             << "# clock and power: " << proto.clock_power << "\n"
             << "# verify " << proto.verify << "; cuBLAS: " << proto.reference << "\n";
-  if (opt.warmup < 10 || opt.iterations < 50)
+  if (opt.order != TimingOrder::none && (opt.warmup < 10 || opt.iterations < 50))
     std::cerr << "# note: --warmup " << opt.warmup << " / --iterations " << opt.iterations
               << " are below the protocol's 10 / 50: these numbers are not publishable\n";
 
@@ -446,7 +449,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         }
 
         // ---- timing, per repeat
-        const auto timed = [](const std::string& disp) { return disp == "passed" || disp == "unverified"; };
+        // --order none: the rows carry the verification only.
+        const auto timed = [&opt](const std::string& disp) {
+          return opt.order != TimingOrder::none && (disp == "passed" || disp == "unverified");
+        };
         for (int r = 1; r <= opt.repeat; ++r) {
           // Everything of this repeat is timed first, then written.  The order
           // alternates between repeats (cuBLAS first in odd ones, last in even

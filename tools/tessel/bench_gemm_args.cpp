@@ -236,7 +236,17 @@ const char* verify_name(VerifyTier v) {
 }
 
 const char* flush_name(L2Flush f) { return f == L2Flush::memset ? "memset" : "read"; }
-const char* order_name(TimingOrder o) { return o == TimingOrder::blocks ? "blocks" : "interleaved"; }
+const char* order_name(TimingOrder o) {
+  switch (o) {
+    case TimingOrder::blocks:
+      return "blocks";
+    case TimingOrder::none:
+      return "none";
+    case TimingOrder::interleaved:
+      break;
+  }
+  return "interleaved";
+}
 
 std::optional<BenchEpilogue> parse_bench_epilogue(std::string_view name, bool row) {
   struct Known {
@@ -471,8 +481,10 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     o.order = TimingOrder::interleaved;
   else if (order == "blocks")
     o.order = TimingOrder::blocks;
+  else if (order == "none")
+    o.order = TimingOrder::none;
   else {
-    error = "--order: " + quoted(trim(a.order)) + " is not interleaved or blocks";
+    error = "--order: " + quoted(trim(a.order)) + " is not interleaved, blocks or none";
     return false;
   }
   const std::string bias = a.bias.empty() ? "col" : lower(trim(a.bias));

@@ -39,7 +39,10 @@ const char* flush_name(L2Flush f);
 /// own loop, one after the other (cuBLAS first in odd repeats, last in even
 /// ones), which gives each its own NVML means.  The name is the CSV's
 /// `timing` column.
-enum class TimingOrder { interleaved, blocks };
+/// How the launches are timed: interleaved (default), blocks, or none (each
+/// row verified, nothing timed: for runs under compute-sanitizer, whose
+/// tracking of a timed loop's thousands of launches runs out of memory).
+enum class TimingOrder { interleaved, blocks, none };
 const char* order_name(TimingOrder o);
 
 // ------------------------------------------------------------------ options
@@ -195,7 +198,7 @@ struct ProtocolInfo {
   double timed_min_ms = 200;
   std::string statistic = "median (min and p90 also reported)";
   std::string l2_flush = "read";       // flush_name(): read or memset
-  std::string timing = "interleaved";  // order_name(): interleaved or blocks
+  std::string timing = "interleaved";  // order_name(): interleaved, blocks or none
   std::string l2_policy;               // how the L2 is kept honest, in words
   std::int64_t flush_bytes = 0;
   std::string clock_power;  // where sm_clock_mhz and power_w come from ("unavailable: ..." without NVML)

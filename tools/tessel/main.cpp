@@ -139,7 +139,10 @@ temperature (at the H100's power cap the clock moves by 10 % and more within
 a run, and whatever ran last ran hotter); the clock and power columns are then
 the loop's means, the same in every row of the problem and repeat.  `blocks`
 times each in its own loop (cuBLAS first in odd repeats, last in even ones),
-with its own clock and power.
+with its own clock and power.  `none` verifies every row and times nothing
+(the time, clock and power columns stay empty): for runs under
+compute-sanitizer, whose tracking of a timed loop's thousands of launches
+runs out of memory.
 
 The epilogue (--epilogue E, --bias row|col, column epilogue; docs/epilogues.md):
 every step runs as `impl` (tessel::gemm with the epilogue: fused in k13's
@@ -421,7 +424,8 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--order", gemm_args.order,
                    "interleaved (default: every implementation of a problem in one timed loop, in turn, so all see "
-                   "the same clock) or blocks (each in its own loop, one after the other)")
+                   "the same clock), blocks (each in its own loop, one after the other) or none (verify only, time "
+                   "nothing: for compute-sanitizer runs)")
       ->type_name("ORDER");
   bench_gemm
       ->add_option("--tile-n", gemm_args.tile_n,
