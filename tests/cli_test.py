@@ -685,6 +685,28 @@ class BenchGemm(unittest.TestCase):
                 self.assertEqual(js["protocol"]["timing"], order)
 
 
+    def test_gpu_order_none_verifies_and_times_nothing(self):
+        """On a GPU: --order none (compute-sanitizer runs) verifies every row and leaves the times empty."""
+        if not gpu_present():
+            self.skipTest("no GPU")
+        with tempfile.TemporaryDirectory() as d:
+            csv_path = os.path.join(d, "none.csv")
+            rc, out, err = tessel("bench", "gemm", "--m", "96", "--n", "80", "--k", "72", "--impl", "k13,cublas",
+                                  "--verify", "tier1", "--order", "none", "--csv", csv_path, timeout=300)
+            if "built without CUDA" in err:
+                self.skipTest("built without CUDA")
+            self.assertEqual(rc, 0, err)
+            self.assertIn("nothing timed", err)
+            import csv
+            with open(csv_path, newline="") as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual(len(rows), 2, rows)  # cublas, k13
+            for r in rows:
+                self.assertEqual(r["disposition"], "passed", r)
+                self.assertEqual(r["timing"], "none", r)
+                for col in ("median_ms", "ratio", "sm_clock_mhz", "power_w"):
+                    self.assertEqual(r[col], "", r)
+
 # ------------------------------------------------------------------ 7. robustness
 
 FUNCS = ["size", "cosize", "rank", "depth", "coalesce", "filter", "composition", "complement", "right_inverse",
