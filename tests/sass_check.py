@@ -18,12 +18,18 @@ import subprocess
 import sys
 
 
+# The opcode parser's version, part of the cache's stamp: a cache written by
+# an older parser is read again.  2: opcodes keep their lowercase parts
+# (HGMMA.64x128x16.F32, not HGMMA.64), so a check can name a wgmma's shape.
+PARSER_VERSION = 2
+
+
 def disassemble_cached(cuobjdump, path):
     """disassemble(), kept beside the file as FILE.sass.json while the file's
-    size and mtime are unchanged: several checks read the same library
+    size and mtime (and the parser) are unchanged: several checks read the same library
     objects, and cuobjdump of them all takes minutes on a 2-core machine."""
     st = os.stat(path)
-    stamp = [st.st_size, st.st_mtime_ns]
+    stamp = [st.st_size, st.st_mtime_ns, PARSER_VERSION]
     cache = path + ".sass.json"
     try:
         with open(cache) as f:
@@ -56,7 +62,7 @@ def disassemble(cuobjdump, path):
             name = m.group(1)
             kernels[name] = []
             continue
-        m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+        m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)", line)
         if m and name:
             kernels[name].append(m.group(1))
     return kernels
