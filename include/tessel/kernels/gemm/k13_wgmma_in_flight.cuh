@@ -269,11 +269,18 @@ struct TileEpilogue {
       // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.
       arch::named_barrier_sync(bar, kThreadsOf);
       fuse_in_registers<kBM, X::kBN>(p, acc, tCcD, bias + X::kBN, bias);
-      Params<T> plain = p;  // the values are final: the plain epilogue only converts and stores them
-      plain.alpha = 1.0f;
-      plain.beta = 0.0f;
-      TileEpilogue<X, T>{map_d, plain, d, transposed, nullptr, bar}.store(tile, acc, t);
+      store_final(tile, acc, t);
     }
+  }
+
+  /// store() of values that are already D's (alpha, beta and any fused math
+  /// applied in the accumulators): the plain epilogue with alpha = 1 and
+  /// beta = 0 only converts and stores them.
+  __device__ __forceinline__ void store_final(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
+    Params<T> plain = p;
+    plain.alpha = 1.0f;
+    plain.beta = 0.0f;
+    TileEpilogue<X, T>{map_d, plain, d, transposed, nullptr, bar}.store(tile, acc, t);
   }
 
   /// store() of beta = 0 with alpha applied in the accumulators first (the
@@ -285,10 +292,7 @@ struct TileEpilogue {
   __device__ __forceinline__ void store_beta0(blocks::TileCoord tile, typename X::FragC& acc, int t) const {
     TESSEL_UNROLL
     for (int v = 0; v < X::FragC::kValues; ++v) *acc.addr(v) *= p.alpha;
-    Params<T> plain = p;
-    plain.alpha = 1.0f;
-    plain.beta = 0.0f;
-    TileEpilogue<X, T>{map_d, plain, d, transposed, nullptr, bar}.store(tile, acc, t);
+    store_final(tile, acc, t);
   }
 
   // Inlined: as a call, the accumulators would go through local memory (a
