@@ -175,6 +175,22 @@ TEST(GemmPlan, PingpongRule) {
 }
 static_assert(k15_for(4096, 4096, 4096, 132, {256, 1, SwapAB::off}, 0.0f));
 
+// Rule 11: a strided batch runs k15's batched kernel where its 128 x 128
+// tiles over every batch pass rule 10's test and beta = 0.
+TEST(GemmPlan, BatchedPingpongRule) {
+  EXPECT_TRUE(k15_batched_for(512, 512, 128, 32, 132, 0.0f));      // 512 tiles on 2 x 264: 0.97
+  EXPECT_TRUE(k15_batched_for(2048, 2048, 128, 32, 132, 0.0f));    // 8192 tiles: 0.97
+  EXPECT_FALSE(k15_batched_for(2048, 2048, 128, 32, 132, 1.0f));   // C: k15 reads none
+  EXPECT_FALSE(k15_batched_for(512, 512, 128, 8, 132, 0.0f));      // 128 tiles: under half the slots
+  EXPECT_FALSE(k15_batched_for(512, 512, 128, 20, 132, 0.0f));     // 320 tiles fill 0.61 of 2 x 264
+  EXPECT_TRUE(k15_batched_for(4096, 4096, 4096, 8, 132, 0.0f));    // 1.1 x 10^12 flops in all
+  EXPECT_FALSE(k15_batched_for(4096, 4096, 4096, 16, 132, 0.0f));  // 2.2 x 10^12: the power cap
+  EXPECT_FALSE(k15_batched_for(512, 512, 128, 0, 132, 0.0f));      // no batch
+  // One batch is rule 10's own test.
+  EXPECT_EQ(k15_batched_for(4096, 4096, 4096, 1, 132, 0.0f), k15_for(4096, 4096, 4096, 132, {256, 1, kOff}, 0.0f));
+}
+static_assert(k15_batched_for(512, 512, 128, 32, 132, 0.0f));
+
 // Rule 4: M <= 64 with N >= 128 swaps, with the smallest width of 16, 32, 64
 // that holds M and rule 3's splits of the swapped tiles (ceil(N/128) x 1).
 TEST(GemmPlan, SmallMSwaps) {

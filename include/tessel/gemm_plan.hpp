@@ -73,6 +73,14 @@ constexpr double wave_efficiency(index_t units, int sms) {
 /// (docs/heuristics.md).
 constexpr double tile_speed(int tile_n) { return tile_n == 256 ? 1.0 : tile_n == 192 ? 0.96 : 0.89; }
 
+/// Rule 10's test on `tiles` warpgroup tiles of 128 x 128 and `flops`: they
+/// fill at least 90 % of the 2 x SMs slots over their waves, and the flops
+/// are at most 2 x 10^12.
+constexpr bool pingpong_fits(index_t tiles, double flops, int sms) {
+  const index_t slots = 2 * static_cast<index_t>(sms);
+  const index_t waves = ceil_div(tiles, slots);
+  return tiles * 10 >= slots * waves * 9 && flops <= 2e12;
+}
 }  // namespace plan_detail
 
 /// Rule 3 (split K): a tile grid that fills at most half the SMs, over a K
@@ -294,11 +302,26 @@ constexpr bool k14_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
 constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTuning& t, float beta) {
   using namespace plan_detail;
   if (beta != 0.0f || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
-  const index_t tiles = ceil_div(m, 128) * ceil_div(n, 128);
-  const index_t slots = 2 * static_cast<index_t>(sms);
-  const index_t waves = ceil_div(tiles, slots);
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  return tiles * 10 >= slots * waves * 9 && flops <= 2e12;
+  return pingpong_fits(ceil_div(m, 128) * ceil_div(n, 128), flops, sms);
+}
+
+/// Rule 11 (k15 for a strided batch; before rule 8): `batch` problems of
+/// M x N x K with beta = 0 and no epilogue run as k15's batched kernel
+/// (k15_grouped.cuh: the pingpong warpgroups over k13 grouped's units of
+/// (batch, tile)) when their 128 x 128 tiles over every batch pass rule 10's
+/// test (90 % of the 2 x SMs slots over the waves, at most 2 x 10^12 flops
+/// in all).  Why: a short-K batch is mostly its epilogue, which k13's
+/// batched kernel does not overlap (batch 32, K = 128: 0.82 at 512 x 512 and
+/// 0.85 at 2048 x 2048 of cuBLASLt strided batched, bench/results/s21/);
+/// k15 hides one warpgroup's epilogue behind the other's loads and wgmmas.
+/// C++ example: k15_batched_for(512, 512, 128, 32, 132, 0.0f) == true (512 tiles fill 0.97 of 2 x 264).
+constexpr bool k15_batched_for(index_t m, index_t n, index_t k, index_t batch, int sms, float beta) {
+  using namespace plan_detail;
+  if (beta != 0.0f || batch < 1) return false;
+  const double flops =
+      2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(batch);
+  return pingpong_fits(batch * ceil_div(m, 128) * ceil_div(n, 128), flops, sms);
 }
 
 /// Rule 8 (batched and grouped: one width for the whole launch).  k13's

@@ -411,9 +411,11 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   }
   if (Status s = gemm_check(impl, args); !s) return s;
   if (args.batch > 1) {
-    // k13's batched kernel: every batch in one persistent launch.
+    // k13's and k15's batched kernels: every batch in one persistent launch.
     if (impl == GemmImpl::k13_wgmma_in_flight && gemm_launch::k13_batched_applies(args))
       return gemm_launch::launch_k13_batched(args, stream);
+    if (impl == GemmImpl::k15_pingpong && gemm_launch::k15_batched_applies(args))
+      return gemm_launch::launch_k15_batched(args, stream);
     // Every other step (and k13 where its batched kernel cannot serve the
     // call): one launch per batch, all checked above, so a failure here is
     // the device's (cuda_error) and may leave earlier batches written.
@@ -470,6 +472,21 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     return plan;
   }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
+  const GemmTuning& asked = args.tuning;
+  const bool untuned = asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan;
+  if (args.batch > 1 && untuned && !fused && k15_batched_for(args.m, args.n, args.k, args.batch, sms, args.beta)) {
+    // Rule 11: k15's batched kernel (pingpong over the batch's tiles), where
+    // it serves the call in one launch (A's and B's rows and batch strides
+    // TMA-readable); else rule 8's k13 below, as before.
+    GemmArgs k15_args = args;
+    k15_args.tuning = GemmTuning{128, 1, SwapAB::off, asked.raster_group != 0 ? asked.raster_group : 8};
+    if (gemm_launch::k15_batched_applies(k15_args)) {
+      plan.impl = GemmImpl::k15_pingpong;
+      plan.tuning = k15_args.tuning;
+      plan.why = "k15 batched pingpong 2x128x128 (" + std::to_string(args.batch) + " batches)";
+      return plan;
+    }
+  }
   if (args.batch > 1 && gemm_launch::k13_batched_tuning(args.tuning)) {
     // Rule 8: k13's batched kernel, one width over batch x tiles (gemm_plan.hpp).
     const int bn =
@@ -496,9 +513,7 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     plan.why += std::string(" ") + name(k13_epilogue_path(plan.tuning, args.beta, aux, ready));
     if (k13_wants_jit(plan.tuning, args.beta, aux) && !ready) plan.why += " (jit unavailable: " + why_not + ")";
   }
-  const GemmTuning& asked = args.tuning;
   if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
-  const bool untuned = asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan;
   // Rule 10: k15 (pingpong), with or without the fused epilogue (not with
   // aux, whose fused form is k13's run-time compiled one, nor where the
   // caller asked for run-time compilation: those instances are k13's).

@@ -1402,16 +1402,40 @@ TEST_P(GemmBatched, RejectsOverlappingBatchesAndWritesNothing) {
   EXPECT_EQ(written, 0) << "D was written";
 }
 
+/// Batches without C (beta = 0), enough units that every CTA takes several
+/// (both of k15's warpgroups, their turns and the stages they skip): D as
+/// one tall TMA map (M whole tiles, no gap), D by row stores (partial tiles,
+/// a gap between batches), fp32 D with B broadcast; every layout.
+TEST_P(GemmBatched, ManyUnitsPerCtaWithoutC) {
+  std::string why;
+  if (step_not_built(why)) GTEST_SKIP() << why;
+  const GemmImpl impl = GetParam().impl;
+  for (GemmLayout l : kAllGemmLayouts) {
+    BatchCase tall{512, 512, 192, 32, DType::bf16, DType::bf16, l, false};
+    tall.gap = 0;                                                         // 512 tiles of 128 x 128 over 132 CTAs
+    BatchCase rows{300, 200, 65, 24, DType::f16, DType::f16, l, false};   // 144 tiles, partial in M and N
+    BatchCase wide{256, 384, 64, 40, DType::bf16, DType::f32, l, false};  // 240 tiles, one B for all
+    wide.bcast_b = true;
+    wide.gap = 0;
+    for (BatchCase* bc : {&tall, &rows, &wide}) {
+      bc->tuning = GetParam().tuning;
+      run_batch_case(impl, *bc);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 std::vector<StepParam> batched_steps() {
-  // Every step serves a batch (k13 in one launch, the others one launch per
-  // batch); the slow CUDA-core steps are left to the single-problem suites.
+  // Every step serves a batch (k13, and k15 at beta = 0, in one launch, the
+  // others one launch per batch); the slow CUDA-core steps are left to the single-problem suites.
   return {StepParam{GemmImpl::automatic},
           StepParam{GemmImpl::k13_wgmma_in_flight, {128, 1}},
           StepParam{GemmImpl::k13_wgmma_in_flight, {256, 1}},
           StepParam{GemmImpl::k13_wgmma_in_flight, {64, 2}},
           StepParam{GemmImpl::k08_smem_epilogue},
           StepParam{GemmImpl::k12_wgmma},
-          StepParam{GemmImpl::k14_cluster_multicast}};
+          StepParam{GemmImpl::k14_cluster_multicast},
+          StepParam{GemmImpl::k15_pingpong}};
 }
 INSTANTIATE_TEST_SUITE_P(Batched, GemmBatched, ::testing::ValuesIn(batched_steps()), param_name);
 

@@ -3,6 +3,7 @@
 // (k13_grouped_n{128,256}.cu).  What it cannot serve, tessel::gemm and
 // tessel::gemm_grouped run as single launches (src/kernels/gemm.cu).
 #include "src/kernels/gemm/k13_grouped_launch.hpp"
+#include "src/kernels/gemm/k15_launch.hpp"
 #include "src/kernels/gemm/launch.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
 
@@ -43,6 +44,15 @@ Status launch_k13_batched(const GemmArgs& a, cudaStream_t stream) {
   }
   return tile_n == 128 ? k13::launch_grouped_tiles<128>(&a, 1, stream) : k13::launch_grouped_tiles<256>(&a, 1, stream);
 }
+
+bool k15_batched_applies(const GemmArgs& a) {
+  const GemmTuning& t = a.tuning;
+  return a.batch > 1 && a.beta == 0.0f && !a.epilogue.active() && (t.tile_n == 0 || t.tile_n == 128) && t.splits <= 1 &&
+         t.swap_ab != SwapAB::on && operands_ready(a) && units_of(a) <= kMaxUnits &&
+         ceil_div(a.k, index_t{64}) <= 0x7FFFFFFF;
+}
+
+Status launch_k15_batched(const GemmArgs& a, cudaStream_t stream) { return k15::launch_batched_tiles(a, stream); }
 
 bool k13_grouped_applies(const GemmArgs* problems, int count) {
   index_t units = 0;

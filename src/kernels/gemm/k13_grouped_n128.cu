@@ -5,7 +5,7 @@ namespace tessel::gemm_launch::k13 {
 
 template <>
 Status launch_grouped_tiles<128>(const GemmArgs* problems, int count, cudaStream_t stream) {
-  return launch_grouped_tiles_of<128>(problems, count, stream);
+  return launch_grouped_with<GroupedFamily<128>>(problems, count, stream);
 }
 
 }  // namespace tessel::gemm_launch::k13

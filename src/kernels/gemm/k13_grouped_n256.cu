@@ -5,7 +5,7 @@ namespace tessel::gemm_launch::k13 {
 
 template <>
 Status launch_grouped_tiles<256>(const GemmArgs* problems, int count, cudaStream_t stream) {
-  return launch_grouped_tiles_of<256>(problems, count, stream);
+  return launch_grouped_with<GroupedFamily<256>>(problems, count, stream);
 }
 
 }  // namespace tessel::gemm_launch::k13

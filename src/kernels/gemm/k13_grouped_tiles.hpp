@@ -108,13 +108,29 @@ inline StagingRing* staging_ring() {
   return &rings[device];
 }
 
+/// k13's grouped kernel with tile 128 x BN, as launch_grouped_with takes a
+/// kernel family: its Tiles, its kernel, its threads per CTA and its name.
 template <int BN>
-Status launch_grouped_tiles_of(const GemmArgs* problems, int count, cudaStream_t stream) {
-  using Cfg = gk::Config<BN>;
+struct GroupedFamily {
+  template <class T, MajorA MA, MajorB MB>
+  using Tiles = gk::Tiles<T, MA, MB, gk::Config<BN>>;
+  template <class T, MajorA MA, MajorB MB>
+  static constexpr auto kernel() {
+    return &gk::gemm_grouped<T, MA, MB, gk::Config<BN>>;
+  }
+  static constexpr int kThreads = gk::kThreads;
+  static constexpr const char* kName = "k13 grouped";
+};
+
+/// `count` problems in one launch of Family's kernel over a k13::GroupSet:
+/// the descriptors (cached), then the batch's as the kernel's parameter or
+/// the group's in device memory.
+template <class Family>
+Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t stream) {
   return with_types(problems[0], [&]<class T, MajorA MA, MajorB MB>() {
-    using X = gk::Tiles<T, MA, MB, Cfg>;
-    auto* kernel = &gk::gemm_grouped<T, MA, MB, Cfg>;
-    if (Status s = allow_smem(kernel, X::kSmemBytes, "k13 grouped"); !s) return s;
+    using X = typename Family::template Tiles<T, MA, MB>;
+    auto* kernel = Family::template kernel<T, MA, MB>();
+    if (Status s = allow_smem(kernel, X::kSmemBytes, Family::kName); !s) return s;
     gk::GroupSet<T> set{};
     set.count = count;
     // The descriptors: the last call's when the problems are the same.
@@ -139,12 +155,12 @@ Status launch_grouped_tiles_of(const GemmArgs* problems, int count, cudaStream_t
     }
     set.units = built.back().unit_begin + built.back().units;
     int sms = 0;
-    if (Status s = tma::sm_count("k13 grouped", sms); !s) return s;
+    if (Status s = tma::sm_count(Family::kName, sms); !s) return s;
     const dim3 grid(static_cast<unsigned>(set.units < sms ? set.units : sms));
     if (count == 1) {  // a batch: its descriptor is the kernel's parameter
       set.first = built[0];
-      kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(set);
-      return launch_status("k13 batched");
+      kernel<<<grid, Family::kThreads, X::kSmemBytes, stream>>>(set);
+      return launch_status(Family::kName);
     }
     // A group: the descriptors in device memory, copied on the stream from
     // a pinned buffer (so that the copy is asynchronous).
@@ -179,8 +195,8 @@ Status launch_grouped_tiles_of(const GemmArgs* problems, int count, cudaStream_t
     lock.unlock();
     set.first = built[0];  // unused (list is set); keeps the parameter defined
     set.list = static_cast<const gk::GroupProblem<T>*>(dev);
-    kernel<<<grid, gk::kThreads, X::kSmemBytes, stream>>>(set);
-    const Status s = launch_status("k13 grouped");
+    kernel<<<grid, Family::kThreads, X::kSmemBytes, stream>>>(set);
+    const Status s = launch_status(Family::kName);
     (void)cudaFreeAsync(dev, stream);
     return s;
   });

@@ -21,3 +21,12 @@ template <>
 Status launch_tiles<true>(const GemmArgs& g, cudaStream_t stream);
 
 }  // namespace tessel::gemm_launch::k15
+
+namespace tessel::gemm_launch::k15 {
+
+/// Every batch of checked `g` (batch > 1, beta = 0, no epilogue, A and B
+/// TMA-readable as k13's batched kernel wants them) in one launch of k15's
+/// batched kernel (k15_grouped.cuh; k15_batched.cu).
+Status launch_batched_tiles(const GemmArgs& g, cudaStream_t stream);
+
+}  // namespace tessel::gemm_launch::k15

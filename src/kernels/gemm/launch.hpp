@@ -57,6 +57,12 @@ bool k13_batched_tuning(const GemmTuning& t);
 bool k13_batched_applies(const GemmArgs& args);
 /// Every batch of `args` in one persistent launch of the batched kernel.
 Status launch_k13_batched(const GemmArgs& args, cudaStream_t stream);
+/// Can k15's batched kernel (k15_grouped.cuh) serve checked `args` (batch >
+/// 1): what k13_batched_applies asks, with tile_n 0 or 128, beta = 0 and no
+/// epilogue.  Where not, k15 runs one launch per batch.
+bool k15_batched_applies(const GemmArgs& args);
+/// Every batch of `args` in one persistent launch of k15's batched kernel.
+Status launch_k15_batched(const GemmArgs& args, cudaStream_t stream);
 /// The most problems gemm_grouped takes (the descriptors' count is an int
 /// on the device, and a group beyond this is better served as a batch).
 inline constexpr int kMaxGroups = 1 << 16;

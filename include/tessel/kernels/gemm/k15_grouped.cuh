@@ -1,0 +1,139 @@
+// k15 grouped — pingpong over a strided batch (or a group of problems): k15's
+// two consumer warpgroups, each on its own 128 x 128 tile, taking the work
+// units of k13's batched and grouped kernel (k13_grouped.cuh).
+//
+// Why: a batch of short-K GEMMs (32 x 2048 x 2048 x 128, 32 x 512 x 512 x
+// 128: attention-style) is mostly its epilogue.  Each tile is two k-tiles of
+// wgmmas and then 32 KB of D to convert and store.  k13's batched kernel
+// runs its two consumer warpgroups on one tile, so the tensor cores and the
+// loads wait through every epilogue: 0.82 and 0.85 of cuBLASLt strided
+// batched (bench/results/s21/), where ncu found 40 % of the stall samples in
+// the epilogue and DRAM at 34 % of its peak.  In k15 one warpgroup's
+// epilogue runs while the other's wgmmas run and the producer loads the
+// next unit: on one problem with the same short K (16384^2 x 128) k15
+// measured 0.996 of cuBLASLt where k13 measured 0.988 and k14 0.959.
+//
+// What is k15's (k15_pingpong.cuh): Tiles (128 x 128 per warpgroup, 5 stages,
+// a staging buffer and a named barrier per warpgroup), the alternation of
+// units between the warpgroups (i % 2) and the turn that hands the main loop
+// over.  What is k13 grouped's: the units over (problem, batch, tile), the
+// rank-3 maps of A and B (the batch the third coordinate), D through the
+// problem's 2-D map (a batch's D as one tall matrix where its batches lie
+// whole tiles of rows apart, else the epilogue's row stores with D's pointer
+// moved), and the tensormap acquire for maps in device memory.
+// Plain epilogue only, beta = 0 (k15's store_beta0; the launcher checks).
+//
+// Predicted (docs/batched.md): 2048 x 2048 x 128 x 32 from 0.85 to >= 0.97
+// of cuBLASLt (the epilogue hidden behind the other warpgroup's loads and
+// wgmmas, as at 16384^2 x 128; what is left is the write bandwidth both
+// share); 512 x 512 x 128 x 32 (512 units: under two waves of 264
+// warpgroups) from 0.82 to ~0.95.
+#pragma once
+
+#include "tessel/kernels/gemm/k13_grouped.cuh"
+#include "tessel/kernels/gemm/k15_pingpong.cuh"
+
+namespace tessel::gemm_kernels::k15 {
+
+/// Launch with min(SMs, units) CTAs of kThreads and
+/// Tiles<T, MA, MB, Config<false>>::kSmemBytes; every problem beta = 0.
+template <class T, MajorA MA, MajorB MB>
+__global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __grid_constant__ k13::GroupSet<T> set) {
+  using X = Tiles<T, MA, MB, Config<false>>;
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  using TM = typename X::TM;
+  using Pipeline = typename X::Pipeline;
+  using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
+  extern __shared__ __align__(1024) unsigned char smem[];
+  auto& shared = *reinterpret_cast<typename X::Storage*>(smem);
+  const Pipeline pipe(shared.pipe);
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const bool maps_in_memory = set.list != nullptr;
+
+  if (threadIdx.x == 0) {
+    pipe.init(kGroupThreads / 32);  // a stage is released by the 4 warps of one warpgroup
+    for (auto& b : shared.turn) arch::sm90::mbarrier_init(arch::smem_addr(&b), kGroupThreads / 32);
+    arch::sm90::fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  k13::GroupScheduler<T> scheduler(set, static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
+
+  if (warp >= kConsumerGroups * 4) {  // the producer warpgroup: one thread loads every unit's k-tiles in order
+    Schedule::producer_start();
+    if (warp == kConsumerGroups * 4 && arch::sm90::elect_one_sync()) {
+      typename Pipeline::State write;
+      int seen = -1;
+      for (k13::GroupUnit u; scheduler.next(u);) {
+        const k13::GroupProblem<T>& p = scheduler.problem(u.g);
+        if (u.g != seen) {  // a problem's maps, first met
+          if (maps_in_memory) {
+            arch::sm90::fence_tensormap_acquire(&p.map_a);
+            arch::sm90::fence_tensormap_acquire(&p.map_b);
+          }
+          arch::sm90::prefetch_tensormap(&p.map_a);
+          arch::sm90::prefetch_tensormap(&p.map_b);
+          seen = u.g;
+        }
+        const int ba = u.batch * p.a_batched, bb = u.batch * p.b_batched;
+        for (int kt = 0; kt < p.k_tiles; ++kt, ++write) {
+          pipe.producer_acquire(write, X::kStageBytes);
+          OpA::Tma::load_batch(&p.map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt, ba);
+          OpB::Tma::load_batch(&p.map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt, bb);
+        }
+      }
+    }
+    return;
+  }
+  Schedule::consumer_start();
+
+  // As in k15's kernel: the warpgroup index and the descriptors' slice from lane 0, warp-uniform.
+  const int wg = __shfl_sync(0xffffffffu, warp / 4, 0);
+  const int t = static_cast<int>(threadIdx.x) % kGroupThreads;  // thread t of 128 in the TiledMMA
+  const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
+  // This CTA's units are blockIdx.x, blockIdx.x + gridDim.x, ... (the grid is at most the unit count).
+  const int units = (set.units - 1 - static_cast<int>(blockIdx.x)) / static_cast<int>(gridDim.x) + 1;
+  typename Pipeline::State read;
+  int seen = -1;
+  int i = 0;  // the unit's position in this CTA's sequence: warpgroup i % 2 computes it
+  for (k13::GroupUnit u; scheduler.next(u); ++i) {
+    const k13::GroupProblem<T>& gp = scheduler.problem(u.g);
+    if (i % kConsumerGroups != wg) {
+      read.advance(gp.k_tiles);  // the other warpgroup's stages
+      continue;
+    }
+    typename X::FragC acc;  // (64,2,1) f32: 128 x 128 per warpgroup
+    // The turn, as in k15's kernel (k15_pingpong.cuh).
+    if (i > 0) arch::sm90::mbarrier_wait_parity(arch::smem_addr(&shared.turn[1 - wg]), ((i - 1) / 2) & 1);
+    const auto hand_over = [&] {
+      __syncwarp();
+      if (i + 1 < units && lane == 0) arch::sm90::mbarrier_arrive(arch::smem_addr(&shared.turn[wg]));
+    };
+    k13::consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane, hand_over);
+
+    // The epilogue's problem: batch u.batch of problem u.g (as k13's grouped kernel; C is not read).
+    Params<T> p = gp.p;
+    blocks::TileCoord tile = u.tile;
+    if (u.batch > 0) {
+      if (gp.tma_store) {
+        // D of every batch is one tall matrix: batch b's tile rows are b x d_tile_rows further down.
+        tile.m += index_t{u.batch} * gp.d_tile_rows;
+        p.m += index_t{u.batch} * gp.d_tile_rows * kBM;
+      } else {
+        const index_t cd_bytes = p.cd_type == DType::f32 ? 4 : 2;
+        p.d = static_cast<char*>(p.d) + u.batch * gp.stride_d * cd_bytes;
+      }
+    }
+    if (gp.tma_store && maps_in_memory && u.g != seen && t == 0) {
+      arch::sm90::fence_tensormap_acquire(&gp.map_d);  // thread 0 of this warpgroup issues its TMA stores
+      seen = u.g;
+    }
+    const k13::TileEpilogue<X, T> epilogue{gp.tma_store ? &gp.map_d : nullptr, p, shared.d[wg], false, nullptr,
+                                           kFirstBarrier + wg};
+    epilogue.store_beta0(tile, acc, t);
+  }
+  X::template Epilogue<float>::finish(t);  // thread 0 of each warpgroup: its TMA stores have completed
+}
+
+}  // namespace tessel::gemm_kernels::k15
