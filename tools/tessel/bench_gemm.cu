@@ -420,8 +420,13 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             if (!group.empty() && st.note.empty())
               st.note = gemm_plan_grouped(group.data(), static_cast<int>(group.size())).why;
             if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(ran).why;
-            if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty() && args.batch > 1)
-              st.note = gemm_plan(args).why;
+            if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty() && args.batch > 1) {
+              // k13's batched width (rule 8): the plan of a tuned call, which
+              // rule 11 (k15 batched, for untuned calls only) leaves to k13.
+              GemmArgs k13_args = args;
+              if (k13_args.tuning.splits == 0) k13_args.tuning.splits = 1;
+              st.note = gemm_plan(k13_args).why;
+            }
             if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
               // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
               const GemmTuning t = gemm_plan(ran).tuning;
