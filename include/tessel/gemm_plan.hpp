@@ -306,6 +306,29 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
   return pingpong_fits(ceil_div(m, 128) * ceil_div(n, 128), flops, sms);
 }
 
+/// Rule 12 (k15 on a small grid whose A rows are not whole lines; after
+/// rule 10): where rule 1 keeps 128 x 128 because A's rows are not whole
+/// 128-byte lines (`a_rows_whole_lines` false, the plan's k13 tuning `t` is
+/// 128 x 128, unsplit, unswapped, its tiles at most the SMs) and beta = 0
+/// (the caller adds: no epilogue), k15 runs the tiles instead, one per CTA
+/// on one of its warpgroups.  Measured on an H100 (bench/results/s23/
+/// rule1_k15_class_h100.csv, t_cublas / t, k13 then k15, three repeats):
+/// 1000^3 0.818 / 0.848, 1000 x 1000 x 4000 0.812 / 0.824, 1000 x 2000 x
+/// 1000 0.788 / 0.829, 520 x 1000 x 1000 0.660 / 0.693, 200 x 1000 x 2000
+/// 0.539 / 0.556, 1016^3 0.820 / 0.834, 1000^3 with B:k 0.842 / 0.863 and
+/// with an fp32 D 0.795 / 0.828 (and 0.82-0.86 / 0.87-0.88 at 1000^3 in
+/// three more runs, s23/weak_rows_tunings_h100.csv, k14_small_h100.csv).
+/// Why k15's one warpgroup (two m64 atoms along M) beats k13's two (one
+/// each) on the same 128 x 128 tile was not measured; where A's rows are
+/// whole lines rule 1's 128 x 64 stays (1024^3: k13 0.87-0.89, k15 0.78).
+/// C++ example: k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f, false) == true.
+constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta,
+                                  bool a_rows_whole_lines) {
+  using namespace plan_detail;
+  if (beta != 0.0f || a_rows_whole_lines || t.tile_n != 128 || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
+  return ceil_div(m, 128) * ceil_div(n, 128) <= static_cast<index_t>(sms);
+}
+
 /// Rule 11 (k15 for a strided batch; before rule 8): `batch` problems of
 /// M x N x K with beta = 0 and no epilogue run as k15's batched kernel
 /// (k15_grouped.cuh: the pingpong warpgroups over k13 grouped's units of

@@ -524,6 +524,13 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
     return plan;
   }
+  // Rule 12: k15 on a small grid of A rows that are not whole lines (no epilogue: not measured with one).
+  if (!fused && args.batch == 1 && untuned &&
+      k15_small_grid_for(args.m, args.n, sms, plan.tuning, args.beta, a_whole_lines)) {
+    plan.impl = GemmImpl::k15_pingpong;
+    plan.why = "k15 pingpong 128x128 small grid (A rows not whole lines)";
+    return plan;
+  }
   if (!fused && args.batch == 1 && untuned && k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
     plan.impl = GemmImpl::k14_cluster_multicast;
     plan.why = "k14 tile 128x256 cluster 2x1 (short K)";
