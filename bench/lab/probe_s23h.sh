@@ -15,9 +15,7 @@ t0=$(date +%s)
 pack() { tar czf "$OUT/results.tgz" -C "$OUT" r; }
 build() { # cap
   local src=/tmp/src$1 b=/tmp/bs$1
-  rm -rf $src; mkdir -p $src; cp -r CMakeLists.txt cmake include src tools tests bench scripts $src/ 2>/dev/null
-  [ -d python ] && cp -r python $src/
-  [ -d examples ] && cp -r examples $src/
+  rm -rf $src; mkdir -p $src; tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C $src
   sed -i "s|static constexpr int kStages = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;|static constexpr int kStages = BN <= 32 \&\& $1 < (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes ? $1 : (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;|" $src/include/tessel/kernels/gemm/k13_wgmma_in_flight.cuh
   grep -c "BN <= 32 && $1" $src/include/tessel/kernels/gemm/k13_wgmma_in_flight.cuh
   cmake -S $src -B $b -DCMAKE_BUILD_TYPE=Release -DTESSEL_ENABLE_CUDA=ON -DCMAKE_CUDA_COMPILER=nvcc > "$R/cmake$1.log" 2>&1 &&
