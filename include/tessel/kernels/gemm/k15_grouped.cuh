@@ -129,8 +129,8 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
       arch::sm90::fence_tensormap_acquire(&gp.map_d);  // thread 0 of this warpgroup issues its TMA stores
       seen = u.g;
     }
-    const k13::TileEpilogue<X, T> epilogue{gp.tma_store ? &gp.map_d : nullptr, p, shared.d[wg], false, nullptr,
-                                           kFirstBarrier + wg};
+    const k13::TileEpilogue<X, T> epilogue{
+        gp.tma_store ? &gp.map_d : nullptr, p, shared.d[wg], false, nullptr, kFirstBarrier + wg};
     epilogue.store_beta0(tile, acc, t);
   }
   X::template Epilogue<float>::finish(t);  // thread 0 of each warpgroup: its TMA stores have completed
