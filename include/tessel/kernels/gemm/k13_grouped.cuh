@@ -109,13 +109,43 @@ class GroupScheduler {
   int g_ = 0, next_, count_;
 };
 
+/// The producer thread's loop of the grouped kernels (k13's below, k15's in
+/// k15_grouped.cuh): this CTA's units in order; a problem's maps, where it
+/// is first met, acquired (maps in device memory) and prefetched; then the
+/// unit's k-tiles of A and B (rank-3 boxes, the batch the third coordinate,
+/// a broadcast operand at batch 0) into the pipeline's stages.
+template <class X, class T, class Shared>
+__device__ __forceinline__ void produce_units(GroupScheduler<T>& scheduler, const typename X::Pipeline& pipe,
+                                              Shared& shared, bool maps_in_memory) {
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  typename X::Pipeline::State write;
+  int seen = -1;
+  for (GroupUnit u; scheduler.next(u);) {
+    const GroupProblem<T>& p = scheduler.problem(u.g);
+    if (u.g != seen) {  // a problem's maps, first met
+      if (maps_in_memory) {
+        arch::sm90::fence_tensormap_acquire(&p.map_a);
+        arch::sm90::fence_tensormap_acquire(&p.map_b);
+      }
+      arch::sm90::prefetch_tensormap(&p.map_a);
+      arch::sm90::prefetch_tensormap(&p.map_b);
+      seen = u.g;
+    }
+    const int ba = u.batch * p.a_batched, bb = u.batch * p.b_batched;
+    for (int kt = 0; kt < p.k_tiles; ++kt, ++write) {
+      pipe.producer_acquire(write, X::kStageBytes);
+      OpA::Tma::load_batch(&p.map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt, ba);
+      OpB::Tma::load_batch(&p.map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt, bb);
+    }
+  }
+}
+
 /// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes;
 /// Cfg::kTmaStore (BN >= 64).
 template <class T, MajorA MA, MajorB MB, class Cfg>
 __global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constant__ GroupSet<T> set) {
   using X = Tiles<T, MA, MB, Cfg>;
-  using OpA = typename X::OpA;
-  using OpB = typename X::OpB;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
@@ -134,26 +164,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constan
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
     Schedule::producer_start();
     if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
-      typename Pipeline::State write;
-      int seen = -1;
-      for (GroupUnit u; scheduler.next(u);) {
-        const GroupProblem<T>& p = scheduler.problem(u.g);
-        if (u.g != seen) {  // a problem's maps, first met
-          if (maps_in_memory) {
-            arch::sm90::fence_tensormap_acquire(&p.map_a);
-            arch::sm90::fence_tensormap_acquire(&p.map_b);
-          }
-          arch::sm90::prefetch_tensormap(&p.map_a);
-          arch::sm90::prefetch_tensormap(&p.map_b);
-          seen = u.g;
-        }
-        const int ba = u.batch * p.a_batched, bb = u.batch * p.b_batched;
-        for (int kt = 0; kt < p.k_tiles; ++kt, ++write) {
-          pipe.producer_acquire(write, X::kStageBytes);
-          OpA::Tma::load_batch(&p.map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt, ba);
-          OpB::Tma::load_batch(&p.map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt, bb);
-        }
-      }
+      produce_units<X>(scheduler, pipe, shared, maps_in_memory);
     }
     return;
   }

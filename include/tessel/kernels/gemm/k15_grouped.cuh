@@ -40,8 +40,6 @@ namespace tessel::gemm_kernels::k15 {
 template <class T, MajorA MA, MajorB MB>
 __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __grid_constant__ k13::GroupSet<T> set) {
   using X = Tiles<T, MA, MB, Config<false>>;
-  using OpA = typename X::OpA;
-  using OpB = typename X::OpB;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
@@ -63,26 +61,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
   if (warp >= kConsumerGroups * 4) {  // the producer warpgroup: one thread loads every unit's k-tiles in order
     Schedule::producer_start();
     if (warp == kConsumerGroups * 4 && arch::sm90::elect_one_sync()) {
-      typename Pipeline::State write;
-      int seen = -1;
-      for (k13::GroupUnit u; scheduler.next(u);) {
-        const k13::GroupProblem<T>& p = scheduler.problem(u.g);
-        if (u.g != seen) {  // a problem's maps, first met
-          if (maps_in_memory) {
-            arch::sm90::fence_tensormap_acquire(&p.map_a);
-            arch::sm90::fence_tensormap_acquire(&p.map_b);
-          }
-          arch::sm90::prefetch_tensormap(&p.map_a);
-          arch::sm90::prefetch_tensormap(&p.map_b);
-          seen = u.g;
-        }
-        const int ba = u.batch * p.a_batched, bb = u.batch * p.b_batched;
-        for (int kt = 0; kt < p.k_tiles; ++kt, ++write) {
-          pipe.producer_acquire(write, X::kStageBytes);
-          OpA::Tma::load_batch(&p.map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt, ba);
-          OpB::Tma::load_batch(&p.map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt, bb);
-        }
-      }
+      k13::produce_units<X>(scheduler, pipe, shared, maps_in_memory);  // as k13 grouped
     }
     return;
   }
