@@ -441,7 +441,7 @@ int main(int argc, char** argv) {
       ->type_name("S");
   bench_gemm
       ->add_option("--raster-group", gemm_args.raster_group,
-                   "k13/auto: tile rows per group of the raster in which the persistent CTAs take their tiles, "
+                   "k13/k15/auto: tile rows per group of the raster in which the persistent CTAs take their tiles, "
                    "1..65536 (default: the plan's)")
       ->type_name("G");
   bench_gemm
