@@ -452,6 +452,22 @@ TEST(GemmApi, BatchRulesAreInvalidArgument) {
   EXPECT_NE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).code, Status::invalid_argument);
 }
 
+// k15 serves a batch at beta = 0 (its batched kernel, or one launch per
+// batch) and refuses one that reads C, naming the rule, on every device.
+TEST(GemmApi, K15BatchesWithoutCOnly) {
+  GemmArgs g = valid_args();
+  g.batch = 3;
+  g.stride_a = 100 * 40, g.stride_b = 40 * 60, g.stride_c = 100 * 60, g.stride_d = 100 * 60;
+  const Status with_c = gemm_check(GemmImpl::k15_pingpong, g);
+  if (is_placeholder(with_c)) GTEST_SKIP() << "k15 not built";
+  EXPECT_EQ(with_c.code, Status::unsupported) << with_c.message;
+  EXPECT_NE(with_c.message.find("beta must be 0"), std::string::npos) << with_c.message;
+  g.beta = 0.0f, g.c = nullptr;
+  EXPECT_TRUE(gemm_check(GemmImpl::k15_pingpong, g).is_ok()) << gemm_check(GemmImpl::k15_pingpong, g).message;
+  g.tuning.tile_n = 256;  // k15's tile is 128 wide
+  EXPECT_EQ(gemm_check(GemmImpl::k15_pingpong, g).code, Status::invalid_argument);
+}
+
 // D must not overlap A, B or C (except C as D in place), over every batch.
 TEST(GemmApi, OverlappingOutputIsInvalidArgument) {
   GemmArgs g = valid_args();

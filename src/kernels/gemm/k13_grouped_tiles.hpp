@@ -167,30 +167,34 @@ Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t str
     const std::size_t bytes = built.size() * sizeof(gk::GroupProblem<T>);
     StagingRing* ring_of_device = staging_ring();
     if (ring_of_device == nullptr)
-      return Status::failure(Status::cuda_error, "k13 grouped: no current device below index 64 to stage for");
+      return Status::failure(Status::cuda_error,
+                             std::string(Family::kName) + ": no current device below index 64 to stage for");
     StagingRing& ring = *ring_of_device;
     std::unique_lock<std::mutex> lock(ring.mu);
     const int slot = ring.next;
     ring.next = (ring.next + 1) % StagingRing::kSlots;
     if (ring.done[slot] == nullptr && cudaEventCreateWithFlags(&ring.done[slot], cudaEventDisableTiming) != cudaSuccess)
-      return launch_status("k13 grouped (staging event)");
-    if (cudaEventSynchronize(ring.done[slot]) != cudaSuccess) return launch_status("k13 grouped (staging)");
+      return launch_status((std::string(Family::kName) + " (staging event)").c_str());
+    if (cudaEventSynchronize(ring.done[slot]) != cudaSuccess)
+      return launch_status((std::string(Family::kName) + " (staging)").c_str());
     if (ring.bytes[slot] < bytes) {
       if (ring.host[slot] != nullptr) (void)cudaFreeHost(ring.host[slot]);
       ring.host[slot] = nullptr;
       ring.bytes[slot] = 0;
-      if (cudaMallocHost(&ring.host[slot], bytes) != cudaSuccess) return launch_status("k13 grouped (pinned staging)");
+      if (cudaMallocHost(&ring.host[slot], bytes) != cudaSuccess)
+        return launch_status((std::string(Family::kName) + " (pinned staging)").c_str());
       ring.bytes[slot] = bytes;
     }
     std::memcpy(ring.host[slot], built.data(), bytes);
     void* dev = workspace_alloc(bytes, stream);
     if (dev == nullptr)
-      return Status::failure(Status::cuda_error, "k13 grouped: cannot allocate " + std::to_string(bytes) +
+      return Status::failure(Status::cuda_error, std::string(Family::kName) + ": cannot allocate " +
+                                                     std::to_string(bytes) +
                                                      " bytes of descriptors from tessel's memory pool");
     if (cudaMemcpyAsync(dev, ring.host[slot], bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
         cudaEventRecord(ring.done[slot], stream) != cudaSuccess) {
       (void)cudaFreeAsync(dev, stream);
-      return launch_status("k13 grouped (descriptor copy)");
+      return launch_status((std::string(Family::kName) + " (descriptor copy)").c_str());
     }
     lock.unlock();
     set.first = built[0];  // unused (list is set); keeps the parameter defined
