@@ -101,7 +101,17 @@ struct Config {
   }
   static constexpr int kStagingBytes = staging_bytes();
   static constexpr int kStageBytes = (kBM + BN) * kBK * 2;  // 16-bit operands
-  static constexpr int kStages = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
+  /// The swapped 16- and 32-wide tiles (small M: every SM streams the
+  /// weights) keep 4 stages in flight, not the 12 of 18 KB that fit: at 16
+  /// and 32 x 8192 x 8192 the cap measured +1.2-1.5 % and +2.1 % against the
+  /// uncapped kernel in the same runs (H100, bench/results/s23/small_m_cap4/;
+  /// 6 stages: +0.0 and -0.2 %, s23/small_m_stage_caps_h100.csv).  128 CTAs
+  /// with 12 stages ask for 27 MB at once, with 4 for 9 MB, still above what
+  /// 3 TB/s needs in flight; why fewer requests stream faster was not
+  /// measured (DRAM page locality is the guess).  Other widths fill shared memory.
+  static constexpr int kMaxStages = BN <= 32 ? 4 : 1 << 20;
+  static constexpr int kStagesThatFit = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
+  static constexpr int kStages = kStagesThatFit < kMaxStages ? kStagesThatFit : kMaxStages;
   static_assert(kStages >= 2, "tessel: at least two stages");
 };
 
