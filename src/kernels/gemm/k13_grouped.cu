@@ -24,16 +24,19 @@ bool operands_ready(const GemmArgs& a) {
 constexpr index_t kMaxUnits = 0x7FFFFFFF - (index_t{1} << 20);
 index_t units_of(const GemmArgs& a) { return ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{128}) * a.batch; }
 
+/// A batch (batch > 1) that one launch of a batched kernel (k13's or k15's)
+/// can take: its operands TMA-ready, its units and k-tiles in 31 bits.
+bool batch_fits_one_launch(const GemmArgs& a) {
+  return a.batch > 1 && operands_ready(a) && units_of(a) <= kMaxUnits && ceil_div(a.k, index_t{64}) <= 0x7FFFFFFF;
+}
+
 }  // namespace
 
 bool k13_batched_tuning(const GemmTuning& t) {
   return (t.tile_n == 0 || t.tile_n == 128 || t.tile_n == 256) && t.splits <= 1 && t.swap_ab != SwapAB::on;
 }
 
-bool k13_batched_applies(const GemmArgs& a) {
-  return a.batch > 1 && k13_batched_tuning(a.tuning) && operands_ready(a) && units_of(a) <= kMaxUnits &&
-         ceil_div(a.k, index_t{64}) <= 0x7FFFFFFF;
-}
+bool k13_batched_applies(const GemmArgs& a) { return k13_batched_tuning(a.tuning) && batch_fits_one_launch(a); }
 
 Status launch_k13_batched(const GemmArgs& a, cudaStream_t stream) {
   int tile_n = a.tuning.tile_n;
@@ -47,9 +50,8 @@ Status launch_k13_batched(const GemmArgs& a, cudaStream_t stream) {
 
 bool k15_batched_applies(const GemmArgs& a) {
   const GemmTuning& t = a.tuning;
-  return a.batch > 1 && a.beta == 0.0f && !a.epilogue.active() && (t.tile_n == 0 || t.tile_n == 128) && t.splits <= 1 &&
-         t.swap_ab != SwapAB::on && operands_ready(a) && units_of(a) <= kMaxUnits &&
-         ceil_div(a.k, index_t{64}) <= 0x7FFFFFFF;
+  return a.beta == 0.0f && !a.epilogue.active() && (t.tile_n == 0 || t.tile_n == 128) && t.splits <= 1 &&
+         t.swap_ab != SwapAB::on && batch_fits_one_launch(a);
 }
 
 Status launch_k15_batched(const GemmArgs& a, cudaStream_t stream) { return k15::launch_batched_tiles(a, stream); }

@@ -165,6 +165,8 @@ Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t str
     // A group: the descriptors in device memory, copied on the stream from
     // a pinned buffer (so that the copy is asynchronous).
     const std::size_t bytes = built.size() * sizeof(gk::GroupProblem<T>);
+    // A failed CUDA call of the staging, named after the kernel family and the step.
+    const auto failed = [](const char* step) { return launch_status((std::string(Family::kName) + step).c_str()); };
     StagingRing* ring_of_device = staging_ring();
     if (ring_of_device == nullptr)
       return Status::failure(Status::cuda_error,
@@ -174,15 +176,13 @@ Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t str
     const int slot = ring.next;
     ring.next = (ring.next + 1) % StagingRing::kSlots;
     if (ring.done[slot] == nullptr && cudaEventCreateWithFlags(&ring.done[slot], cudaEventDisableTiming) != cudaSuccess)
-      return launch_status((std::string(Family::kName) + " (staging event)").c_str());
-    if (cudaEventSynchronize(ring.done[slot]) != cudaSuccess)
-      return launch_status((std::string(Family::kName) + " (staging)").c_str());
+      return failed(" (staging event)");
+    if (cudaEventSynchronize(ring.done[slot]) != cudaSuccess) return failed(" (staging)");
     if (ring.bytes[slot] < bytes) {
       if (ring.host[slot] != nullptr) (void)cudaFreeHost(ring.host[slot]);
       ring.host[slot] = nullptr;
       ring.bytes[slot] = 0;
-      if (cudaMallocHost(&ring.host[slot], bytes) != cudaSuccess)
-        return launch_status((std::string(Family::kName) + " (pinned staging)").c_str());
+      if (cudaMallocHost(&ring.host[slot], bytes) != cudaSuccess) return failed(" (pinned staging)");
       ring.bytes[slot] = bytes;
     }
     std::memcpy(ring.host[slot], built.data(), bytes);
@@ -194,7 +194,7 @@ Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t str
     if (cudaMemcpyAsync(dev, ring.host[slot], bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
         cudaEventRecord(ring.done[slot], stream) != cudaSuccess) {
       (void)cudaFreeAsync(dev, stream);
-      return launch_status((std::string(Family::kName) + " (descriptor copy)").c_str());
+      return failed(" (descriptor copy)");
     }
     lock.unlock();
     set.first = built[0];  // unused (list is set); keeps the parameter defined
