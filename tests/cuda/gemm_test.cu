@@ -1711,4 +1711,95 @@ TEST(GemmPingpong, ManyTilesPerCtaMatchK13AndTheHost) {
   CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
+// Split K's counters are kept zeroed per stream (split_counters,
+// src/kernels/gemm/workspace.hpp): no memset per call.  Every call here splits
+// K in two and must be exact after calls that left the counters to the
+// kernel: on one stream again and again, after the array grew (1280 tiles
+// of 128 x 64: past the first array's 1024 counters), on two streams at
+// once (each its own array), and replayed from a captured graph (counters
+// of its own, zeroed inside the graph).
+TEST(GemmSplitK, CountersStayZeroAcrossCallsStreamsGrowthAndGraphs) {
+  REQUIRE_GPU();
+  const index_t k = 256, max_m = 1280, max_n = 8192;
+  const auto a_val = [](index_t i, index_t l) { return static_cast<int>((i * 5 + l * 3) % 5) - 2; };
+  const auto b_val = [](index_t l, index_t j) { return static_cast<int>((l * 7 + j * 11) % 7) - 3; };
+  DeviceBuffer a, b, d[3];
+  CUDA_CHECK(cudaMalloc(&a.p, static_cast<std::size_t>(max_m * k) * 2));
+  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(k * max_n) * 2));
+  for (DeviceBuffer& x : d) CUDA_CHECK(cudaMalloc(&x.p, static_cast<std::size_t>(max_m * max_n) * 4));
+  std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(max_m * k)), hb(static_cast<std::size_t>(k * max_n));
+  for (index_t i = 0; i < max_m; ++i)
+    for (index_t x = 0; x < k; ++x)
+      ha[static_cast<std::size_t>(i * k + x)] = __float2bfloat16(static_cast<float>(a_val(i, x)));
+  for (index_t x = 0; x < k; ++x)
+    for (index_t j = 0; j < max_n; ++j)
+      hb[static_cast<std::size_t>(x * max_n + j)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
+  CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+  cudaStream_t s1 = nullptr, s2 = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&s1));
+  CUDA_CHECK(cudaStreamCreate(&s2));
+  const auto args = [&](index_t m, index_t n, DeviceBuffer& out) {
+    GemmArgs g;
+    g.m = m, g.n = n, g.k = k;
+    g.ab_type = DType::bf16, g.cd_type = DType::f32;
+    g.lda = k, g.ldb = max_n, g.ldd = n;
+    g.a = a.p, g.b = b.p, g.d = out.p;
+    g.alpha = 1.0f, g.beta = 0.0f;
+    g.tuning = GemmTuning{64, 2, SwapAB::off};
+    return g;
+  };
+  const auto launch = [&](index_t m, index_t n, DeviceBuffer& out, cudaStream_t st, const char* what) {
+    CUDA_CHECK(cudaMemsetAsync(out.p, 0xFF, static_cast<std::size_t>(m * n) * 4, st));
+    const Status s = gemm(GemmImpl::k13_wgmma_in_flight, args(m, n, out), st);
+    ASSERT_TRUE(s.is_ok()) << what << ": " << s.message;
+  };
+  const auto check = [&](index_t m, index_t n, DeviceBuffer& out, const char* what) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> h(static_cast<std::size_t>(m * n));
+    CUDA_CHECK(cudaMemcpy(h.data(), out.p, h.size() * 4, cudaMemcpyDeviceToHost));
+    for (int s = 0; s < 8192; ++s) {
+      const index_t i = (s * 977) % m, j = (s * 2311 + s / 7) % n;
+      std::int64_t sum = 0;
+      for (index_t x = 0; x < k; ++x) sum += a_val(i, x) * b_val(x, j);
+      ASSERT_EQ(static_cast<double>(h[static_cast<std::size_t>(i * n + j)]), static_cast<double>(sum))
+          << what << ": D(" << i << "," << j << ") of " << m << "x" << n << "x" << k;
+    }
+  };
+  for (int round = 0; round < 3; ++round) {  // one stream, the same counters each call
+    launch(64, 512, d[0], s1, "small, again");
+    check(64, 512, d[0], "small, again");
+  }
+  launch(max_m, max_n, d[0], s1, "1280 tiles (the array grows)");
+  check(max_m, max_n, d[0], "1280 tiles (the array grows)");
+  launch(256, 4096, d[1], s1, "after the growth");
+  check(256, 4096, d[1], "after the growth");
+  for (int round = 0; round < 2; ++round) {  // two streams at once, no synchronization between them
+    launch(max_m, max_n, d[0], s1, "stream 1");
+    launch(max_m, max_n, d[1], s2, "stream 2");
+    launch(512, 2048, d[2], s1, "stream 1, second");
+    check(max_m, max_n, d[0], "stream 1");
+    check(max_m, max_n, d[1], "stream 2");
+    check(512, 2048, d[2], "stream 1, second");
+  }
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CUDA_CHECK(cudaStreamBeginCapture(s2, cudaStreamCaptureModeThreadLocal));
+  const Status captured = gemm(GemmImpl::k13_wgmma_in_flight, args(256, 2048, d[2]), s2);
+  CUDA_CHECK(cudaStreamEndCapture(s2, &graph));
+  ASSERT_TRUE(captured.is_ok()) << "captured: " << captured.message;
+  CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int round = 0; round < 2; ++round) {
+    CUDA_CHECK(cudaMemsetAsync(d[2].p, 0xFF, static_cast<std::size_t>(256 * 2048) * 4, s2));
+    CUDA_CHECK(cudaGraphLaunch(exec, s2));
+    launch(64, 512, d[0], s2, "after the graph");
+    check(256, 2048, d[2], "graph replay");
+    check(64, 512, d[0], "after the graph");
+  }
+  CUDA_CHECK(cudaGraphExecDestroy(exec));
+  CUDA_CHECK(cudaGraphDestroy(graph));
+  CUDA_CHECK(cudaStreamDestroy(s1));
+  CUDA_CHECK(cudaStreamDestroy(s2));
+}
+
 }  // namespace

@@ -1,5 +1,6 @@
 // Stream-ordered scratch memory for the GEMM launchers (split K's partial
-// tiles and counters), from a memory pool of tessel's own per device.
+// tiles and counters), from a memory pool of tessel's own per device; split
+// K's counters kept zeroed per stream (split_counters).
 //
 // Why a pool of our own: the device's default pool has a release threshold of
 // 0, so every synchronization hands freed memory back to the driver and the
@@ -56,6 +57,62 @@ inline void* workspace_alloc(std::size_t bytes, cudaStream_t stream) {
     return nullptr;
   }
   return p;
+}
+
+/// Split K's arrival counters for launches on `stream`: at least `count` ints,
+/// zero whenever no launch on `stream` is running, because the last unit of
+/// every tile sets its counter back to zero (k13's SplitKReduce).  So a launch
+/// needs no memset of its own: on an H100 that second operation sat inside
+/// each split-K call's time (docs/heuristics.md, rule 3).  One array per
+/// (device, stream), allocated and zeroed on the stream the first time and
+/// when a launch needs more, kept for the life of the process.  Launches on
+/// one stream run one after another, so they never share a counter at the
+/// same time; other streams get other arrays.  nullptr where that cannot be
+/// promised or had: a stream under graph capture (a graph may be replayed on
+/// any stream), the per-thread default stream handle (one handle, many
+/// streams), past kMaxCounterStreams streams, or an allocation that fails;
+/// the caller then zeroes counters of its own on the stream.
+inline constexpr int kMaxCounterStreams = 64;
+
+inline int* split_counters(std::size_t count, cudaStream_t stream) {
+  if (stream == cudaStreamPerThread) return nullptr;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  unsigned long long id = 0;
+  int device = 0;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone ||
+      cudaStreamGetId(stream, &id) != cudaSuccess || cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  struct Slot {
+    int device = -1;
+    unsigned long long stream_id = 0;
+    int* counters = nullptr;
+    std::size_t count = 0;
+  };
+  static std::mutex mutex;
+  static Slot slots[kMaxCounterStreams];
+  const std::lock_guard<std::mutex> lock(mutex);
+  Slot* slot = nullptr;
+  for (Slot& s : slots)
+    if (s.counters != nullptr && s.device == device && s.stream_id == id) slot = &s;
+  if (slot != nullptr && slot->count >= count) return slot->counters;
+  if (slot == nullptr)
+    for (Slot& s : slots)
+      if (s.counters == nullptr && slot == nullptr) slot = &s;
+  if (slot == nullptr) return nullptr;  // kMaxCounterStreams streams hold arrays already
+  std::size_t n = 1024;
+  while (n < count) n *= 2;
+  auto* fresh = static_cast<int*>(workspace_alloc(n * sizeof(int), stream));
+  if (fresh == nullptr) return nullptr;
+  if (cudaMemsetAsync(fresh, 0, n * sizeof(int), stream) != cudaSuccess) {
+    (void)cudaGetLastError();
+    (void)cudaFreeAsync(fresh, stream);
+    return nullptr;
+  }
+  if (slot->counters != nullptr) (void)cudaFreeAsync(slot->counters, stream);  // after the launches that used it
+  *slot = Slot{device, id, fresh, n};
+  return fresh;
 }
 
 }  // namespace tessel::gemm_launch
