@@ -126,14 +126,13 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args);
 /// Scratch memory: k09..k13 (the TMA steps) with an A or B whose rows are not
 /// 16-byte aligned (lda or ldb not a multiple of 8, or a misaligned pointer)
 /// copy that operand into a padded temporary (one kernel for both), and k13
-/// with split K keeps its fp32 partial tiles and per-tile counters in a
-/// workspace.  Both come from a stream-ordered memory pool of tessel's own
-/// per device (allocated and freed on `stream`; up to 512 MiB of freed memory
-/// stays mapped for the next call; the device's default pool is not
-/// touched).  If a padded copy cannot be allocated, k08's kernel runs
-/// instead; if split K's workspace cannot, the call fails with cuda_error
-/// and nothing is written.  Calls on different streams may run concurrently:
-/// each has its own temporaries.
+/// with split K keeps its fp32 partial tiles in a workspace and its per-tile
+/// counters in an array per stream that the kernel leaves zeroed (a stream
+/// under graph capture gets counters of its own, zeroed in the graph).  Both come from a stream-ordered memory pool of
+/// tessel's own per device (allocated and freed on `stream`; up to 512 MiB of freed memory stays mapped for the next
+/// call; the device's default pool is not touched).  If a padded copy cannot be allocated, k08's kernel runs instead;
+/// if split K's workspace cannot, the call fails with cuda_error and nothing is written.  Calls on different streams
+/// may run concurrently: each has its own temporaries.
 Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream = nullptr);
 
 /// A group of independent GEMMs (mixture-of-experts layers): problem g is
