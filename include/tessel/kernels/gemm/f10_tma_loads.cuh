@@ -99,8 +99,12 @@ __device__ inline void lds128(std::uint32_t addr, float* f) {
 /// The fp32 GEMM of f10 (see the header comment): one CTA of 256 threads per
 /// 128 x 256 tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
 /// map_a: A:k {K, M} or A:m {M, K}; map_b: B:n {N, K} (f10.cu).
-/// Serpentine: the FFMA order of f08's Config (a screen's knob).
-template <MajorA MA, bool Serpentine = false>
+/// Serpentine: the FFMA order of f08's Config (every other row of the thread
+/// tile backwards, so that a row's last FFMA and the next row's first share
+/// B's value).  On for A:m: in its SASS the FFMAs with two source registers
+/// in one bank fell from 17.9 to 14.9 % of the main loop's (A:k: 25.0 to
+/// 27.9 %, so off there; bench/lab/ffma_banks.py).
+template <MajorA MA, bool Serpentine = MA == MajorA::m>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_tma_loads(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                    Params<float> p) {
@@ -191,9 +195,15 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (k < kBK - 1) {
         if (!kGroups || k % 4 == 3) read_a(a_now, k + 1, fa[ab ^ 1]);
         read_b(b_now, k + 1, fb[(k + 1) % 2]);
-      } else if (kt + 1 < k_tiles) {
+      } else {
+        // Read unconditionally: after the last k-tile the stage holds stale
+        // values that nothing uses, and without a branch around the reads the
+        // fragments are one value in one register each, not a merge of two
+        // paths (ptxas then moved fewer accumulators between registers:
+        // bench/lab/ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
         const int s1 = (kt + 1) % kStages;
-        arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, static_cast<std::uint32_t>(((kt + 1) / kStages) & 1));
+        if (kt + 1 < k_tiles)
+          arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, static_cast<std::uint32_t>(((kt + 1) / kStages) & 1));
         read_a(sa + s1 * kStageBytesA, 0, fa[ab ^ 1]);
         read_b(sb + s1 * kStageBytesB, 0, fb[(k + 1) % 2]);
       }
