@@ -5,8 +5,11 @@
 # of f10; every k-tile inside: f09's spread copies), 515x260x77 (partial tiles and a partial last
 # k-tile: the edge copies, the element-wise epilogue), 1024x1024x1024 (memcheck
 # only; racecheck takes minutes per launch there).  Only the fp32 kernels
-# are instrumented (--kernel-name kns=thread_tile or kns=tma_loads).  Needs a GPU.
+# are instrumented (--kernel-name kns=thread_tile or kns=tma_loads); verified,
+# not timed (--order none).  LAYOUT picks the layout (default A:k,B:n; f10's
+# best is A:m,B:n), IMPLS the steps.  Needs a GPU.
 #   bash bench/sanitize_fp32.sh > bench/results/sanitizer_fp32_<gpu>.log
+#   IMPLS=f10 LAYOUT=A:m,B:n bash bench/sanitize_fp32.sh > bench/results/sanitizer_fp32_f10_mn_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}
@@ -17,9 +20,9 @@ for impl in ${IMPLS:-f10 f09 f08}; do
     for shape in "256 128 64" "515 260 77" "1024 1024 1024"; do
       set -- $shape
       [ "$tool" != memcheck ] && [ "$1" = 1024 ] && continue
-      echo "== $impl $tool M=$1 N=$2 K=$3"
+      echo "== $impl $tool M=$1 N=$2 K=$3 ${LAYOUT:-A:k,B:n}"
       timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name "kns=$kernel" "$bin" bench gemm \
-        --dtype fp32 --m "$1" --n "$2" --k "$3" --impl "$impl" --verify tier1 --warmup 1 --iterations 1 2>&1 |
+        --dtype fp32 --m "$1" --n "$2" --k "$3" --impl "$impl" --layout "${LAYOUT:-A:k,B:n}" --verify tier1 --order none 2>&1 |
         grep -v "^NVIDIA\|^gpu,"
       echo "exit ${PIPESTATUS[0]}"
     done
