@@ -67,18 +67,18 @@ TEST(GemmPlan, MeasuredChoices) {
   EXPECT_EQ(split_k_for(1, 1000, 132), 4);  // at most 4
 }
 
-// Rule 9: the fp32 step by how full f08's waves are (measured choices, H100).
+// Rule 9: the fp32 step by how full the 128 x 256 tile's waves are (measured choices, H100).
 TEST(GemmPlan, Fp32Step) {
-  EXPECT_EQ(fp32_step_for(4096, 4096, 132), GemmImpl::f08_thread_tile_16x8);  // 512 tiles: 97 %
-  EXPECT_EQ(fp32_step_for(8192, 8192, 132), GemmImpl::f08_thread_tile_16x8);  // 2048 tiles: 97 %
-  EXPECT_EQ(fp32_step_for(2048, 2048, 132), GemmImpl::f08_thread_tile_16x8);  // 128 tiles: 97 %
-  EXPECT_EQ(fp32_step_for(512, 8192, 132), GemmImpl::f08_thread_tile_16x8);   // 128 tiles
-  EXPECT_EQ(fp32_step_for(3072, 3072, 132), GemmImpl::f07_two_ctas_per_sm);   // 288 tiles: 73 %
-  EXPECT_EQ(fp32_step_for(1536, 1536, 132), GemmImpl::f07_two_ctas_per_sm);   // 72 tiles: 55 %
-  EXPECT_EQ(fp32_step_for(1024, 1024, 132), GemmImpl::f07_two_ctas_per_sm);   // 32 tiles
+  EXPECT_EQ(fp32_step_for(4096, 4096, 132), GemmImpl::f10_tma_loads);        // 512 tiles: 97 %
+  EXPECT_EQ(fp32_step_for(8192, 8192, 132), GemmImpl::f10_tma_loads);        // 2048 tiles: 97 %
+  EXPECT_EQ(fp32_step_for(2048, 2048, 132), GemmImpl::f10_tma_loads);        // 128 tiles: 97 %
+  EXPECT_EQ(fp32_step_for(512, 8192, 132), GemmImpl::f10_tma_loads);         // 128 tiles
+  EXPECT_EQ(fp32_step_for(3072, 3072, 132), GemmImpl::f07_two_ctas_per_sm);  // 288 tiles: 73 %
+  EXPECT_EQ(fp32_step_for(1536, 1536, 132), GemmImpl::f07_two_ctas_per_sm);  // 72 tiles: 55 %
+  EXPECT_EQ(fp32_step_for(1024, 1024, 132), GemmImpl::f07_two_ctas_per_sm);  // 32 tiles
   EXPECT_EQ(fp32_step_for(1, 1, 132), GemmImpl::f07_two_ctas_per_sm);
-  EXPECT_EQ(fp32_step_for(1024, 1024, 16), GemmImpl::f08_thread_tile_16x8);  // 32 tiles on 16 SMs: 2 full waves
-  EXPECT_EQ(fp32_step_for(1024, 1024, 0), GemmImpl::f08_thread_tile_16x8);   // no device to ask
+  EXPECT_EQ(fp32_step_for(1024, 1024, 16), GemmImpl::f10_tma_loads);  // 32 tiles on 16 SMs: 2 full waves
+  EXPECT_EQ(fp32_step_for(1024, 1024, 0), GemmImpl::f10_tma_loads);   // no device to ask
 }
 
 TEST(GemmPlan, ChoicesStayInRange) {

@@ -396,20 +396,23 @@ constexpr int plan_batched_tile(index_t m, index_t n, index_t k, index_t batch, 
       sms);
 }
 
-/// Rule 9 (fp32 inputs): f08 (128 x 256 tiles, one CTA of 8 warps per SM)
-/// where its waves are at least 90 % full, else f07 (128 x 128 tiles, two
-/// CTAs per SM).  f08 is the faster step on full waves (0.90-0.92 of cuBLAS
-/// against f07's 0.87-0.90); in a partial wave f07's CTAs that find an SM
-/// to themselves run faster, while f08's idle SMs stay idle: at 3072^3 (288
-/// tiles of f08 on 132 SMs, waves 73 % full) f07 measured 0.903 and f08
-/// 0.774; at 1024^3 (32 tiles) 0.58 and 0.32 (docs/heuristics.md).
-/// C++ example: fp32_step_for(4096, 4096, 132) == f08 (512 tiles, 97 %);
+/// Rule 9 (fp32 inputs): f10 (128 x 256 tiles, one CTA of 8 warps per SM;
+/// TMA loads where B is N-major and the rows are TMA-readable, f08's kernel
+/// on the same tile elsewhere) where its waves are at least 90 % full, else
+/// f07 (128 x 128 tiles, two CTAs per SM).  On full waves f10 measured
+/// 0.92 / 0.92 of cuBLAS on A:k, B:n and 0.99 / 0.97 on A:m, B:n at 4096^3 /
+/// 8192^3 (f08 in the same run 0.91 / 0.92 and 0.90 / 0.88; session 24);
+/// in a partial wave f07's CTAs that find an SM to themselves run faster,
+/// while the 128 x 256 tile's idle SMs stay idle: at 3072^3 (288 tiles on
+/// 132 SMs, waves 73 % full) f07 measured 0.903 and f08 0.774; at 1024^3
+/// (32 tiles) 0.58 and 0.32 (docs/heuristics.md).
+/// C++ example: fp32_step_for(4096, 4096, 132) == f10 (512 tiles, 97 %);
 /// fp32_step_for(3072, 3072, 132) == f07 (288 tiles, 73 %).
 constexpr GemmImpl fp32_step_for(index_t m, index_t n, int sms) {
-  if (sms <= 0) return GemmImpl::f08_thread_tile_16x8;
+  if (sms <= 0) return GemmImpl::f10_tma_loads;
   const index_t tiles = plan_detail::ceil_div(m, 128) * plan_detail::ceil_div(n, 256);
   const index_t slots = plan_detail::ceil_div(tiles, sms) * sms;
-  return 10 * tiles >= 9 * slots ? GemmImpl::f08_thread_tile_16x8 : GemmImpl::f07_two_ctas_per_sm;
+  return 10 * tiles >= 9 * slots ? GemmImpl::f10_tma_loads : GemmImpl::f07_two_ctas_per_sm;
 }
 
 }  // namespace tessel

@@ -454,8 +454,8 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   GemmPlan plan;
   const bool fused = args.epilogue.active();
   if (args.ab_type == DType::f32) {
-    // fp32 inputs: rule 9 (tessel/gemm_plan.hpp), f08 on grids that fill
-    // at least half the SMs, f07 below; on every device (no tuning).
+    // fp32 inputs: rule 9 (tessel/gemm_plan.hpp), f10 where the 128 x 256
+    // tile's waves are at least 90 % full, f07 below; on every device (no tuning).
     plan.impl = fp32_step_for(args.m, args.n, device_traits().sms);
     plan.tuning = args.tuning;
     const std::string step = short_name(plan.impl);
