@@ -29,9 +29,10 @@ inline bool same_problem(const GemmArgs& x, const GemmArgs& y) {
          x.stride_c == y.stride_c && x.stride_d == y.stride_d && x.tuning.raster_group == y.tuning.raster_group;
 }
 
-/// Problem `x`'s descriptor for the tiles of X, its units from `unit_begin`.
+/// Problem `x`'s descriptor for the tiles of X, its units from `unit_begin`;
+/// `who` (the kernel family's name) begins the messages.
 template <class T, MajorA MA, MajorB MB, class X>
-Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out) {
+Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out, const char* who) {
   const T* pa = static_cast<const T*>(x.a);
   const T* pb = static_cast<const T*>(x.b);
   const index_t one = 1;
@@ -42,9 +43,9 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out) {
                                  : make_global_tensor(pb, {x.n, x.k}, {one, x.ldb});
   arch::sm90::TensorMapStatus e =
       X::OpA::Tma::make_batched_map(out.map_a, a, a_batched ? x.batch : 1, x.stride_a, TmaUse::load);
-  if (!e.ok()) return Status::failure(Status::unsupported, "k13 grouped: TMA map of A: " + e.message);
+  if (!e.ok()) return Status::failure(Status::unsupported, std::string(who) + ": TMA map of A: " + e.message);
   e = X::OpB::Tma::make_batched_map(out.map_b, b, b_batched ? x.batch : 1, x.stride_b, TmaUse::load);
-  if (!e.ok()) return Status::failure(Status::unsupported, "k13 grouped: TMA map of B: " + e.message);
+  if (!e.ok()) return Status::failure(Status::unsupported, std::string(who) + ": TMA map of B: " + e.message);
   // D by TMA stores: a batch's D as one tall matrix when the batches lie
   // whole tiles of rows apart and M is whole tiles (k13_grouped.cuh).
   const index_t tile_rows = x.ldd > 0 ? x.stride_d / (index_t{gk::kBM} * x.ldd) : 0;
@@ -146,7 +147,9 @@ Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t str
         built.resize(static_cast<std::size_t>(count));
         int units = 0;
         for (int g = 0; g < count; ++g) {
-          if (Status s = describe<T, MA, MB, X>(problems[g], units, built[static_cast<std::size_t>(g)]); !s) return s;
+          if (Status s = describe<T, MA, MB, X>(problems[g], units, built[static_cast<std::size_t>(g)], Family::kName);
+              !s)
+            return s;
           units += built[static_cast<std::size_t>(g)].units;
         }
         cache.args.assign(problems, problems + count);
