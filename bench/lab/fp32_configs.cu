@@ -15,6 +15,9 @@
 // (bench/results/s21/fp32_configs_h100.txt), then the FFMA order
 // (serpentine) on f08's best tiles and on f10's TMA kernel
 // (bench/results/s21/fp32_configs2_h100.txt).
+// Session 24: SCREEN=3 times f10's placement of the next k-step's fragment
+// reads (NextReadsAfterRow) on A:m, B:n (A column-major: the layout of f10's
+// best measurement) and on A:k, B:n, each against cuBLAS on its own layout.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -48,6 +51,15 @@ __global__ void naive(const float* a, const float* b, float* d, int m, int n, in
   if (i >= m || j >= n) return;
   float s = 0;
   for (int x = 0; x < k; ++x) s += a[static_cast<long>(i) * k + x] * b[static_cast<long>(x) * n + j];
+  d[static_cast<long>(i) * n + j] = s;
+}
+
+// The same with A column-major (A:m): A(i, x) at a[x * m + i].
+__global__ void naive_am(const float* a, const float* b, float* d, int m, int n, int k) {
+  const int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m || j >= n) return;
+  float s = 0;
+  for (int x = 0; x < k; ++x) s += a[static_cast<long>(x) * m + i] * b[static_cast<long>(x) * n + j];
   d[static_cast<long>(i) * n + j] = s;
 }
 
@@ -124,11 +136,12 @@ void run(const char* name, const Bufs& s, int n, float cublas_ms) {
                  [&] { kernel<<<grid, gk::f08::kThreads, Cfg::kSmemBytes>>>(p); });
 }
 
-// f10's kernel (A:k, B:n) with its TMA maps, as f10.cu makes them.
-template <bool Serpentine>
+// f10's kernel (A:k or A:m, B:n) with its TMA maps, as f10.cu makes them;
+// `s.ref` must hold the reference of the same layout.
+template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
 void run_f10(const char* name, const Bufs& s, int n, float cublas_ms) {
   namespace k10 = gk::f10;
-  auto* kernel = &k10::gemm_tma_loads<MajorA::k, Serpentine>;
+  auto* kernel = &k10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k10::kSmemBytes));
   cudaFuncAttributes fa;
   CK(cudaFuncGetAttributes(&fa, kernel));
@@ -147,7 +160,10 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms) {
     }
   };
   CUtensorMap ma, mb;
-  map(ma, s.a, k10::kBoxAk, CU_TENSOR_MAP_SWIZZLE_64B);
+  if constexpr (MA == MajorA::k)
+    map(ma, s.a, k10::kBoxAk, CU_TENSOR_MAP_SWIZZLE_64B);
+  else
+    map(ma, s.a, k10::kBoxAm, CU_TENSOR_MAP_SWIZZLE_NONE);
   map(mb, s.b, k10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
   const gk::Params<float> p = square_params(s, n);
   const dim3 grid((n + k10::kBN - 1) / k10::kBN, (n + k10::kBM - 1) / k10::kBM);
@@ -191,8 +207,26 @@ int main(int argc, char** argv) {
     const float cublas_ms = median_ms(s, cublas);
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
-    const bool first = std::getenv("SCREEN") != nullptr && std::string(std::getenv("SCREEN")) == "1";
-    if (first) {  // the first screen (tiles, k-tiles, stages, spread copies)
+    const std::string screen = std::getenv("SCREEN") != nullptr ? std::getenv("SCREEN") : "2";
+    if (screen == "3") {  // f10's fragment reads placed in the k-step, A:k then A:m
+      run_f10<MajorA::k, false>("f10 A:k reads first", s, n, cublas_ms);
+      run_f10<MajorA::k, false, 3>("f10 A:k reads after row 3", s, n, cublas_ms);
+      // A:m: the same buffer read as column-major A; its reference and cuBLAS's.
+      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
+      CK(cudaDeviceSynchronize());
+      const auto cublas_am = [&] {
+        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
+            CUBLAS_STATUS_SUCCESS)
+          std::exit(2);
+      };
+      check_and_time("cublasSgemm A:m", s, n, 0.0f, 0, 0, cublas_am);
+      const float am_ms = median_ms(s, cublas_am);
+      run_f10<MajorA::m, true>("f10 A:m reads first", s, n, am_ms);
+      run_f10<MajorA::m, true, 1>("f10 A:m reads after row 1", s, n, am_ms);
+      run_f10<MajorA::m, true, 3>("f10 A:m reads after row 3", s, n, am_ms);
+      run_f10<MajorA::m, true, 7>("f10 A:m reads after row 7", s, n, am_ms);
+      run_f10<MajorA::m, true, -1>("f10 A:m reads first (again)", s, n, am_ms);
+    } else if (screen == "1") {  // the first screen (tiles, k-tiles, stages, spread copies)
       run<gk::f08::Config<256, 128, 16, 4, 0>>("256x128 bk16 s4 (f08)", s, n, cublas_ms);
       run<gk::f08::Config<256, 128, 8, 4, 0>>("256x128 bk8 s4", s, n, cublas_ms);
       run<gk::f08::Config<256, 128, 8, 3, 0>>("256x128 bk8 s3", s, n, cublas_ms);
@@ -211,8 +245,8 @@ int main(int argc, char** argv) {
       run<gk::f08::Config<128, 256, 8, 6, 0>>("128x256 bk8 s6", s, n, cublas_ms);
       run<gk::f08::Config<128, 256, 8, 6, 0, true>>("128x256 bk8 s6 serp", s, n, cublas_ms);
       run<gk::f08::Config<128, 256, 16, 4, 0, true>>("128x256 bk16 s4 serp", s, n, cublas_ms);
-      run_f10<false>("f10 128x256 tma", s, n, cublas_ms);
-      run_f10<true>("f10 128x256 tma serp", s, n, cublas_ms);
+      run_f10<MajorA::k, false>("f10 128x256 tma", s, n, cublas_ms);
+      run_f10<MajorA::k, true>("f10 128x256 tma serp", s, n, cublas_ms);
     }
     cublasDestroy(handle);
     CK(cudaFree(s.a));

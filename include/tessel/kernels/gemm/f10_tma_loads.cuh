@@ -104,7 +104,10 @@ __device__ inline void lds128(std::uint32_t addr, float* f) {
 /// B's value).  On for A:m: in its SASS the FFMAs with two source registers
 /// in one bank fell from 17.9 to 14.9 % of the main loop's (A:k: 25.0 to
 /// 27.9 %, so off there; bench/lab/ffma_banks.py).
-template <MajorA MA, bool Serpentine = MA == MajorA::m>
+/// NextReadsAfterRow: where in a k-step the next step's fragments are read:
+/// -1 before the FFMAs (measured), r >= 0 after row r's FFMAs (A:m's SASS:
+/// 14.9 -> 10.9 % same-bank FFMAs for r = 1..5; not yet timed).
+template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_tma_loads(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                    Params<float> p) {
@@ -188,25 +191,29 @@ __global__ void __launch_bounds__(kThreads, 1)
     const std::uint32_t a_now = sa + s * kStageBytesA, b_now = sb + s * kStageBytesB;
     TESSEL_UNROLL
     for (int k = 0; k < kBK; ++k) {
-      // The next fragments: this stage's k+1, or the next k-tile's k = 0
-      // once its barrier has completed.
       constexpr bool kGroups = MA == MajorA::k;
       const int ab = kGroups ? (k / 4) % 2 : k % 2;  // buffer of A in use
-      if (k < kBK - 1) {
-        if (!kGroups || k % 4 == 3) read_a(a_now, k + 1, fa[ab ^ 1]);
-        read_b(b_now, k + 1, fb[(k + 1) % 2]);
-      } else {
-        // Read unconditionally: after the last k-tile the stage holds stale
-        // values that nothing uses, and without a branch around the reads the
-        // fragments are one value in one register each, not a merge of two
-        // paths (ptxas then moved fewer accumulators between registers:
-        // bench/lab/ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
-        const int s1 = (kt + 1) % kStages;
-        if (kt + 1 < k_tiles)
-          arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, static_cast<std::uint32_t>(((kt + 1) / kStages) & 1));
-        read_a(sa + s1 * kStageBytesA, 0, fa[ab ^ 1]);
-        read_b(sb + s1 * kStageBytesB, 0, fb[(k + 1) % 2]);
-      }
+      // The next fragments: this stage's k+1, or the next k-tile's k = 0
+      // once its barrier has completed; before this step's FFMAs, or after
+      // row NextReadsAfterRow's (a screen's knob, bench/lab/fp32_configs.cu).
+      const auto read_next = [&] {
+        if (k < kBK - 1) {
+          if (!kGroups || k % 4 == 3) read_a(a_now, k + 1, fa[ab ^ 1]);
+          read_b(b_now, k + 1, fb[(k + 1) % 2]);
+        } else {
+          // Read unconditionally: after the last k-tile the stage holds stale
+          // values that nothing uses, and without a branch around the reads the
+          // fragments are one value in one register each, not a merge of two
+          // paths (ptxas then moved fewer accumulators between registers:
+          // bench/lab/ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
+          const int s1 = (kt + 1) % kStages;
+          if (kt + 1 < k_tiles)
+            arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, static_cast<std::uint32_t>(((kt + 1) / kStages) & 1));
+          read_a(sa + s1 * kStageBytesA, 0, fa[ab ^ 1]);
+          read_b(sb + s1 * kStageBytesB, 0, fb[(k + 1) % 2]);
+        }
+      };
+      if constexpr (NextReadsAfterRow < 0) read_next();
       const float* const b = fb[k % 2];
       TESSEL_UNROLL
       for (int i = 0; i < 8; ++i) {
@@ -216,6 +223,8 @@ __global__ void __launch_bounds__(kThreads, 1)
           const int c = Serpentine && i % 2 == 1 ? 15 - cc : cc;
           acc[i][c] += a * b[c];
         }
+        if constexpr (NextReadsAfterRow >= 0)
+          if (i == NextReadsAfterRow) read_next();
       }
     }
     // Every warp is done with stage s: refill it with k-tile kt + kStages.
