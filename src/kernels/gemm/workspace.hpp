@@ -93,13 +93,13 @@ inline int* split_counters(std::size_t count, cudaStream_t stream) {
   static std::mutex mutex;
   static Slot slots[kMaxCounterStreams];
   const std::lock_guard<std::mutex> lock(mutex);
-  Slot* slot = nullptr;
-  for (Slot& s : slots)
+  Slot *slot = nullptr, *free_slot = nullptr;  // the stream's, else the first unused one
+  for (Slot& s : slots) {
     if (s.counters != nullptr && s.device == device && s.stream_id == id) slot = &s;
+    if (s.counters == nullptr && free_slot == nullptr) free_slot = &s;
+  }
   if (slot != nullptr && slot->count >= count) return slot->counters;
-  if (slot == nullptr)
-    for (Slot& s : slots)
-      if (s.counters == nullptr && slot == nullptr) slot = &s;
+  if (slot == nullptr) slot = free_slot;
   if (slot == nullptr) return nullptr;  // kMaxCounterStreams streams hold arrays already
   std::size_t n = 1024;
   while (n < count) n *= 2;
