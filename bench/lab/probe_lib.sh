@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# bench/lab/probe_lib.sh — what every device probe repeats, sourced by
+# bench/lab/probe_s25*.sh and later ones (the session-19..24 probes each carry
+# their own copy of it).  On the device machine: results go under $OUT/r and
+# are packed into $OUT/results.tgz after each step, so that a run cut short
+# still brings back what it measured.
+#   source bench/lab/probe_lib.sh
+#   build_cli [targets...]        Release build under /tmp/bn (default tessel_cli gemm_test)
+#   medians CSV                   median ratio / TFLOP/s / clock / power per (shape, layout, impl)
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+R=$OUT/r
+mkdir -p "$R"
+t0=$(date +%s)
+pack() { tar czf "$OUT/results.tgz" -C "$OUT" r; }
+elapsed() { echo "$1 $(($(date +%s) - t0)) s"; }
+gpu_line() { nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader; }
+build_cli() {
+  local targets=("$@")
+  [ ${#targets[@]} -eq 0 ] && targets=(tessel_cli gemm_test)
+  cmake -S . -B /tmp/bn -DCMAKE_BUILD_TYPE=Release -DTESSEL_ENABLE_CUDA=ON -DCMAKE_CUDA_COMPILER=nvcc > "$R/cmake.log" 2>&1
+  local rc=0
+  for t in "${targets[@]}"; do
+    cmake --build /tmp/bn -j16 --target "$t" >> "$R/build.log" 2>&1 || rc=$?
+  done
+  elapsed "build rc=$rc"
+  return $rc
+}
+medians() {
+  python3 - "$1" <<'PY'
+import collections, csv, statistics as st, sys
+d = collections.defaultdict(list)
+for r in csv.DictReader(open(sys.argv[1])):
+    d[(int(r['m']), int(r['n']), int(r['k']), r.get('layout', ''), r['impl'])].append(r)
+for key in sorted(d):
+    rows = d[key]
+    med = lambda c: st.median(float(x[c]) for x in rows if x.get(c) not in (None, ''))
+    try:
+        extra = ' %4.0f MHz %4.0f W' % (med('sm_clock_mhz'), med('power_w'))
+    except (ValueError, st.StatisticsError):
+        extra = ''
+    print('%5dx%5dx%5d %-8s %-7s ratio %.3f  %7.1f TFLOP/s%s  %s' % (*key, med('ratio'), med('tflops'), extra,
+          sorted(set(x['disposition'] for x in rows))))
+PY
+}
