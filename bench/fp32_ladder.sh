@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fp32 ladder (docs/ladder.md, "The fp32 ladder"): every fp32 step
-# (f01..f10) and cuBLASLt's fp32 GEMM (CUBLAS_COMPUTE_32F, no TF32) at 2048^3,
+# (f01..f11) and cuBLASLt's fp32 GEMM (CUBLAS_COMPUTE_32F, no TF32) at 2048^3,
 # 4096^3 and 8192^3 (bench/fp32_ladder_suite.csv: fp32 A, B and D, A:k, B:n,
 # alpha 1, beta 0), 2 repeats, the L2 flushed by a read before every timed
 # launch, tier-2 verification of every row against the fp64 reference; one

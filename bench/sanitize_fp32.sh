@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck and synccheck of the best fp32 steps
-# (f08, f09, f10) through `tessel bench gemm --dtype fp32 --verify tier1`, at
+# (f08, f09, f10, f11) through `tessel bench gemm --dtype fp32 --verify tier1`, at
 # shapes that take every path: 256x128x64 (one full tile of f08/f09, two
 # of f10; every k-tile inside: f09's spread copies), 515x260x77 (partial tiles and a partial last
 # k-tile: the edge copies, the element-wise epilogue), 1024x1024x1024 (memcheck
 # only; racecheck takes minutes per launch there).  Only the fp32 kernels
-# are instrumented (--kernel-name kns=thread_tile or kns=tma_loads); verified,
+# are instrumented (--kernel-name kns=thread_tile, tma_loads or stream_k); verified,
 # not timed (--order none).  LAYOUT picks the layout (default A:k,B:n; f10's
 # best is A:m,B:n), IMPLS the steps.  Needs a GPU.
 #   bash bench/sanitize_fp32.sh > bench/results/sanitizer_fp32_<gpu>.log
@@ -15,9 +15,14 @@ cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}
 for impl in ${IMPLS:-f10 f09 f08}; do
   kernel=thread_tile
+  shapes=("256 128 64" "515 260 77" "1024 1024 1024")
   [ "$impl" = f10 ] && kernel=tma_loads
+  # f11: one whole tile (no sharing), then shapes whose tiles are shared along
+  # K on 132 SMs: 10 tiles of 132 k-tiles with edges in M, N and K, and 4
+  # tiles of 264 k-tiles (33 CTAs on each tile: 32 contributions per owner).
+  [ "$impl" = f11 ] && kernel=stream_k && shapes=("256 128 64" "515 260 2100" "256 512 4224" "1024 1024 1024")
   for tool in memcheck racecheck synccheck; do
-    for shape in "256 128 64" "515 260 77" "1024 1024 1024"; do
+    for shape in "${shapes[@]}"; do
       set -- $shape
       [ "$tool" != memcheck ] && [ "$1" = 1024 ] && continue
       echo "== $impl $tool M=$1 N=$2 K=$3 ${LAYOUT:-A:k,B:n}"

@@ -18,6 +18,7 @@
 // Session 24: SCREEN=3 times f10's placement of the next k-step's fragment
 // reads (NextReadsAfterRow) on A:m, B:n (A column-major: the layout of f10's
 // best measurement) and on A:k, B:n, each against cuBLAS on its own layout.
+// Session 25: SCREEN=4, f10 before and after its main loop became a function.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -31,6 +32,13 @@
 #include "tessel/arch/sm90_tensor_map.hpp"
 #include "tessel/kernels/gemm/f08_thread_tile_16x8.cuh"
 #include "tessel/kernels/gemm/f10_tma_loads.cuh"
+// SCREEN=4: f10's kernel as committed before session 25's refactor (its main
+// loop became product_of_k_range, shared with f11), namespace f10_before: a
+// copy made for the run (bench/lab/probe_s25c.sh), not kept in the tree.
+#if __has_include("bench/lab/s25_old/f10_before.cuh")
+#include "bench/lab/s25_old/f10_before.cuh"
+#define HAVE_F10_BEFORE 1
+#endif
 
 #define CK(x)                                                                                 \
   do {                                                                                        \
@@ -138,10 +146,11 @@ void run(const char* name, const Bufs& s, int n, float cublas_ms) {
 
 // f10's kernel (A:k or A:m, B:n) with its TMA maps, as f10.cu makes them;
 // `s.ref` must hold the reference of the same layout.
+using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>);
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
-void run_f10(const char* name, const Bufs& s, int n, float cublas_ms) {
+void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
+             F10Kernel kernel = &gk::f10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>) {
   namespace k10 = gk::f10;
-  auto* kernel = &k10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k10::kSmemBytes));
   cudaFuncAttributes fa;
   CK(cudaFuncGetAttributes(&fa, kernel));
@@ -208,7 +217,29 @@ int main(int argc, char** argv) {
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
     const std::string screen = std::getenv("SCREEN") != nullptr ? std::getenv("SCREEN") : "2";
-    if (screen == "3") {  // f10's fragment reads placed in the k-step, A:k then A:m
+    if (screen == "4") {  // f10 before and after the refactor, A:k then A:m, alternating
+#ifdef HAVE_F10_BEFORE
+      for (int round = 0; round < 2; ++round) {
+        run_f10<MajorA::k, false>("f10 A:k before", s, n, cublas_ms, &gk::f10_before::gemm_tma_loads<MajorA::k>);
+        run_f10<MajorA::k, false>("f10 A:k after", s, n, cublas_ms);
+      }
+      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
+      CK(cudaDeviceSynchronize());
+      const auto cublas_am = [&] {
+        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
+            CUBLAS_STATUS_SUCCESS)
+          std::exit(2);
+      };
+      const float am_ms = median_ms(s, cublas_am);
+      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
+      for (int round = 0; round < 2; ++round) {
+        run_f10<MajorA::m, true>("f10 A:m before", s, n, am_ms, &gk::f10_before::gemm_tma_loads<MajorA::m>);
+        run_f10<MajorA::m, true>("f10 A:m after", s, n, am_ms);
+      }
+#else
+      std::printf("SCREEN=4 needs bench/lab/s25_old/f10_before.cuh (bench/lab/probe_s25c.sh makes it)\n");
+#endif
+    } else if (screen == "3") {  // f10's fragment reads placed in the k-step, A:k then A:m
       run_f10<MajorA::k, false>("f10 A:k reads first", s, n, cublas_ms);
       run_f10<MajorA::k, false, 3>("f10 A:k reads after row 3", s, n, cublas_ms);
       // A:m: the same buffer read as column-major A; its reference and cuBLAS's.

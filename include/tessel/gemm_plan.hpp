@@ -396,6 +396,32 @@ constexpr int plan_batched_tile(index_t m, index_t n, index_t k, index_t batch, 
       sms);
 }
 
+/// f11's split of `tiles` output tiles of `k_tiles` k-tiles each over `sms`
+/// SMs (one CTA per SM): the tiles of all full waves but the last run whole
+/// (`dp_tiles`, one CTA each); the rest (`sk_tiles`: one wave plus the
+/// remainder, or all tiles when there is less than a wave) are shared along K
+/// by `sk_ctas` CTAs of equal slices.  No sharing (sk_ctas 0, every tile
+/// whole) where the waves are whole or the last one is at least 95 % full,
+/// or where a slice would be shorter than kMinSliceKTiles k-tiles.
+/// C++ example: stream_k_split(512, 256, 132) == StreamKSplit{264, 248, 132} (4096^3:
+/// 2 waves whole, 248 tiles in 132 slices of 481 k-tiles);
+/// stream_k_split(528, 256, 132) == StreamKSplit{528, 0, 0} (4 whole waves).
+struct StreamKSplit {
+  index_t dp_tiles = 0, sk_tiles = 0;
+  int sk_ctas = 0;
+  constexpr bool operator==(const StreamKSplit&) const = default;
+};
+inline constexpr index_t kMinSliceKTiles = 8;
+constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
+  const StreamKSplit whole{tiles, 0, 0};
+  if (sms <= 0 || tiles <= 0 || tiles % sms == 0 || 20 * (tiles % sms) >= 19 * sms) return whole;
+  const index_t waves = tiles / sms;
+  const index_t dp = waves >= 1 ? (waves - 1) * sms : 0;
+  const index_t sk_tiles = tiles - dp;
+  if (sk_tiles * k_tiles < kMinSliceKTiles * sms) return whole;
+  return {dp, sk_tiles, sms};
+}
+
 /// Rule 9 (fp32 inputs): f10 (128 x 256 tiles, one CTA of 8 warps per SM;
 /// TMA loads where B is N-major and the rows are TMA-readable, f08's kernel
 /// on the same tile elsewhere) where its waves are at least 90 % full, else

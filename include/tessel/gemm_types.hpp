@@ -213,6 +213,7 @@ enum class GemmImpl {
   f08_thread_tile_16x8,  // 16x8 accumulators per thread on a 256x128 tile, one CTA per SM (cuBLAS's shape)
   f09_spread_copies,     // f08 with the next k-tile's cp.async spread over the k-steps
   f10_tma_loads,         // TMA loads on a 128x256 tile (B:n, 16-byte rows; f08's kernel elsewhere)
+  f11_stream_k,          // f10 with the last wave's tiles shared along K by every SM (stream-K)
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
@@ -235,11 +236,11 @@ inline constexpr GemmImpl kAllGemmImpls[] = {GemmImpl::k01_naive,
                                              GemmImpl::k15_pingpong};
 /// The fp32 ladder, in order: the steps that take fp32 A and B (and only
 /// those; every step of kAllGemmImpls takes bf16 or fp16 A and B).
-inline constexpr GemmImpl kFp32GemmImpls[] = {GemmImpl::f01_naive,           GemmImpl::f02_smem_fma,
-                                              GemmImpl::f03_smem_padded,     GemmImpl::f04_double_buffer,
-                                              GemmImpl::f05_warp_tiling,     GemmImpl::f06_vector_smem,
-                                              GemmImpl::f07_two_ctas_per_sm, GemmImpl::f08_thread_tile_16x8,
-                                              GemmImpl::f09_spread_copies,   GemmImpl::f10_tma_loads};
+inline constexpr GemmImpl kFp32GemmImpls[] = {
+    GemmImpl::f01_naive,           GemmImpl::f02_smem_fma,         GemmImpl::f03_smem_padded,
+    GemmImpl::f04_double_buffer,   GemmImpl::f05_warp_tiling,      GemmImpl::f06_vector_smem,
+    GemmImpl::f07_two_ctas_per_sm, GemmImpl::f08_thread_tile_16x8, GemmImpl::f09_spread_copies,
+    GemmImpl::f10_tma_loads,       GemmImpl::f11_stream_k};
 /// Is `g` a step of the fp32 ladder (fp32 A and B)?
 constexpr bool is_fp32_step(GemmImpl g) {
   for (GemmImpl f : kFp32GemmImpls)
@@ -249,7 +250,7 @@ constexpr bool is_fp32_step(GemmImpl g) {
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 
-/// "k01".."k15", "f01".."f10" (and "auto"): the short name (the CLI's, the `impl` column's).
+/// "k01".."k15", "f01".."f11" (and "auto"): the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -302,6 +303,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "f09";
     case GemmImpl::f10_tma_loads:
       return "f10";
+    case GemmImpl::f11_stream_k:
+      return "f11";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -360,6 +363,8 @@ constexpr const char* name(GemmImpl g) {
       return "f09_spread_copies";
     case GemmImpl::f10_tma_loads:
       return "f10_tma_loads";
+    case GemmImpl::f11_stream_k:
+      return "f11_stream_k";
     case GemmImpl::automatic:
       return "auto";
   }

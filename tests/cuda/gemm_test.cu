@@ -1,6 +1,6 @@
 // Every step of the GEMM ladder through the public API tessel::gemm(), bit
 // for bit against a host reference in exact arithmetic.  Parameterized over
-// every GemmImpl value (kAllGemmImpls, k01..k15; the fp32 ladder f01..f10,
+// every GemmImpl value (kAllGemmImpls, k01..k15; the fp32 ladder f01..f11,
 // kFp32GemmImpls, in the GemmF32 suites), `auto` (the plan's choice),
 // and k13 with each tile width and several split counts forced: a step whose
 // gemm_check still says "not built yet" is skipped with its name, so each
@@ -47,6 +47,7 @@
 #include <utility>
 #include <vector>
 
+#include "tessel/gemm_plan.hpp"
 #include "tessel/host/gemm.hpp"
 #include "tessel/host/jit.hpp"
 
@@ -170,7 +171,7 @@ void set_up_world(World& w) {
   CUDA_CHECK(cudaStreamCreate(&w.stream));
   upload_inputs<__nv_bfloat16>(w, 0);
   upload_inputs<__half>(w, 1);
-  upload_inputs<float>(w, 2);  // the fp32 ladder (f01..f10)
+  upload_inputs<float>(w, 2);  // the fp32 ladder (f01..f11)
   upload(w.c_src[0], make_matrix<__nv_bfloat16>(c_at), w.stream);
   upload(w.c_src[1], make_matrix<__half>(c_at), w.stream);
   upload(w.c_src[2], make_matrix<float>(c_at), w.stream);
@@ -502,7 +503,7 @@ TEST_P(Gemm, RejectsBadK13TuningAndWritesNothing) {
 
 // ------------------------------------------------------------------ the fp32 ladder
 
-/// The fp32 steps (f01..f10): fp32 A, B, C and D.  Tier 1 is exact as for
+/// The fp32 steps (f01..f11): fp32 A, B, C and D.  Tier 1 is exact as for
 /// the 16-bit steps (integers in [-4,4], |sums| < 2^24), and the host's
 /// rounding to fp32 is the identity on them.
 class GemmF32 : public Gemm {};
@@ -1798,6 +1799,164 @@ TEST(GemmSplitK, CountersStayZeroAcrossCallsStreamsGrowthAndGraphs) {
   }
   CUDA_CHECK(cudaGraphExecDestroy(exec));
   CUDA_CHECK(cudaGraphDestroy(graph));
+  CUDA_CHECK(cudaStreamDestroy(s1));
+  CUDA_CHECK(cudaStreamDestroy(s2));
+}
+
+// f11 (stream-K): tiles shared along K by several CTAs, each contribution a
+// partial tile that the tile's owner adds.  Exact on small integers for
+// shapes whose split shares tiles on this GPU (stream_k_split): 1.5 and 2.5
+// waves (a data-parallel part before the shared one), a grid smaller than
+// a wave (every tile shared, up to 9 CTAs on one tile), both A layouts,
+// beta with C; repeated calls and a second stream (the kept-zero counters
+// must be zero again after each launch), a captured graph (counters of its
+// own); and, on random inputs, bit-identical results from call to call (the
+// owner adds its contributors in a fixed order).
+TEST(GemmStreamK, SharedTilesExactAcrossLayoutsStreamsGraphsAndDeterministic) {
+  REQUIRE_GPU();
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  struct Shape {
+    index_t m, n, k;
+  };
+  const index_t wave = sms;  // tiles of 128 x 256 per wave
+  const std::vector<Shape> shapes = {
+      {128 * (wave + wave / 2), 256, 512},  // 1.5 waves: all shared
+      {128 * ((5 * wave) / 2), 256, 1000},  // 2.5 waves: one whole, 1.5 shared; K not a multiple of 16
+      {256, 2048, 8192},                    // 16 tiles: 8 or 9 CTAs on each
+      {1000, 1000, 1000},                   // edges in M, N and K
+  };
+  index_t max_mk = 0, max_kn = 0, max_mn = 0;
+  for (const Shape& sh : shapes) {
+    max_mk = std::max(max_mk, sh.m * sh.k);
+    max_kn = std::max(max_kn, sh.k * sh.n);
+    max_mn = std::max(max_mn, sh.m * sh.n);
+  }
+  const auto a_val = [](index_t i, index_t l) { return static_cast<float>((i * 5 + l * 3) % 5 - 2); };
+  const auto b_val = [](index_t l, index_t j) { return static_cast<float>((l * 7 + j * 11) % 7 - 3); };
+  const auto c_val = [](index_t i, index_t j) { return static_cast<float>((i + 2 * j) % 9 - 4); };
+  DeviceBuffer a, b, c, d[2];
+  CUDA_CHECK(cudaMalloc(&a.p, static_cast<std::size_t>(max_mk) * 4));
+  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(max_kn) * 4));
+  CUDA_CHECK(cudaMalloc(&c.p, static_cast<std::size_t>(max_mn) * 4));
+  for (DeviceBuffer& x : d) CUDA_CHECK(cudaMalloc(&x.p, static_cast<std::size_t>(max_mn) * 4));
+  cudaStream_t s1 = nullptr, s2 = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&s1));
+  CUDA_CHECK(cudaStreamCreate(&s2));
+  int shared = 0;
+  for (const Shape& sh : shapes) {
+    const StreamKSplit split = stream_k_split(((sh.m + 127) / 128) * ((sh.n + 255) / 256), (sh.k + 15) / 16, sms);
+    shared += split.sk_ctas > 0;
+    // B (k x n, N-major) and C (m x n) the same for both layouts of A.
+    std::vector<float> hb(static_cast<std::size_t>(sh.k * sh.n)), hc(static_cast<std::size_t>(sh.m * sh.n));
+    for (index_t l = 0; l < sh.k; ++l)
+      for (index_t j = 0; j < sh.n; ++j) hb[static_cast<std::size_t>(l * sh.n + j)] = b_val(l, j);
+    for (index_t i = 0; i < sh.m; ++i)
+      for (index_t j = 0; j < sh.n; ++j) hc[static_cast<std::size_t>(i * sh.n + j)] = c_val(i, j);
+    CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(c.p, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
+    for (MajorA ma : {MajorA::k, MajorA::m}) {
+      std::vector<float> ha(static_cast<std::size_t>(sh.m * sh.k));
+      for (index_t i = 0; i < sh.m; ++i)
+        for (index_t l = 0; l < sh.k; ++l)
+          ha[static_cast<std::size_t>(ma == MajorA::k ? i * sh.k + l : l * sh.m + i)] = a_val(i, l);
+      CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+      GemmArgs g;
+      g.m = sh.m, g.n = sh.n, g.k = sh.k;
+      g.ab_type = DType::f32, g.cd_type = DType::f32;
+      g.layout = GemmLayout{ma, MajorB::n};
+      g.lda = ma == MajorA::k ? sh.k : sh.m, g.ldb = sh.n, g.ldc = sh.n, g.ldd = sh.n;
+      g.a = a.p, g.b = b.p, g.c = c.p;
+      g.alpha = 2.0f, g.beta = -1.0f;
+      const std::string what = std::to_string(sh.m) + "x" + std::to_string(sh.n) + "x" + std::to_string(sh.k) +
+                               (ma == MajorA::k ? " A:k" : " A:m") + " (" + std::to_string(split.sk_ctas) +
+                               " stream-K CTAs on " + std::to_string(split.sk_tiles) + " tiles)";
+      const auto launch = [&](DeviceBuffer& out, cudaStream_t st) {
+        CUDA_CHECK(cudaMemsetAsync(out.p, 0xFF, static_cast<std::size_t>(sh.m * sh.n) * 4, st));
+        g.d = out.p;
+        const Status s = gemm(GemmImpl::f11_stream_k, g, st);
+        ASSERT_TRUE(s.is_ok()) << what << ": " << s.message;
+      };
+      const auto check = [&](DeviceBuffer& out, const char* when) {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<float> h(static_cast<std::size_t>(sh.m * sh.n));
+        CUDA_CHECK(cudaMemcpy(h.data(), out.p, h.size() * 4, cudaMemcpyDeviceToHost));
+        for (int s = 0; s < 4096; ++s) {
+          const index_t i = (s * 977 + s / 13) % sh.m, j = (s * 2311 + s / 7) % sh.n;
+          double sum = 0;
+          for (index_t l = 0; l < sh.k; ++l) sum += static_cast<double>(a_val(i, l)) * b_val(l, j);
+          ASSERT_EQ(static_cast<double>(h[static_cast<std::size_t>(i * sh.n + j)]), 2.0 * sum - c_val(i, j))
+              << what << ", " << when << ": D(" << i << "," << j << ")";
+        }
+      };
+      for (int round = 0; round < 2; ++round) {  // the counters are zero again after each launch
+        launch(d[0], s1);
+        check(d[0], round == 0 ? "first call" : "second call");
+      }
+      launch(d[0], s1);  // two streams at once
+      launch(d[1], s2);
+      check(d[0], "stream 1 beside stream 2");
+      check(d[1], "stream 2 beside stream 1");
+      if (HasFatalFailure()) break;
+    }
+    if (HasFatalFailure()) break;
+  }
+  EXPECT_GE(shared, 3) << "stream_k_split shares tiles in fewer than 3 shapes on " << sms << " SMs";
+
+  // A captured graph (counters zeroed inside it), replayed twice, then a plain call.
+  {
+    const Shape sh = shapes[0];
+    GemmArgs g;
+    g.m = sh.m, g.n = sh.n, g.k = sh.k;
+    g.ab_type = DType::f32, g.cd_type = DType::f32;
+    g.layout = GemmLayout{MajorA::m, MajorB::n};
+    g.lda = sh.m, g.ldb = sh.n, g.ldd = sh.n;
+    g.a = a.p, g.b = b.p, g.d = d[1].p;
+    g.alpha = 1.0f, g.beta = 0.0f;
+    // Random values in [-1, 1): not exact, so compared call with call.
+    std::vector<float> ha(static_cast<std::size_t>(sh.m * sh.k)), hb(static_cast<std::size_t>(sh.k * sh.n));
+    unsigned x = 2024;
+    const auto rnd = [&] { return static_cast<float>((x = x * 1664525u + 1013904223u) >> 8) / 8388608.0f - 1.0f; };
+    for (float& v : ha) v = rnd();
+    for (float& v : hb) v = rnd();
+    CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+    const std::size_t bytes = static_cast<std::size_t>(sh.m * sh.n) * 4;
+    const auto result = [&](DeviceBuffer& out) -> std::vector<float> {
+      std::vector<float> h(bytes / 4);
+      if (cudaDeviceSynchronize() != cudaSuccess ||
+          cudaMemcpy(h.data(), out.p, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        ADD_FAILURE() << "stream-K determinism: " << cudaGetErrorString(cudaGetLastError());
+        h.assign(h.size(), std::nanf(""));
+      }
+      return h;
+    };
+    g.d = d[0].p;
+    CUDA_CHECK(cudaMemsetAsync(d[0].p, 0xFF, bytes, s1));
+    ASSERT_TRUE(gemm(GemmImpl::f11_stream_k, g, s1).is_ok());
+    const std::vector<float> first = result(d[0]);
+    for (float v : first) ASSERT_TRUE(std::isfinite(v)) << "a value of D was not written";
+    g.d = d[1].p;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    CUDA_CHECK(cudaStreamBeginCapture(s2, cudaStreamCaptureModeThreadLocal));
+    const Status captured = gemm(GemmImpl::f11_stream_k, g, s2);
+    CUDA_CHECK(cudaStreamEndCapture(s2, &graph));
+    ASSERT_TRUE(captured.is_ok()) << "captured: " << captured.message;
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int round = 0; round < 2; ++round) {
+      CUDA_CHECK(cudaMemsetAsync(d[1].p, 0xFF, bytes, s2));
+      CUDA_CHECK(cudaGraphLaunch(exec, s2));
+      EXPECT_TRUE(result(d[1]) == first) << "graph replay " << round << " differs from the first call";
+    }
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    g.d = d[0].p;
+    CUDA_CHECK(cudaMemsetAsync(d[0].p, 0xFF, bytes, s1));
+    ASSERT_TRUE(gemm(GemmImpl::f11_stream_k, g, s1).is_ok());
+    EXPECT_TRUE(result(d[0]) == first) << "a second call differs from the first";
+  }
   CUDA_CHECK(cudaStreamDestroy(s1));
   CUDA_CHECK(cudaStreamDestroy(s2));
 }

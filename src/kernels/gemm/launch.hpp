@@ -36,6 +36,7 @@ TESSEL_GEMM_STEP(f07)
 TESSEL_GEMM_STEP(f08)
 TESSEL_GEMM_STEP(f09)
 TESSEL_GEMM_STEP(f10)
+TESSEL_GEMM_STEP(f11)
 /// GemmArgs::tuning's rules (tile_n, splits): checked by k13 and by `auto`
 /// on every device, so that a bad tuning fails the same way everywhere.
 Status check_k13_tuning(const GemmArgs& args);
