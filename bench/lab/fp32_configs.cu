@@ -18,7 +18,8 @@
 // Session 24: SCREEN=3 times f10's placement of the next k-step's fragment
 // reads (NextReadsAfterRow) on A:m, B:n (A column-major: the layout of f10's
 // best measurement) and on A:k, B:n, each against cuBLAS on its own layout.
-// Session 25: SCREEN=4, f10 before and after its main loop became a function.
+// Session 25: SCREEN=4, f10 before and after its main loop became a function;
+// SCREEN=5, f11's knobs (FFMA order, fragment-read placement) beside f10.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -30,8 +31,10 @@
 #include <vector>
 
 #include "tessel/arch/sm90_tensor_map.hpp"
+#include "tessel/gemm_plan.hpp"
 #include "tessel/kernels/gemm/f08_thread_tile_16x8.cuh"
 #include "tessel/kernels/gemm/f10_tma_loads.cuh"
+#include "tessel/kernels/gemm/f11_stream_k.cuh"
 // SCREEN=4: f10's kernel as committed before session 25's refactor (its main
 // loop became product_of_k_range, shared with f11), namespace f10_before: a
 // copy made for the run (bench/lab/probe_s25c.sh), not kept in the tree.
@@ -180,6 +183,55 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
                  [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p); });
 }
 
+// f11's kernel (stream-K on f10's tile) with its split as f11.cu makes it:
+// partial tiles and counters allocated here (the counters zeroed once; the
+// kernel sets them back to zero).
+template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
+void run_f11(const char* name, const Bufs& s, int n, float cublas_ms) {
+  namespace k11 = gk::f11;
+  auto* kernel = &k11::gemm_stream_k<MA, Serpentine, NextReadsAfterRow>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k11::kSmemBytes));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, kernel));
+  const auto map = [&](CUtensorMap& m, const float* p, const int(&box)[2], CUtensorMapSwizzle sw) {
+    tessel::arch::sm90::TensorMapSpec t;
+    t.dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    t.global_address = p;
+    t.global_dim = {static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n), 1, 1, 1};
+    t.global_stride_bytes = {0, static_cast<std::uint64_t>(n) * 4, 0, 0, 0};
+    t.box_dim = {static_cast<std::uint32_t>(box[0]), static_cast<std::uint32_t>(box[1]), 1, 1, 1};
+    t.swizzle = sw;
+    if (!tessel::arch::sm90::encode_tiled(m, t).ok()) std::exit(3);
+  };
+  CUtensorMap ma, mb;
+  if constexpr (MA == MajorA::k)
+    map(ma, s.a, gk::f10::kBoxAk, CU_TENSOR_MAP_SWIZZLE_64B);
+  else
+    map(ma, s.a, gk::f10::kBoxAm, CU_TENSOR_MAP_SWIZZLE_NONE);
+  map(mb, s.b, gk::f10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  k11::StreamK sk;
+  sk.tiles_n = (n + k11::kBN - 1) / k11::kBN;
+  const int tiles = sk.tiles_n * ((n + k11::kBM - 1) / k11::kBM);
+  sk.k_tiles = (n + k11::kBK - 1) / k11::kBK;
+  const tessel::StreamKSplit split = tessel::stream_k_split(tiles, sk.k_tiles, sms);
+  sk.dp_tiles = static_cast<int>(split.dp_tiles);
+  sk.sk_ctas = split.sk_ctas;
+  sk.sk_iters = static_cast<long long>(split.sk_tiles) * sk.k_tiles;
+  float* partials = nullptr;
+  int* counters = nullptr;
+  CK(cudaMalloc(&partials, static_cast<size_t>(sms) * k11::kPartialFloats * 4));
+  CK(cudaMalloc(&counters, static_cast<size_t>(tiles) * 4 + 4));
+  CK(cudaMemset(counters, 0, static_cast<size_t>(tiles) * 4 + 4));
+  sk.partials = partials, sk.counters = counters;
+  const gk::Params<float> p = square_params(s, n);
+  check_and_time(name, s, n, cublas_ms, fa.numRegs, k11::kSmemBytes,
+                 [&] { kernel<<<sk.dp_tiles + sk.sk_ctas, k11::kThreads, k11::kSmemBytes>>>(ma, mb, p, sk); });
+  CK(cudaFree(partials));
+  CK(cudaFree(counters));
+}
+
 int main(int argc, char** argv) {
   for (int arg = 1; arg < argc; ++arg) {
     const int n = std::atoi(argv[arg]);
@@ -217,7 +269,30 @@ int main(int argc, char** argv) {
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
     const std::string screen = std::getenv("SCREEN") != nullptr ? std::getenv("SCREEN") : "2";
-    if (screen == "4") {  // f10 before and after the refactor, A:k then A:m, alternating
+    if (screen == "5") {  // f11's FFMA order and fragment-read placement, A:k then A:m, f10 beside
+      run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
+      run_f11<MajorA::k, false>("f11 A:k", s, n, cublas_ms);
+      run_f11<MajorA::k, true>("f11 A:k serp", s, n, cublas_ms);
+      run_f11<MajorA::k, false, 3>("f11 A:k after row 3", s, n, cublas_ms);
+      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
+      CK(cudaDeviceSynchronize());
+      const auto cublas_am = [&] {
+        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
+            CUBLAS_STATUS_SUCCESS)
+          std::exit(2);
+      };
+      const float am_ms = median_ms(s, cublas_am);
+      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
+      run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
+      run_f11<MajorA::m, true>("f11 A:m serp", s, n, am_ms);
+      run_f11<MajorA::m, false>("f11 A:m", s, n, am_ms);
+      run_f11<MajorA::m, true, 1>("f11 A:m serp after row 1", s, n, am_ms);
+      run_f11<MajorA::m, true, 3>("f11 A:m serp after row 3", s, n, am_ms);
+      run_f11<MajorA::m, true, 7>("f11 A:m serp after row 7", s, n, am_ms);
+      run_f11<MajorA::m, false, 1>("f11 A:m after row 1", s, n, am_ms);
+      run_f11<MajorA::m, false, 3>("f11 A:m after row 3", s, n, am_ms);
+      run_f10<MajorA::m, true>("f10 A:m (again)", s, n, am_ms);
+    } else if (screen == "4") {  // f10 before and after the refactor, A:k then A:m, alternating
 #ifdef HAVE_F10_BEFORE
       for (int round = 0; round < 2; ++round) {
         run_f10<MajorA::k, false>("f10 A:k before", s, n, cublas_ms, &gk::f10_before::gemm_tma_loads<MajorA::k>);

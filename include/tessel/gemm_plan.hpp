@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tessel/core/config.hpp"
+#include "tessel/core/integer.hpp"
 #include "tessel/gemm_types.hpp"
 
 namespace tessel {
@@ -58,7 +59,7 @@ struct GemmPlan {
 
 namespace plan_detail {
 
-constexpr index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
+using tessel::ceil_div;  // core/integer.hpp's (a second copy here was ambiguous beside it)
 
 /// The share of the SMs' tile slots that hold work, over all waves: tiles
 /// 288 on 132 SMs run 3 waves of 132 slots, 288 / 396 = 0.73 of them busy.

@@ -96,29 +96,9 @@ __device__ inline void lds128(std::uint32_t addr, float* f) {
                : "r"(addr));
 }
 
-/// The shared stages and their full barriers, as TMA fills them.
-struct Stages {
-  std::uint32_t a, b, bar0;  // A's and B's stages (shared addresses), barrier of stage 0
-};
-
-/// The stages in dynamic shared memory (aligned up to kAlign) and `full`'s
-/// barriers, initialised by thread 0 (the caller syncs the CTA after).
-__device__ inline Stages make_stages(std::uint8_t* smem_raw, std::uint64_t (&full)[kStages], int t) {
-  const std::uint32_t base = (arch::smem_addr(smem_raw) + kAlign - 1) & ~std::uint32_t{kAlign - 1};
-  const Stages st{base, base + kStages * kStageBytesA, arch::smem_addr(&full[0])};
-  if (t == 0) {
-    for (int s = 0; s < kStages; ++s) arch::sm90::mbarrier_init(st.bar0 + 8 * s, 1);
-    arch::sm90::fence_mbarrier_init();
-  }
-  return st;
-}
-
-/// acc = the product of k-tiles [kt0, kt1) (kt1 > kt0) of tile (m0, n0): A's
-/// rows m0.. and B's columns n0.. through the stages.  `g`: how many k-tiles
-/// this CTA has put through the stages before (k-tile kt0 + j uses stage
-/// (g + j) % kStages, in that barrier's phase (g + j) / kStages), so that a
-/// CTA can run several ranges one after another (f11).  Every thread of the
-/// CTA calls it; it ends with the CTA synced and no load in flight.
+/// The fp32 GEMM of f10 (see the header comment): one CTA of 256 threads per
+/// 128 x 256 tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
+/// map_a: A:k {K, M} or A:m {M, K}; map_b: B:n {N, K} (f10.cu).
 /// Serpentine: the FFMA order of f08's Config (every other row of the thread
 /// tile backwards, so that a row's last FFMA and the next row's first share
 /// B's value).  On for A:m: in its SASS the FFMAs with two source registers
@@ -128,17 +108,28 @@ __device__ inline Stages make_stages(std::uint8_t* smem_raw, std::uint64_t (&ful
 /// -1 before the FFMAs (measured best), r >= 0 after row r's FFMAs (A:m's
 /// SASS: 14.9 -> 10.9 % same-bank FFMAs for r = 1..5, yet 1-2 % slower on
 /// the H100: bench/results/s25/s25b).
-template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
-__device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, const CUtensorMap& map_b, const Stages& st,
-                                                   const ThreadTile& th, int t, int m0, int n0, int kt0, int kt1, int g,
-                                                   float (&acc)[8][16]) {
-  const std::uint32_t sa = st.a, sb = st.b, bar0 = st.bar0;
-  const int n_tiles = kt1 - kt0;
-  // k-tile kt0 + j into stage (g + j) % kStages (thread 0): the barrier
-  // expects both boxes' bytes (out-of-range parts count too: TMA writes
-  // zeros there).
-  const auto load = [&](int j) {
-    const int s = (g + j) % kStages, kt = kt0 + j;
+/// The loop stays written out here, not shared with f11's
+/// product_of_k_range: as that function f10's A:m instance measured 3.7 %
+/// slower (0.989 -> 0.952 of cuBLAS at 4096^3; ptxas placed 19 of the 96
+/// LDS.128 within 20 instructions of their first use, against 6 here;
+/// bench/results/s25/s25c).
+template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1>
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_tma_loads(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                   Params<float> p) {
+  extern __shared__ std::uint8_t smem_raw[];
+  __shared__ alignas(8) std::uint64_t full[kStages];
+  const std::uint32_t base = (arch::smem_addr(smem_raw) + kAlign - 1) & ~std::uint32_t{kAlign - 1};
+  const std::uint32_t sa = base, sb = base + kStages * kStageBytesA;
+  const std::uint32_t bar0 = arch::smem_addr(&full[0]);
+
+  const int t = static_cast<int>(threadIdx.x);
+  const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
+  const int k_tiles = static_cast<int>((p.k + kBK - 1) / kBK);
+
+  // k-tile kt into stage s (thread 0): the barrier expects both boxes' bytes
+  // (out-of-range parts count too: TMA writes zeros there).
+  const auto load = [&](int kt, int s) {
     const std::uint32_t bar = bar0 + 8 * s;
     arch::sm90::mbarrier_arrive_expect_tx(bar, kStageBytesA + kStageBytesB);
     if constexpr (MA == MajorA::k)
@@ -147,10 +138,17 @@ __device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, con
       arch::sm90::tma_load(sa + s * kStageBytesA, &map_a, bar, m0, kt * kBK);
     arch::sm90::tma_load(sb + s * kStageBytesB, &map_b, bar, n0, kt * kBK);
   };
-  const auto phase = [&](int j) { return static_cast<std::uint32_t>(((g + j) / kStages) & 1); };
+  if (t == 0) {
+    arch::sm90::prefetch_tensormap(&map_a);
+    arch::sm90::prefetch_tensormap(&map_b);
+    for (int s = 0; s < kStages; ++s) arch::sm90::mbarrier_init(bar0 + 8 * s, 1);
+    arch::sm90::fence_mbarrier_init();
+  }
+  __syncthreads();
   if (t == 0)
-    for (int j = 0; j < kStages && j < n_tiles; ++j) load(j);
+    for (int s = 0; s < kStages && s < k_tiles; ++s) load(s, s);
 
+  const ThreadTile th(t);
   // Byte offsets of this thread's fragments in a stage.  A:k: row r's 16-byte
   // chunk q sits at r*64 + 16*(q ^ ((r/2) % 4)); r = 64 wm + tm + 8 i, so
   // the swizzle term is (tm/2) % 4 for every i.
@@ -181,6 +179,7 @@ __device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, con
     for (int j = 0; j < 4; ++j) lds128(row + 64 * j, &b[4 * j]);
   };
 
+  float acc[8][16];
   TESSEL_UNROLL
   for (int i = 0; i < 8; ++i) {
     TESSEL_UNROLL
@@ -189,13 +188,12 @@ __device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, con
   // A: [buffer][...]: for A:k a[i][q] over 4 k (buffer = group parity); for
   // A:m the 8 values at one k as a[0..1][0..3] (buffer = k parity).
   float fa[2][8][4], fb[2][16];
-  const int s0 = g % kStages;
-  arch::sm90::mbarrier_wait_parity(bar0 + 8 * s0, phase(0));
-  read_a(sa + s0 * kStageBytesA, 0, fa[0]);
-  read_b(sb + s0 * kStageBytesB, 0, fb[0]);
+  arch::sm90::mbarrier_wait_parity(bar0, 0);
+  read_a(sa, 0, fa[0]);
+  read_b(sb, 0, fb[0]);
 
-  for (int j = 0; j < n_tiles; ++j) {
-    const int s = (g + j) % kStages;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int s = kt % kStages;
     const std::uint32_t a_now = sa + s * kStageBytesA, b_now = sb + s * kStageBytesB;
     TESSEL_UNROLL
     for (int k = 0; k < kBK; ++k) {
@@ -214,8 +212,9 @@ __device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, con
           // fragments are one value in one register each, not a merge of two
           // paths (ptxas then moved fewer accumulators between registers:
           // bench/lab/ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
-          const int s1 = (g + j + 1) % kStages;
-          if (j + 1 < n_tiles) arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, phase(j + 1));
+          const int s1 = (kt + 1) % kStages;
+          if (kt + 1 < k_tiles)
+            arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, static_cast<std::uint32_t>(((kt + 1) / kStages) & 1));
           read_a(sa + s1 * kStageBytesA, 0, fa[ab ^ 1]);
           read_b(sb + s1 * kStageBytesB, 0, fb[(k + 1) % 2]);
         }
@@ -234,34 +233,11 @@ __device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, con
           if (i == NextReadsAfterRow) read_next();
       }
     }
-    // Every warp is done with stage s: refill it with k-tile j + kStages.
+    // Every warp is done with stage s: refill it with k-tile kt + kStages.
     __syncthreads();
-    if (t == 0 && j + kStages < n_tiles) load(j + kStages);
+    if (t == 0 && kt + kStages < k_tiles) load(kt + kStages, s);
   }
-}
 
-/// The fp32 GEMM of f10 (see the header comment): one CTA of 256 threads per
-/// 128 x 256 tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
-/// map_a: A:k {K, M} or A:m {M, K}; map_b: B:n {N, K} (f10.cu).
-/// Serpentine, NextReadsAfterRow: product_of_k_range's.
-template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1>
-__global__ void __launch_bounds__(kThreads, 1)
-    gemm_tma_loads(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                   Params<float> p) {
-  extern __shared__ std::uint8_t smem_raw[];
-  __shared__ alignas(8) std::uint64_t full[kStages];
-  const int t = static_cast<int>(threadIdx.x);
-  const Stages st = make_stages(smem_raw, full, t);
-  if (t == 0) {
-    arch::sm90::prefetch_tensormap(&map_a);
-    arch::sm90::prefetch_tensormap(&map_b);
-  }
-  __syncthreads();
-  const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
-  const int k_tiles = static_cast<int>((p.k + kBK - 1) / kBK);
-  const ThreadTile th(t);
-  float acc[8][16];
-  product_of_k_range<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, st, th, t, m0, n0, 0, k_tiles, 0, acc);
   epilogue<MA>(p, m0, n0, th, acc);
 }
 

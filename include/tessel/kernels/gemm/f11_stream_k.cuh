@@ -37,12 +37,159 @@
 namespace tessel::gemm_kernels::f11 {
 
 namespace f10 = gemm_kernels::f10;
+using f10::kAlign;
 using f10::kBK;
 using f10::kBM;
 using f10::kBN;
 using f10::kSmemBytes;
+using f10::kStageBytesA;
+using f10::kStageBytesB;
 using f10::kStages;
 using f10::kThreads;
+using f10::lds128;
+using f10::ThreadTile;
+
+/// The shared stages and their full barriers, as TMA fills them.
+struct Stages {
+  std::uint32_t a, b, bar0;  // A's and B's stages (shared addresses), barrier of stage 0
+};
+
+/// The stages in dynamic shared memory (aligned up to kAlign) and `full`'s
+/// barriers, initialised by thread 0 (the caller syncs the CTA after).
+__device__ inline Stages make_stages(std::uint8_t* smem_raw, std::uint64_t (&full)[kStages], int t) {
+  const std::uint32_t base = (arch::smem_addr(smem_raw) + kAlign - 1) & ~std::uint32_t{kAlign - 1};
+  const Stages st{base, base + kStages * kStageBytesA, arch::smem_addr(&full[0])};
+  if (t == 0) {
+    for (int s = 0; s < kStages; ++s) arch::sm90::mbarrier_init(st.bar0 + 8 * s, 1);
+    arch::sm90::fence_mbarrier_init();
+  }
+  return st;
+}
+
+/// f10's main loop (f10_tma_loads.cuh, the kernel's body) over a range of
+/// k-tiles, with the stages' phases carried from range to range.
+/// acc = the product of k-tiles [kt0, kt1) (kt1 > kt0) of tile (m0, n0): A's
+/// rows m0.. and B's columns n0.. through the stages.  `g`: how many k-tiles
+/// this CTA has put through the stages before (k-tile kt0 + j uses stage
+/// (g + j) % kStages, in that barrier's phase (g + j) / kStages), so that a
+/// CTA can run several ranges one after another (f11).  Every thread of the
+/// CTA calls it; it ends with the CTA synced and no load in flight.
+/// Serpentine: the FFMA order of f08's Config (every other row of the thread
+/// tile backwards, so that a row's last FFMA and the next row's first share
+/// B's value).  On for A:m: in its SASS the FFMAs with two source registers
+/// in one bank fell from 17.9 to 14.9 % of the main loop's (A:k: 25.0 to
+/// 27.9 %, so off there; bench/lab/ffma_banks.py).
+template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
+__device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, const CUtensorMap& map_b, const Stages& st,
+                                                   const ThreadTile& th, int t, int m0, int n0, int kt0, int kt1, int g,
+                                                   float (&acc)[8][16]) {
+  const std::uint32_t sa = st.a, sb = st.b, bar0 = st.bar0;
+  const int n_tiles = kt1 - kt0;
+  // k-tile kt0 + j into stage (g + j) % kStages (thread 0): the barrier
+  // expects both boxes' bytes (out-of-range parts count too: TMA writes
+  // zeros there).
+  const auto load = [&](int j) {
+    const int s = (g + j) % kStages, kt = kt0 + j;
+    const std::uint32_t bar = bar0 + 8 * s;
+    arch::sm90::mbarrier_arrive_expect_tx(bar, kStageBytesA + kStageBytesB);
+    if constexpr (MA == MajorA::k)
+      arch::sm90::tma_load(sa + s * kStageBytesA, &map_a, bar, kt * kBK, m0);
+    else
+      arch::sm90::tma_load(sa + s * kStageBytesA, &map_a, bar, m0, kt * kBK);
+    arch::sm90::tma_load(sb + s * kStageBytesB, &map_b, bar, n0, kt * kBK);
+  };
+  const auto phase = [&](int j) { return static_cast<std::uint32_t>(((g + j) / kStages) & 1); };
+  if (t == 0)
+    for (int j = 0; j < kStages && j < n_tiles; ++j) load(j);
+
+  // Byte offsets of this thread's fragments in a stage.  A:k: row r's 16-byte
+  // chunk q sits at r*64 + 16*(q ^ ((r/2) % 4)); r = 64 wm + tm + 8 i, so
+  // the swizzle term is (tm/2) % 4 for every i.
+  const std::uint32_t off_b = static_cast<std::uint32_t>(th.col(0)) * 4;
+  std::uint32_t off_a;
+  int swz = 0;
+  if constexpr (MA == MajorA::k) {
+    off_a = static_cast<std::uint32_t>(64 * th.wm + th.tm) * 64;
+    swz = (th.tm >> 1) & 3;
+  } else {
+    off_a = static_cast<std::uint32_t>(th.row<MA>(0)) * 4;
+  }
+  // A's 8 values at one k (A:m), or at 4 consecutive k (A:k: a[i][q], one LDS.128 per row).
+  const auto read_a = [&](std::uint32_t stage, int k, float(&a)[8][4]) {
+    if constexpr (MA == MajorA::k) {
+      const std::uint32_t chunk = static_cast<std::uint32_t>(((k / 4) ^ swz) * 16);
+      TESSEL_UNROLL
+      for (int i = 0; i < 8; ++i) lds128(stage + off_a + 512 * i + chunk, a[i]);
+    } else {
+      const std::uint32_t row = stage + static_cast<std::uint32_t>(k) * (kBM * 4) + off_a;
+      lds128(row, a[0]);
+      lds128(row + 32 * 4, a[1]);
+    }
+  };
+  const auto read_b = [&](std::uint32_t stage, int k, float(&b)[16]) {
+    const std::uint32_t row = stage + static_cast<std::uint32_t>(k) * (kBN * 4) + off_b;
+    TESSEL_UNROLL
+    for (int j = 0; j < 4; ++j) lds128(row + 64 * j, &b[4 * j]);
+  };
+
+  TESSEL_UNROLL
+  for (int i = 0; i < 8; ++i) {
+    TESSEL_UNROLL
+    for (int c = 0; c < 16; ++c) acc[i][c] = 0.0f;
+  }
+  // A: [buffer][...]: for A:k a[i][q] over 4 k (buffer = group parity); for
+  // A:m the 8 values at one k as a[0..1][0..3] (buffer = k parity).
+  float fa[2][8][4], fb[2][16];
+  const int s0 = g % kStages;
+  arch::sm90::mbarrier_wait_parity(bar0 + 8 * s0, phase(0));
+  read_a(sa + s0 * kStageBytesA, 0, fa[0]);
+  read_b(sb + s0 * kStageBytesB, 0, fb[0]);
+
+  for (int j = 0; j < n_tiles; ++j) {
+    const int s = (g + j) % kStages;
+    const std::uint32_t a_now = sa + s * kStageBytesA, b_now = sb + s * kStageBytesB;
+    TESSEL_UNROLL
+    for (int k = 0; k < kBK; ++k) {
+      constexpr bool kGroups = MA == MajorA::k;
+      const int ab = kGroups ? (k / 4) % 2 : k % 2;  // buffer of A in use
+      // The next fragments: this stage's k+1, or the next k-tile's k = 0
+      // once its barrier has completed; before this step's FFMAs, or after
+      // row NextReadsAfterRow's.
+      const auto read_next = [&] {
+        if (k < kBK - 1) {
+          if (!kGroups || k % 4 == 3) read_a(a_now, k + 1, fa[ab ^ 1]);
+          read_b(b_now, k + 1, fb[(k + 1) % 2]);
+        } else {
+          // Read unconditionally: after the last k-tile the stage holds stale
+          // values that nothing uses, and without a branch around the reads the
+          // fragments are one value in one register each, not a merge of two
+          // paths (ptxas then moved fewer accumulators between registers:
+          // bench/lab/ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
+          const int s1 = (g + j + 1) % kStages;
+          if (j + 1 < n_tiles) arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, phase(j + 1));
+          read_a(sa + s1 * kStageBytesA, 0, fa[ab ^ 1]);
+          read_b(sb + s1 * kStageBytesB, 0, fb[(k + 1) % 2]);
+        }
+      };
+      if constexpr (NextReadsAfterRow < 0) read_next();
+      const float* const b = fb[k % 2];
+      TESSEL_UNROLL
+      for (int i = 0; i < 8; ++i) {
+        const float a = kGroups ? fa[ab][i][k % 4] : fa[ab][i / 4][i % 4];
+        TESSEL_UNROLL
+        for (int cc = 0; cc < 16; ++cc) {
+          const int c = Serpentine && i % 2 == 1 ? 15 - cc : cc;
+          acc[i][c] += a * b[c];
+        }
+        if constexpr (NextReadsAfterRow >= 0)
+          if (i == NextReadsAfterRow) read_next();
+      }
+    }
+    // Every warp is done with stage s: refill it with k-tile j + kStages.
+    __syncthreads();
+    if (t == 0 && j + kStages < n_tiles) load(j + kStages);
+  }
+}
 
 /// One partial tile: 128 x 256 floats, in the threads' register order (a
 /// thread's 32 float4 at stride kThreads, so that a warp's stores are 512
@@ -77,46 +224,51 @@ __device__ inline void wait_count(const int* counter, int expected) {
 }
 
 /// The fp32 GEMM of f11 (see the header comment): f10's tile and main loop,
-/// the grid split as `sk` says.  map_a, map_b as f10's.
-template <MajorA MA, bool Serpentine = MA == MajorA::m>
+/// the grid split as `sk` says.  map_a, map_b as f10's.  Serpentine,
+/// NextReadsAfterRow: f10's knobs (the FFMA order; where a k-step reads
+/// the next one's fragments), screened for f11 by bench/lab/fp32_configs.cu
+/// SCREEN=5: in a loop over pieces ptxas allocates f10's loop differently.
+template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Params<float> p,
                   StreamK sk) {
   extern __shared__ std::uint8_t smem_raw[];
   __shared__ alignas(8) std::uint64_t full[kStages];
   const int t = static_cast<int>(threadIdx.x);
-  const f10::Stages st = f10::make_stages(smem_raw, full, t);
+  const Stages st = make_stages(smem_raw, full, t);
   if (t == 0) {
     arch::sm90::prefetch_tensormap(&map_a);
     arch::sm90::prefetch_tensormap(&map_b);
   }
   __syncthreads();
-  const f10::ThreadTile th(t);
+  const ThreadTile th(t);
   float acc[8][16];
   const auto corner = [&](int tile, int& m0, int& n0) {
     m0 = (tile / sk.tiles_n) * kBM;
     n0 = (tile % sk.tiles_n) * kBN;
   };
-  // This CTA's slice of the k-tiles of all tiles, (tile) x k_tiles + k-tile:
-  // one whole tile for b < dp_tiles, else stream-K CTA c's slice of the
-  // shared tiles.  One call of the main loop for both, so that ptxas
-  // allocates registers for one copy of it, as in f10.
+  // This CTA's slice: one whole tile for b < dp_tiles, else stream-K CTA c's
+  // slice of the shared tiles, walked as (tile, first k-tile, k-tiles left)
+  // in 32-bit values.  One call of the main loop for both, so that ptxas
+  // allocates registers for one copy of it.
   const int b = static_cast<int>(blockIdx.x);
   const int c = b - sk.dp_tiles;  // stream-K CTA c (c < 0: a whole tile)
-  const long long dp_iters = static_cast<long long>(sk.dp_tiles) * sk.k_tiles;
-  const long long first = c < 0 ? static_cast<long long>(b) * sk.k_tiles : dp_iters + sk.begin(c);
-  const long long last = c < 0 ? first + sk.k_tiles : dp_iters + sk.begin(c + 1);
+  int tile = b, kb = 0, left = sk.k_tiles;
+  if (c >= 0) {
+    const long long first = sk.begin(c);
+    tile = sk.dp_tiles + static_cast<int>(first / sk.k_tiles);
+    kb = static_cast<int>(first % sk.k_tiles);
+    left = static_cast<int>(sk.begin(c + 1) - first);
+  }
   int g = 0;  // k-tiles through the stages so far
-  for (long long it = first; it < last;) {
-    const int tile = static_cast<int>(it / sk.k_tiles);
+  for (; left > 0; ++tile, kb = 0) {
     const int u = tile - sk.dp_tiles;  // shared tile u (u >= 0)
-    const int kb = static_cast<int>(it % sk.k_tiles);
-    const int ke = static_cast<int>(it + sk.k_tiles - kb <= last ? sk.k_tiles : kb + (last - it));
+    const int ke = left < sk.k_tiles - kb ? kb + left : sk.k_tiles;
     int m0, n0;
     corner(tile, m0, n0);
-    f10::product_of_k_range<MA, Serpentine>(map_a, map_b, st, th, t, m0, n0, kb, ke, g, acc);
+    product_of_k_range<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, st, th, t, m0, n0, kb, ke, g, acc);
     g += ke - kb;
-    it += ke - kb;
+    left -= ke - kb;
     if (kb != 0) {  // a contribution (this slice's first piece): store it, count it in
       auto* mine = reinterpret_cast<float4*>(sk.partials + static_cast<long long>(c) * kPartialFloats);
       TESSEL_UNROLL
