@@ -67,18 +67,23 @@ TEST(GemmPlan, MeasuredChoices) {
   EXPECT_EQ(split_k_for(1, 1000, 132), 4);  // at most 4
 }
 
-// Rule 9: the fp32 step by how full the 128 x 256 tile's waves are (measured choices, H100).
+// Rule 9: the fp32 step by how full the 128 x 256 tile's waves are, and
+// whether f11 can share the tiles of a partial wave (measured choices, H100).
 TEST(GemmPlan, Fp32Step) {
-  EXPECT_EQ(fp32_step_for(4096, 4096, 132), GemmImpl::f10_tma_loads);        // 512 tiles: 97 %
-  EXPECT_EQ(fp32_step_for(8192, 8192, 132), GemmImpl::f10_tma_loads);        // 2048 tiles: 97 %
-  EXPECT_EQ(fp32_step_for(2048, 2048, 132), GemmImpl::f10_tma_loads);        // 128 tiles: 97 %
-  EXPECT_EQ(fp32_step_for(512, 8192, 132), GemmImpl::f10_tma_loads);         // 128 tiles
-  EXPECT_EQ(fp32_step_for(3072, 3072, 132), GemmImpl::f07_two_ctas_per_sm);  // 288 tiles: 73 %
-  EXPECT_EQ(fp32_step_for(1536, 1536, 132), GemmImpl::f07_two_ctas_per_sm);  // 72 tiles: 55 %
-  EXPECT_EQ(fp32_step_for(1024, 1024, 132), GemmImpl::f07_two_ctas_per_sm);  // 32 tiles
-  EXPECT_EQ(fp32_step_for(1, 1, 132), GemmImpl::f07_two_ctas_per_sm);
-  EXPECT_EQ(fp32_step_for(1024, 1024, 16), GemmImpl::f10_tma_loads);  // 32 tiles on 16 SMs: 2 full waves
-  EXPECT_EQ(fp32_step_for(1024, 1024, 0), GemmImpl::f10_tma_loads);   // no device to ask
+  EXPECT_EQ(fp32_step_for(4096, 4096, 4096, 132), GemmImpl::f10_tma_loads);  // 512 tiles: 97 %
+  EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132), GemmImpl::f10_tma_loads);  // 2048 tiles: 97 %
+  EXPECT_EQ(fp32_step_for(2048, 2048, 2048, 132), GemmImpl::f10_tma_loads);  // 128 tiles: 97 %
+  EXPECT_EQ(fp32_step_for(512, 8192, 1024, 132), GemmImpl::f10_tma_loads);   // 128 tiles
+  EXPECT_EQ(fp32_step_for(3072, 3072, 3072, 132), GemmImpl::f11_stream_k);   // 288 tiles: 73 %
+  EXPECT_EQ(fp32_step_for(1536, 1536, 1536, 132), GemmImpl::f11_stream_k);   // 72 tiles: 55 %
+  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 132), GemmImpl::f11_stream_k);   // 32 tiles x 64 k-tiles
+  // Not shareable (32 x 4 k-tiles < 8 per SM), or not f10's TMA kernel: f07.
+  EXPECT_EQ(fp32_step_for(1024, 1024, 64, 132), GemmImpl::f07_two_ctas_per_sm);
+  EXPECT_EQ(fp32_step_for(3072, 3072, 3072, 132, false), GemmImpl::f07_two_ctas_per_sm);
+  EXPECT_EQ(fp32_step_for(256, 256, 256, 132), GemmImpl::f07_two_ctas_per_sm);
+  EXPECT_EQ(fp32_step_for(1, 1, 1, 132), GemmImpl::f07_two_ctas_per_sm);
+  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 16), GemmImpl::f10_tma_loads);  // 32 tiles on 16 SMs: 2 full waves
+  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 0), GemmImpl::f10_tma_loads);   // no device to ask
 }
 
 // f11's split (stream_k_split): the documented examples, then its promises

@@ -425,21 +425,28 @@ constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
 
 /// Rule 9 (fp32 inputs): f10 (128 x 256 tiles, one CTA of 8 warps per SM;
 /// TMA loads where B is N-major and the rows are TMA-readable, f08's kernel
-/// on the same tile elsewhere) where its waves are at least 90 % full, else
-/// f07 (128 x 128 tiles, two CTAs per SM).  On full waves f10 measured
-/// 0.92 / 0.92 of cuBLAS on A:k, B:n and 0.99 / 0.97 on A:m, B:n at 4096^3 /
-/// 8192^3 (f08 in the same run 0.91 / 0.92 and 0.90 / 0.88; session 24);
-/// in a partial wave f07's CTAs that find an SM to themselves run faster,
-/// while the 128 x 256 tile's idle SMs stay idle: at 3072^3 (288 tiles on
-/// 132 SMs, waves 73 % full) f07 measured 0.903 and f08 0.774; at 1024^3
-/// (32 tiles) 0.58 and 0.32 (docs/heuristics.md).
-/// C++ example: fp32_step_for(4096, 4096, 132) == f10 (512 tiles, 97 %);
-/// fp32_step_for(3072, 3072, 132) == f07 (288 tiles, 73 %).
-constexpr GemmImpl fp32_step_for(index_t m, index_t n, int sms) {
+/// on the same tile elsewhere) where its waves are at least 90 % full; else
+/// f11 (the same tile with the last wave's tiles shared along K, stream-K)
+/// where f10's TMA kernel takes the problem (`tma_kernel`) and
+/// stream_k_split shares tiles; else f07 (128 x 128 tiles, two CTAs per SM).
+/// On full waves f10 measured 0.99 / 0.97 of cuBLAS on A:m, B:n and 0.91 /
+/// 0.92 on A:k, B:n at 4096^3 / 8192^3, f11 there 0.96 / 0.94 (its loop,
+/// inside a loop over pieces, compiles 3 % slower; session 25).  In a
+/// partial wave f11 keeps every SM busy: at 3072^3 (288 tiles on 132 SMs,
+/// waves 73 % full) f11 measured 1.02 (A:m) and 1.01 (A:k) against f07's
+/// 0.90 and f10's 0.80; at 1024^3 (32 tiles) 0.81 against 0.56 and 0.31
+/// (docs/heuristics.md).  f07 is left the problems too small to share
+/// (fewer than 8 k-tiles of 16 per SM).
+/// C++ example: fp32_step_for(4096, 4096, 4096, 132) == f10 (512 tiles, 97 %);
+/// fp32_step_for(3072, 3072, 3072, 132) == f11 (288 tiles, 73 %);
+/// fp32_step_for(256, 256, 256, 132) == f07 (2 tiles of 16 k-tiles).
+constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool tma_kernel = true) {
   if (sms <= 0) return GemmImpl::f10_tma_loads;
   const index_t tiles = plan_detail::ceil_div(m, 128) * plan_detail::ceil_div(n, 256);
   const index_t slots = plan_detail::ceil_div(tiles, sms) * sms;
-  return 10 * tiles >= 9 * slots ? GemmImpl::f10_tma_loads : GemmImpl::f07_two_ctas_per_sm;
+  if (10 * tiles >= 9 * slots) return GemmImpl::f10_tma_loads;
+  if (tma_kernel && stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0) return GemmImpl::f11_stream_k;
+  return GemmImpl::f07_two_ctas_per_sm;
 }
 
 }  // namespace tessel

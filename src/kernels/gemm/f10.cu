@@ -7,6 +7,8 @@
 
 namespace tessel::gemm_launch {
 
+bool f10_kernel_applies(const GemmArgs& a) { return f10_maps::kernel_applies(a); }
+
 Status check_f10(const GemmArgs& a) {
   if (!f10_maps::kernel_applies(a)) return check_f08(a);
   return check_tile_grid(a, f10_maps::k10::kBM, f10_maps::k10::kBN, "f10");

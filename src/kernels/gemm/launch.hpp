@@ -37,6 +37,9 @@ TESSEL_GEMM_STEP(f08)
 TESSEL_GEMM_STEP(f09)
 TESSEL_GEMM_STEP(f10)
 TESSEL_GEMM_STEP(f11)
+/// Does f10's TMA kernel (and f11's) take `a` (B:n, A and B rows TMA can
+/// read)?  Else those steps run f08's kernel (f10.cu).
+bool f10_kernel_applies(const GemmArgs& a);
 /// GemmArgs::tuning's rules (tile_n, splits): checked by k13 and by `auto`
 /// on every device, so that a bad tuning fails the same way everywhere.
 Status check_k13_tuning(const GemmArgs& args);

@@ -226,9 +226,13 @@ __device__ inline void wait_count(const int* counter, int expected) {
 /// The fp32 GEMM of f11 (see the header comment): f10's tile and main loop,
 /// the grid split as `sk` says.  map_a, map_b as f10's.  Serpentine,
 /// NextReadsAfterRow: f10's knobs (the FFMA order; where a k-step reads
-/// the next one's fragments), screened for f11 by bench/lab/fp32_configs.cu
-/// SCREEN=5: in a loop over pieces ptxas allocates f10's loop differently.
-template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1>
+/// the next one's fragments).  In a loop over pieces ptxas allocates f10's
+/// loop differently (A:m 254 registers, not 204), so they were screened
+/// again for f11 (bench/lab/fp32_configs.cu SCREEN=5, H100,
+/// bench/results/s25/s25d): the serpentine order gained 3 % on A:m and
+/// 1 % on A:k, reading after row 7 another 0.4 % on A:m (rows 1 and 3 the
+/// same), nothing on A:k.  3072^3: A:m 1.024, A:k 1.012 of cuBLAS.
+template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Params<float> p,
                   StreamK sk) {
