@@ -21,7 +21,7 @@ for impl in ${IMPLS:-f10 f09 f08}; do
   # K on 132 SMs: 10 tiles of 132 k-tiles with edges in M, N and K, and 4
   # tiles of 264 k-tiles (33 CTAs on each tile: 32 contributions per owner).
   [ "$impl" = f11 ] && kernel=stream_k && shapes=("256 128 64" "515 260 2100" "256 512 4224" "1024 1024 1024")
-  for tool in memcheck racecheck synccheck; do
+  for tool in ${TOOLS:-memcheck racecheck synccheck}; do
     for shape in "${shapes[@]}"; do
       set -- $shape
       [ "$tool" != memcheck ] && [ "$1" = 1024 ] && continue

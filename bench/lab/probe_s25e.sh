@@ -18,7 +18,7 @@ timeout 240 /tmp/bn/tessel bench gemm --suite bench/lab/fp32_rule9_s25_suite.csv
   --layout "A:k,B:n;A:m,B:n" --repeat 2 --flush read --csv "$R/rule9_f11.csv" > "$R/rule9_f11.txt" 2>&1; echo "bench rc=$?"
 medians "$R/rule9_f11.csv"
 pack
-IMPLS=f11 LAYOUT=A:m,B:n TESSEL_BIN=/tmp/bn/tessel timeout 120 bash bench/sanitize_fp32.sh 2>&1 | grep -v "racecheck\|synccheck" > "$R/memcheck_f11.log"
+TOOLS=memcheck IMPLS=f11 LAYOUT=A:m,B:n TESSEL_BIN=/tmp/bn/tessel timeout 150 bash bench/sanitize_fp32.sh > "$R/memcheck_f11.log" 2>&1
 grep -E "==|ERROR SUMMARY|exit" "$R/memcheck_f11.log" | head -20
 elapsed "done"
 pack
