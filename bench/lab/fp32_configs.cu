@@ -19,7 +19,8 @@
 // reads (NextReadsAfterRow) on A:m, B:n (A column-major: the layout of f10's
 // best measurement) and on A:k, B:n, each against cuBLAS on its own layout.
 // Session 25: SCREEN=4, f10 before and after its main loop became a function;
-// SCREEN=5, f11's knobs (FFMA order, fragment-read placement) beside f10.
+// SCREEN=5, f11's knobs (FFMA order, fragment-read placement) beside f10;
+// SCREEN=6, f11 under register caps (__maxnreg__).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -183,13 +184,30 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
                  [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p); });
 }
 
+// SCREEN=6: f11's body (f11::stream_k_body, its defaults) in kernels of
+// other register limits: ptxas gives f11's A:m instance 254 registers where
+// f10's has 204, and f11's loop runs ~3 % under f10's.
+#define TESSEL_F11_CAPPED(NAME, CAP, MA)                                                                              \
+  __global__ void __maxnreg__(CAP)                                                                                    \
+      NAME(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, gk::Params<float> p, \
+           gk::f11::StreamK sk) {                                                                                     \
+    gk::f11::stream_k_body<MA, true, MA == MajorA::m ? 7 : -1>(map_a, map_b, p, sk);                                  \
+  }
+TESSEL_F11_CAPPED(f11_am_cap204, 204, MajorA::m)
+TESSEL_F11_CAPPED(f11_am_cap216, 216, MajorA::m)
+TESSEL_F11_CAPPED(f11_am_cap232, 232, MajorA::m)
+TESSEL_F11_CAPPED(f11_ak_cap208, 208, MajorA::k)
+TESSEL_F11_CAPPED(f11_ak_cap232, 232, MajorA::k)
+TESSEL_F11_CAPPED(f11_ak_cap240, 240, MajorA::k)
+
 // f11's kernel (stream-K on f10's tile) with its split as f11.cu makes it:
 // partial tiles and counters allocated here (the counters zeroed once; the
 // kernel sets them back to zero).
+using F11Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f11::StreamK);
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
-void run_f11(const char* name, const Bufs& s, int n, float cublas_ms) {
+void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
+             F11Kernel kernel = &gk::f11::gemm_stream_k<MA, Serpentine, NextReadsAfterRow>) {
   namespace k11 = gk::f11;
-  auto* kernel = &k11::gemm_stream_k<MA, Serpentine, NextReadsAfterRow>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k11::kSmemBytes));
   cudaFuncAttributes fa;
   CK(cudaFuncGetAttributes(&fa, kernel));
@@ -269,7 +287,27 @@ int main(int argc, char** argv) {
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
     const std::string screen = std::getenv("SCREEN") != nullptr ? std::getenv("SCREEN") : "2";
-    if (screen == "5") {  // f11's FFMA order and fragment-read placement, A:k then A:m, f10 beside
+    if (screen == "6") {  // f11 under register caps, A:k then A:m, f10 and f11 as built beside
+      run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
+      run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
+      run_f11<MajorA::k, true>("f11 A:k cap 208", s, n, cublas_ms, &f11_ak_cap208);
+      run_f11<MajorA::k, true>("f11 A:k cap 232", s, n, cublas_ms, &f11_ak_cap232);
+      run_f11<MajorA::k, true>("f11 A:k cap 240", s, n, cublas_ms, &f11_ak_cap240);
+      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
+      CK(cudaDeviceSynchronize());
+      const auto cublas_am = [&] {
+        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
+            CUBLAS_STATUS_SUCCESS)
+          std::exit(2);
+      };
+      const float am_ms = median_ms(s, cublas_am);
+      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
+      run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
+      run_f11<MajorA::m, true, 7>("f11 A:m", s, n, am_ms);
+      run_f11<MajorA::m, true, 7>("f11 A:m cap 204", s, n, am_ms, &f11_am_cap204);
+      run_f11<MajorA::m, true, 7>("f11 A:m cap 216", s, n, am_ms, &f11_am_cap216);
+      run_f11<MajorA::m, true, 7>("f11 A:m cap 232", s, n, am_ms, &f11_am_cap232);
+    } else if (screen == "5") {  // f11's FFMA order and fragment-read placement, A:k then A:m, f10 beside
       run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, false>("f11 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k serp", s, n, cublas_ms);

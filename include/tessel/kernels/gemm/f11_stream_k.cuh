@@ -232,10 +232,11 @@ __device__ inline void wait_count(const int* counter, int expected) {
 /// bench/results/s25/s25d): the serpentine order gained 3 % on A:m and
 /// 1 % on A:k, reading after row 7 another 0.4 % on A:m (rows 1 and 3 the
 /// same), nothing on A:k.  3072^3: A:m 1.024, A:k 1.012 of cuBLAS.
-template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1>
-__global__ void __launch_bounds__(kThreads, 1)
-    gemm_stream_k(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Params<float> p,
-                  StreamK sk) {
+/// f11's kernel body (gemm_stream_k's; a function so that a screen can wrap
+/// it in kernels of other register limits, bench/lab/fp32_configs.cu).
+template <MajorA MA, bool Serpentine, int NextReadsAfterRow>
+__device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CUtensorMap& map_b,
+                                              const Params<float>& p, const StreamK& sk) {
   extern __shared__ std::uint8_t smem_raw[];
   __shared__ alignas(8) std::uint64_t full[kStages];
   const int t = static_cast<int>(threadIdx.x);
@@ -313,6 +314,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     f10::epilogue<MA>(p, m0, n0, th, acc);
   }
+}
+
+template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1>
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_stream_k(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Params<float> p,
+                  StreamK sk) {
+  stream_k_body<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, p, sk);
 }
 
 }  // namespace tessel::gemm_kernels::f11
