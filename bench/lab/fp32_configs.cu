@@ -20,7 +20,8 @@
 // best measurement) and on A:k, B:n, each against cuBLAS on its own layout.
 // Session 25: SCREEN=4, f10 before and after its main loop became a function;
 // SCREEN=5, f11's knobs (FFMA order, fragment-read placement) beside f10;
-// SCREEN=6, f11 under register caps (__maxnreg__).
+// SCREEN=6, f11 under register caps (__maxnreg__); SCREEN=cublas, one
+// launch of cublasSgemm on each A layout, for ncu (bench/lab/probe_s25i.sh).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -281,12 +282,21 @@ int main(int argc, char** argv) {
           CUBLAS_STATUS_SUCCESS)
         std::exit(2);
     };
+    const std::string screen = std::getenv("SCREEN") != nullptr ? std::getenv("SCREEN") : "2";
+    if (screen == "cublas") {  // one launch of cuBLAS's fp32 GEMM on A:k, B:n and on A:m, B:n (for ncu)
+      cublas();
+      if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
+          CUBLAS_STATUS_SUCCESS)
+        return 2;
+      CK(cudaDeviceSynchronize());
+      cublasDestroy(handle);
+      continue;
+    }
     cublas();
     CK(cudaDeviceSynchronize());
     const float cublas_ms = median_ms(s, cublas);
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
-    const std::string screen = std::getenv("SCREEN") != nullptr ? std::getenv("SCREEN") : "2";
     if (screen == "6") {  // f11 under register caps, A:k then A:m, f10 and f11 as built beside
       run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
