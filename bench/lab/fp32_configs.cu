@@ -21,8 +21,7 @@
 // Session 25: SCREEN=4, f10 before and after its main loop became a function;
 // SCREEN=5, f11's knobs (FFMA order, fragment-read placement) beside f10;
 // SCREEN=6, f11 under register caps (__maxnreg__); SCREEN=cublas, one
-// launch of cublasSgemm on each A layout, for ncu (bench/lab/probe_s25i.sh);
-// SCREEN=8, f10 with serial split K (cuBLAS's answer on A:m, B:n).
+// launch of cublasSgemm on each A layout, for ncu (bench/lab/probe_s25i.sh).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -152,7 +151,7 @@ void run(const char* name, const Bufs& s, int n, float cublas_ms) {
 
 // f10's kernel (A:k or A:m, B:n) with its TMA maps, as f10.cu makes them;
 // `s.ref` must hold the reference of the same layout.
-using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f10::SerialSplit);
+using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>);
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
 void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
              F10Kernel kernel = &gk::f10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>) {
@@ -183,7 +182,7 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
   const gk::Params<float> p = square_params(s, n);
   const dim3 grid((n + k10::kBN - 1) / k10::kBN, (n + k10::kBM - 1) / k10::kBM);
   check_and_time(name, s, n, cublas_ms, fa.numRegs, k10::kSmemBytes,
-                 [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p, gk::f10::SerialSplit{}); });
+                 [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p); });
 }
 
 // SCREEN=6: f11's body (f11::stream_k_body, its defaults) in kernels of
@@ -252,42 +251,6 @@ void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
   CK(cudaFree(counters));
 }
 
-// f10's kernel with serial split K (f10::SerialSplit): Z slices per tile in
-// grid z, the tiles' order counters allocated and zeroed here (the kernel
-// leaves them zero).
-template <MajorA MA>
-void run_f10_split(const char* name, const Bufs& s, int n, float cublas_ms, int z) {
-  namespace k10 = gk::f10;
-  auto* kernel = &k10::gemm_tma_loads<MA, MA == MajorA::m, -1, true>;
-  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k10::kSmemBytes));
-  cudaFuncAttributes fa;
-  CK(cudaFuncGetAttributes(&fa, kernel));
-  const auto map = [&](CUtensorMap& m, const float* p, const int(&box)[2], CUtensorMapSwizzle sw) {
-    tessel::arch::sm90::TensorMapSpec t;
-    t.dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    t.global_address = p;
-    t.global_dim = {static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n), 1, 1, 1};
-    t.global_stride_bytes = {0, static_cast<std::uint64_t>(n) * 4, 0, 0, 0};
-    t.box_dim = {static_cast<std::uint32_t>(box[0]), static_cast<std::uint32_t>(box[1]), 1, 1, 1};
-    t.swizzle = sw;
-    if (!tessel::arch::sm90::encode_tiled(m, t).ok()) std::exit(3);
-  };
-  CUtensorMap ma, mb;
-  if constexpr (MA == MajorA::k)
-    map(ma, s.a, k10::kBoxAk, CU_TENSOR_MAP_SWIZZLE_64B);
-  else
-    map(ma, s.a, k10::kBoxAm, CU_TENSOR_MAP_SWIZZLE_NONE);
-  map(mb, s.b, k10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
-  const dim3 grid((n + k10::kBN - 1) / k10::kBN, (n + k10::kBM - 1) / k10::kBM, z);
-  k10::SerialSplit split;
-  CK(cudaMalloc(&split.order, sizeof(int) * grid.x * grid.y));
-  CK(cudaMemset(split.order, 0, sizeof(int) * grid.x * grid.y));
-  const gk::Params<float> p = square_params(s, n);
-  check_and_time(name, s, n, cublas_ms, fa.numRegs, k10::kSmemBytes,
-                 [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p, split); });
-  CK(cudaFree(split.order));
-}
-
 int main(int argc, char** argv) {
   for (int arg = 1; arg < argc; ++arg) {
     const int n = std::atoi(argv[arg]);
@@ -334,28 +297,7 @@ int main(int argc, char** argv) {
     const float cublas_ms = median_ms(s, cublas);
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
-    if (screen == "8") {  // f10 with serial split K (Z slices), A:m then A:k
-      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
-      CK(cudaDeviceSynchronize());
-      const auto cublas_am = [&] {
-        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
-            CUBLAS_STATUS_SUCCESS)
-          std::exit(2);
-      };
-      const float am_ms = median_ms(s, cublas_am);
-      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
-      for (int round = 0; round < 2; ++round) {
-        run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
-        run_f10_split<MajorA::m>("f10 A:m split 1", s, n, am_ms, 1);
-        run_f10_split<MajorA::m>("f10 A:m split 2", s, n, am_ms, 2);
-        run_f10_split<MajorA::m>("f10 A:m split 3", s, n, am_ms, 3);
-        run_f10_split<MajorA::m>("f10 A:m split 5", s, n, am_ms, 5);
-      }
-      naive<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
-      CK(cudaDeviceSynchronize());
-      run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
-      run_f10_split<MajorA::k>("f10 A:k split 3", s, n, cublas_ms, 3);
-    } else if (screen == "6") {  // f11 under register caps, A:k then A:m, f10 and f11 as built beside
+    if (screen == "6") {  // f11 under register caps, A:k then A:m, f10 and f11 as built beside
       run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k cap 208", s, n, cublas_ms, &f11_ak_cap208);

@@ -22,8 +22,8 @@ Status launch_f10(const GemmArgs& a, cudaStream_t stream) {
   const auto run = [&]<MajorA MA>() {
     auto* kernel = &k10::gemm_tma_loads<MA>;
     if (Status s = allow_smem(kernel, k10::kSmemBytes, "f10"); !s) return s;
-    kernel<<<tile_grid(a, k10::kBM, k10::kBN).dim(), k10::kThreads, k10::kSmemBytes, stream>>>(
-        map_a, map_b, make_params<float>(a), k10::SerialSplit{});
+    kernel<<<tile_grid(a, k10::kBM, k10::kBN).dim(), k10::kThreads, k10::kSmemBytes, stream>>>(map_a, map_b,
+                                                                                               make_params<float>(a));
     return launch_status("f10");
   };
   return a.layout.a == MajorA::k ? run.template operator()<MajorA::k>() : run.template operator()<MajorA::m>();

@@ -289,15 +289,11 @@ struct RegisterEpilogue {
 
   /// D(row, col + j) = alpha * a[j] + beta * C(row, col + j) for j < 4, the
   /// columns inside D only (`row` is inside: the caller checks it).
-  /// CPastL1: C read past L1 (ld.global.cg), for a C that other CTAs of the
-  /// same launch wrote (f10's serial split K, where C is D).
-  template <bool CPastL1 = false>
   __device__ void four(const Params<float>& p, index_t row, index_t col, const float* a) const {
     if (vec && col + 3 < p.n) {
       float4 x = make_float4(p.alpha * a[0], p.alpha * a[1], p.alpha * a[2], p.alpha * a[3]);
       if (read_c) {
-        const float4 y = CPastL1 ? __ldcg(reinterpret_cast<const float4*>(c + row * p.ldc + col))
-                                 : *reinterpret_cast<const float4*>(c + row * p.ldc + col);
+        const float4 y = *reinterpret_cast<const float4*>(c + row * p.ldc + col);
         x.x += p.beta * y.x, x.y += p.beta * y.y, x.z += p.beta * y.z, x.w += p.beta * y.w;
       }
       *reinterpret_cast<float4*>(d + row * p.ldd + col) = x;
@@ -306,7 +302,7 @@ struct RegisterEpilogue {
       for (int j = 0; j < 4; ++j) {
         if (col + j >= p.n) continue;
         float x = p.alpha * a[j];
-        if (read_c) x += p.beta * (CPastL1 ? __ldcg(c + row * p.ldc + col + j) : c[row * p.ldc + col + j]);
+        if (read_c) x += p.beta * c[row * p.ldc + col + j];
         d[row * p.ldd + col + j] = x;
       }
     }

@@ -76,9 +76,8 @@ struct ThreadTile {
   __device__ int col(int c) const { return 64 * wn + 4 * tn + 16 * (c / 4) + c % 4; }
 };
 
-/// D = alpha * acc + beta * C for this thread's 8 x 16 values (CPastL1:
-/// RegisterEpilogue::four's).
-template <MajorA MA, bool CPastL1 = false>
+/// D = alpha * acc + beta * C for this thread's 8 x 16 values.
+template <MajorA MA>
 __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, const ThreadTile& th,
                                 const float (&acc)[8][16]) {
   const f07::RegisterEpilogue out(p);
@@ -87,20 +86,9 @@ __device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, 
     const index_t row = m0 + th.row<MA>(i);
     if (row >= p.m) continue;
     TESSEL_UNROLL
-    for (int j = 0; j < 4; ++j) out.template four<CPastL1>(p, row, n0 + th.col(4 * j), &acc[i][4 * j]);
+    for (int j = 0; j < 4; ++j) out.four(p, row, n0 + th.col(4 * j), &acc[i][4 * j]);
   }
 }
-
-/// Serial split K (an instance of f10's kernel with SerialSplit): gridDim.z
-/// slices of K per tile, slice z over k-tiles [k_tiles z / Z, k_tiles (z+1) / Z).
-/// Slice 0 writes D = alpha acc + beta C; slice z > 0, once `order` of its
-/// tile reads z, adds alpha acc into D; each then moves the tile's `order`
-/// on (the last back to zero, kept zero between launches).  The slices of a
-/// tile run in blockIdx order (all of slice 0's CTAs first), so a slice
-/// waits only for CTAs that started before it.
-struct SerialSplit {
-  int* order = nullptr;  // one per tile, zero before and after a launch
-};
 
 __device__ inline void lds128(std::uint32_t addr, float* f) {
   asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
@@ -125,10 +113,10 @@ __device__ inline void lds128(std::uint32_t addr, float* f) {
 /// slower (0.989 -> 0.952 of cuBLAS at 4096^3; ptxas placed 19 of the 96
 /// LDS.128 within 20 instructions of their first use, against 6 here;
 /// bench/results/s25/s25c).
-template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1, bool Split = false>
+template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_tma_loads(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                   Params<float> p, SerialSplit split = {}) {
+                   Params<float> p) {
   extern __shared__ std::uint8_t smem_raw[];
   __shared__ alignas(8) std::uint64_t full[kStages];
   const std::uint32_t base = (arch::smem_addr(smem_raw) + kAlign - 1) & ~std::uint32_t{kAlign - 1};
@@ -137,22 +125,18 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int t = static_cast<int>(threadIdx.x);
   const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
-  // Split: this CTA's slice of K's k-tiles (SerialSplit), else all of them.
-  const int k_all = static_cast<int>((p.k + kBK - 1) / kBK);
-  const int k_first = Split ? static_cast<int>(static_cast<long long>(k_all) * blockIdx.z / gridDim.z) : 0;
-  const int k_tiles =
-      Split ? static_cast<int>(static_cast<long long>(k_all) * (blockIdx.z + 1) / gridDim.z) - k_first : k_all;
+  const int k_tiles = static_cast<int>((p.k + kBK - 1) / kBK);
 
-  // k-tile kt (of this CTA's) into stage s (thread 0): the barrier expects both boxes' bytes
+  // k-tile kt into stage s (thread 0): the barrier expects both boxes' bytes
   // (out-of-range parts count too: TMA writes zeros there).
   const auto load = [&](int kt, int s) {
     const std::uint32_t bar = bar0 + 8 * s;
     arch::sm90::mbarrier_arrive_expect_tx(bar, kStageBytesA + kStageBytesB);
     if constexpr (MA == MajorA::k)
-      arch::sm90::tma_load(sa + s * kStageBytesA, &map_a, bar, (k_first + kt) * kBK, m0);
+      arch::sm90::tma_load(sa + s * kStageBytesA, &map_a, bar, kt * kBK, m0);
     else
-      arch::sm90::tma_load(sa + s * kStageBytesA, &map_a, bar, m0, (k_first + kt) * kBK);
-    arch::sm90::tma_load(sb + s * kStageBytesB, &map_b, bar, n0, (k_first + kt) * kBK);
+      arch::sm90::tma_load(sa + s * kStageBytesA, &map_a, bar, m0, kt * kBK);
+    arch::sm90::tma_load(sb + s * kStageBytesB, &map_b, bar, n0, kt * kBK);
   };
   if (t == 0) {
     arch::sm90::prefetch_tensormap(&map_a);
@@ -254,28 +238,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (t == 0 && kt + kStages < k_tiles) load(kt + kStages, s);
   }
 
-  if constexpr (Split) {
-    // Slice z > 0 waits for slice z - 1 of its tile, then adds into D.
-    const unsigned z = blockIdx.z;
-    int* const order = split.order + blockIdx.y * gridDim.x + blockIdx.x;
-    Params<float> q = p;
-    if (z > 0) {
-      if (t == 0) {
-        int seen;
-        do {
-          asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(seen) : "l"(order) : "memory");
-        } while (seen != static_cast<int>(z) && (__nanosleep(128), true));
-      }
-      __syncthreads();
-      q.c = p.d, q.ldc = p.ldd, q.beta = 1.0f;
-    }
-    epilogue<MA, true>(q, m0, n0, th, acc);
-    __threadfence();  // this thread's part of D device-wide before the tile's order moves on
-    __syncthreads();
-    if (t == 0) atomicExch(order, z + 1 == gridDim.z ? 0 : static_cast<int>(z) + 1);
-  } else {
-    epilogue<MA>(p, m0, n0, th, acc);
-  }
+  epilogue<MA>(p, m0, n0, th, acc);
 }
 
 }  // namespace tessel::gemm_kernels::f10
