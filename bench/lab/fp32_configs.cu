@@ -21,7 +21,8 @@
 // Session 25: SCREEN=4, f10 before and after its main loop became a function;
 // SCREEN=5, f11's knobs (FFMA order, fragment-read placement) beside f10;
 // SCREEN=6, f11 under register caps (__maxnreg__); SCREEN=cublas, one
-// launch of cublasSgemm on each A layout, for ncu (bench/lab/probe_s25i.sh).
+// launch of cublasSgemm on each A layout, for ncu (bench/lab/probe_s25i.sh);
+// SCREEN=9, f11's body with a straight path for whole tiles (Form 1).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -200,6 +201,20 @@ TESSEL_F11_CAPPED(f11_am_cap232, 232, MajorA::m)
 TESSEL_F11_CAPPED(f11_ak_cap208, 208, MajorA::k)
 TESSEL_F11_CAPPED(f11_ak_cap232, 232, MajorA::k)
 TESSEL_F11_CAPPED(f11_ak_cap240, 240, MajorA::k)
+// SCREEN=9: f11's body with a straight path for whole tiles (Form 1) and the
+// next fragments read at other rows.
+#define TESSEL_F11_FORM(NAME, MA, READS, FORM)                                                                        \
+  __global__ void __launch_bounds__(gk::f11::kThreads, 1)                                                             \
+      NAME(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, gk::Params<float> p, \
+           gk::f11::StreamK sk) {                                                                                     \
+    gk::f11::stream_k_body<MA, true, READS, FORM>(map_a, map_b, p, sk);                                               \
+  }
+TESSEL_F11_FORM(f11_am_form1_r7, MajorA::m, 7, 1)
+TESSEL_F11_FORM(f11_am_form1_r3, MajorA::m, 3, 1)
+TESSEL_F11_FORM(f11_am_form1_first, MajorA::m, -1, 1)
+TESSEL_F11_FORM(f11_am_form0_r5, MajorA::m, 5, 0)
+TESSEL_F11_FORM(f11_am_form0_r0, MajorA::m, 0, 0)
+TESSEL_F11_FORM(f11_ak_form1, MajorA::k, -1, 1)
 
 // f11's kernel (stream-K on f10's tile) with its split as f11.cu makes it:
 // partial tiles and counters allocated here (the counters zeroed once; the
@@ -297,7 +312,27 @@ int main(int argc, char** argv) {
     const float cublas_ms = median_ms(s, cublas);
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
-    if (screen == "6") {  // f11 under register caps, A:k then A:m, f10 and f11 as built beside
+    if (screen == "9") {  // f11 forms: a straight path for whole tiles, other read rows; f10 beside
+      run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
+      run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
+      run_f11<MajorA::k, true>("f11 A:k form 1", s, n, cublas_ms, &f11_ak_form1);
+      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
+      CK(cudaDeviceSynchronize());
+      const auto cublas_am = [&] {
+        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
+            CUBLAS_STATUS_SUCCESS)
+          std::exit(2);
+      };
+      const float am_ms = median_ms(s, cublas_am);
+      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
+      run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
+      run_f11<MajorA::m, true, 7>("f11 A:m (r7, form 0)", s, n, am_ms);
+      run_f11<MajorA::m, true, 7>("f11 A:m form 1 r7", s, n, am_ms, &f11_am_form1_r7);
+      run_f11<MajorA::m, true, 7>("f11 A:m form 1 r3", s, n, am_ms, &f11_am_form1_r3);
+      run_f11<MajorA::m, true, 7>("f11 A:m form 1 first", s, n, am_ms, &f11_am_form1_first);
+      run_f11<MajorA::m, true, 7>("f11 A:m form 0 r5", s, n, am_ms, &f11_am_form0_r5);
+      run_f11<MajorA::m, true, 7>("f11 A:m form 0 r0", s, n, am_ms, &f11_am_form0_r0);
+    } else if (screen == "6") {  // f11 under register caps, A:k then A:m, f10 and f11 as built beside
       run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k cap 208", s, n, cublas_ms, &f11_ak_cap208);

@@ -234,7 +234,10 @@ __device__ inline void wait_count(const int* counter, int expected) {
 /// same), nothing on A:k.  3072^3: A:m 1.024, A:k 1.012 of cuBLAS.
 /// f11's kernel body (gemm_stream_k's; a function so that a screen can wrap
 /// it in kernels of other register limits, bench/lab/fp32_configs.cu).
-template <MajorA MA, bool Serpentine, int NextReadsAfterRow>
+/// Form 1 (a screen's knob): a whole tile (b < dp_tiles) takes its own
+/// straight path, f10's shape (main loop, epilogue), before the loop over
+/// pieces; form 0 runs it through that loop as a slice of one piece.
+template <MajorA MA, bool Serpentine, int NextReadsAfterRow, int Form = 0>
 __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CUtensorMap& map_b,
                                               const Params<float>& p, const StreamK& sk) {
   extern __shared__ std::uint8_t smem_raw[];
@@ -258,6 +261,15 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
   // allocates registers for one copy of it.
   const int b = static_cast<int>(blockIdx.x);
   const int c = b - sk.dp_tiles;  // stream-K CTA c (c < 0: a whole tile)
+  if constexpr (Form == 1) {
+    if (c < 0) {
+      int m0, n0;
+      corner(b, m0, n0);
+      product_of_k_range<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, st, th, t, m0, n0, 0, sk.k_tiles, 0, acc);
+      f10::epilogue<MA>(p, m0, n0, th, acc);
+      return;
+    }
+  }
   int tile = b, kb = 0, left = sk.k_tiles;
   if (c >= 0) {
     const long long first = sk.begin(c);
