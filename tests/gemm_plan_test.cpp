@@ -84,6 +84,13 @@ TEST(GemmPlan, Fp32Step) {
   EXPECT_EQ(fp32_step_for(1, 1, 1, 132), GemmImpl::f07_two_ctas_per_sm);
   EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 16), GemmImpl::f10_tma_loads);  // 32 tiles on 16 SMs: 2 full waves
   EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 0), GemmImpl::f10_tma_loads);   // no device to ask
+  // A M-major: f11 wherever it shares, full waves too (s25k: 0.994 / 1.012 against f10's 0.990 / 0.966).
+  EXPECT_EQ(fp32_step_for(4096, 4096, 4096, 132, true, true), GemmImpl::f11_stream_k);
+  EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132, true, true), GemmImpl::f11_stream_k);
+  EXPECT_EQ(fp32_step_for(3072, 3072, 3072, 132, true, true), GemmImpl::f11_stream_k);
+  EXPECT_EQ(fp32_step_for(2048, 2048, 2048, 132, true, true), GemmImpl::f10_tma_loads);   // 97 % full: no sharing
+  EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132, false, true), GemmImpl::f10_tma_loads);  // not f10's TMA kernel
+  EXPECT_EQ(fp32_step_for(256, 256, 256, 132, true, true), GemmImpl::f07_two_ctas_per_sm);
 }
 
 // f11's split (stream_k_split): the documented examples, then its promises

@@ -437,15 +437,24 @@ constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
 /// 0.90 and f10's 0.80; at 1024^3 (32 tiles) 0.81 against 0.56 and 0.31
 /// (docs/heuristics.md).  f07 is left the problems too small to share
 /// (fewer than 8 k-tiles of 16 per SM).
+/// With A M-major (`a_m_major`) f11 wherever it shares, full waves too: its
+/// whole tiles take a straight path since session 25's last screen and it
+/// measured 0.994 / 1.012 of cuBLAS at 4096^3 / 8192^3 against f10's 0.990
+/// / 0.966 (bench/results/s25/s25k); on A:k f10 stays on full waves (f11
+/// 0.895 / 0.931 against 0.913 / 0.922).
 /// C++ example: fp32_step_for(4096, 4096, 4096, 132) == f10 (512 tiles, 97 %);
+/// fp32_step_for(4096, 4096, 4096, 132, true, true) == f11;
 /// fp32_step_for(3072, 3072, 3072, 132) == f11 (288 tiles, 73 %);
 /// fp32_step_for(256, 256, 256, 132) == f07 (2 tiles of 16 k-tiles).
-constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool tma_kernel = true) {
+constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool tma_kernel = true,
+                                 bool a_m_major = false) {
   if (sms <= 0) return GemmImpl::f10_tma_loads;
   const index_t tiles = plan_detail::ceil_div(m, 128) * plan_detail::ceil_div(n, 256);
   const index_t slots = plan_detail::ceil_div(tiles, sms) * sms;
+  const bool shares = tma_kernel && stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0;
+  if (shares && a_m_major) return GemmImpl::f11_stream_k;
   if (10 * tiles >= 9 * slots) return GemmImpl::f10_tma_loads;
-  if (tma_kernel && stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0) return GemmImpl::f11_stream_k;
+  if (shares) return GemmImpl::f11_stream_k;
   return GemmImpl::f07_two_ctas_per_sm;
 }
 

@@ -461,7 +461,8 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     // fp32 inputs: rule 9 (tessel/gemm_plan.hpp), f10 where the 128 x 256
     // tile's waves are at least 90 % full, below f11 where it shares tiles
     // along K, else f07; on every device (no tuning).
-    plan.impl = fp32_step_for(args.m, args.n, args.k, device_traits().sms, gemm_launch::f10_kernel_applies(args));
+    plan.impl = fp32_step_for(args.m, args.n, args.k, device_traits().sms, gemm_launch::f10_kernel_applies(args),
+                              args.layout.a == MajorA::m);
     plan.tuning = args.tuning;
     const std::string step = short_name(plan.impl);
     plan.why = "fp32 inputs: " + step + (fused ? ", unfused epilogue" : "");

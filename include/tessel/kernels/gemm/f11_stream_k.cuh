@@ -328,11 +328,14 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
   }
 }
 
-template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1>
+/// Form 1, a straight path for whole tiles, since the SCREEN=9 screen
+/// (bench/results/s25/s25k): A:m 0.963 -> 0.994 of cuBLAS at 4096^3 and
+/// 0.941 -> 1.012 at 8192^3; A:k 0.892 -> 0.895 and 0.899 -> 0.931.
+template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1, int Form = 1>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Params<float> p,
                   StreamK sk) {
-  stream_k_body<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, p, sk);
+  stream_k_body<MA, Serpentine, NextReadsAfterRow, Form>(map_a, map_b, p, sk);
 }
 
 }  // namespace tessel::gemm_kernels::f11
