@@ -150,16 +150,11 @@ void run(const char* name, const Bufs& s, int n, float cublas_ms) {
                  [&] { kernel<<<grid, gk::f08::kThreads, Cfg::kSmemBytes>>>(p); });
 }
 
-// f10's kernel (A:k or A:m, B:n) with its TMA maps, as f10.cu makes them;
-// `s.ref` must hold the reference of the same layout.
-using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>);
-template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
-void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
-             F10Kernel kernel = &gk::f10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>) {
+// The TMA maps of f10's and f11's kernels on the n x n problem of `s`, as
+// f10.cu makes them: A:k {K, M} in 64-byte swizzled boxes or A:m {M, K}, B:n.
+template <MajorA MA>
+void f10_maps(const Bufs& s, int n, CUtensorMap& ma, CUtensorMap& mb) {
   namespace k10 = gk::f10;
-  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k10::kSmemBytes));
-  cudaFuncAttributes fa;
-  CK(cudaFuncGetAttributes(&fa, kernel));
   const auto map = [&](CUtensorMap& m, const float* p, const int(&box)[2], CUtensorMapSwizzle sw) {
     tessel::arch::sm90::TensorMapSpec t;
     t.dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
@@ -174,12 +169,25 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
       std::exit(3);
     }
   };
-  CUtensorMap ma, mb;
   if constexpr (MA == MajorA::k)
     map(ma, s.a, k10::kBoxAk, CU_TENSOR_MAP_SWIZZLE_64B);
   else
     map(ma, s.a, k10::kBoxAm, CU_TENSOR_MAP_SWIZZLE_NONE);
   map(mb, s.b, k10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
+}
+
+// f10's kernel (A:k or A:m, B:n) with its TMA maps, as f10.cu makes them;
+// `s.ref` must hold the reference of the same layout.
+using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>);
+template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
+void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
+             F10Kernel kernel = &gk::f10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>) {
+  namespace k10 = gk::f10;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k10::kSmemBytes));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, kernel));
+  CUtensorMap ma, mb;
+  f10_maps<MA>(s, n, ma, mb);
   const gk::Params<float> p = square_params(s, n);
   const dim3 grid((n + k10::kBN - 1) / k10::kBN, (n + k10::kBM - 1) / k10::kBM);
   check_and_time(name, s, n, cublas_ms, fa.numRegs, k10::kSmemBytes,
@@ -227,22 +235,8 @@ void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k11::kSmemBytes));
   cudaFuncAttributes fa;
   CK(cudaFuncGetAttributes(&fa, kernel));
-  const auto map = [&](CUtensorMap& m, const float* p, const int(&box)[2], CUtensorMapSwizzle sw) {
-    tessel::arch::sm90::TensorMapSpec t;
-    t.dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    t.global_address = p;
-    t.global_dim = {static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n), 1, 1, 1};
-    t.global_stride_bytes = {0, static_cast<std::uint64_t>(n) * 4, 0, 0, 0};
-    t.box_dim = {static_cast<std::uint32_t>(box[0]), static_cast<std::uint32_t>(box[1]), 1, 1, 1};
-    t.swizzle = sw;
-    if (!tessel::arch::sm90::encode_tiled(m, t).ok()) std::exit(3);
-  };
   CUtensorMap ma, mb;
-  if constexpr (MA == MajorA::k)
-    map(ma, s.a, gk::f10::kBoxAk, CU_TENSOR_MAP_SWIZZLE_64B);
-  else
-    map(ma, s.a, gk::f10::kBoxAm, CU_TENSOR_MAP_SWIZZLE_NONE);
-  map(mb, s.b, gk::f10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
+  f10_maps<MA>(s, n, ma, mb);
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   k11::StreamK sk;
