@@ -306,19 +306,25 @@ int main(int argc, char** argv) {
     const float cublas_ms = median_ms(s, cublas);
     std::printf("%-28s n=%d %.4f ms  %.2f TFLOP/s\n", "cublasSgemm", n, cublas_ms,
                 2.0 * n * n * static_cast<double>(n) / (cublas_ms * 1e9));
+    // The A:m screens: the same buffer read as column-major A, its naive
+    // reference (into s.ref) and cuBLAS's time on that layout.
+    const auto cublas_am = [&] {
+      if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
+          CUBLAS_STATUS_SUCCESS)
+        std::exit(2);
+    };
+    const auto to_a_m = [&] {
+      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
+      CK(cudaDeviceSynchronize());
+      const float ms = median_ms(s, cublas_am);
+      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, ms);
+      return ms;
+    };
     if (screen == "9") {  // f11 forms: a straight path for whole tiles, other read rows; f10 beside
       run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k form 1", s, n, cublas_ms, &f11_ak_form1);
-      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
-      CK(cudaDeviceSynchronize());
-      const auto cublas_am = [&] {
-        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
-            CUBLAS_STATUS_SUCCESS)
-          std::exit(2);
-      };
-      const float am_ms = median_ms(s, cublas_am);
-      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
+      const float am_ms = to_a_m();
       run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
       run_f11<MajorA::m, true, 7>("f11 A:m (r7, form 0)", s, n, am_ms);
       run_f11<MajorA::m, true, 7>("f11 A:m form 1 r7", s, n, am_ms, &f11_am_form1_r7);
@@ -332,15 +338,7 @@ int main(int argc, char** argv) {
       run_f11<MajorA::k, true>("f11 A:k cap 208", s, n, cublas_ms, &f11_ak_cap208);
       run_f11<MajorA::k, true>("f11 A:k cap 232", s, n, cublas_ms, &f11_ak_cap232);
       run_f11<MajorA::k, true>("f11 A:k cap 240", s, n, cublas_ms, &f11_ak_cap240);
-      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
-      CK(cudaDeviceSynchronize());
-      const auto cublas_am = [&] {
-        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
-            CUBLAS_STATUS_SUCCESS)
-          std::exit(2);
-      };
-      const float am_ms = median_ms(s, cublas_am);
-      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
+      const float am_ms = to_a_m();
       run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
       run_f11<MajorA::m, true, 7>("f11 A:m", s, n, am_ms);
       run_f11<MajorA::m, true, 7>("f11 A:m cap 204", s, n, am_ms, &f11_am_cap204);
@@ -351,15 +349,7 @@ int main(int argc, char** argv) {
       run_f11<MajorA::k, false>("f11 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k serp", s, n, cublas_ms);
       run_f11<MajorA::k, false, 3>("f11 A:k after row 3", s, n, cublas_ms);
-      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
-      CK(cudaDeviceSynchronize());
-      const auto cublas_am = [&] {
-        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
-            CUBLAS_STATUS_SUCCESS)
-          std::exit(2);
-      };
-      const float am_ms = median_ms(s, cublas_am);
-      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
+      const float am_ms = to_a_m();
       run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
       run_f11<MajorA::m, true>("f11 A:m serp", s, n, am_ms);
       run_f11<MajorA::m, false>("f11 A:m", s, n, am_ms);
@@ -375,15 +365,7 @@ int main(int argc, char** argv) {
         run_f10<MajorA::k, false>("f10 A:k before", s, n, cublas_ms, &gk::f10_before::gemm_tma_loads<MajorA::k>);
         run_f10<MajorA::k, false>("f10 A:k after", s, n, cublas_ms);
       }
-      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
-      CK(cudaDeviceSynchronize());
-      const auto cublas_am = [&] {
-        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
-            CUBLAS_STATUS_SUCCESS)
-          std::exit(2);
-      };
-      const float am_ms = median_ms(s, cublas_am);
-      std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, am_ms);
+      const float am_ms = to_a_m();
       for (int round = 0; round < 2; ++round) {
         run_f10<MajorA::m, true>("f10 A:m before", s, n, am_ms, &gk::f10_before::gemm_tma_loads<MajorA::m>);
         run_f10<MajorA::m, true>("f10 A:m after", s, n, am_ms);
@@ -394,16 +376,8 @@ int main(int argc, char** argv) {
     } else if (screen == "3") {  // f10's fragment reads placed in the k-step, A:k then A:m
       run_f10<MajorA::k, false>("f10 A:k reads first", s, n, cublas_ms);
       run_f10<MajorA::k, false, 3>("f10 A:k reads after row 3", s, n, cublas_ms);
-      // A:m: the same buffer read as column-major A; its reference and cuBLAS's.
-      naive_am<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(s.a, s.b, s.ref, n, n, n);
-      CK(cudaDeviceSynchronize());
-      const auto cublas_am = [&] {
-        if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, s.b, n, s.a, n, &zero, s.d, n) !=
-            CUBLAS_STATUS_SUCCESS)
-          std::exit(2);
-      };
-      check_and_time("cublasSgemm A:m", s, n, 0.0f, 0, 0, cublas_am);
-      const float am_ms = median_ms(s, cublas_am);
+      const float am_ms = to_a_m();
+      check_and_time("cublasSgemm A:m", s, n, 0.0f, 0, 0, cublas_am);  // cuBLAS's own exactness on A:m
       run_f10<MajorA::m, true>("f10 A:m reads first", s, n, am_ms);
       run_f10<MajorA::m, true, 1>("f10 A:m reads after row 1", s, n, am_ms);
       run_f10<MajorA::m, true, 3>("f10 A:m reads after row 3", s, n, am_ms);
