@@ -30,8 +30,8 @@ index_t tiles_of(const GemmArgs& a) {
 Status check_f11(const GemmArgs& a) {
   if (!f10_maps::kernel_applies(a)) return check_f08(a);
   if (Status s = check_tile_grid(a, k11::kBM, k11::kBN, "f11"); !s) return s;
-  if (tiles_of(a) > INT_MAX / 2)
-    return Status::failure(Status::unsupported, "f11: " + std::to_string(tiles_of(a)) +
+  if (const index_t tiles = tiles_of(a); tiles > INT_MAX / 2)
+    return Status::failure(Status::unsupported, "f11: " + std::to_string(tiles) +
                                                     " tiles of 128 x 256 exceed the one-dimensional grid's 2^30");
   return Status::success();
 }
@@ -50,22 +50,15 @@ Status launch_f11(const GemmArgs& a, cudaStream_t stream) {
   sk.dp_tiles = static_cast<int>(split.dp_tiles);
   sk.sk_ctas = split.sk_ctas;
   sk.sk_iters = static_cast<long long>(split.sk_tiles) * sk.k_tiles;
-  void* partials = nullptr;
+  PartialsAndCounters mem;
   if (sk.sk_ctas > 0) {
-    const auto counters = static_cast<std::size_t>(split.sk_tiles);
     const std::size_t partial_bytes = static_cast<std::size_t>(sk.sk_ctas) * k11::kPartialFloats * sizeof(float);
-    int* kept = split_counters(counters, stream);
-    const std::size_t bytes = partial_bytes + (kept != nullptr ? 0 : counters * sizeof(int));
-    partials = workspace_alloc(bytes, stream);
-    if (partials == nullptr)
-      return Status::failure(Status::cuda_error, "f11: cannot allocate stream-K's partial tiles (" +
-                                                     std::to_string(bytes >> 20) + " MiB) from tessel's memory pool");
-    sk.partials = static_cast<float*>(partials);
-    sk.counters = kept != nullptr ? kept : reinterpret_cast<int*>(static_cast<char*>(partials) + partial_bytes);
-    if (kept == nullptr && cudaMemsetAsync(sk.counters, 0, counters * sizeof(int), stream) != cudaSuccess) {
-      (void)cudaFreeAsync(partials, stream);
-      return launch_status("f11 (stream-K's counters)");
-    }
+    if (Status s = mem.make(partial_bytes, static_cast<std::size_t>(split.sk_tiles), stream, "f11",
+                            "stream-K's partial tiles", "stream-K's counters");
+        !s)
+      return s;
+    sk.partials = mem.partials;
+    sk.counters = mem.counters;
   }
   const auto run = [&]<MajorA MA>() {
     auto* kernel = &k11::gemm_stream_k<MA>;
@@ -75,7 +68,7 @@ Status launch_f11(const GemmArgs& a, cudaStream_t stream) {
     return launch_status("f11");
   };
   Status s = a.layout.a == MajorA::k ? run.template operator()<MajorA::k>() : run.template operator()<MajorA::m>();
-  if (partials != nullptr) (void)cudaFreeAsync(partials, stream);  // after the launch, in stream order
+  mem.release(stream);  // after the launch, in stream order
   return s;
 }
 

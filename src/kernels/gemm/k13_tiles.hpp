@@ -14,12 +14,10 @@ namespace tessel::gemm_launch::k13 {
 
 namespace gk = gemm_kernels::k13;
 
-/// Split K's workspace: the partial tiles from tessel's stream-ordered pool,
-/// and one counter per output tile, the stream's kept-zero array
-/// (split_counters, workspace.hpp) or, where there is none, counters after
-/// the partials zeroed on the stream.
+/// Split K's workspace: one partial tile per split of each output tile and
+/// one counter per output tile (PartialsAndCounters, workspace.hpp).
 struct Workspace {
-  void* ptr = nullptr;
+  PartialsAndCounters mem;
   gk::SplitK sk;
   Status make(index_t tiles, int splits, int bn, cudaStream_t stream) {
     sk.splits = splits;
@@ -27,24 +25,13 @@ struct Workspace {
     const auto counters = static_cast<std::size_t>(tiles);
     const std::size_t partial_bytes =
         counters * static_cast<std::size_t>(splits) * gk::kBM * static_cast<std::size_t>(bn) * 4;
-    int* kept = split_counters(counters, stream);
-    const std::size_t bytes = partial_bytes + (kept != nullptr ? 0 : counters * sizeof(int));
-    ptr = workspace_alloc(bytes, stream);
-    if (ptr == nullptr)
-      return Status::failure(Status::cuda_error, "k13: cannot allocate split K's workspace of " +
-                                                     std::to_string(bytes >> 20) + " MiB from tessel's memory pool");
-    sk.partials = static_cast<float*>(ptr);
-    sk.counters = kept != nullptr ? kept : reinterpret_cast<int*>(static_cast<char*>(ptr) + partial_bytes);
-    if (kept == nullptr && cudaMemsetAsync(sk.counters, 0, counters * sizeof(int), stream) != cudaSuccess) {
-      release(stream);
-      return launch_status("k13 (split K's counters)");
-    }
+    if (Status s = mem.make(partial_bytes, counters, stream, "k13", "split K's workspace", "split K's counters"); !s)
+      return s;
+    sk.partials = mem.partials;
+    sk.counters = mem.counters;
     return Status::success();
   }
-  void release(cudaStream_t stream) {
-    if (ptr != nullptr) (void)cudaFreeAsync(ptr, stream);
-    ptr = nullptr;
-  }
+  void release(cudaStream_t stream) { mem.release(stream); }
 };
 
 /// The kernel parameters of configuration Cfg: Params<T>, or for a fused

@@ -16,6 +16,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <string>
+
+#include "src/kernels/gemm/launch.hpp"
 
 namespace tessel::gemm_launch {
 
@@ -114,5 +117,37 @@ inline int* split_counters(std::size_t count, cudaStream_t stream) {
   *slot = Slot{device, id, fresh, n};
   return fresh;
 }
+
+/// One launch's partial tiles and their counters (k13's split K, f11's
+/// stream-K): `partial_bytes` from tessel's pool, then `counters` ints, the
+/// stream's kept-zero array (split_counters) or, where there is none, ints
+/// after the partials, zeroed on the stream.  release() after the launch,
+/// in stream order.  Errors name `step` and what failed: `partials_name`
+/// (the allocation) or `counters_name` (the zeroing).
+struct PartialsAndCounters {
+  void* ptr = nullptr;
+  float* partials = nullptr;
+  int* counters = nullptr;
+  Status make(std::size_t partial_bytes, std::size_t count, cudaStream_t stream, const char* step,
+              const char* partials_name, const char* counters_name) {
+    int* kept = split_counters(count, stream);
+    const std::size_t bytes = partial_bytes + (kept != nullptr ? 0 : count * sizeof(int));
+    ptr = workspace_alloc(bytes, stream);
+    if (ptr == nullptr)
+      return Status::failure(Status::cuda_error, std::string(step) + ": cannot allocate " + partials_name + " of " +
+                                                     std::to_string(bytes >> 20) + " MiB from tessel's memory pool");
+    partials = static_cast<float*>(ptr);
+    counters = kept != nullptr ? kept : reinterpret_cast<int*>(static_cast<char*>(ptr) + partial_bytes);
+    if (kept == nullptr && cudaMemsetAsync(counters, 0, count * sizeof(int), stream) != cudaSuccess) {
+      release(stream);
+      return launch_status((std::string(step) + " (" + counters_name + ")").c_str());
+    }
+    return Status::success();
+  }
+  void release(cudaStream_t stream) {
+    if (ptr != nullptr) (void)cudaFreeAsync(ptr, stream);
+    ptr = nullptr;
+  }
+};
 
 }  // namespace tessel::gemm_launch
