@@ -223,6 +223,21 @@ TESSEL_F11_FORM(f11_am_form1_first, MajorA::m, -1, 1)
 TESSEL_F11_FORM(f11_am_form0_r5, MajorA::m, 5, 0)
 TESSEL_F11_FORM(f11_am_form0_r0, MajorA::m, 0, 0)
 TESSEL_F11_FORM(f11_ak_form1, MajorA::k, -1, 1)
+// SCREEN=10: the stream-K CTAs first in the grid (form 2).
+TESSEL_F11_FORM(f11_am_form2, MajorA::m, 7, 2)
+TESSEL_F11_FORM(f11_ak_form2, MajorA::k, -1, 2)
+
+// SCREEN=10's splits of the tiles (run_f11's split_mode): 0 stream_k_split's
+// (all full waves but the last whole); 1 every full wave whole, only the
+// remainder shared; 2 every tile shared; 3 all full waves but the last two
+// whole.
+tessel::StreamKSplit lab_split(int tiles, int k_tiles, int sms, int mode) {
+  const tessel::StreamKSplit split = tessel::stream_k_split(tiles, k_tiles, sms);
+  if (mode == 0 || split.sk_ctas == 0) return split;
+  const int waves = tiles / sms;
+  const int dp = mode == 1 ? waves * sms : mode == 2 ? 0 : (waves >= 2 ? (waves - 2) * sms : 0);
+  return {dp, tiles - dp, sms};
+}
 
 // f11's kernel (stream-K on f10's tile) with its split as f11.cu makes it:
 // partial tiles and counters allocated here (the counters zeroed once; the
@@ -230,7 +245,7 @@ TESSEL_F11_FORM(f11_ak_form1, MajorA::k, -1, 1)
 using F11Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f11::StreamK);
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
 void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
-             F11Kernel kernel = &gk::f11::gemm_stream_k<MA, Serpentine, NextReadsAfterRow>) {
+             F11Kernel kernel = &gk::f11::gemm_stream_k<MA, Serpentine, NextReadsAfterRow>, int split_mode = 0) {
   namespace k11 = gk::f11;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k11::kSmemBytes));
   cudaFuncAttributes fa;
@@ -243,7 +258,7 @@ void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
   sk.tiles_n = (n + k11::kBN - 1) / k11::kBN;
   const int tiles = sk.tiles_n * ((n + k11::kBM - 1) / k11::kBM);
   sk.k_tiles = (n + k11::kBK - 1) / k11::kBK;
-  const tessel::StreamKSplit split = tessel::stream_k_split(tiles, sk.k_tiles, sms);
+  const tessel::StreamKSplit split = lab_split(tiles, sk.k_tiles, sms, split_mode);
   sk.dp_tiles = static_cast<int>(split.dp_tiles);
   sk.sk_ctas = split.sk_ctas;
   sk.sk_iters = static_cast<long long>(split.sk_tiles) * sk.k_tiles;
@@ -320,7 +335,21 @@ int main(int argc, char** argv) {
       std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, ms);
       return ms;
     };
-    if (screen == "9") {  // f11 forms: a straight path for whole tiles, other read rows; f10 beside
+    if (screen == "10") {  // f11's splits and the stream-K CTAs first (form 2), A:m then A:k
+      const float am_ms = to_a_m();
+      run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
+      run_f11<MajorA::m, true, 7>("f11 A:m", s, n, am_ms);
+      run_f11<MajorA::m, true, 7>("f11 A:m remainder only", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 1);
+      run_f11<MajorA::m, true, 7>("f11 A:m all shared", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 2);
+      run_f11<MajorA::m, true, 7>("f11 A:m two waves shared", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 3);
+      run_f11<MajorA::m, true, 7>("f11 A:m sk first", s, n, am_ms, &f11_am_form2);
+      run_f11<MajorA::m, true, 7>("f11 A:m sk first, rem only", s, n, am_ms, &f11_am_form2, 1);
+      run_f11<MajorA::m, true, 7>("f11 A:m (again)", s, n, am_ms);
+    } else if (screen == "ncu11") {  // one launch each of f10 and f11 on A:m (for ncu)
+      const float am_ms = to_a_m();
+      run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
+      run_f11<MajorA::m, true, 7>("f11 A:m", s, n, am_ms);
+    } else if (screen == "9") {  // f11 forms: a straight path for whole tiles, other read rows; f10 beside
       run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k form 1", s, n, cublas_ms, &f11_ak_form1);

@@ -236,7 +236,9 @@ __device__ inline void wait_count(const int* counter, int expected) {
 /// it in kernels of other register limits, bench/lab/fp32_configs.cu).
 /// Form 1 (a screen's knob): a whole tile (b < dp_tiles) takes its own
 /// straight path, f10's shape (main loop, epilogue), before the loop over
-/// pieces; form 0 runs it through that loop as a slice of one piece.
+/// pieces; form 0 runs it through that loop as a slice of one piece; form 2
+/// is form 1 with the stream-K CTAs first in the grid (b < sk_ctas), the
+/// whole tiles after them.
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow, int Form = 0>
 __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CUtensorMap& map_b,
                                               const Params<float>& p, const StreamK& sk) {
@@ -260,11 +262,14 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
   // in 32-bit values.  One call of the main loop for both, so that ptxas
   // allocates registers for one copy of it.
   const int b = static_cast<int>(blockIdx.x);
-  const int c = b - sk.dp_tiles;  // stream-K CTA c (c < 0: a whole tile)
-  if constexpr (Form == 1) {
+  // Stream-K CTA c (c < 0: whole tile `whole`).  Forms 0 and 1 put the whole
+  // tiles first in the grid, form 2 the stream-K CTAs.
+  const int c = Form == 2 ? (b < sk.sk_ctas ? b : -1) : b - sk.dp_tiles;
+  const int whole = Form == 2 ? b - sk.sk_ctas : b;
+  if constexpr (Form >= 1) {
     if (c < 0) {
       int m0, n0;
-      corner(b, m0, n0);
+      corner(whole, m0, n0);
       product_of_k_range<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, st, th, t, m0, n0, 0, sk.k_tiles, 0, acc);
       f10::epilogue<MA>(p, m0, n0, th, acc);
       return;
