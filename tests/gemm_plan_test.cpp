@@ -95,18 +95,19 @@ TEST(GemmPlan, Fp32Step) {
 
 // f11's split (stream_k_split): the documented examples, then its promises
 // on a sweep of grids: the data-parallel tiles are whole waves, the shared
-// ones one wave plus the remainder (or all of them below a wave), every
-// slice at least kMinSliceKTiles k-tiles and at most one CTA per SM, and
-// the slices (f11_stream_k.cuh's begin(c)) cover every shared k-tile once,
-// with sizes differing by at most one.
+// ones the remainder (with the last full wave only where the remainder alone
+// would give slices too short), every slice at least kMinSliceKTiles k-tiles
+// and at most one CTA per SM, and the slices (f11_stream_k.cuh's begin(c))
+// cover every shared k-tile once, with sizes differing by at most one.
 TEST(GemmPlan, StreamKSplit) {
-  EXPECT_EQ(stream_k_split(512, 256, 132), (StreamKSplit{264, 248, 132}));    // 4096^3
-  EXPECT_EQ(stream_k_split(528, 256, 132), (StreamKSplit{528, 0, 0}));        // whole waves
-  EXPECT_EQ(stream_k_split(2048, 512, 132), (StreamKSplit{1848, 200, 132}));  // 8192^3
-  EXPECT_EQ(stream_k_split(263, 256, 132), (StreamKSplit{263, 0, 0}));        // last wave 131/132 full: not worth it
-  EXPECT_EQ(stream_k_split(32, 63, 132), (StreamKSplit{0, 32, 132}));         // 1000^3: every tile shared
-  EXPECT_EQ(stream_k_split(3, 3, 132), (StreamKSplit{3, 0, 0}));              // slices too short
-  EXPECT_EQ(stream_k_split(100, 100, 0), (StreamKSplit{100, 0, 0}));          // no SM count
+  EXPECT_EQ(stream_k_split(512, 256, 132), (StreamKSplit{396, 116, 132}));   // 4096^3
+  EXPECT_EQ(stream_k_split(528, 256, 132), (StreamKSplit{528, 0, 0}));       // whole waves
+  EXPECT_EQ(stream_k_split(2048, 512, 132), (StreamKSplit{1980, 68, 132}));  // 8192^3
+  EXPECT_EQ(stream_k_split(263, 256, 132), (StreamKSplit{263, 0, 0}));       // last wave 131/132 full: not worth it
+  EXPECT_EQ(stream_k_split(32, 63, 132), (StreamKSplit{0, 32, 132}));        // 1000^3: every tile shared
+  EXPECT_EQ(stream_k_split(133, 16, 132), (StreamKSplit{0, 133, 132}));      // 1 tile left: the last wave shared too
+  EXPECT_EQ(stream_k_split(3, 3, 132), (StreamKSplit{3, 0, 0}));             // slices too short
+  EXPECT_EQ(stream_k_split(100, 100, 0), (StreamKSplit{100, 0, 0}));         // no SM count
   for (int sms : {1, 7, 78, 132, 144})
     for (index_t tiles : {1, 2, 5, 77, 131, 133, 200, 264, 300, 1000, 2048, 4099})
       for (index_t k_tiles : {1, 2, 7, 8, 64, 65, 513}) {
@@ -118,7 +119,9 @@ TEST(GemmPlan, StreamKSplit) {
         }
         ASSERT_EQ(sp.sk_ctas, sms);
         ASSERT_EQ(sp.dp_tiles % sms, 0);
-        ASSERT_TRUE(sp.sk_tiles < sms || (sp.sk_tiles >= sms && sp.sk_tiles < 2 * sms)) << tiles;
+        ASSERT_EQ(sp.sk_tiles % sms, tiles % sms);
+        ASSERT_LT(sp.sk_tiles, 2 * sms) << tiles;
+        if (sp.sk_tiles > sms) ASSERT_LT((tiles % sms) * k_tiles, kMinSliceKTiles * sms) << tiles;  // the fallback only
         ASSERT_NE(tiles % sms, 0);
         const index_t iters = sp.sk_tiles * k_tiles;
         index_t covered = 0, prev_end = 0;

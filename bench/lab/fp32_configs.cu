@@ -228,14 +228,14 @@ TESSEL_F11_FORM(f11_am_form2, MajorA::m, 7, 2)
 TESSEL_F11_FORM(f11_ak_form2, MajorA::k, -1, 2)
 
 // SCREEN=10's splits of the tiles (run_f11's split_mode): 0 stream_k_split's
-// (all full waves but the last whole); 1 every full wave whole, only the
-// remainder shared; 2 every tile shared; 3 all full waves but the last two
-// whole.
+// (since session 26: every full wave whole, the remainder shared); 1 the
+// last full wave shared too (session 25's split); 2 every tile shared; 3
+// all full waves but the last two whole.
 tessel::StreamKSplit lab_split(int tiles, int k_tiles, int sms, int mode) {
   const tessel::StreamKSplit split = tessel::stream_k_split(tiles, k_tiles, sms);
   if (mode == 0 || split.sk_ctas == 0) return split;
   const int waves = tiles / sms;
-  const int dp = mode == 1 ? waves * sms : mode == 2 ? 0 : (waves >= 2 ? (waves - 2) * sms : 0);
+  const int dp = mode == 1 ? (waves >= 1 ? (waves - 1) * sms : 0) : mode == 2 ? 0 : (waves >= 2 ? (waves - 2) * sms : 0);
   return {dp, tiles - dp, sms};
 }
 
@@ -335,15 +335,18 @@ int main(int argc, char** argv) {
       std::printf("%-28s n=%d %.4f ms\n", "cublasSgemm A:m", n, ms);
       return ms;
     };
-    if (screen == "10") {  // f11's splits and the stream-K CTAs first (form 2), A:m then A:k
+    if (screen == "10") {  // f11's splits and the stream-K CTAs first (form 2), A:k then A:m
+      run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
+      run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
+      run_f11<MajorA::k, true>("f11 A:k form 1", s, n, cublas_ms, &f11_ak_form1);
+      run_f11<MajorA::k, true>("f11 A:k s25 split form 1", s, n, cublas_ms, &f11_ak_form1, 1);
       const float am_ms = to_a_m();
       run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
       run_f11<MajorA::m, true, 7>("f11 A:m", s, n, am_ms);
-      run_f11<MajorA::m, true, 7>("f11 A:m remainder only", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 1);
+      run_f11<MajorA::m, true, 7>("f11 A:m form 1", s, n, am_ms, &f11_am_form1_r7);
+      run_f11<MajorA::m, true, 7>("f11 A:m s25 split", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 1);
+      run_f11<MajorA::m, true, 7>("f11 A:m s25 split form 1", s, n, am_ms, &f11_am_form1_r7, 1);
       run_f11<MajorA::m, true, 7>("f11 A:m all shared", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 2);
-      run_f11<MajorA::m, true, 7>("f11 A:m two waves shared", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 3);
-      run_f11<MajorA::m, true, 7>("f11 A:m sk first", s, n, am_ms, &f11_am_form2);
-      run_f11<MajorA::m, true, 7>("f11 A:m sk first, rem only", s, n, am_ms, &f11_am_form2, 1);
       run_f11<MajorA::m, true, 7>("f11 A:m (again)", s, n, am_ms);
     } else if (screen == "ncu11") {  // one launch each of f10 and f11 on A:m (for ncu)
       const float am_ms = to_a_m();

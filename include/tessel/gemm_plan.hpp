@@ -398,14 +398,20 @@ constexpr int plan_batched_tile(index_t m, index_t n, index_t k, index_t batch, 
 }
 
 /// f11's split of `tiles` output tiles of `k_tiles` k-tiles each over `sms`
-/// SMs (one CTA per SM): the tiles of all full waves but the last run whole
-/// (`dp_tiles`, one CTA each); the rest (`sk_tiles`: one wave plus the
-/// remainder, or all tiles when there is less than a wave) are shared along K
-/// by `sk_ctas` CTAs of equal slices.  No sharing (sk_ctas 0, every tile
-/// whole) where the waves are whole or the last one is at least 95 % full,
-/// or where a slice would be shorter than kMinSliceKTiles k-tiles.
-/// C++ example: stream_k_split(512, 256, 132) == StreamKSplit{264, 248, 132} (4096^3:
-/// 2 waves whole, 248 tiles in 132 slices of 481 k-tiles);
+/// SMs (one CTA per SM): the tiles of all full waves run whole (`dp_tiles`,
+/// one CTA each); the remainder (`sk_tiles`, fewer than a wave) is shared
+/// along K by `sk_ctas` CTAs of equal slices.  Where the remainder is too
+/// small for slices of kMinSliceKTiles k-tiles, the last full wave is shared
+/// with it.  No sharing (sk_ctas 0, every tile whole) where the waves are
+/// whole or the last one is at least 95 % full, or where even then a slice
+/// would be shorter than kMinSliceKTiles k-tiles.
+/// Why only the remainder: CTAs on slices run at unrelated k positions, so
+/// their operands come from DRAM (f11 at 4096^3 with a wave and the
+/// remainder shared: 1.70 GB read from DRAM, L2 hit rate 34 %; f10: 0.34 GB,
+/// 79 %), and the fewer tiles are shared the less that costs: A:m 0.994 ->
+/// 1.018 of cuBLAS at 4096^3, 1.012 -> 1.017 at 8192^3 (session 26).
+/// C++ example: stream_k_split(512, 256, 132) == StreamKSplit{396, 116, 132} (4096^3:
+/// 3 waves whole, 116 tiles in 132 slices of 224 or 225 k-tiles);
 /// stream_k_split(528, 256, 132) == StreamKSplit{528, 0, 0} (4 whole waves).
 struct StreamKSplit {
   index_t dp_tiles = 0, sk_tiles = 0;
@@ -416,11 +422,10 @@ inline constexpr index_t kMinSliceKTiles = 8;
 constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
   const StreamKSplit whole{tiles, 0, 0};
   if (sms <= 0 || tiles <= 0 || tiles % sms == 0 || 20 * (tiles % sms) >= 19 * sms) return whole;
-  const index_t waves = tiles / sms;
-  const index_t dp = waves >= 1 ? (waves - 1) * sms : 0;
-  const index_t sk_tiles = tiles - dp;
-  if (sk_tiles * k_tiles < kMinSliceKTiles * sms) return whole;
-  return {dp, sk_tiles, sms};
+  const index_t rest = tiles % sms;
+  if (rest * k_tiles >= kMinSliceKTiles * sms) return {tiles - rest, rest, sms};
+  if (tiles > sms && (rest + sms) * k_tiles >= kMinSliceKTiles * sms) return {tiles - rest - sms, rest + sms, sms};
+  return whole;
 }
 
 /// Rule 9 (fp32 inputs): f10 (128 x 256 tiles, one CTA of 8 warps per SM;

@@ -1806,7 +1806,7 @@ TEST(GemmSplitK, CountersStayZeroAcrossCallsStreamsGrowthAndGraphs) {
 // f11 (stream-K): tiles shared along K by several CTAs, each contribution a
 // partial tile that the tile's owner adds.  Exact on small integers for
 // shapes whose split shares tiles on this GPU (stream_k_split): 1.5 and 2.5
-// waves (a data-parallel part before the shared one), a grid smaller than
+// waves (whole waves beside the shared half wave), a grid smaller than
 // a wave (every tile shared, up to 9 CTAs on one tile), both A layouts,
 // beta with C; repeated calls and a second stream (the kept-zero counters
 // must be zero again after each launch), a captured graph (counters of its
@@ -1822,8 +1822,8 @@ TEST(GemmStreamK, SharedTilesExactAcrossLayoutsStreamsGraphsAndDeterministic) {
   };
   const index_t wave = sms;  // tiles of 128 x 256 per wave
   const std::vector<Shape> shapes = {
-      {128 * (wave + wave / 2), 256, 512},  // 1.5 waves: all shared
-      {128 * ((5 * wave) / 2), 256, 1000},  // 2.5 waves: one whole, 1.5 shared; K not a multiple of 16
+      {128 * (wave + wave / 2), 256, 512},  // 1.5 waves: one whole, half a wave shared
+      {128 * ((5 * wave) / 2), 256, 1000},  // 2.5 waves: two whole, half a wave shared; K not a multiple of 16
       {256, 2048, 8192},                    // 16 tiles: 8 or 9 CTAs on each
       {1000, 1000, 1000},                   // edges in M, N and K
   };

@@ -6,11 +6,13 @@
 // to do.  On shapes of whole waves (M = 4224 and 8448 rows, N and K as
 // before) f10's TFLOP/s rose 2.9 and 3.6 % (bench/results/s25/s25b).
 //
-// The split (stream-K with data-parallel waves before it): the tiles of all
-// full waves but the last run as in f10, one CTA each over all of K; the
-// rest (one full wave plus the remainder: between 1 and 2 tiles per SM) is
-// one range of k-tiles, (tiles) x (k-tiles per tile), cut into `sk_ctas`
-// equal slices, one CTA each.  A slice is a run of pieces of consecutive
+// The split (stream-K beside data-parallel waves): the tiles of all full
+// waves run as in f10, one CTA each over all of K; the remainder (less than
+// a wave) is one range of k-tiles, (tiles) x (k-tiles per tile), cut into
+// `sk_ctas` equal slices, one CTA each (stream_k_split, gemm_plan.hpp, says
+// why only the remainder: shared slices read their operands from DRAM).
+// The stream-K CTAs come first in the grid, the whole tiles after them.
+// A slice is a run of pieces of consecutive
 // tiles: a piece that starts at k-tile 0 belongs to the tile's owner; one
 // that starts later is a contribution.  A CTA's only possible contribution
 // is its first piece (its slice starts inside a tile), which it computes
@@ -336,7 +338,11 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
 /// Form 1, a straight path for whole tiles, since the SCREEN=9 screen
 /// (bench/results/s25/s25k): A:m 0.963 -> 0.994 of cuBLAS at 4096^3 and
 /// 0.941 -> 1.012 at 8192^3; A:k 0.892 -> 0.895 and 0.899 -> 0.931.
-template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1, int Form = 1>
+/// Form 2 (the stream-K CTAs first, as the stream-K paper orders them) since
+/// session 26's SCREEN=10 (bench/results/s26/s26a): with only the remainder
+/// shared, A:m 1.021 of cuBLAS at 4096^3 (form 1: 1.018), 1.016 at 8192^3
+/// (1.017).
+template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1, int Form = 2>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Params<float> p,
                   StreamK sk) {
