@@ -70,27 +70,25 @@ TEST(GemmPlan, MeasuredChoices) {
 // Rule 9: the fp32 step by how full the 128 x 256 tile's waves are, and
 // whether f11 can share the tiles of a partial wave (measured choices, H100).
 TEST(GemmPlan, Fp32Step) {
-  EXPECT_EQ(fp32_step_for(4096, 4096, 4096, 132), GemmImpl::f10_tma_loads);  // 512 tiles: 97 %
-  EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132), GemmImpl::f10_tma_loads);  // 2048 tiles: 97 %
+  // The last wave partial: f11 shares it (both A layouts).
+  EXPECT_EQ(fp32_step_for(4096, 4096, 4096, 132), GemmImpl::f11_stream_k);  // 512 tiles: last wave 116 of 132
+  EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132), GemmImpl::f11_stream_k);  // 2048 tiles: last wave 68
+  EXPECT_EQ(fp32_step_for(3072, 3072, 3072, 132), GemmImpl::f11_stream_k);  // 288 tiles: 73 %
+  EXPECT_EQ(fp32_step_for(1536, 1536, 1536, 132), GemmImpl::f11_stream_k);  // 72 tiles: 55 %
+  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 132), GemmImpl::f11_stream_k);  // 32 tiles x 64 k-tiles
+  // Whole waves, or the last one at least 95 % full: f11 would share nothing; f10.
   EXPECT_EQ(fp32_step_for(2048, 2048, 2048, 132), GemmImpl::f10_tma_loads);  // 128 tiles: 97 %
   EXPECT_EQ(fp32_step_for(512, 8192, 1024, 132), GemmImpl::f10_tma_loads);   // 128 tiles
-  EXPECT_EQ(fp32_step_for(3072, 3072, 3072, 132), GemmImpl::f11_stream_k);   // 288 tiles: 73 %
-  EXPECT_EQ(fp32_step_for(1536, 1536, 1536, 132), GemmImpl::f11_stream_k);   // 72 tiles: 55 %
-  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 132), GemmImpl::f11_stream_k);   // 32 tiles x 64 k-tiles
-  // Not shareable (32 x 4 k-tiles < 8 per SM), or not f10's TMA kernel: f07.
-  EXPECT_EQ(fp32_step_for(1024, 1024, 64, 132), GemmImpl::f07_two_ctas_per_sm);
+  EXPECT_EQ(fp32_step_for(4224, 4096, 4096, 132), GemmImpl::f10_tma_loads);  // 528 tiles: 4 whole waves
+  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 16), GemmImpl::f10_tma_loads);   // 32 tiles on 16 SMs: 2 whole waves
+  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 0), GemmImpl::f10_tma_loads);    // no device to ask
+  // Not f10's TMA kernel: f10 (its f08 path) where waves are 90 % full, else f07.
+  EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132, false), GemmImpl::f10_tma_loads);
   EXPECT_EQ(fp32_step_for(3072, 3072, 3072, 132, false), GemmImpl::f07_two_ctas_per_sm);
+  // Not shareable (32 x 4 k-tiles < 8 per SM): f07.
+  EXPECT_EQ(fp32_step_for(1024, 1024, 64, 132), GemmImpl::f07_two_ctas_per_sm);
   EXPECT_EQ(fp32_step_for(256, 256, 256, 132), GemmImpl::f07_two_ctas_per_sm);
   EXPECT_EQ(fp32_step_for(1, 1, 1, 132), GemmImpl::f07_two_ctas_per_sm);
-  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 16), GemmImpl::f10_tma_loads);  // 32 tiles on 16 SMs: 2 full waves
-  EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 0), GemmImpl::f10_tma_loads);   // no device to ask
-  // A M-major: f11 wherever it shares, full waves too (s25k: 0.994 / 1.012 against f10's 0.990 / 0.966).
-  EXPECT_EQ(fp32_step_for(4096, 4096, 4096, 132, true, true), GemmImpl::f11_stream_k);
-  EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132, true, true), GemmImpl::f11_stream_k);
-  EXPECT_EQ(fp32_step_for(3072, 3072, 3072, 132, true, true), GemmImpl::f11_stream_k);
-  EXPECT_EQ(fp32_step_for(2048, 2048, 2048, 132, true, true), GemmImpl::f10_tma_loads);   // 97 % full: no sharing
-  EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132, false, true), GemmImpl::f10_tma_loads);  // not f10's TMA kernel
-  EXPECT_EQ(fp32_step_for(256, 256, 256, 132, true, true), GemmImpl::f07_two_ctas_per_sm);
 }
 
 // f11's split (stream_k_split): the documented examples, then its promises
@@ -121,7 +119,9 @@ TEST(GemmPlan, StreamKSplit) {
         ASSERT_EQ(sp.dp_tiles % sms, 0);
         ASSERT_EQ(sp.sk_tiles % sms, tiles % sms);
         ASSERT_LT(sp.sk_tiles, 2 * sms) << tiles;
-        if (sp.sk_tiles > sms) ASSERT_LT((tiles % sms) * k_tiles, kMinSliceKTiles * sms) << tiles;  // the fallback only
+        if (sp.sk_tiles > sms) {  // the fallback only
+          ASSERT_LT((tiles % sms) * k_tiles, kMinSliceKTiles * sms) << tiles;
+        }
         ASSERT_NE(tiles % sms, 0);
         const index_t iters = sp.sk_tiles * k_tiles;
         index_t covered = 0, prev_end = 0;

@@ -428,38 +428,33 @@ constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
   return whole;
 }
 
-/// Rule 9 (fp32 inputs): f10 (128 x 256 tiles, one CTA of 8 warps per SM;
-/// TMA loads where B is N-major and the rows are TMA-readable, f08's kernel
-/// on the same tile elsewhere) where its waves are at least 90 % full; else
-/// f11 (the same tile with the last wave's tiles shared along K, stream-K)
-/// where f10's TMA kernel takes the problem (`tma_kernel`) and
-/// stream_k_split shares tiles; else f07 (128 x 128 tiles, two CTAs per SM).
-/// On full waves f10 measured 0.99 / 0.97 of cuBLAS on A:m, B:n and 0.91 /
-/// 0.92 on A:k, B:n at 4096^3 / 8192^3, f11 there 0.96 / 0.94 (its loop,
-/// inside a loop over pieces, compiles 3 % slower; session 25).  In a
-/// partial wave f11 keeps every SM busy: at 3072^3 (288 tiles on 132 SMs,
-/// waves 73 % full) f11 measured 1.02 (A:m) and 1.01 (A:k) against f07's
-/// 0.90 and f10's 0.80; at 1024^3 (32 tiles) 0.81 against 0.56 and 0.31
-/// (docs/heuristics.md).  f07 is left the problems too small to share
-/// (fewer than 8 k-tiles of 16 per SM).
-/// With A M-major (`a_m_major`) f11 wherever it shares, full waves too: its
-/// whole tiles take a straight path since session 25's last screen and it
-/// measured 0.994 / 1.012 of cuBLAS at 4096^3 / 8192^3 against f10's 0.990
-/// / 0.966 (bench/results/s25/s25k); on A:k f10 stays on full waves (f11
-/// 0.895 / 0.931 against 0.913 / 0.922).
-/// C++ example: fp32_step_for(4096, 4096, 4096, 132) == f10 (512 tiles, 97 %);
-/// fp32_step_for(4096, 4096, 4096, 132, true, true) == f11;
-/// fp32_step_for(3072, 3072, 3072, 132) == f11 (288 tiles, 73 %);
+/// Rule 9 (fp32 inputs): f11 (f10's 128 x 256 tile, one CTA of 8 warps per
+/// SM, with the tiles of the last partial wave shared along K by every SM:
+/// stream-K) where f10's TMA kernel takes the problem (`tma_kernel`: B
+/// N-major, TMA-readable rows) and stream_k_split shares tiles; else f10
+/// where its waves are at least 90 % full (f08's kernel on the same tile
+/// where TMA cannot read the operands); else f07 (128 x 128 tiles, two CTAs
+/// per SM), left the problems too small to share (fewer than 8 k-tiles of
+/// 16 per SM).
+/// Measured (H100, bench/results/s26): f11 against f10 at 4096^3 / 8192^3,
+/// A:m 1.020 / 1.015 of cuBLAS against 0.988 / 0.966, A:k 0.917 / 0.934
+/// against 0.916 / 0.924; in partial waves f11 at 3072^3 (288 tiles, waves
+/// 73 % full) 1.09 (A:m) and 1.04 (A:k), f10 there 0.80, f07 0.90 (session
+/// 25); at 1024^3 (32 tiles) 0.91 / 0.94, f07 0.56 / 0.58.  Where the waves
+/// are whole (or the last one 95 % full) f11 shares nothing and f10 runs:
+/// f11's kernel on f10's grid measured 2-5 % under f10 (2048^3: 0.866 A:k,
+/// 0.938 A:m against 0.917, 0.958; its loop sits in a loop over pieces,
+/// which ptxas allocates differently).
+/// C++ example: fp32_step_for(4096, 4096, 4096, 132) == f11 (512 tiles, last wave 116);
+/// fp32_step_for(2048, 2048, 2048, 132) == f10 (128 tiles, 97 % of a wave);
 /// fp32_step_for(256, 256, 256, 132) == f07 (2 tiles of 16 k-tiles).
-constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool tma_kernel = true,
-                                 bool a_m_major = false) {
+constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool tma_kernel = true) {
   if (sms <= 0) return GemmImpl::f10_tma_loads;
   const index_t tiles = plan_detail::ceil_div(m, 128) * plan_detail::ceil_div(n, 256);
   const index_t slots = plan_detail::ceil_div(tiles, sms) * sms;
-  const bool shares = tma_kernel && stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0;
-  if (shares && a_m_major) return GemmImpl::f11_stream_k;
+  if (tma_kernel && stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0)
+    return GemmImpl::f11_stream_k;
   if (10 * tiles >= 9 * slots) return GemmImpl::f10_tma_loads;
-  if (shares) return GemmImpl::f11_stream_k;
   return GemmImpl::f07_two_ctas_per_sm;
 }
 

@@ -458,11 +458,11 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   GemmPlan plan;
   const bool fused = args.epilogue.active();
   if (args.ab_type == DType::f32) {
-    // fp32 inputs: rule 9 (tessel/gemm_plan.hpp), f10 where the 128 x 256
-    // tile's waves are at least 90 % full, below f11 where it shares tiles
-    // along K, else f07; on every device (no tuning).
-    plan.impl = fp32_step_for(args.m, args.n, args.k, device_traits().sms, gemm_launch::f10_kernel_applies(args),
-                              args.layout.a == MajorA::m);
+    // fp32 inputs: rule 9 (tessel/gemm_plan.hpp): f11 where its split shares
+    // the last partial wave's tiles along K, else f10 where the 128 x 256
+    // tile's waves are at least 90 % full, else f07; on every device (no
+    // tuning).
+    plan.impl = fp32_step_for(args.m, args.n, args.k, device_traits().sms, gemm_launch::f10_kernel_applies(args));
     plan.tuning = args.tuning;
     const std::string step = short_name(plan.impl);
     plan.why = "fp32 inputs: " + step + (fused ? ", unfused epilogue" : "");
