@@ -235,7 +235,9 @@ tessel::StreamKSplit lab_split(int tiles, int k_tiles, int sms, int mode) {
   const tessel::StreamKSplit split = tessel::stream_k_split(tiles, k_tiles, sms);
   if (mode == 0 || split.sk_ctas == 0) return split;
   const int waves = tiles / sms;
-  const int dp = mode == 1 ? (waves >= 1 ? (waves - 1) * sms : 0) : mode == 2 ? 0 : (waves >= 2 ? (waves - 2) * sms : 0);
+  const int dp = mode == 1   ? (waves >= 1 ? (waves - 1) * sms : 0)
+                 : mode == 2 ? 0
+                             : (waves >= 2 ? (waves - 2) * sms : 0);
   return {dp, tiles - dp, sms};
 }
 

@@ -452,8 +452,7 @@ constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool 
   if (sms <= 0) return GemmImpl::f10_tma_loads;
   const index_t tiles = plan_detail::ceil_div(m, 128) * plan_detail::ceil_div(n, 256);
   const index_t slots = plan_detail::ceil_div(tiles, sms) * sms;
-  if (tma_kernel && stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0)
-    return GemmImpl::f11_stream_k;
+  if (tma_kernel && stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0) return GemmImpl::f11_stream_k;
   if (10 * tiles >= 9 * slots) return GemmImpl::f10_tma_loads;
   return GemmImpl::f07_two_ctas_per_sm;
 }
