@@ -156,8 +156,7 @@ struct StreamKPiece {
 /// (tiles - dp_tiles) x k_tiles k-iterations, cut into `sk_ctas` slices as
 /// even as the division allows; CTA c < sk_ctas first takes its slice's
 /// pieces (a piece: one tile's k-tiles inside the slice; WorkUnit::split is
-/// the piece's index in the slice; a slice of two pieces runs its second,
-/// from k-tile 0 of the next tile, first: see next()), then every CTA takes the whole tiles
+/// the piece's index in the slice), then every CTA takes the whole tiles
 /// first, first + count, ... below dp_tiles.  A slice no longer than a tile
 /// (fewer shared tiles than CTAs) holds at most two pieces; a shared tile
 /// is cut into two or more, or lies whole in one slice (piece().pieces 1:
@@ -200,23 +199,16 @@ class StreamKScheduler {
 
   /// The next unit of this CTA, or false when there is none.
   TESSEL_HD bool next(Unit& u) {
-    if (end_ >= 0) {                                           // in this CTA's slice [pos_, end_)
-      const int first_end = (pos_ / k_tiles_ + 1) * k_tiles_;  // the end of the tile the slice starts in
-      if (first_end < end_) {
-        // Two pieces: the one from k-tile 0 of the next tile first, so that
-        // every CTA's k runs nearly in step with the others' (slices of
-        // nearly equal length: each starts its second tile at k-tile 0 at
-        // the same time, and its first piece's k a constant later): the
-        // CTAs then read the same k-tiles of A and B at once and L2 serves
-        // them, as in whole tiles.  In slice order the pieces read k-tiles
-        // wherever their slices began, and came from DRAM (session 26).
-        piece_of(u, first_end, end_, 1);
-        end_ = first_end;
-        return true;
-      }
+    if (end_ >= 0) {  // in this CTA's slice
       if (pos_ < end_) {
-        piece_of(u, pos_, end_, 0);
-        pos_ = end_;
+        const int s = pos_ / k_tiles_;  // shared tile s
+        const int tile_begin = s * k_tiles_;
+        u.split = pos_ == begin(cta_) ? 0 : 1;
+        u.k_begin = pos_ - tile_begin;
+        u.k_end = end_ - tile_begin < k_tiles_ ? end_ - tile_begin : k_tiles_;
+        u.id = dp_tiles_ + s;
+        pos_ = tile_begin + u.k_end;
+        tile(u);
         return true;
       }
       end_ = -1;  // the slice is done: the whole tiles from this CTA's first on
@@ -248,16 +240,6 @@ class StreamKScheduler {
 
  private:
   TESSEL_HD int iters() const { return (tiles_m_ * tiles_n_ - dp_tiles_) * k_tiles_; }
-  /// The piece of k-iterations [from, to) (inside one tile), the slice's
-  /// piece `index` (0: the one its slice starts with).
-  TESSEL_HD void piece_of(Unit& u, int from, int to, int index) const {
-    const int s = from / k_tiles_;  // shared tile s
-    u.split = index;
-    u.k_begin = from - s * k_tiles_;
-    u.k_end = to - s * k_tiles_;
-    u.id = dp_tiles_ + s;
-    tile(u);
-  }
   TESSEL_HD void tile(Unit& u) const {
     int tm = 0, tn = 0;
     raster_.tile_of(u.id, tiles_m_, tiles_n_, tm, tn);
