@@ -3,9 +3,7 @@
 // coverage and order.  The GPU side of the pipeline is tests/cuda/pipeline_test.cu.
 #include <gtest/gtest.h>
 
-#include <map>
 #include <set>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -180,92 +178,6 @@ TEST(Blocks, SplitKSchedulerCoversEveryTileAndKTileOnce) {
             EXPECT_EQ(r.back().second, k_tiles);
             for (std::size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second);
           }
-        }
-      }
-    }
-  }
-}
-
-// Stream-K (k13's Config<256, false, true>): the documented example; then on
-// a sweep of grids, with every full wave whole and the remainder shared by
-// every CTA as k13's launcher splits it, every (tile, k-tile) pair is handed
-// out exactly once, pieces before whole tiles, at most two pieces per CTA;
-// a shared tile's pieces agree on their count, counter and first CTA, their
-// slots are distinct and are exactly the slots the reduction reads
-// (first_slot, then 2 c for the next CTAs); a tile of the remainder in one
-// piece (a slice can be as long as a tile) is that whole tile; whole tiles
-// come in PersistentScheduler's order.
-TEST(Blocks, StreamKSchedulerCoversEveryTileOnceAndNamesEveryPiecesSlot) {
-  {
-    StreamKScheduler<GroupedRaster<8>> c0(1, 3, 4, 2, 2, 0, 2), c1(1, 3, 4, 2, 2, 1, 2);
-    WorkUnit u;
-    ASSERT_TRUE(c0.next(u));
-    EXPECT_EQ(std::make_tuple(u.id, u.k_begin, u.k_end), std::make_tuple(2, 0, 2));
-    EXPECT_EQ(std::make_pair(c0.piece(u).pieces, c0.piece(u).slot), std::make_pair(2, 0));
-    ASSERT_TRUE(c0.next(u));
-    EXPECT_EQ(std::make_tuple(u.id, u.k_begin, u.k_end), std::make_tuple(0, 0, 4));
-    EXPECT_FALSE(c0.next(u));
-    ASSERT_TRUE(c1.next(u));
-    EXPECT_EQ(std::make_tuple(u.id, u.k_begin, u.k_end), std::make_tuple(2, 2, 4));
-    EXPECT_EQ(c1.piece(u).slot, 2);
-    ASSERT_TRUE(c1.next(u));
-    EXPECT_EQ(u.id, 1);
-    EXPECT_FALSE(c1.next(u));
-  }
-  for (const auto& [tm, tn] : std::vector<std::pair<int, int>>{{1, 5}, {4, 9}, {32, 16}, {7, 13}}) {
-    for (int k_tiles : {4, 5, 64, 127}) {
-      for (int ctas : {3, 7, 132}) {
-        const int tiles = tm * tn, rest = tiles % ctas;
-        const bool share = rest != 0 && rest * k_tiles >= 4 * ctas;  // k13_tiles.hpp's make_stream_k
-        const int dp = share ? tiles - rest : tiles, sk = share ? ctas : 0;
-        std::set<std::pair<int, int>> seen;
-        std::map<int, std::vector<std::pair<WorkUnit, StreamKPiece>>> pieces;  // shared tile -> its pieces
-        std::set<int> slots;
-        for (int b = 0; b < ctas; ++b) {
-          StreamKScheduler<GroupedRaster<8>> s(tm, tn, k_tiles, dp, sk, b, ctas);
-          PersistentScheduler<GroupedRaster<8>> p(tm, tn, b, ctas);
-          int pieces_here = 0;
-          bool whole_seen = false;
-          for (WorkUnit u; s.next(u);) {
-            ASSERT_LT(u.k_begin, u.k_end);
-            index_t m = 0, n = 0;
-            GroupedRaster<8>::tile_of(u.id, tm, tn, m, n);
-            ASSERT_EQ(std::make_pair(u.tile.m, u.tile.n), std::make_pair(m, n));
-            for (int k = u.k_begin; k < u.k_end; ++k) ASSERT_TRUE(seen.insert({u.id, k}).second);
-            if (u.id >= dp) {
-              const StreamKPiece q = s.piece(u);
-              ASSERT_EQ(q.counter, u.id - dp);
-              ASSERT_TRUE(slots.insert(q.slot).second) << "slot " << q.slot << " twice";
-              ASSERT_EQ(q.slot / 2, b);
-              ASSERT_GE(q.pieces, 1);
-              if (q.pieces == 1)  // a slice (of 1 + floor or ceil of its mean length) that holds the whole tile
-                ASSERT_EQ(std::make_pair(u.k_begin, u.k_end), std::make_pair(0, k_tiles));
-              ++pieces_here;
-              pieces[u.id].push_back({u, q});
-              ASSERT_FALSE(whole_seen) << "a piece after a whole tile";
-            } else {
-              whole_seen = true;
-              ASSERT_EQ(std::make_pair(u.k_begin, u.k_end), std::make_pair(0, k_tiles));
-              TileCoord t;
-              ASSERT_TRUE(p.next(t));
-              ASSERT_EQ(std::make_pair(t.m, t.n), std::make_pair(u.tile.m, u.tile.n));
-            }
-          }
-          ASSERT_LE(pieces_here, 2) << "a slice longer than a tile";
-        }
-        ASSERT_EQ(static_cast<int>(seen.size()), tiles * k_tiles) << tm << "x" << tn << " " << k_tiles << " " << ctas;
-        ASSERT_EQ(static_cast<int>(pieces.size()), tiles - dp);
-        for (const auto& [id, ps] : pieces) {
-          const StreamKPiece& f = ps.front().second;
-          ASSERT_EQ(static_cast<int>(ps.size()), f.pieces);
-          std::set<int> expect, got;
-          for (int q = 0; q < f.pieces; ++q) expect.insert(q == 0 ? f.first_slot : 2 * (f.first_cta + q));
-          for (const auto& [u, q] : ps) {
-            ASSERT_EQ(std::make_tuple(q.pieces, q.counter, q.first_cta, q.first_slot),
-                      std::make_tuple(f.pieces, f.counter, f.first_cta, f.first_slot));
-            got.insert(q.slot);
-          }
-          ASSERT_EQ(got, expect) << "tile " << id;
         }
       }
     }

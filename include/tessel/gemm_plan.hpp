@@ -35,12 +35,6 @@ enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 /// says so (k13_epilogue_path, the Status's message, jit_last_message).
 enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 
-/// Stream-K in k13 (docs/ladder.md, "k13 stream-K"): the waves' remainder
-/// of 128 x 256 tiles shared along K by every SM, every full wave whole.
-/// `plan` (the default) is off for now; `on` needs tile_n 256 (or 0), no
-/// split K and no swap, and no fused epilogue.
-enum class StreamKMode : unsigned char { plan = 0, off = 1, on = 2 };
-
 /// k13's knobs: the tile's width (128 rows by 64, 128, 192 or 256 columns;
 /// with the swap, 128 rows of N by 16, 32 or 64 of M), the number of ranges K
 /// is split into (1: no split) and the swap.  0 (SwapAB::plan) in a caller's
@@ -48,14 +42,12 @@ enum class StreamKMode : unsigned char { plan = 0, off = 1, on = 2 };
 /// `raster_group`: the tile rows per group of the grouped raster in which
 /// the persistent CTAs take their tiles (rule 6); 0 is the plan's.
 /// `jit`: run-time compiled epilogues (GemmJit); the plan keeps the caller's.
-/// `stream_k`: stream-K on the 128 x 256 tile (StreamKMode).
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
   SwapAB swap_ab = SwapAB::plan;
   int raster_group = 0;
   GemmJit jit = GemmJit::off;
-  StreamKMode stream_k = StreamKMode::plan;
 };
 
 /// What the plan chose and, in words, why (the bench's `note` column).

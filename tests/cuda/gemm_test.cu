@@ -1199,8 +1199,7 @@ std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
   return std::string(name(info.param.impl)) + "_n" + std::to_string(t.tile_n) + "_s" + std::to_string(t.splits) +
          (t.swap_ab == SwapAB::on    ? "_swap"
           : t.swap_ab == SwapAB::off ? "_noswap"
-                                     : "") +
-         (t.stream_k == StreamKMode::on ? "_stream_k" : "");
+                                     : "");
 }
 
 // ------------------------------------------------------------------ strided batched and grouped
@@ -1618,12 +1617,6 @@ INSTANTIATE_TEST_SUITE_P(K13Tuning, Gemm,
 // k14 (clusters of two CTAs sharing B) at each tile width: odd tile-row
 // counts (M = 129, 257, 1000 at 128 rows: 2, 3, 8 rows) leave a cluster's
 // second tile outside D.
-// k13's stream-K instance on the sweep (every tile whole there: no shape
-// leaves a remainder of 528 k-tiles; GemmK13StreamK shares tiles).
-INSTANTIATE_TEST_SUITE_P(K13StreamK, Gemm,
-                         ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight,
-                                                     {256, 1, SwapAB::off, 0, GemmJit::off, StreamKMode::on}}),
-                         param_name);
 INSTANTIATE_TEST_SUITE_P(K14Tuning, Gemm,
                          ::testing::Values(StepParam{GemmImpl::k14_cluster_multicast, {64, 1}},
                                            StepParam{GemmImpl::k14_cluster_multicast, {128, 1}},
@@ -1964,126 +1957,6 @@ TEST(GemmStreamK, SharedTilesExactAcrossLayoutsStreamsGraphsAndDeterministic) {
     ASSERT_TRUE(gemm(GemmImpl::f11_stream_k, g, s1).is_ok());
     EXPECT_TRUE(result(d[0]) == first) << "a second call differs from the first";
   }
-  CUDA_CHECK(cudaStreamDestroy(s1));
-  CUDA_CHECK(cudaStreamDestroy(s2));
-}
-
-// k13's stream-K instance (GemmTuning::stream_k on: the waves' remainder of
-// 128 x 256 tiles shared along K by every SM, the last piece to arrive adds
-// the others).  Exact on small integers (bf16 in, fp32 out) for shapes
-// whose remainder is shared on this GPU: a grid under one wave (every tile
-// in pieces), 1.5 and 2.5 waves (whole waves beside the shared half wave; K
-// not a multiple of 64), edges in M, N and K; A:k, B:n and A:m, B:k; alpha
-// and beta with C; two calls on one stream and two streams at once (the
-// counters must be zero again after each launch).  The k09-style sweep runs
-// the same instance in K13StreamK (no tile shared there: every sweep shape
-// is under 528 k-tiles of remainder).
-TEST(GemmK13StreamK, SharedRemainderExactAcrossLayoutsAndStreams) {
-  REQUIRE_GPU();
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  int major = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (major != 9) GTEST_SKIP() << "k13 is an sm_90 kernel";
-  struct Shape {
-    index_t m, n, k;
-  };
-  const index_t wave = sms;  // tiles of 128 x 256 per wave
-  const std::vector<Shape> shapes = {
-      {256, 2048, 8192},                    // 16 tiles: 8 or 9 pieces each
-      {128 * (wave + wave / 2), 256, 512},  // 1.5 waves
-      {128 * ((5 * wave) / 2), 256, 1000},  // 2.5 waves; K not a multiple of 64
-      {1000, 1000, 2000},                   // edges in M, N and K
-  };
-  index_t max_mk = 0, max_kn = 0, max_mn = 0;
-  for (const Shape& sh : shapes) {
-    max_mk = std::max(max_mk, sh.m * sh.k);
-    max_kn = std::max(max_kn, sh.k * sh.n);
-    max_mn = std::max(max_mn, sh.m * sh.n);
-  }
-  const auto a_val = [](index_t i, index_t l) { return static_cast<float>((i * 5 + l * 3) % 5 - 2); };
-  const auto b_val = [](index_t l, index_t j) { return static_cast<float>((l * 7 + j * 11) % 7 - 3); };
-  const auto c_val = [](index_t i, index_t j) { return static_cast<float>((i + 2 * j) % 9 - 4); };
-  DeviceBuffer a, b, c, d[2];
-  CUDA_CHECK(cudaMalloc(&a.p, static_cast<std::size_t>(max_mk) * 2));
-  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(max_kn) * 2));
-  CUDA_CHECK(cudaMalloc(&c.p, static_cast<std::size_t>(max_mn) * 4));
-  for (DeviceBuffer& x : d) CUDA_CHECK(cudaMalloc(&x.p, static_cast<std::size_t>(max_mn) * 4));
-  cudaStream_t s1 = nullptr, s2 = nullptr;
-  CUDA_CHECK(cudaStreamCreate(&s1));
-  CUDA_CHECK(cudaStreamCreate(&s2));
-  int shared = 0;
-  for (const Shape& sh : shapes) {
-    const index_t tiles = ((sh.m + 127) / 128) * ((sh.n + 255) / 256), rest = tiles % sms;
-    const bool shares = rest != 0 && rest * ((sh.k + 63) / 64) >= 4 * sms;  // k13_tiles.hpp's make_stream_k
-    shared += shares;
-    std::vector<float> hc(static_cast<std::size_t>(sh.m * sh.n));
-    for (index_t i = 0; i < sh.m; ++i)
-      for (index_t j = 0; j < sh.n; ++j) hc[static_cast<std::size_t>(i * sh.n + j)] = c_val(i, j);
-    CUDA_CHECK(cudaMemcpy(c.p, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
-    for (const GemmLayout layout : {GemmLayout{MajorA::k, MajorB::n}, GemmLayout{MajorA::m, MajorB::k}}) {
-      std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(sh.m * sh.k)), hb(static_cast<std::size_t>(sh.k * sh.n));
-      for (index_t i = 0; i < sh.m; ++i)
-        for (index_t l = 0; l < sh.k; ++l)
-          ha[static_cast<std::size_t>(layout.a == MajorA::k ? i * sh.k + l : l * sh.m + i)] =
-              __float2bfloat16(a_val(i, l));
-      for (index_t l = 0; l < sh.k; ++l)
-        for (index_t j = 0; j < sh.n; ++j)
-          hb[static_cast<std::size_t>(layout.b == MajorB::n ? l * sh.n + j : j * sh.k + l)] =
-              __float2bfloat16(b_val(l, j));
-      CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
-      GemmArgs g;
-      g.m = sh.m, g.n = sh.n, g.k = sh.k;
-      g.ab_type = DType::bf16, g.cd_type = DType::f32;
-      g.layout = layout;
-      g.lda = layout.a == MajorA::k ? sh.k : sh.m, g.ldb = layout.b == MajorB::n ? sh.n : sh.k;
-      g.ldc = sh.n, g.ldd = sh.n;
-      g.a = a.p, g.b = b.p, g.c = c.p;
-      g.alpha = 2.0f, g.beta = -1.0f;
-      g.tuning.stream_k = StreamKMode::on;
-      const std::string what = std::to_string(sh.m) + "x" + std::to_string(sh.n) + "x" + std::to_string(sh.k) +
-                               (layout.a == MajorA::k ? " A:k,B:n" : " A:m,B:k") + " (" + std::to_string(tiles) +
-                               " tiles, " + (shares ? "the remainder shared" : "none shared") + ")";
-      const auto launch = [&](DeviceBuffer& out, cudaStream_t st) {
-        CUDA_CHECK(cudaMemsetAsync(out.p, 0xFF, static_cast<std::size_t>(sh.m * sh.n) * 4, st));
-        g.d = out.p;
-        const Status s = gemm(GemmImpl::k13_wgmma_in_flight, g, st);
-        ASSERT_TRUE(s.is_ok()) << what << ": " << s.message;
-      };
-      const auto check = [&](DeviceBuffer& out, const char* when) {
-        CUDA_CHECK(cudaDeviceSynchronize());
-        std::vector<float> h(static_cast<std::size_t>(sh.m * sh.n));
-        CUDA_CHECK(cudaMemcpy(h.data(), out.p, h.size() * 4, cudaMemcpyDeviceToHost));
-        for (int s = 0; s < 4096; ++s) {
-          const index_t i = (s * 977 + s / 13) % sh.m, j = (s * 2311 + s / 7) % sh.n;
-          double sum = 0;
-          for (index_t l = 0; l < sh.k; ++l) sum += static_cast<double>(a_val(i, l)) * b_val(l, j);
-          ASSERT_EQ(static_cast<double>(h[static_cast<std::size_t>(i * sh.n + j)]), 2.0 * sum - c_val(i, j))
-              << what << ", " << when << ": D(" << i << "," << j << ")";
-        }
-        // The last rows and columns (edges), every element of them.
-        for (index_t i = sh.m - 1, j = 0; j < sh.n; ++j) {
-          double sum = 0;
-          for (index_t l = 0; l < sh.k; ++l) sum += static_cast<double>(a_val(i, l)) * b_val(l, j);
-          ASSERT_EQ(static_cast<double>(h[static_cast<std::size_t>(i * sh.n + j)]), 2.0 * sum - c_val(i, j))
-              << what << ", " << when << ": D(" << i << "," << j << ")";
-        }
-      };
-      for (int round = 0; round < 2; ++round) {  // the counters are zero again after each launch
-        launch(d[0], s1);
-        check(d[0], round == 0 ? "first call" : "second call");
-      }
-      launch(d[0], s1);  // two streams at once
-      launch(d[1], s2);
-      check(d[0], "stream 1 beside stream 2");
-      check(d[1], "stream 2 beside stream 1");
-      if (HasFatalFailure()) break;
-    }
-    if (HasFatalFailure()) break;
-  }
-  EXPECT_GE(shared, 3) << "k13's stream-K shares the remainder in fewer than 3 shapes on " << sms << " SMs";
   CUDA_CHECK(cudaStreamDestroy(s1));
   CUDA_CHECK(cudaStreamDestroy(s2));
 }

@@ -427,8 +427,6 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               if (k13_args.tuning.splits == 0) k13_args.tuning.splits = 1;
               st.note = gemm_plan(k13_args).why;
             }
-            if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty() && args.tuning.stream_k == StreamKMode::on)
-              st.note = "k13 tile 128x256 stream-K";  // check_k13_tuning: no other width, split or swap
             if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
               // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
               const GemmTuning t = gemm_plan(ran).tuning;

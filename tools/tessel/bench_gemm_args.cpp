@@ -534,17 +534,6 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       return false;
     }
   }
-  if (!a.stream_k.empty()) {
-    const std::string sk = lower(trim(a.stream_k));
-    if (sk == "on")
-      o.tuning.stream_k = StreamKMode::on;
-    else if (sk == "off")
-      o.tuning.stream_k = StreamKMode::off;
-    else {
-      error = "--stream-k: " + quoted(trim(a.stream_k)) + " is not on or off";
-      return false;
-    }
-  }
   // The pairs k13 refuses (check_k13_tuning), refused here once instead of per problem.
   if ((o.tuning.tile_n == 16 || o.tuning.tile_n == 32) && o.tuning.swap_ab == SwapAB::off) {
     error = "--tile-n: " + std::to_string(o.tuning.tile_n) +

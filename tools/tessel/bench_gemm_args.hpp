@@ -101,7 +101,6 @@ struct GemmBenchArgs {
   std::string iterations, warmup, repeat, verify;
   std::string tile_n, splits;  // k13's tuning (default: the plan's)
   std::string swap_ab;         // --swap-ab on|off (default: the plan's)
-  std::string stream_k;        // --stream-k on|off (default: the plan's, off)
   std::string raster_group;    // --raster-group G: tile rows per group of k13's raster (default: the plan's)
   std::string flush;           // --flush read|memset (default read)
   std::string order;           // --order interleaved|blocks (default interleaved)

@@ -437,11 +437,6 @@ int main(int argc, char** argv) {
                    "k13/auto: on computes D^T = B^T A^T (small M as the tile's narrow side; note column "
                    "\"swapped\"), off never (default: the plan's, which swaps M <= 64 with N >= 128)")
       ->type_name("on|off");
-  bench_gemm
-      ->add_option("--stream-k", gemm_args.stream_k,
-                   "k13/auto: on shares the waves' remainder of 128 x 256 tiles along K by every SM (stream-K; "
-                   "note column \"stream-K\"), off never (default: the plan's, off)")
-      ->type_name("on|off");
   bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
       ->type_name("S");
   bench_gemm

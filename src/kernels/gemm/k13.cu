@@ -75,23 +75,6 @@ Status check_k13_tuning(const GemmArgs& a) {
                                                          " exceeds K's " + std::to_string(k_tiles) +
                                                          " k-tiles of 64 (K = " + std::to_string(a.k) +
                                                          "): a split would be empty");
-  if (t.stream_k != StreamKMode::plan && t.stream_k != StreamKMode::off && t.stream_k != StreamKMode::on)
-    return Status::failure(Status::invalid_argument, "k13: tuning.stream_k must be StreamKMode::plan, off or on (got " +
-                                                         std::to_string(static_cast<int>(t.stream_k)) + ")");
-  if (t.stream_k == StreamKMode::on) {
-    const char* rule = nullptr;
-    if (t.tile_n != 0 && t.tile_n != 256)
-      rule = "runs the 128 x 256 tile: tuning.tile_n must be 0 or 256";
-    else if (t.splits > 1)
-      rule = "shares the waves' remainder along K itself: tuning.splits must be 0 or 1";
-    else if (t.swap_ab == SwapAB::on)
-      rule = "has no swapped instance: tuning.swap_ab must be off or the plan's";
-    else if (a.epilogue.active())
-      rule = "has no fused-epilogue instance: the epilogue must be none";
-    else if (a.batch > 1)
-      rule = "serves one problem per call: batch must be 1";
-    if (rule != nullptr) return Status::failure(Status::invalid_argument, std::string("k13: stream-K ") + rule);
-  }
   return Status::success();
 }
 
@@ -116,11 +99,6 @@ namespace {
 /// `a` with every tuning field the caller left to the plan filled in.
 Status tuned(const GemmArgs& a, GemmArgs& g) {
   g = a;
-  if (g.tuning.stream_k == StreamKMode::on) {  // the 128 x 256 tile, unsplit, unswapped (check_k13_tuning)
-    g.tuning.tile_n = 256;
-    g.tuning.splits = 1;
-    g.tuning.swap_ab = SwapAB::off;
-  }
   if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan || g.tuning.raster_group == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
@@ -209,7 +187,6 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
       case 192:
         return k13::launch_tiles<192>(t, stream, false);
       default:
-        if (t.tuning.stream_k == StreamKMode::on) return k13::launch_stream_k_tiles(t, stream);
         return k13::launch_tiles<256>(t, stream, false);
     }
   }));

@@ -34,10 +34,6 @@ Status launch_tiles<192>(const GemmArgs& g, cudaStream_t stream, bool transposed
 template <>
 Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream, bool transposed);
 
-/// k13's stream-K instance (tile 128 x 256, k13_stream_k.cu;
-/// GemmTuning::stream_k on): unswapped, unfused, unbatched problems.
-Status launch_stream_k_tiles(const GemmArgs& g, cudaStream_t stream);
-
 /// k13's fused-epilogue instance with tile 128 x BN (BN = 64, 128, 256;
 /// k13_epi_n{64,128,256}.cu): D = act(alpha * A B + beta * C + bias) and
 /// aux, g.epilogue, computed in the kernel's epilogue; unswapped problems,

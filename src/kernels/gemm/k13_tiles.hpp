@@ -31,31 +31,6 @@ struct Workspace {
     sk.counters = mem.counters;
     return Status::success();
   }
-  /// Stream-K's (Config's StreamK): where `tiles` leave a remainder on
-  /// `sms` SMs, every full wave whole (dp_tiles) and the remainder shared
-  /// by `sms` CTAs, each slice shorter than a tile and at least 4 k-tiles
-  /// long, two partial slots per CTA and a counter per shared tile; else
-  /// every tile whole (sk_ctas 0).
-  Status make_stream_k(index_t tiles, index_t k_tiles, int sms, int bn, cudaStream_t stream) {
-    sk.splits = 1;
-    const index_t rest = sms > 0 ? tiles % sms : 0;
-    sk.dp_tiles = static_cast<int>(tiles - rest);
-    sk.sk_ctas = 0;
-    if (rest == 0 || rest * k_tiles < index_t{4} * sms || rest * k_tiles > 0x7FFFFFFF) {
-      sk.dp_tiles = static_cast<int>(tiles);
-      return Status::success();
-    }
-    sk.sk_ctas = sms;
-    const std::size_t partial_bytes =
-        std::size_t{2} * static_cast<std::size_t>(sms) * gk::kBM * static_cast<std::size_t>(bn) * 4;
-    if (Status s = mem.make(partial_bytes, static_cast<std::size_t>(rest), stream, "k13", "stream-K's partial tiles",
-                            "stream-K's counters");
-        !s)
-      return s;
-    sk.partials = mem.partials;
-    sk.counters = mem.counters;
-    return Status::success();
-  }
   void release(cudaStream_t stream) { mem.release(stream); }
 };
 
@@ -80,9 +55,9 @@ typename Cfg::template ParamsOf<T> params_of(const GemmArgs& g) {
 /// ahead-of-time instance (launch_tiles_of), or the handle of a run-time
 /// compiled one (k13_jit.cu, a gk::SpecializedConfig<BN, ...> that shares
 /// Config<BN, true>'s shared memory and parameters), launched the same way.
-template <int BN, bool Fused, bool StreamK = false, class KernelOf>
+template <int BN, bool Fused, class KernelOf>
 Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed, const KernelOf& kernel_of) {
-  using Cfg = gk::Config<BN, Fused, StreamK>;
+  using Cfg = gk::Config<BN, Fused>;
   if ((transposed && !Cfg::kTransposed) || (!transposed && !Cfg::kTmaStore))
     return Status::failure(Status::unsupported, "k13: tile 128 x " + std::to_string(BN) + " has no " +
                                                     (transposed ? "transposed" : "untransposed") + " epilogue");
@@ -101,16 +76,7 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
     dim3 grid;
     if (Status s = tma::persistent_grid(g, "k13", grid, tiles * splits); !s) return s;
     Workspace ws;
-    if constexpr (StreamK) {
-      // Every SM a CTA where the remainder is shared (the grid above is
-      // min(SMs, tiles): the same wherever there is a full wave).
-      if (Status s =
-              ws.make_stream_k(tiles, ceil_div(g.k, index_t{gemm_kernels::kBK}), static_cast<int>(grid.x), BN, stream);
-          !s)
-        return s;
-    } else {
-      if (Status s = ws.make(tiles, splits, BN, stream); !s) return s;
-    }
+    if (Status s = ws.make(tiles, splits, BN, stream); !s) return s;
     // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
     auto params = params_of<Cfg, T>(g);
     int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
@@ -122,21 +88,19 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
   });
 }
 
-/// The ahead-of-time instance gk::gemm_wgmma_in_flight<T, MA, MB, Config<BN, Fused, StreamK>>, for
-/// launch_tiles_with.
-template <int BN, bool Fused, bool StreamK = false>
+/// The ahead-of-time instance gk::gemm_wgmma_in_flight<T, MA, MB, Config<BN, Fused>>, for launch_tiles_with.
+template <int BN, bool Fused>
 struct AotKernel {
   template <class T, MajorA MA, MajorB MB>
   const void* operator()() const {
-    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, gk::Config<BN, Fused, StreamK>>);
+    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, gk::Config<BN, Fused>>);
   }
 };
 
-/// The ahead-of-time instance of tile width BN (Fused: the fused-epilogue
-/// one; StreamK: stream-K's).
-template <int BN, bool Fused = false, bool StreamK = false>
+/// The ahead-of-time instance of tile width BN (Fused: the fused-epilogue one).
+template <int BN, bool Fused = false>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
-  return launch_tiles_with<BN, Fused, StreamK>(g, stream, transposed, AotKernel<BN, Fused, StreamK>{});
+  return launch_tiles_with<BN, Fused>(g, stream, transposed, AotKernel<BN, Fused>{});
 }
 
 }  // namespace tessel::gemm_launch::k13

@@ -108,7 +108,6 @@ struct WorkUnit {
 template <class Raster>
 class SplitKScheduler {
  public:
-  using Unit = WorkUnit;
   TESSEL_HD SplitKScheduler(index_t tiles_m, index_t tiles_n, index_t k_tiles, int splits, index_t first, index_t count,
                             Raster raster = {})
       : raster_(raster),
@@ -140,116 +139,6 @@ class SplitKScheduler {
   Raster raster_;
   int tiles_m_, tiles_n_, k_tiles_, splits_;
   int next_, count_;
-};
-
-/// Where the pieces of a tile that StreamKScheduler shares along K keep
-/// their partial tiles: this piece's in slot `slot`, the others in
-/// `first_slot` (the first piece's) and 2 c for the CTAs c in (first_cta,
-/// first_cta + pieces) (each of those starts its slice inside this tile:
-/// its first piece, slot 2 c).  `counter`: the shared tile's arrival counter.
-struct StreamKPiece {
-  int pieces = 1, slot = 0, first_slot = 0, first_cta = 0, counter = 0;
-};
-
-/// Stream-K on persistent CTAs (k13's Config<BN, Fused, true>): the tiles
-/// [dp_tiles, tiles) (the waves' remainder) are one range of
-/// (tiles - dp_tiles) x k_tiles k-iterations, cut into `sk_ctas` slices as
-/// even as the division allows; CTA c < sk_ctas first takes its slice's
-/// pieces (a piece: one tile's k-tiles inside the slice; WorkUnit::split is
-/// the piece's index in the slice), then every CTA takes the whole tiles
-/// first, first + count, ... below dp_tiles.  A slice no longer than a tile
-/// (fewer shared tiles than CTAs) holds at most two pieces; a shared tile
-/// is cut into two or more, or lies whole in one slice (piece().pieces 1:
-/// a slice's length is the floor or the ceiling of the mean).  Needs (tiles - dp_tiles) < sk_ctas <=
-/// (tiles - dp_tiles) x k_tiles (no slice longer than a tile, none empty)
-/// and fewer than 2^31 k-iterations; sk_ctas = 0 leaves every tile whole
-/// (PersistentScheduler's order).  The scheduler keeps only what next()
-/// needs (a kernel holds it beside its accumulators); where a piece's
-/// partial goes is computed after the piece's main loop (piece()).
-/// C++ example: 3 tiles, k_tiles 4, dp_tiles 2, sk_ctas 2, CTA 0 of 2: (tile 2, k 0..2)
-/// (piece 0: 2 pieces, slot 0), then whole tile 0; CTA 1: (tile 2, k 2..4) (slot 2), then tile 1.
-template <class Raster>
-class StreamKScheduler {
- public:
-  using Unit = WorkUnit;
-  TESSEL_HD StreamKScheduler(index_t tiles_m, index_t tiles_n, index_t k_tiles, int dp_tiles, int sk_ctas,
-                             index_t first, index_t count, Raster raster = {})
-      : raster_(raster),
-        tiles_m_(static_cast<int>(tiles_m)),
-        tiles_n_(static_cast<int>(tiles_n)),
-        k_tiles_(static_cast<int>(k_tiles)),
-        dp_tiles_(dp_tiles),
-        sk_ctas_(sk_ctas),
-        cta_(static_cast<int>(first)),
-        count_(static_cast<int>(count)) {
-    if (cta_ < sk_ctas_) {
-      pos_ = begin(cta_);
-      end_ = begin(cta_ + 1);
-    } else {
-      pos_ = cta_;
-    }
-  }
-
-  /// The first k-iteration of CTA c's slice (c = sk_ctas: the end).
-  TESSEL_HD int begin(int c) const { return static_cast<int>(static_cast<long long>(iters()) * c / sk_ctas_); }
-  /// The CTA whose slice holds k-iteration x: the last c with begin(c) <= x.
-  TESSEL_HD int cta_of(int x) const {
-    return static_cast<int>((static_cast<long long>(x + 1) * sk_ctas_ + iters() - 1) / iters()) - 1;
-  }
-
-  /// The next unit of this CTA, or false when there is none.
-  TESSEL_HD bool next(Unit& u) {
-    if (end_ >= 0) {  // in this CTA's slice
-      if (pos_ < end_) {
-        const int s = pos_ / k_tiles_;  // shared tile s
-        const int tile_begin = s * k_tiles_;
-        u.split = pos_ == begin(cta_) ? 0 : 1;
-        u.k_begin = pos_ - tile_begin;
-        u.k_end = end_ - tile_begin < k_tiles_ ? end_ - tile_begin : k_tiles_;
-        u.id = dp_tiles_ + s;
-        pos_ = tile_begin + u.k_end;
-        tile(u);
-        return true;
-      }
-      end_ = -1;  // the slice is done: the whole tiles from this CTA's first on
-      pos_ = cta_;
-    }
-    if (pos_ >= dp_tiles_) return false;
-    u.id = pos_;
-    u.split = 0;
-    u.k_begin = 0;
-    u.k_end = k_tiles_;
-    pos_ += count_;
-    tile(u);
-    return true;
-  }
-
-  /// Where unit u (a piece of a shared tile: u.id >= dp_tiles) and the other
-  /// pieces of its tile keep their partials.
-  TESSEL_HD StreamKPiece piece(const Unit& u) const {
-    StreamKPiece p;
-    const int tile_begin = (u.id - dp_tiles_) * k_tiles_;
-    p.counter = u.id - dp_tiles_;
-    p.first_cta = cta_of(tile_begin);
-    p.pieces = cta_of(tile_begin + k_tiles_ - 1) - p.first_cta + 1;
-    p.first_slot = 2 * p.first_cta + (begin(p.first_cta) < tile_begin ? 1 : 0);
-    p.slot = 2 * cta_ + u.split;
-    return p;
-  }
-  TESSEL_HD int dp_tiles() const { return dp_tiles_; }
-
- private:
-  TESSEL_HD int iters() const { return (tiles_m_ * tiles_n_ - dp_tiles_) * k_tiles_; }
-  TESSEL_HD void tile(Unit& u) const {
-    int tm = 0, tn = 0;
-    raster_.tile_of(u.id, tiles_m_, tiles_n_, tm, tn);
-    u.tile = TileCoord{tm, tn};
-  }
-
-  Raster raster_;
-  int tiles_m_, tiles_n_, k_tiles_, dp_tiles_, sk_ctas_, cta_, count_;
-  int pos_ = 0;   // the next k-iteration of the slice, then the next whole tile
-  int end_ = -1;  // the slice's end while in it, then -1
 };
 
 }  // namespace tessel::blocks

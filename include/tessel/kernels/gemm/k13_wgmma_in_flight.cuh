@@ -65,17 +65,14 @@ inline constexpr int kConsumerBarrier = 1;     // the consumers' named barrier (
 /// leaves transposed from registers, so they have no staging for TMA stores
 /// (whose chunks are 128 bytes of a row: 64 16-bit columns).
 /// `Fused`: the fused-epilogue instance (FusedParams, bias slice in shared
-/// memory, unswapped problems only).  `StreamK`: the waves' remainder shared
-/// along K by every CTA (blocks::StreamKScheduler; SplitK's dp_tiles and
-/// sk_ctas at run time), not split K.
-template <int BN, bool Fused = false, bool StreamK = false>
+/// memory, unswapped problems only).
+template <int BN, bool Fused = false>
 struct Config {
   static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256,
                 "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}");
   static_assert(!Fused || BN >= 64, "tessel: k13's fused epilogue is the TMA-store epilogue's (BN >= 64)");
   static constexpr int kBN = BN;
   static constexpr bool kFused = Fused;
-  static constexpr bool kStreamK = StreamK;
   /// A fused instance's epilogue: run-time values (SpecializedConfig below
   /// has compile-time ones).
   using Epi = RuntimeEpilogue;
@@ -131,15 +128,11 @@ struct SpecializedConfig : Config<BN, true> {
 
 /// Where split K keeps its partial tiles: `splits` fp32 (128 x BN) tiles per
 /// output tile, and one arrival counter per output tile (zero before the
-/// launch; the last unit of a tile sets it back to zero).  A stream-K
-/// instance (Config's StreamK) reads `dp_tiles` and `sk_ctas` instead of
-/// `splits` (blocks::StreamKScheduler), its partials are two slots per
-/// stream-K CTA and its counters one per shared tile.
+/// launch; the last unit of a tile sets it back to zero).
 struct SplitK {
   int splits = 1;
   float* partials = nullptr;
   int* counters = nullptr;
-  int dp_tiles = 0, sk_ctas = 0;
 };
 
 /// The operands, the TiledMMA, the fragments and the shared memory of one
@@ -186,8 +179,7 @@ struct Tiles {
 /// the plan's rule 6, docs/heuristics.md).
 using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
 
-/// Split K's side of the epilogue (splits > 1; for a stream-K instance, a
-/// tile of more than one piece).  Every unit writes its
+/// Split K's side of the epilogue (splits > 1).  Every unit writes its
 /// accumulators to its own partial tile, in the fragment's order so that a
 /// warp's writes are 256 contiguous bytes, except the rows at or below M (at
 /// M = 16 that is 7/8 of the tile: small M is split K's main customer).
@@ -201,48 +193,26 @@ struct SplitKReduce {
   const SplitK& sk;
   int& ticket;
 
-  /// Split K: unit u's partial is slot u.id * splits + u.split, the tile's
-  /// others the tile's other splits.
   template <class Coords>
   __device__ bool last_adds(const blocks::WorkUnit& u, typename X::FragC& acc, const Coords& tCcD, index_t rows_left,
                             int t) const {
-    return adds(
-        u.id * sk.splits + u.split, u.id, sk.splits, [&](int s) { return u.id * sk.splits + s; }, acc, tCcD, rows_left,
-        t);
-  }
-  /// Stream-K: the piece's slots and counter (StreamKScheduler::piece).
-  template <class Coords>
-  __device__ bool last_adds(const blocks::StreamKPiece& u, typename X::FragC& acc, const Coords& tCcD,
-                            index_t rows_left, int t) const {
-    return adds(
-        u.slot, u.counter, u.pieces, [&](int s) { return s == 0 ? u.first_slot : 2 * (u.first_cta + s); }, acc, tCcD,
-        rows_left, t);
-  }
-
- private:
-  /// Writes slot `own`, counts in at counter `counter`; the last of `count`
-  /// adds the partials slot_of(0..count) other than `own`.
-  template <class SlotOf, class Coords>
-  __device__ bool adds(int own, int counter, int count, const SlotOf& slot_of, typename X::FragC& acc,
-                       const Coords& tCcD, index_t rows_left, int t) const {
     constexpr int kPairs = X::FragC::kValues / 2;
     // A pair's two values share a row: its row is field 0 of its packed coordinate.
     const auto row_in = [&](int q) { return coord_field(tCcD.coord(2 * q), 0) < rows_left; };
     constexpr index_t kTileFloats = index_t{kBM} * X::kBN;
-    auto* mine = reinterpret_cast<float2*>(sk.partials + own * kTileFloats);
+    auto* mine = reinterpret_cast<float2*>(sk.partials + (u.id * sk.splits + u.split) * kTileFloats);
     TESSEL_UNROLL
     for (int q = 0; q < kPairs; ++q)
       if (row_in(q)) mine[q * kConsumerThreads + t] = make_float2(*acc.addr(2 * q), *acc.addr(2 * q + 1));
     __threadfence();  // the partial is visible device-wide before the count says so
     arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
-    if (t == 0) ticket = atomicAdd(sk.counters + counter, 1);
+    if (t == 0) ticket = atomicAdd(sk.counters + u.id, 1);
     arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
-    if (ticket != count - 1) return false;
+    if (ticket != sk.splits - 1) return false;
     __threadfence();  // the count seen: now the other units' partials
-    for (int s = 0; s < count; ++s) {
-      const int slot = slot_of(s);
-      if (slot == own) continue;
-      const auto* other = reinterpret_cast<const float2*>(sk.partials + slot * kTileFloats);
+    for (int s = 0; s < sk.splits; ++s) {
+      if (s == u.split) continue;
+      const auto* other = reinterpret_cast<const float2*>(sk.partials + (u.id * sk.splits + s) * kTileFloats);
       TESSEL_UNROLL
       for (int q = 0; q < kPairs; ++q)
         if (row_in(q)) {
@@ -251,7 +221,7 @@ struct SplitKReduce {
           *acc.addr(2 * q + 1) += x.y;
         }
     }
-    if (t == 0) sk.counters[counter] = 0;  // ready for the next launch on this workspace
+    if (t == 0) sk.counters[u.id] = 0;  // ready for the next launch on this workspace
     return true;
   }
 };
@@ -449,14 +419,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
-  auto scheduler = [&] {
-    if constexpr (Cfg::kStreamK)
-      return blocks::StreamKScheduler<blocks::GroupedRasterN>(tiles_m, tiles_n, k_tiles, sk.dp_tiles, sk.sk_ctas,
-                                                              blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
-    else
-      return Scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
-  }();
-  using Unit = typename decltype(scheduler)::Unit;
+  Scheduler scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
     Schedule::producer_start();
@@ -464,7 +427,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       arch::sm90::prefetch_tensormap(&map_a);
       arch::sm90::prefetch_tensormap(&map_b);
       typename Pipeline::State write;
-      for (Unit u; scheduler.next(u);)
+      for (blocks::WorkUnit u; scheduler.next(u);)
         for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++write) {
           pipe.producer_acquire(write, X::kStageBytes);
           OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt);  // A (m, kt)
@@ -488,7 +451,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                                                         transposed, bias_slice};
   const SplitKReduce<X> reduce{sk, shared.ticket};
   typename Pipeline::State read;
-  for (Unit u; scheduler.next(u);) {
+  for (blocks::WorkUnit u; scheduler.next(u);) {
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
     epilogue.prepare(u.tile, t);
     for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
@@ -512,21 +475,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncwarp();
     if (lane == 0) pipe.consumer_release(read.previous());
 
-    // A tile shared with other units (split K; stream-K's remainder where
-    // the tile spans two or more slices): the last to arrive adds the
-    // others' partials and runs the epilogue.
-    const auto last_of_shared = [&](const auto& unit) {
+    if (sk.splits > 1) {
       const index_t rows_left = p.m - u.tile.m * kBM;
       const auto tCcD = thr.partition_C(coord_tile<TileShape<kBM, X::kBN>>(rows_left, index_t{X::kBN}));  // (row, col)
-      return reduce.last_adds(unit, acc, tCcD, rows_left, t);
-    };
-    if constexpr (Cfg::kStreamK) {
-      if (u.id >= sk.dp_tiles) {
-        const blocks::StreamKPiece piece = scheduler.piece(u);
-        if (piece.pieces > 1 && !last_of_shared(piece)) continue;
-      }
-    } else {
-      if (sk.splits > 1 && !last_of_shared(u)) continue;
+      if (!reduce.last_adds(u, acc, tCcD, rows_left, t)) continue;
     }
     if constexpr (Cfg::kFused)
       epilogue.store_fused(u.tile, acc, t);
