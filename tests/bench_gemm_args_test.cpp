@@ -182,6 +182,7 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_EQ(parse_gemm_impl("f05_warp_tiling"), GemmImpl::f05_warp_tiling);
   EXPECT_EQ(parse_gemm_impl("F07"), GemmImpl::f07_two_ctas_per_sm);
   EXPECT_EQ(parse_gemm_impl("F11"), GemmImpl::f11_stream_k);
+  EXPECT_EQ(parse_gemm_impl("F12"), GemmImpl::f12_operand_copies);
   EXPECT_FALSE(parse_gemm_impl("f12"));
   for (GemmImpl g : kFp32GemmImpls) {
     EXPECT_EQ(parse_gemm_impl(short_name(g)), g);
@@ -261,13 +262,13 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_EQ(o.steps.size(), 15u);                     // the steps, not "auto"
   EXPECT_EQ(o.steps.back(), GemmImpl::k15_pingpong);  // in ladder order
   EXPECT_TRUE(o.cublas_rows);
-  // `all` is the ladder of the input type: f01..f11 for fp32.
+  // `all` is the ladder of the input type: f01..f12 for fp32.
   a.impls = {"all"};
   a.dtype = "fp32";
   o = parse_ok(a);
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>(std::begin(kFp32GemmImpls), std::end(kFp32GemmImpls))));
   EXPECT_TRUE(o.cublas_rows);
-  EXPECT_EQ(o.steps.size(), 11u);  // f01..f11
+  EXPECT_EQ(o.steps.size(), 12u);  // f01..f12
   a.impls = {"f04,F06_vector_smem,f07"};
   o = parse_ok(a);
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::f04_double_buffer, GemmImpl::f06_vector_smem,

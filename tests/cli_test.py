@@ -605,7 +605,7 @@ class BenchGemm(unittest.TestCase):
         (["--m", "64", "--n", "64", "--k", "64", "--dtype", "fp64"], "--dtype: 'fp64' is not a type"),
         (["--m", "64", "--n", "64", "--k", "64", "--dtype", "fp32", "--out-dtype", "bf16"],
          "--out-dtype: fp32 inputs take fp32 C and D"),
-        (["--m", "64", "--n", "64", "--k", "64", "--impl", "f12"], "--impl: unknown implementation 'f12'"),
+        (["--m", "64", "--n", "64", "--k", "64", "--impl", "f13"], "--impl: unknown implementation 'f13'"),
         (["--m", "64", "--n", "64", "--k", "64", "--verify", "tier3"], "--verify"),
         (["--m", "64", "--n", "64", "--k", "64", "--iterations", "0"], "--iterations"),
         (["--m", "64", "--n", "64", "--k", "64", "--flush", "write"], "--flush: 'write' is not read or memset"),

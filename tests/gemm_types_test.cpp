@@ -39,7 +39,7 @@ TEST(GemmTypes, ImplNamesRoundTrip) {
   EXPECT_STREQ(name(static_cast<GemmImpl>(42)), "unknown");
 }
 
-// The fp32 ladder: its own list, names f01..f11, parsed like the 16-bit steps.
+// The fp32 ladder: its own list, names f01..f12, parsed like the 16-bit steps.
 TEST(GemmTypes, Fp32LadderNames) {
   for (GemmImpl impl : kFp32GemmImpls) {
     EXPECT_EQ(parse_gemm_impl(short_name(impl)), impl) << short_name(impl);
@@ -55,13 +55,15 @@ TEST(GemmTypes, Fp32LadderNames) {
   EXPECT_EQ(parse_gemm_impl("f06_vector_smem"), GemmImpl::f06_vector_smem);
   EXPECT_EQ(parse_gemm_impl("f07"), GemmImpl::f07_two_ctas_per_sm);
   EXPECT_EQ(parse_gemm_impl("F07_Two_CTAs_per_SM"), GemmImpl::f07_two_ctas_per_sm);
-  EXPECT_EQ(std::size(kFp32GemmImpls), 11u);  // f01..f11, in order
+  EXPECT_EQ(std::size(kFp32GemmImpls), 12u);  // f01..f12, in order
   EXPECT_EQ(kFp32GemmImpls[6], GemmImpl::f07_two_ctas_per_sm);
   EXPECT_EQ(kFp32GemmImpls[7], GemmImpl::f08_thread_tile_16x8);
   EXPECT_EQ(kFp32GemmImpls[8], GemmImpl::f09_spread_copies);
   EXPECT_EQ(kFp32GemmImpls[9], GemmImpl::f10_tma_loads);
   EXPECT_EQ(kFp32GemmImpls[10], GemmImpl::f11_stream_k);
   EXPECT_EQ(parse_gemm_impl("F11_Stream_K"), GemmImpl::f11_stream_k);
+  EXPECT_EQ(kFp32GemmImpls[11], GemmImpl::f12_operand_copies);
+  EXPECT_EQ(parse_gemm_impl("f12_operand_copies"), GemmImpl::f12_operand_copies);
   EXPECT_EQ(parse_gemm_impl("F09_Spread_Copies"), GemmImpl::f09_spread_copies);
   EXPECT_EQ(parse_gemm_impl("f08"), GemmImpl::f08_thread_tile_16x8);
   EXPECT_EQ(parse_gemm_impl("F08_Thread_Tile_16x8"), GemmImpl::f08_thread_tile_16x8);

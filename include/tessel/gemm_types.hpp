@@ -214,6 +214,7 @@ enum class GemmImpl {
   f09_spread_copies,     // f08 with the next k-tile's cp.async spread over the k-steps
   f10_tma_loads,         // TMA loads on a 128x256 tile (B:n, 16-byte rows; f08's kernel elsewhere)
   f11_stream_k,          // f10 with the last wave's tiles shared along K by every SM (stream-K)
+  f12_operand_copies,    // f11 on A:m, B:n copies of operands it cannot read so (A or B K-major, rows TMA cannot read)
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
@@ -240,7 +241,7 @@ inline constexpr GemmImpl kFp32GemmImpls[] = {
     GemmImpl::f01_naive,           GemmImpl::f02_smem_fma,         GemmImpl::f03_smem_padded,
     GemmImpl::f04_double_buffer,   GemmImpl::f05_warp_tiling,      GemmImpl::f06_vector_smem,
     GemmImpl::f07_two_ctas_per_sm, GemmImpl::f08_thread_tile_16x8, GemmImpl::f09_spread_copies,
-    GemmImpl::f10_tma_loads,       GemmImpl::f11_stream_k};
+    GemmImpl::f10_tma_loads,       GemmImpl::f11_stream_k,         GemmImpl::f12_operand_copies};
 /// Is `g` a step of the fp32 ladder (fp32 A and B)?
 constexpr bool is_fp32_step(GemmImpl g) {
   for (GemmImpl f : kFp32GemmImpls)
@@ -250,7 +251,7 @@ constexpr bool is_fp32_step(GemmImpl g) {
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 
-/// "k01".."k15", "f01".."f11" (and "auto"): the short name (the CLI's, the `impl` column's).
+/// "k01".."k15", "f01".."f12" (and "auto"): the short name (the CLI's, the `impl` column's).
 constexpr const char* short_name(GemmImpl g) {
   switch (g) {
     case GemmImpl::k01_naive:
@@ -305,6 +306,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "f10";
     case GemmImpl::f11_stream_k:
       return "f11";
+    case GemmImpl::f12_operand_copies:
+      return "f12";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -365,6 +368,8 @@ constexpr const char* name(GemmImpl g) {
       return "f10_tma_loads";
     case GemmImpl::f11_stream_k:
       return "f11_stream_k";
+    case GemmImpl::f12_operand_copies:
+      return "f12_operand_copies";
     case GemmImpl::automatic:
       return "auto";
   }

@@ -181,11 +181,11 @@ Status check_epilogue(const GemmArgs& g, bool operands) {
 
 /// The element types a step takes (invalid_argument, naming the rule): the
 /// 16-bit ladder (k01..k13) takes bf16 or fp16 A and B with any output type;
-/// the fp32 ladder (f01..f11) fp32 A, B, C and D.
+/// the fp32 ladder (f01..f12) fp32 A, B, C and D.
 Status check_types(GemmImpl impl, const GemmArgs& g) {
   if (is_fp32_step(impl)) {
     if (g.ab_type != DType::f32)
-      return invalid(std::string(short_name(impl)) + ": A and B must be fp32 (the fp32 ladder f01..f11; got " +
+      return invalid(std::string(short_name(impl)) + ": A and B must be fp32 (the fp32 ladder f01..f12; got " +
                      name(g.ab_type) + ": bf16 and fp16 inputs are k01..k13)");
     if (g.cd_type != DType::f32)
       return invalid(std::string(short_name(impl)) + ": C and D must be fp32 (the fp32 ladder; got " + name(g.cd_type) +
@@ -194,7 +194,7 @@ Status check_types(GemmImpl impl, const GemmArgs& g) {
   }
   if (g.ab_type == DType::f32)
     return invalid(std::string(short_name(impl)) +
-                   ": A and B must be bf16 or fp16 (k01..k13; fp32 inputs are the fp32 ladder f01..f11)");
+                   ": A and B must be bf16 or fp16 (k01..k13; fp32 inputs are the fp32 ladder f01..f12)");
   return Status::success();
 }
 
@@ -305,6 +305,8 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_f10(args);
     case GemmImpl::f11_stream_k:
       return check_f11(args);
+    case GemmImpl::f12_operand_copies:
+      return check_f12(args);
     case GemmImpl::automatic: {
       GemmImpl step{};
       GemmArgs with_plan;
@@ -381,6 +383,8 @@ Status launch_step(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_f10(args, stream);
     case GemmImpl::f11_stream_k:
       return launch_f11(args, stream);
+    case GemmImpl::f12_operand_copies:
+      return launch_f12(args, stream);
     case GemmImpl::automatic:
       break;  // gemm() plans first
   }

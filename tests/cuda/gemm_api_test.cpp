@@ -141,7 +141,7 @@ TEST(GemmApi, TypeRulesOfTheTwoLadders) {
     const Status s = gemm_check(impl, g);
     EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ": " << s.message;
     EXPECT_NE(s.message.find("A and B must be bf16 or fp16"), std::string::npos) << s.message;
-    EXPECT_NE(s.message.find("f01..f11"), std::string::npos) << s.message;  // says where fp32 goes
+    EXPECT_NE(s.message.find("f01..f12"), std::string::npos) << s.message;  // says where fp32 goes
     EXPECT_EQ(gemm(impl, g).code, Status::invalid_argument);
   }
   for (GemmImpl impl : kFp32GemmImpls) {

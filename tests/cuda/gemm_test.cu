@@ -1,6 +1,6 @@
 // Every step of the GEMM ladder through the public API tessel::gemm(), bit
 // for bit against a host reference in exact arithmetic.  Parameterized over
-// every GemmImpl value (kAllGemmImpls, k01..k15; the fp32 ladder f01..f11,
+// every GemmImpl value (kAllGemmImpls, k01..k15; the fp32 ladder f01..f12,
 // kFp32GemmImpls, in the GemmF32 suites), `auto` (the plan's choice),
 // and k13 with each tile width and several split counts forced: a step whose
 // gemm_check still says "not built yet" is skipped with its name, so each
@@ -171,7 +171,7 @@ void set_up_world(World& w) {
   CUDA_CHECK(cudaStreamCreate(&w.stream));
   upload_inputs<__nv_bfloat16>(w, 0);
   upload_inputs<__half>(w, 1);
-  upload_inputs<float>(w, 2);  // the fp32 ladder (f01..f11)
+  upload_inputs<float>(w, 2);  // the fp32 ladder (f01..f12)
   upload(w.c_src[0], make_matrix<__nv_bfloat16>(c_at), w.stream);
   upload(w.c_src[1], make_matrix<__half>(c_at), w.stream);
   upload(w.c_src[2], make_matrix<float>(c_at), w.stream);
@@ -503,7 +503,7 @@ TEST_P(Gemm, RejectsBadK13TuningAndWritesNothing) {
 
 // ------------------------------------------------------------------ the fp32 ladder
 
-/// The fp32 steps (f01..f11): fp32 A, B, C and D.  Tier 1 is exact as for
+/// The fp32 steps (f01..f12): fp32 A, B, C and D.  Tier 1 is exact as for
 /// the 16-bit steps (integers in [-4,4], |sums| < 2^24), and the host's
 /// rounding to fp32 is the identity on them.
 class GemmF32 : public Gemm {};

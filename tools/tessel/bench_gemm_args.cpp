@@ -593,7 +593,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       const std::string l = lower(name);
       std::vector<GemmImpl> add;
       if (l == "all") {
-        // The ladder of the input type: k01..k13 for bf16/fp16, f01..f11 for fp32
+        // The ladder of the input type: k01..k13 for bf16/fp16, f01..f12 for fp32
         // (the problems are read below; a suite mixing both gets both).
         all_requested = true;
         o.cublas_rows = true;
@@ -603,7 +603,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
         add.push_back(*g);
       } else {
         error = "--impl: unknown implementation " + quoted(name) +
-                " (k01..k15, f01..f11, long names such as k04_mma_sync, auto, cublas, or all)";
+                " (k01..k15, f01..f12, long names such as k04_mma_sync, auto, cublas, or all)";
         return false;
       }
       for (GemmImpl g : add)
@@ -746,7 +746,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   }
   for (const GemmProblem& p : o.problems)
     if (p.in == DType::f32 && p.out != DType::f32) {
-      error = "--out-dtype: fp32 inputs take fp32 C and D (the fp32 ladder f01..f11 and cuBLAS's fp32 GEMM); got " +
+      error = "--out-dtype: fp32 inputs take fp32 C and D (the fp32 ladder f01..f12 and cuBLAS's fp32 GEMM); got " +
               std::string(name(p.out));
       return false;
     }

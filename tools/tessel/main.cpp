@@ -386,7 +386,7 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   bench_gemm
       ->add_option("--dtype", gemm_args.dtype,
-                   "type of A and B: bf16 (default), fp16, or fp32 (the fp32 ladder f01..f11; C and D fp32)")
+                   "type of A and B: bf16 (default), fp16, or fp32 (the fp32 ladder f01..f12; C and D fp32)")
       ->type_name("TYPE");
   bench_gemm->add_option("--out-dtype", gemm_args.out_dtype, "type of C and D: bf16, fp16 or fp32 (default: --dtype)")
       ->type_name("TYPE");
@@ -400,7 +400,7 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option(
           "--impl", gemm_args.impls,
-          "auto (the plan chooses), k01..k15, f01..f11 (fp32), long names, cublas, all (the ladder of --dtype); "
+          "auto (the plan chooses), k01..k15, f01..f12 (fp32), long names, cublas, all (the ladder of --dtype); "
           "comma list (default: auto,cublas)")
       ->type_name("IMPLS")
       ->expected(1)

@@ -60,7 +60,7 @@ struct GemmEpilogue {
 /// for A:m; element (l, j) of B is b[l*ldb + j] for B:n and b[l + j*ldb] for
 /// B:k; C(i, j) = c[i*ldc + j], D(i, j) = d[i*ldd + j].  A and B share one
 /// type and C and D share one: for the 16-bit ladder (k01..k13) A and B are
-/// bf16 or f16 and C and D bf16, f16 or f32; for the fp32 ladder (f01..f11)
+/// bf16 or f16 and C and D bf16, f16 or f32; for the fp32 ladder (f01..f12)
 /// all four are f32.  `c` may be null only when beta == 0 (C is then not read
 /// at all).
 struct GemmArgs {
@@ -113,7 +113,7 @@ struct GemmArgs {
 /// in place (same pointer, ldc = ldd, stride_c = stride_d; byte ranges over
 /// every batch),
 /// types the step does not take: fp32 A/B for k01..k13, anything but fp32
-/// for f01..f11), `unsupported` for well-formed problems
+/// for f01..f12), `unsupported` for well-formed problems
 /// this implementation cannot serve, each naming the rule broken.
 Status gemm_check(GemmImpl impl, const GemmArgs& args);
 

@@ -53,7 +53,7 @@ Status with_types(const GemmArgs& a, F&& f) {
 #endif
 }
 
-/// The fp32 ladder's dispatch (f01..f11): calls `f.template operator()<MA,
+/// The fp32 ladder's dispatch (f01..f12): calls `f.template operator()<MA,
 /// MB>()` with the layout of `a` as compile-time arguments; A and B are fp32
 /// (the type checks in gemm.cu ran before).  Four instantiations per step.
 template <class F>

@@ -37,6 +37,7 @@ TESSEL_GEMM_STEP(f08)
 TESSEL_GEMM_STEP(f09)
 TESSEL_GEMM_STEP(f10)
 TESSEL_GEMM_STEP(f11)
+TESSEL_GEMM_STEP(f12)
 /// Does f10's TMA kernel (and f11's) take `a` (B:n, A and B rows TMA can
 /// read)?  Else those steps run f08's kernel (f10.cu).
 bool f10_kernel_applies(const GemmArgs& a);
