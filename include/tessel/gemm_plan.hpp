@@ -428,32 +428,43 @@ constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
   return whole;
 }
 
-/// Rule 9 (fp32 inputs): f11 (f10's 128 x 256 tile, one CTA of 8 warps per
-/// SM, with the tiles of the last partial wave shared along K by every SM:
-/// stream-K) where f10's TMA kernel takes the problem (`tma_kernel`: B
-/// N-major, TMA-readable rows) and stream_k_split shares tiles; else f10
-/// where its waves are at least 90 % full (f08's kernel on the same tile
-/// where TMA cannot read the operands); else f07 (128 x 128 tiles, two CTAs
-/// per SM), left the problems too small to share (fewer than 8 k-tiles of
-/// 16 per SM).
-/// Measured (H100, bench/results/s26): f11 against f10 at 4096^3 / 8192^3,
-/// A:m 1.020 / 1.015 of cuBLAS against 0.988 / 0.966, A:k 0.917 / 0.934
-/// against 0.916 / 0.924; in partial waves f11 at 3072^3 (288 tiles, waves
-/// 73 % full) 1.09 (A:m) and 1.04 (A:k), f10 there 0.80, f07 0.90 (session
-/// 25); at 1024^3 (32 tiles) 0.91 / 0.94, f07 0.56 / 0.58.  Where the waves
-/// are whole (or the last one 95 % full) f11 shares nothing and f10 runs:
-/// f11's kernel on f10's grid measured 2-5 % under f10 (2048^3: 0.866 A:k,
-/// 0.938 A:m against 0.917, 0.958; its loop sits in a loop over pieces,
-/// which ptxas allocates differently).
+/// Rule 9 (fp32 inputs), where A is M-major and B N-major with rows TMA can
+/// read (no copy: `copy_a` and `copy_b` false): f11 (f10's 128 x 256 tile,
+/// one CTA of 8 warps per SM, with the tiles of the last partial wave shared
+/// along K by every SM: stream-K) where stream_k_split shares tiles; else
+/// f10 where its waves are at least 90 % full; else f07 (128 x 128 tiles,
+/// two CTAs per SM), left the problems too small to share (fewer than 8
+/// k-tiles of 16 per SM).
+/// Where f12 would copy an operand (`copy_a`: A K-major or rows TMA cannot
+/// read; `copy_b` likewise for B): f12 (f11 on A:m, B:n copies) where the
+/// copies are cheap against the product (N >= 2048 for A's, whose copy costs
+/// about 80 / N of the product's time, M >= 2048 for B's) and f11 or f10
+/// would run by the rules above; else those rules, with f10's and f11's
+/// TMA kernel only where it takes the problem as it is (`tma_kernel`: B
+/// N-major, rows TMA can read; elsewhere f10 runs f08's kernel).
+/// Measured (H100, bench/results/s26): A:m, B:n f11 1.020 / 1.017 of
+/// cuBLAS at 4096^3 / 8192^3 (f10 0.988 / 0.966); in partial waves f11 at
+/// 3072^3 1.09 (A:m) and 1.04 (A:k), f07 there 0.90; where the waves are
+/// whole (or the last one 95 % full, 2048^3) f11 shares nothing and f10
+/// runs (f11's kernel on f10's grid: 2-5 % under f10).  f12 at 4096^3 /
+/// 8192^3: A:k, B:n 1.013 / 1.044 (f10 0.922 / 0.924), A:m, B:k 1.057 /
+/// 1.058 (0.930 / 0.910), A:k, B:k 1.003 / 1.033 (0.894 / 0.892); at 2048^3
+/// 0.935, 0.964, 0.911 against f10's 0.918, 0.922, 0.888 (s26i).
 /// C++ example: fp32_step_for(4096, 4096, 4096, 132) == f11 (512 tiles, last wave 116);
+/// fp32_step_for(4096, 4096, 4096, 132, true, true) == f12 (A copied, N >= 2048);
 /// fp32_step_for(2048, 2048, 2048, 132) == f10 (128 tiles, 97 % of a wave);
 /// fp32_step_for(256, 256, 256, 132) == f07 (2 tiles of 16 k-tiles).
-constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool tma_kernel = true) {
+constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool tma_kernel = true, bool copy_a = false,
+                                 bool copy_b = false) {
   if (sms <= 0) return GemmImpl::f10_tma_loads;
   const index_t tiles = plan_detail::ceil_div(m, 128) * plan_detail::ceil_div(n, 256);
   const index_t slots = plan_detail::ceil_div(tiles, sms) * sms;
-  if (tma_kernel && stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0) return GemmImpl::f11_stream_k;
-  if (10 * tiles >= 9 * slots) return GemmImpl::f10_tma_loads;
+  const bool shares = stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0;
+  const bool full = 10 * tiles >= 9 * slots;
+  if ((copy_a || copy_b) && (!copy_a || n >= 2048) && (!copy_b || m >= 2048) && (shares || full))
+    return GemmImpl::f12_operand_copies;
+  if (tma_kernel && shares) return GemmImpl::f11_stream_k;
+  if (full) return GemmImpl::f10_tma_loads;
   return GemmImpl::f07_two_ctas_per_sm;
 }
 

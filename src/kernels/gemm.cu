@@ -462,11 +462,15 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   GemmPlan plan;
   const bool fused = args.epilogue.active();
   if (args.ab_type == DType::f32) {
-    // fp32 inputs: rule 9 (tessel/gemm_plan.hpp): f11 where its split shares
-    // the last partial wave's tiles along K, else f10 where the 128 x 256
-    // tile's waves are at least 90 % full, else f07; on every device (no
-    // tuning).
-    plan.impl = fp32_step_for(args.m, args.n, args.k, device_traits().sms, gemm_launch::f10_kernel_applies(args));
+    // fp32 inputs: rule 9 (tessel/gemm_plan.hpp): f12 where an operand is
+    // K-major (or its rows TMA cannot read) and its copy is cheap against the
+    // product; else f11 where its split shares the last partial wave's tiles
+    // along K, f10 where the 128 x 256 tile's waves are at least 90 % full,
+    // f07 elsewhere; on every device (no tuning).
+    bool copy_a = false, copy_b = false;
+    gemm_launch::f12_copies(args, copy_a, copy_b);
+    plan.impl = fp32_step_for(args.m, args.n, args.k, device_traits().sms, gemm_launch::f10_kernel_applies(args),
+                              copy_a, copy_b);
     plan.tuning = args.tuning;
     const std::string step = short_name(plan.impl);
     plan.why = "fp32 inputs: " + step + (fused ? ", unfused epilogue" : "");

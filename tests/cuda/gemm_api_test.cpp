@@ -171,11 +171,11 @@ TEST(GemmApi, TypeRulesOfTheTwoLadders) {
         EXPECT_TRUE(gemm_check(impl, h).is_ok()) << name(impl) << " " << m << "x" << h.n << "x" << k;
       }
   }
-  // `auto` with fp32 inputs plans an fp32 step (rule 9: f10, f11 or f07 by
-  // the grid's size against the SM count), on any device.
+  // `auto` with fp32 inputs plans an fp32 step (rule 9: f12, f11, f10 or
+  // f07 by the layouts and the grid's size against the SM count), on any device.
   const GemmPlan p = gemm_plan(g);
   EXPECT_TRUE(p.impl == GemmImpl::f10_tma_loads || p.impl == GemmImpl::f11_stream_k ||
-              p.impl == GemmImpl::f07_two_ctas_per_sm)
+              p.impl == GemmImpl::f12_operand_copies || p.impl == GemmImpl::f07_two_ctas_per_sm)
       << p.why;
   EXPECT_EQ(p.why.rfind("fp32 inputs: f", 0), 0u) << p.why;
   EXPECT_TRUE(gemm_check(GemmImpl::automatic, g).is_ok());

@@ -1596,7 +1596,7 @@ std::vector<StepParam> fp32_steps() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fp32Steps, GemmF32, ::testing::ValuesIn(fp32_steps()), param_name);
-// `auto` with fp32 inputs: the plan runs rule 9's fp32 step (f08, or f07 on small grids).
+// `auto` with fp32 inputs: the plan runs rule 9's fp32 step (f12, f11, f10 or f07).
 INSTANTIATE_TEST_SUITE_P(Fp32Plan, GemmF32, ::testing::Values(StepParam{GemmImpl::automatic}), param_name);
 // What tessel::gemm(args) runs: the plan's kernel and tuning per shape.
 INSTANTIATE_TEST_SUITE_P(Plan, Gemm, ::testing::Values(StepParam{GemmImpl::automatic}), param_name);

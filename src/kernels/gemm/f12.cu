@@ -57,6 +57,12 @@ Status copy_operand(const float* src, float* dst, bool k_major, index_t rows, in
 
 }  // namespace
 
+void f12_copies(const GemmArgs& a, bool& copy_a, bool& copy_b) {
+  const Copies c(a);
+  copy_a = c.a;
+  copy_b = c.b;
+}
+
 Status check_f12(const GemmArgs& a) {
   // f11's TMA kernel runs every problem here (on the copies): its rules.
   if (Status s = check_tile_grid(a, gemm_kernels::f11::kBM, gemm_kernels::f11::kBN, "f12"); !s) return s;
