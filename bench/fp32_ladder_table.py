@@ -23,6 +23,7 @@ NAMES = {
     "f09": "f09 copies spread over the k-steps",
     "f10": "f10 TMA loads",
     "f11": "f11 stream-K",
+    "f12": "f12 K-major operands copied to A:m, B:n, then f11",
 }
 
 
