@@ -438,11 +438,13 @@ constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
 /// Where f12 would copy an operand (`copy_a`: A K-major or rows TMA cannot
 /// read; `copy_b` likewise for B): f12 (f11 on A:m, B:n copies) where the
 /// copies pay and f11 or f10 would run by the rules above.  A's copy costs
-/// about 80 / N of the product's time and a launch, against f11's A:k kernel
-/// at 0.92-0.94: it pays from N = 1024 and 2^32 flops (1536^3, 7 GFLOP,
-/// +2.7 %; 1024^3, 2 GFLOP, behind).  B's copy replaces f08's kernel (f10's
-/// and f11's TMA kernel needs B N-major, and f08 ran 0.41-0.62 of cuBLAS at
-/// 1000-1536): it pays from M = 1024 (1024^3: 0.821 against 0.559).  Else
+/// about 53 / N of the product's time (1.3 % at N = 4096) and a launch,
+/// against f11's A:k kernel, ~10 % slower than its A:m one: it pays from
+/// N = 768 and 2^32 flops (1000 x 1000 x 8192 +1.5 %, 1536^3 +2.7 %;
+/// 1024^3, 2 GFLOP, behind).  B's copy replaces f08's or f07's kernel
+/// (f10's and f11's TMA kernel needs B N-major; they ran 0.41-0.62 of cuBLAS
+/// at 1000-1536): it pays from M = 256 (measured from 1000: 1000 x 1000 x
+/// 8192 0.914 against f07's 0.408, 1024^3 0.834 against 0.559).  Else
 /// those rules, with f10's and f11's
 /// TMA kernel only where it takes the problem as it is (`tma_kernel`: B
 /// N-major, rows TMA can read; elsewhere f10 runs f08's kernel).
@@ -456,7 +458,7 @@ constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
 /// 0.935, 0.964, 0.911 against f10's 0.918, 0.922, 0.888 (s26i); on partial
 /// waves s26j/rule9_f12.csv.
 /// C++ example: fp32_step_for(4096, 4096, 4096, 132) == f11 (512 tiles, last wave 116);
-/// fp32_step_for(4096, 4096, 4096, 132, true, true) == f12 (A copied: N >= 1024, 137 GFLOP);
+/// fp32_step_for(4096, 4096, 4096, 132, true, true) == f12 (A copied: N >= 768, 137 GFLOP);
 /// fp32_step_for(2048, 2048, 2048, 132) == f10 (128 tiles, 97 % of a wave);
 /// fp32_step_for(256, 256, 256, 132) == f07 (2 tiles of 16 k-tiles).
 constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool tma_kernel = true, bool copy_a = false,
@@ -466,9 +468,9 @@ constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool 
   const index_t slots = plan_detail::ceil_div(tiles, sms) * sms;
   const bool shares = stream_k_split(tiles, plan_detail::ceil_div(k, 16), sms).sk_ctas > 0;
   const bool full = 10 * tiles >= 9 * slots;
-  const bool a_pays = n >= 1024 && 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >=
-                                       4294967296.0;  // 2^32 flops
-  if ((copy_a || copy_b) && (!copy_a || a_pays) && (!copy_b || m >= 1024) && (shares || full))
+  const bool a_pays = n >= 768 && 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >=
+                                      4294967296.0;  // 2^32 flops
+  if ((copy_a || copy_b) && (!copy_a || a_pays) && (!copy_b || m >= 256) && (shares || full))
     return GemmImpl::f12_operand_copies;
   if (tma_kernel && shares) return GemmImpl::f11_stream_k;
   if (full) return GemmImpl::f10_tma_loads;
