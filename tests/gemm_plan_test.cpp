@@ -90,7 +90,7 @@ TEST(GemmPlan, Fp32Step) {
   EXPECT_EQ(fp32_step_for(256, 256, 256, 132), GemmImpl::f07_two_ctas_per_sm);
   EXPECT_EQ(fp32_step_for(1, 1, 1, 132), GemmImpl::f07_two_ctas_per_sm);
   // An operand to copy (A K-major: copy_a; B K-major: copy_b): f12 where the
-  // copy pays (A's: N >= 768 and 2^32 flops; B's: M >= 256) and f11 or f10 would run.
+  // copy pays (A's: N >= 768 and 2^32 flops; B's: M >= 192) and f11 or f10 would run.
   EXPECT_EQ(fp32_step_for(4096, 4096, 4096, 132, true, true), GemmImpl::f12_operand_copies);
   EXPECT_EQ(fp32_step_for(8192, 8192, 8192, 132, false, false, true), GemmImpl::f12_operand_copies);
   EXPECT_EQ(fp32_step_for(2048, 2048, 2048, 132, false, true, true), GemmImpl::f12_operand_copies);  // full wave
@@ -103,7 +103,8 @@ TEST(GemmPlan, Fp32Step) {
   EXPECT_EQ(fp32_step_for(1000, 1000, 8192, 132, false, false, true), GemmImpl::f12_operand_copies);  // B's: M = 1000
   EXPECT_EQ(fp32_step_for(1024, 1024, 1024, 132, false, false, true), GemmImpl::f12_operand_copies);  // B's: M = 1024
   EXPECT_EQ(fp32_step_for(128, 8192, 8192, 132, false, false, true),
-            GemmImpl::f07_two_ctas_per_sm);                                                 // B's: M = 128: f07
+            GemmImpl::f07_two_ctas_per_sm);  // B's: M = 128: f07
+  EXPECT_EQ(fp32_step_for(200, 6000, 3000, 132, false, false, true), GemmImpl::f12_operand_copies);  // B's: M = 200
   EXPECT_EQ(fp32_step_for(256, 256, 256, 132, true, true), GemmImpl::f07_two_ctas_per_sm);  // too small to share
 }
 

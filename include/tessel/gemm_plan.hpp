@@ -443,8 +443,10 @@ constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
 /// N = 768 and 2^32 flops (1000 x 1000 x 8192 +1.5 %, 1536^3 +2.7 %;
 /// 1024^3, 2 GFLOP, behind).  B's copy replaces f08's or f07's kernel
 /// (f10's and f11's TMA kernel needs B N-major; they ran 0.41-0.62 of cuBLAS
-/// at 1000-1536): it pays from M = 256 (measured from 1000: 1000 x 1000 x
-/// 8192 0.914 against f07's 0.408, 1024^3 0.834 against 0.559).  Else
+/// at 1000-1536): it pays from M = 192 (1000 x 1000 x 8192 0.914 against
+/// f07's 0.408, 1024^3 0.834 against 0.559, 200 x 6000 x 3000 0.861 against
+/// 0.701; its cost, ~53 / M of the product, would match f07's loss near
+/// M = 128).  Else
 /// those rules, with f10's and f11's
 /// TMA kernel only where it takes the problem as it is (`tma_kernel`: B
 /// N-major, rows TMA can read; elsewhere f10 runs f08's kernel).
@@ -470,7 +472,7 @@ constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool 
   const bool full = 10 * tiles >= 9 * slots;
   const bool a_pays = n >= 768 && 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >=
                                       4294967296.0;  // 2^32 flops
-  if ((copy_a || copy_b) && (!copy_a || a_pays) && (!copy_b || m >= 256) && (shares || full))
+  if ((copy_a || copy_b) && (!copy_a || a_pays) && (!copy_b || m >= 192) && (shares || full))
     return GemmImpl::f12_operand_copies;
   if (tma_kernel && shares) return GemmImpl::f11_stream_k;
   if (full) return GemmImpl::f10_tma_loads;
