@@ -183,7 +183,7 @@ TEST(BenchGemmNames, TypesAndSteps) {
   EXPECT_EQ(parse_gemm_impl("F07"), GemmImpl::f07_two_ctas_per_sm);
   EXPECT_EQ(parse_gemm_impl("F11"), GemmImpl::f11_stream_k);
   EXPECT_EQ(parse_gemm_impl("F12"), GemmImpl::f12_operand_copies);
-  EXPECT_FALSE(parse_gemm_impl("f12"));
+  EXPECT_FALSE(parse_gemm_impl("f13"));
   for (GemmImpl g : kFp32GemmImpls) {
     EXPECT_EQ(parse_gemm_impl(short_name(g)), g);
     EXPECT_EQ(parse_gemm_impl(name(g)), g);

@@ -67,7 +67,7 @@ TEST(GemmTypes, Fp32LadderNames) {
   EXPECT_EQ(parse_gemm_impl("F09_Spread_Copies"), GemmImpl::f09_spread_copies);
   EXPECT_EQ(parse_gemm_impl("f08"), GemmImpl::f08_thread_tile_16x8);
   EXPECT_EQ(parse_gemm_impl("F08_Thread_Tile_16x8"), GemmImpl::f08_thread_tile_16x8);
-  for (const char* bad : {"f00", "f12", "f1", "f01_", "f06_vector", "f07_two_ctas"})
+  for (const char* bad : {"f00", "f13", "f1", "f01_", "f06_vector", "f07_two_ctas"})
     EXPECT_FALSE(parse_gemm_impl(bad).has_value()) << '"' << bad << '"';
 }
 
