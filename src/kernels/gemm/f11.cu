@@ -27,13 +27,17 @@ index_t tiles_of(const GemmArgs& a) {
 
 }  // namespace
 
-Status check_f11(const GemmArgs& a) {
-  if (!f10_maps::kernel_applies(a)) return check_f08(a);
-  if (Status s = check_tile_grid(a, k11::kBM, k11::kBN, "f11"); !s) return s;
+Status check_f11_kernel(const GemmArgs& a, const char* step) {
+  if (Status s = check_tile_grid(a, k11::kBM, k11::kBN, step); !s) return s;
   if (const index_t tiles = tiles_of(a); tiles > INT_MAX / 2)
-    return Status::failure(Status::unsupported, "f11: " + std::to_string(tiles) +
+    return Status::failure(Status::unsupported, std::string(step) + ": " + std::to_string(tiles) +
                                                     " tiles of 128 x 256 exceed the one-dimensional grid's 2^30");
   return Status::success();
+}
+
+Status check_f11(const GemmArgs& a) {
+  if (!f10_maps::kernel_applies(a)) return check_f08(a);
+  return check_f11_kernel(a, "f11");
 }
 
 Status launch_f11(const GemmArgs& a, cudaStream_t stream) {

@@ -6,7 +6,6 @@
 // packed one (cudaMemcpy2DAsync).  The copies come from tessel's
 // stream-ordered pool (workspace.hpp) and go back to it after f11's launch,
 // in stream order.  Where nothing needs copying f12 is f11.
-#include <climits>
 #include <string>
 
 #include "src/kernels/gemm/f10_launch.hpp"
@@ -65,11 +64,7 @@ void f12_copies(const GemmArgs& a, bool& copy_a, bool& copy_b) {
 
 Status check_f12(const GemmArgs& a) {
   // f11's TMA kernel runs every problem here (on the copies): its rules.
-  if (Status s = check_tile_grid(a, gemm_kernels::f11::kBM, gemm_kernels::f11::kBN, "f12"); !s) return s;
-  const TileGrid g = tile_grid(a, gemm_kernels::f11::kBM, gemm_kernels::f11::kBN);
-  if (g.x * g.y > INT_MAX / 2)
-    return Status::failure(Status::unsupported, "f12: " + std::to_string(g.x * g.y) +
-                                                    " tiles of 128 x 256 exceed the one-dimensional grid's 2^30");
+  if (Status s = check_f11_kernel(a, "f12"); !s) return s;
   const Copies c(a);
   if ((c.a && a.layout.a == MajorA::k && transpose_tiles(a.m, a.k) > 0x7FFFFFFF) ||
       (c.b && a.layout.b == MajorB::k && transpose_tiles(a.n, a.k) > 0x7FFFFFFF))
@@ -80,8 +75,8 @@ Status check_f12(const GemmArgs& a) {
 Status launch_f12(const GemmArgs& a, cudaStream_t stream) {
   const Copies c(a);
   if (!c.a && !c.b) return launch_f11(a, stream);
-  const std::size_t a_floats = c.a_floats(a), b_floats = (c.b_floats(a) + 63) / 64 * 64;
-  const std::size_t bytes = (a_floats + 63) / 64 * 64 * 4 + b_floats * 4;  // B's copy 256-byte aligned after A's
+  const std::size_t a_span = (c.a_floats(a) + 63) / 64 * 64;  // B's copy starts 256-byte aligned after A's
+  const std::size_t bytes = (a_span + c.b_floats(a)) * 4;
   void* ws = workspace_alloc(bytes, stream);
   if (ws == nullptr)
     return Status::failure(Status::cuda_error, "f12: cannot allocate the operands' copies of " +
@@ -93,7 +88,7 @@ Status launch_f12(const GemmArgs& a, cudaStream_t stream) {
     s = copy_operand(static_cast<const float*>(a.a), next, a.layout.a == MajorA::k, a.m, a.k, a.lda, c.lda, stream,
                      "f12 (A's copy)");
     g.a = next, g.lda = c.lda, g.layout.a = MajorA::m;
-    next += (a_floats + 63) / 64 * 64;
+    next += a_span;
   }
   if (s && c.b) {
     s = copy_operand(static_cast<const float*>(a.b), next, a.layout.b == MajorB::k, a.n, a.k, a.ldb, c.ldb, stream,

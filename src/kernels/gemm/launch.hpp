@@ -41,6 +41,9 @@ TESSEL_GEMM_STEP(f12)
 /// Does f10's TMA kernel (and f11's) take `a` (B:n, A and B rows TMA can
 /// read)?  Else those steps run f08's kernel (f10.cu).
 bool f10_kernel_applies(const GemmArgs& a);
+/// f11's TMA kernel's own rules for `a` (its grid), errors naming `step`
+/// (f11.cu; f12 runs that kernel on its copies).
+Status check_f11_kernel(const GemmArgs& a, const char* step);
 /// Which operands f12 copies for `a` (f12.cu): A where it is K-major or its
 /// rows TMA cannot read, B likewise.
 void f12_copies(const GemmArgs& a, bool& copy_a, bool& copy_b);
