@@ -199,7 +199,7 @@ enum class GemmImpl {
   k11_tma_store_epilogue,    // D through shared memory and TMA stores (the best step)
   k12_wgmma,                 // k11 with wgmma (SS) from the TMA-filled stages, two consumer warpgroups
   k13_wgmma_in_flight,       // k12 with one k-tile of wgmma in flight; tile width and split K as knobs
-  k14_cluster_multicast,     // k13 on 2-CTA clusters that multicast their shared B tile
+  k14_cluster_multicast,     // k13 on 2-CTA clusters that multicast their shared B tile (A at 128 x 64)
   k15_pingpong,  // the two consumer warpgroups on different 128x128 tiles: one's epilogue hides behind the other's
                  // wgmmas
   // The fp32 ladder (docs/ladder.md, "The fp32 ladder"): fp32 A, B, C and D, FFMA on the CUDA cores, no TF32.

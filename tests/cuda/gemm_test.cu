@@ -1614,9 +1614,10 @@ INSTANTIATE_TEST_SUITE_P(K13Tuning, Gemm,
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {128, 4}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {192, 7}}),
                          param_name);
-// k14 (clusters of two CTAs sharing B) at each tile width: odd tile-row
-// counts (M = 129, 257, 1000 at 128 rows: 2, 3, 8 rows) leave a cluster's
-// second tile outside D.
+// k14 (clusters of two CTAs sharing B; sharing A at 128 x 64) at each tile
+// width: odd tile-row counts (M = 1..128, 257: 1 and 3 rows of 128) and, at
+// 64 columns, odd tile-column counts (N = 1..64, 129, 257: 1, 3, 5 columns)
+// leave a cluster's second tile outside D.
 INSTANTIATE_TEST_SUITE_P(K14Tuning, Gemm,
                          ::testing::Values(StepParam{GemmImpl::k14_cluster_multicast, {64, 1}},
                                            StepParam{GemmImpl::k14_cluster_multicast, {128, 1}},
@@ -1705,6 +1706,78 @@ TEST(GemmPingpong, ManyTilesPerCtaMatchK13AndTheHost) {
         double want = 0.5 * static_cast<double>(sum);
         if (fused) want = std::max(want + hbias[static_cast<std::size_t>(j)], 0.0);
         ASSERT_EQ(static_cast<double>(h15[static_cast<std::size_t>(i * n + j)]), want)
+            << what << ": D(" << i << "," << j << ")";
+      }
+    }
+  }
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// k14 walks tile pairs persistently: the sweeps' shapes (at most 1000 x
+// 1000) give each cluster one pair.  1000 x 4160 is 8 x 65 tiles of 128 x 64
+// (A shared by N-neighbours: 264 pairs, the last column's second tile
+// outside D) and 8 x 17 of 128 x 256 (B shared by M-neighbours: 68 pairs):
+// up to 4 pairs per cluster on 132 SMs.  Small-integer inputs, fp32 D, beta
+// with C: k14's D must equal k13's bit for bit in every layout, and 4096
+// sampled elements the host's integer sums.
+TEST(GemmClusterMulticast, ManyPairsPerClusterMatchK13AndTheHost) {
+  REQUIRE_GPU();
+  const index_t m = 1000, n = 4160, k = 320;
+  const auto a_val = [](index_t i, index_t l) { return static_cast<int>((i * 7 + l * 3) % 5) - 2; };
+  const auto b_val = [](index_t l, index_t j) { return static_cast<int>((l * 5 + j * 11) % 7) - 3; };
+  const auto c_val = [](index_t i, index_t j) { return static_cast<int>((i + 2 * j) % 9) - 4; };
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  DeviceBuffer a, b, c, d13, d14;
+  CUDA_CHECK(cudaMalloc(&a.p, static_cast<std::size_t>(m * k) * 2));
+  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(k * n) * 2));
+  CUDA_CHECK(cudaMalloc(&c.p, static_cast<std::size_t>(m * n) * 4));
+  CUDA_CHECK(cudaMalloc(&d13.p, static_cast<std::size_t>(m * n) * 4));
+  CUDA_CHECK(cudaMalloc(&d14.p, static_cast<std::size_t>(m * n) * 4));
+  std::vector<float> hc(static_cast<std::size_t>(m * n));
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) hc[static_cast<std::size_t>(i * n + j)] = static_cast<float>(c_val(i, j));
+  CUDA_CHECK(cudaMemcpy(c.p, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
+  std::vector<float> h13(static_cast<std::size_t>(m * n)), h14(h13.size());
+  for (GemmLayout l : kAllGemmLayouts) {
+    const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
+    std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(m * k)), hb(static_cast<std::size_t>(k * n));
+    for (index_t i = 0; i < m; ++i)
+      for (index_t x = 0; x < k; ++x)
+        ha[static_cast<std::size_t>(ak ? i * k + x : x * m + i)] = __float2bfloat16(static_cast<float>(a_val(i, x)));
+    for (index_t x = 0; x < k; ++x)
+      for (index_t j = 0; j < n; ++j)
+        hb[static_cast<std::size_t>(bn ? x * n + j : j * k + x)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
+    CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+    for (int width : {64, 256}) {
+      GemmArgs g;
+      g.m = m, g.n = n, g.k = k;
+      g.ab_type = DType::bf16, g.cd_type = DType::f32, g.layout = l;
+      g.lda = ak ? k : m, g.ldb = bn ? n : k, g.ldc = n, g.ldd = n;
+      g.a = a.p, g.b = b.p, g.c = c.p;
+      g.alpha = 0.5f, g.beta = -1.0f;
+      g.tuning.tile_n = width;
+      g.tuning.splits = 1;
+      g.tuning.swap_ab = SwapAB::off;
+      const std::string what = std::string(name(l)) + " 128 x " + std::to_string(width);
+      for (auto [impl, dst] :
+           {std::pair{GemmImpl::k13_wgmma_in_flight, &d13}, std::pair{GemmImpl::k14_cluster_multicast, &d14}}) {
+        CUDA_CHECK(cudaMemsetAsync(dst->p, 0xFF, static_cast<std::size_t>(m * n) * 4, stream));
+        g.d = dst->p;
+        const Status st = gemm(impl, g, stream);
+        ASSERT_TRUE(st.is_ok()) << short_name(impl) << " " << what << ": " << st.message;
+      }
+      CUDA_CHECK(cudaMemcpyAsync(h13.data(), d13.p, h13.size() * 4, cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaMemcpyAsync(h14.data(), d14.p, h14.size() * 4, cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      ASSERT_EQ(std::memcmp(h13.data(), h14.data(), h13.size() * 4), 0) << what << ": k14's D differs from k13's";
+      for (int s = 0; s < 4096; ++s) {
+        const index_t i = (s * 977) % m, j = (s * 2311) % n;
+        std::int64_t sum = 0;
+        for (index_t x = 0; x < k; ++x) sum += a_val(i, x) * b_val(x, j);
+        const double want = 0.5 * static_cast<double>(sum) - static_cast<double>(c_val(i, j));
+        ASSERT_EQ(static_cast<double>(h14[static_cast<std::size_t>(i * n + j)]), want)
             << what << ": D(" << i << "," << j << ")";
       }
     }

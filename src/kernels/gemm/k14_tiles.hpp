@@ -1,5 +1,5 @@
 // The body of k14's per-width launchers (k14_n{64,128,192,256}.cu): the maps
-// of A, B (in the halves the two CTAs of a cluster load) and D, the cluster
+// of A, B (the shared one in the halves the two CTAs of a cluster load) and D, the cluster
 // count, and the cluster launch.
 #pragma once
 
@@ -69,8 +69,7 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0, clusters = 0;
     if (Status s = tma::sm_count("k14", sms); !s) return s;
     if (Status s = max_clusters<X>(kernel, X::kSmemBytes, sms, clusters); !s) return s;
-    const index_t pairs =
-        ceil_div(ceil_div(g.m, index_t{gk::kBM}), index_t{gk::kClusterM}) * ceil_div(g.n, index_t{BN});
+    const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{gk::kBM})) * X::pair_cols(ceil_div(g.n, index_t{BN}));
     const index_t used = pairs < clusters ? pairs : clusters;
 
     cudaLaunchAttribute attr;

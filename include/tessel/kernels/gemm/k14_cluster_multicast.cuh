@@ -1,6 +1,9 @@
-// k14 — k13 on clusters of two CTAs that share B: the two CTAs of a cluster
-// compute vertically adjacent tiles (2i, n) and (2i + 1, n), each loads half
-// of their common B tile and multicasts it into both.
+// k14 — k13 on clusters of two CTAs that share an operand tile: the two
+// CTAs of a cluster compute neighbouring tiles, each loads half of their
+// common operand tile and multicasts it into both.  With tiles 128 x BN,
+// BN >= 128, the neighbours are vertical, (2i, n) and (2i + 1, n), and share
+// B; at BN = 64 they are horizontal, (m, 2j) and (m, 2j + 1), and share A
+// (the wider operand tile: Tiles::kSharesA).
 //
 // Why: at its power cap (700 W) k13 runs at the clock its energy per flop
 // allows, and that energy is within about 5 % of cuBLASLt's at 4096^3 and
@@ -13,13 +16,15 @@
 //
 // What changes against k13:
 // - The launch has cluster dimension (2, 1, 1); CTA rank r of cluster c
-//   takes tile row 2i + r of the c-th, (c + clusters)-th, ... tile pair in
-//   the grouped raster over pairs of tile rows.  An odd tile-row count leaves
-//   the last pair's second tile outside D: that CTA runs it all the same (its
-//   peer needs its half of B and its releases) and its epilogue writes
-//   nothing (TMA clips the boxes; the row stores check the rows).
-// - A stage of one CTA is refilled by both producers (A by its own, the
-//   halves of B by both), so it may be refilled only when the consumers of
+//   takes tile row 2i + r (sharing B; tile column 2j + r sharing A) of the
+//   c-th, (c + clusters)-th, ... tile pair in the grouped raster over pairs
+//   of tile rows (columns).  An odd tile-row (column) count leaves the last
+//   pair's second tile outside D: that CTA runs it all the same (its peer
+//   needs its half of the shared tile and its releases) and its epilogue
+//   writes nothing (TMA clips the boxes; the row stores check rows and
+//   columns).
+// - A stage of one CTA is refilled by both producers (the own operand by its
+//   own, the halves of the shared one by both), so it may be refilled only when the consumers of
 //   both CTAs are done with it: every consumer warp releases each stage to
 //   its own empty barrier and to the peer's (16 arrivals per stage).
 // - cluster_sync after the barriers are initialized (no peer multicasts into
@@ -51,21 +56,46 @@ using warp_specialized::kGroup;
 inline constexpr int kClusterM = 2;               // CTAs per cluster, along M
 inline constexpr std::uint16_t kClusterMask = 3;  // multicast into both CTAs
 
-/// k13's tiles, with B loaded as two halves, one from each CTA of the cluster.
+/// k13's tiles, with the shared operand loaded in two parts, one from each
+/// CTA of the cluster.  The cluster shares the wider of the two operand
+/// tiles, whose halves save the most bytes: B (BN x 64) where BN >= 128, A
+/// (128 x 64) at BN = 64.  At 128 x 64 sharing B saved a sixth of a CTA's
+/// L2 reads per k-tile (8 of 48 KB per pair) and k14 lost to k13 at 1024^3
+/// (0.70 against 0.85); sharing A saves a third (16 of 48 KB), as cuBLASLt's
+/// 1024^3 kernel does (`..._128x64_64x8_1x2_...`: clusters of two
+/// N-neighbours, docs/ladder.md, k14).
 template <class T, MajorA MA, MajorB MB, class Cfg>
 struct Tiles : k13::Tiles<T, MA, MB, Cfg> {
   using Base = k13::Tiles<T, MA, MB, Cfg>;
-  /// B's tile as k13 lays it out, copied by TMA in kClusterM parts (the same
-  /// shared image, its boxes split between the CTAs; the host encodes B's
-  /// map with these boxes).
-  struct OpB : Base::OpB {
-    using Tma = TmaTile<T, make_shape(Base::kBN, kBK), Base::OpB::kSmem, kClusterM>;
-    static_assert(Tma::kBoxes % kClusterM == 0, "tessel: k14 splits B's boxes evenly between the two CTAs");
+  /// The cluster's two CTAs compute N-neighbours (m, 2j), (m, 2j + 1) and
+  /// share A; else M-neighbours (2i, n), (2i + 1, n) that share B.
+  static constexpr bool kSharesA = Base::kBN < kBM;
+  /// An operand's tile as k13 lays it out, copied by TMA in Parts parts (the
+  /// same shared image, its boxes split between the CTAs; the host encodes
+  /// the map with these boxes).
+  template <class Op, int Rows, int Parts>
+  struct Split : Op {
+    using Tma = TmaTile<T, make_shape(Rows, kBK), Op::kSmem, Parts>;
+    static_assert(Tma::kBoxes % Parts == 0, "tessel: k14 splits the shared operand's boxes evenly between the CTAs");
   };
+  using OpA = Split<typename Base::OpA, kBM, kSharesA ? kClusterM : 1>;
+  using OpB = Split<typename Base::OpB, Base::kBN, kSharesA ? 1 : kClusterM>;
+  /// CTA `rank`'s tile of tile pair `pair` (the scheduler's coordinates).
+  __host__ __device__ static constexpr blocks::TileCoord tile_of(blocks::TileCoord pair, index_t rank) {
+    return kSharesA ? blocks::TileCoord{pair.m, pair.n * kClusterM + rank}
+                    : blocks::TileCoord{pair.m * kClusterM + rank, pair.n};
+  }
+  /// The scheduler's grid of tile pairs for tiles_m x tiles_n tiles.
+  __host__ __device__ static constexpr index_t pair_rows(index_t tiles_m) {
+    return kSharesA ? tiles_m : (tiles_m + kClusterM - 1) / kClusterM;
+  }
+  __host__ __device__ static constexpr index_t pair_cols(index_t tiles_n) {
+    return kSharesA ? (tiles_n + kClusterM - 1) / kClusterM : tiles_n;
+  }
 };
 
-/// Pairs of tile rows in the grouped raster: pair (i, n) is tiles (2i, n)
-/// and (2i + 1, n).  Both CTAs of a cluster walk the same pairs.
+/// Pairs of tiles in the grouped raster (Tiles::tile_of): both CTAs of a
+/// cluster walk the same pairs.
 using Scheduler = blocks::PersistentScheduler<blocks::GroupedRaster<kGroup>>;
 
 /// Launch with cluster dimension (2, 1, 1), an even number of CTAs (at most
@@ -93,7 +123,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
   const index_t cluster = blockIdx.x / kClusterM, clusters = gridDim.x / kClusterM;
-  Scheduler scheduler(ceil_div(tiles_m, index_t{kClusterM}), tiles_n, cluster, clusters);
+  Scheduler scheduler(X::pair_rows(tiles_m), X::pair_cols(tiles_n), cluster, clusters);
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
     Schedule::producer_start();
@@ -102,15 +132,22 @@ __global__ void __launch_bounds__(kThreads, 1)
       arch::sm90::prefetch_tensormap(&map_b);
       typename Pipeline::State write;
       for (blocks::TileCoord pair; scheduler.next(pair);) {
-        const index_t tile_m = pair.m * kClusterM + rank;
+        const blocks::TileCoord tile = X::tile_of(pair, rank);
         for (index_t kt = 0; kt < k_tiles; ++kt, ++write) {
-          // Free in both CTAs (16 releases), then armed for A and all of B:
-          // this CTA's half of B and the peer's land on the same barrier.
+          // Free in both CTAs (16 releases), then armed for all of A and B:
+          // this CTA's part of the shared operand and the peer's land on the
+          // same barrier.
           pipe.producer_acquire(write, X::kStageBytes);
           const int s = write.index();
-          OpA::Tma::load(&map_a, shared.a[s], pipe.full(s), tile_m, kt);  // A (m, kt)
-          OpB::Tma::load_multicast(&map_b, shared.b[s], pipe.full(s), kClusterMask, static_cast<int>(rank), pair.n,
-                                   kt);  // this CTA's half of B (n, kt), into both CTAs
+          if constexpr (X::kSharesA) {
+            OpA::Tma::load_multicast(&map_a, shared.a[s], pipe.full(s), kClusterMask, static_cast<int>(rank), tile.m,
+                                     kt);                                   // this CTA's half of A (m, kt), into both
+            OpB::Tma::load(&map_b, shared.b[s], pipe.full(s), tile.n, kt);  // B (n, kt)
+          } else {
+            OpA::Tma::load(&map_a, shared.a[s], pipe.full(s), tile.m, kt);  // A (m, kt)
+            OpB::Tma::load_multicast(&map_b, shared.b[s], pipe.full(s), kClusterMask, static_cast<int>(rank), tile.n,
+                                     kt);  // this CTA's half of B (n, kt), into both CTAs
+          }
         }
       }
     }
@@ -133,7 +170,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     };
     typename Pipeline::State read;
     for (blocks::TileCoord pair; scheduler.next(pair);) {
-      const blocks::TileCoord tile{pair.m * kClusterM + rank, pair.n};
+      const blocks::TileCoord tile = X::tile_of(pair, rank);
       typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
       for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
         pipe.consumer_wait(read);
