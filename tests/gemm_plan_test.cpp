@@ -248,26 +248,32 @@ TEST(GemmPlan, PingpongRule) {
 }
 static_assert(k15_for(4096, 4096, 4096, 132, {256, 1, SwapAB::off}, 0.0f));
 
-// Rule 12: where rule 1 keeps 128 x 128 for A rows that are not whole
-// lines, k15 runs the small grid (beta = 0).
+// Rule 12: where the plan gives one wave of 128 x 128 tiles, k15 runs it
+// (beta = 0), whether or not A's rows are whole lines.
 TEST(GemmPlan, SmallGridPingpongRule) {
   const auto k15 = [](index_t m, index_t n, index_t k, index_t lda, float beta = 0.0f) {
     const bool whole = lda % 8 != 0 || lda % 64 == 0;
-    return k15_small_grid_for(m, n, 132, plan_k13(m, n, k, 132, 0, SwapAB::plan, whole), beta, whole);
+    return k15_small_grid_for(m, n, 132, plan_k13(m, n, k, 132, 0, SwapAB::plan, whole), beta);
   };
-  EXPECT_TRUE(k15(1000, 1000, 1000, 1000));         // 64 tiles; rule 1 kept 128 x 128
+  EXPECT_TRUE(k15(1000, 1000, 1000, 1000));         // 64 tiles; rule 1 kept 128 x 128 (A rows not whole lines)
   EXPECT_TRUE(k15(1000, 2000, 1000, 1000));         // 128 tiles
   EXPECT_TRUE(k15(200, 1000, 2000, 2000));          // 16 tiles
   EXPECT_TRUE(k15(1000, 1000, 4000, 4000));         // 63 k-tiles: no split
+  EXPECT_TRUE(k15(2048, 1024, 1024, 1024));         // 128 tiles of whole lines: rule 1's 128 x 128
+  EXPECT_TRUE(k15(1152, 1024, 512, 512));           // 72 tiles: just over half the SMs
+  EXPECT_TRUE(k15(1408, 1536, 2048, 2048));         // 132 tiles: one full wave
+  EXPECT_TRUE(k15(2048, 1024, 8192, 8192));         // long K, 128 tiles: no split (more than half the SMs)
   EXPECT_FALSE(k15(1000, 1000, 1000, 1000, 1.0f));  // C: k15 reads none
-  EXPECT_FALSE(k15(1024, 1024, 1024, 1024));        // whole lines: rule 1's 128 x 64 stays
-  EXPECT_FALSE(k15(1000, 1000, 1000, 1001));        // lda % 8 != 0: the padded copy's whole lines
+  EXPECT_FALSE(k15(1024, 1024, 1024, 1024));        // 64 tiles of whole lines: rule 1's 128 x 64 stays
+  EXPECT_FALSE(k15(1000, 1000, 1000, 1001));        // lda % 8 != 0: the padded copy's whole lines, 128 x 64
   EXPECT_FALSE(k15(2000, 2000, 2000, 2000));        // 256 tiles: rule 2's grid
-  EXPECT_FALSE(k15(1000, 1000, 8192, 8192));        // lda whole lines
+  EXPECT_FALSE(k15(1536, 1536, 1536, 1536));        // 144 tiles: more than a wave
+  EXPECT_FALSE(k15(1000, 1000, 8192, 8192));        // lda whole lines: 128 x 64
   EXPECT_FALSE(k15(1000, 1000, 8008, 8008));        // rule 3 splits K (126 k-tiles, 64 tiles)
   EXPECT_FALSE(k15(16, 1000, 1000, 1000));          // swapped (rule 4)
 }
-static_assert(k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f, false));
+static_assert(k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f));
+static_assert(k15_small_grid_for(2048, 1024, 132, {128, 1, SwapAB::off}, 0.0f));
 
 // Rule 11: a strided batch runs k15's batched kernel where its 128 x 128
 // tiles over every batch pass rule 10's test and beta = 0.

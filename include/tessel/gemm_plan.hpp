@@ -307,26 +307,28 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
   return pingpong_fits(ceil_div(m, 128) * ceil_div(n, 128), flops, sms);
 }
 
-/// Rule 12 (k15 on a small grid whose A rows are not whole lines; after
-/// rule 10): where rule 1 keeps 128 x 128 because A's rows are not whole
-/// 128-byte lines (`a_rows_whole_lines` false, the plan's k13 tuning `t` is
-/// 128 x 128, unsplit, unswapped, its tiles at most the SMs) and beta = 0
-/// (the caller adds: no epilogue), k15 runs the tiles instead, one per CTA
-/// on one of its warpgroups.  Measured on an H100 (bench/results/s23/
-/// rule1_k15_class_h100.csv, t_cublas / t, k13 then k15, three repeats):
-/// 1000^3 0.818 / 0.848, 1000 x 1000 x 4000 0.812 / 0.824, 1000 x 2000 x
-/// 1000 0.788 / 0.829, 520 x 1000 x 1000 0.660 / 0.693, 200 x 1000 x 2000
-/// 0.539 / 0.556, 1016^3 0.820 / 0.834, 1000^3 with B:k 0.842 / 0.863 and
-/// with an fp32 D 0.795 / 0.828 (and 0.82-0.86 / 0.87-0.88 at 1000^3 in
-/// three more runs, s23/weak_rows_tunings_h100.csv, k14_small_h100.csv).
-/// Why k15's one warpgroup (two m64 atoms along M) beats k13's two (one
-/// each) on the same 128 x 128 tile was not measured; where A's rows are
-/// whole lines rule 1's 128 x 64 stays (1024^3: k13 0.87-0.89, k15 0.78).
-/// C++ example: k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f, false) == true.
-constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta,
-                                  bool a_rows_whole_lines) {
+/// Rule 12 (k15 on a one-wave grid of 128 x 128 tiles; after rule 10):
+/// where the plan's k13 tuning `t` is 128 x 128, unsplit and unswapped with
+/// its tiles at most the SMs (rule 1: 67..132 tiles, or any count up to the
+/// SMs where A's rows are not whole 128-byte lines), and beta = 0 (the
+/// caller adds: no epilogue), k15 runs the tiles instead, one per CTA on one
+/// of its warpgroups (two m64 atoms along M) rather than k13's two (one m64
+/// atom each).  Measured on an H100 (t_cublas / t, k13 then k15, same runs):
+/// A's rows not whole lines (session 23, bench/results/s23/rule1_k15_class_h100.csv,
+/// three repeats): 1000^3 0.818 / 0.848, 1000 x 1000 x 4000 0.812 / 0.824,
+/// 1000 x 2000 x 1000 0.788 / 0.829, 520 x 1000 x 1000 0.660 / 0.693,
+/// 200 x 1000 x 2000 0.539 / 0.556, 1016^3 0.820 / 0.834; whole lines
+/// (session 27, bench/results/s27/s27b/wave.csv, 9 shapes x 2 layouts, two
+/// repeats): k15 ahead on all 18 rows by 2-9 % (2048 x 1024 x 1024 0.925 /
+/// 0.983, 1280^3 0.890 / 0.931, 2048 x 1024 x 8192 0.930 / 0.987, 1024 x
+/// 1536 x 4096 0.987 / 1.007).  Where rule 1 gives 128 x 64 (aligned rows,
+/// at most half the SMs in 128 x 128 tiles) it stays: 1024^3 k13 0.94, k15
+/// 0.82 (s27a).  Why one warpgroup on the whole tile beats two on halves
+/// was not measured.
+/// C++ example: k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f) == true.
+constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
   using namespace plan_detail;
-  if (beta != 0.0f || a_rows_whole_lines || t.tile_n != 128 || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
+  if (beta != 0.0f || t.tile_n != 128 || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
   return ceil_div(m, 128) * ceil_div(n, 128) <= static_cast<index_t>(sms);
 }
 

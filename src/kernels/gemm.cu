@@ -538,11 +538,10 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
     return plan;
   }
-  // Rule 12: k15 on a small grid of A rows that are not whole lines (no epilogue: not measured with one).
-  if (!fused && args.batch == 1 && untuned &&
-      k15_small_grid_for(args.m, args.n, sms, plan.tuning, args.beta, a_whole_lines)) {
+  // Rule 12: k15 on a one-wave grid of 128 x 128 tiles (no epilogue: not measured with one).
+  if (!fused && args.batch == 1 && untuned && k15_small_grid_for(args.m, args.n, sms, plan.tuning, args.beta)) {
     plan.impl = GemmImpl::k15_pingpong;
-    plan.why = "k15 pingpong 128x128 small grid (A rows not whole lines)";
+    plan.why = "k15 pingpong 128x128 one wave";
     return plan;
   }
   if (!fused && args.batch == 1 && untuned && k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
