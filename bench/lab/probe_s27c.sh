@@ -14,7 +14,7 @@ S=bench/lab/small_m_scaling_s27_suite.csv
 timeout 200 /tmp/bn/tessel bench gemm --suite $S --impl auto,cublas --repeat 3 --csv "$R/scaling.csv" > "$R/scaling.txt" 2>&1
 elapsed "scaling"; pack
 medians "$R/scaling.csv"
-python3 bench/lab/fit_k_scaling.py "$R/scaling.csv"; : <<'PY'
+python3 - "$R/scaling.csv" <<'PY'
 import csv, collections, statistics as st, sys
 t = collections.defaultdict(list)
 for r in csv.DictReader(open(sys.argv[1])):
