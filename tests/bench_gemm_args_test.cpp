@@ -362,6 +362,21 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   a.tile_n = "128";  // an unswapped width, the swap on
   a.swap_ab = "on";
   EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
+  a.tile_n = "16";  // the one-warpgroup 64-row tile, swapped
+  a.tile_m = "64";
+  o = parse_ok(a);
+  EXPECT_EQ(o.tuning.tile_m, 64);
+  EXPECT_EQ(o.tuning.tile_n, 16);
+  a.swap_ab = "off";  // 64-row tiles are swapped ones
+  a.tile_n = "64";
+  EXPECT_EQ(parse_error(a).rfind("--tile-m", 0), 0u);
+  a.swap_ab = "";
+  a.tile_n = "128";
+  EXPECT_EQ(parse_error(a).rfind("--tile-m", 0), 0u);
+  a.tile_n = "";
+  a.tile_m = "128";
+  EXPECT_EQ(parse_ok(a).tuning.tile_m, 128);
+  a.tile_m = "";
   for (auto [field, flag, bad] :
        {std::tuple{&GemmBenchArgs::iterations, "--iterations", "0"},
         std::tuple{&GemmBenchArgs::iterations, "--iterations", "x"},
@@ -371,7 +386,8 @@ TEST(BenchGemmArgs, ProtocolFlags) {
         std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "8"}, std::tuple{&GemmBenchArgs::swap_ab, "--swap-ab", "yes"},
         std::tuple{&GemmBenchArgs::splits, "--splits", "0"}, std::tuple{&GemmBenchArgs::splits, "--splits", "65"},
         std::tuple{&GemmBenchArgs::raster_group, "--raster-group", "0"},
-        std::tuple{&GemmBenchArgs::raster_group, "--raster-group", "65537"}}) {
+        std::tuple{&GemmBenchArgs::raster_group, "--raster-group", "65537"},
+        std::tuple{&GemmBenchArgs::tile_m, "--tile-m", "96"}, std::tuple{&GemmBenchArgs::tile_m, "--tile-m", "32"}}) {
     GemmBenchArgs b = mnk("64", "64", "64");
     b.*field = bad;
     EXPECT_EQ(parse_error(b).rfind(flag, 0), 0u) << flag << " " << bad;

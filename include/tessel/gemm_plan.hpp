@@ -42,12 +42,17 @@ enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// `raster_group`: the tile rows per group of the grouped raster in which
 /// the persistent CTAs take their tiles (rule 6); 0 is the plan's.
 /// `jit`: run-time compiled epilogues (GemmJit); the plan keeps the caller's.
+/// `tile_m`: the tile's rows (of N, swapped): 0 or 128 (two consumer
+/// warpgroups, what the plan runs), or 64 (one consumer warpgroup, swapped
+/// problems only: twice the CTAs without splitting K; docs/heuristics.md,
+/// rule 4, session 27).
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
   SwapAB swap_ab = SwapAB::plan;
   int raster_group = 0;
   GemmJit jit = GemmJit::off;
+  int tile_m = 0;
 };
 
 /// What the plan chose and, in words, why (the bench's `note` column).

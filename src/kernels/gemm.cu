@@ -487,7 +487,7 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   const GemmTuning& asked = args.tuning;
-  const bool untuned = asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan;
+  const bool untuned = asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan && asked.tile_m == 0;
   if (args.batch > 1 && untuned && !fused && k15_batched_for(args.m, args.n, args.k, args.batch, sms, args.beta)) {
     // Rule 11: k15's batched kernel (pingpong over the batch's tiles), where
     // it serves the call in one launch (A's and B's rows and batch strides
@@ -516,7 +516,9 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
   if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.tuning.jit = args.tuning.jit;
-  plan.why = "k13 tile 128x" + std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
+  plan.tuning.tile_m = args.tuning.tile_m;
+  plan.why = "k13 tile " + std::string(plan.tuning.tile_m == 64 ? "64" : "128") + "x" +
+             std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
              (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
   if (fused) {
     // Which epilogue path (gemm_plan.hpp, k13_epilogue_path); the compiler
@@ -574,10 +576,11 @@ Status check_group_rules(const GemmArgs* p, int count) {
           g, "all problems of a group share the layout (problem 0's: " + std::string(name(first.layout)) + ")");
     const GemmTuning& t = x.tuning;
     if ((t.tile_n != 0 && t.tile_n != 128 && t.tile_n != 256) || (t.splits != 0 && t.splits != 1) ||
-        (t.swap_ab != SwapAB::plan && t.swap_ab != SwapAB::off) || t.raster_group < 0 || t.raster_group > 65536)
+        (t.swap_ab != SwapAB::plan && t.swap_ab != SwapAB::off) || t.raster_group < 0 || t.raster_group > 65536 ||
+        (t.tile_m != 0 && t.tile_m != 128))
       return group_invalid(g,
                            "a group's tuning is tile_n 0, 128 or 256, splits 0 or 1, no swap (grouped "
-                           "launches split no K and swap no operands) and raster_group 0..65536");
+                           "launches split no K and swap no operands), tile_m 0 or 128 and raster_group 0..65536");
     if (t.tile_n != 0 && tile_n != 0 && t.tile_n != tile_n)
       return group_invalid(g, "the problems of a group name one tuning.tile_n (one tile width per launch)");
     if (t.tile_n != 0) tile_n = t.tile_n;

@@ -482,7 +482,10 @@ TEST_P(Gemm, RejectsBadK13TuningAndWritesNothing) {
                      {"tile_n 128 with the swap on", {128, 0, SwapAB::on}},
                      {"tile_n 256 with the swap on", {256, 1, SwapAB::on}},
                      {"swap_ab not a SwapAB value", {0, 0, static_cast<SwapAB>(7)}},
-                     {"splits beyond K's k-tiles", {16, 3, SwapAB::on}}};
+                     {"splits beyond K's k-tiles", {16, 3, SwapAB::on}},
+                     {"tile_m 96", {0, 0, SwapAB::plan, 0, GemmJit::off, 96}},
+                     {"tile_m 64 with the swap off", {0, 0, SwapAB::off, 0, GemmJit::off, 64}},
+                     {"tile_m 64 with tile_n 128", {128, 0, SwapAB::plan, 0, GemmJit::off, 64}}};
   const std::size_t d_bytes = 16 * 256 * 2;
   std::vector<unsigned char> h(d_bytes);
   for (const Bad& b : bad) {
@@ -1195,8 +1198,9 @@ TEST_F(GemmJitCache, ChildWithoutACompiler) {
 }
 std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
   const GemmTuning t = info.param.tuning;
-  if (t.tile_n == 0 && t.splits == 0 && t.swap_ab == SwapAB::plan) return name(info.param.impl);
-  return std::string(name(info.param.impl)) + "_n" + std::to_string(t.tile_n) + "_s" + std::to_string(t.splits) +
+  if (t.tile_n == 0 && t.splits == 0 && t.swap_ab == SwapAB::plan && t.tile_m == 0) return name(info.param.impl);
+  return std::string(name(info.param.impl)) + (t.tile_m == 64 ? "_m64" : "") + "_n" + std::to_string(t.tile_n) + "_s" +
+         std::to_string(t.splits) +
          (t.swap_ab == SwapAB::on    ? "_swap"
           : t.swap_ab == SwapAB::off ? "_noswap"
                                      : "");
@@ -1638,6 +1642,18 @@ INSTANTIATE_TEST_SUITE_P(K13Swap, Gemm,
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {16, 4, SwapAB::on}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {64, 3, SwapAB::on}}),
                          param_name);
+
+// The swapped one-warpgroup tiles (tuning.tile_m = 64: 64 rows of N by 16,
+// 32 or 64 of M) forced on every shape, M > 64 included (up to 63 tiles of M
+// per tile row: several work units per CTA), unsplit and split.
+INSTANTIATE_TEST_SUITE_P(
+    K13SwapRows64, Gemm,
+    ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight, {16, 1, SwapAB::on, 0, GemmJit::off, 64}},
+                      StepParam{GemmImpl::k13_wgmma_in_flight, {32, 1, SwapAB::on, 0, GemmJit::off, 64}},
+                      StepParam{GemmImpl::k13_wgmma_in_flight, {64, 1, SwapAB::on, 0, GemmJit::off, 64}},
+                      StepParam{GemmImpl::k13_wgmma_in_flight, {16, 2, SwapAB::on, 0, GemmJit::off, 64}},
+                      StepParam{GemmImpl::k13_wgmma_in_flight, {64, 3, SwapAB::on, 0, GemmJit::off, 64}}),
+    param_name);
 
 // k15 (pingpong) hands a CTA's tiles to its two consumer warpgroups in turn;
 // the sweeps' shapes (at most 64 tiles of 128 x 128) give each CTA one tile,

@@ -534,6 +534,17 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       return false;
     }
   }
+  if (!a.tile_m.empty()) {
+    if (!parse_count(a.tile_m, "--tile-m", 64, 128, o.tuning.tile_m, error)) return false;
+    if (o.tuning.tile_m != 64 && o.tuning.tile_m != 128) {
+      error = "--tile-m: " + quoted(trim(a.tile_m)) + " is not 64 or 128";
+      return false;
+    }
+    if (o.tuning.tile_m == 64 && (o.tuning.swap_ab == SwapAB::off || o.tuning.tile_n > 64)) {
+      error = "--tile-m: 64-row tiles serve swapped problems only (not with --swap-ab off, --tile-n 16, 32 or 64)";
+      return false;
+    }
+  }
   // The pairs k13 refuses (check_k13_tuning), refused here once instead of per problem.
   if ((o.tuning.tile_n == 16 || o.tuning.tile_n == 32) && o.tuning.swap_ab == SwapAB::off) {
     error = "--tile-n: " + std::to_string(o.tuning.tile_n) +

@@ -100,6 +100,7 @@ struct GemmBenchArgs {
   std::string suite, csv, json;
   std::string iterations, warmup, repeat, verify;
   std::string tile_n, splits;  // k13's tuning (default: the plan's)
+  std::string tile_m;          // --tile-m 64|128: k13's tile rows (64: swapped problems only; default 128)
   std::string swap_ab;         // --swap-ab on|off (default: the plan's)
   std::string raster_group;    // --raster-group G: tile rows per group of k13's raster (default: the plan's)
   std::string flush;           // --flush read|memset (default read)

@@ -433,6 +433,11 @@ int main(int argc, char** argv) {
                    "(default: the plan's choice)")
       ->type_name("N");
   bench_gemm
+      ->add_option("--tile-m", gemm_args.tile_m,
+                   "k13: the tile's rows, 128 (two consumer warpgroups) or 64 (one; swapped problems only: "
+                   "twice the CTAs without splitting K) (default: 128)")
+      ->type_name("M");
+  bench_gemm
       ->add_option("--swap-ab", gemm_args.swap_ab,
                    "k13/auto: on computes D^T = B^T A^T (small M as the tile's narrow side; note column "
                    "\"swapped\"), off never (default: the plan's, which swaps M <= 64 with N >= 128)")

@@ -62,6 +62,13 @@ Status check_k13_tuning(const GemmArgs& a) {
                            "k13: with the swap of A and B (tuning.swap_ab on), tuning.tile_n (the tile's width "
                            "along M) must be 0 (the plan's), 16, 32 or 64 (got " +
                                std::to_string(t.tile_n) + ")");
+  if (t.tile_m != 0 && t.tile_m != 64 && t.tile_m != 128)
+    return Status::failure(Status::invalid_argument, "k13: tuning.tile_m must be 0 (the plan's), 64 or 128 (got " +
+                                                         std::to_string(t.tile_m) + ")");
+  if (t.tile_m == 64 && (t.swap_ab == SwapAB::off || t.tile_n > 64))
+    return Status::failure(Status::invalid_argument,
+                           "k13: tuning.tile_m = 64 (one consumer warpgroup) serves swapped problems only: "
+                           "tuning.swap_ab must not be off and tile_n must be 0, 16, 32 or 64");
   const index_t k_tiles = ceil_div(a.k, index_t{64});
   if (t.raster_group < 0 || t.raster_group > 65536)
     return Status::failure(
@@ -80,16 +87,20 @@ Status check_k13_tuning(const GemmArgs& a) {
 
 Status check_k13(const GemmArgs& a) {
   if (Status s = check_k13_tuning(a); !s) return s;
+  if (a.tuning.tile_m == 64 && !runs_swapped(a))
+    return Status::failure(Status::invalid_argument,
+                           "k13: tuning.tile_m = 64 serves swapped problems only, and this one is not swapped (the "
+                           "plan swaps M <= 64 with N >= 128; or set tuning.swap_ab on)");
   // The narrowest tile has the most tiles (128 x 64 unswapped, 128 of N x 16
   // of M swapped); times the splits (the plan's at most 16), the work units
   // must count in 31 bits, with room for a grid's stride past the last
   // (blocks::SplitKScheduler counts in int).
-  const index_t tiles = runs_swapped(a) ? ceil_div(a.n, index_t{128}) * ceil_div(a.m, index_t{16})
+  const index_t tiles = runs_swapped(a) ? ceil_div(a.n, index_t{64}) * ceil_div(a.m, index_t{16})
                                         : ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{64});
   const index_t units = tiles * (a.tuning.splits == 0 ? 16 : a.tuning.splits);
   if (units > 0x7FFFFFFF - (index_t{1} << 20) || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
     return Status::failure(Status::unsupported,
-                           "k13: more than 2^31 - 2^20 work units (tiles of 128 x 64, or 128 x 16 swapped, times "
+                           "k13: more than 2^31 - 2^20 work units (tiles of 128 x 64, or 64 x 16 swapped, times "
                            "splits) or 2^31 k-tiles");
   return tma::check(a, "k13");
 }
@@ -170,6 +181,16 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
     }
     if (t.tuning.swap_ab == SwapAB::on) {
       const GemmArgs s = swapped(t);
+      if (t.tuning.tile_m == 64) {
+        switch (t.tuning.tile_n) {
+          case 16:
+            return k13::launch_tiles_m64<16>(s, stream);
+          case 32:
+            return k13::launch_tiles_m64<32>(s, stream);
+          default:
+            return k13::launch_tiles_m64<64>(s, stream);
+        }
+      }
       switch (t.tuning.tile_n) {
         case 16:
           return k13::launch_tiles<16>(s, stream, true);
@@ -179,6 +200,10 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
           return k13::launch_tiles<64>(s, stream, true);
       }
     }
+    if (t.tuning.tile_m == 64)
+      return Status::failure(Status::invalid_argument,
+                             "k13: tuning.tile_m = 64 serves swapped problems only, and the plan does not swap this "
+                             "one (M <= 64 with N >= 128 swaps; or set tuning.swap_ab on)");
     switch (t.tuning.tile_n) {
       case 64:
         return k13::launch_tiles<64>(t, stream, false);

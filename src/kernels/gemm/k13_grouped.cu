@@ -33,7 +33,8 @@ bool batch_fits_one_launch(const GemmArgs& a) {
 }  // namespace
 
 bool k13_batched_tuning(const GemmTuning& t) {
-  return (t.tile_n == 0 || t.tile_n == 128 || t.tile_n == 256) && t.splits <= 1 && t.swap_ab != SwapAB::on;
+  return (t.tile_n == 0 || t.tile_n == 128 || t.tile_n == 256) && t.splits <= 1 && t.swap_ab != SwapAB::on &&
+         t.tile_m != 64;
 }
 
 bool k13_batched_applies(const GemmArgs& a) { return k13_batched_tuning(a.tuning) && batch_fits_one_launch(a); }

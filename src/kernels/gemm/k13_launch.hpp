@@ -34,6 +34,18 @@ Status launch_tiles<192>(const GemmArgs& g, cudaStream_t stream, bool transposed
 template <>
 Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream, bool transposed);
 
+/// k13 with the swapped one-warpgroup tile 64 x BN (BN = 16, 32, 64;
+/// GemmTuning::tile_m = 64) on the swapped problem g (transposed D and C),
+/// g.tuning.splits (>= 1) splits of K, A and B whose rows TMA can read.
+template <int BN>
+Status launch_tiles_m64(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles_m64<16>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles_m64<32>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles_m64<64>(const GemmArgs& g, cudaStream_t stream);
+
 /// k13's fused-epilogue instance with tile 128 x BN (BN = 64, 128, 256;
 /// k13_epi_n{64,128,256}.cu): D = act(alpha * A B + beta * C + bias) and
 /// aux, g.epilogue, computed in the kernel's epilogue; unswapped problems,

@@ -1,4 +1,4 @@
-// k13's kernels with tile 128 x 64 (src/kernels/gemm/k13_launch.hpp).
+// k13's kernels with tile 128 x 64, and the swapped one-warpgroup 64 x 64 (src/kernels/gemm/k13_launch.hpp).
 #include "src/kernels/gemm/k13_tiles.hpp"
 
 namespace tessel::gemm_launch::k13 {
@@ -6,6 +6,11 @@ namespace tessel::gemm_launch::k13 {
 template <>
 Status launch_tiles<64>(const GemmArgs& g, cudaStream_t stream, bool transposed) {
   return launch_tiles_of<64>(g, stream, transposed);
+}
+
+template <>
+Status launch_tiles_m64<64>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<64, false, 64>(g, stream, true);
 }
 
 }  // namespace tessel::gemm_launch::k13

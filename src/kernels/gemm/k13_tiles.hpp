@@ -19,12 +19,12 @@ namespace gk = gemm_kernels::k13;
 struct Workspace {
   PartialsAndCounters mem;
   gk::SplitK sk;
-  Status make(index_t tiles, int splits, int bn, cudaStream_t stream) {
+  Status make(index_t tiles, int splits, int bm, int bn, cudaStream_t stream) {
     sk.splits = splits;
     if (splits == 1) return Status::success();
     const auto counters = static_cast<std::size_t>(tiles);
     const std::size_t partial_bytes =
-        counters * static_cast<std::size_t>(splits) * gk::kBM * static_cast<std::size_t>(bn) * 4;
+        counters * static_cast<std::size_t>(splits) * static_cast<std::size_t>(bm) * static_cast<std::size_t>(bn) * 4;
     if (Status s = mem.make(partial_bytes, counters, stream, "k13", "split K's workspace", "split K's counters"); !s)
       return s;
     sk.partials = mem.partials;
@@ -55,12 +55,13 @@ typename Cfg::template ParamsOf<T> params_of(const GemmArgs& g) {
 /// ahead-of-time instance (launch_tiles_of), or the handle of a run-time
 /// compiled one (k13_jit.cu, a gk::SpecializedConfig<BN, ...> that shares
 /// Config<BN, true>'s shared memory and parameters), launched the same way.
-template <int BN, bool Fused, class KernelOf>
+template <int BN, bool Fused, class KernelOf, int BM = gk::kBM>
 Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed, const KernelOf& kernel_of) {
-  using Cfg = gk::Config<BN, Fused>;
-  if ((transposed && !Cfg::kTransposed) || (!transposed && !Cfg::kTmaStore))
-    return Status::failure(Status::unsupported, "k13: tile 128 x " + std::to_string(BN) + " has no " +
-                                                    (transposed ? "transposed" : "untransposed") + " epilogue");
+  using Cfg = gk::Config<BN, Fused, BM>;
+  if ((transposed && !Cfg::kTransposed) || (!transposed && (!Cfg::kTmaStore || BM != gk::kBM)))
+    return Status::failure(Status::unsupported, "k13: tile " + std::to_string(BM) + " x " + std::to_string(BN) +
+                                                    " has no " + (transposed ? "transposed" : "untransposed") +
+                                                    " epilogue");
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
     using X = gk::Tiles<T, MA, MB, Cfg>;
     CUtensorMap map_a, map_b;
@@ -71,36 +72,37 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
       if (!transposed) tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
     const void* kernel = kernel_of.template operator()<T, MA, MB>();
     if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
-    const index_t tiles = ceil_div(g.m, index_t{gk::kBM}) * ceil_div(g.n, index_t{BN});
+    const index_t tiles = ceil_div(g.m, index_t{BM}) * ceil_div(g.n, index_t{BN});
     const int splits = g.tuning.splits < 1 ? 1 : g.tuning.splits;
     dim3 grid;
     if (Status s = tma::persistent_grid(g, "k13", grid, tiles * splits); !s) return s;
     Workspace ws;
-    if (Status s = ws.make(tiles, splits, BN, stream); !s) return s;
+    if (Status s = ws.make(tiles, splits, BM, BN, stream); !s) return s;
     // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
     auto params = params_of<Cfg, T>(g);
     int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
     void* args[] = {&map_a, &map_b, &map_d, &tma_store, &transposed, &params, &ws.sk, &group};
-    (void)cudaLaunchKernel(kernel, grid, dim3(gk::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
+    (void)cudaLaunchKernel(kernel, grid, dim3(Cfg::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
     const Status s = launch_status("k13");
     ws.release(stream);
     return s;
   });
 }
 
-/// The ahead-of-time instance gk::gemm_wgmma_in_flight<T, MA, MB, Config<BN, Fused>>, for launch_tiles_with.
-template <int BN, bool Fused>
+/// The ahead-of-time instance gk::gemm_wgmma_in_flight<T, MA, MB, Config<BN, Fused, BM>>, for launch_tiles_with.
+template <int BN, bool Fused, int BM = gk::kBM>
 struct AotKernel {
   template <class T, MajorA MA, MajorB MB>
   const void* operator()() const {
-    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, gk::Config<BN, Fused>>);
+    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, gk::Config<BN, Fused, BM>>);
   }
 };
 
-/// The ahead-of-time instance of tile width BN (Fused: the fused-epilogue one).
-template <int BN, bool Fused = false>
+/// The ahead-of-time instance of tile BM x BN (Fused: the fused-epilogue one;
+/// BM = 64: the swapped one-warpgroup tiles).
+template <int BN, bool Fused = false, int BM = gk::kBM>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
-  return launch_tiles_with<BN, Fused>(g, stream, transposed, AotKernel<BN, Fused>{});
+  return launch_tiles_with<BN, Fused, AotKernel<BN, Fused, BM>, BM>(g, stream, transposed, AotKernel<BN, Fused, BM>{});
 }
 
 }  // namespace tessel::gemm_launch::k13

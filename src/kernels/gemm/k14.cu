@@ -17,6 +17,9 @@ Status check_k14(const GemmArgs& a) {
   if (a.tuning.swap_ab == SwapAB::on || a.tuning.tile_n == 16 || a.tuning.tile_n == 32)
     return Status::failure(Status::unsupported,
                            "k14: no swap of A and B (tuning.swap_ab must not be on, tile_n not 16 or 32); k13 swaps");
+  if (a.tuning.tile_m != 0 && a.tuning.tile_m != 128)
+    return Status::failure(Status::unsupported, "k14: tiles of 128 rows only (tuning.tile_m must be 0 or 128, got " +
+                                                    std::to_string(a.tuning.tile_m) + "); k13 runs 64-row tiles");
   return tma::check(a, "k14");
 }
 

@@ -22,6 +22,10 @@ Status check_k15(const GemmArgs& a) {
                            "k15: tuning.tile_n must be 0 or 128 (its warpgroup tile is 128 x "
                            "128; got " +
                                std::to_string(t.tile_n) + ")");
+  if (t.tile_m != 0 && t.tile_m != 128)
+    return Status::failure(
+        Status::invalid_argument,
+        "k15: tuning.tile_m must be 0 or 128 (its warpgroup tile is 128 x 128; got " + std::to_string(t.tile_m) + ")");
   if (t.splits > 1)
     return Status::failure(Status::unsupported, "k15: no split K (tuning.splits must be 0 or 1, got " +
                                                     std::to_string(t.splits) + "); k13 splits K");

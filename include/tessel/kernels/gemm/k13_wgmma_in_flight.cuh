@@ -66,11 +66,20 @@ inline constexpr int kConsumerBarrier = 1;     // the consumers' named barrier (
 /// (whose chunks are 128 bytes of a row: 64 16-bit columns).
 /// `Fused`: the fused-epilogue instance (FusedParams, bias slice in shared
 /// memory, unswapped problems only).
-template <int BN, bool Fused = false>
+template <int BN, bool Fused = false, int BM = kBM>
 struct Config {
   static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256,
                 "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}");
   static_assert(!Fused || BN >= 64, "tessel: k13's fused epilogue is the TMA-store epilogue's (BN >= 64)");
+  static_assert(BM == 128 || (BM == 64 && BN <= 64 && !Fused),
+                "tessel: k13's 64-row tiles (one consumer warpgroup) are the swapped 64 x {16, 32, 64} only");
+  /// The tile's rows: 128 (two consumer warpgroups, 64 rows each), or 64 (one
+  /// consumer warpgroup: the swapped small-M tiles, twice the CTAs of 128
+  /// rows of N without splitting K).
+  static constexpr int kBM = BM;
+  static constexpr int kConsumerWarps = BM / 16;
+  static constexpr int kConsumerThreads = 32 * kConsumerWarps;
+  static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup
   static constexpr int kBN = BN;
   static constexpr bool kFused = Fused;
   /// A fused instance's epilogue: run-time values (SpecializedConfig below
@@ -88,7 +97,7 @@ struct Config {
   /// The fused instance's bias slice: kBM + BN floats of shared memory.
   static constexpr int kBiasBytes = Fused ? (kBM + BN) * 4 : 0;
   template <class T>
-  using Mma = TiledMma<SM90_64xNx16_F32_SS<T, BN, OperandMajor::k, OperandMajor::k>, 2, 1, 1>;  // layout-free
+  using Mma = TiledMma<SM90_64xNx16_F32_SS<T, BN, OperandMajor::k, OperandMajor::k>, BM / 64, 1, 1>;  // layout-free
   template <class U>
   using Epilogue = TmaStoreEpilogue<U, Mma<__nv_bfloat16>, kBM, BN>;
   static constexpr int staging_bytes() {
@@ -109,7 +118,9 @@ struct Config {
   /// with 12 stages ask for 27 MB at once, with 4 for 9 MB, still above what
   /// 3 TB/s needs in flight; why fewer requests stream faster was not
   /// measured (DRAM page locality is the guess).  Other widths fill shared memory.
-  static constexpr int kMaxStages = BN <= 32 ? 4 : 1 << 20;
+  /// A 64-row tile keeps the same bytes of B in flight per CTA (8 stages of
+  /// half the bytes) on its twice as many CTAs: 9 MB over 128 CTAs at M <= 32.
+  static constexpr int kMaxStages = BN <= 32 ? 4 * 128 / BM : 1 << 20;
   static constexpr int kStagesThatFit = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
   static constexpr int kStages = kStagesThatFit < kMaxStages ? kStagesThatFit : kMaxStages;
   static_assert(kStages >= 2, "tessel: at least two stages");
@@ -139,12 +150,13 @@ struct SplitK {
 /// input type, layout and tile width.
 template <class T, MajorA MA, MajorB MB, class Cfg>
 struct Tiles {
-  static constexpr int kBN = Cfg::kBN, kStages = Cfg::kStages;
+  static constexpr int kBM = Cfg::kBM, kBN = Cfg::kBN, kStages = Cfg::kStages;
+  static constexpr int kConsumerThreads = Cfg::kConsumerThreads;
   static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed, kFused = Cfg::kFused;
   using Epi = typename Cfg::Epi;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
   using OpB = TmaOperand<T, major_of(MB), kBN>;
-  using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, 2, 1, 1>;
+  using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, kBM / 64, 1, 1>;
   using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (BN/2,1,1) f32
   using Pipeline = blocks::TmaPipeline<kStages>;
   template <class U>
@@ -199,7 +211,8 @@ struct SplitKReduce {
     constexpr int kPairs = X::FragC::kValues / 2;
     // A pair's two values share a row: its row is field 0 of its packed coordinate.
     const auto row_in = [&](int q) { return coord_field(tCcD.coord(2 * q), 0) < rows_left; };
-    constexpr index_t kTileFloats = index_t{kBM} * X::kBN;
+    constexpr index_t kTileFloats = index_t{X::kBM} * X::kBN;
+    constexpr int kConsumerThreads = X::kConsumerThreads;
     auto* mine = reinterpret_cast<float2*>(sk.partials + (u.id * sk.splits + u.split) * kTileFloats);
     TESSEL_UNROLL
     for (int q = 0; q < kPairs; ++q)
@@ -245,7 +258,7 @@ struct TileEpilogue {
   /// consumer thread has left the previous tile's epilogue).
   __device__ void prepare(blocks::TileCoord tile, int t) const {
     if constexpr (X::kFused && stages_bias<typename X::Epi>())
-      stage_bias<kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kThreadsOf);
+      stage_bias<X::kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kThreadsOf);
   }
 
   /// A fused instance's epilogue: the fused math in the accumulators
@@ -258,7 +271,7 @@ struct TileEpilogue {
       // before the reads; the next unit's writes come after the last
       // chunk's barriers, which every thread reaches after its last read.
       const auto run = [&]<class U>(U* stage) {
-        using Values = StaticEpilogueValues<typename X::Epi, U, kBM, X::kBN, T>;
+        using Values = StaticEpilogueValues<typename X::Epi, U, X::kBM, X::kBN, T>;
         const Values values{p, tile.m, tile.n, bias + X::kBN, bias, Values::pairs_aligned(p.epi)};
         X::template Epilogue<U>::apply_with(map_d, p, tile.m, tile.n, acc, stage, t, bar, values);
       };
@@ -275,10 +288,10 @@ struct TileEpilogue {
       }
     } else if constexpr (X::kFused) {
       const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
-          coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
+          coord_tile<TileShape<X::kBM, X::kBN>>(p.m - tile.m * X::kBM, p.n - tile.n * X::kBN));  // (row, col)
       // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.
       arch::named_barrier_sync(bar, kThreadsOf);
-      fuse_in_registers<kBM, X::kBN>(p, acc, tCcD, bias + X::kBN, bias);
+      fuse_in_registers<X::kBM, X::kBN>(p, acc, tCcD, bias + X::kBN, bias);
       store_final(tile, acc, t);
     }
   }
@@ -315,8 +328,8 @@ struct TileEpilogue {
         // consecutive elements into each of 4 rows of D: fine for the few
         // rows of D (M <= 64) of the swapped problems.
         const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
-            coord_tile<TileShape<kBM, X::kBN>>(p.m - tile.m * kBM, p.n - tile.n * X::kBN));  // (row, col)
-        epilogue_registers_transposed(p, tile.m * kBM, tile.n * X::kBN, tCcD, acc);
+            coord_tile<TileShape<X::kBM, X::kBN>>(p.m - tile.m * X::kBM, p.n - tile.n * X::kBN));  // (row, col)
+        epilogue_registers_transposed(p, tile.m * X::kBM, tile.n * X::kBN, tCcD, acc);
         return;
       }
     }
@@ -399,7 +412,7 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
 /// A fused configuration (Cfg::kFused) takes FusedParams<T> and is never
 /// transposed.
 template <class T, MajorA MA, MajorB MB, class Cfg>
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_wgmma_in_flight(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                          const __grid_constant__ CUtensorMap map_d, bool tma_store, bool transposed,
                          typename Cfg::template ParamsOf<T> p, SplitK sk, int group) {
@@ -414,10 +427,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
 
+  constexpr int kConsumerWarps = Cfg::kConsumerWarps;
   if (threadIdx.x == 0) pipe.init(kConsumerWarps);  // one release per consumer warp
   __syncthreads();
 
-  const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
+  const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
   Scheduler scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
 
@@ -438,7 +452,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   Schedule::consumer_start();
 
-  const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
+  const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA's 256 (128 at 64 rows)
   const auto thr = TM{}.get_slice(t);
   // The operands' descriptors depend on the warpgroup only: made from lane
   // 0's index, a value the compiler knows to be the same across the warp, so
@@ -476,8 +490,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (lane == 0) pipe.consumer_release(read.previous());
 
     if (sk.splits > 1) {
-      const index_t rows_left = p.m - u.tile.m * kBM;
-      const auto tCcD = thr.partition_C(coord_tile<TileShape<kBM, X::kBN>>(rows_left, index_t{X::kBN}));  // (row, col)
+      const index_t rows_left = p.m - u.tile.m * X::kBM;
+      const auto tCcD =
+          thr.partition_C(coord_tile<TileShape<X::kBM, X::kBN>>(rows_left, index_t{X::kBN}));  // (row, col)
       if (!reduce.last_adds(u, acc, tCcD, rows_left, t)) continue;
     }
     if constexpr (Cfg::kFused)

@@ -70,7 +70,7 @@ struct Config {
 /// k13::TileEpilogue and k13::consume read.
 template <class T, MajorA MA, MajorB MB, class Cfg>
 struct Tiles {
-  static constexpr int kBN = Cfg::kBN;
+  static constexpr int kBM = k15::kBM, kBN = Cfg::kBN;
   static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed, kFused = Cfg::kFused;
   using Epi = typename Cfg::Epi;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
