@@ -10,13 +10,14 @@ namespace tessel {
 namespace {
 
 constexpr bool same(GemmTuning a, GemmTuning b) {
-  return a.tile_n == b.tile_n && a.splits == b.splits && a.swap_ab == b.swap_ab;
+  return a.tile_n == b.tile_n && a.splits == b.splits && a.swap_ab == b.swap_ab && a.tile_m == b.tile_m;
 }
 constexpr SwapAB kOff = SwapAB::off, kOn = SwapAB::on;
 
 // The header's examples, at compile time.
 static_assert(same(plan_k13(4096, 4096, 4096, 132), {256, 1, kOff}));
-static_assert(same(plan_k13(16, 8192, 8192, 132), {16, 2, kOn}));
+static_assert(same(plan_k13(16, 8192, 8192, 132), {16, 1, kOn, 8, GemmJit::off, 64}));
+static_assert(same(plan_k13(16, 4096, 4096, 132), {16, 4, kOn}));
 static_assert(split_k_for(64, 128, 132) == 2);
 // Rule 4 alone: the swapped problem's tile is 128 (N) x {16, 32, 64} (M).
 static_assert(swap_ab_for(64, 128) && !swap_ab_for(65, 8192) && !swap_ab_for(16, 127));
@@ -49,10 +50,11 @@ TEST(GemmPlan, MeasuredChoices) {
                                        {4096, 6144, 4096, {256, 1, kOff}},
                                        {8192, 8192, 1024, {256, 1, kOff}},
                                        {8192, 8192, 256, {256, 1, kOff}},
-                                       // Rule 4's swaps (measurement pending; unswapped, the
-                                       // best measured was 128 x 128 with 2, 2 and 4 splits).
-                                       {16, 8192, 8192, {16, 2, kOn}},
-                                       {64, 8192, 8192, {64, 1, kOn}},
+                                       // Rule 4's swaps; at N = 8192 rule 4b's unsplit 64-row
+                                       // tiles (session 27: 0.995 and 0.962 against 0.943 and
+                                       // 0.936 with 128-row tiles).
+                                       {16, 8192, 8192, {16, 1, kOn, 8, GemmJit::off, 64}},
+                                       {64, 8192, 8192, {64, 1, kOn, 8, GemmJit::off, 64}},
                                        {32, 4096, 4096, {32, 4, kOn}},
                                        {256, 4096, 4096, {64, 1, kOff}},
                                        {512, 4096, 4096, {128, 1, kOff}},
@@ -294,29 +296,37 @@ static_assert(k15_batched_for(512, 512, 128, 32, 132, 0.0f));
 // Rule 4: M <= 64 with N >= 128 swaps, with the smallest width of 16, 32, 64
 // that holds M and rule 3's splits of the swapped tiles (ceil(N/128) x 1).
 TEST(GemmPlan, SmallMSwaps) {
-  EXPECT_TRUE(same(plan_k13(1, 8192, 8192, 132), {16, 2, kOn}));              // 64 tiles: 2 splits, 128 units
-  EXPECT_TRUE(same(plan_k13(16, 4096, 4096, 132), {16, 4, kOn}));             // 32 tiles: 4 splits
-  EXPECT_TRUE(same(plan_k13(17, 8192, 8192, 132), {32, 2, kOn}));             // the next width
-  EXPECT_TRUE(same(plan_k13(48, 14336, 4096, 132), {64, 1, kOn}));            // 112 tiles: more than half the SMs
-  EXPECT_TRUE(same(plan_k13(16, 8192, 1024, 132), {16, 1, kOn}));             // K of 16 k-tiles: no split
-  EXPECT_TRUE(same(plan_k13(64, 127, 8192, 132), {128, 4, kOff}));            // N < 128: unswapped (rule 1, then 3)
-  EXPECT_TRUE(same(plan_k13(65, 8192, 8192, 132), {64, 1, kOff}));            // M > 64: unswapped
-  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 0, kOff), {128, 2, kOff}));  // forced off: the old plan
-  EXPECT_TRUE(same(plan_k13(1000, 8192, 8192, 132, 0, kOn), {64, 1, kOn}));   // forced on, M > 64: 128 x 64
+  constexpr GemmJit kNoJit = GemmJit::off;
+  EXPECT_TRUE(same(plan_k13(1, 8192, 8192, 132), {16, 1, kOn, 8, kNoJit, 64}));  // rule 4b: 128 tiles of 64 rows
+  EXPECT_TRUE(same(plan_k13(1, 6144, 8192, 132), {16, 1, kOn, 8, kNoJit, 64}));  // 96 of 64 rows, not 48 x 2 splits
+  EXPECT_TRUE(same(plan_k13(1, 4224, 8192, 132), {16, 4, kOn}));  // 66 tiles of 64 rows, not more than half: rule 3
+  EXPECT_TRUE(same(plan_k13(1, 4288, 8192, 132), {16, 1, kOn, 8, kNoJit, 64}));  // 67 of 64 rows, 34 of 128
+  EXPECT_TRUE(same(plan_k13(1, 8448, 8192, 132), {16, 1, kOn, 8, kNoJit, 64}));  // 132 of 64 rows: one wave
+  EXPECT_TRUE(same(plan_k13(1, 8512, 8192, 132), {16, 1, kOn}));   // 67 tiles of 128 rows: more than half, unsplit
+  EXPECT_TRUE(same(plan_k13(16, 4096, 4096, 132), {16, 4, kOn}));  // 32 tiles: 4 splits
+  EXPECT_TRUE(same(plan_k13(17, 8192, 8192, 132), {32, 1, kOn, 8, kNoJit, 64}));  // the next width, rule 4b
+  EXPECT_TRUE(same(plan_k13(48, 14336, 4096, 132), {64, 1, kOn}));                // 112 tiles: more than half the SMs
+  EXPECT_TRUE(same(plan_k13(16, 8192, 1024, 132), {16, 1, kOn, 8, kNoJit, 64}));  // short K: rule 4b too
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 16), {16, 2, kOn}));             // a forced width: 128 rows, rule 3
+  EXPECT_TRUE(same(plan_k13(64, 127, 8192, 132), {128, 4, kOff}));                // N < 128: unswapped (rule 1, then 3)
+  EXPECT_TRUE(same(plan_k13(65, 8192, 8192, 132), {64, 1, kOff}));                // M > 64: unswapped
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 0, kOff), {128, 2, kOff}));      // forced off: the old plan
+  EXPECT_TRUE(same(plan_k13(1000, 8192, 8192, 132, 0, kOn), {64, 1, kOn}));       // forced on, M > 64: 128 x 64
 }
 
 // Small M streams the weights: one tile row is cut into enough units (narrow
-// tiles, then splits of K) that at least half the SMs stream (the decode
-// shapes, M <= 128); the 64-wide swapped tile, a quarter (rule 4: unsplit it
-// streams faster, 64 x 8192 x 8192 on 64 SMs).
+// tiles, 64-row tiles, then splits of K) that at least half the SMs stream
+// (the decode shapes, M <= 128); the 64-wide swapped tile of 128 rows, a
+// quarter (rule 4: unsplit it streams faster once it fills a quarter).
 TEST(GemmPlan, SmallMFillsHalfTheSMs) {
   for (index_t m : {1, 16, 64, 128})
     for (index_t nk : {4096, 8192}) {
       const GemmTuning t = plan_k13(m, nk, nk, 132);
       const bool swapped = t.swap_ab == SwapAB::on;
       const index_t rows = swapped ? nk : m, cols = swapped ? m : nk;
-      const index_t tiles = ((rows + 127) / 128) * ((cols + t.tile_n - 1) / t.tile_n);
-      EXPECT_GE(tiles * t.splits, swapped && t.tile_n == 64 ? 132 / 4 : 132 / 2) << m << " " << nk;
+      const index_t tile_m = t.tile_m == 64 ? 64 : 128;
+      const index_t tiles = ((rows + tile_m - 1) / tile_m) * ((cols + t.tile_n - 1) / t.tile_n);
+      EXPECT_GE(tiles * t.splits, swapped && t.tile_n == 64 && tile_m == 128 ? 132 / 4 : 132 / 2) << m << " " << nk;
     }
 }
 

@@ -159,8 +159,9 @@ constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int
 /// tie (0.89).
 /// Rule 4 comes first: a swapped problem gets the swapped width and rule 3 on
 /// its (ceil(N/128) x ceil(M/width)) tiles, except the 64-wide tile, which is
-/// not split once its tiles fill a quarter of the SMs; rules 1 and 2 are for
-/// unswapped ones.
+/// not split once its tiles fill a quarter of the SMs, and except rule 4b's
+/// grids, which run unsplit 64-row tiles (tile_m = 64) instead of splitting
+/// 128-row ones; rules 1 and 2 are for unswapped ones.
 /// Rule 7 (fused epilogue, `fused`: the call has a GemmEpilogue beyond
 /// alpha/beta): k13's fused instances are the unswapped 128 x {64, 128, 256}
 /// tiles (k13_fused_instance), so rule 4 does not swap and rule 2 chooses
@@ -172,7 +173,8 @@ constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int
 /// forced 64, 128, 192 or 256 keeps the problem unswapped (what those widths
 /// meant before the swap existed: forced tunings keep testing and timing the
 /// unswapped kernel), and 16 or 32, the swapped kernel's only, swap it.
-/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1, off}; plan_k13(16, 8192, 8192, 132) == {16, 2, on}.
+/// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1, off}; plan_k13(16, 8192, 8192, 132) == {16, 1, on,
+/// tile_m 64}; plan_k13(16, 4096, 4096, 132) == {16, 4, on}.
 constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0,
                               SwapAB force_swap = SwapAB::plan, bool a_rows_whole_lines = true, bool fused = false) {
   using namespace plan_detail;
@@ -187,6 +189,14 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
     // one split, 0.90 with rule 3's two); the 16- and 32-wide ones gain from
     // rule 3's splits (16 x 8192 x 8192: 0.92 against 0.90).
     const index_t tiles = ceil_div(n, 128) * ceil_div(m, w);
+    // Rule 4b (session 27): where 128-row tiles fill at most half the SMs
+    // and 64-row ones (one consumer warpgroup) fill more than half and at
+    // most one wave, the 64-row tiles run unsplit: as many CTAs streaming as
+    // two splits give, without split K's 2-2.5 us a call (N = K = 8192: M =
+    // 16 0.943 -> 0.995, 32 0.99, 64 0.936 -> 0.962 of cuBLASLt).
+    const index_t tiles64 = ceil_div(n, 64) * ceil_div(m, w);
+    if (force_tile_n == 0 && 2 * tiles <= sms && 2 * tiles64 > sms && tiles64 <= sms)
+      return GemmTuning{w, 1, SwapAB::on, raster_group_for(ceil_div(n, 64), ceil_div(m, w), w, sms), GemmJit::off, 64};
     const int splits = w == 64 && 4 * tiles >= sms ? 1 : split_k_for(tiles, k_tiles, sms);
     return GemmTuning{w, splits, SwapAB::on, raster_group_for(ceil_div(n, 128), ceil_div(m, w), w, sms)};
   }

@@ -1801,6 +1801,60 @@ TEST(GemmClusterMulticast, ManyPairsPerClusterMatchK13AndTheHost) {
   CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
+// Rule 4b: at N = 8192 the plan runs small M as unsplit swapped tiles of 64
+// rows of N (one consumer warpgroup, 128 CTAs); the sweeps' N (at most 1000)
+// never reach it.  Small-integer inputs, fp32 D: auto's D must equal the
+// host's integer sums everywhere, in every layout, at M = 1, 16 (the 16-wide
+// tile) and 40 (64-wide, 24 columns of it outside M).
+TEST(GemmSwapRows64, PlanRunsThemExactAtN8192) {
+  REQUIRE_GPU();
+  const index_t n = 8192, k = 320;
+  const auto a_val = [](index_t i, index_t l) { return static_cast<int>((i * 7 + l * 3) % 5) - 2; };
+  const auto b_val = [](index_t l, index_t j) { return static_cast<int>((l * 5 + j * 11) % 7) - 3; };
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  DeviceBuffer a, b, d;
+  CUDA_CHECK(cudaMalloc(&a.p, static_cast<std::size_t>(64 * k) * 2));
+  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(k * n) * 2));
+  CUDA_CHECK(cudaMalloc(&d.p, static_cast<std::size_t>(64 * n) * 4));
+  for (index_t m : {index_t{1}, index_t{16}, index_t{40}})
+    for (GemmLayout l : kAllGemmLayouts) {
+      const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
+      std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(m * k)), hb(static_cast<std::size_t>(k * n));
+      for (index_t i = 0; i < m; ++i)
+        for (index_t x = 0; x < k; ++x)
+          ha[static_cast<std::size_t>(ak ? i * k + x : x * m + i)] = __float2bfloat16(static_cast<float>(a_val(i, x)));
+      for (index_t x = 0; x < k; ++x)
+        for (index_t j = 0; j < n; ++j)
+          hb[static_cast<std::size_t>(bn ? x * n + j : j * k + x)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
+      CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+      GemmArgs g;
+      g.m = m, g.n = n, g.k = k;
+      g.ab_type = DType::bf16, g.cd_type = DType::f32, g.layout = l;
+      g.lda = ak ? k : m, g.ldb = bn ? n : k, g.ldd = n;
+      g.a = a.p, g.b = b.p, g.d = d.p;
+      g.alpha = 0.5f, g.beta = 0.0f;
+      const std::string what = std::to_string(m) + "x8192x320 " + name(l);
+      const GemmPlan plan = gemm_plan(g);
+      EXPECT_EQ(plan.tuning.tile_m, 64) << what << ": " << plan.why;
+      CUDA_CHECK(cudaMemsetAsync(d.p, 0xFF, static_cast<std::size_t>(m * n) * 4, stream));
+      const Status st = gemm(g, stream);
+      ASSERT_TRUE(st.is_ok()) << what << ": " << st.message;
+      std::vector<float> h(static_cast<std::size_t>(m * n));
+      CUDA_CHECK(cudaMemcpyAsync(h.data(), d.p, h.size() * 4, cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      for (index_t i = 0; i < m; ++i)
+        for (index_t j = 0; j < n; ++j) {
+          std::int64_t sum = 0;
+          for (index_t x = 0; x < k; ++x) sum += a_val(i, x) * b_val(x, j);
+          ASSERT_EQ(static_cast<double>(h[static_cast<std::size_t>(i * n + j)]), 0.5 * static_cast<double>(sum))
+              << what << ": D(" << i << "," << j << ")";
+        }
+    }
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 // Split K's counters are kept zeroed per stream (split_counters,
 // src/kernels/gemm/workspace.hpp): no memset per call.  Every call here splits
 // K in two and must be exact after calls that left the counters to the

@@ -116,6 +116,9 @@ Status tuned(const GemmArgs& a, GemmArgs& g) {
     const bool a_whole_lines = g.lda % 8 != 0 || g.lda % 64 == 0;  // as gemm_plan (gemm.cu) reads A's rows
     const GemmTuning plan =
         plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, a_whole_lines, g.epilogue.active());
+    // The plan's 64-row tiles (rule 4b) only with its own width and splits:
+    // a caller's width or splits keep the 128-row tile they were set for.
+    if (g.tuning.tile_m == 0 && g.tuning.tile_n == 0 && g.tuning.splits == 0) g.tuning.tile_m = plan.tile_m;
     if (g.tuning.tile_n == 0) g.tuning.tile_n = plan.tile_n;
     if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
