@@ -119,9 +119,8 @@ struct Config {
   /// 3 TB/s needs in flight; why fewer requests stream faster was not
   /// measured (DRAM page locality is the guess).  Other widths fill shared memory.
   /// A 64-row tile keeps the same bytes of B in flight per CTA (8 stages of
-  /// half the bytes) on its twice as many CTAs: 9 MB over 128 CTAs at M <= 32;
-  /// the 64-wide one too (13 stages fit; capped in session 27, s27i).
-  static constexpr int kMaxStages = BN <= 32 || BM == 64 ? 4 * 128 / BM : 1 << 20;
+  /// half the bytes) on its twice as many CTAs: 9 MB over 128 CTAs at M <= 32.
+  static constexpr int kMaxStages = BN <= 32 ? 4 * 128 / BM : 1 << 20;
   static constexpr int kStagesThatFit = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
   static constexpr int kStages = kStagesThatFit < kMaxStages ? kStagesThatFit : kMaxStages;
   static_assert(kStages >= 2, "tessel: at least two stages");
