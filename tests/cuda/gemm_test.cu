@@ -1655,6 +1655,24 @@ INSTANTIATE_TEST_SUITE_P(
                       StepParam{GemmImpl::k13_wgmma_in_flight, {64, 3, SwapAB::on, 0, GemmJit::off, 64}}),
     param_name);
 
+/// Uploads A (m x k) and B (k x n) as bf16 in layout `l` (A:k row i at i * k,
+/// A:m column x at x * m; B:n row x at x * n, B:k column j at j * k) from the
+/// integer-valued a_val(i, x) and b_val(x, j): the many-tile tests' operands.
+template <class AVal, class BVal>
+void upload_bf16_operands(index_t m, index_t n, index_t k, GemmLayout l, const AVal& a_val, const BVal& b_val, void* a,
+                          void* b) {
+  const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
+  std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(m * k)), hb(static_cast<std::size_t>(k * n));
+  for (index_t i = 0; i < m; ++i)
+    for (index_t x = 0; x < k; ++x)
+      ha[static_cast<std::size_t>(ak ? i * k + x : x * m + i)] = __float2bfloat16(static_cast<float>(a_val(i, x)));
+  for (index_t x = 0; x < k; ++x)
+    for (index_t j = 0; j < n; ++j)
+      hb[static_cast<std::size_t>(bn ? x * n + j : j * k + x)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
+  CUDA_CHECK(cudaMemcpy(a, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(b, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+}
+
 // k15 (pingpong) hands a CTA's tiles to its two consumer warpgroups in turn;
 // the sweeps' shapes (at most 64 tiles of 128 x 128) give each CTA one tile,
 // so warpgroup 1 never runs there.  1920 x 4224 has 495 tiles: 3 or 4 per
@@ -1682,15 +1700,7 @@ TEST(GemmPingpong, ManyTilesPerCtaMatchK13AndTheHost) {
   std::vector<float> h13(static_cast<std::size_t>(m * n)), h15(h13.size());
   for (GemmLayout l : kAllGemmLayouts) {
     const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
-    std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(m * k)), hb(static_cast<std::size_t>(k * n));
-    for (index_t i = 0; i < m; ++i)
-      for (index_t x = 0; x < k; ++x)
-        ha[static_cast<std::size_t>(ak ? i * k + x : x * m + i)] = __float2bfloat16(static_cast<float>(a_val(i, x)));
-    for (index_t x = 0; x < k; ++x)
-      for (index_t j = 0; j < n; ++j)
-        hb[static_cast<std::size_t>(bn ? x * n + j : j * k + x)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
-    CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+    upload_bf16_operands(m, n, k, l, a_val, b_val, a.p, b.p);
     for (bool fused : {false, true}) {
       GemmArgs g;
       g.m = m, g.n = n, g.k = k;
@@ -1757,15 +1767,7 @@ TEST(GemmClusterMulticast, ManyPairsPerClusterMatchK13AndTheHost) {
   std::vector<float> h13(static_cast<std::size_t>(m * n)), h14(h13.size());
   for (GemmLayout l : kAllGemmLayouts) {
     const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
-    std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(m * k)), hb(static_cast<std::size_t>(k * n));
-    for (index_t i = 0; i < m; ++i)
-      for (index_t x = 0; x < k; ++x)
-        ha[static_cast<std::size_t>(ak ? i * k + x : x * m + i)] = __float2bfloat16(static_cast<float>(a_val(i, x)));
-    for (index_t x = 0; x < k; ++x)
-      for (index_t j = 0; j < n; ++j)
-        hb[static_cast<std::size_t>(bn ? x * n + j : j * k + x)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
-    CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+    upload_bf16_operands(m, n, k, l, a_val, b_val, a.p, b.p);
     for (int width : {64, 256}) {
       GemmArgs g;
       g.m = m, g.n = n, g.k = k;
@@ -1820,15 +1822,7 @@ TEST(GemmSwapRows64, PlanRunsThemExactAtN8192) {
   for (index_t m : {index_t{1}, index_t{16}, index_t{40}})
     for (GemmLayout l : kAllGemmLayouts) {
       const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
-      std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(m * k)), hb(static_cast<std::size_t>(k * n));
-      for (index_t i = 0; i < m; ++i)
-        for (index_t x = 0; x < k; ++x)
-          ha[static_cast<std::size_t>(ak ? i * k + x : x * m + i)] = __float2bfloat16(static_cast<float>(a_val(i, x)));
-      for (index_t x = 0; x < k; ++x)
-        for (index_t j = 0; j < n; ++j)
-          hb[static_cast<std::size_t>(bn ? x * n + j : j * k + x)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
-      CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+      upload_bf16_operands(m, n, k, l, a_val, b_val, a.p, b.p);
       GemmArgs g;
       g.m = m, g.n = n, g.k = k;
       g.ab_type = DType::bf16, g.cd_type = DType::f32, g.layout = l;
