@@ -30,6 +30,10 @@
 //   is 18 KB and 12 of them fit.  C and D are then read and written
 //   transposed from registers (epilogue_registers_transposed): TMA stores
 //   leave in 128-byte row chunks, which a 16- or 32-wide tile does not have.
+// - 64-row tiles (Config's BM, compile time; swapped tiles only): one
+//   consumer warpgroup on 64 rows of N, so that N = 8192 makes 128 CTAs
+//   without splitting K, whose partials, fence and counter cost 2-2.5 us a
+//   call (docs/heuristics.md, rule 4b).
 //
 // - The fused epilogue (Config's Fused, compile time; docs/epilogues.md):
 //   D = act(alpha * acc + beta * C + bias) and the pre-activation aux output,
