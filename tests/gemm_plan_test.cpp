@@ -18,6 +18,9 @@ constexpr SwapAB kOff = SwapAB::off, kOn = SwapAB::on;
 static_assert(same(plan_k13(4096, 4096, 4096, 132), {256, 1, kOff}));
 static_assert(same(plan_k13(16, 8192, 8192, 132), {16, 1, kOn, 8, GemmJit::off, 64}));
 static_assert(same(plan_k13(16, 4096, 4096, 132), {16, 4, kOn}));
+static_assert(planned_tile_m({}, {16, 1, kOn, 8, GemmJit::off, 64}) == 64);
+static_assert(planned_tile_m({16, 0, SwapAB::plan}, {16, 1, kOn, 8, GemmJit::off, 64}) == 0);  // a forced width
+static_assert(planned_tile_m({0, 0, SwapAB::plan, 0, GemmJit::off, 128}, {16, 1, kOn, 8, GemmJit::off, 64}) == 128);
 static_assert(split_k_for(64, 128, 132) == 2);
 // Rule 4 alone: the swapped problem's tile is 128 (N) x {16, 32, 64} (M).
 static_assert(swap_ab_for(64, 128) && !swap_ab_for(65, 8192) && !swap_ab_for(16, 127));

@@ -116,6 +116,14 @@ constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }
 /// The swapped tile's width: the smallest of 16, 32, 64 that holds M (64 beyond).
 constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }
 
+/// The tile rows a call runs with: the caller's `asked.tile_m` where it set
+/// the tile (tile_m, tile_n or splits), else the plan's (rule 4b's 64-row
+/// tiles come only with the plan's own width and splits).
+/// C++ example: planned_tile_m({}, {16, 1, SwapAB::on, 8, GemmJit::off, 64}) == 64.
+constexpr int planned_tile_m(const GemmTuning& asked, const GemmTuning& plan) {
+  return asked.tile_m != 0 || asked.tile_n != 0 || asked.splits != 0 ? asked.tile_m : plan.tile_m;
+}
+
 /// Rule 6 (the raster's group): the tile rows per group of the grouped
 /// raster.  The tiles that run at one time (one per SM) cover g tile rows by
 /// about SMs / g tile columns; per k-tile they read g x 128 rows of A and

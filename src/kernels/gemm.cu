@@ -516,8 +516,7 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
   if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.tuning.jit = args.tuning.jit;
-  if (args.tuning.tile_m != 0 || args.tuning.tile_n != 0 || args.tuning.splits != 0)
-    plan.tuning.tile_m = args.tuning.tile_m;  // the plan's 64-row tiles (rule 4b) only with its own width and splits
+  plan.tuning.tile_m = planned_tile_m(args.tuning, plan.tuning);
   plan.why = "k13 tile " + std::string(plan.tuning.tile_m == 64 ? "64" : "128") + "x" +
              std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
              (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");

@@ -116,9 +116,7 @@ Status tuned(const GemmArgs& a, GemmArgs& g) {
     const bool a_whole_lines = g.lda % 8 != 0 || g.lda % 64 == 0;  // as gemm_plan (gemm.cu) reads A's rows
     const GemmTuning plan =
         plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, a_whole_lines, g.epilogue.active());
-    // The plan's 64-row tiles (rule 4b) only with its own width and splits:
-    // a caller's width or splits keep the 128-row tile they were set for.
-    if (g.tuning.tile_m == 0 && g.tuning.tile_n == 0 && g.tuning.splits == 0) g.tuning.tile_m = plan.tile_m;
+    g.tuning.tile_m = planned_tile_m(g.tuning, plan);
     if (g.tuning.tile_n == 0) g.tuning.tile_n = plan.tile_n;
     if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
@@ -203,10 +201,6 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
           return k13::launch_tiles<64>(s, stream, true);
       }
     }
-    if (t.tuning.tile_m == 64)
-      return Status::failure(Status::invalid_argument,
-                             "k13: tuning.tile_m = 64 serves swapped problems only, and the plan does not swap this "
-                             "one (M <= 64 with N >= 128 swaps; or set tuning.swap_ab on)");
     switch (t.tuning.tile_n) {
       case 64:
         return k13::launch_tiles<64>(t, stream, false);
