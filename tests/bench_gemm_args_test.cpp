@@ -367,11 +367,18 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   o = parse_ok(a);
   EXPECT_EQ(o.tuning.tile_m, 64);
   EXPECT_EQ(o.tuning.tile_n, 16);
-  a.swap_ab = "off";  // 64-row tiles are swapped ones
+  a.swap_ab = "off";  // unswapped, the 64-row tile is 64 x 128 only
   a.tile_n = "64";
   EXPECT_EQ(parse_error(a).rfind("--tile-m", 0), 0u);
+  a.tile_n = "128";  // the unswapped one-warpgroup tile
+  o = parse_ok(a);
+  EXPECT_EQ(o.tuning.tile_m, 64);
+  EXPECT_EQ(o.tuning.tile_n, 128);
+  EXPECT_EQ(o.tuning.swap_ab, SwapAB::off);
+  a.tile_n = "";  // its width left to the launcher (128)
+  EXPECT_EQ(parse_ok(a).tuning.tile_m, 64);
   a.swap_ab = "";
-  a.tile_n = "128";
+  a.tile_n = "256";
   EXPECT_EQ(parse_error(a).rfind("--tile-m", 0), 0u);
   a.tile_n = "";
   a.tile_m = "128";

@@ -343,6 +343,13 @@ TEST(GemmPlan, FullWavesPreferred) {
 // Rule 7: with a fused epilogue the plan stays on k13's fused instances
 // (unswapped 128 x {64, 128, 256}) unless the caller forced something else.
 static_assert(k13_fused_instance({256, 2, SwapAB::off}) && !k13_fused_instance({192, 1, SwapAB::off}));
+// The one-warpgroup tiles have no fused instance: their calls take the unfused path.
+static_assert(!k13_fused_instance({128, 1, SwapAB::off, 8, GemmJit::off, 64}));
+// The unswapped one-warpgroup tile is 64 x 128 whatever width the plan chose; a caller's width stays.
+static_assert(planned_tile_n({0, 0, SwapAB::off, 0, GemmJit::off, 64}, 64, {64, 1, SwapAB::off, 8}) == 128);
+static_assert(planned_tile_n({0, 0, SwapAB::plan, 0, GemmJit::off, 64}, 64, {32, 1, SwapAB::on, 8}) == 32);
+static_assert(planned_tile_n({256, 0, SwapAB::off, 0, GemmJit::off, 0}, 128, {64, 1, SwapAB::off, 8}) == 256);
+static_assert(planned_tile_n({}, 128, {64, 1, SwapAB::off, 8}) == 64);
 static_assert(k13_fused_instance({64, 1, SwapAB::off}) && !k13_fused_instance({64, 1, SwapAB::on}));
 static_assert(same(plan_k13(4096, 4096, 4096, 132, 0, SwapAB::plan, true, true), {256, 1, kOff}));
 TEST(GemmPlan, FusedEpilogueKeepsToFusedInstances) {

@@ -43,9 +43,9 @@ enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// the persistent CTAs take their tiles (rule 6); 0 is the plan's.
 /// `jit`: run-time compiled epilogues (GemmJit); the plan keeps the caller's.
 /// `tile_m`: the tile's rows (of N, swapped): 0 or 128 (two consumer
-/// warpgroups, what the plan runs), or 64 (one consumer warpgroup, swapped
-/// problems only: twice the CTAs without splitting K; docs/heuristics.md,
-/// rule 4, session 27).
+/// warpgroups), or 64 (one consumer warpgroup): swapped 64 x 16, 32 or 64
+/// (twice the CTAs without splitting K; docs/heuristics.md, rule 4b), or
+/// unswapped 64 x 128 (tile_n 0 or 128; small problems, rule 1).
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
@@ -122,6 +122,16 @@ constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 :
 /// C++ example: planned_tile_m({}, {16, 1, SwapAB::on, 8, GemmJit::off, 64}) == 64.
 constexpr int planned_tile_m(const GemmTuning& asked, const GemmTuning& plan) {
   return asked.tile_m != 0 || asked.tile_n != 0 || asked.splits != 0 ? asked.tile_m : plan.tile_m;
+}
+
+/// The tile width a call runs with: the caller's `asked.tile_n` where it set
+/// one; else 128 where the call runs the unswapped one-warpgroup tile
+/// (`tile_m` 64, from planned_tile_m, on a `plan` that does not swap: that
+/// tile is 64 x 128 only); else the plan's.
+/// C++ example: planned_tile_n({0, 0, SwapAB::off, 0, GemmJit::off, 64}, 64, {64, 1, SwapAB::off, 8}) == 128.
+constexpr int planned_tile_n(const GemmTuning& asked, int tile_m, const GemmTuning& plan) {
+  if (asked.tile_n != 0) return asked.tile_n;
+  return tile_m == 64 && plan.swap_ab != SwapAB::on ? 128 : plan.tile_n;
 }
 
 /// Rule 6 (the raster's group): the tile rows per group of the grouped
@@ -234,10 +244,11 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
 /// The unswapped 128 x 64, 128 x 128 and 128 x 256 tiles, any split of K.
 /// (192 would be a fourth translation unit of nvcc time for a width the
 /// plan picks at few shapes; the swapped tiles write D transposed from
-/// registers, a second fused path.)
+/// registers, a second fused path; the one-warpgroup tiles, tile_m 64, have
+/// no fused instance either.)
 /// C++ example: k13_fused_instance({256, 2, SwapAB::off}) == true; k13_fused_instance({192, 1, SwapAB::off}) == false.
 constexpr bool k13_fused_instance(const GemmTuning& t) {
-  return t.swap_ab != SwapAB::on && (t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 256);
+  return t.swap_ab != SwapAB::on && t.tile_m != 64 && (t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 256);
 }
 
 /// Does k13 fuse a call's epilogue ahead of time: a fused instance at tuning

@@ -517,6 +517,7 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.tuning.jit = args.tuning.jit;
   plan.tuning.tile_m = planned_tile_m(args.tuning, plan.tuning);
+  plan.tuning.tile_n = planned_tile_n(args.tuning, plan.tuning.tile_m, plan.tuning);
   plan.why = "k13 tile " + std::string(plan.tuning.tile_m == 64 ? "64" : "128") + "x" +
              std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
              (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");

@@ -484,8 +484,9 @@ TEST_P(Gemm, RejectsBadK13TuningAndWritesNothing) {
                      {"swap_ab not a SwapAB value", {0, 0, static_cast<SwapAB>(7)}},
                      {"splits beyond K's k-tiles", {16, 3, SwapAB::on}},
                      {"tile_m 96", {0, 0, SwapAB::plan, 0, GemmJit::off, 96}},
-                     {"tile_m 64 with the swap off", {0, 0, SwapAB::off, 0, GemmJit::off, 64}},
-                     {"tile_m 64 with tile_n 128", {128, 0, SwapAB::plan, 0, GemmJit::off, 64}}};
+                     {"tile_m 64, tile_n 64 with the swap off", {64, 0, SwapAB::off, 0, GemmJit::off, 64}},
+                     {"tile_m 64 with tile_n 256", {256, 0, SwapAB::plan, 0, GemmJit::off, 64}},
+                     {"tile_m 64 with tile_n 128 and the swap on", {128, 0, SwapAB::on, 0, GemmJit::off, 64}}};
   const std::size_t d_bytes = 16 * 256 * 2;
   std::vector<unsigned char> h(d_bytes);
   for (const Bad& b : bad) {
@@ -1653,6 +1654,16 @@ INSTANTIATE_TEST_SUITE_P(
                       StepParam{GemmImpl::k13_wgmma_in_flight, {64, 1, SwapAB::on, 0, GemmJit::off, 64}},
                       StepParam{GemmImpl::k13_wgmma_in_flight, {16, 2, SwapAB::on, 0, GemmJit::off, 64}},
                       StepParam{GemmImpl::k13_wgmma_in_flight, {64, 3, SwapAB::on, 0, GemmJit::off, 64}}),
+    param_name);
+
+// The unswapped one-warpgroup tile (tuning.tile_m = 64, 64 x 128: TMA-stored
+// D from one consumer warpgroup) forced on every shape: unsplit, split in
+// three, and with the width and splits left to the launcher (128, the plan's).
+INSTANTIATE_TEST_SUITE_P(
+    K13Rows64, Gemm,
+    ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight, {128, 1, SwapAB::off, 0, GemmJit::off, 64}},
+                      StepParam{GemmImpl::k13_wgmma_in_flight, {128, 3, SwapAB::off, 0, GemmJit::off, 64}},
+                      StepParam{GemmImpl::k13_wgmma_in_flight, {0, 0, SwapAB::off, 0, GemmJit::off, 64}}),
     param_name);
 
 /// Uploads A (m x k) and B (k x n) as bf16 in layout `l` (A:k row i at i * k,

@@ -434,8 +434,8 @@ int main(int argc, char** argv) {
       ->type_name("N");
   bench_gemm
       ->add_option("--tile-m", gemm_args.tile_m,
-                   "k13: the tile's rows, 128 (two consumer warpgroups) or 64 (one; swapped problems only: "
-                   "twice the CTAs without splitting K) (default: 128)")
+                   "k13: the tile's rows, 128 (two consumer warpgroups) or 64 (one: swapped 64 x 16, 32 or 64, "
+                   "twice the CTAs without splitting K; unswapped 64 x 128) (default: the plan's)")
       ->type_name("M");
   bench_gemm
       ->add_option("--swap-ab", gemm_args.swap_ab,

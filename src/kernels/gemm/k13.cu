@@ -65,10 +65,13 @@ Status check_k13_tuning(const GemmArgs& a) {
   if (t.tile_m != 0 && t.tile_m != 64 && t.tile_m != 128)
     return Status::failure(Status::invalid_argument, "k13: tuning.tile_m must be 0 (the plan's), 64 or 128 (got " +
                                                          std::to_string(t.tile_m) + ")");
-  if (t.tile_m == 64 && (t.swap_ab == SwapAB::off || t.tile_n > 64))
+  // The one-warpgroup tiles: 64 x {16, 32, 64} swapped, 64 x 128 unswapped.
+  if (t.tile_m == 64 && (t.tile_n > 128 || (t.swap_ab == SwapAB::off && t.tile_n != 0 && t.tile_n != 128)))
     return Status::failure(Status::invalid_argument,
-                           "k13: tuning.tile_m = 64 (one consumer warpgroup) serves swapped problems only: "
-                           "tuning.swap_ab must not be off and tile_n must be 0, 16, 32 or 64");
+                           "k13: tuning.tile_m = 64 (one consumer warpgroup) runs the swapped tiles 64 x 16, 32 or "
+                           "64 and the unswapped 64 x 128: with tile_m 64, tile_n must be 0, 16, 32, 64 or 128, and "
+                           "with the swap off 0 or 128 (got tile_n " +
+                               std::to_string(t.tile_n) + ")");
   const index_t k_tiles = ceil_div(a.k, index_t{64});
   if (t.raster_group < 0 || t.raster_group > 65536)
     return Status::failure(
@@ -87,10 +90,13 @@ Status check_k13_tuning(const GemmArgs& a) {
 
 Status check_k13(const GemmArgs& a) {
   if (Status s = check_k13_tuning(a); !s) return s;
-  if (a.tuning.tile_m == 64 && !runs_swapped(a))
+  if (a.tuning.tile_m == 64 && !runs_swapped(a) && a.tuning.tile_n != 0 && a.tuning.tile_n != 128)
     return Status::failure(Status::invalid_argument,
-                           "k13: tuning.tile_m = 64 serves swapped problems only, and this one is not swapped (the "
-                           "plan swaps M <= 64 with N >= 128; or set tuning.swap_ab on)");
+                           "k13: tuning.tile_m = 64 on an unswapped problem is the 64 x 128 tile: tile_n must be 0 "
+                           "or 128 (got " +
+                               std::to_string(a.tuning.tile_n) +
+                               "; the plan swaps M <= 64 with N >= 128, or set tuning.swap_ab on for 64 x 16, 32 "
+                               "or 64)");
   // The narrowest tile has the most tiles (128 x 64 unswapped, 128 of N x 16
   // of M swapped); times the splits (the plan's at most 16), the work units
   // must count in 31 bits, with room for a grid's stride past the last
@@ -117,7 +123,7 @@ Status tuned(const GemmArgs& a, GemmArgs& g) {
     const GemmTuning plan =
         plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, a_whole_lines, g.epilogue.active());
     g.tuning.tile_m = planned_tile_m(g.tuning, plan);
-    if (g.tuning.tile_n == 0) g.tuning.tile_n = plan.tile_n;
+    g.tuning.tile_n = planned_tile_n(g.tuning, g.tuning.tile_m, plan);
     if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
     g.tuning.swap_ab = plan.swap_ab;
@@ -201,6 +207,7 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
           return k13::launch_tiles<64>(s, stream, true);
       }
     }
+    if (t.tuning.tile_m == 64) return k13::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k13)
     switch (t.tuning.tile_n) {
       case 64:
         return k13::launch_tiles<64>(t, stream, false);

@@ -45,6 +45,9 @@ template <>
 Status launch_tiles_m64<32>(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_tiles_m64<64>(const GemmArgs& g, cudaStream_t stream);
+/// k13 with the unswapped one-warpgroup tile 64 x 128 (GemmTuning::tile_m =
+/// 64 on an unswapped problem): TMA-stored D, splits of K as above.
+Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
 
 /// k13's fused-epilogue instance with tile 128 x BN (BN = 64, 128, 256;
 /// k13_epi_n{64,128,256}.cu): D = act(alpha * A B + beta * C + bias) and

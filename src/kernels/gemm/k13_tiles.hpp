@@ -58,7 +58,7 @@ typename Cfg::template ParamsOf<T> params_of(const GemmArgs& g) {
 template <int BN, bool Fused, class KernelOf, int BM = gk::kBM>
 Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed, const KernelOf& kernel_of) {
   using Cfg = gk::Config<BN, Fused, BM>;
-  if ((transposed && !Cfg::kTransposed) || (!transposed && (!Cfg::kTmaStore || BM != gk::kBM)))
+  if ((transposed && !Cfg::kTransposed) || (!transposed && !Cfg::kTmaStore))
     return Status::failure(Status::unsupported, "k13: tile " + std::to_string(BM) + " x " + std::to_string(BN) +
                                                     " has no " + (transposed ? "transposed" : "untransposed") +
                                                     " epilogue");
@@ -99,7 +99,7 @@ struct AotKernel {
 };
 
 /// The ahead-of-time instance of tile BM x BN (Fused: the fused-epilogue one;
-/// BM = 64: the swapped one-warpgroup tiles).
+/// BM = 64: the one-warpgroup tiles, swapped 64 x {16, 32, 64}, unswapped 64 x 128).
 template <int BN, bool Fused = false, int BM = gk::kBM>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
   return launch_tiles_with<BN, Fused, AotKernel<BN, Fused, BM>, BM>(g, stream, transposed, AotKernel<BN, Fused, BM>{});

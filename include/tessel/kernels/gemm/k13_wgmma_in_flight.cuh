@@ -30,10 +30,13 @@
 //   is 18 KB and 12 of them fit.  C and D are then read and written
 //   transposed from registers (epilogue_registers_transposed): TMA stores
 //   leave in 128-byte row chunks, which a 16- or 32-wide tile does not have.
-// - 64-row tiles (Config's BM, compile time; swapped tiles only): one
-//   consumer warpgroup on 64 rows of N, so that N = 8192 makes 128 CTAs
+// - 64-row tiles (Config's BM, compile time): one consumer warpgroup.
+//   Swapped (64 x 16, 32, 64): 64 rows of N, so that N = 8192 makes 128 CTAs
 //   without splitting K, whose partials, fence and counter cost 2-2.5 us a
-//   call (docs/heuristics.md, rule 4b).
+//   call (docs/heuristics.md, rule 4b).  Unswapped (64 x 128): as many
+//   tiles as 128 x 64 gives a small problem, but one m64n128 wgmma per k16
+//   reads 6 KB of shared memory for 2^18 flops where two m64n64 read 8 KB
+//   (docs/ladder.md, k13's 64 x 128 tile).
 //
 // - The fused epilogue (Config's Fused, compile time; docs/epilogues.md):
 //   D = act(alpha * acc + beta * C + bias) and the pre-activation aux output,
@@ -75,11 +78,13 @@ struct Config {
   static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256,
                 "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}");
   static_assert(!Fused || BN >= 64, "tessel: k13's fused epilogue is the TMA-store epilogue's (BN >= 64)");
-  static_assert(BM == 128 || (BM == 64 && BN <= 64 && !Fused),
-                "tessel: k13's 64-row tiles (one consumer warpgroup) are the swapped 64 x {16, 32, 64} only");
+  static_assert(BM == 128 || (BM == 64 && (BN <= 64 || BN == 128) && !Fused),
+                "tessel: k13's 64-row tiles (one consumer warpgroup) are the swapped 64 x {16, 32, 64} and the "
+                "unswapped 64 x 128 only");
   /// The tile's rows: 128 (two consumer warpgroups, 64 rows each), or 64 (one
   /// consumer warpgroup: the swapped small-M tiles, twice the CTAs of 128
-  /// rows of N without splitting K).
+  /// rows of N without splitting K; and the unswapped 64 x 128 of small
+  /// problems, one m64n128 atom where 128 x 64 runs two m64n64 ones).
   static constexpr int kBM = BM;
   static constexpr int kConsumerWarps = BM / 16;
   static constexpr int kConsumerThreads = 32 * kConsumerWarps;
