@@ -30,7 +30,7 @@ static_assert(swapped_tile_for(1) == 16 && swapped_tile_for(17) == 32 && swapped
 // 64): 128 x 128, not 128 x 64 (1000^3: 0.84 of cuBLASLt against 0.70).
 static_assert(same(plan_k13(1000, 1000, 1000, 132, 0, SwapAB::plan, false), {128, 1, kOff}));
 static_assert(same(plan_k13(1024, 1024, 1000, 132, 0, SwapAB::plan, false), {128, 1, kOff}));
-static_assert(same(plan_k13(1000, 1000, 1024, 132, 0, SwapAB::plan, true), {64, 1, kOff}));  // B's rows alone: a tie
+static_assert(same(plan_k13(1000, 1000, 1024, 132, 0, SwapAB::plan, true), {128, 1, kOff, 8, GemmJit::off, 64}));  // rule 1b
 // Larger grids are rule 2's, whatever A's rows.
 static_assert(same(plan_k13(4000, 4000, 4000, 132, 0, SwapAB::plan, false), plan_k13(4000, 4000, 4000, 132)));
 
@@ -48,8 +48,8 @@ TEST(GemmPlan, MeasuredChoices) {
                                        {2048, 2048, 2048, {256, 1, kOff}},
                                        {2560, 2560, 2560, {256, 1, kOff}},
                                        {1536, 1536, 1536, {192, 1, kOff}},
-                                       {1024, 1024, 1024, {64, 1, kOff}},
-                                       {512, 512, 512, {64, 1, kOff}},
+                                       {1024, 1024, 1024, {128, 1, kOff, 8, GemmJit::off, 64}},  // rule 1b: 64 x 128
+                                       {512, 512, 512, {128, 1, kOff, 8, GemmJit::off, 64}},
                                        {4096, 6144, 4096, {256, 1, kOff}},
                                        {8192, 8192, 1024, {256, 1, kOff}},
                                        {8192, 8192, 256, {256, 1, kOff}},
@@ -59,13 +59,13 @@ TEST(GemmPlan, MeasuredChoices) {
                                        {16, 8192, 8192, {16, 1, kOn, 8, GemmJit::off, 64}},
                                        {64, 8192, 8192, {64, 1, kOn, 8, GemmJit::off, 64}},
                                        {32, 4096, 4096, {32, 4, kOn}},
-                                       {256, 4096, 4096, {64, 1, kOff}},
+                                       {256, 4096, 4096, {128, 1, kOff, 8, GemmJit::off, 64}},
                                        {512, 4096, 4096, {128, 1, kOff}},
                                        {200, 14336, 4096, {256, 1, kOff}}})
     EXPECT_TRUE(same(plan_k13(r.m, r.n, r.k, 132), r.want))
         << r.m << "x" << r.n << "x" << r.k << ": got " << plan_k13(r.m, r.n, r.k, 132).tile_n << "/"
         << plan_k13(r.m, r.n, r.k, 132).splits;
-  EXPECT_TRUE(same(plan_k13(128, 8192, 8192, 132), {64, 1, kOff}));
+  EXPECT_TRUE(same(plan_k13(128, 8192, 8192, 132), {128, 1, kOff, 8, GemmJit::off, 64}));
   EXPECT_NEAR(plan_detail::wave_efficiency(288, 132), 288.0 / 396.0, 1e-12);
   EXPECT_EQ(split_k_for(67, 128, 132), 1);  // more than half the SMs busy: no split
   EXPECT_EQ(split_k_for(1, 63, 132), 1);    // K below 4096: no split
@@ -312,7 +312,7 @@ TEST(GemmPlan, SmallMSwaps) {
   EXPECT_TRUE(same(plan_k13(16, 8192, 1024, 132), {16, 1, kOn, 8, kNoJit, 64}));  // short K: rule 4b too
   EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 16), {16, 2, kOn}));             // a forced width: 128 rows, rule 3
   EXPECT_TRUE(same(plan_k13(64, 127, 8192, 132), {128, 4, kOff}));                // N < 128: unswapped (rule 1, then 3)
-  EXPECT_TRUE(same(plan_k13(65, 8192, 8192, 132), {64, 1, kOff}));                // M > 64: unswapped
+  EXPECT_TRUE(same(plan_k13(65, 8192, 8192, 132), {128, 1, kOff, 8, kNoJit, 64}));  // M > 64: unswapped, rule 1b
   EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 0, kOff), {128, 2, kOff}));      // forced off: the old plan
   EXPECT_TRUE(same(plan_k13(1000, 8192, 8192, 132, 0, kOn), {64, 1, kOn}));       // forced on, M > 64: 128 x 64
 }

@@ -161,6 +161,15 @@ constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int
 /// with split K (rule 3) keeps more of B in flight per SM than 128 x 64
 /// (16 x 8192 x 8192: 0.89 against 0.69; since rule 4, M <= 64 reaches
 /// rule 1 only with N < 128 or the swap forced off).
+/// Rule 1b (session 28): where rule 1 gives 128 x 64 and the call has no
+/// fused epilogue, the same count of tiles runs as 64 x 128 on one consumer
+/// warpgroup (tile_m = 64).  Each k16 step is then one m64n128 wgmma reading
+/// 6 KB of shared memory instead of two m64n64 reading 8 KB.  Measured on an
+/// H100 (bench/results/s28/s28a, t_cublas / t, 128 x 64 then 64 x 128, two
+/// repeats): 1024^3 0.889 / 0.908, 1024 x 1024 x 4096 0.796 / 1.020,
+/// 512 x 2048 x 4096 1.090 / 1.203, 768^3 0.854 / 0.885, 512^3 0.823 / 0.876.
+/// Where A's rows are not whole lines it loses as 128 x 64 does (1000^3
+/// 0.735, k15 0.885): rule 12 keeps those.
 /// Rule 2 (tile): otherwise the width whose busy share of the SM slots,
 /// times its full-wave speed, times the share of its columns inside N, is
 /// largest wins, the widest on a tie.  3072^3: 288 tiles of 128 x 256 on 132
@@ -220,8 +229,17 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
   }
   const index_t tiles_m = ceil_div(m, 128);
   int bn = force_tile_n;
-  if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms)
-    bn = 2 * tiles_m * ceil_div(n, 128) <= sms && m > 64 && a_rows_whole_lines ? 64 : 128;
+  if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms) {
+    const bool narrow = 2 * tiles_m * ceil_div(n, 128) <= sms && m > 64 && a_rows_whole_lines;
+    if (narrow && !fused) {
+      // Rule 1b (session 28): the narrow tile is 64 x 128 on one consumer
+      // warpgroup (one m64n128 wgmma per k16 step, not two m64n64).
+      const index_t tiles = ceil_div(m, 64) * ceil_div(n, 128);
+      return GemmTuning{128, split_k_for(tiles, k_tiles, sms), SwapAB::off,
+                        raster_group_for(ceil_div(m, 64), ceil_div(n, 128), 128, sms), GemmJit::off, 64};
+    }
+    bn = narrow ? 64 : 128;
+  }
   if (bn == 0) {
     double best = -1.0;
     for (int w : {256, 192, 128}) {
@@ -362,7 +380,7 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
 /// C++ example: k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f) == true.
 constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
   using namespace plan_detail;
-  if (beta != 0.0f || t.tile_n != 128 || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
+  if (beta != 0.0f || t.tile_n != 128 || t.tile_m == 64 || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
   return ceil_div(m, 128) * ceil_div(n, 128) <= static_cast<index_t>(sms);
 }
 
