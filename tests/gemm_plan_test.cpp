@@ -30,7 +30,13 @@ static_assert(swapped_tile_for(1) == 16 && swapped_tile_for(17) == 32 && swapped
 // 64): 128 x 128, not 128 x 64 (1000^3: 0.84 of cuBLASLt against 0.70).
 static_assert(same(plan_k13(1000, 1000, 1000, 132, 0, SwapAB::plan, false), {128, 1, kOff}));
 static_assert(same(plan_k13(1024, 1024, 1000, 132, 0, SwapAB::plan, false), {128, 1, kOff}));
-static_assert(same(plan_k13(1000, 1000, 1024, 132, 0, SwapAB::plan, true), {128, 1, kOff, 8, GemmJit::off, 64}));  // rule 1b
+static_assert(same(plan_k13(1000, 1000, 1024, 132, 0, SwapAB::plan, true),
+                   {128, 1, kOff, 8, GemmJit::off, 64}));  // rule 1b
+// Rule 1b needs B's rows whole lines too; else rule 1's 128 x 64.
+static_assert(same(plan_k13(1000, 1000, 1024, 132, 0, SwapAB::plan, true, false, false), {64, 1, kOff}));
+static_assert(rows_whole_lines(1024) && !rows_whole_lines(1000) && rows_whole_lines(999) && rows_whole_lines(64));
+// With a fused epilogue rule 1 keeps 128 x 64 (the one-warpgroup tiles have no fused instance).
+static_assert(same(plan_k13(1024, 1024, 1024, 132, 0, SwapAB::plan, true, true), {64, 1, kOff}));
 // Larger grids are rule 2's, whatever A's rows.
 static_assert(same(plan_k13(4000, 4000, 4000, 132, 0, SwapAB::plan, false), plan_k13(4000, 4000, 4000, 132)));
 
@@ -313,8 +319,8 @@ TEST(GemmPlan, SmallMSwaps) {
   EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 16), {16, 2, kOn}));             // a forced width: 128 rows, rule 3
   EXPECT_TRUE(same(plan_k13(64, 127, 8192, 132), {128, 4, kOff}));                // N < 128: unswapped (rule 1, then 3)
   EXPECT_TRUE(same(plan_k13(65, 8192, 8192, 132), {128, 1, kOff, 8, kNoJit, 64}));  // M > 64: unswapped, rule 1b
-  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 0, kOff), {128, 2, kOff}));      // forced off: the old plan
-  EXPECT_TRUE(same(plan_k13(1000, 8192, 8192, 132, 0, kOn), {64, 1, kOn}));       // forced on, M > 64: 128 x 64
+  EXPECT_TRUE(same(plan_k13(16, 8192, 8192, 132, 0, kOff), {128, 2, kOff}));        // forced off: the old plan
+  EXPECT_TRUE(same(plan_k13(1000, 8192, 8192, 132, 0, kOn), {64, 1, kOn}));         // forced on, M > 64: 128 x 64
 }
 
 // Small M streams the weights: one tile row is cut into enough units (narrow

@@ -89,6 +89,13 @@ constexpr bool pingpong_fits(index_t tiles, double flops, int sms) {
 }
 }  // namespace plan_detail
 
+/// Do rows of leading dimension `ld` (16-bit elements) reach TMA as whole
+/// 128-byte lines?  Yes where ld is a multiple of 64, and where it is not a
+/// multiple of 8 (TMA cannot read those rows: the padded copy, whose rows
+/// are whole lines, is what the kernel reads).  Rules 1 and 1b read it.
+/// C++ example: rows_whole_lines(1024) && !rows_whole_lines(1000) && rows_whole_lines(999).
+constexpr bool rows_whole_lines(index_t ld) { return ld % 8 != 0 || ld % 64 == 0; }
+
 /// Rule 3 (split K): a tile grid that fills at most half the SMs, over a K
 /// of at least 64 k-tiles (4096), gets its K split into min(SMs / tiles, 4)
 /// ranges.  Measured: two splits win 5-8 % at M <= 64, N = K = 8192 and at
@@ -169,7 +176,10 @@ constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int
 /// repeats): 1024^3 0.889 / 0.908, 1024 x 1024 x 4096 0.796 / 1.020,
 /// 512 x 2048 x 4096 1.090 / 1.203, 768^3 0.854 / 0.885, 512^3 0.823 / 0.876.
 /// Where A's rows are not whole lines it loses as 128 x 64 does (1000^3
-/// 0.735, k15 0.885): rule 12 keeps those.
+/// 0.735, k15 0.885): rule 12 keeps those.  Where B's are not
+/// (`b_rows_whole_lines` false), 128 x 64 stays: its 64-column box of B
+/// straddles half as many lines per CTA (1000 x 1000 x 1024, B:n: 0.865
+/// against 0.786 in one run, s28b).
 /// Rule 2 (tile): otherwise the width whose busy share of the SM slots,
 /// times its full-wave speed, times the share of its columns inside N, is
 /// largest wins, the widest on a tie.  3072^3: 288 tiles of 128 x 256 on 132
@@ -203,7 +213,8 @@ constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int
 /// C++ example: plan_k13(4096, 4096, 4096, 132) == {256, 1, off}; plan_k13(16, 8192, 8192, 132) == {16, 1, on,
 /// tile_m 64}; plan_k13(16, 4096, 4096, 132) == {16, 4, on}.
 constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int force_tile_n = 0,
-                              SwapAB force_swap = SwapAB::plan, bool a_rows_whole_lines = true, bool fused = false) {
+                              SwapAB force_swap = SwapAB::plan, bool a_rows_whole_lines = true, bool fused = false,
+                              bool b_rows_whole_lines = true) {
   using namespace plan_detail;
   const index_t k_tiles = ceil_div(k, 64);
   const bool swap = force_swap == SwapAB::on ||
@@ -231,12 +242,13 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
   int bn = force_tile_n;
   if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms) {
     const bool narrow = 2 * tiles_m * ceil_div(n, 128) <= sms && m > 64 && a_rows_whole_lines;
-    if (narrow && !fused) {
+    if (narrow && !fused && b_rows_whole_lines) {
       // Rule 1b (session 28): the narrow tile is 64 x 128 on one consumer
       // warpgroup (one m64n128 wgmma per k16 step, not two m64n64).
       const index_t tiles = ceil_div(m, 64) * ceil_div(n, 128);
-      return GemmTuning{128, split_k_for(tiles, k_tiles, sms), SwapAB::off,
-                        raster_group_for(ceil_div(m, 64), ceil_div(n, 128), 128, sms), GemmJit::off, 64};
+      return GemmTuning{128,          split_k_for(tiles, k_tiles, sms),
+                        SwapAB::off,  raster_group_for(ceil_div(m, 64), ceil_div(n, 128), 128, sms),
+                        GemmJit::off, 64};
     }
     bn = narrow ? 64 : 128;
   }

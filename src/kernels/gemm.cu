@@ -511,8 +511,8 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   }
   // A's rows as TMA reads them: the caller's where TMA can (lda a multiple
   // of 8 elements), else the padded copy's, whose rows are whole 128-byte lines.
-  const bool a_whole_lines = args.lda % 8 != 0 || args.lda % 64 == 0;
-  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab, a_whole_lines, fused);
+  plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab,
+                         rows_whole_lines(args.lda), fused, rows_whole_lines(args.ldb));
   if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
   if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.tuning.jit = args.tuning.jit;

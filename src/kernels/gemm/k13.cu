@@ -119,9 +119,8 @@ Status tuned(const GemmArgs& a, GemmArgs& g) {
   if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan || g.tuning.raster_group == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
-    const bool a_whole_lines = g.lda % 8 != 0 || g.lda % 64 == 0;  // as gemm_plan (gemm.cu) reads A's rows
-    const GemmTuning plan =
-        plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, a_whole_lines, g.epilogue.active());
+    const GemmTuning plan = plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, rows_whole_lines(g.lda),
+                                     g.epilogue.active(), rows_whole_lines(g.ldb));
     g.tuning.tile_m = planned_tile_m(g.tuning, plan);
     g.tuning.tile_n = planned_tile_n(g.tuning, g.tuning.tile_m, plan);
     if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
