@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck and synccheck of session 28's
-# configuration: k13's unswapped one-warpgroup 64 x 128 tile (--tile-m 64
-# --swap-ab off; unsplit, and split in two), through `tessel bench gemm
+# configurations: k13's unswapped one-warpgroup 64 x 128 tile (--tile-m 64
+# --swap-ab off; unsplit, and split in two) and k14 on the same tile
+# (clusters of M-neighbours sharing B), through `tessel bench gemm
 # --verify tier1 --order none` (verification launches only), at 257x129x192
 # (partial tiles), 1000x1000x65 (A rows unaligned -> padded copy) and
 # 1024x1024x1024 (rule 1b's own shape: 128 tiles).
@@ -13,7 +14,8 @@ bin=${TESSEL_BIN:-build/sm90a/tessel}
 for tool in memcheck racecheck synccheck; do
   for shape in "257 129 192" "1000 1000 65" "1024 1024 1024"; do
     set -- $shape
-    for run in "k13 --swap-ab off --tile-m 64 --splits 1" "k13 --swap-ab off --tile-m 64 --splits 2"; do
+    for run in "k13 --swap-ab off --tile-m 64 --splits 1" "k13 --swap-ab off --tile-m 64 --splits 2" \
+      "k14 --tile-m 64"; do
       echo "== $tool M=$1 N=$2 K=$3 --impl $run"
       # shellcheck disable=SC2086
       timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin" bench gemm --m "$1" --n "$2" --k "$3" \

@@ -1622,12 +1622,15 @@ INSTANTIATE_TEST_SUITE_P(K13Tuning, Gemm,
 // k14 (clusters of two CTAs sharing B; sharing A at 128 x 64) at each tile
 // width: odd tile-row counts (M = 1..128, 257: 1 and 3 rows of 128) and, at
 // 64 columns, odd tile-column counts (N = 1..64, 129, 257: 1, 3, 5 columns)
-// leave a cluster's second tile outside D.
+// leave a cluster's second tile outside D; the one-warpgroup 64 x 128 tile
+// pairs M-neighbours (odd counts of 64-row tiles: M = 1..64, 129, 257).
 INSTANTIATE_TEST_SUITE_P(K14Tuning, Gemm,
                          ::testing::Values(StepParam{GemmImpl::k14_cluster_multicast, {64, 1}},
                                            StepParam{GemmImpl::k14_cluster_multicast, {128, 1}},
                                            StepParam{GemmImpl::k14_cluster_multicast, {192, 1}},
-                                           StepParam{GemmImpl::k14_cluster_multicast, {256, 1}}),
+                                           StepParam{GemmImpl::k14_cluster_multicast, {256, 1}},
+                                           StepParam{GemmImpl::k14_cluster_multicast,
+                                                     {128, 1, SwapAB::plan, 0, GemmJit::off, 64}}),
                          param_name);
 // The swap of A and B (D^T = B^T A^T, D written transposed from registers)
 // forced on every shape, M > 64 included: each swapped width the plan can

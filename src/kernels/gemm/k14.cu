@@ -1,7 +1,8 @@
 // Launcher of ladder step k14 (include/tessel/kernels/gemm/k14_cluster_multicast.cuh):
 // the checks, the tile width (the caller's, else the plan's), the padded
 // copies of operands TMA cannot read (k11's launcher), then the cluster
-// launch of the chosen width (k14_n{64,128,192,256}.cu).
+// launch of the chosen width (k14_n{64,128,192,256}.cu; tile_m 64: the
+// 64 x 128 tile, k14_n128.cu).
 #include <string>
 
 #include "src/kernels/gemm/k14_launch.hpp"
@@ -17,21 +18,24 @@ Status check_k14(const GemmArgs& a) {
   if (a.tuning.swap_ab == SwapAB::on || a.tuning.tile_n == 16 || a.tuning.tile_n == 32)
     return Status::failure(Status::unsupported,
                            "k14: no swap of A and B (tuning.swap_ab must not be on, tile_n not 16 or 32); k13 swaps");
-  if (a.tuning.tile_m != 0 && a.tuning.tile_m != 128)
-    return Status::failure(Status::unsupported, "k14: tiles of 128 rows only (tuning.tile_m must be 0 or 128, got " +
-                                                    std::to_string(a.tuning.tile_m) + "); k13 runs 64-row tiles");
+  if (a.tuning.tile_m == 64 && a.tuning.tile_n != 0 && a.tuning.tile_n != 128)
+    return Status::failure(Status::unsupported,
+                           "k14: its 64-row tile is 64 x 128 (with tuning.tile_m = 64, tile_n must be 0 or 128, got " +
+                               std::to_string(a.tuning.tile_n) + ")");
   return tma::check(a, "k14");
 }
 
 Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
   GemmArgs g = a;
   g.tuning.splits = 1;
+  if (g.tuning.tile_n == 0 && g.tuning.tile_m == 64) g.tuning.tile_n = 128;  // the one 64-row tile
   if (g.tuning.tile_n == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k14", sms); !s) return s;
     g.tuning.tile_n = plan_k13(g.m, g.n, g.k, sms, 0, SwapAB::off).tile_n;  // k14 never swaps
   }
   return tma::launch<false>(g, stream, "k14", [stream](const GemmArgs& t) {
+    if (t.tuning.tile_m == 64) return k14::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k14)
     switch (t.tuning.tile_n) {
       case 64:
         return k14::launch_tiles<64>(t, stream);

@@ -22,5 +22,7 @@ template <>
 Status launch_tiles<192>(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream);
+/// k14 with the one-warpgroup tile 64 x 128 (GemmTuning::tile_m = 64): clusters of M-neighbours sharing B.
+Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
 
 }  // namespace tessel::gemm_launch::k14

@@ -16,11 +16,11 @@ namespace gk = gemm_kernels::k14;
 
 /// A launch of `ctas` CTAs of k14 in clusters of kClusterM along x; `attr`
 /// is the cluster attribute the config points to (the caller keeps it alive).
-inline cudaLaunchConfig_t cluster_config(unsigned ctas, int smem_bytes, cudaStream_t stream,
+inline cudaLaunchConfig_t cluster_config(unsigned ctas, int threads, int smem_bytes, cudaStream_t stream,
                                          cudaLaunchAttribute& attr) {
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(ctas);
-  cfg.blockDim = dim3(gk::kThreads);
+  cfg.blockDim = dim3(static_cast<unsigned>(threads));
   cfg.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
   cfg.stream = stream;
   attr = cudaLaunchAttribute{};
@@ -38,7 +38,7 @@ inline cudaLaunchConfig_t cluster_config(unsigned ctas, int smem_bytes, cudaStre
 /// once per device and kernel (`Tag`: the kernel's Tiles): the query costs
 /// microseconds on every call otherwise.
 template <class Tag, class K>
-Status max_clusters(K* kernel, int smem_bytes, int sms, int& out) {
+Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out) {
   static std::atomic<int> cache[64] = {};  // per device; 0: not read yet
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess)
@@ -46,7 +46,7 @@ Status max_clusters(K* kernel, int smem_bytes, int sms, int& out) {
   if (device >= 0 && device < 64 && (out = cache[device].load(std::memory_order_relaxed)) > 0) return Status::success();
   cudaLaunchAttribute attr;
   const cudaLaunchConfig_t cfg =
-      cluster_config(static_cast<unsigned>(sms / gk::kClusterM * gk::kClusterM), smem_bytes, nullptr, attr);
+      cluster_config(static_cast<unsigned>(sms / gk::kClusterM * gk::kClusterM), threads, smem_bytes, nullptr, attr);
   const cudaError_t e = cudaOccupancyMaxActiveClusters(&out, kernel, &cfg);
   if (e != cudaSuccess || out < 1)
     return Status::failure(Status::cuda_error, std::string("k14: no cluster of two CTAs fits on this device: ") +
@@ -55,9 +55,10 @@ Status max_clusters(K* kernel, int smem_bytes, int sms, int& out) {
   return Status::success();
 }
 
-template <int BN>
+/// The launch of tile BM x BN (BM = 64: one consumer warpgroup, 64 x 128).
+template <int BN, int BM = gemm_kernels::k13::kBM>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
-  using Cfg = gemm_kernels::k13::Config<BN>;
+  using Cfg = gemm_kernels::k13::Config<BN, false, BM>;
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
     using X = gk::Tiles<T, MA, MB, Cfg>;
     CUtensorMap map_a, map_b;
@@ -68,13 +69,13 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
     if (Status s = allow_smem(kernel, X::kSmemBytes, "k14"); !s) return s;
     int sms = 0, clusters = 0;
     if (Status s = tma::sm_count("k14", sms); !s) return s;
-    if (Status s = max_clusters<X>(kernel, X::kSmemBytes, sms, clusters); !s) return s;
-    const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{gk::kBM})) * X::pair_cols(ceil_div(g.n, index_t{BN}));
+    if (Status s = max_clusters<X>(kernel, Cfg::kThreads, X::kSmemBytes, sms, clusters); !s) return s;
+    const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{BM})) * X::pair_cols(ceil_div(g.n, index_t{BN}));
     const index_t used = pairs < clusters ? pairs : clusters;
 
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t cfg =
-        cluster_config(static_cast<unsigned>(used * gk::kClusterM), X::kSmemBytes, stream, attr);
+        cluster_config(static_cast<unsigned>(used * gk::kClusterM), Cfg::kThreads, X::kSmemBytes, stream, attr);
     const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
     if (e != cudaSuccess) {
       (void)cudaGetLastError();

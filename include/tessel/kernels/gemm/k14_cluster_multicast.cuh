@@ -32,6 +32,10 @@
 //   peer arrives on the barriers of a CTA that has left).
 // - No split K: k14 serves the grids of full waves; the plan keeps k13 for
 //   the rest.
+// - The 64 x 128 tile (Config's BM = 64, one consumer warpgroup) shares B
+//   between M-neighbours, as cuBLASLt runs 1000^3 (`..._64x128_64x8_2x1_...`):
+//   where rows straddle 128-byte lines the L2's requests per flop bound a
+//   small problem, and the cluster halves B's.
 //
 // Predicted (docs/ladder.md, k14): the L2 -> SM bytes per tile drop by a
 // third; in the k11 energy study the TMA traffic alone drew about 390 W at
@@ -46,11 +50,7 @@
 
 namespace tessel::gemm_kernels::k14 {
 
-using k13::kBM;
 using k13::kConsumerBarrier;
-using k13::kConsumerThreads;
-using k13::kConsumerWarps;
-using k13::kThreads;
 using warp_specialized::kGroup;
 
 inline constexpr int kClusterM = 2;               // CTAs per cluster, along M
@@ -69,7 +69,7 @@ struct Tiles : k13::Tiles<T, MA, MB, Cfg> {
   using Base = k13::Tiles<T, MA, MB, Cfg>;
   /// The cluster's two CTAs compute N-neighbours (m, 2j), (m, 2j + 1) and
   /// share A; else M-neighbours (2i, n), (2i + 1, n) that share B.
-  static constexpr bool kSharesA = Base::kBN < kBM;
+  static constexpr bool kSharesA = Base::kBN < Base::kBM;
   /// An operand's tile as k13 lays it out, copied by TMA in Parts parts (the
   /// same shared image, its boxes split between the CTAs; the host encodes
   /// the map with these boxes).
@@ -78,7 +78,7 @@ struct Tiles : k13::Tiles<T, MA, MB, Cfg> {
     using Tma = TmaTile<T, make_shape(Rows, kBK), Op::kSmem, Parts>;
     static_assert(Tma::kBoxes % Parts == 0, "tessel: k14 splits the shared operand's boxes evenly between the CTAs");
   };
-  using OpA = Split<typename Base::OpA, kBM, kSharesA ? kClusterM : 1>;
+  using OpA = Split<typename Base::OpA, Base::kBM, kSharesA ? kClusterM : 1>;
   using OpB = Split<typename Base::OpB, Base::kBN, kSharesA ? 1 : kClusterM>;
   /// CTA `rank`'s tile of tile pair `pair` (the scheduler's coordinates).
   __host__ __device__ static constexpr blocks::TileCoord tile_of(blocks::TileCoord pair, index_t rank) {
@@ -99,10 +99,10 @@ struct Tiles : k13::Tiles<T, MA, MB, Cfg> {
 using Scheduler = blocks::PersistentScheduler<blocks::GroupedRaster<kGroup>>;
 
 /// Launch with cluster dimension (2, 1, 1), an even number of CTAs (at most
-/// twice the clusters that fit at once, at most twice the tile pairs), kThreads each and
-/// Tiles<...>::kSmemBytes of dynamic shared memory.
+/// twice the clusters that fit at once, at most twice the tile pairs),
+/// Cfg::kThreads each and Tiles<...>::kSmemBytes of dynamic shared memory.
 template <class T, MajorA MA, MajorB MB, class Cfg>
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_cluster_multicast(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                            const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p) {
   using X = Tiles<T, MA, MB, Cfg>;
@@ -117,10 +117,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const std::uint32_t rank = arch::sm90::cluster_ctarank();
 
+  constexpr int kConsumerWarps = Cfg::kConsumerWarps;
   if (threadIdx.x == 0) pipe.init(kClusterM * kConsumerWarps);  // every consumer warp of both CTAs releases
   arch::sm90::cluster_sync();  // the peer's multicasts and releases find initialized barriers
 
-  const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
+  const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
   const index_t cluster = blockIdx.x / kClusterM, clusters = gridDim.x / kClusterM;
   Scheduler scheduler(X::pair_rows(tiles_m), X::pair_cols(tiles_n), cluster, clusters);
@@ -154,7 +155,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncwarp();
   } else {
     Schedule::consumer_start();
-    const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
+    const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA's 256 (128 at 64 rows)
     const auto thr = TM{}.get_slice(t);
     const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
     constexpr int kRK = kBK / TM::kL.k;                                    // wgmmas (k16) per k-tile
