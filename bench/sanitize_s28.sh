@@ -6,9 +6,12 @@
 # --verify tier1 --order none` (verification launches only), at 257x129x192
 # (partial tiles), 1000x1000x65 (A rows unaligned -> padded copy) and
 # 1024x1024x1024 (rule 1b's own shape: 128 tiles).
-# Only tessel's kernels are checked (--kernel-name kns=gemm_): at 1024^3 the
-# bench's reference runs cuBLASLt, and racecheck reports 512 hazards inside
-# its nvjet_sm90_tst_128x64_64x8_1x2 kernel (bench/results/s28/s28d).
+# At 1024^3 racecheck reports 512 hazards inside cuBLASLt's
+# nvjet_sm90_tst_128x64_64x8_1x2 kernel (the bench runs and verifies cuBLASLt
+# beside the step) and none in tessel's (bench/results/s28/s28d).  Checking
+# tessel's kernels alone (--kernel-name kns=gemm_) made the sanitizer fail
+# with an internal error on a hardware exception in every 1024^3 run (s28e):
+# not used.
 # TOOLS and SHAPES (space-separated, shapes as M:N:K) narrow a run.
 # Needs a GPU.
 #   bash bench/sanitize_s28.sh > bench/results/sanitizer_s28_<gpu>.log
@@ -22,7 +25,7 @@ for tool in ${TOOLS:-memcheck racecheck synccheck}; do
       "k14 --tile-m 64"; do
       echo "== $tool M=$1 N=$2 K=$3 --impl $run"
       # shellcheck disable=SC2086
-      timeout 300 compute-sanitizer --tool "$tool" --kernel-name kns=gemm_ --error-exitcode 9 "$bin" bench gemm --m "$1" --n "$2" --k "$3" \
+      timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin" bench gemm --m "$1" --n "$2" --k "$3" \
         --impl $run --verify tier1 --order none 2>&1 | grep -v "^NVIDIA\|^gpu,"
       echo "exit ${PIPESTATUS[0]}"
     done

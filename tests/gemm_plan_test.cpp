@@ -37,6 +37,12 @@ static_assert(same(plan_k13(1000, 1000, 1024, 132, 0, SwapAB::plan, true, false,
 static_assert(rows_whole_lines(1024) && !rows_whole_lines(1000) && rows_whole_lines(999) && rows_whole_lines(64));
 // With a fused epilogue rule 1 keeps 128 x 64 (the one-warpgroup tiles have no fused instance).
 static_assert(same(plan_k13(1024, 1024, 1024, 132, 0, SwapAB::plan, true, true), {64, 1, kOff}));
+// k14's tile: the caller's, else the unswapped plan's (rule 1b's 64 x 128 at 1024^3).
+static_assert(same(k14_tile(1024, 1024, 1024, 132, {}), {128, 0, SwapAB::plan, 0, GemmJit::off, 64}));
+static_assert(same(k14_tile(1024, 1024, 1024, 132, {64, 0, SwapAB::plan}), {64, 0, SwapAB::plan}));
+static_assert(same(k14_tile(4096, 4096, 4096, 132, {0, 0, SwapAB::plan, 0, GemmJit::off, 64}),
+                   {128, 0, SwapAB::plan, 0, GemmJit::off, 64}));
+static_assert(k14_tile(4096, 4096, 4096, 132, {}).tile_n == 256 && k14_tile(4096, 4096, 4096, 132, {}).tile_m == 0);
 // Larger grids are rule 2's, whatever A's rows.
 static_assert(same(plan_k13(4000, 4000, 4000, 132, 0, SwapAB::plan, false), plan_k13(4000, 4000, 4000, 132)));
 

@@ -270,6 +270,18 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
                     raster_group_for(tiles_m, ceil_div(n, bn), bn, sms)};
 }
 
+/// k14's tile for a call (k14 neither swaps nor splits): the caller's
+/// tile_m and tile_n where set, else the unswapped plan's (rules 1, 1b, 2),
+/// with planned_tile_n's one width for the 64-row tile.
+/// C++ example: k14_tile(1024, 1024, 1024, 132, {}).tile_m == 64 (rule 1b: 64 x 128).
+constexpr GemmTuning k14_tile(index_t m, index_t n, index_t k, int sms, const GemmTuning& asked) {
+  const GemmTuning plan = plan_k13(m, n, k, sms, asked.tile_n, SwapAB::off);
+  GemmTuning t = asked;
+  t.tile_m = asked.tile_m != 0 || asked.tile_n != 0 ? asked.tile_m : plan.tile_m;
+  t.tile_n = planned_tile_n(asked, t.tile_m, plan);
+  return t;
+}
+
 /// Does k13 have a fused-epilogue instance for tuning `t` (after the plan)?
 /// The unswapped 128 x 64, 128 x 128 and 128 x 256 tiles, any split of K.
 /// (192 would be a fourth translation unit of nvcc time for a width the

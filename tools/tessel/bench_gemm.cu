@@ -439,12 +439,11 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             if (st.plain)
               st.note += std::string(st.note.empty() ? "" : "; ") +
                          "no epilogue (the :unfused row's GEMM, verified there with its epilogue)";
-            if (*st.step == GemmImpl::k14_cluster_multicast && st.note.empty())
-              st.note = "k14 tile 128x" +
-                        std::to_string(args.tuning.tile_n != 0
-                                           ? args.tuning.tile_n
-                                           : plan_k13(args.m, args.n, args.k, device.sm_count, 0, SwapAB::off).tile_n) +
+            if (*st.step == GemmImpl::k14_cluster_multicast && st.note.empty()) {
+              const GemmTuning t = k14_tile(args.m, args.n, args.k, device.sm_count, args.tuning);
+              st.note = "k14 tile " + std::string(t.tile_m == 64 ? "64" : "128") + "x" + std::to_string(t.tile_n) +
                         " cluster 2x1";
+            }
           }
           std::cerr << "  verify " << st.impl << ": " << st.disposition;
           if (st.max_err) std::cerr << ", max err " << fmt("%.3g", *st.max_err);

@@ -28,11 +28,10 @@ Status check_k14(const GemmArgs& a) {
 Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
   GemmArgs g = a;
   g.tuning.splits = 1;
-  if (g.tuning.tile_n == 0 && g.tuning.tile_m == 64) g.tuning.tile_n = 128;  // the one 64-row tile
   if (g.tuning.tile_n == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k14", sms); !s) return s;
-    g.tuning.tile_n = plan_k13(g.m, g.n, g.k, sms, 0, SwapAB::off).tile_n;  // k14 never swaps
+    g.tuning = k14_tile(g.m, g.n, g.k, sms, g.tuning);  // k14 never swaps
   }
   return tma::launch<false>(g, stream, "k14", [stream](const GemmArgs& t) {
     if (t.tuning.tile_m == 64) return k14::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k14)
