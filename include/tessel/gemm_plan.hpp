@@ -45,7 +45,7 @@ enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// `tile_m`: the tile's rows (of N, swapped): 0 or 128 (two consumer
 /// warpgroups), or 64 (one consumer warpgroup): swapped 64 x 16, 32 or 64
 /// (twice the CTAs without splitting K; docs/heuristics.md, rule 4b), or
-/// unswapped 64 x 128 (tile_n 0 or 128; small problems, rule 1).
+/// unswapped 64 x 128 (tile_n 0 or 128; small problems, rule 1b).
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
@@ -276,8 +276,10 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
 /// C++ example: k14_tile(1024, 1024, 1024, 132, {}).tile_m == 64 (rule 1b: 64 x 128).
 constexpr GemmTuning k14_tile(index_t m, index_t n, index_t k, int sms, const GemmTuning& asked) {
   const GemmTuning plan = plan_k13(m, n, k, sms, asked.tile_n, SwapAB::off);
+  GemmTuning unsplit = asked;  // k14's launcher sets splits = 1: not a tile the caller chose
+  unsplit.splits = 0;
   GemmTuning t = asked;
-  t.tile_m = asked.tile_m != 0 || asked.tile_n != 0 ? asked.tile_m : plan.tile_m;
+  t.tile_m = planned_tile_m(unsplit, plan);
   t.tile_n = planned_tile_n(asked, t.tile_m, plan);
   return t;
 }
