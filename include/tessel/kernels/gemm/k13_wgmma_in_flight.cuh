@@ -96,11 +96,6 @@ struct Config {
   using Epi = RuntimeEpilogue;
   /// D through the TMA-store epilogue (unswapped problems; BN >= 64).
   static constexpr bool kTmaStore = BN >= 64;
-  /// The unswapped 64 x 128 tile alternates two accumulator sets over its
-  /// k-tiles (consume_two_accumulators): its one warpgroup's consecutive
-  /// batches then do not chain on the same registers.  cuBLASLt's 64 x 128
-  /// kernel at 1000^3 keeps two sets (session 29, docs/ladder.md).
-  static constexpr bool kTwoAccumulators = BM == 64 && BN == 128;
   /// D^T from registers (swapped problems; BN <= 64, the widths the plan
   /// swaps with: wider tiles keep the program they were measured with).
   /// Not in a fused instance: the plan does not swap with an epilogue.
@@ -417,55 +412,6 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
   if (lane == 0) pipe.consumer_release(read.previous());
 }
 
-/// The consumers' main loop over k-tiles [k_begin, k_end) of one unit with
-/// two accumulator sets: the unit's even k-tiles (counted from k_begin) into
-/// `acc`, its odd ones into a second set, added into `acc` at the end.  Each
-/// batch is waited for (wait_group 1) once the next is issued, as in consume(),
-/// but the next batch writes the other set, so the tensor core never queues
-/// a batch behind the one whose result it reads.  `release(stage)` hands a
-/// finished stage back to its producer(s).  64 more accumulator registers a
-/// thread at 64 x 128; the 64-row tiles have one consumer warpgroup and
-/// registers to spare (setmaxnreg 232).
-template <class X, class Thr, class Release>
-__device__ __forceinline__ void consume_two_accumulators(const typename X::Pipeline& pipe,
-                                                         typename X::Pipeline::State& read,
-                                                         typename X::SharedStorage& shared, const Thr& thr_desc,
-                                                         index_t k_begin, index_t k_end, typename X::FragC& acc,
-                                                         const Release& release) {
-  using OpA = typename X::OpA;
-  using OpB = typename X::OpB;
-  using TM = typename X::TM;
-  constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
-  typename X::FragC odd;               // (BN/2,1,1) f32: the odd k-tiles' sum
-  const auto batch = [&](typename X::FragC& c, index_t kt) {
-    pipe.consumer_wait(read);
-    const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-    const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
-    warpgroup_fence_operand(c);
-    warpgroup_arrive();
-    TESSEL_UNROLL
-    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), c, kt - k_begin >= 2 || k > 0);
-    warpgroup_commit_batch();
-    warpgroup_wait<1>();  // k-tile kt-1's batch (the other set) is done: its stage may be refilled
-    warpgroup_fence_operand(acc);
-    warpgroup_fence_operand(odd);
-    if (kt > k_begin) release(read.previous());
-    ++read;
-  };
-  for (index_t kt = k_begin; kt < k_end; kt += 2) {
-    batch(acc, kt);
-    if (kt + 1 < k_end) batch(odd, kt + 1);
-  }
-  warpgroup_wait<0>();  // the unit's last batch
-  warpgroup_fence_operand(acc);
-  warpgroup_fence_operand(odd);
-  release(read.previous());
-  if (k_end - k_begin > 1) {
-    TESSEL_UNROLL
-    for (int v = 0; v < X::FragC::kValues; ++v) *acc.addr(v) += *odd.addr(v);
-  }
-}
-
 /// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes;
 /// `group` >= 1 tile rows per group of the raster.
 /// `transposed`: `p` is the swapped problem (the launcher's): A is B, B is A,
@@ -531,36 +477,26 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   for (blocks::WorkUnit u; scheduler.next(u);) {
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
     epilogue.prepare(u.tile, t);
-    if constexpr (Cfg::kTwoAccumulators) {
-      consume_two_accumulators<X>(pipe, read, shared, thr_desc, u.k_begin, u.k_end, acc,
-                                  [&](const typename Pipeline::State& st) {
-                                    __syncwarp();
-                                    if (lane == 0) pipe.consumer_release(st);
-                                  });
-    } else {
-      for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
-        pipe.consumer_wait(read);
-        const auto tCdA =
-            thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-        const auto tCdB =
-            thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
-        warpgroup_fence_operand(acc);
-        warpgroup_arrive();
-        TESSEL_UNROLL
-        for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > u.k_begin || k > 0);
-        warpgroup_commit_batch();
-        warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
-        warpgroup_fence_operand(acc);
-        if (kt > u.k_begin) {
-          __syncwarp();
-          if (lane == 0) pipe.consumer_release(read.previous());
-        }
-      }
-      warpgroup_wait<0>();  // the unit's last batch
+    for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
+      pipe.consumer_wait(read);
+      const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+      const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
       warpgroup_fence_operand(acc);
-      __syncwarp();
-      if (lane == 0) pipe.consumer_release(read.previous());
+      warpgroup_arrive();
+      TESSEL_UNROLL
+      for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > u.k_begin || k > 0);
+      warpgroup_commit_batch();
+      warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
+      warpgroup_fence_operand(acc);
+      if (kt > u.k_begin) {
+        __syncwarp();
+        if (lane == 0) pipe.consumer_release(read.previous());
+      }
     }
+    warpgroup_wait<0>();  // the unit's last batch
+    warpgroup_fence_operand(acc);
+    __syncwarp();
+    if (lane == 0) pipe.consumer_release(read.previous());
 
     if (sk.splits > 1) {
       const index_t rows_left = p.m - u.tile.m * X::kBM;

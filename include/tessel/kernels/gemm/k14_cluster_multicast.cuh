@@ -173,28 +173,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     for (blocks::TileCoord pair; scheduler.next(pair);) {
       const blocks::TileCoord tile = X::tile_of(pair, rank);
       typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
-      if constexpr (Cfg::kTwoAccumulators) {
-        k13::consume_two_accumulators<X>(pipe, read, shared, thr_desc, 0, k_tiles, acc, release);
-      } else {
-        for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
-          pipe.consumer_wait(read);
-          const auto tCdA =
-              thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-          const auto tCdB =
-              thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
-          warpgroup_fence_operand(acc);
-          warpgroup_arrive();
-          TESSEL_UNROLL
-          for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > 0 || k > 0);
-          warpgroup_commit_batch();
-          warpgroup_wait<1>();  // k-tile kt-1's batch is done: its stage may be refilled
-          warpgroup_fence_operand(acc);
-          if (kt > 0) release(read.previous());
-        }
-        warpgroup_wait<0>();  // the tile's last batch
+      for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
+        pipe.consumer_wait(read);
+        const auto tCdA =
+            thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+        const auto tCdB =
+            thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
         warpgroup_fence_operand(acc);
-        release(read.previous());
+        warpgroup_arrive();
+        TESSEL_UNROLL
+        for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > 0 || k > 0);
+        warpgroup_commit_batch();
+        warpgroup_wait<1>();  // k-tile kt-1's batch is done: its stage may be refilled
+        warpgroup_fence_operand(acc);
+        if (kt > 0) release(read.previous());
       }
+      warpgroup_wait<0>();  // the tile's last batch
+      warpgroup_fence_operand(acc);
+      release(read.previous());
       epilogue.store(tile, acc, t);
     }
     epilogue.finish(t);
