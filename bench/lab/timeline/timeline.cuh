@@ -7,17 +7,23 @@
 //   slot 2  consumer thread 0, past its first k-tile's full barrier
 //   slot 3  consumer thread 0, past its last k-tile's full barrier
 //   slot 4  consumer thread 0, every batch done (wait_group 0)
-//   slot 5  consumer thread 0, after the epilogue's last store has been read out
+//   slot 5  consumer thread 0, after the epilogue's stores completed (finish)
+//   slot 8  thread 0 past the prologue's barrier (k13: __syncthreads; k14: the cluster's)
+//   slot 9  the producer, tensor maps prefetched (setmaxnreg done)
+//   slot 10 the producer, first work unit known (before its first acquire)
+//   slot 11 consumer thread 0, before its first full-barrier wait (its setup done)
+//   slot 12 consumer thread 0, every store of the tile issued (before finish)
 // Recorded for the 4th launch since the program started, printed by dump(),
 // which the patched launchers run after each launch (it prints once):
-//   TL <cta> <smid> <globaltimer at entry, ns> <slot1-slot0> ... <slot5-slot0> (SM cycles)
+//   TL <cta> <smid> <globaltimer at entry, ns> <slot1-slot0> ... <slot5-slot0> <slot8-slot0> ... <slot12-slot0>
+// (SM cycles)
 #pragma once
 #include <cstdio>
 
 namespace tessel::lab_timeline {
 // Internal linkage: every translation unit that instantiates an instrumented
 // kernel has its own stamps and its own dump kernel (no -rdc).
-static __device__ unsigned long long stamps[2048][8];
+static __device__ unsigned long long stamps[2048][16];
 static __device__ int recording[2048];
 static __device__ unsigned int calls, grid, dumped;
 
@@ -51,9 +57,9 @@ static __global__ void dump() {
   dumped = 1;
   for (unsigned int b = 0; b < grid; ++b) {
     const unsigned long long* s = stamps[b];
-    printf("TL %u %llu %llu %lld %lld %lld %lld %lld\n", b, s[7], s[6], static_cast<long long>(s[1] - s[0]),
-           static_cast<long long>(s[2] - s[0]), static_cast<long long>(s[3] - s[0]),
-           static_cast<long long>(s[4] - s[0]), static_cast<long long>(s[5] - s[0]));
+    const auto d = [&](int i) { return static_cast<long long>(s[i] - s[0]); };
+    printf("TL %u %llu %llu %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n", b, s[7], s[6], d(1), d(2), d(3), d(4),
+           d(5), d(8), d(9), d(10), d(11), d(12));
   }
 }
 }  // namespace tessel::lab_timeline
