@@ -185,6 +185,17 @@ TEST(Blocks, SplitKSchedulerCoversEveryTileAndKTileOnce) {
 }
 
 // The documented example: 2 tiles, 2 splits, 5 k-tiles.
+// range_start's 32-bit form is floor(k_tiles * s / splits) for every split
+// count the launchers allow (1..64) and k-tile counts up to 2^31 - 1.
+TEST(Blocks, SplitKSchedulerRangeStartIsTheFloor) {
+  for (int splits = 1; splits <= 64; ++splits)
+    for (long long k_tiles : {1LL, 5LL, 63LL, 64LL, 65LL, 1000LL, 123457LL, (1LL << 31) - 1}) {
+      if (splits > k_tiles) continue;
+      const SplitKScheduler<GroupedRaster<8>> s(1, 1, k_tiles, splits, 0, 1);
+      for (int i = 0; i <= splits; ++i) ASSERT_EQ(s.range_start(i), k_tiles * i / splits) << k_tiles << " " << splits;
+    }
+}
+
 TEST(Blocks, SplitKSchedulerExample) {
   SplitKScheduler<GroupedRaster<8>> s(1, 2, 5, 2, 0, 1);
   const index_t want[4][3] = {{0, 0, 2}, {0, 2, 5}, {1, 0, 2}, {1, 2, 5}};

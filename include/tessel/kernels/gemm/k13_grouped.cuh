@@ -94,12 +94,16 @@ class GroupScheduler {
     if (next_ >= set_.units) return false;
     while (next_ >= problem(g_).unit_begin + problem(g_).units) ++g_;
     const GroupProblem<T>& p = problem(g_);
-    const int local = next_ - p.unit_begin, per_batch = p.tiles_m * p.tiles_n;
+    // Unsigned divisions: no sign fix-ups on the producer's way to its first load.
+    const unsigned local = static_cast<unsigned>(next_ - p.unit_begin),
+                   per_batch = static_cast<unsigned>(p.tiles_m) * static_cast<unsigned>(p.tiles_n);
+    const unsigned batch = local / per_batch;
     u.g = g_;
-    u.batch = local / per_batch;
-    int tm = 0, tn = 0;
-    blocks::GroupedRasterN{p.raster_group}.tile_of(local - u.batch * per_batch, p.tiles_m, p.tiles_n, tm, tn);
-    u.tile = blocks::TileCoord{tm, tn};
+    u.batch = static_cast<int>(batch);
+    unsigned tm = 0, tn = 0;
+    blocks::GroupedRasterN{p.raster_group}.tile_of(local - batch * per_batch, static_cast<unsigned>(p.tiles_m),
+                                                   static_cast<unsigned>(p.tiles_n), tm, tn);
+    u.tile = blocks::TileCoord{static_cast<index_t>(tm), static_cast<index_t>(tn)};
     next_ += count_;
     return true;
   }
@@ -208,7 +212,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constan
     const TileEpilogue<X, T> epilogue{gp.tma_store ? &gp.map_d : nullptr, p, shared.d, false};
     epilogue.store(tile, acc, t);
   }
-  X::template Epilogue<float>::finish(t);  // thread 0: every TMA store has completed
+  X::template Epilogue<float>::finish(t);  // thread 0: every TMA store has read its staging
 }
 
 }  // namespace tessel::gemm_kernels::k13

@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
         gp.tma_store ? &gp.map_d : nullptr, p, shared.d[wg], false, nullptr, kFirstBarrier + wg};
     epilogue.store_beta0(tile, acc, t);
   }
-  X::template Epilogue<float>::finish(t);  // thread 0 of each warpgroup: its TMA stores have completed
+  X::template Epilogue<float>::finish(t);  // thread 0 of each warpgroup: its TMA stores have read their staging
 }
 
 }  // namespace tessel::gemm_kernels::k15
