@@ -199,6 +199,10 @@ struct Tiles {
 /// The grouped raster with its group of tile rows given at launch (`group`:
 /// the plan's rule 6, docs/heuristics.md).
 using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
+/// The consumers' scheduler: Scheduler's units, in the 64-bit form for the
+/// fused 128 x 256 instance (its registers, blocks::SplitKScheduler).
+template <class Cfg>
+using ConsumerScheduler = blocks::SplitKScheduler<blocks::GroupedRasterN, Cfg::kFused && Cfg::kBN == 256>;
 
 /// Split K's side of the epilogue (splits > 1).  Every unit writes its
 /// accumulators to its own partial tile, in the fragment's order so that a
@@ -440,15 +444,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if (threadIdx.x == 0) pipe.init(kConsumerWarps);  // one release per consumer warp
   __syncthreads();
 
-  const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
-  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
-  Scheduler scheduler(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
+  // Each side makes its own scheduler after its setmaxnreg.  Made before the
+  // branch, its fields were live across it, and in the fused 128 x 256
+  // instance ptxas spilled two of them once the scheduler's first unit lost
+  // its divisions (session 29).
+  const auto make_scheduler = [&]<class S>() {
+    const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
+    const index_t k_tiles = ceil_div(p.k, index_t{kBK});
+    return S(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
+  };
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
     Schedule::producer_start();
     if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       arch::sm90::prefetch_tensormap(&map_a);
       arch::sm90::prefetch_tensormap(&map_b);
+      auto scheduler = make_scheduler.template operator()<Scheduler>();
       typename Pipeline::State write;
       for (blocks::WorkUnit u; scheduler.next(u);)
         for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++write) {
@@ -460,6 +471,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     return;
   }
   Schedule::consumer_start();
+  auto scheduler = make_scheduler.template operator()<ConsumerScheduler<Cfg>>();
 
   const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA's 256 (128 at 64 rows)
   const auto thr = TM{}.get_slice(t);
