@@ -184,7 +184,6 @@ TEST(Blocks, SplitKSchedulerCoversEveryTileAndKTileOnce) {
   }
 }
 
-// The documented example: 2 tiles, 2 splits, 5 k-tiles.
 // range_start's 32-bit form is floor(k_tiles * s / splits) for every split
 // count the launchers allow (1..64) and k-tile counts up to 2^31 - 1.
 TEST(Blocks, SplitKSchedulerRangeStartIsTheFloor) {
@@ -220,6 +219,7 @@ TEST(Blocks, SplitKSchedulerWideFormGivesTheSameUnits) {
     }
 }
 
+// The documented example: 2 tiles, 2 splits, 5 k-tiles.
 TEST(Blocks, SplitKSchedulerExample) {
   SplitKScheduler<GroupedRaster<8>> s(1, 2, 5, 2, 0, 1);
   const index_t want[4][3] = {{0, 0, 2}, {0, 2, 5}, {1, 0, 2}, {1, 2, 5}};

@@ -444,10 +444,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if (threadIdx.x == 0) pipe.init(kConsumerWarps);  // one release per consumer warp
   __syncthreads();
 
-  // Each side makes its own scheduler after its setmaxnreg.  Made before the
-  // branch, its fields were live across it, and in the fused 128 x 256
-  // instance ptxas spilled two of them once the scheduler's first unit lost
-  // its divisions (session 29).
+  // Each side makes its own scheduler after its setmaxnreg: made before the
+  // branch, its fields were live across it, where the fused 128 x 256
+  // instance has no register to spare (with the 32-bit k-ranges ptxas
+  // spilled 20 bytes there; session 29).
   const auto make_scheduler = [&]<class S>() {
     const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
     const index_t k_tiles = ceil_div(p.k, index_t{kBK});
