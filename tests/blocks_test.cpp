@@ -98,6 +98,45 @@ TEST(Blocks, PersistentSchedulerCoversEveryTileOnce) {
   }
 }
 
+// The 32-bit form (k14's) hands each CTA the same tiles in the same order as
+// the index_t one, on grids past 2^16 tiles a side too.
+TEST(Blocks, PersistentSchedulerUnsignedGivesTheSameTiles) {
+  for (const auto& [tm, tn] : std::vector<std::pair<index_t, index_t>>{
+           {1, 1}, {4, 3}, {9, 7}, {33, 17}, {5, 100}, {70001, 3}, {2, 70001}}) {
+    for (index_t ctas : {index_t{1}, index_t{2}, index_t{132}, index_t{133}}) {
+      for (index_t b : {index_t{0}, ctas / 2, ctas - 1}) {
+        PersistentScheduler<GroupedRaster<8>> wide(tm, tn, b, ctas);
+        PersistentScheduler<GroupedRaster<8>, unsigned> narrow(tm, tn, b, ctas);
+        EXPECT_EQ(narrow.tiles(), tm * tn);
+        TileCoord w, n;
+        index_t count = 0;
+        while (true) {
+          const bool more = wide.next(w);
+          ASSERT_EQ(narrow.next(n), more) << tm << "x" << tn << " CTA " << b << " of " << ctas;
+          if (!more) break;
+          ASSERT_EQ(n.m, w.m);
+          ASSERT_EQ(n.n, w.n);
+          ++count;
+        }
+        EXPECT_EQ(count, (tm * tn - b + ctas - 1) / ctas);
+      }
+    }
+  }
+}
+
+// The doc example of PersistentScheduler.
+TEST(Blocks, PersistentSchedulerDocExample) {
+  PersistentScheduler<GroupedRaster<2>, unsigned> s(2, 3, 1, 4);
+  TileCoord t;
+  ASSERT_TRUE(s.next(t));
+  EXPECT_EQ(t.m, 1);
+  EXPECT_EQ(t.n, 0);
+  ASSERT_TRUE(s.next(t));
+  EXPECT_EQ(t.m, 1);
+  EXPECT_EQ(t.n, 2);
+  EXPECT_FALSE(s.next(t));
+}
+
 // The documented order: tiles (4, 3) in groups of 2 tile rows.
 TEST(Blocks, GroupedRasterOrder) {
   const std::vector<std::pair<index_t, index_t>> want = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2},

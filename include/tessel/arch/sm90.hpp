@@ -481,6 +481,31 @@ __device__ __forceinline__ void cluster_sync() {
 #endif
 }
 
+/// cluster_sync in two halves, so that a CTA's own setup runs between them.
+/// cluster_arrive_relaxed orders nothing: it follows fence_mbarrier_init,
+/// whose release already publishes the barriers' initialization to the
+/// cluster; the `.release` arrive would add a fence over all of this
+/// thread's earlier memory accesses at GPU scope (a MEMBAR.ALL.GPU in the
+/// SASS, about a thousand cycles at a kernel's start; docs/ladder.md, k14's
+/// start).  cluster_wait acquires: after it, the peers' initialized barriers
+/// may be signalled.  Every thread of the cluster arrives, then waits, once
+/// per phase; `.aligned`: a warp executes each converged.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+#if TESSEL_SM90_PTX
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+#else
+  detail::unsupported(0);
+#endif
+}
+
+__device__ __forceinline__ void cluster_wait() {
+#if TESSEL_SM90_PTX
+  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+  detail::unsupported(0);
+#endif
+}
+
 /// The shared::cluster address of `addr` (a CTA-local shared address) in CTA `rank` of the cluster.
 __device__ __forceinline__ std::uint32_t mapa_shared(std::uint32_t addr, std::uint32_t rank) {
   std::uint32_t r = 0;

@@ -57,6 +57,15 @@ class TmaPipeline {
     arch::sm90::mbarrier_wait_parity(empty(st.index()), st.phase() ^ 1u);
     arch::sm90::mbarrier_arrive_expect_tx(full(st.index()), bytes);
   }
+  /// Producer, after its last acquire (`st` one past it): wait until every
+  /// stage's last fill has been released by all its consumers.  A cluster
+  /// kernel's CTA may exit after it: no peer will arrive on its barriers
+  /// again (the empty barriers count the peers' releases), and every
+  /// multicast into it has landed (its consumers waited for each).  A stage
+  /// never filled passes at once (parity of the round before the first).
+  __device__ void producer_tail(State st) const {
+    for (int i = 0; i < Stages; ++i, ++st) arch::sm90::mbarrier_wait_parity(empty(st.index()), st.phase() ^ 1u);
+  }
   /// Consumer: wait until the bytes of stage `st` have landed.
   __device__ void consumer_wait(const State& st) const {
     arch::sm90::mbarrier_wait_parity(full(st.index()), st.phase());

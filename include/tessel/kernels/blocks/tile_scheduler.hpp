@@ -65,24 +65,35 @@ struct TileCoord {
 /// It takes the CTA's index and the grid size as arguments (only kernels read
 /// blockIdx), so a producer and its consumers can each walk their own copy
 /// and meet the same tiles in the same order.
-template <class Raster>
+/// `I` is the type it counts in: index_t, or `unsigned` where the launcher
+/// has checked that the tiles and a grid's stride past the last fit in 31
+/// bits.  A kernel asks for its first tile on the way to its first load, and
+/// in 64 bits the raster's divisions are subroutine calls (a few hundred
+/// cycles each; session 29 measured them in k13's first unit).
+/// C++ example: tiles (2, 3), first 1, count 4, GroupedRaster<2>: (1, 0), then (1, 2), then none.
+template <class Raster, class I = index_t>
 class PersistentScheduler {
  public:
   TESSEL_HD PersistentScheduler(index_t tiles_m, index_t tiles_n, index_t first, index_t count)
-      : tiles_m_(tiles_m), tiles_n_(tiles_n), next_(first), count_(count) {}
+      : tiles_m_(static_cast<I>(tiles_m)),
+        tiles_n_(static_cast<I>(tiles_n)),
+        next_(static_cast<I>(first)),
+        count_(static_cast<I>(count)) {}
 
   /// The next tile of this CTA, or false when there is none.
   TESSEL_HD bool next(TileCoord& tile) {
     if (next_ >= tiles_m_ * tiles_n_) return false;
-    Raster::tile_of(next_, tiles_m_, tiles_n_, tile.m, tile.n);
+    I tm = 0, tn = 0;
+    Raster::tile_of(next_, tiles_m_, tiles_n_, tm, tn);
+    tile = TileCoord{static_cast<index_t>(tm), static_cast<index_t>(tn)};
     next_ += count_;
     return true;
   }
 
-  TESSEL_HD index_t tiles() const { return tiles_m_ * tiles_n_; }
+  TESSEL_HD index_t tiles() const { return static_cast<index_t>(tiles_m_) * static_cast<index_t>(tiles_n_); }
 
  private:
-  index_t tiles_m_, tiles_n_, next_, count_;
+  I tiles_m_, tiles_n_, next_, count_;
 };
 
 /// One unit of a split-K schedule: tile `tile` (linear index `id` in the

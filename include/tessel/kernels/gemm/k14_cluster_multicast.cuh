@@ -27,9 +27,16 @@
 //   own, the halves of the shared one by both), so it may be refilled only when the consumers of
 //   both CTAs are done with it: every consumer warp releases each stage to
 //   its own empty barrier and to the peer's (16 arrivals per stage).
-// - cluster_sync after the barriers are initialized (no peer multicasts into
-//   or arrives on an uninitialized barrier) and before the CTA exits (no
-//   peer arrives on the barriers of a CTA that has left).
+// - The cluster barrier after the barriers are initialized (no peer
+//   multicasts into or arrives on an uninitialized barrier), in two halves:
+//   the arrive right after the initialization, the wait after each side's
+//   own setup (setmaxnreg, the maps' prefetch), so that the setup overlaps
+//   the barrier's round trip; the arrive is relaxed (the initialization's
+//   fence already releases it).  No cluster barrier at the end: the
+//   producer's last step waits until every stage's last fill is released by
+//   the consumers of both CTAs (TmaPipeline::producer_tail), after which no
+//   peer arrives on this CTA's barriers or writes into its shared memory, so
+//   it may exit while the peer still runs its epilogue.
 // - No split K: k14 serves the grids of full waves; the plan keeps k13 for
 //   the rest.
 // - The 64 x 128 tile (Config's BM = 64, one consumer warpgroup) shares B
@@ -95,8 +102,9 @@ struct Tiles : k13::Tiles<T, MA, MB, Cfg> {
 };
 
 /// Pairs of tiles in the grouped raster (Tiles::tile_of): both CTAs of a
-/// cluster walk the same pairs.
-using Scheduler = blocks::PersistentScheduler<blocks::GroupedRaster<kGroup>>;
+/// cluster walk the same pairs.  Counted in 32 bits (check_k14 bounds the
+/// pairs), so that the first pair costs no 64-bit division.
+using Scheduler = blocks::PersistentScheduler<blocks::GroupedRaster<kGroup>, unsigned>;
 
 /// Launch with cluster dimension (2, 1, 1), an even number of CTAs (at most
 /// twice the clusters that fit at once, at most twice the tile pairs),
@@ -119,7 +127,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   constexpr int kConsumerWarps = Cfg::kConsumerWarps;
   if (threadIdx.x == 0) pipe.init(kClusterM * kConsumerWarps);  // every consumer warp of both CTAs releases
-  arch::sm90::cluster_sync();  // the peer's multicasts and releases find initialized barriers
+  arch::sm90::cluster_arrive_relaxed();  // init's fence released the barriers; each side waits after its setup
 
   const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
@@ -131,6 +139,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       arch::sm90::prefetch_tensormap(&map_a);
       arch::sm90::prefetch_tensormap(&map_b);
+    }
+    __syncwarp();
+    arch::sm90::cluster_wait();  // the peer's barriers are initialized: multicast into it, and its releases arrive
+    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       typename Pipeline::State write;
       for (blocks::TileCoord pair; scheduler.next(pair);) {
         const blocks::TileCoord tile = X::tile_of(pair, rank);
@@ -151,6 +163,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           }
         }
       }
+      pipe.producer_tail(write);  // the peer's last releases have landed: this CTA may exit
     }
     __syncwarp();
   } else {
@@ -160,6 +173,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
     constexpr int kRK = kBK / TM::kL.k;                                    // wgmmas (k16) per k-tile
     const k13::TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
+    arch::sm90::cluster_wait();  // both CTAs' barriers are initialized
     // A stage goes back to both producers: this CTA's, and the peer's, which
     // multicasts its half of B into it.
     const auto release = [&](const typename Pipeline::State& st) {
@@ -195,7 +209,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
     epilogue.finish(t);
   }
-  arch::sm90::cluster_sync();  // the peer has made its last release to this CTA's barriers
 }
 
 }  // namespace tessel::gemm_kernels::k14
