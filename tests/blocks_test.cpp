@@ -101,8 +101,8 @@ TEST(Blocks, PersistentSchedulerCoversEveryTileOnce) {
 // The 32-bit form (k14's) hands each CTA the same tiles in the same order as
 // the index_t one, on grids past 2^16 tiles a side too.
 TEST(Blocks, PersistentSchedulerUnsignedGivesTheSameTiles) {
-  for (const auto& [tm, tn] : std::vector<std::pair<index_t, index_t>>{
-           {1, 1}, {4, 3}, {9, 7}, {33, 17}, {5, 100}, {70001, 3}, {2, 70001}}) {
+  for (const auto& [tm, tn] :
+       std::vector<std::pair<index_t, index_t>>{{1, 1}, {4, 3}, {9, 7}, {33, 17}, {5, 100}, {70001, 3}, {2, 70001}}) {
     for (index_t ctas : {index_t{1}, index_t{2}, index_t{132}, index_t{133}}) {
       for (index_t b : {index_t{0}, ctas / 2, ctas - 1}) {
         PersistentScheduler<GroupedRaster<8>> wide(tm, tn, b, ctas);
