@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tessel/arch/common.hpp"
 #include "tessel/arch/sm90.hpp"
@@ -132,11 +133,20 @@ struct TmaStoreEpilogue {
       // pair, it wrapped each pair in a divergent block of its own (BSSY /
       // BSYNC, 113 in k13's batched kernel) even where beta is 0.
       if (p.beta != 0.0f) {
+        // All of the chunk's C values are loaded before any is used.  In one
+        // loop with the staging stores, each load came after a store that
+        // the compiler cannot tell apart from C (both through generic
+        // pointers), so the loads ran one latency at a time: 1000^3 with
+        // beta = 1 took twice the time of beta = 0 (session 30).
+        CPair c[kChunkPairs];
         TESSEL_UNROLL
-        for (int v = 0; v < kValues; v += 2) {
-          if (chunk_of(v) != q) continue;
-          stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c_at(p, tile_m, tile_n, tCcD, v),
-                     p.alpha * *acc.addr(v + 1) + p.beta * c_at(p, tile_m, tile_n, tCcD, v + 1));
+        for (int i = 0; i < kChunkPairs; ++i) c[i] = c_pair(p, tile_m, tile_n, tCcD, pair_value(q, i));
+        TESSEL_UNROLL
+        for (int i = 0; i < kChunkPairs; ++i) {
+          const int v = pair_value(q, i);
+          float c0 = 0.0f, c1 = 0.0f;
+          unpack_c(c[i], c0, c1);
+          stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c0, p.alpha * *acc.addr(v + 1) + p.beta * c1);
         }
       } else {
         TESSEL_UNROLL
@@ -251,13 +261,50 @@ struct TmaStoreEpilogue {
     }
   }
 
-  /// C at value v's element, 0 outside D (where TMA drops the value anyway).
+  /// The value index v of the i-th value pair of chunk q (v, v + 1 are a
+  /// pair of neighbouring columns).
+  static constexpr int pair_value(int q, int i) {
+    for (int v = 0; v < kValues; v += 2)
+      if (chunk_of(v) == q && i-- == 0) return v;
+    return -1;
+  }
+  static constexpr int kChunkPairs = kValues / 2 / kChunks;  // a thread's value pairs per chunk
+  static_assert(kChunkPairs * 2 * kChunks == kValues && pair_value(kChunks - 1, kChunkPairs - 1) >= 0,
+                "tessel: every chunk holds the same count of a thread's value pairs");
+  /// A pair of C's neighbouring values, packed as they were stored: two
+  /// 16-bit values in one word (half the registers of two floats), or two
+  /// floats.
+  using CPair = std::conditional_t<sizeof(U) == 4, float2, std::uint32_t>;
+  /// C at value v's element and the next column's, 0 outside D (where TMA
+  /// drops the value anyway), one 16-bit (or fp32) load each.  One load per
+  /// pair where the pair's address allows it spilled 8 bytes in the
+  /// 128 x 256 kernel (session 30), whether the alignment was tested per
+  /// pair or once per tile.
   template <class T, class View>
-  __device__ static float c_at(const Params<T>& p, index_t tile_m, index_t tile_n, const View& tCcD, int v) {
-    if (!tCcD.inside(v)) return 0.0f;
+  __device__ __forceinline__ static CPair c_pair(const Params<T>& p, index_t tile_m, index_t tile_n, const View& tCcD,
+                                                 int v) {
+    const bool in0 = tCcD.inside(v), in1 = tCcD.inside(v + 1);
     const index_t at = tCcD.coord(v);
-    const index_t i = tile_m * BM + coord_field(at, 0), j = tile_n * BN + coord_field(at, 1);
-    return detail::to_float(static_cast<const U*>(p.c)[i * p.ldc + j]);
+    const U* cp =
+        static_cast<const U*>(p.c) + (tile_m * BM + coord_field(at, 0)) * p.ldc + tile_n * BN + coord_field(at, 1);
+    const U lo = in0 ? cp[0] : detail::from_float<U>(0.0f), hi = in1 ? cp[1] : detail::from_float<U>(0.0f);
+    if constexpr (sizeof(U) == 4) {
+      return make_float2(lo, hi);
+    } else {
+      return pack_pair(lo, hi);
+    }
+  }
+  /// The pair's two values as floats.
+  __device__ __forceinline__ static void unpack_c(const CPair& c, float& c0, float& c1) {
+    if constexpr (sizeof(U) == 4) {
+      c0 = c.x;
+      c1 = c.y;
+    } else {
+      U lo, hi;
+      unpack_pair(c, lo, hi);
+      c0 = detail::to_float(lo);
+      c1 = detail::to_float(hi);
+    }
   }
 };
 
