@@ -1,8 +1,7 @@
 // tessel/arch/common.hpp — the PTX helpers that every GPU architecture tessel
 // targets shares (sm_80 and sm_90 alike): shared-window addresses, 128-bit
-// global loads and stores, named barriers, and approximate math (tanh, rcp).  One instruction per function,
-// like the per-architecture files (arch/sm80.hpp, arch/sm90.hpp), which build
-// on this one.
+// global loads and stores, the L2 prefetch, named barriers, and approximate math (tanh, rcp).  One instruction per
+// function, like the per-architecture files (arch/sm80.hpp, arch/sm90.hpp), which build on this one.
 //
 // Device code: outside a CUDA compile the header declares nothing, and the
 // instruction bodies exist only in the device pass (`__CUDA_ARCH__`).
@@ -50,6 +49,21 @@ __device__ __forceinline__ void st_global_128(void* p, uint4 v) {
 #else
   (void)p;
   (void)v;
+#endif
+}
+
+// ---------------------------------------------------------------- L2 prefetch
+//
+// prefetch.global.L2: asks for the 128-byte line holding `p` in L2, and
+// returns at once (nothing is loaded into registers, nothing waits).  An
+// epilogue that reads C after a tile's main loop asks for C's lines before
+// it, so that its loads find them in L2.
+
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
+#else
+  (void)p;
 #endif
 }
 

@@ -266,12 +266,31 @@ struct TileEpilogue {
   int bar = kConsumerBarrier;  // the named barrier of the X::TM::kThreads threads that run this epilogue
   static constexpr int kThreadsOf = X::TM::kThreads;  // k13: both consumer warpgroups; k15: one
 
-  /// A fused instance: stages unit u's bias slice (before its main loop: the
-  /// loads' latency then hides behind the first TMA loads, and every
-  /// consumer thread has left the previous tile's epilogue).
+  /// Before unit u's main loop: a fused instance stages the unit's bias
+  /// slice, and a call with C (beta != 0) asks L2 for C's tile.  The loads'
+  /// latency then hides behind the main loop, and every consumer thread has
+  /// left the previous tile's epilogue.  Without the prefetch the epilogue's
+  /// C loads waited for DRAM after the last batch (session 30).
   __device__ void prepare(blocks::TileCoord tile, int t) const {
+    if constexpr (X::kTmaStore)
+      if (p.beta != 0.0f && !transposed) prefetch_c(tile, t);
     if constexpr (X::kFused && stages_bias<typename X::Epi>())
       stage_bias<X::kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kThreadsOf);
+  }
+
+  /// C's tile into L2 ahead of the epilogue's loads (TmaStoreEpilogue::prefetch_c).
+  __device__ void prefetch_c(blocks::TileCoord tile, int t) const {
+    switch (p.cd_type) {
+      case DType::bf16:
+        X::template Epilogue<__nv_bfloat16>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
+        break;
+      case DType::f16:
+        X::template Epilogue<__half>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
+        break;
+      case DType::f32:
+        X::template Epilogue<float>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
+        break;
+    }
   }
 
   /// A fused instance's epilogue: the fused math in the accumulators

@@ -226,6 +226,27 @@ struct TmaStoreEpilogue {
     if (t == 0) arch::sm90::bulk_wait_group_read<0>();
   }
 
+  /// Asks L2 for the lines of C's (BM, BN) tile (tile_m, tile_n) inside D:
+  /// thread t of `threads` one line of a row at a time.  Called before the
+  /// tile's main loop, so that apply()'s loads of C, after it, find the
+  /// lines in L2 rather than wait for DRAM.  A row of BN values covers
+  /// BN * sizeof(U) / 128 lines, one more where it does not start on a line.
+  template <class T>
+  __device__ static void prefetch_c(const Params<T>& p, index_t tile_m, index_t tile_n, int t, int threads) {
+    constexpr int kLines = BN * static_cast<int>(sizeof(U)) / 128 + 1;
+    const index_t rows = p.m - tile_m * BM, cols = p.n - tile_n * BN;
+    const int row_end = rows < BM ? static_cast<int>(rows) : BM;
+    const index_t last_col = (cols < BN ? cols : index_t{BN}) - 1;
+    for (int x = t; x < row_end * kLines; x += threads) {
+      const int r = x / kLines, l = x % kLines;
+      const U* row = static_cast<const U*>(p.c) + (tile_m * BM + r) * p.ldc + tile_n * BN;
+      const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(row) & ~std::uintptr_t{127};
+      const std::uintptr_t line = first + 128u * static_cast<unsigned>(l);
+      if (line <= reinterpret_cast<std::uintptr_t>(row + last_col))
+        arch::prefetch_l2(reinterpret_cast<const void*>(line));
+    }
+  }
+
  private:
   /// Chunk `chunk` (columns [chunk * kChunkCols, +kChunkCols) of D) of row
   /// tile `tile_m`, from staging buffer `buf` to D by the threads of TM: warp
