@@ -293,34 +293,33 @@ static_assert(k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f));
 static_assert(k15_small_grid_for(2048, 1024, 132, {128, 1, SwapAB::off}, 0.0f));
 
 // Rule 13: where B's rows straddle lines and the 64 x 128 tiles' pairs fit
-// one wave of clusters (with two to spare), k14 runs them (beta = 0); every
-// measured row of s30a/s30c, and the measured misses on each side.
+// one wave of clusters (with two to spare), k14 runs them, with or without
+// C; every measured row of s30a/s30c, and the measured misses on each side.
 TEST(GemmPlan, StraddlingBClustersRule) {
   // B:n, as the suite: lda = K, ldb = N.
-  const auto k14 = [](index_t m, index_t n, index_t k, float beta = 0.0f) {
+  const auto k14 = [](index_t m, index_t n, index_t k) {
     const bool a_whole = rows_whole_lines(k), b_whole = rows_whole_lines(n);
-    return k14_straddle_for(m, n, 132, plan_k13(m, n, k, 132, 0, SwapAB::plan, a_whole, false, b_whole), beta, b_whole);
+    return k14_straddle_for(m, n, 132, plan_k13(m, n, k, 132, 0, SwapAB::plan, a_whole, false, b_whole), b_whole);
   };
-  EXPECT_TRUE(k14(1000, 1000, 1000));         // 64 pairs: 0.914-0.934 against k15's 0.889-0.896
-  EXPECT_TRUE(k14(1000, 1000, 4000));         // 0.903 against 0.852
-  EXPECT_TRUE(k14(1000, 1000, 8000));         // A's rows whole lines: 0.905 against k13's 0.712
-  EXPECT_TRUE(k14(1024, 1000, 1024));         // only B's straddle: 0.971 against 0.839
-  EXPECT_TRUE(k14(800, 1000, 1000));          // 56 pairs: 0.932 against 0.839
-  EXPECT_TRUE(k14(520, 1000, 1000));          // 40 pairs: 0.849 against 0.70
-  EXPECT_TRUE(k14(200, 1000, 2000));          // 16 pairs: 0.873 against 0.579
-  EXPECT_TRUE(k14(1000, 1000, 520));          // 0.920 against 0.886
-  EXPECT_TRUE(k14(1016, 1016, 1016));         // 0.887 against 0.884
-  EXPECT_FALSE(k14(1024, 1024, 1000));        // only A's straddle: k15 0.947 against 0.909
-  EXPECT_FALSE(k14(1000, 2000, 1000));        // 128 pairs: k15 0.849 against 0.750
-  EXPECT_FALSE(k14(1088, 1000, 1000));        // 17 tile rows: 72 pairs, past 66 - 2
-  EXPECT_FALSE(k14(1000, 1000, 1000, 1.0f));  // C: not measured
-  EXPECT_FALSE(k14(1024, 1024, 1024));        // whole lines: rule 1b's k13 64 x 128
-  EXPECT_FALSE(k14(1000, 1001, 1000));        // ldb % 8 != 0: the padded copy's rows are whole lines
-  EXPECT_FALSE(k14(16, 1000, 1000));          // swapped (rule 4)
-  EXPECT_FALSE(k14(64, 120, 1000));           // M <= 64
+  EXPECT_TRUE(k14(1000, 1000, 1000));   // 64 pairs: 0.914-0.934 against k15's 0.889-0.896
+  EXPECT_TRUE(k14(1000, 1000, 4000));   // 0.903 against 0.852
+  EXPECT_TRUE(k14(1000, 1000, 8000));   // A's rows whole lines: 0.905 against k13's 0.712
+  EXPECT_TRUE(k14(1024, 1000, 1024));   // only B's straddle: 0.971 against 0.839
+  EXPECT_TRUE(k14(800, 1000, 1000));    // 56 pairs: 0.932 against 0.839
+  EXPECT_TRUE(k14(520, 1000, 1000));    // 40 pairs: 0.849 against 0.70
+  EXPECT_TRUE(k14(200, 1000, 2000));    // 16 pairs: 0.873 against 0.579
+  EXPECT_TRUE(k14(1000, 1000, 520));    // 0.920 against 0.886
+  EXPECT_TRUE(k14(1016, 1016, 1016));   // 0.887 against 0.884
+  EXPECT_FALSE(k14(1024, 1024, 1000));  // only A's straddle: k15 0.947 against 0.909
+  EXPECT_FALSE(k14(1000, 2000, 1000));  // 128 pairs: k15 0.849 against 0.750
+  EXPECT_FALSE(k14(1088, 1000, 1000));  // 17 tile rows: 72 pairs, past 66 - 2
+  EXPECT_FALSE(k14(1024, 1024, 1024));  // whole lines: rule 1b's k13 64 x 128
+  EXPECT_FALSE(k14(1000, 1001, 1000));  // ldb % 8 != 0: the padded copy's rows are whole lines
+  EXPECT_FALSE(k14(16, 1000, 1000));    // swapped (rule 4)
+  EXPECT_FALSE(k14(64, 120, 1000));     // M <= 64
 }
-static_assert(k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f, false));
-static_assert(!k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f, true));
+static_assert(k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, false));
+static_assert(!k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, true));
 
 // Rule 11: a strided batch runs k15's batched kernel where its 128 x 128
 // tiles over every batch pass rule 10's test and beta = 0.

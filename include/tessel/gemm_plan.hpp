@@ -413,13 +413,13 @@ constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTunin
 /// Rule 13 (session 30; k14 on 64 x 128 tiles where B's rows straddle
 /// lines; before rule 12): where ldb is a multiple of 8 but not of 64
 /// elements (`b_rows_whole_lines` false: every row of B's TMA box straddles
-/// 128-byte lines), the plan's k13 tuning `t` is unswapped, M > 64, beta = 0
-/// (the caller adds: no epilogue, the tuning left to the plan), and the
-/// 64 x 128 tiles' pairs of M-neighbours fit one wave of clusters of two
-/// with two clusters to spare (a GPC with an odd SM count leaves an SM
-/// unpaired: at most sms / 2 - 2 pairs), k14 runs the problem as 64 x 128
-/// tiles on clusters that multicast their shared B tile: each CTA requests
-/// half of B's straddling rows from L2.  cuBLASLt runs 1000^3 so
+/// 128-byte lines), the plan's k13 tuning `t` is unswapped, M > 64 (the
+/// caller adds: no epilogue, the tuning left to the plan), and the 64 x 128
+/// tiles' pairs of M-neighbours fit one wave of clusters of two with two
+/// clusters to spare (a GPC with an odd SM count leaves an SM unpaired: at
+/// most sms / 2 - 2 pairs), k14 runs the problem as 64 x 128 tiles on
+/// clusters that multicast their shared B tile: each CTA requests half of
+/// B's straddling rows from L2.  cuBLASLt runs 1000^3 so
 /// (`nvjet_sm90_tst_64x128_64x8_2x1_...`).  Measured on an H100 after k14's
 /// start and end lost their cluster-wide fence and barrier (s30a, s30c,
 /// t_cublas / t, k14 64 x 128 then the plan before, two repeats):
@@ -428,14 +428,16 @@ constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTunin
 /// 0.905 / 0.712, 1024 x 1000 x 1024 (only B's rows straddle) 0.971 / 0.839,
 /// 800 x 1000 x 1000 0.932 / 0.839, 520 x 1000 x 1000 0.849 / 0.70,
 /// 200 x 1000 x 2000 0.873 / 0.579, 1000 x 1000 x 520 0.920 / 0.886, 1016^3
-/// 0.887 / 0.884.  Not where only A's rows straddle (1024 x 1024 x 1000:
-/// 0.909 against k15's 0.947: the cluster shares B, not A), nor past one
-/// wave (1000 x 2000 x 1000, 128 pairs: 0.750 against 0.849).
-/// C++ example: k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f, false) == true (64 pairs).
-constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta,
-                                bool b_rows_whole_lines) {
+/// 0.887 / 0.884.  With C (beta = 1, s30f) 1000^3 0.862 against k13's
+/// 0.779.  Not where only A's rows straddle (1024 x 1024 x 1000: 0.909
+/// against k15's 0.947: the cluster shares B, not A), nor past one wave
+/// (1000 x 2000 x 1000, 128 pairs: 0.750 against 0.849; 2112 x 512 x 1000,
+/// 66 pairs: 0.673, two waves of clusters on this H100, against 0.930 at
+/// 2048 x 512 x 1000, 64 pairs: s30d).
+/// C++ example: k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, false) == true (64 pairs).
+constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning& t, bool b_rows_whole_lines) {
   using namespace plan_detail;
-  if (beta != 0.0f || b_rows_whole_lines || t.swap_ab == SwapAB::on || m <= 64) return false;
+  if (b_rows_whole_lines || t.swap_ab == SwapAB::on || m <= 64) return false;
   const index_t pairs = ceil_div(ceil_div(m, 64), 2) * ceil_div(n, 128);
   return pairs <= static_cast<index_t>(sms / 2 - 2);
 }

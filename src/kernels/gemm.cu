@@ -543,9 +543,9 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   }
   // Rule 13: k14 on 64 x 128 tiles in clusters sharing B, where B's rows
   // straddle lines and the pairs fit one wave (no epilogue: k14 has no fused
-  // instance; beta = 0: measured there).
+  // instance).
   if (!fused && args.batch == 1 && untuned &&
-      k14_straddle_for(args.m, args.n, sms, plan.tuning, args.beta, rows_whole_lines(args.ldb))) {
+      k14_straddle_for(args.m, args.n, sms, plan.tuning, rows_whole_lines(args.ldb))) {
     plan.impl = GemmImpl::k14_cluster_multicast;
     plan.tuning = GemmTuning{128, 1, SwapAB::off, plan.tuning.raster_group, GemmJit::off, 64};
     plan.why = "k14 tile 64x128 cluster 2x1 (B rows straddle lines)";
