@@ -97,6 +97,25 @@ TEST(GemmApi, GridLimitsAreUnsupportedAndNamed) {
   }
 }
 
+// k13's work units and k14's tile pairs are counted in 32 bits in the
+// kernels (SplitKScheduler; PersistentScheduler<..., unsigned>): a grid past
+// 2^31 - 2^20 of them is refused by name, before any CUDA call.
+TEST(GemmApi, ThirtyTwoBitSchedulersRefuseHugeGrids) {
+  GemmArgs g = valid_args();
+  g.m = index_t{1} << 26, g.n = index_t{1} << 26;  // 2^20 x 2^20 tiles of 64 x 64
+  g.ldb = g.n, g.ldd = g.n;
+  g.c = nullptr, g.beta = 0.0f;
+  for (GemmImpl impl : {GemmImpl::k13_wgmma_in_flight, GemmImpl::k14_cluster_multicast}) {
+    const Status s = gemm_check(impl, g);
+    if (is_placeholder(s)) continue;
+    EXPECT_EQ(s.code, Status::unsupported) << name(impl) << ": " << s.message;
+    EXPECT_NE(s.message.find("2^31 - 2^20"), std::string::npos) << name(impl) << ": " << s.message;
+  }
+  g.m = 4096, g.n = 4096, g.ldb = g.n, g.ldd = g.n;  // the same call at an ordinary size passes
+  EXPECT_TRUE(gemm_check(GemmImpl::k14_cluster_multicast, g).is_ok())
+      << gemm_check(GemmImpl::k14_cluster_multicast, g).message;
+}
+
 TEST(GemmApi, EachInvalidRuleIsInvalidArgument) {
   GemmArgs g = valid_args();
   g.a = nullptr;
