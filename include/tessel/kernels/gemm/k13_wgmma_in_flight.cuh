@@ -266,30 +266,34 @@ struct TileEpilogue {
   int bar = kConsumerBarrier;  // the named barrier of the X::TM::kThreads threads that run this epilogue
   static constexpr int kThreadsOf = X::TM::kThreads;  // k13: both consumer warpgroups; k15: one
 
-  /// Before unit u's main loop: a fused instance stages the unit's bias
-  /// slice, and a call with C (beta != 0) asks L2 for C's tile.  The loads'
-  /// latency then hides behind the main loop, and every consumer thread has
-  /// left the previous tile's epilogue.  Without the prefetch the epilogue's
-  /// C loads waited for DRAM after the last batch (session 30).
+  /// A fused instance: stages unit u's bias slice (before its main loop: the
+  /// loads' latency then hides behind the first TMA loads, and every
+  /// consumer thread has left the previous tile's epilogue).
   __device__ void prepare(blocks::TileCoord tile, int t) const {
-    if constexpr (X::kTmaStore)
-      if (p.beta != 0.0f && !transposed) prefetch_c(tile, t);
     if constexpr (X::kFused && stages_bias<typename X::Epi>())
       stage_bias<X::kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kThreadsOf);
   }
 
-  /// C's tile into L2 ahead of the epilogue's loads (TmaStoreEpilogue::prefetch_c).
+  /// A call with C (beta != 0): asks L2 for unit u's C tile before the
+  /// unit's main loop (TmaStoreEpilogue::prefetch_c), so that the
+  /// epilogue's loads of C find it there.  Without it they waited for DRAM
+  /// after the last batch (session 30).  Called by k13's and k14's kernels
+  /// (k15 reads no C); not compiled into the 128 x 192 instance, where it
+  /// left a 4-byte spill, nor where D is written transposed.
   __device__ void prefetch_c(blocks::TileCoord tile, int t) const {
-    switch (p.cd_type) {
-      case DType::bf16:
-        X::template Epilogue<__nv_bfloat16>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
-        break;
-      case DType::f16:
-        X::template Epilogue<__half>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
-        break;
-      case DType::f32:
-        X::template Epilogue<float>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
-        break;
+    if constexpr (X::kTmaStore && X::kBN != 192) {
+      if (p.beta == 0.0f || transposed) return;
+      switch (p.cd_type) {
+        case DType::bf16:
+          X::template Epilogue<__nv_bfloat16>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
+          break;
+        case DType::f16:
+          X::template Epilogue<__half>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
+          break;
+        case DType::f32:
+          X::template Epilogue<float>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
+          break;
+      }
     }
   }
 
@@ -508,6 +512,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   for (blocks::WorkUnit u; scheduler.next(u);) {
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
     epilogue.prepare(u.tile, t);
+    epilogue.prefetch_c(u.tile, t);
     for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
       pipe.consumer_wait(read);
       const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)

@@ -186,8 +186,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     typename Pipeline::State read;
     for (blocks::TileCoord pair; scheduler.next(pair);) {
       const blocks::TileCoord tile = X::tile_of(pair, rank);
-      epilogue.prepare(tile, t);  // C's tile into L2 (beta != 0)
-      typename X::FragC acc;      // (BN/2,1,1) f32: 64 x BN per warpgroup
+      epilogue.prefetch_c(tile, t);  // C's tile into L2 (beta != 0)
+      typename X::FragC acc;         // (BN/2,1,1) f32: 64 x BN per warpgroup
       for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
         pipe.consumer_wait(read);
         const auto tCdA =
