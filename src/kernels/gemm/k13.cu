@@ -104,7 +104,7 @@ Status check_k13(const GemmArgs& a) {
   const index_t tiles = runs_swapped(a) ? ceil_div(a.n, index_t{64}) * ceil_div(a.m, index_t{16})
                                         : ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{64});
   const index_t units = tiles * (a.tuning.splits == 0 ? 16 : a.tuning.splits);
-  if (units > 0x7FFFFFFF - (index_t{1} << 20) || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
+  if (units > tma::kMaxScheduledUnits || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
     return Status::failure(Status::unsupported,
                            "k13: more than 2^31 - 2^20 work units (tiles of 128 x 64, or 64 x 16 swapped, times "
                            "splits) or 2^31 k-tiles");

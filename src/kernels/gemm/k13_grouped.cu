@@ -19,15 +19,14 @@ bool operands_ready(const GemmArgs& a) {
   return a.ab_type != DType::f32;
 }
 
-/// Work units (tiles of 128 x 128, the narrower width, times batches) count
-/// in 31 bits with room for a grid's stride past the last.
-constexpr index_t kMaxUnits = 0x7FFFFFFF - (index_t{1} << 20);
+/// Work units: tiles of 128 x 128 (the narrower width) times batches.
 index_t units_of(const GemmArgs& a) { return ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{128}) * a.batch; }
 
 /// A batch (batch > 1) that one launch of a batched kernel (k13's or k15's)
 /// can take: its operands TMA-ready, its units and k-tiles in 31 bits.
 bool batch_fits_one_launch(const GemmArgs& a) {
-  return a.batch > 1 && operands_ready(a) && units_of(a) <= kMaxUnits && ceil_div(a.k, index_t{64}) <= 0x7FFFFFFF;
+  return a.batch > 1 && operands_ready(a) && units_of(a) <= tma::kMaxScheduledUnits &&
+         ceil_div(a.k, index_t{64}) <= 0x7FFFFFFF;
 }
 
 }  // namespace
@@ -63,7 +62,7 @@ bool k13_grouped_applies(const GemmArgs* problems, int count) {
     if (!operands_ready(problems[g])) return false;
     units += units_of(problems[g]);
   }
-  return units <= kMaxUnits;
+  return units <= tma::kMaxScheduledUnits;
 }
 
 Status launch_k13_grouped(const GemmArgs* problems, int count, int tile_n, cudaStream_t stream) {

@@ -25,7 +25,7 @@ Status check_k14(const GemmArgs& a) {
   // The scheduler counts tile pairs in 32 bits (k14::Scheduler): the most
   // tiles (128 x 64, or 64 x 128), with room for a grid's stride past the last.
   const index_t tiles = ceil_div(a.m, index_t{64}) * ceil_div(a.n, index_t{64});
-  if (tiles > 0x7FFFFFFF - (index_t{1} << 20))
+  if (tiles > tma::kMaxScheduledUnits)
     return Status::failure(Status::unsupported, "k14: more than 2^31 - 2^20 tiles of 64 x 64");
   return tma::check(a, "k14");
 }

@@ -46,7 +46,7 @@ Status check_k15(const GemmArgs& a) {
                            "k15: beta must be 0 (k15 does not read C: beside a warpgroup's 128 accumulators the "
                            "reads of C spill; k13 and auto serve beta != 0)");
   const index_t tiles = ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{128});
-  if (tiles > 0x7FFFFFFF - (index_t{1} << 20) || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
+  if (tiles > tma::kMaxScheduledUnits || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
     return Status::failure(Status::unsupported, "k15: more than 2^31 - 2^20 tiles of 128 x 128 or 2^31 k-tiles");
   return tma::check(a, "k15");
 }

@@ -23,6 +23,12 @@ namespace tessel::gemm_launch::tma {
 
 namespace ws = gemm_kernels::warp_specialized;
 
+/// The most work units (or tiles, or tile pairs) a persistent kernel's
+/// 32-bit scheduler counts: 31 bits, with room for a grid's stride past the
+/// last (blocks::SplitKScheduler, k14's PersistentScheduler<..., unsigned>,
+/// the grouped schedulers).  The launchers refuse larger grids by name.
+inline constexpr index_t kMaxScheduledUnits = 0x7FFFFFFF - (index_t{1} << 20);
+
 /// TMA needs a 16-byte aligned base and 16-byte multiples between rows.
 inline bool tma_ready(const void* p, index_t ld, int elem_bytes) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
