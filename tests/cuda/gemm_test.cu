@@ -1632,7 +1632,7 @@ INSTANTIATE_TEST_SUITE_P(K14Tuning, Gemm,
                                            StepParam{GemmImpl::k14_cluster_multicast,
                                                      {128, 1, SwapAB::plan, 0, GemmJit::off, 64}}),
                          param_name);
-// The swap of A and B (D^T = B^T A^T, D written transposed from registers)
+// The swap of A and B (D^T = B^T A^T: D TMA-stored as its rows at beta = 0, else written transposed from registers)
 // forced on every shape, M > 64 included: each swapped width the plan can
 // choose (16, 32, 64), without a split and with two ranges (the partials of
 // the kernel's (N, M) tiles), and rule 3's other counts, 3 and 4.  The plan's own swaps run in Plan (M <= 64).

@@ -14,7 +14,8 @@
 //   slot 11 consumer thread 0, before its first full-barrier wait (its setup done)
 //   slot 12 consumer thread 0, every store of the tile issued (before finish)
 // Recorded for the 4th launch since the program started, printed by dump(),
-// which the patched launchers run after each launch (it prints once):
+// which the patched launchers run once, after their 6th launch (session 31;
+// it ran after every launch before, inside the bench's timed region):
 //   TL <cta> <smid> <globaltimer at entry, ns> <slot1-slot0> ... <slot5-slot0> <slot8-slot0> ... <slot12-slot0>
 // (SM cycles)
 #pragma once

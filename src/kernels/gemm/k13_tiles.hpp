@@ -67,9 +67,12 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
     CUtensorMap map_a, map_b;
     if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k13"); !s) return s;
     CUtensorMap map_d{};
-    bool tma_store = false;  // D^T is written from registers (no map of D)
+    bool tma_store = false;  // no map: D is written from registers
     if constexpr (Cfg::kTmaStore)
       if (!transposed) tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
+    // D^T staged as D's rows and TMA-stored (beta = 0; with C the register epilogue reads C transposed).
+    if constexpr (Cfg::kTransposed)
+      if (transposed && g.beta == 0.0f) tma_store = tma::d_store_map<X::template EpilogueT>(g, map_d, "k13", true);
     const void* kernel = kernel_of.template operator()<T, MA, MB>();
     if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
     const index_t tiles = ceil_div(g.m, index_t{BM}) * ceil_div(g.n, index_t{BN});

@@ -103,13 +103,15 @@ Status operand_maps(const GemmArgs& a, CUtensorMap& map_a, CUtensorMap& map_b, c
 /// The TMA-store map of D for epilogue Epi<U> (U: D's element type): true
 /// when it is made; false when TMA cannot describe D (a row not made of whole
 /// 16-byte granules, a misaligned base, docs/hardware.md §10.2) and the
-/// register epilogue must write D.
+/// register epilogue must write D.  `transposed`: g is a swapped problem
+/// (g.m = N, g.n = M of D), whose D is (g.n, g.m) with rows of ldd.
 template <template <class> class Epi>
-bool d_store_map(const GemmArgs& g, CUtensorMap& map_d, const char* step) {
+bool d_store_map(const GemmArgs& g, CUtensorMap& map_d, const char* step, bool transposed = false) {
   if (!tma_ready(g.d, g.ldd, size_bytes(g.cd_type))) return false;
+  const index_t rows = transposed ? g.n : g.m, cols = transposed ? g.m : g.n;
   const auto one = [&]<class U>() {
-    return map_of<typename Epi<U>::Tma>(map_d, static_cast<const U*>(g.d), {g.m, g.n}, {g.ldd, index_t{1}}, "D", step,
-                                        TmaUse::store);
+    return map_of<typename Epi<U>::Tma>(map_d, static_cast<const U*>(g.d), {rows, cols}, {g.ldd, index_t{1}}, "D",
+                                        step, TmaUse::store);
   };
   const Status s = g.cd_type == DType::bf16  ? one.template operator()<__nv_bfloat16>()
                    : g.cd_type == DType::f16 ? one.template operator()<__half>()

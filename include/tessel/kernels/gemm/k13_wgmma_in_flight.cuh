@@ -27,9 +27,10 @@
 //   tile's 128 rows and M its BN = 16, 32 or 64 columns (wgmma's N).  At
 //   M = 16 unswapped, TMA zero-fills 112 of A's 128 box rows: each stage
 //   writes 32 KB of shared memory for 16 KB of B; swapped, a 128 x 16 stage
-//   is 18 KB and 12 of them fit.  C and D are then read and written
-//   transposed from registers (epilogue_registers_transposed): TMA stores
-//   leave in 128-byte row chunks, which a 16- or 32-wide tile does not have.
+//   is 18 KB and 12 of them fit.  D then leaves staged as D's rows (the
+//   tile's columns) by TMA stores (TmaStoreEpilogueTransposed); with C, or
+//   where TMA cannot describe D, C and D are read and written transposed
+//   from registers (epilogue_registers_transposed).
 // - 64-row tiles (Config's BM, compile time): one consumer warpgroup.
 //   Swapped (64 x 16, 32, 64): 64 rows of N, so that N = 8192 makes 128 CTAs
 //   without splitting K, whose partials, fence and counter cost 2-2.5 us a
@@ -96,8 +97,10 @@ struct Config {
   using Epi = RuntimeEpilogue;
   /// D through the TMA-store epilogue (unswapped problems; BN >= 64).
   static constexpr bool kTmaStore = BN >= 64;
-  /// D^T from registers (swapped problems; BN <= 64, the widths the plan
-  /// swaps with: wider tiles keep the program they were measured with).
+  /// D^T (swapped problems; BN <= 64, the widths the plan swaps with:
+  /// wider tiles keep the program they were measured with): staged as D's
+  /// rows and TMA-stored (TmaStoreEpilogueTransposed) at beta = 0 where TMA
+  /// can describe D, else from registers (epilogue_registers_transposed).
   /// Not in a fused instance: the plan does not swap with an epilogue.
   static constexpr bool kTransposed = BN <= 64 && !Fused;
   /// The kernel's parameters.
@@ -109,13 +112,20 @@ struct Config {
   using Mma = TiledMma<SM90_64xNx16_F32_SS<T, BN, OperandMajor::k, OperandMajor::k>, BM / 64, 1, 1>;  // layout-free
   template <class U>
   using Epilogue = TmaStoreEpilogue<U, Mma<__nv_bfloat16>, kBM, BN>;
+  template <class U>
+  using EpilogueT = TmaStoreEpilogueTransposed<U, Mma<__nv_bfloat16>, kBM, BN>;
+  /// The staging buffers: the larger of the two epilogues' needs, in the
+  /// widest output type.
   static constexpr int staging_bytes() {
+    int bytes = 0;
     if constexpr (kTmaStore) {
-      return Epilogue<__nv_bfloat16>::kSmemBytes > Epilogue<float>::kSmemBytes ? Epilogue<__nv_bfloat16>::kSmemBytes
-                                                                               : Epilogue<float>::kSmemBytes;
-    } else {
-      return 0;
+      bytes = Epilogue<__nv_bfloat16>::kSmemBytes > Epilogue<float>::kSmemBytes ? Epilogue<__nv_bfloat16>::kSmemBytes
+                                                                                : Epilogue<float>::kSmemBytes;
     }
+    if constexpr (kTransposed) {
+      if (EpilogueT<float>::kSmemBytes > bytes) bytes = EpilogueT<float>::kSmemBytes;
+    }
+    return bytes;
   }
   static constexpr int kStagingBytes = staging_bytes();
   static constexpr int kStageBytes = (kBM + BN) * kBK * 2;  // 16-bit operands
@@ -129,7 +139,12 @@ struct Config {
   /// measured (DRAM page locality is the guess).  Other widths fill shared memory.
   /// A 64-row tile keeps the same bytes of B in flight per CTA (8 stages of
   /// half the bytes) on its twice as many CTAs: 9 MB over 128 CTAs at M <= 32.
-  static constexpr int kMaxStages = BN <= 32 ? 4 * 128 / BM : 1 << 20;
+  /// The swapped 64 x 64 tile (M from 33 to 64) keeps 8 as well, not the 13
+  /// that fit: with 13, a k-tile took 616 SM cycles at 64 x 8192 x 8192
+  /// against 598 for the 8-stage tiles at M = 16 and at M = 128 (128 x 64,
+  /// unswapped), which keep 8.4 MB in flight over 128 CTAs (session 31's
+  /// timeline, docs/heuristics.md, rule 4b).
+  static constexpr int kMaxStages = BN <= 32 ? 4 * 128 / BM : BM == 64 && BN == 64 ? 8 : 1 << 20;
   static constexpr int kStagesThatFit = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
   static constexpr int kStages = kStagesThatFit < kMaxStages ? kStagesThatFit : kMaxStages;
   static_assert(kStages >= 2, "tessel: at least two stages");
@@ -170,6 +185,8 @@ struct Tiles {
   using Pipeline = blocks::TmaPipeline<kStages>;
   template <class U>
   using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN>;
+  template <class U>
+  using EpilogueT = TmaStoreEpilogueTransposed<U, TM, kBM, kBN>;
   static_assert(TM::kThreads == kConsumerThreads, "one TiledMMA thread per consumer thread");
   static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));
   static_assert(kStageBytes == Cfg::kStageBytes, "the stage count assumed 16-bit operands");
@@ -177,10 +194,10 @@ struct Tiles {
   struct SharedStorage {
     alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
     alignas(1024) T b[kStages][OpB::kElems];  // kStages x (BN,64)
-    union Staging {  // D's staging buffers, in the output type (a placeholder where D leaves from registers)
-      __nv_bfloat16 bf16[Cfg::kTmaStore ? Cfg::kStagingBytes / 2 : 2];
-      __half f16[Cfg::kTmaStore ? Cfg::kStagingBytes / 2 : 2];
-      float f32[Cfg::kTmaStore ? Cfg::kStagingBytes / 4 : 1];
+    union Staging {  // D's staging buffers, in the output type
+      __nv_bfloat16 bf16[Cfg::kStagingBytes / 2];
+      __half f16[Cfg::kStagingBytes / 2];
+      float f32[Cfg::kStagingBytes / 4];
     };
     alignas(1024) Staging d;
     blocks::PipelineStorage<kStages> pipe;
@@ -359,6 +376,21 @@ struct TileEpilogue {
   // stopped inlining it: 480 bytes of stack until this was forced).
   __device__ __forceinline__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
     if constexpr (X::kTransposed) {
+      if (transposed && map_d != nullptr && p.beta == 0.0f) {
+        // D^T staged as D's rows, TMA-stored (the launcher made D's map for it).
+        switch (p.cd_type) {
+          case DType::bf16:
+            X::template EpilogueT<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, bar);
+            break;
+          case DType::f16:
+            X::template EpilogueT<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, bar);
+            break;
+          case DType::f32:
+            X::template EpilogueT<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, bar);
+            break;
+        }
+        return;
+      }
       if (!X::kTmaStore || transposed) {
         // One element per store; a warp's store of one value writes 8
         // consecutive elements into each of 4 rows of D: fine for the few
@@ -384,8 +416,8 @@ struct TileEpilogue {
     }
   }
   __device__ void finish(int t) const {
-    if constexpr (X::kTmaStore)
-      if (map_d != nullptr) X::template Epilogue<float>::finish(t);
+    if constexpr (X::kTmaStore || X::kTransposed)
+      if (map_d != nullptr && t == 0) arch::sm90::bulk_wait_group_read<0>();  // TmaStoreEpilogue::finish's wait
   }
 };
 
@@ -444,7 +476,9 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
 /// `transposed`: `p` is the swapped problem (the launcher's): A is B, B is A,
 /// m and n are N and M, and the kernel's element (i, j) is D(j, i) at
 /// d[j * ldd + i] (C likewise).  Only Cfg::kTransposed configurations take
-/// it, and those without TMA stores (BN < 64) take nothing else.
+/// it, and those without the untransposed TMA-store epilogue (BN < 64) take
+/// nothing else.  `tma_store` with `transposed`: map_d is D's own map (rows
+/// M, columns N) for TmaStoreEpilogueTransposed (beta = 0).
 /// A fused configuration (Cfg::kFused) takes FusedParams<T> and is never
 /// transposed.
 template <class T, MajorA MA, MajorB MB, class Cfg>

@@ -329,4 +329,67 @@ struct TmaStoreEpilogue {
   }
 };
 
+/// The epilogue of a swapped problem's (BM,BN) tile: the kernel computed
+/// D^T = B^T A^T, so its accumulator (i, j) is D(j, i) and the tile's BN
+/// columns are BN rows of D.  The values are staged as D's rows (chunk q:
+/// BN rows of D by 128 bytes of its columns, tile rows [q * kChunkRows,
+/// +kChunkRows)), swizzled as TMA reads them, and leave by one TMA store per
+/// chunk through D's own map (rows M, columns N: the launcher's
+/// d_store_map with `transposed`).  beta = 0 only: C would be read
+/// transposed, one scattered load per value, which stays with
+/// epilogue_registers_transposed.
+///
+/// Why: the register epilogue stores one element per instruction (a warp
+/// writes 16 bytes into each of 4 rows of D), and at M = 64 its stores took
+/// 3060 SM cycles per CTA against 1050 for the TMA-store epilogue of the
+/// unswapped 128 x 64 tile (session 31's timeline, docs/heuristics.md,
+/// rule 4b); here each value is one 2- or 4-byte store into shared memory,
+/// a warp's 32 lanes writing 4 rows of 16 contiguous bytes that the swizzle
+/// puts in 4 different bank groups (no conflicts), and TMA writes whole
+/// 128-byte rows of D.
+template <class U, class TM, int BM, int BN>
+struct TmaStoreEpilogueTransposed {
+  static constexpr int kChunkRows = 128 / static_cast<int>(sizeof(U));  // tile rows per chunk: 128 bytes of a row of D
+  static_assert(BM % kChunkRows == 0, "tessel: the tile's rows leave in whole 128-byte chunks of D's rows");
+  static constexpr int kChunks = BM / kChunkRows;
+  static constexpr int kBufElems = BN * kChunkRows;
+  static constexpr int kSmemBytes = kChunks * kBufElems * static_cast<int>(sizeof(U));  // BM x BN values
+  static constexpr Swizzle kSwizzle{3, sizeof(U) == 2 ? 3 : 2, 3};  // TmaStoreEpilogue's, as TMA writes it
+  /// One chunk, (BN, kChunkRows) of D (rows of 128 bytes, swizzled), one TMA box.
+  using Tma = TmaTile<U, make_shape(BN, kChunkRows),
+                      SwizzledLayout{kSwizzle, make_layout(make_shape(BN, kChunkRows), LayoutRight{})}>;
+  /// Tile element (i, j) -> staging element: chunk i / kChunkRows, its row j,
+  /// column i % kChunkRows.  Example (bf16, BM = 64, BN = 64): ((64,1),64):((1,4096),64).
+  static constexpr Layout kStage = make_layout(make_shape(make_shape(kChunkRows, kChunks), BN),
+                                               make_stride(make_stride(1, kBufElems), kChunkRows));
+  static_assert(kBufElems * static_cast<int>(sizeof(U)) % 1024 == 0,
+                "tessel: each chunk's buffer starts on a 1024-byte boundary (the swizzle's period)");
+
+  /// D's tile (tile_m, tile_n) of the swapped problem `p` (D(j, i) =
+  /// alpha * acc(i, j); p.beta must be 0).  Every thread of TM calls it (named
+  /// barrier `bar`); thread 0 issues the TMA stores.  `stage` is kSmemBytes
+  /// of 1024-byte aligned shared memory.  Call TmaStoreEpilogue::finish's
+  /// wait (bulk_wait_group_read<0>) before the kernel exits.
+  template <class T, class Frag>
+  __device__ static void apply(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m, index_t tile_n,
+                               const Frag& acc, U* stage, int t, int bar) {
+    const auto tCsD =
+        TM{}.get_slice(t).partition_C(make_smem_tensor<SwizzledLayout{kSwizzle, kStage}>(stage));  // staging
+    const bool issuer = t == 0;
+    // The previous tile's stores (issued a whole main loop ago) have read the buffers.
+    if (issuer) arch::sm90::bulk_wait_group_read<0>();
+    arch::named_barrier_sync(bar, TM::kThreads);
+    TESSEL_UNROLL
+    for (int v = 0; v < Frag::kValues; ++v) *tCsD.addr(v) = detail::from_float<U>(p.alpha * *acc.addr(v));
+    arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
+    arch::named_barrier_sync(bar, TM::kThreads);
+    if (issuer) {
+      TESSEL_UNROLL
+      for (int q = 0; q < kChunks; ++q)
+        Tma::store(map_d, stage + q * kBufElems, tile_n, tile_m * kChunks + q);  // D's rows of tile n, columns chunk q
+      arch::sm90::bulk_commit_group();
+    }
+  }
+};
+
 }  // namespace tessel::gemm_kernels
