@@ -110,8 +110,8 @@ bool d_store_map(const GemmArgs& g, CUtensorMap& map_d, const char* step, bool t
   if (!tma_ready(g.d, g.ldd, size_bytes(g.cd_type))) return false;
   const index_t rows = transposed ? g.n : g.m, cols = transposed ? g.m : g.n;
   const auto one = [&]<class U>() {
-    return map_of<typename Epi<U>::Tma>(map_d, static_cast<const U*>(g.d), {rows, cols}, {g.ldd, index_t{1}}, "D",
-                                        step, TmaUse::store);
+    return map_of<typename Epi<U>::Tma>(map_d, static_cast<const U*>(g.d), {rows, cols}, {g.ldd, index_t{1}}, "D", step,
+                                        TmaUse::store);
   };
   const Status s = g.cd_type == DType::bf16  ? one.template operator()<__nv_bfloat16>()
                    : g.cd_type == DType::f16 ? one.template operator()<__half>()

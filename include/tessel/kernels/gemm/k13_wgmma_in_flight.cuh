@@ -194,7 +194,7 @@ struct Tiles {
   struct SharedStorage {
     alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
     alignas(1024) T b[kStages][OpB::kElems];  // kStages x (BN,64)
-    union Staging {  // D's staging buffers, in the output type
+    union Staging {                           // D's staging buffers, in the output type
       __nv_bfloat16 bf16[Cfg::kStagingBytes / 2];
       __half f16[Cfg::kStagingBytes / 2];
       float f32[Cfg::kStagingBytes / 4];

@@ -360,8 +360,8 @@ struct TmaStoreEpilogueTransposed {
                       SwizzledLayout{kSwizzle, make_layout(make_shape(BN, kChunkRows), LayoutRight{})}>;
   /// Tile element (i, j) -> staging element: chunk i / kChunkRows, its row j,
   /// column i % kChunkRows.  Example (bf16, BM = 64, BN = 64): ((64,1),64):((1,4096),64).
-  static constexpr Layout kStage = make_layout(make_shape(make_shape(kChunkRows, kChunks), BN),
-                                               make_stride(make_stride(1, kBufElems), kChunkRows));
+  static constexpr Layout kStage =
+      make_layout(make_shape(make_shape(kChunkRows, kChunks), BN), make_stride(make_stride(1, kBufElems), kChunkRows));
   static_assert(kBufElems * static_cast<int>(sizeof(U)) % 1024 == 0,
                 "tessel: each chunk's buffer starts on a 1024-byte boundary (the swizzle's period)");
 
