@@ -138,14 +138,22 @@ struct TmaStoreEpilogue {
         // the compiler cannot tell apart from C (both through generic
         // pointers), so the loads ran one latency at a time: 1000^3 with
         // beta = 1 took twice the time of beta = 0 (session 30).
-        CPair c[kChunkPairs];
+        // Indexed by value pair (v / 2), not by the pair's rank in the
+        // chunk: only this chunk's entries are ever live, so the registers
+        // are the same, and nvcc need not fold a search for each pair's
+        // value index (that search, pair_value, took cicc 224 s for k11's
+        // eight mma.sync instances, whose threads hold 128 values each).
+        CPair c[kValues / 2];
         TESSEL_UNROLL
-        for (int i = 0; i < kChunkPairs; ++i) c[i] = c_pair(p, tile_m, tile_n, tCcD, pair_value(q, i));
+        for (int v = 0; v < kValues; v += 2) {
+          if (chunk_of(v) != q) continue;
+          c[v / 2] = c_pair(p, tile_m, tile_n, tCcD, v);
+        }
         TESSEL_UNROLL
-        for (int i = 0; i < kChunkPairs; ++i) {
-          const int v = pair_value(q, i);
+        for (int v = 0; v < kValues; v += 2) {
+          if (chunk_of(v) != q) continue;
           float c0 = 0.0f, c1 = 0.0f;
-          unpack_c(c[i], c0, c1);
+          unpack_c(c[v / 2], c0, c1);
           stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c0, p.alpha * *acc.addr(v + 1) + p.beta * c1);
         }
       } else {
