@@ -786,29 +786,3 @@ static_assert(size(make_layout(make_shape(65536, 65536, 65536), make_stride(1, 6
 static_assert(composition(make_layout(make_int(index_t{1} << 62), make_int(2)),
                           make_layout(make_int(2), make_int(index_t{1} << 62)))
                   .code() == Errc::value_range);
-
-// ============================================================ static_for (core/static_for.hpp)
-
-namespace {
-/// The indices static_for visits, in its order: 0 .. N-1 as decimal digits.
-template <int N>
-constexpr long static_for_order() {
-  long digits = 0;
-  tessel::static_for<N>([&]<int I>() { digits = digits * 10 + I; });
-  return digits;
-}
-/// The index is a constant in the body: usable in a constexpr and in
-/// `if constexpr` (the TMA-store epilogue's use: a chunk's value pairs).
-constexpr int static_for_even_squares() {
-  int s = 0;
-  tessel::static_for<9>([&]<int I>() {
-    constexpr int square = I * I;
-    if constexpr (I % 2 == 0) s += square;
-  });
-  return s;
-}
-}  // namespace
-static_assert(static_for_order<0>() == 0);
-static_assert(static_for_order<1>() == 0);
-static_assert(static_for_order<6>() == 12345);
-static_assert(static_for_even_squares() == 0 + 4 + 16 + 36 + 64);

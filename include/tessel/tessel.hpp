@@ -7,7 +7,6 @@
 #include "tessel/core/integer.hpp"
 #include "tessel/core/layout.hpp"
 #include "tessel/core/print.hpp"
-#include "tessel/core/static_for.hpp"
 #include "tessel/core/static_layout.hpp"
 #include "tessel/core/status.hpp"
 #include "tessel/core/swizzle.hpp"

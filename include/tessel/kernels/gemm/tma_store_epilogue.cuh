@@ -36,7 +36,6 @@
 #include "tessel/arch/sm90.hpp"
 #include "tessel/atom/copy_sm90.hpp"
 #include "tessel/core/pack.hpp"
-#include "tessel/core/static_for.hpp"
 #include "tessel/kernels/gemm/common.cuh"
 
 namespace tessel::gemm_kernels {
@@ -139,25 +138,16 @@ struct TmaStoreEpilogue {
         // the compiler cannot tell apart from C (both through generic
         // pointers), so the loads ran one latency at a time: 1000^3 with
         // beta = 1 took twice the time of beta = 0 (session 30).
-        // Chunk Q's pairs by static_for, each pair's value index a
-        // constant from the front end (pair_value in a constexpr): as a
-        // call in the unrolled loop, nvcc folded that search at every copy,
-        // which took k13's 128 x 256 unit 160 s of CPU and k11's 330 s
-        // (session 31).  `Q != q` folds once q is unrolled.
-        static_for<kChunks>([&]<int Q>() {
-          if (Q != q) return;
-          CPair c[kChunkPairs];
-          static_for<kChunkPairs>([&]<int I>() {
-            constexpr int v = pair_value(Q, I);
-            c[I] = c_pair(p, tile_m, tile_n, tCcD, v);
-          });
-          static_for<kChunkPairs>([&]<int I>() {
-            constexpr int v = pair_value(Q, I);
-            float c0 = 0.0f, c1 = 0.0f;
-            unpack_c(c[I], c0, c1);
-            stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c0, p.alpha * *acc.addr(v + 1) + p.beta * c1);
-          });
-        });
+        CPair c[kChunkPairs];
+        TESSEL_UNROLL
+        for (int i = 0; i < kChunkPairs; ++i) c[i] = c_pair(p, tile_m, tile_n, tCcD, pair_value(q, i));
+        TESSEL_UNROLL
+        for (int i = 0; i < kChunkPairs; ++i) {
+          const int v = pair_value(q, i);
+          float c0 = 0.0f, c1 = 0.0f;
+          unpack_c(c[i], c0, c1);
+          stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c0, p.alpha * *acc.addr(v + 1) + p.beta * c1);
+        }
       } else {
         TESSEL_UNROLL
         for (int v = 0; v < kValues; v += 2) {
