@@ -21,6 +21,34 @@
 
 namespace tessel::gemm_launch {
 
+#if defined(TESSEL_LADDER_ONE_INSTANCE) && !defined(TESSEL_GEMM_ONE_INSTANCE)
+// A teaching step of the ladder (one that `auto` never picks and no other
+// step falls back to) built with TESSEL_LADDER_INSTANCES=one: one
+// instantiation, bf16 with A:k, B:n (fp32 steps: A:m, B:n), and a status for
+// every other call.  scripts/test.sh builds so where no GPU is present, where
+// the kernels are compile checks and SASS checks only; docs/design.md
+// ("The teaching ladder's instance set").  The functions live in an unnamed
+// namespace: the other translation units' with_types are another function.
+namespace {
+inline Status ladder_instance_missing(const char* built) {
+  return Status::failure(Status::unsupported,
+                         std::string("this teaching step of the ladder was built for ") + built +
+                             " only (TESSEL_LADDER_INSTANCES=one); configure with -DTESSEL_LADDER_INSTANCES=all "
+                             "for the other input types and layouts");
+}
+template <class F>
+Status with_types(const GemmArgs& a, F&& f) {
+  if (a.ab_type != DType::bf16 || a.layout.a != MajorA::k || a.layout.b != MajorB::n)
+    return ladder_instance_missing("bf16 with A:k, B:n");
+  return f.template operator()<__nv_bfloat16, MajorA::k, MajorB::n>();
+}
+template <class F>
+Status with_fp32_layouts(const GemmArgs& a, F&& f) {
+  if (a.layout.a != MajorA::m || a.layout.b != MajorB::n) return ladder_instance_missing("fp32 with A:m, B:n");
+  return f.template operator()<MajorA::m, MajorB::n>();
+}
+}  // namespace
+#else
 /// Calls `f.template operator()<T, MA, MB>()` with T the input element type
 /// (__nv_bfloat16 for bf16, __half for fp16) and MA, MB the layout of `a`, as
 /// compile-time arguments, and returns its Status.  Only called after the
@@ -69,6 +97,7 @@ Status with_fp32_layouts(const GemmArgs& a, F&& f) {
   return f.template operator()<MajorA::m, MajorB::k>();
 #endif
 }
+#endif
 
 /// The 2-D grid of a kernel with one CTA per (tile_m x tile_n) tile of D:
 /// x runs along N, y along M.
