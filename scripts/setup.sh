@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 export PATH="$PATH:/usr/local/cuda/bin"
 preset=$(bash scripts/preset.sh)
-cmake --preset "$preset" >/dev/null
+# The ladder's teaching steps in every layout where a GPU runs them, one
+# instance each elsewhere (scripts/ladder.sh).
+cmake --preset "$preset" -DTESSEL_LADDER_INSTANCES="$(bash scripts/ladder.sh)" >/dev/null
 cmake --build --preset "$preset"
 bin="build/$preset/tessel"
 echo

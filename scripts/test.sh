@@ -10,15 +10,11 @@ echo "tessel: preset $preset"
 # Where no GPU is present the kernels are compile checks and SASS checks only:
 # the ladder's teaching steps (never picked by `auto`) are then built for one
 # input type and layout each, every kernel `auto` can pick in full
-# (TESSEL_LADDER_INSTANCES, docs/design.md).  On a GPU all are built and tested.
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-  gpu=1 ladder=all
-else
-  gpu=0 ladder=one
-fi
+# (scripts/ladder.sh, docs/design.md).  On a GPU all are built and tested.
+ladder=$(bash scripts/ladder.sh)
 cmake --preset "$preset" -DTESSEL_LADDER_INSTANCES="$ladder" >/dev/null
 cmake --build --preset "$preset"
-if [ "$gpu" = 0 ]; then
+if [ "$ladder" = one ]; then
   echo "tessel: no GPU on this machine: the GPU tests (LayoutGpu.*) report Skipped; run them on a GPU machine"
   if [ "$preset" = sm90a ]; then
     echo "tessel: the ladder's teaching steps (k01-k07, k09-k12, f01-f06, f09) were built for one input type and layout each"

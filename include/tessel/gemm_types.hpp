@@ -248,6 +248,36 @@ constexpr bool is_fp32_step(GemmImpl g) {
     if (f == g) return true;
   return false;
 }
+/// The ladder's teaching steps: those `auto` never picks and no other step
+/// falls back to (k08 is the TMA steps' and non-sm_90 devices' fallback, f08
+/// f10's and f11's; f07, f10-f12 are the fp32 plan's).  A build configured
+/// with TESSEL_LADDER_INSTANCES=one (scripts/test.sh without a GPU) holds one
+/// instance of each: bf16 with A:k, B:n, or fp32 with A:m, B:n
+/// (CMakeLists.txt keeps the same list of translation units).
+inline constexpr GemmImpl kTeachingGemmImpls[] = {GemmImpl::k01_naive,
+                                                  GemmImpl::k02_smem_fma,
+                                                  GemmImpl::k03_smem_padded,
+                                                  GemmImpl::k04_mma_sync,
+                                                  GemmImpl::k05_double_buffer,
+                                                  GemmImpl::k06_grouped_raster,
+                                                  GemmImpl::k07_three_stages,
+                                                  GemmImpl::k09_tma_mbarriers,
+                                                  GemmImpl::k10_persistent_warpgroup,
+                                                  GemmImpl::k11_tma_store_epilogue,
+                                                  GemmImpl::k12_wgmma,
+                                                  GemmImpl::f01_naive,
+                                                  GemmImpl::f02_smem_fma,
+                                                  GemmImpl::f03_smem_padded,
+                                                  GemmImpl::f04_double_buffer,
+                                                  GemmImpl::f05_warp_tiling,
+                                                  GemmImpl::f06_vector_smem,
+                                                  GemmImpl::f09_spread_copies};
+/// Is `g` one of the ladder's teaching steps?
+constexpr bool is_teaching_step(GemmImpl g) {
+  for (GemmImpl f : kTeachingGemmImpls)
+    if (f == g) return true;
+  return false;
+}
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 

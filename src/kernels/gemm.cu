@@ -198,6 +198,28 @@ Status check_types(GemmImpl impl, const GemmArgs& g) {
   return Status::success();
 }
 
+/// `unsupported` for a teaching step's call outside the one instance that a
+/// TESSEL_LADDER_INSTANCES=one build holds (src/kernels/gemm/dispatch.hpp);
+/// success otherwise and in every `all` build.
+Status check_ladder_instance(GemmImpl impl, const GemmArgs& g) {
+#if defined(TESSEL_LADDER_BUILT_ONE)
+  if (!is_teaching_step(impl)) return Status::success();
+  const bool fp32 = is_fp32_step(impl);
+  const bool built = fp32 ? g.layout.a == MajorA::m && g.layout.b == MajorB::n
+                          : g.ab_type == DType::bf16 && g.layout.a == MajorA::k && g.layout.b == MajorB::n;
+  if (built) return Status::success();
+  return Status::failure(Status::unsupported,
+                         std::string(short_name(impl)) + ": this build holds the teaching step for " +
+                             (fp32 ? "fp32 with A:m, B:n" : "bf16 with A:k, B:n") +
+                             " only (TESSEL_LADDER_INSTANCES=one); configure with -DTESSEL_LADDER_INSTANCES=all "
+                             "for the other input types and layouts");
+#else
+  (void)impl;
+  (void)g;
+  return Status::success();
+#endif
+}
+
 /// What the plan needs of a device, read once per device: the attribute
 /// queries cost microseconds on every call otherwise, and a GEMM call's host
 /// path is on the critical path of short kernels.
@@ -249,8 +271,10 @@ Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
 Status gemm_check(GemmImpl impl, const GemmArgs& args) {
   if (Status s = check_common(args); !s) return s;
   if (Status s = check_epilogue(args, true); !s) return s;
-  if (impl != GemmImpl::automatic)
+  if (impl != GemmImpl::automatic) {
     if (Status s = check_types(impl, args); !s) return s;
+    if (Status s = check_ladder_instance(impl, args); !s) return s;
+  }
   using namespace gemm_launch;
   switch (impl) {
     case GemmImpl::k01_naive:

@@ -10,4 +10,7 @@ gtest_discover_tests(gemm_test DISCOVERY_TIMEOUT 60)
 
 add_executable(gemm_api_test gemm_api_test.cpp)
 target_link_libraries(gemm_api_test PRIVATE tessel::kernels GTest::gtest_main tessel_warnings)
+if(TESSEL_LADDER_INSTANCES STREQUAL "one")
+  target_compile_definitions(gemm_api_test PRIVATE TESSEL_LADDER_BUILT_ONE)  # the library's instance set
+endif()
 gtest_discover_tests(gemm_api_test DISCOVERY_TIMEOUT 60)
