@@ -29,7 +29,7 @@ bash scripts/format.sh --check
 bash scripts/examples_test.sh "build/$preset"
 # The Python package: wheel build and pytest (skips with a message without nanobind/scikit-build-core/pytest).
 bash scripts/python_test.sh "build/$preset/tessel"
-# The fuzzers under ASan+UBSan for a bounded time (TESSEL_FUZZ_SECONDS, default 90; 0 skips).
+# The fuzzers under ASan+UBSan for a bounded time (TESSEL_FUZZ_SECONDS, default 60; 0 skips).
 bash scripts/fuzz.sh
 # Two tests at a time (TESSEL_TEST_JOBS): the SASS checks' disassembly, the
 # CLI's, the draw and the JIT tests each keep one core busy at most,
