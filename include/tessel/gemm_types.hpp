@@ -242,12 +242,16 @@ inline constexpr GemmImpl kFp32GemmImpls[] = {
     GemmImpl::f04_double_buffer,   GemmImpl::f05_warp_tiling,      GemmImpl::f06_vector_smem,
     GemmImpl::f07_two_ctas_per_sm, GemmImpl::f08_thread_tile_16x8, GemmImpl::f09_spread_copies,
     GemmImpl::f10_tma_loads,       GemmImpl::f11_stream_k,         GemmImpl::f12_operand_copies};
-/// Is `g` a step of the fp32 ladder (fp32 A and B)?
-constexpr bool is_fp32_step(GemmImpl g) {
-  for (GemmImpl f : kFp32GemmImpls)
+namespace names_detail {
+template <std::size_t N>
+constexpr bool holds(const GemmImpl (&list)[N], GemmImpl g) {
+  for (GemmImpl f : list)
     if (f == g) return true;
   return false;
 }
+}  // namespace names_detail
+/// Is `g` a step of the fp32 ladder (fp32 A and B)?
+constexpr bool is_fp32_step(GemmImpl g) { return names_detail::holds(kFp32GemmImpls, g); }
 /// The ladder's teaching steps: those `auto` never picks and no other step
 /// falls back to (k08 is the TMA steps' and non-sm_90 devices' fallback, f08
 /// f10's and f11's; f07, f10-f12 are the fp32 plan's).  A build configured
@@ -273,10 +277,11 @@ inline constexpr GemmImpl kTeachingGemmImpls[] = {GemmImpl::k01_naive,
                                                   GemmImpl::f06_vector_smem,
                                                   GemmImpl::f09_spread_copies};
 /// Is `g` one of the ladder's teaching steps?
-constexpr bool is_teaching_step(GemmImpl g) {
-  for (GemmImpl f : kTeachingGemmImpls)
-    if (f == g) return true;
-  return false;
+constexpr bool is_teaching_step(GemmImpl g) { return names_detail::holds(kTeachingGemmImpls, g); }
+/// Is (A and B's type, layout) the one instance of a teaching step that a
+/// TESSEL_LADDER_INSTANCES=one build holds?  `fp32`: a step of the fp32 ladder.
+constexpr bool is_one_instance_call(bool fp32, DType ab, GemmLayout l) {
+  return fp32 ? l.a == MajorA::m && l.b == MajorB::n : ab == DType::bf16 && l.a == MajorA::k && l.b == MajorB::n;
 }
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;

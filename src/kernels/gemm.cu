@@ -205,9 +205,7 @@ Status check_ladder_instance(GemmImpl impl, const GemmArgs& g) {
 #if defined(TESSEL_LADDER_BUILT_ONE)
   if (!is_teaching_step(impl)) return Status::success();
   const bool fp32 = is_fp32_step(impl);
-  const bool built = fp32 ? g.layout.a == MajorA::m && g.layout.b == MajorB::n
-                          : g.ab_type == DType::bf16 && g.layout.a == MajorA::k && g.layout.b == MajorB::n;
-  if (built) return Status::success();
+  if (is_one_instance_call(fp32, g.ab_type, g.layout)) return Status::success();
   return Status::failure(Status::unsupported,
                          std::string(short_name(impl)) + ": this build holds the teaching step for " +
                              (fp32 ? "fp32 with A:m, B:n" : "bf16 with A:k, B:n") +

@@ -25,7 +25,8 @@ namespace tessel::gemm_launch {
 // A teaching step of the ladder (one that `auto` never picks and no other
 // step falls back to) built with TESSEL_LADDER_INSTANCES=one: one
 // instantiation, bf16 with A:k, B:n (fp32 steps: A:m, B:n), and a status for
-// every other call.  scripts/test.sh builds so where no GPU is present, where
+// every other call (gemm_check refuses those first: this is the launchers'
+// guard against running the wrong instance).  scripts/test.sh builds so where no GPU is present, where
 // the kernels are compile checks and SASS checks only; docs/design.md
 // ("The teaching ladder's instance set").  The functions live in an unnamed
 // namespace: the other translation units' with_types are another function.
@@ -38,13 +39,12 @@ inline Status ladder_instance_missing(const char* built) {
 }
 template <class F>
 Status with_types(const GemmArgs& a, F&& f) {
-  if (a.ab_type != DType::bf16 || a.layout.a != MajorA::k || a.layout.b != MajorB::n)
-    return ladder_instance_missing("bf16 with A:k, B:n");
+  if (!is_one_instance_call(false, a.ab_type, a.layout)) return ladder_instance_missing("bf16 with A:k, B:n");
   return f.template operator()<__nv_bfloat16, MajorA::k, MajorB::n>();
 }
 template <class F>
 Status with_fp32_layouts(const GemmArgs& a, F&& f) {
-  if (a.layout.a != MajorA::m || a.layout.b != MajorB::n) return ladder_instance_missing("fp32 with A:m, B:n");
+  if (!is_one_instance_call(true, a.ab_type, a.layout)) return ladder_instance_missing("fp32 with A:m, B:n");
   return f.template operator()<MajorA::m, MajorB::n>();
 }
 }  // namespace
