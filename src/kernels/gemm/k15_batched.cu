@@ -12,7 +12,7 @@ namespace {
 /// k15's pingpong kernel over a k13::GroupSet, as launch_grouped_with takes it.
 struct BatchedFamily {
   template <class T, MajorA MA, MajorB MB>
-  using Tiles = gemm_kernels::k15::Tiles<T, MA, MB, gemm_kernels::k15::Config<false>>;
+  using Tiles = gemm_kernels::k15::Tiles<T, MA, MB, gemm_kernels::k15::BatchedConfig>;
   template <class T, MajorA MA, MajorB MB>
   static constexpr auto kernel() {
     return &gemm_kernels::k15::gemm_pingpong_grouped<T, MA, MB>;

@@ -35,11 +35,20 @@
 
 namespace tessel::gemm_kernels::k15 {
 
+/// The batched kernel's pipeline depth.  Its units are short (K = 128 is
+/// two k-tiles), so the depth sets how far the loads of later units run
+/// ahead of the stores of earlier ones.  Measured at 32 x 2048^2 x 128
+/// (H100, bench/results/s33/, docs/batched.md "Session 33"): 3 stages
+/// 118.2 us, 4 stages 116.2, 5 (all that fit, k15's own) 118.9; at
+/// 32 x 512^2 x 128 the three are within the runs' spread.
+inline constexpr int kBatchedStages = 4;
+using BatchedConfig = Config<false, kBatchedStages>;
+
 /// Launch with min(SMs, units) CTAs of kThreads and
-/// Tiles<T, MA, MB, Config<false>>::kSmemBytes; every problem beta = 0.
+/// Tiles<T, MA, MB, BatchedConfig>::kSmemBytes; every problem beta = 0.
 template <class T, MajorA MA, MajorB MB>
 __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __grid_constant__ k13::GroupSet<T> set) {
-  using X = Tiles<T, MA, MB, Config<false>>;
+  using X = Tiles<T, MA, MB, BatchedConfig>;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232

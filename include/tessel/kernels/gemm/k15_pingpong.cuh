@@ -53,11 +53,14 @@ inline constexpr int kFirstBarrier = 1;  // warpgroup w's named barrier is kFirs
 
 /// The tile (128 x 128 per consumer warpgroup) and what follows from it.
 /// `Fused`: the fused-epilogue instance (FusedParams, a bias slice per
-/// warpgroup), as k13::Config<BN, true>.
-template <bool Fused = false>
+/// warpgroup), as k13::Config<BN, true>.  `Stages`: the pipeline's depth;
+/// 0 fills the shared memory that the staging leaves (5 stages).
+template <bool Fused = false, int Stages = 0>
 struct Config {
+  static_assert(Stages == 0 || Stages >= 2, "tessel: a k15 pipeline has at least two stages");
   static constexpr int kBN = k15::kBN;
   static constexpr bool kFused = Fused;
+  static constexpr int kStages = Stages;
   static constexpr bool kTmaStore = true;     // D leaves through TMA stores (or the staged row stores)
   static constexpr bool kTransposed = false;  // never swapped
   using Epi = RuntimeEpilogue;
@@ -86,8 +89,12 @@ struct Tiles {
                                            : Epilogue<float>::kSmemBytes;                        // 32 KB
   static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));  // 32 KB
   static constexpr int kBiasBytes = Cfg::kFused ? kConsumerGroups * (kBM + kBN) * 4 : 0;
-  static constexpr int kStages = (kSmemLimit - kConsumerGroups * kStagingBytes - kBiasBytes - 1024) / kStageBytes;
-  static_assert(kStages >= 4, "tessel: k15 wants at least four stages");
+  static constexpr int kStagesThatFit =
+      (kSmemLimit - kConsumerGroups * kStagingBytes - kBiasBytes - 1024) / kStageBytes;
+  static constexpr int kStages = Cfg::kStages > 0 ? Cfg::kStages : kStagesThatFit;
+  static_assert(Cfg::kStages > 0 || kStages >= 4,
+                "tessel: k15 wants at least four stages where it fills shared memory");
+  static_assert(kStages <= kStagesThatFit, "tessel: k15's stages exceed its shared memory");
   using Pipeline = blocks::TmaPipeline<kStages>;
 
   struct SharedStorage {
