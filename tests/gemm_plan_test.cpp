@@ -337,6 +337,21 @@ TEST(GemmPlan, BatchedPingpongRule) {
 }
 static_assert(k15_batched_for(512, 512, 128, 32, 132, 0.0f));
 
+// Rule 11b: the batched kernel's raster runs along N (group 1) where one
+// batch has at least a 128 x 128 tile per SM, else rule 6's group 8.
+TEST(GemmPlan, BatchedRasterRule) {
+  EXPECT_EQ(batched_raster_group_for(2048, 2048, 132), 1);  // 256 tiles a batch
+  EXPECT_EQ(batched_raster_group_for(1024, 4096, 132), 1);  // 256, wide D
+  EXPECT_EQ(batched_raster_group_for(4096, 4096, 132), 1);  // 1024
+  EXPECT_EQ(batched_raster_group_for(2048, 1024, 132), 8);  // 128: under a tile per SM
+  EXPECT_EQ(batched_raster_group_for(1024, 1024, 132), 8);  // 64
+  EXPECT_EQ(batched_raster_group_for(512, 512, 132), 8);    // 16
+  EXPECT_EQ(batched_raster_group_for(1408, 1536, 132), 1);  // 11 x 12 = 132: exactly a tile per SM
+  EXPECT_EQ(batched_raster_group_for(1408, 1536, 133), 8);  // one short on a 133-SM part
+  EXPECT_EQ(batched_raster_group_for(1409, 1408, 132), 1);  // a partial tile row counts: 12 x 11
+}
+static_assert(batched_raster_group_for(2048, 2048, 132) == 1);
+
 // Rule 4: M <= 64 with N >= 128 swaps, with the smallest width of 16, 32, 64
 // that holds M and rule 3's splits of the swapped tiles (ceil(N/128) x 1).
 TEST(GemmPlan, SmallMSwaps) {

@@ -460,6 +460,23 @@ constexpr bool k15_batched_for(index_t m, index_t n, index_t k, index_t batch, i
   return pingpong_fits(batch * ceil_div(m, 128) * ceil_div(n, 128), flops, sms);
 }
 
+/// Rule 11b (the raster of rule 11's batches): tiles along N first (raster
+/// group 1) where one batch has at least a tile per SM, else rule 6's 8.
+/// Measured on an H100 (bench/results/s33/s33e, k15 batched at 4 stages,
+/// group 8 and 1 alternating twice, t_cublas / t): 8 x 4096^2 x 128 1.020
+/// -> 1.034, 32 x 1024 x 4096 x 128 0.967 -> 0.992, 32 x 2048^2 x 128 0.989
+/// -> 0.992 (each a batch of 1024, 256, 256 tiles); where a batch has fewer
+/// tiles than SMs group 1 was level or behind: 16 x 2048 x 1024 x 256 (128
+/// tiles) 0.981 -> 0.972, 64 x 1024^2 x 64 (64) 0.984 both, 32 x 512^2 x
+/// 128 (16) 0.965 -> 0.956.  Why the order matters where every tile of a
+/// batch is in flight at once with either group was not measured; the store
+/// pattern alone (bench/lab/store_pattern.cu) writes D 0.5 % faster along N.
+/// C++ example: batched_raster_group_for(2048, 2048, 132) == 1 (256 tiles a batch).
+constexpr int batched_raster_group_for(index_t m, index_t n, int sms) {
+  using namespace plan_detail;
+  return ceil_div(m, 128) * ceil_div(n, 128) >= static_cast<index_t>(sms) ? 1 : 8;
+}
+
 /// Rule 8 (batched and grouped: one width for the whole launch).  k13's
 /// batched and grouped kernel (k13_grouped.cuh) runs 128 x 256 or 128 x 128
 /// tiles, never split and never swapped; the width is rule 2's choice over

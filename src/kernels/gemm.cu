@@ -515,11 +515,14 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     // it serves the call in one launch (A's and B's rows and batch strides
     // TMA-readable); else rule 8's k13 below, as before.
     GemmArgs k15_args = args;
-    k15_args.tuning = GemmTuning{128, 1, SwapAB::off, asked.raster_group != 0 ? asked.raster_group : 8};
+    k15_args.tuning = GemmTuning{
+        128, 1, SwapAB::off,
+        asked.raster_group != 0 ? asked.raster_group : batched_raster_group_for(args.m, args.n, sms)};  // rule 11b
     if (gemm_launch::k15_batched_applies(k15_args)) {
       plan.impl = GemmImpl::k15_pingpong;
       plan.tuning = k15_args.tuning;
-      plan.why = "k15 batched pingpong 2x128x128 (" + std::to_string(args.batch) + " batches)";
+      plan.why = "k15 batched pingpong 2x128x128, raster group " + std::to_string(k15_args.tuning.raster_group) + " (" +
+                 std::to_string(args.batch) + " batches)";
       return plan;
     }
   }
