@@ -10,7 +10,7 @@ preset=$(bash scripts/preset.sh)
 # The ladder's teaching steps in every layout where a GPU runs them, one
 # instance each elsewhere (scripts/ladder.sh).
 cmake --preset "$preset" -DTESSEL_LADDER_INSTANCES="$(bash scripts/ladder.sh)" >/dev/null
-cmake --build --preset "$preset"
+cmake --build --preset "$preset" --parallel "$(bash scripts/jobs.sh)"  # scripts/jobs.sh: cores, memory
 bin="build/$preset/tessel"
 echo
 echo "== tessel layout calculator demo =="

@@ -13,7 +13,7 @@ echo "tessel: preset $preset"
 # (scripts/ladder.sh, docs/design.md).  On a GPU all are built and tested.
 ladder=$(bash scripts/ladder.sh)
 cmake --preset "$preset" -DTESSEL_LADDER_INSTANCES="$ladder" >/dev/null
-cmake --build --preset "$preset"
+cmake --build --preset "$preset" --parallel "$(bash scripts/jobs.sh)"  # scripts/jobs.sh: cores, memory
 if [ "$ladder" = one ]; then
   echo "tessel: no GPU on this machine: the GPU tests (LayoutGpu.*) report Skipped; run them on a GPU machine"
   if [ "$preset" = sm90a ]; then
