@@ -3,8 +3,9 @@
 // and reads 34 MB; cuBLASLt takes ~113 us for all of it (72-74 % of the DRAM
 // peak under ncu), k15's batched kernel ~116-120 us.  This program takes the
 // matrix products away and times the stores only, in k15's pattern and in
-// others, so that the store pattern's own ceiling is known before the kernel
-// is changed (docs/batched.md, session 33).
+// others, and then the stores with the loads of A and B (move_units below),
+// so that the data movement's own ceiling is known before the kernel is
+// changed (docs/batched.md, session 33).
 //
 // D is one tall row-major bf16 matrix (32 x 2048 rows, 2048 columns), cut
 // into 128 x 128 tiles (8192 units); 132 persistent CTAs take units
@@ -114,14 +115,17 @@ __global__ void __launch_bounds__(256, 1) store_units(const __grid_constant__ CU
   sm90::bulk_wait_group<0>();
 }
 
-// The data movement of k15's batched kernel without its math: a producer
-// thread TMA-loads each unit's two k-tiles of A (128 x 64 per k-tile) and B
-// (64 x 128 as two 64 x 64 boxes) into a ring of `stages` stages; issuer i
-// (thread 128 i) takes units i, i + 2, ... of its CTA: it waits for each
-// k-tile, spins `spin` cycles (the stand-in for the wgmmas and the
-// conversion), releases the stage and stores the unit's D as move_units'
-// chunks.  A: batch x 2048 rows x 128 (K contiguous), B: batch x 128 x 2048
-// (N contiguous), the bench's default layout A:k, B:n.
+// The data movement of k15's batched kernel without its math (move_units<NB,
+// S, UM, ISS>): units of UM x 128 (UM = 128: k15's; 256: cuBLASLt's tile); a
+// producer thread TMA-loads each unit's two k-tiles of A (64 x UM per
+// k-tile) and B (64 x 128 as two 64 x 64 boxes) into a ring of S stages;
+// with ISS = 2 issuer i (thread 128 i) takes units i, i + 2, ... of its CTA
+// and the two hand the ring over by k15's turn, with ISS = 1 thread 0 takes
+// them all.  An issuer waits for each k-tile, spins `spin` / 2 cycles (the
+// stand-in for the wgmmas and the conversion), releases the stage and
+// stores the unit's D as 128 x 64 chunks from NB staging buffers of its own.
+// A: batch x 2048 rows x 128 (K contiguous), B: batch x 128 x 2048 (N
+// contiguous), the bench's default layout A:k, B:n.
 struct Maps {
   CUtensorMap a, b, d, a256;
 };
