@@ -21,7 +21,8 @@
 // Each variant: D poisoned, 3 warm-up launches, then 15 timed launches, each
 // after a 160 MB read that leaves no dirty line of D in L2; median reported;
 // afterwards every element of D is checked to hold the stored value.
-//   nvcc -std=c++20 -O2 -arch=sm_90a -I include -o /tmp/store_pattern bench/lab/store_pattern.cu && /tmp/store_pattern
+//   nvcc -std=c++20 -O2 -gencode=arch=compute_90a,code=sm_90a -I include -o /tmp/store_pattern \
+//     bench/lab/store_pattern.cu && /tmp/store_pattern [move|pairs [launches]]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -215,6 +216,121 @@ __global__ void __launch_bounds__(384, 1) move_units(const __grid_constant__ Map
   sm90::bulk_wait_group<0>();
 }
 
+// Unit pairs, with and without B multicast (written in session 33, not yet
+// run): CTAs 2c and 2c + 1 take the two units of pair p (tile rows 2 pm and
+// 2 pm + 1 of one batch and tile column), pairs c, c + 66, ...  Without
+// multicast (MC = false) each CTA loads its own A and all of B, as
+// move_units does, only in pair order.  With it (MC = true, clusters of 2)
+// each CTA loads its A and one 64-column half of B into both CTAs of the
+// cluster (k14's sharing), so the pair reads B from L2 once: 48 KB of L2
+// reads per unit-pair k-tile instead of 64.  A stage's empty barrier then
+// counts both CTAs' releases (its B half lives in the peer too), and every
+// thread meets a cluster barrier after the barriers' init and before exit.
+// Sizes at run time: D is batch x m rows by n columns (m a multiple of 256,
+// n of 128); A and B as in move_units.
+struct Dims {
+  int m, n, batch;
+};
+__device__ __forceinline__ void tma_load_multicast_3d(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar,
+                                                      std::uint16_t mask, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%4, %5, %6}], [%2], %3;\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(bar), "h"(mask), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+template <int NB, int S, bool MC>
+__global__ void __launch_bounds__(384, 1) move_pairs(const __grid_constant__ Maps maps, Variant v, Dims dm) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  constexpr int kStageBytes = 32768, kChunkBytes = kTile * 64 * 2;
+  auto* full = reinterpret_cast<unsigned long long*>(smem + S * kStageBytes + 2 * NB * kChunkBytes);
+  unsigned long long* empty = full + S;
+  unsigned long long* turn = empty + S;  // as move_units'
+  const std::uint32_t ring = tessel::arch::smem_addr(smem), staging = ring + S * kStageBytes;
+  auto* s = reinterpret_cast<unsigned short*>(smem + S * kStageBytes);
+  for (int i = threadIdx.x; i < 2 * NB * kChunkBytes / 2; i += blockDim.x) s[i] = kValue;
+  const unsigned rank = MC ? sm90::cluster_ctarank() : blockIdx.x % 2;
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < S; ++i) {
+      sm90::mbarrier_init(tessel::arch::smem_addr(&full[i]), 1);
+      sm90::mbarrier_init(tessel::arch::smem_addr(&empty[i]), MC ? 2 : 1);
+    }
+    for (int i = 0; i < 2; ++i) sm90::mbarrier_init(tessel::arch::smem_addr(&turn[i]), 1);
+    sm90::fence_mbarrier_init();
+  }
+  sm90::fence_proxy_async_shared_cta();
+  __syncthreads();
+  if constexpr (MC) sm90::cluster_sync();  // the peer's barriers exist before any multicast or remote arrive
+  const int pairs_m = dm.m / 256, tiles_n = dm.n / kTile, pairs = dm.batch * pairs_m * tiles_n;
+  const int first = static_cast<int>(blockIdx.x) / 2, step = static_cast<int>(gridDim.x) / 2;
+  const auto pair_tile = [&](int p, int& batch, int& tm, int& tn) {
+    batch = p / (pairs_m * tiles_n);
+    const int l = p % (pairs_m * tiles_n);
+    tm = 2 * (l / tiles_n) + static_cast<int>(rank), tn = l % tiles_n;
+  };
+  if (threadIdx.x == 256) {  // the producer
+    int stage = 0, phase = 0;
+    for (int p = first; p < pairs; p += step) {
+      int batch, tm, tn;
+      pair_tile(p, batch, tm, tn);
+      for (int kt = 0; kt < 2; ++kt) {
+        sm90::mbarrier_wait_parity(tessel::arch::smem_addr(&empty[stage]), phase ^ 1);
+        const std::uint32_t f = tessel::arch::smem_addr(&full[stage]), dst = ring + stage * kStageBytes;
+        sm90::mbarrier_arrive_expect_tx(f, kStageBytes);  // A, and both halves of B (one from the peer with MC)
+        sm90::tma_load(dst, &maps.a, f, kt * 64, tm * kTile, batch);
+        if constexpr (MC) {
+          tma_load_multicast_3d(dst + 16384 + rank * 8192, &maps.b, f, 0x3, tn * kTile + static_cast<int>(rank) * 64,
+                                kt * 64, batch);
+        } else {
+          sm90::tma_load(dst + 16384, &maps.b, f, tn * kTile, kt * 64, batch);
+          sm90::tma_load(dst + 24576, &maps.b, f, tn * kTile + 64, kt * 64, batch);
+        }
+        if (++stage == S) stage = 0, phase ^= 1;
+      }
+    }
+  } else if (threadIdx.x == 0 || threadIdx.x == 128) {
+    const int issuer = static_cast<int>(threadIdx.x) / 128;
+    const std::uint32_t base = staging + static_cast<std::uint32_t>(issuer * NB * kChunkBytes);
+    int stage = 0, phase = 0, slot = 0, i = 0;
+    const int units = first < pairs ? (pairs - 1 - first) / step + 1 : 0;
+    for (int p = first; p < pairs; p += step, ++i) {
+      if (i % 2 != issuer) {
+        for (int kt = 0; kt < 2; ++kt)
+          if (++stage == S) stage = 0, phase ^= 1;
+        continue;
+      }
+      if (i > 0) sm90::mbarrier_wait_parity(tessel::arch::smem_addr(&turn[1 - issuer]), ((i - 1) / 2) & 1);
+      for (int kt = 0; kt < 2; ++kt) {
+        sm90::mbarrier_wait_parity(tessel::arch::smem_addr(&full[stage]), phase);
+        if (v.spin > 0) {
+          const long long t0 = clock64();
+          while (clock64() - t0 < v.spin / 2) {
+          }
+        }
+        const std::uint32_t e = tessel::arch::smem_addr(&empty[stage]);
+        sm90::mbarrier_arrive(e);
+        if constexpr (MC) sm90::mbarrier_arrive_cluster(sm90::mapa_shared(e, rank ^ 1u));
+        if (++stage == S) stage = 0, phase ^= 1;
+      }
+      if (i + 1 < units) sm90::mbarrier_arrive(tessel::arch::smem_addr(&turn[issuer]));
+      int batch, tm, tn;
+      pair_tile(p, batch, tm, tn);
+      for (int q = 0; q < 2; ++q) {
+        wait_buffers<NB>();
+        const std::uint32_t src = base + static_cast<std::uint32_t>(slot * kChunkBytes);
+        slot = (slot + 1) % NB;
+        sm90::tma_store(&maps.d, src, tn * kTile + q * 64, batch * dm.m + tm * kTile);
+        sm90::bulk_commit_group();
+      }
+    }
+    sm90::bulk_wait_group<0>();
+  }
+  if constexpr (MC) {
+    __syncwarp();
+    sm90::cluster_sync();  // no CTA exits while its peer may still multicast into it or arrive on its barriers
+  }
+}
+
 __global__ void store_vec(uint4* d, size_t n) {
   const uint4 x{0x3F803F80u, 0x3F803F80u, 0x3F803F80u, 0x3F803F80u};
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x) d[i] = x;
@@ -228,8 +344,10 @@ __global__ void read_flush(const uint4* f, size_t n, unsigned* sink) {
 }
 
 int main(int argc, char** argv) {
-  // argv[1]: "move" runs only move_units (e.g. under compute-sanitizer, with argv[2] launches).
+  // argv[1]: "move" runs only move_units, "pairs" only move_pairs (e.g. under
+  // compute-sanitizer, with argv[2] launches).
   const bool only_move = argc > 1 && std::string(argv[1]) == "move";
+  const bool only_pairs = argc > 1 && std::string(argv[1]) == "pairs";
   const int launches = argc > 2 ? std::atoi(argv[2]) : 18, warm = launches > 3 ? 3 : 0;
   const size_t d_bytes = size_t{kRows} * kCols * 2, f_bytes = size_t{160} << 20;
   void *d, *f;
@@ -249,7 +367,9 @@ int main(int argc, char** argv) {
   CHECK(cudaEventCreate(&b));
   std::vector<unsigned short> host(size_t{kRows} * kCols);
 
-  auto run = [&](const char* name, auto launch, bool verify = true) {
+  // `bytes` of D (0: all of it) are checked and counted.
+  auto run = [&](const char* name, auto launch, bool verify = true, size_t bytes = 0) {
+    if (bytes == 0) bytes = d_bytes;
     CHECK(cudaMemset(d, 0xFF, d_bytes));  // poison
     std::vector<float> t;
     for (int r = 0; r < launches; ++r) {
@@ -265,23 +385,24 @@ int main(int argc, char** argv) {
     }
     size_t bad = 0;
     if (verify) {
-      CHECK(cudaMemcpy(host.data(), d, d_bytes, cudaMemcpyDeviceToHost));
-      bad = static_cast<size_t>(std::count_if(host.begin(), host.end(), [](unsigned short x) { return x != kValue; }));
+      CHECK(cudaMemcpy(host.data(), d, bytes, cudaMemcpyDeviceToHost));
+      bad = static_cast<size_t>(std::count_if(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(bytes / 2),
+                                              [](unsigned short x) { return x != kValue; }));
     }
     std::sort(t.begin(), t.end());
     const double med = t[t.size() / 2] * 1e3;
     std::printf("%-48s median %7.1f us  min %7.1f  %5.0f GB/s  %s\n", name, med, t.front() * 1e3,
-                d_bytes / (med * 1e-6) / 1e9,
+                bytes / (med * 1e-6) / 1e9,
                 !verify    ? "(not checked)"
                 : bad == 0 ? "verified"
                            : "WRONG");
     if (bad != 0) std::printf("  %zu elements not written\n", bad);
   };
 
-  if (!only_move)
+  if (!only_move && !only_pairs)
     run(
         "cudaMemsetAsync", [&] { CHECK(cudaMemsetAsync(d, 0x3F, d_bytes)); }, false);  // bytes, not the bf16 value
-  if (!only_move)
+  if (!only_move && !only_pairs)
     run("st.global.v4, 132 x 8 CTAs of 256",
         [&] { store_vec<<<sms * 8, 256>>>(static_cast<uint4*>(d), d_bytes / 16); });
 
@@ -370,6 +491,7 @@ int main(int argc, char** argv) {
     run(name, [&] { kernel<<<sms, 384, smem>>>(maps, v); });
   };
   for (int spin : {0, 1200}) {
+    if (only_pairs) break;
     move(move_units<2, 5, 128, 2>, 2, 5, 128, 2, spin);  // k15 batched
     move(move_units<2, 3, 128, 2>, 2, 3, 128, 2, spin);
     move(move_units<2, 2, 128, 2>, 2, 2, 128, 2, spin);
@@ -380,9 +502,65 @@ int main(int argc, char** argv) {
     move(move_units<2, 2, 256, 2>, 2, 2, 256, 2, spin);
     move(move_units<2, 3, 256, 2>, 2, 3, 256, 2, spin);
   }
+  // Unit pairs with and without B multicast (move_pairs), at two sizes.
+  for (const Dims dm : {Dims{2048, 2048, 32}, Dims{512, 512, 32}}) {
+    if (only_move) break;
+    Maps pm{};
+    tessel::arch::sm90::TensorMapSpec s;
+    s.rank = 3;
+    s.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+    s.global_address = a_buf;
+    s.global_dim = {128, static_cast<std::uint64_t>(dm.m), static_cast<std::uint64_t>(dm.batch)};
+    s.global_stride_bytes = {0, 128 * 2, size_t{128} * 2 * dm.m};
+    s.box_dim = {64, kTile, 1};
+    if (!tessel::arch::sm90::encode_tiled(pm.a, s).ok()) std::exit(2);
+    s.global_address = bm;
+    s.global_dim = {static_cast<std::uint64_t>(dm.n), 128, static_cast<std::uint64_t>(dm.batch)};
+    s.global_stride_bytes = {0, size_t{2} * dm.n, size_t{2} * dm.n * 128};
+    s.box_dim = {64, 64, 1};
+    if (!tessel::arch::sm90::encode_tiled(pm.b, s).ok()) std::exit(2);
+    s.rank = 2;
+    s.global_address = d;
+    s.global_dim = {static_cast<std::uint64_t>(dm.n), static_cast<std::uint64_t>(dm.batch) * dm.m};
+    s.global_stride_bytes = {0, size_t{2} * dm.n};
+    s.box_dim = {64, kTile};
+    if (!tessel::arch::sm90::encode_tiled(pm.d, s).ok()) std::exit(2);
+    const size_t bytes = size_t{2} * dm.batch * dm.m * dm.n;
+    auto pairs = [&](auto kernel, int stages, bool mc, int spin) {
+      const int smem = stages * 32768 + 2 * 2 * kTile * 64 * 2 + 16 * stages + 16;
+      const Variant v{64, 2, 2, 0, spin, 0};
+      char name[128];
+      std::snprintf(name, sizeof name, "pairs %d x %d^2: %d stages, %s, spin %4d", dm.batch, dm.m, stages,
+                    mc ? "B multicast" : "no cluster ", spin);
+      CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      run(
+          name,
+          [&] {
+            cudaLaunchConfig_t cfg{};
+            cfg.gridDim = dim3(static_cast<unsigned>(sms & ~1));
+            cfg.blockDim = dim3(384);
+            cfg.dynamicSmemBytes = static_cast<size_t>(smem);
+            cudaLaunchAttribute attr[1];
+            attr[0].id = cudaLaunchAttributeClusterDimension;
+            attr[0].val.clusterDim.x = mc ? 2 : 1;
+            attr[0].val.clusterDim.y = 1;
+            attr[0].val.clusterDim.z = 1;
+            cfg.attrs = attr;
+            cfg.numAttrs = 1;
+            CHECK(cudaLaunchKernelEx(&cfg, kernel, pm, v, dm));
+          },
+          true, bytes);
+    };
+    for (int spin : {0, 1200}) {
+      pairs(move_pairs<2, 4, false>, 4, false, spin);
+      pairs(move_pairs<2, 4, true>, 4, true, spin);
+      pairs(move_pairs<2, 5, false>, 5, false, spin);
+      pairs(move_pairs<2, 5, true>, 5, true, spin);
+    }
+  }
   // k15's epilogue: 2 issuers x 2 buffers of 16 KB, 128-byte chunks, no hint.
   for (int spin : {0, 1500}) {
-    if (only_move) break;
+    if (only_move || only_pairs) break;
     tma({64, 2, 2, 0, spin, 0});
     tma({64, 2, 2, 1, spin, 0});
     tma({64, 4, 2, 0, spin, 0});
