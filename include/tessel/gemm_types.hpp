@@ -283,6 +283,13 @@ constexpr bool is_teaching_step(GemmImpl g) { return names_detail::holds(kTeachi
 constexpr bool is_one_instance_call(bool fp32, DType ab, GemmLayout l) {
   return fp32 ? l.a == MajorA::m && l.b == MajorB::n : ab == DType::bf16 && l.a == MajorA::k && l.b == MajorB::n;
 }
+/// The rule such a build states for a call outside that instance (gemm_check's
+/// status and the launchers' guard, src/kernels/gemm/dispatch.hpp).
+inline std::string one_instance_rule(bool fp32) {
+  return std::string(fp32 ? "fp32 with A:m, B:n" : "bf16 with A:k, B:n") +
+         " only (TESSEL_LADDER_INSTANCES=one); configure with -DTESSEL_LADDER_INSTANCES=all for the other input types "
+         "and layouts";
+}
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;
 

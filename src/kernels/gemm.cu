@@ -206,11 +206,9 @@ Status check_ladder_instance(GemmImpl impl, const GemmArgs& g) {
   if (!is_teaching_step(impl)) return Status::success();
   const bool fp32 = is_fp32_step(impl);
   if (is_one_instance_call(fp32, g.ab_type, g.layout)) return Status::success();
-  return Status::failure(Status::unsupported,
-                         std::string(short_name(impl)) + ": this build holds the teaching step for " +
-                             (fp32 ? "fp32 with A:m, B:n" : "bf16 with A:k, B:n") +
-                             " only (TESSEL_LADDER_INSTANCES=one); configure with -DTESSEL_LADDER_INSTANCES=all "
-                             "for the other input types and layouts");
+  return Status::failure(
+      Status::unsupported,
+      std::string(short_name(impl)) + ": this build holds the teaching step for " + one_instance_rule(fp32));
 #else
   (void)impl;
   (void)g;

@@ -31,20 +31,18 @@ namespace tessel::gemm_launch {
 // ("The teaching ladder's instance set").  The functions live in an unnamed
 // namespace: the other translation units' with_types are another function.
 namespace {
-inline Status ladder_instance_missing(const char* built) {
+inline Status ladder_instance_missing(bool fp32) {
   return Status::failure(Status::unsupported,
-                         std::string("this teaching step of the ladder was built for ") + built +
-                             " only (TESSEL_LADDER_INSTANCES=one); configure with -DTESSEL_LADDER_INSTANCES=all "
-                             "for the other input types and layouts");
+                         "this teaching step of the ladder was built for " + one_instance_rule(fp32));
 }
 template <class F>
 Status with_types(const GemmArgs& a, F&& f) {
-  if (!is_one_instance_call(false, a.ab_type, a.layout)) return ladder_instance_missing("bf16 with A:k, B:n");
+  if (!is_one_instance_call(false, a.ab_type, a.layout)) return ladder_instance_missing(false);
   return f.template operator()<__nv_bfloat16, MajorA::k, MajorB::n>();
 }
 template <class F>
 Status with_fp32_layouts(const GemmArgs& a, F&& f) {
-  if (!is_one_instance_call(true, a.ab_type, a.layout)) return ladder_instance_missing("fp32 with A:m, B:n");
+  if (!is_one_instance_call(true, a.ab_type, a.layout)) return ladder_instance_missing(true);
   return f.template operator()<MajorA::m, MajorB::n>();
 }
 }  // namespace
