@@ -43,3 +43,12 @@ for key in sorted(d):
           sorted(set(x['disposition'] for x in rows))))
 PY
 }
+# carried_bins: binaries built on the 2-core machine instead of here
+# (bench/lab/pack_bins.sh BUILD_DIR writes .carry/bins.txz, ~3 MB for the CLI
+# and gemm_test; the run call names .carry in carry).  They land in /tmp/cb
+# with the build tree's relative paths: /tmp/cb/tessel,
+# /tmp/cb/tests/cuda/gemm_test.  Saves the ~210 s CLI build on a fresh machine.
+carried_bins() {
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+  mkdir -p /tmp/cb && tar xJf .carry/bins.txz -C /tmp/cb
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 33, NOT YET RUN (the session's device time was spent):
+# Prepared in session 33; first run in session 34 by probe_s34a.sh
+# (bench/results/s34/s34a_store_pattern_pairs_h100.txt):
 # does sharing B between the two CTAs of a cluster (TMA multicast, k14's
 # scheme) shorten k15's batched data movement?  bench/lab/store_pattern.cu's
 # move_pairs, at 32 x 2048^2 x 128 and 32 x 512^2 x 128, with and without
