@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -177,6 +178,32 @@ TEST(Blocks, GroupedRasterNMatchesStatic) {
   WorkUnit u;
   ASSERT_TRUE(s.next(u));
   EXPECT_EQ(std::make_pair(u.tile.m, u.tile.n), std::make_pair(index_t{2}, index_t{0}));
+}
+
+// A strided batch's units: batches outermost, each batch's tiles in the
+// raster's order, every (batch, tile) once; and the doc example.
+TEST(Blocks, BatchedTileOfCoversEveryBatchAndTileOnce) {
+  unsigned batch = 0, tm = 0, tn = 0;
+  batched_tile_of(7, 2, 2, 8, batch, tm, tn);
+  EXPECT_EQ(std::make_tuple(batch, tm, tn), std::make_tuple(1u, 1u, 1u));
+  batched_tile_of(1, 2, 2, 8, batch, tm, tn);
+  EXPECT_EQ(std::make_tuple(batch, tm, tn), std::make_tuple(0u, 1u, 0u));
+  for (unsigned tiles_m = 1; tiles_m <= 7; ++tiles_m)
+    for (unsigned tiles_n = 1; tiles_n <= 5; ++tiles_n)
+      for (int g : {1, 2, 3, 8}) {
+        const unsigned batches = 3, per_batch = tiles_m * tiles_n;
+        std::set<std::tuple<unsigned, unsigned, unsigned>> seen;
+        for (unsigned u = 0; u < batches * per_batch; ++u) {
+          batched_tile_of(u, tiles_m, tiles_n, g, batch, tm, tn);
+          unsigned rm = 0, rn = 0;
+          GroupedRasterN{g}.tile_of(u % per_batch, tiles_m, tiles_n, rm, rn);
+          ASSERT_EQ(batch, u / per_batch);
+          ASSERT_EQ(std::make_pair(tm, tn), std::make_pair(rm, rn)) << tiles_m << "x" << tiles_n << " g" << g;
+          ASSERT_TRUE(tm < tiles_m && tn < tiles_n);
+          seen.insert({batch, tm, tn});
+        }
+        ASSERT_EQ(seen.size(), batches * per_batch);
+      }
 }
 
 // Split K: every (tile, k-tile) pair is handed out exactly once, each tile's

@@ -56,6 +56,18 @@ struct GroupedRasterN {
   }
 };
 
+/// Unit `u` of a strided batch with tiles_m x tiles_n tiles a batch (the
+/// batches outermost) -> its batch and its tile, the tiles of one batch in
+/// GroupedRasterN{group} order.  Unsigned: the batched kernels' launchers
+/// bound the units to 31 bits, and unsigned divisions need no sign fix-ups.
+/// C++ example: tiles (2, 2), group 8: unit 7 -> batch 1, tile (1, 1); unit 1 -> batch 0, tile (1, 0).
+TESSEL_HD inline void batched_tile_of(unsigned u, unsigned tiles_m, unsigned tiles_n, int group, unsigned& batch,
+                                      unsigned& tm, unsigned& tn) {
+  const unsigned per_batch = tiles_m * tiles_n;
+  batch = u / per_batch;
+  GroupedRasterN{group}.tile_of(u - batch * per_batch, tiles_m, tiles_n, tm, tn);
+}
+
 struct TileCoord {
   index_t m = 0, n = 0;
 };

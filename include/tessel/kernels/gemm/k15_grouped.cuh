@@ -1,6 +1,6 @@
-// k15 grouped — pingpong over a strided batch (or a group of problems): k15's
-// two consumer warpgroups, each on its own 128 x 128 tile, taking the work
-// units of k13's batched and grouped kernel (k13_grouped.cuh).
+// k15 grouped — pingpong over a strided batch: k15's two consumer
+// warpgroups, each on its own 128 x 128 tile, taking the work units of k13's
+// batched and grouped kernel (k13_grouped.cuh) for one problem's batches.
 //
 // Why: a batch of short-K GEMMs (32 x 2048 x 2048 x 128, 32 x 512 x 512 x
 // 128: attention-style) is mostly its epilogue.  Each tile is two k-tiles of
@@ -20,7 +20,7 @@
 // rank-3 maps of A and B (the batch the third coordinate), D through the
 // problem's 2-D map (a batch's D as one tall matrix where its batches lie
 // whole tiles of rows apart, else the epilogue's row stores with D's pointer
-// moved), and the tensormap acquire for maps in device memory.
+// moved).
 // Plain epilogue only, beta = 0 (k15's store_beta0; the launcher checks).
 //
 // Predicted (docs/batched.md): 2048 x 2048 x 128 x 32 from 0.85 to >= 0.97
@@ -40,12 +40,16 @@ namespace tessel::gemm_kernels::k15 {
 /// ahead of the stores of earlier ones.  Measured at 32 x 2048^2 x 128
 /// (H100, bench/results/s33/, docs/batched.md "Session 33"): 3 stages
 /// 118.2 us, 4 stages 116.2, 5 (all that fit, k15's own) 118.9; at
-/// 32 x 512^2 x 128 the three are within the runs' spread.
+/// 32 x 512^2 x 128 the three are within the runs' spread.  Session 34,
+/// after k13::BatchScheduler: 3 stages 2-6 % ahead on four K = 128 batches
+/// with a tile per SM or more, behind on a fifth and on every other batch
+/// measured (docs/batched.md, "Session 34"): 4 kept.
 inline constexpr int kBatchedStages = 4;
 using BatchedConfig = Config<false, kBatchedStages>;
 
 /// Launch with min(SMs, units) CTAs of kThreads and
-/// Tiles<T, MA, MB, BatchedConfig>::kSmemBytes; every problem beta = 0.
+/// Tiles<T, MA, MB, BatchedConfig>::kSmemBytes; one problem in set.first
+/// (set.list unused: groups run on k13's grouped kernel), beta = 0.
 template <class T, MajorA MA, MajorB MB>
 __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __grid_constant__ k13::GroupSet<T> set) {
   using X = Tiles<T, MA, MB, BatchedConfig>;
@@ -56,7 +60,6 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
   auto& shared = *reinterpret_cast<typename X::Storage*>(smem);
   const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const bool maps_in_memory = set.list != nullptr;
 
   if (threadIdx.x == 0) {
     pipe.init(kGroupThreads / 32);  // a stage is released by the 4 warps of one warpgroup
@@ -65,12 +68,14 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
   }
   __syncthreads();
 
-  k13::GroupScheduler<T> scheduler(set, static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
-
+  // One problem, read in place from the parameter: the launcher runs this
+  // kernel for a strided batch only (k13::BatchScheduler says why).
+  const k13::GroupProblem<T>& gp = set.first;
   if (warp >= kConsumerGroups * 4) {  // the producer warpgroup: one thread loads every unit's k-tiles in order
     Schedule::producer_start();
     if (warp == kConsumerGroups * 4 && arch::sm90::elect_one_sync()) {
-      k13::produce_units<X>(scheduler, pipe, shared, maps_in_memory);  // as k13 grouped
+      k13::BatchScheduler<T> scheduler(gp, static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
+      k13::produce_units<X>(scheduler, pipe, shared, false);  // as k13 grouped; the maps are the parameter's
     }
     return;
   }
@@ -82,11 +87,14 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
   const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
   // This CTA's units are blockIdx.x, blockIdx.x + gridDim.x, ... (the grid is at most the unit count).
   const int units = (set.units - 1 - static_cast<int>(blockIdx.x)) / static_cast<int>(gridDim.x) + 1;
+  // Both warpgroups walk every unit of the CTA; warpgroup i % 2 computes
+  // unit i.  (Each walking only its own units, stride 2 x grid, measured
+  // 1.5 % slower at 32 x 2048^2 x 128 and no faster at 512^2: session 34,
+  // bench/results/s34/s34e.)
+  k13::BatchScheduler<T> scheduler(gp, static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
   typename Pipeline::State read;
-  int seen = -1;
-  int i = 0;  // the unit's position in this CTA's sequence: warpgroup i % 2 computes it
+  int i = 0;  // the unit's position in this CTA's sequence
   for (k13::GroupUnit u; scheduler.next(u); ++i) {
-    const k13::GroupProblem<T>& gp = scheduler.problem(u.g);
     if (i % kConsumerGroups != wg) {
       read.advance(gp.k_tiles);  // the other warpgroup's stages
       continue;
@@ -112,10 +120,6 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
         const index_t cd_bytes = p.cd_type == DType::f32 ? 4 : 2;
         p.d = static_cast<char*>(p.d) + u.batch * gp.stride_d * cd_bytes;
       }
-    }
-    if (gp.tma_store && maps_in_memory && u.g != seen && t == 0) {
-      arch::sm90::fence_tensormap_acquire(&gp.map_d);  // thread 0 of this warpgroup issues its TMA stores
-      seen = u.g;
     }
     const k13::TileEpilogue<X, T> epilogue{
         gp.tma_store ? &gp.map_d : nullptr, p, shared.d[wg], false, nullptr, kFirstBarrier + wg};
