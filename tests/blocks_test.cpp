@@ -3,6 +3,7 @@
 // coverage and order.  The GPU side of the pipeline is tests/cuda/pipeline_test.cu.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -203,6 +204,53 @@ TEST(Blocks, BatchedTileOfCoversEveryBatchAndTileOnce) {
           seen.insert({batch, tm, tn});
         }
         ASSERT_EQ(seen.size(), batches * per_batch);
+      }
+}
+
+// The multiply-and-shift division is exact for every n < 2^31: each divisor
+// up to 4096 and a spread of larger ones, against n at the edges of every
+// quotient and spread over the range.
+static_assert(UnsignedDivisor{3}.div(7) == 2 && UnsignedDivisor{1}.div(5) == 5);
+TEST(Blocks, UnsignedDivisorIsExactBelow2To31) {
+  const unsigned top = (1u << 31) - 1;
+  std::vector<unsigned> ds;
+  for (unsigned d = 1; d <= 4096; ++d) ds.push_back(d);
+  for (unsigned d : {6553u, 65535u, 65536u, 65537u, 1000003u, (1u << 24) + 1, (1u << 30) - 1, 1u << 30, (1u << 31) - 1})
+    ds.push_back(d);
+  std::uint64_t x = 88172645463325252ull;  // xorshift: a spread of n
+  for (unsigned d : ds) {
+    const UnsignedDivisor v{d};
+    ASSERT_LT(v.shift, 64u);
+    const auto check = [&](unsigned n) { ASSERT_EQ(v.div(n), n / d) << n << " / " << d; };
+    for (unsigned q : {0u, 1u, 2u, top / d - 1, top / d})
+      for (unsigned n : {q * d, q * d + d - 1})
+        if (n <= top && n / d == q) check(n);
+    check(top);
+    for (int i = 0; i < 64; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      check(static_cast<unsigned>(x) & top);
+    }
+  }
+}
+
+// BatchRaster gives batched_tile_of's units, short last groups included.
+static_assert([] {
+  unsigned b = 0, tm = 0, tn = 0;
+  BatchRaster(2, 2, 8).unit(7, b, tm, tn);
+  return b == 1 && tm == 1 && tn == 1;
+}());
+TEST(Blocks, BatchRasterMatchesBatchedTileOf) {
+  for (unsigned tiles_m = 1; tiles_m <= 19; ++tiles_m)
+    for (unsigned tiles_n = 1; tiles_n <= 11; ++tiles_n)
+      for (int g : {1, 2, 3, 4, 8, 16, 64}) {
+        const BatchRaster r(tiles_m, tiles_n, g);
+        for (unsigned u = 0; u < 3 * tiles_m * tiles_n; ++u) {
+          unsigned b0 = 0, m0 = 0, n0 = 0, b1 = 0, m1 = 0, n1 = 0;
+          batched_tile_of(u, tiles_m, tiles_n, g, b0, m0, n0);
+          r.unit(u, b1, m1, n1);
+          ASSERT_EQ(std::make_tuple(b0, m0, n0), std::make_tuple(b1, m1, n1))
+              << tiles_m << "x" << tiles_n << " g" << g << " u" << u;
+        }
       }
 }
 

@@ -707,6 +707,34 @@ class BenchGemm(unittest.TestCase):
                 for col in ("median_ms", "ratio", "sm_clock_mhz", "power_w"):
                     self.assertEqual(r[col], "", r)
 
+    def test_gpu_batched_stages_exact(self):
+        """On a GPU: k15's batched kernel at both of rule 11c's depths, through auto and forced, bit for bit (tier 1).
+        The tier-1 world of gemm_test stops at 1000 x 1000 (64 tiles a batch), below the tile per SM that rule
+        11c's 3 stages need; here a batch of 144 (whole tiles, D as one tall map) and of 132 (partial tiles,
+        D by row stores, K = 100: a partial second k-tile) take them, 16 tiles a batch the 4."""
+        if not gpu_present():
+            self.skipTest("no GPU")
+        import csv
+        with tempfile.TemporaryDirectory() as d:
+            for batch, m, n, k, stages in (("2", "1536", "1536", "128", "3 stages"), ("2", "1500", "1400", "100",
+                                                                                       "3 stages"),
+                                           ("3", "512", "512", "128", "4 stages")):
+                with self.subTest(m=m, n=n, k=k):
+                    csv_path = os.path.join(d, m + ".csv")
+                    rc, out, err = tessel("bench", "gemm", "--batch", batch, "--m", m, "--n", n, "--k", k, "--layout",
+                                          "all", "--impl", "auto,k15", "--verify", "tier1", "--order", "none",
+                                          "--csv", csv_path, timeout=300)
+                    if "built without CUDA" in err:
+                        self.skipTest("built without CUDA")
+                    self.assertEqual(rc, 0, err)
+                    with open(csv_path, newline="") as f:
+                        rows = list(csv.DictReader(f))
+                    self.assertEqual(len(rows), 8, rows)  # 4 layouts x (auto, k15)
+                    for r in rows:
+                        self.assertEqual(r["disposition"], "passed", r)
+                        if r["impl"] == "auto" and "k15 batched" in r["note"]:  # the plan's note (sm_90 only)
+                            self.assertIn(stages, r["note"], r)
+
 # ------------------------------------------------------------------ 7. robustness
 
 FUNCS = ["size", "cosize", "rank", "depth", "coalesce", "filter", "composition", "complement", "right_inverse",

@@ -352,6 +352,26 @@ TEST(GemmPlan, BatchedRasterRule) {
 }
 static_assert(batched_raster_group_for(2048, 2048, 132) == 1);
 
+// Rule 11c: 3 stages for short units (K <= 128) where a batch has a tile per
+// SM and a wave spans four tile rows; 4 elsewhere.
+TEST(GemmPlan, BatchedStagesRule) {
+  EXPECT_EQ(batched_stages_for(2048, 2048, 128, 132), 3);  // 256 tiles, 16 columns
+  EXPECT_EQ(batched_stages_for(4096, 4096, 128, 132), 3);  // 32 columns: 4 x 32 <= 132
+  EXPECT_EQ(batched_stages_for(2048, 2048, 96, 132), 3);   // two k-tiles, the second partial
+  EXPECT_EQ(batched_stages_for(2048, 2048, 65, 132), 3);
+  EXPECT_EQ(batched_stages_for(2048, 2048, 64, 132), 3);   // one k-tile
+  EXPECT_EQ(batched_stages_for(2048, 2048, 129, 132), 4);  // three k-tiles
+  EXPECT_EQ(batched_stages_for(2048, 2048, 256, 132), 4);
+  EXPECT_EQ(batched_stages_for(4096, 8192, 128, 132), 4);  // 64 columns: a wave spans two tile rows
+  EXPECT_EQ(batched_stages_for(4096, 4224, 128, 132), 3);  // 33 columns: 4 x 33 = 132
+  EXPECT_EQ(batched_stages_for(4096, 4352, 128, 132), 4);  // 34 columns: 4 x 34 > 132
+  EXPECT_EQ(batched_stages_for(1024, 2048, 128, 132), 4);  // 128 tiles: under a tile per SM
+  EXPECT_EQ(batched_stages_for(512, 512, 128, 132), 4);
+  EXPECT_EQ(batched_stages_for(1408, 1536, 128, 132), 3);  // 11 x 12 = 132 tiles
+  EXPECT_EQ(batched_stages_for(1408, 1536, 128, 133), 4);
+}
+static_assert(batched_stages_for(2048, 2048, 128, 132) == 3 && batched_stages_for(4096, 8192, 128, 132) == 4);
+
 // Rule 4: M <= 64 with N >= 128 swaps, with the smallest width of 16, 32, 64
 // that holds M and rule 3's splits of the swapped tiles (ceil(N/128) x 1).
 TEST(GemmPlan, SmallMSwaps) {

@@ -477,6 +477,32 @@ constexpr int batched_raster_group_for(index_t m, index_t n, int sms) {
   return ceil_div(m, 128) * ceil_div(n, 128) >= static_cast<index_t>(sms) ? 1 : 8;
 }
 
+/// Rule 11c (the depth of rule 11's pipeline): 3 stages where a unit is at
+/// most two k-tiles (K <= 128), one batch has at least a tile per SM (rule
+/// 11b's group 1), and a wave of SMs units spans at least four tile rows
+/// (tile columns x 4 <= SMs, N <= 4096 on an H100); else 4.  Measured on an
+/// H100 (bench/results/s34/s34g-s34n, 3 against 4 stages, t_cublas / t):
+/// ahead on every batch that passes, 32 x 2048^2 x 128 0.995 -> 1.041,
+/// 32 x 1024 x 4096 x 128 0.960 -> 1.035, 8 x 4096^2 x 128 1.017 -> 1.052,
+/// 16 x 2048^2 x 128 1.018 -> 1.042, 32 x 2048^2 x 96 0.986 -> 1.040, and
+/// on 16 x 8192 x 2048 and 8 x 8192 x 4096 x 128, chosen after the rule
+/// to test it (0.980 -> 1.041, 1.024 -> 1.045); behind where a wave spans
+/// two tile rows (64 tile columns: 4 x 4096 x 8192 x 128 0.987 -> 0.944,
+/// 8 x 2048 x 8192 x 128 0.970 -> 0.943), with fewer tiles than SMs
+/// (32 x 512^2 x 128 1.05 -> 0.98, 32 x 1024 x 2048 x 128 1.010 -> 0.971)
+/// and with longer units (K = 192: 0.95 -> 0.85; K = 256, 512: 4-18 %).
+/// Why the shallower ring wins where it does was not found: ncu at base
+/// clocks (s34j) has 3 stages slower on all three batches it measured, with
+/// the same DRAM bytes.
+/// C++ example: batched_stages_for(2048, 2048, 128, 132) == 3; batched_stages_for(4096, 8192, 128, 132) == 4.
+constexpr int batched_stages_for(index_t m, index_t n, index_t k, int sms) {
+  using namespace plan_detail;
+  const index_t tiles_n = ceil_div(n, 128);
+  const bool short_units = ceil_div(k, 64) <= 2;
+  const bool wave_spans_rows = tiles_n * 4 <= static_cast<index_t>(sms);
+  return short_units && ceil_div(m, 128) * tiles_n >= static_cast<index_t>(sms) && wave_spans_rows ? 3 : 4;
+}
+
 /// Rule 8 (batched and grouped: one width for the whole launch).  k13's
 /// batched and grouped kernel (k13_grouped.cuh) runs 128 x 256 or 128 x 128
 /// tiles, never split and never swapped; the width is rule 2's choice over

@@ -519,8 +519,9 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     if (gemm_launch::k15_batched_applies(k15_args)) {
       plan.impl = GemmImpl::k15_pingpong;
       plan.tuning = k15_args.tuning;
-      plan.why = "k15 batched pingpong 2x128x128, raster group " + std::to_string(k15_args.tuning.raster_group) + " (" +
-                 std::to_string(args.batch) + " batches)";
+      plan.why = "k15 batched pingpong 2x128x128, raster group " + std::to_string(k15_args.tuning.raster_group) + ", " +
+                 std::to_string(batched_stages_for(args.m, args.n, args.k, sms)) + " stages (" +
+                 std::to_string(args.batch) + " batches)";  // rule 11c: the launcher's depth
       return plan;
     }
   }

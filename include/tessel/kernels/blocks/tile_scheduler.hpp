@@ -68,6 +68,57 @@ TESSEL_HD inline void batched_tile_of(unsigned u, unsigned tiles_m, unsigned til
   GroupedRasterN{group}.tile_of(u - batch * per_batch, tiles_m, tiles_n, tm, tn);
 }
 
+/// Division by a divisor fixed for a launch, as one 32 x 32 -> 64-bit
+/// multiply and a shift: for d >= 1 and every n < 2^31,
+/// n / d == (n * mul) >> shift with shift = 31 + ceil(log2 d) and
+/// mul = ceil(2^shift / d) (< 2^32).  Exact: n * mul / 2^shift exceeds n / d
+/// by less than n / 2^shift < 2^-ceil(log2 d) <= 1 / d, which cannot reach
+/// the next integer.  Made on the host (a division there), used where a
+/// kernel's dependent divisions by run-time values sit on its way to a
+/// unit (an unsigned division is ~20 instructions through MUFU.RCP).
+/// C++ example: UnsignedDivisor{3}.div(7) == 2, UnsignedDivisor{1}.div(5) == 5.
+struct UnsignedDivisor {
+  unsigned d = 1, mul = 1u << 31, shift = 31;
+  UnsignedDivisor() = default;
+  TESSEL_HD constexpr explicit UnsignedDivisor(unsigned divisor) : d(divisor) {
+    unsigned l = 0;
+    while ((1ull << l) < divisor) ++l;
+    shift = 31 + l;
+    mul = static_cast<unsigned>(((1ull << shift) + divisor - 1) / divisor);
+  }
+  TESSEL_HD constexpr unsigned div(unsigned n) const {
+    return static_cast<unsigned>((static_cast<unsigned long long>(n) * mul) >> shift);
+  }
+};
+
+/// batched_tile_of with its divisors made once (UnsignedDivisor): the batch's
+/// tiles, the raster group's tiles (group x tiles_n) and the group's rows,
+/// full and last.  Units below 2^31 (the launchers' bound).
+/// C++ example: BatchRaster(2, 2, 8).unit(7, b, tm, tn) gives batch 1, tile (1, 1), as batched_tile_of.
+struct BatchRaster {
+  UnsignedDivisor per_batch, per_group, rows_full, rows_last;
+  unsigned tiles_m = 1, group = 1;
+  BatchRaster() = default;
+  TESSEL_HD constexpr BatchRaster(unsigned tiles_m_, unsigned tiles_n, int group_)
+      : per_batch(tiles_m_ * tiles_n),
+        per_group(static_cast<unsigned>(group_) * tiles_n),
+        rows_full(static_cast<unsigned>(group_)),
+        rows_last(tiles_m_ % static_cast<unsigned>(group_) != 0 ? tiles_m_ % static_cast<unsigned>(group_)
+                                                                : static_cast<unsigned>(group_)),
+        tiles_m(tiles_m_),
+        group(static_cast<unsigned>(group_)) {}
+  TESSEL_HD constexpr void unit(unsigned u, unsigned& batch, unsigned& tm, unsigned& tn) const {
+    batch = per_batch.div(u);
+    const unsigned b = u - batch * per_batch.d;
+    const unsigned g = per_group.div(b);
+    const unsigned first_m = g * group, in_group = b - g * per_group.d;
+    const UnsignedDivisor& rows = tiles_m - first_m < group ? rows_last : rows_full;
+    const unsigned q = rows.div(in_group);
+    tm = first_m + (in_group - q * rows.d);
+    tn = q;
+  }
+};
+
 struct TileCoord {
   index_t m = 0, n = 0;
 };

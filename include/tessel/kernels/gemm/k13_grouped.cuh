@@ -59,6 +59,7 @@ struct GroupProblem {
   int a_batched = 0, b_batched = 0;  // 1: the operand has a matrix per batch; 0: one for all (stride 0)
   int d_tile_rows = 0;               // stacked D (tma_store with batch > 1): tile rows between batches
   int raster_group = 8;              // tile rows per group of the raster (GemmTuning::raster_group)
+  blocks::BatchRaster raster;        // tiles_m, tiles_n and raster_group's divisors (BatchScheduler)
   bool tma_store = false;            // D leaves by TMA (map_d), else by the epilogue's row stores
 };
 
@@ -136,7 +137,11 @@ class BatchScheduler {
   __device__ bool next(GroupUnit& u) {
     if (next_ >= p_.units) return false;
     u.g = 0;
-    set_unit(p_, static_cast<unsigned>(next_), u);
+    unsigned batch = 0, tm = 0, tn = 0;
+    p_.raster.unit(static_cast<unsigned>(next_), batch, tm,
+                   tn);  // divisions as multiplies: its divisors are the host's
+    u.batch = static_cast<int>(batch);
+    u.tile = blocks::TileCoord{static_cast<index_t>(tm), static_cast<index_t>(tn)};
     next_ += count_;
     return true;
   }

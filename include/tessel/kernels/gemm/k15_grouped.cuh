@@ -35,24 +35,24 @@
 
 namespace tessel::gemm_kernels::k15 {
 
-/// The batched kernel's pipeline depth.  Its units are short (K = 128 is
-/// two k-tiles), so the depth sets how far the loads of later units run
-/// ahead of the stores of earlier ones.  Measured at 32 x 2048^2 x 128
-/// (H100, bench/results/s33/, docs/batched.md "Session 33"): 3 stages
-/// 118.2 us, 4 stages 116.2, 5 (all that fit, k15's own) 118.9; at
-/// 32 x 512^2 x 128 the three are within the runs' spread.  Session 34,
-/// after k13::BatchScheduler: 3 stages 2-6 % ahead on four K = 128 batches
-/// with a tile per SM or more, behind on a fifth and on every other batch
-/// measured (docs/batched.md, "Session 34"): 4 kept.
-inline constexpr int kBatchedStages = 4;
-using BatchedConfig = Config<false, kBatchedStages>;
+/// The batched kernel's pipeline depth: 4, or 3 where the plan's rule 11c
+/// says (gemm_plan.hpp, batched_stages_for; the launcher instantiates both).
+/// Its units are short (K = 128 is two k-tiles), so the depth sets how far
+/// the loads of later units run ahead of the stores of earlier ones.
+/// Measured at 32 x 2048^2 x 128 (H100, bench/results/s33/, docs/batched.md
+/// "Session 33"), before the scheduler read its problem from the parameter:
+/// 3 stages 118.2 us, 4 stages 116.2, 5 (all that fit, k15's own) 118.9;
+/// after it (session 34), 3 stages ahead by 2-8 % on the batches rule 11c
+/// names and behind elsewhere.
+template <int Stages = 4>
+using BatchedConfig = Config<false, Stages>;
 
 /// Launch with min(SMs, units) CTAs of kThreads and
-/// Tiles<T, MA, MB, BatchedConfig>::kSmemBytes; one problem in set.first
+/// Tiles<T, MA, MB, BatchedConfig<Stages>>::kSmemBytes; one problem in set.first
 /// (set.list unused: groups run on k13's grouped kernel), beta = 0.
-template <class T, MajorA MA, MajorB MB>
+template <class T, MajorA MA, MajorB MB, int Stages>
 __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __grid_constant__ k13::GroupSet<T> set) {
-  using X = Tiles<T, MA, MB, BatchedConfig>;
+  using X = Tiles<T, MA, MB, BatchedConfig<Stages>>;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
