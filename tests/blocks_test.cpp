@@ -254,6 +254,26 @@ TEST(Blocks, BatchRasterMatchesBatchedTileOf) {
       }
 }
 
+// A raster group larger than the tile rows is all the rows: the same order,
+// and group x tiles_n (which wraps in 32 bits here) is never formed.  Before
+// the clamp, 32-bit rasters (k13, k15, the batched kernels) put unit 65536
+// on tile row 65536 of 3.
+TEST(Blocks, BatchedRasterGroupBeyondTheRowsIsTheRows) {
+  const unsigned tiles_m = 3, tiles_n = 65537;  // 65536 x 65537 wraps to 65536 in 32 bits
+  const BatchRaster big(tiles_m, tiles_n, 65536), rows(tiles_m, tiles_n, 3);
+  for (unsigned u : {0u, 1u, 65535u, 65536u, 65537u, 131073u, 196610u, 196611u, 262147u, 589832u}) {
+    unsigned b0 = 0, m0 = 0, n0 = 0, b1 = 0, m1 = 0, n1 = 0, b2 = 0, m2 = 0, n2 = 0;
+    big.unit(u, b0, m0, n0);
+    rows.unit(u, b1, m1, n1);
+    batched_tile_of(u, tiles_m, tiles_n, 65536, b2, m2, n2);
+    index_t rm = 0, rn = 0;  // 64-bit reference
+    GroupedRasterN{65536}.tile_of(index_t{u % (tiles_m * tiles_n)}, index_t{tiles_m}, index_t{tiles_n}, rm, rn);
+    EXPECT_EQ(std::make_tuple(b0, m0, n0), std::make_tuple(b1, m1, n1)) << u;
+    EXPECT_EQ(std::make_tuple(b0, m0, n0), std::make_tuple(b2, m2, n2)) << u;
+    EXPECT_EQ(std::make_tuple(b0, index_t{m0}, index_t{n0}), std::make_tuple(u / (tiles_m * tiles_n), rm, rn)) << u;
+  }
+}
+
 // Split K: every (tile, k-tile) pair is handed out exactly once, each tile's
 // splits are contiguous non-empty ranges in split order covering [0, k_tiles),
 // and splits = 1 is PersistentScheduler's order.

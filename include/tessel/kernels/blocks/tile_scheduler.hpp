@@ -46,7 +46,9 @@ struct GroupedRasterN {
   template <class I>
   TESSEL_HD void tile_of(std::type_identity_t<I> b, std::type_identity_t<I> tiles_m, std::type_identity_t<I> tiles_n,
                          I& tm, I& tn) const {
-    const I group = static_cast<I>(g);
+    // A group of more rows than there are is all the rows (the same order):
+    // so group x tiles_n stays within the tiles and cannot wrap in 32 bits.
+    const I group = static_cast<I>(g) < tiles_m ? static_cast<I>(g) : tiles_m;
     const I per_group = group * tiles_n;
     const I first_m = (b / per_group) * group;
     const I rows = tiles_m - first_m < group ? tiles_m - first_m : group;
@@ -100,13 +102,7 @@ struct BatchRaster {
   unsigned tiles_m = 1, group = 1;
   BatchRaster() = default;
   TESSEL_HD constexpr BatchRaster(unsigned tiles_m_, unsigned tiles_n, int group_)
-      : per_batch(tiles_m_ * tiles_n),
-        per_group(static_cast<unsigned>(group_) * tiles_n),
-        rows_full(static_cast<unsigned>(group_)),
-        rows_last(tiles_m_ % static_cast<unsigned>(group_) != 0 ? tiles_m_ % static_cast<unsigned>(group_)
-                                                                : static_cast<unsigned>(group_)),
-        tiles_m(tiles_m_),
-        group(static_cast<unsigned>(group_)) {}
+      : BatchRaster(tiles_m_, tiles_n, clamp(tiles_m_, group_), 0) {}
   TESSEL_HD constexpr void unit(unsigned u, unsigned& batch, unsigned& tm, unsigned& tn) const {
     batch = per_batch.div(u);
     const unsigned b = u - batch * per_batch.d;
@@ -117,6 +113,19 @@ struct BatchRaster {
     tm = first_m + (in_group - q * rows.d);
     tn = q;
   }
+
+ private:
+  // A group at most the batch's tile rows, as GroupedRasterN takes it.
+  TESSEL_HD static constexpr unsigned clamp(unsigned tiles_m_, int group_) {
+    return static_cast<unsigned>(group_) < tiles_m_ ? static_cast<unsigned>(group_) : tiles_m_;
+  }
+  TESSEL_HD constexpr BatchRaster(unsigned tiles_m_, unsigned tiles_n, unsigned g, int)
+      : per_batch(tiles_m_ * tiles_n),
+        per_group(g * tiles_n),
+        rows_full(g),
+        rows_last(tiles_m_ % g != 0 ? tiles_m_ % g : g),
+        tiles_m(tiles_m_),
+        group(g) {}
 };
 
 struct TileCoord {
