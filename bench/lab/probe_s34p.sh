@@ -5,16 +5,16 @@
 # auto against cuBLASLt strided batched, five repeats, two runs; the MoE
 # group against cuBLAS's grouped call (GroupProblem grew by the raster's
 # divisors: the group's kernel and descriptors changed), three repeats;
-# gemm_test's Batched/* and Grouped/* (tier 1); and the fused bias + GELU
-# rows of issue 13's first criterion (4096^3 and 8192 x 28672 x 8192, as
-# bench/lab/probe_s29a.sh), so that every measured criterion is from one
-# day's code.
+# gemm_test (all of it: the raster's clamp is in every persistent kernel) and gemm_api_test.  Probe q: the fused
+# epilogue rows and the suite.
 source bench/lab/probe_lib.sh
 gpu_line
 carried_bins
 B=/tmp/cb/tessel
-timeout 300 /tmp/cb/tests/cuda/gemm_test --gtest_filter='Batched/*:Grouped/*:*Group*' > "$R/gpu_tests_batched_grouped.log" 2>&1
-echo "gemm_test Batched/Grouped rc=$?: $(grep -E '^\[  (PASSED|FAILED) ' "$R/gpu_tests_batched_grouped.log" | tr '\n' ' ')"
+timeout 400 /tmp/cb/tests/cuda/gemm_test > "$R/gpu_tests_gemm_full.log" 2>&1
+echo "gemm_test (all) rc=$?: $(grep -E '^\[  (PASSED|FAILED) |tests from .* ran' "$R/gpu_tests_gemm_full.log" | tr '\n' ' ')"
+timeout 200 /tmp/cb/tests/cuda/gemm_api_test > "$R/gpu_tests_gemm_api.log" 2>&1
+echo "gemm_api_test rc=$?: $(grep -E '^\[  (PASSED|FAILED) ' "$R/gpu_tests_gemm_api.log" | tr '\n' ' ')"
 elapsed tests; pack
 for run in 1 2; do
   for mn in 512 2048; do
@@ -28,9 +28,3 @@ f="$R/moe.csv"
 timeout 200 $B bench gemm --grouped moe --impl auto,cublas --repeat 3 --csv "$f" > "$R/moe.log" 2>&1
 echo "moe rc=$?"; medians "$f"; tail -4 "$R/moe.log"
 elapsed moe; pack
-for shp in "4096 4096 4096" "8192 28672 8192"; do
-  set -- $shp
-  timeout 200 $B bench gemm --m $1 --n $2 --k $3 --epilogue bias_gelu --impl auto,cublas --repeat 3 --csv "$R/epi_${1}_${2}_${3}.csv" > "$R/epi_${1}_${2}_${3}.log" 2>&1
-  medians "$R/epi_${1}_${2}_${3}.csv"
-  elapsed "epi $1"; pack
-done
