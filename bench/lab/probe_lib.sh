@@ -52,3 +52,24 @@ carried_bins() {
   export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
   mkdir -p /tmp/cb && tar xJf .carry/bins.txz -C /tmp/cb
 }
+# ab_sweep ROUNDS "BIN..." "BATCH M N K"...: strided batches timed against
+# cuBLASLt for CLIs carried as .carry/BIN.txz (untarred to /tmp/BIN), the
+# binaries alternating within each round; one CSV per (shape, bin, round),
+# auto's median line printed.  Session 34's probes g-o repeat this loop.
+ab_sweep() {
+  local rounds=$1 bins=$2; shift 2
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+  for b in $bins; do [ -x /tmp/$b/tessel ] || { mkdir -p /tmp/$b && tar xJf .carry/$b.txz -C /tmp/$b; }; done
+  local shp round b f
+  for shp in "$@"; do
+    set -- $shp
+    for round in $(seq 1 "$rounds"); do
+      for b in $bins; do
+        f="$R/b${1}_${2}x${3}x${4}_${b}_r${round}.csv"
+        timeout 100 /tmp/$b/tessel bench gemm --batch $1 --m $2 --n $3 --k $4 --impl auto,cublas --repeat 3 --csv "$f" > /dev/null 2>&1
+        echo "$shp $b r$round: $(medians "$f" | grep auto)"
+      done
+    done
+    pack
+  done
+}
