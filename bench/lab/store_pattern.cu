@@ -502,8 +502,9 @@ int main(int argc, char** argv) {
     move(move_units<2, 2, 256, 2>, 2, 2, 256, 2, spin);
     move(move_units<2, 3, 256, 2>, 2, 3, 256, 2, spin);
   }
-  // Unit pairs with and without B multicast (move_pairs), at two sizes.
-  for (const Dims dm : {Dims{2048, 2048, 32}, Dims{512, 512, 32}}) {
+  // Unit pairs with and without B multicast (move_pairs), at three sizes
+  // (session 34 added 8 x 2048 x 8192, a batch of 64 tile columns, and 3 stages).
+  for (const Dims dm : {Dims{2048, 2048, 32}, Dims{512, 512, 32}, Dims{2048, 8192, 8}}) {
     if (only_move) break;
     Maps pm{};
     tessel::arch::sm90::TensorMapSpec s;
@@ -530,7 +531,7 @@ int main(int argc, char** argv) {
       const int smem = stages * 32768 + 2 * 2 * kTile * 64 * 2 + 16 * stages + 16;
       const Variant v{64, 2, 2, 0, spin, 0};
       char name[128];
-      std::snprintf(name, sizeof name, "pairs %d x %d^2: %d stages, %s, spin %4d", dm.batch, dm.m, stages,
+      std::snprintf(name, sizeof name, "pairs %d x %dx%d: %d stages, %s, spin %4d", dm.batch, dm.m, dm.n, stages,
                     mc ? "B multicast" : "no cluster ", spin);
       CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
       run(
@@ -552,6 +553,8 @@ int main(int argc, char** argv) {
           true, bytes);
     };
     for (int spin : {0, 1200}) {
+      pairs(move_pairs<2, 3, false>, 3, false, spin);
+      pairs(move_pairs<2, 3, true>, 3, true, spin);
       pairs(move_pairs<2, 4, false>, 4, false, spin);
       pairs(move_pairs<2, 4, true>, 4, true, spin);
       pairs(move_pairs<2, 5, false>, 5, false, spin);
