@@ -79,15 +79,9 @@ struct GroupUnit {
   blocks::TileCoord tile;
 };
 
-/// Unit `local` of problem `p` (counted from its first unit) as its batch
-/// and tile: blocks::batched_tile_of in the problem's raster.
-template <class T>
-__device__ __forceinline__ void set_unit(const GroupProblem<T>& p, unsigned local, GroupUnit& u) {
-  unsigned batch = 0, tm = 0, tn = 0;
-  blocks::batched_tile_of(local, static_cast<unsigned>(p.tiles_m), static_cast<unsigned>(p.tiles_n), p.raster_group,
-                          batch, tm, tn);
-  u.batch = static_cast<int>(batch);
-  u.tile = blocks::TileCoord{static_cast<index_t>(tm), static_cast<index_t>(tn)};
+/// The unit of problem `g` at batch `batch`, tile (tm, tn).
+__device__ __forceinline__ GroupUnit unit_at(int g, unsigned batch, unsigned tm, unsigned tn) {
+  return GroupUnit{g, static_cast<int>(batch), blocks::TileCoord{static_cast<index_t>(tm), static_cast<index_t>(tn)}};
 }
 
 /// Persistent CTAs over every problem's units: CTA `first` of `count` takes
@@ -106,8 +100,10 @@ class GroupScheduler {
     if (next_ >= set_.units) return false;
     while (next_ >= problem(g_).unit_begin + problem(g_).units) ++g_;
     const GroupProblem<T>& p = problem(g_);
-    u.g = g_;
-    set_unit(p, static_cast<unsigned>(next_ - p.unit_begin), u);
+    unsigned batch = 0, tm = 0, tn = 0;
+    blocks::batched_tile_of(static_cast<unsigned>(next_ - p.unit_begin), static_cast<unsigned>(p.tiles_m),
+                            static_cast<unsigned>(p.tiles_n), p.raster_group, batch, tm, tn);
+    u = unit_at(g_, batch, tm, tn);
     next_ += count_;
     return true;
   }
@@ -125,7 +121,9 @@ class GroupScheduler {
 /// sees the parameter and reads the constant bank (LDC).  Measured on k15's
 /// batched kernel (session 34, bench/lab/timeline/, 32 x 512^2 x 128): from
 /// one unit's stores to the same warpgroup's next unit 1450 SM cycles with
-/// GroupScheduler, 1000 with this; the batch from 0.96 to 1.03 of cuBLASLt.
+/// GroupScheduler, 1000 with the parameter's fields, 423 with the raster's
+/// divisions as multiplies too (blocks::BatchRaster); the batch from 0.96 to
+/// 1.05 of cuBLASLt (docs/batched.md, "Session 34").
 template <class T>
 class BatchScheduler {
  public:
@@ -136,12 +134,9 @@ class BatchScheduler {
   /// The next unit of this CTA, or false when there is none.
   __device__ bool next(GroupUnit& u) {
     if (next_ >= p_.units) return false;
-    u.g = 0;
     unsigned batch = 0, tm = 0, tn = 0;
-    p_.raster.unit(static_cast<unsigned>(next_), batch, tm,
-                   tn);  // divisions as multiplies: its divisors are the host's
-    u.batch = static_cast<int>(batch);
-    u.tile = blocks::TileCoord{static_cast<index_t>(tm), static_cast<index_t>(tn)};
+    p_.raster.unit(static_cast<unsigned>(next_), batch, tm, tn);  // the divisions as multiplies (host-made divisors)
+    u = unit_at(0, batch, tm, tn);
     next_ += count_;
     return true;
   }
