@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -50,6 +51,7 @@
 #include "tessel/gemm_plan.hpp"
 #include "tessel/host/gemm.hpp"
 #include "tessel/host/jit.hpp"
+#include "tessel/kernels/gemm/fused_epilogue.cuh"
 
 using namespace tessel;
 
@@ -911,6 +913,68 @@ std::vector<EpiPath> epi_paths() {
 std::string epi_name(const ::testing::TestParamInfo<EpiPath>& info) { return info.param.what; }
 
 INSTANTIATE_TEST_SUITE_P(Paths, GemmEpi, ::testing::ValuesIn(epi_paths()), epi_name);
+
+// ------------------------------------------------------------------ prescaled activations
+
+/// out[a * n + i] = activate<A>(x[i]) and out[(5 + a) * n + i] =
+/// activate_prescaled<A>(prescale_of(A) * x[i]) as bits, for the five
+/// activations A (a = their index).
+__global__ void activations_both_ways(const float* x, std::uint32_t* out, int n) {
+  namespace gk = tessel::gemm_kernels;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float v = x[i];
+  const auto put = [&](int a, float plain, float prescaled) {
+    out[a * n + i] = __float_as_uint(plain);
+    out[(5 + a) * n + i] = __float_as_uint(prescaled);
+  };
+  put(0, gk::activate<Activation::none>(v), gk::activate_prescaled<Activation::none>(v));
+  put(1, gk::activate<Activation::relu>(v), gk::activate_prescaled<Activation::relu>(v));
+  put(2, gk::activate<Activation::gelu_erf>(v),
+      gk::activate_prescaled<Activation::gelu_erf>(gk::prescale_of(Activation::gelu_erf) * v));
+  put(3, gk::activate<Activation::gelu_tanh>(v),
+      gk::activate_prescaled<Activation::gelu_tanh>(gk::prescale_of(Activation::gelu_tanh) * v));
+  put(4, gk::activate<Activation::silu>(v), gk::activate_prescaled<Activation::silu>(v));
+}
+
+// The fused instances start the GELUs from h = x / 2 (fused_epilogue.cuh,
+// activate_prescaled): every operation is a power of two times
+// activate's, so the result must be activate's bit for bit, on every
+// normal fp32 x (x / 2 of a subnormal drops a bit), the infinities and a
+// NaN included.  Checked on a sweep of every 2^-11 step of the mantissa
+// over the exponents -125..127, both signs.
+TEST(GemmEpiMath, PrescaledActivationsAreActivateBitForBit) {
+  REQUIRE_GPU();
+  std::vector<float> x;
+  for (int e = -125; e <= 127; ++e)
+    for (int f = 0; f < 2048; ++f)
+      for (float sign : {1.0f, -1.0f}) x.push_back(sign * std::ldexp(1.0f + f / 2048.0f, e));
+  for (float v : {0.0f, -0.0f, INFINITY, -INFINITY, NAN}) x.push_back(v);
+  const int n = static_cast<int>(x.size());
+  tessel::testing::DeviceArray<float> dx(x.size());
+  tessel::testing::DeviceArray<std::uint32_t> dout(10 * x.size());
+  ASSERT_NE(dx.ptr, nullptr);
+  ASSERT_NE(dout.ptr, nullptr);
+  ASSERT_EQ(dx.upload(x), cudaSuccess);
+  ASSERT_EQ(dout.fill_bytes(0xFF), cudaSuccess);
+  activations_both_ways<<<(n + 255) / 256, 256>>>(dx.ptr, dout.ptr, n);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  std::vector<std::uint32_t> out;
+  ASSERT_EQ(dout.download(out), cudaSuccess);
+  const char* names[5] = {"none", "relu", "gelu_erf", "gelu_tanh", "silu"};
+  for (int a = 0; a < 5; ++a) {
+    int bad = 0;
+    for (int i = 0; i < n && bad < 5; ++i) {
+      const std::uint32_t p = out[a * n + i], q = out[(5 + a) * n + i];
+      const bool both_nan = std::isnan(std::bit_cast<float>(p)) && std::isnan(std::bit_cast<float>(q));
+      if (p != q && !both_nan) {
+        ++bad;
+        ADD_FAILURE() << names[a] << "(" << x[i] << "): activate " << std::bit_cast<float>(p) << ", prescaled "
+                      << std::bit_cast<float>(q);
+      }
+    }
+  }
+}
 
 // ------------------------------------------------------------------ run-time compiled epilogues
 

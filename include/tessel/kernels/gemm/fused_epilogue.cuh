@@ -98,6 +98,35 @@ __device__ __forceinline__ float activate(float x) {
   }
 }
 
+/// The scale s by which a fused instance's first pass multiplies x (alpha,
+/// and the bias as staged), so that its second pass starts from s x: 1/2 for
+/// the GELUs, whose formulas are written on h = x / 2 (activate_prescaled),
+/// 1 for the others.  A power of two commutes with fp32 rounding (outside
+/// the subnormals), so fma(alpha / 2, acc, bias / 2) is bit for bit half of
+/// fma(alpha, acc, bias), and the product h = 0.5 x that the GELUs need
+/// costs no instruction: one fewer per value (docs/epilogues.md, session 35).
+__device__ __forceinline__ float prescale_of(Activation a) {
+  return a == Activation::gelu_erf || a == Activation::gelu_tanh ? 0.5f : 1.0f;
+}
+
+/// act(x) from y = prescale_of(A) * x, with the same value as activate<A>(x):
+///   gelu_tanh  h (1 + tanh(h (2 sqrt(2/pi) + 8 * 0.044715 sqrt(2/pi) h^2)))   with h = x / 2
+///   gelu_erf   h (1 + erff(h sqrt 2))
+/// each operation being 2^k times activate's (the constants are its own
+/// times 2 and 8), so every rounding is the same: 5 instructions a value
+/// for the tanh GELU where activate takes 6.
+template <Activation A>
+__device__ __forceinline__ float activate_prescaled(float y) {
+  if constexpr (A == Activation::gelu_tanh) {
+    const float u = y * fmaf(8.0f * 0.035677408136300125f, y * y, 2.0f * 0.79788456080286536f);
+    return fmaf(y, arch::tanh_approx(u), y);
+  } else if constexpr (A == Activation::gelu_erf) {
+    return fmaf(y, erff(y * 1.4142135623730950f), y);
+  } else {
+    return activate<A>(y);
+  }
+}
+
 /// The element of type `t` at base[idx] as fp32.
 __device__ __forceinline__ float load_as_float(DType t, const void* base, index_t idx) {
   switch (t) {
@@ -112,60 +141,92 @@ __device__ __forceinline__ float load_as_float(DType t, const void* base, index_
 }
 
 /// Writes the bias slice of tile (tile_m, tile_n) of a (BM, BN) tiling into
-/// `row` (BM floats) and `col` (BN floats): the bias as fp32 (its type is
-/// D's, cd_type) where the call has a bias of that kind and the element is
-/// inside D, else 0.  Called by the `threads` threads t = 0..threads-1 of the
+/// `row` (BM floats) and `col` (BN floats): `scale` times the bias as fp32
+/// (its type is D's, cd_type; the scale is prescale_of's, 1 where the
+/// caller wants the bias itself) where the call has a bias of that kind and
+/// the element is inside D, else 0.  Called by the `threads` threads t = 0..threads-1 of the
 /// epilogue once every one of them has left the previous tile's epilogue,
 /// and before the barrier that precedes the first read (fuse_in_registers).
 template <int BM, int BN>
 __device__ __forceinline__ void stage_bias(const EpilogueParams& e, DType cd_type, index_t m, index_t n, index_t tile_m,
-                                           index_t tile_n, float* row, float* col, int t, int threads) {
+                                           index_t tile_n, float* row, float* col, int t, int threads,
+                                           float scale = 1.0f) {
   for (int x = t; x < BN + BM; x += threads) {
     if (x < BN) {
       const index_t j = tile_n * BN + x;
-      col[x] = e.bias_kind == BiasKind::col && j < n ? load_as_float(cd_type, e.bias, j) : 0.0f;
+      col[x] = e.bias_kind == BiasKind::col && j < n ? scale * load_as_float(cd_type, e.bias, j) : 0.0f;
     } else {
       const index_t i = tile_m * BM + (x - BN);
-      row[x - BN] = e.bias_kind == BiasKind::row && i < m ? load_as_float(cd_type, e.bias, i) : 0.0f;
+      row[x - BN] = e.bias_kind == BiasKind::row && i < m ? scale * load_as_float(cd_type, e.bias, i) : 0.0f;
     }
   }
 }
 
-/// Pass 1 of fuse_in_registers: acc = alpha * acc + bias.
-template <int BM, int BN, class Frag, class View>
+/// Pass 1 of fuse_in_registers: acc = alpha * acc + bias, with the bias of
+/// one kind, `Row` (one value per row) or not (a column bias, or none: the
+/// column slice then holds zeros), so that a value costs one FMA.  (The
+/// first form added the row and the column value, one of them 0, before
+/// the FMA: one more instruction per value, where the fused epilogue's
+/// cost is its instructions' energy at the power cap.)
+///
+/// `Coord` is the TiledMMA's (thread, value) -> packed (row, column) layout
+/// of the tile (TmaStoreEpilogue::kCoord).  Value v of thread t sits at
+/// Coord(t, 0) + Coord(0, v), field by field (a layout is the sum of its
+/// modes' and maps 0 to 0; no field carries inside a tile), so its row and
+/// column are the thread's, read once from tCcD.coord(0), plus constants of
+/// the unrolled loop.  (Taking the fields of tCcD.coord(v) for each pair
+/// instead cost an add, a shift and a mask per pair for the column bias's
+/// address: the add of the thread's part ahead of the shift does not fold.)
+template <bool Row, Layout Coord, class Frag, class View>
 __device__ __forceinline__ void fuse_bias(float alpha, Frag& acc, const View& tCcD, const float* bias_row,
                                           const float* bias_col) {
+  const index_t base = tCcD.coord(0);
+  const float* row = bias_row + coord_field(base, 0);
+  const float* col = bias_col + coord_field(base, 1);
   TESSEL_UNROLL
   for (int v = 0; v < Frag::kValues; v += 2) {
-    const index_t at = tCcD.coord(v);
-    const int r = static_cast<int>(coord_field(at, 0)), c = static_cast<int>(coord_field(at, 1));
-    const float2 bc = *reinterpret_cast<const float2*>(bias_col + c);
-    const float br = bias_row[r];
-    *acc.addr(v) = alpha * *acc.addr(v) + (bc.x + br);  // one of bc and br is 0 (one bias kind): the sum is exact
-    *acc.addr(v + 1) = alpha * *acc.addr(v + 1) + (bc.y + br);
+    const index_t at = StaticLayout<Coord>{}(0, v);  // value v's offset from the thread's value 0
+    float b0, b1;
+    if constexpr (Row) {
+      b0 = b1 = row[coord_field(at, 0)];
+    } else {
+      const float2 bc = *reinterpret_cast<const float2*>(col + coord_field(at, 1));
+      b0 = bc.x;
+      b1 = bc.y;
+    }
+    *acc.addr(v) = fmaf(alpha, *acc.addr(v), b0);
+    *acc.addr(v + 1) = fmaf(alpha, *acc.addr(v + 1), b1);
   }
 }
 
-/// Pass 2: acc = act(acc) for a compile-time activation.
+/// Pass 2: acc = act(x) for a compile-time activation, from acc = the
+/// prescaled x (prescale_of, activate_prescaled).
 template <Activation A, class Frag>
 __device__ __forceinline__ void fuse_activation(Frag& acc) {
   TESSEL_UNROLL
-  for (int v = 0; v < Frag::kValues; ++v) *acc.addr(v) = activate<A>(*acc.addr(v));
+  for (int v = 0; v < Frag::kValues; ++v) *acc.addr(v) = activate_prescaled<A>(*acc.addr(v));
 }
 
 /// The fused epilogue's math in the accumulator registers, in two passes,
-/// the activation a switch on a run-time value *outside* an unrolled loop:
-/// the path a tile executes is then one contiguous block of code.  (A switch
-/// per value pair inside one loop, the first form, spread each tile's path
-/// over the whole ~17k-instruction epilogue: every pair's case sat in other
-/// instruction-cache lines, and the fused GEMM ran 2.9x slower than the
-/// plain one at 4096^3 on an H100; bench/results/s20/.)  Only calls with
-/// beta = 0 and no aux output come here (k13_fuses, gemm_plan.hpp): a C
-/// pass or an aux pass beside the accumulators spilled.
-template <int BM, int BN, class T, class Frag, class View>
+/// the bias kind and the activation switches on run-time values *outside*
+/// the unrolled loops: the path a tile executes is then one contiguous
+/// block of code.  (A switch per value pair inside one loop, the first
+/// form, spread each tile's path over the whole ~17k-instruction epilogue:
+/// every pair's case sat in other instruction-cache lines, and the fused
+/// GEMM ran 2.9x slower than the plain one at 4096^3 on an H100;
+/// bench/results/s20/.)  Only calls with beta = 0 and no aux output come
+/// here (k13_fuses, gemm_plan.hpp): a C pass or an aux pass beside the
+/// accumulators spilled.  The bias slice was staged times
+/// prescale_of(p.epi.act) (k13's TileEpilogue::prepare), and pass 1 scales
+/// alpha the same way.  `Coord`: fuse_bias's.
+template <Layout Coord, class T, class Frag, class View>
 __device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, Frag& acc, const View& tCcD,
                                                   const float* bias_row, const float* bias_col) {
-  fuse_bias<BM, BN>(p.alpha, acc, tCcD, bias_row, bias_col);
+  const float alpha = prescale_of(p.epi.act) * p.alpha;
+  if (p.epi.bias_kind == BiasKind::row)
+    fuse_bias<true, Coord>(alpha, acc, tCcD, bias_row, bias_col);
+  else
+    fuse_bias<false, Coord>(alpha, acc, tCcD, bias_row, bias_col);
   switch (p.epi.act) {
     case Activation::none:
       break;

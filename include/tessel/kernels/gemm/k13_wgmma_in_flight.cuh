@@ -287,8 +287,12 @@ struct TileEpilogue {
   /// loads' latency then hides behind the first TMA loads, and every
   /// consumer thread has left the previous tile's epilogue).
   __device__ void prepare(blocks::TileCoord tile, int t) const {
-    if constexpr (X::kFused && stages_bias<typename X::Epi>())
-      stage_bias<X::kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kThreadsOf);
+    if constexpr (X::kFused && stages_bias<typename X::Epi>()) {
+      // fuse_in_registers's first pass makes prescale_of(act) * x from this
+      // slice; StaticEpilogueValues adds the bias unscaled.
+      const float scale = X::Epi::kStatic ? 1.0f : prescale_of(p.epi.act);
+      stage_bias<X::kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kThreadsOf, scale);
+    }
   }
 
   /// A call with C (beta != 0): asks L2 for unit u's C tile before the
@@ -344,7 +348,7 @@ struct TileEpilogue {
           coord_tile<TileShape<X::kBM, X::kBN>>(p.m - tile.m * X::kBM, p.n - tile.n * X::kBN));  // (row, col)
       // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.
       arch::named_barrier_sync(bar, kThreadsOf);
-      fuse_in_registers<X::kBM, X::kBN>(p, acc, tCcD, bias + X::kBN, bias);
+      fuse_in_registers<X::template Epilogue<float>::kCoord>(p, acc, tCcD, bias + X::kBN, bias);
       store_final(tile, acc, t);
     }
   }
