@@ -321,6 +321,30 @@ TEST(GemmPlan, StraddlingBClustersRule) {
 static_assert(k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, false));
 static_assert(!k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, true));
 
+// Rule 13b: where rule 1b's 64 x 128 tiles leave the second tile row at
+// most a quarter full (M 65..80), at beta = 0, k14's pairs run them; every
+// measured row of s35c/s35j on both sides.
+TEST(GemmPlan, ThinSecondTileRowClustersRule) {
+  const auto k14 = [](index_t m, index_t n, index_t k, float beta = 0.0f) {
+    const bool a_whole = rows_whole_lines(k), b_whole = rows_whole_lines(n);
+    return k14_thin_pair_for(m, n, 132, plan_k13(m, n, k, 132, 0, SwapAB::plan, a_whole, false, b_whole), beta);
+  };
+  EXPECT_TRUE(k14(65, 8192, 8192));         // 0.884 against k13's 0.756
+  EXPECT_TRUE(k14(72, 8192, 8192));         // 0.927 against 0.790
+  EXPECT_TRUE(k14(80, 8192, 8192));         // 0.961 against 0.834 (0.968 against 0.917)
+  EXPECT_TRUE(k14(80, 8192, 4096));         // 0.958 against 0.860
+  EXPECT_TRUE(k14(80, 6144, 8192));         // 0.963 against 0.916
+  EXPECT_FALSE(k14(88, 8192, 8192));        // 0.979 against 0.984
+  EXPECT_FALSE(k14(96, 8192, 8192));        // 0.991 against 0.993
+  EXPECT_FALSE(k14(96, 8192, 4096));        // 0.977 against 0.986
+  EXPECT_FALSE(k14(128, 8192, 8192));       // 0.986 against 0.999
+  EXPECT_FALSE(k14(64, 8192, 8192));        // M <= 64: swapped (rule 4)
+  EXPECT_FALSE(k14(80, 16384, 8192));       // 128 pairs: past one wave of clusters
+  EXPECT_FALSE(k14(80, 8192, 8192, 1.0f));  // C: not measured
+}
+static_assert(k14_thin_pair_for(80, 8192, 132, {128, 1, SwapAB::off, 0, GemmJit::off, 64}, 0.0f));
+static_assert(!k14_thin_pair_for(80, 8192, 132, {128, 2, SwapAB::off, 0, GemmJit::off, 64}, 0.0f));
+
 // Rule 11: a strided batch runs k15's batched kernel where its 128 x 128
 // tiles over every batch pass rule 10's test and beta = 0.
 TEST(GemmPlan, BatchedPingpongRule) {

@@ -575,6 +575,14 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     plan.why = "k14 tile 64x128 cluster 2x1 (B rows straddle lines)";
     return plan;
   }
+  // Rule 13b: the same pairs where the second 64-row tile row holds at most
+  // 16 rows (M 65..80) and the plan's k13 tuning is rule 1b's 64 x 128.
+  if (!fused && args.batch == 1 && untuned && k14_thin_pair_for(args.m, args.n, sms, plan.tuning, args.beta)) {
+    plan.impl = GemmImpl::k14_cluster_multicast;
+    plan.tuning = GemmTuning{128, 1, SwapAB::off, plan.tuning.raster_group, GemmJit::off, 64};
+    plan.why = "k14 tile 64x128 cluster 2x1 (thin second tile row)";
+    return plan;
+  }
   // Rule 12: k15 on a one-wave grid of 128 x 128 tiles (no epilogue: not measured with one).
   if (!fused && args.batch == 1 && untuned && k15_small_grid_for(args.m, args.n, sms, plan.tuning, args.beta)) {
     plan.impl = GemmImpl::k15_pingpong;
