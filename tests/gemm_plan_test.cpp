@@ -322,8 +322,8 @@ static_assert(k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, false));
 static_assert(!k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, true));
 
 // Rule 13b: where rule 1b's 64 x 128 tiles leave the second tile row at
-// most a quarter full (M 65..80), at beta = 0, k14's pairs run them; every
-// measured row of s35c/s35j on both sides.
+// most 18 rows (M 65..82), at beta = 0, k14's pairs run them; every
+// measured row of s35c/s35j/s35l on both sides.
 TEST(GemmPlan, ThinSecondTileRowClustersRule) {
   const auto k14 = [](index_t m, index_t n, index_t k, float beta = 0.0f) {
     const bool a_whole = rows_whole_lines(k), b_whole = rows_whole_lines(n);

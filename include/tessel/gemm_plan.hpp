@@ -444,7 +444,7 @@ constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning&
 
 /// Rule 13b (k14_thin_pair_for, after rule 13; session 35): where rule 1b
 /// gave the plan's k13 tuning `t` 64 x 128 tiles, unswapped and unsplit,
-/// and M is 65..80 (the second tile row holds at most 16 of its 64 rows),
+/// and M is 65..82 (the second tile row holds at most 18 of its 64 rows),
 /// beta = 0 (the caller adds: no epilogue, the tuning left to the plan), and
 /// the pairs of M-neighbours fit one wave of clusters of two with two to
 /// spare (as rule 13), k14 runs the problem as 64 x 128 tiles on clusters
@@ -457,12 +457,14 @@ constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning&
 /// 80 x 8192 x 8192 0.834 / 0.961 (0.917 / 0.968 in s35c), 80 x 8192 x 4096
 /// 0.860 / 0.958, 80 x 6144 x 8192 0.916 / 0.963.  Not above 80: 88 x 8192
 /// x 8192 0.984 / 0.979, 96 x 8192 x 8192 0.993 / 0.991 (0.993 / 0.986 in
-/// s35c), 96 x 8192 x 4096 0.986 / 0.977, 104..128 level or behind.
+/// s35c), 96 x 8192 x 4096 0.986 / 0.977, 104..128 level or behind; at the
+/// bound (s35l, three rounds each): 82 x 8192 x 8192 0.908-0.925 / 0.960-0.964,
+/// 84 x 8192 x 8192 0.965-0.974 / 0.964-0.973 (level).
 /// C++ example: k14_thin_pair_for(80, 8192, 132, {128, 1, SwapAB::off, 0, GemmJit::off, 64}, 0.0f) == true.
 constexpr bool k14_thin_pair_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
   using namespace plan_detail;
   if (beta != 0.0f || t.swap_ab == SwapAB::on || t.tile_m != 64 || t.tile_n != 128 || t.splits != 1) return false;
-  if (m <= 64 || m > 80) return false;
+  if (m <= 64 || m > 82) return false;
   return ceil_div(n, 128) <= static_cast<index_t>(sms / 2 - 2);
 }
 

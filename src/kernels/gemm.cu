@@ -576,7 +576,7 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     return plan;
   }
   // Rule 13b: the same pairs where the second 64-row tile row holds at most
-  // 16 rows (M 65..80) and the plan's k13 tuning is rule 1b's 64 x 128.
+  // 18 rows (M 65..82) and the plan's k13 tuning is rule 1b's 64 x 128.
   if (!fused && args.batch == 1 && untuned && k14_thin_pair_for(args.m, args.n, sms, plan.tuning, args.beta)) {
     plan.impl = GemmImpl::k14_cluster_multicast;
     plan.tuning = GemmTuning{128, 1, SwapAB::off, plan.tuning.raster_group, GemmJit::off, 64};
