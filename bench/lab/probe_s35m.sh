@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 35, probe m: the clean-clone CI build of the final tree (rule 13b
+# Session 35, probe m (not run: the session's device time ran out): the clean-clone CI build of the final tree (rule 13b
 # at 65..82 rows): k14's gemm_test suites, and `auto` at 82 x 8192 x 8192
 # (rule 13b's k14) verified tier 1 and timed against cuBLASLt.
 source bench/lab/probe_lib.sh
