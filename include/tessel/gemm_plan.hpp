@@ -87,6 +87,15 @@ constexpr bool pingpong_fits(index_t tiles, double flops, int sms) {
   const index_t waves = ceil_div(tiles, slots);
   return tiles * 10 >= slots * waves * 9 && flops <= 2e12;
 }
+/// Do k14's 64 x 128 tiles of an M x N problem, paired with their
+/// M-neighbour in clusters of two, fit one wave of clusters with two to
+/// spare (rules 13 and 13b)?  A GPC with an odd SM count leaves an SM
+/// unpaired, so at most sms / 2 - 2 pairs.  1000 x 1000: 8 x 8 = 64 pairs.
+constexpr bool k14_pairs_fit_one_wave(index_t m, index_t n, int sms) {
+  const index_t pairs = ceil_div(ceil_div(m, 64), 2) * ceil_div(n, 128);
+  return pairs <= static_cast<index_t>(sms / 2 - 2);
+}
+
 }  // namespace plan_detail
 
 /// Do rows of leading dimension `ld` (16-bit elements) reach TMA as whole
@@ -438,8 +447,7 @@ constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTunin
 constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning& t, bool b_rows_whole_lines) {
   using namespace plan_detail;
   if (b_rows_whole_lines || t.swap_ab == SwapAB::on || m <= 64) return false;
-  const index_t pairs = ceil_div(ceil_div(m, 64), 2) * ceil_div(n, 128);
-  return pairs <= static_cast<index_t>(sms / 2 - 2);
+  return k14_pairs_fit_one_wave(m, n, sms);
 }
 
 /// Rule 13b (k14_thin_pair_for, after rule 13; session 35): where rule 1b
@@ -465,7 +473,7 @@ constexpr bool k14_thin_pair_for(index_t m, index_t n, int sms, const GemmTuning
   using namespace plan_detail;
   if (beta != 0.0f || t.swap_ab == SwapAB::on || t.tile_m != 64 || t.tile_n != 128 || t.splits != 1) return false;
   if (m <= 64 || m > 82) return false;
-  return ceil_div(n, 128) <= static_cast<index_t>(sms / 2 - 2);
+  return k14_pairs_fit_one_wave(m, n, sms);
 }
 
 /// Rule 11 (k15 for a strided batch; before rule 8): `batch` problems of

@@ -565,23 +565,19 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
     return plan;
   }
-  // Rule 13: k14 on 64 x 128 tiles in clusters sharing B, where B's rows
-  // straddle lines and the pairs fit one wave (no epilogue: k14 has no fused
-  // instance).
-  if (!fused && args.batch == 1 && untuned &&
-      k14_straddle_for(args.m, args.n, sms, plan.tuning, rows_whole_lines(args.ldb))) {
-    plan.impl = GemmImpl::k14_cluster_multicast;
-    plan.tuning = GemmTuning{128, 1, SwapAB::off, plan.tuning.raster_group, GemmJit::off, 64};
-    plan.why = "k14 tile 64x128 cluster 2x1 (B rows straddle lines)";
-    return plan;
-  }
-  // Rule 13b: the same pairs where the second 64-row tile row holds at most
-  // 18 rows (M 65..82) and the plan's k13 tuning is rule 1b's 64 x 128.
-  if (!fused && args.batch == 1 && untuned && k14_thin_pair_for(args.m, args.n, sms, plan.tuning, args.beta)) {
-    plan.impl = GemmImpl::k14_cluster_multicast;
-    plan.tuning = GemmTuning{128, 1, SwapAB::off, plan.tuning.raster_group, GemmJit::off, 64};
-    plan.why = "k14 tile 64x128 cluster 2x1 (thin second tile row)";
-    return plan;
+  // Rules 13 and 13b: k14 on 64 x 128 tiles in clusters sharing B, where
+  // the pairs fit one wave and B's rows straddle lines (13), or the second
+  // 64-row tile row holds at most 18 rows under rule 1b's tuning (13b).  No
+  // epilogue: k14 has no fused instance.
+  if (!fused && args.batch == 1 && untuned) {
+    const bool straddle = k14_straddle_for(args.m, args.n, sms, plan.tuning, rows_whole_lines(args.ldb));
+    if (straddle || k14_thin_pair_for(args.m, args.n, sms, plan.tuning, args.beta)) {
+      plan.impl = GemmImpl::k14_cluster_multicast;
+      plan.tuning = GemmTuning{128, 1, SwapAB::off, plan.tuning.raster_group, GemmJit::off, 64};
+      plan.why = std::string("k14 tile 64x128 cluster 2x1 (") +
+                 (straddle ? "B rows straddle lines" : "thin second tile row") + ")";
+      return plan;
+    }
   }
   // Rule 12: k15 on a one-wave grid of 128 x 128 tiles (no epilogue: not measured with one).
   if (!fused && args.batch == 1 && untuned && k15_small_grid_for(args.m, args.n, sms, plan.tuning, args.beta)) {

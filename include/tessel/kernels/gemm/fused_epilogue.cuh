@@ -149,8 +149,7 @@ __device__ __forceinline__ float load_as_float(DType t, const void* base, index_
 /// and before the barrier that precedes the first read (fuse_in_registers).
 template <int BM, int BN>
 __device__ __forceinline__ void stage_bias(const EpilogueParams& e, DType cd_type, index_t m, index_t n, index_t tile_m,
-                                           index_t tile_n, float* row, float* col, int t, int threads,
-                                           float scale = 1.0f) {
+                                           index_t tile_n, float* row, float* col, int t, int threads, float scale) {
   for (int x = t; x < BN + BM; x += threads) {
     if (x < BN) {
       const index_t j = tile_n * BN + x;
