@@ -127,39 +127,68 @@ __device__ __forceinline__ float activate_prescaled(float y) {
   }
 }
 
-/// The element of type `t` at base[idx] as fp32.
-__device__ __forceinline__ float load_as_float(DType t, const void* base, index_t idx) {
-  switch (t) {
-    case DType::bf16:
-      return detail::to_float(static_cast<const __nv_bfloat16*>(base)[idx]);
-    case DType::f16:
-      return detail::to_float(static_cast<const __half*>(base)[idx]);
-    case DType::f32:
-      break;
-  }
-  return static_cast<const float*>(base)[idx];
-}
+/// A thread's share of the bias slice of tile (tile_m, tile_n) of a (BM, BN)
+/// tiling, for the `Threads` threads t of an epilogue: slice elements
+/// x = t, t + Threads, ..., where 0..BN-1 are the column values and
+/// BN..BN+BM-1 the row values.  load() reads the elements' bits (cd_type's,
+/// D's type) where the call has a bias of that kind and the element is
+/// inside D, else 0 (+0 in every type); store() writes `scale` times each
+/// as fp32 into `row` (BM floats) and `col` (BN floats).
+///
+/// Two steps so that a kernel can issue the loads before a unit's main loop
+/// and convert and store after it (k13): nothing reads the loaded registers
+/// before store(), so the loads' latency (L2 or DRAM) hides behind the main
+/// loop.  Loaded and stored before the main loop, each unit's consumers
+/// waited for the loads before their first wgmma, with the tensor cores idle:
+/// 27 % of the extra warp samples of k13's fused ReLU instance at
+/// 8192 x 28672 x 8192 (session 36, docs/epilogues.md).  (A form that
+/// converted in load() kept that wait: the conversion needs the loaded
+/// value, and the compiler placed it beside the load; session 35.)
+/// store() must come after every thread of the epilogue has read the
+/// previous unit's slice, and before the barrier that precedes the first
+/// read of this one.
+///
+/// Example: BM = 128, BN = 256, Threads = 256: thread 3 holds column 3 of
+/// the tile and row 3 (x = 259); thread 200 holds column 200 only.
+template <int BM, int BN, int Threads>
+struct BiasShare {
+  static constexpr int kPer = (BM + BN + Threads - 1) / Threads;
+  unsigned bits[kPer];
 
-/// Writes the bias slice of tile (tile_m, tile_n) of a (BM, BN) tiling into
-/// `row` (BM floats) and `col` (BN floats): `scale` times the bias as fp32
-/// (its type is D's, cd_type; the scale is prescale_of's, 1 where the
-/// caller wants the bias itself) where the call has a bias of that kind and
-/// the element is inside D, else 0.  Called by the `threads` threads t = 0..threads-1 of the
-/// epilogue once every one of them has left the previous tile's epilogue,
-/// and before the barrier that precedes the first read (fuse_in_registers).
-template <int BM, int BN>
-__device__ __forceinline__ void stage_bias(const EpilogueParams& e, DType cd_type, index_t m, index_t n, index_t tile_m,
-                                           index_t tile_n, float* row, float* col, int t, int threads, float scale) {
-  for (int x = t; x < BN + BM; x += threads) {
-    if (x < BN) {
-      const index_t j = tile_n * BN + x;
-      col[x] = e.bias_kind == BiasKind::col && j < n ? scale * load_as_float(cd_type, e.bias, j) : 0.0f;
-    } else {
-      const index_t i = tile_m * BM + (x - BN);
-      row[x - BN] = e.bias_kind == BiasKind::row && i < m ? scale * load_as_float(cd_type, e.bias, i) : 0.0f;
+  __device__ __forceinline__ void load(const EpilogueParams& e, DType cd_type, index_t m, index_t n, index_t tile_m,
+                                       index_t tile_n, int t) {
+    TESSEL_UNROLL
+    for (int q = 0; q < kPer; ++q) {
+      const int x = t + q * Threads;
+      bits[q] = 0;
+      index_t idx = -1;
+      if (x < BN) {
+        const index_t j = tile_n * BN + x;
+        if (e.bias_kind == BiasKind::col && j < n) idx = j;
+      } else if (x < BN + BM) {
+        const index_t i = tile_m * BM + (x - BN);
+        if (e.bias_kind == BiasKind::row && i < m) idx = i;
+      }
+      if (idx >= 0)
+        bits[q] = cd_type == DType::f32 ? static_cast<const unsigned*>(e.bias)[idx]
+                                        : static_cast<const unsigned short*>(e.bias)[idx];
     }
   }
-}
+
+  __device__ __forceinline__ void store(DType cd_type, float scale, float* row, float* col, int t) const {
+    TESSEL_UNROLL
+    for (int q = 0; q < kPer; ++q) {
+      const int x = t + q * Threads;
+      if (x >= BN + BM) continue;
+      float v = __uint_as_float(bits[q]);  // f32
+      if (cd_type == DType::bf16)
+        v = __uint_as_float(bits[q] << 16);  // a bf16 is the high half of the fp32 of the same value
+      else if (cd_type == DType::f16)
+        v = __half2float(__ushort_as_half(static_cast<unsigned short>(bits[q])));
+      (x < BN ? col[x] : row[x - BN]) = scale * v;
+    }
+  }
+};
 
 /// Pass 1 of fuse_in_registers: acc = alpha * acc + bias, with the bias of
 /// one kind, `Row` (one value per row) or not (a column bias, or none: the
@@ -213,11 +242,13 @@ __device__ __forceinline__ void fuse_activation(Frag& acc) {
 /// form, spread each tile's path over the whole ~17k-instruction epilogue:
 /// every pair's case sat in other instruction-cache lines, and the fused
 /// GEMM ran 2.9x slower than the plain one at 4096^3 on an H100;
-/// bench/results/s20/.)  Only calls with beta = 0 and no aux output come
-/// here (k13_fuses, gemm_plan.hpp): a C pass or an aux pass beside the
-/// accumulators spilled.  The bias slice was staged times
-/// prescale_of(p.epi.act) (k13's TileEpilogue::prepare), and pass 1 scales
-/// alpha the same way.  `Coord`: fuse_bias's.
+/// bench/results/s20/.  The math done a 128-byte chunk of D at a time, just
+/// ahead of the chunk's staging, so that it overlapped the TMA store's
+/// reads, cost k13 1 % more: docs/epilogues.md, session 36.)  Only calls
+/// with beta = 0 and no aux output come here (k13_fuses, gemm_plan.hpp): a
+/// C pass or an aux pass beside the accumulators spilled.  The bias slice
+/// was staged times prescale_of(p.epi.act) (k13's TileEpilogue::store_bias),
+/// and pass 1 scales alpha the same way.  `Coord`: fuse_bias's.
 template <Layout Coord, class T, class Frag, class View>
 __device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, Frag& acc, const View& tCcD,
                                                   const float* bias_row, const float* bias_col) {
@@ -255,7 +286,7 @@ __device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, Frag&
 /// registers, a pair of neighbouring columns as one 4- or 8-byte store where
 /// `ldaux` and the pointer keep pairs aligned (warp-uniform), else element
 /// by element, never outside D.  The bias comes from the unit's slice in
-/// shared memory (stage_bias), read after apply_with's first barrier.
+/// shared memory (BiasShare), read after apply_with's first barrier.
 template <class E, class U, int BM, int BN, class T>
 struct StaticEpilogueValues {
   static_assert(E::kStatic, "tessel: StaticEpilogueValues takes a StaticEpilogue");

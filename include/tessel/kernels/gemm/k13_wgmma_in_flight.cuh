@@ -204,7 +204,7 @@ struct Tiles {
     int ticket;  // split K: the counter value the last unit's thread 0 saw
   };
   /// A fused instance's shared memory: the plain one (same offsets), then the
-  /// unit's bias slice (stage_bias, fused_epilogue.cuh).
+  /// unit's bias slice (BiasShare, fused_epilogue.cuh).
   struct FusedStorage : SharedStorage {
     alignas(16) float bias[kBN + kBM];  // the column slice (kBN), then the row slice (kBM)
   };
@@ -283,17 +283,32 @@ struct TileEpilogue {
   int bar = kConsumerBarrier;  // the named barrier of the X::TM::kThreads threads that run this epilogue
   static constexpr int kThreadsOf = X::TM::kThreads;  // k13: both consumer warpgroups; k15: one
 
-  /// A fused instance: stages unit u's bias slice (before its main loop: the
-  /// loads' latency then hides behind the first TMA loads, and every
-  /// consumer thread has left the previous tile's epilogue).
-  __device__ void prepare(blocks::TileCoord tile, int t) const {
+  /// A thread's share of a unit's bias slice in registers (BiasShare).
+  using BiasRegs = BiasShare<X::kBM, X::kBN, kThreadsOf>;
+
+  /// A fused instance: issues the loads of this thread's share of unit u's
+  /// bias slice, to be staged by store_bias after the unit's main loop (k13:
+  /// the loads' latency then hides behind it).
+  __device__ __forceinline__ BiasRegs load_bias(blocks::TileCoord tile, int t) const {
+    BiasRegs share{};
+    if constexpr (X::kFused && stages_bias<typename X::Epi>())
+      share.load(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, t);
+    return share;
+  }
+  /// Writes the share into the slice in shared memory, every thread of the
+  /// epilogue having read the previous unit's slice (the previous
+  /// epilogue's barriers).  fuse_in_registers's first pass makes
+  /// prescale_of(act) * x from this slice; StaticEpilogueValues adds the
+  /// bias unscaled.
+  __device__ __forceinline__ void store_bias(const BiasRegs& share, int t) const {
     if constexpr (X::kFused && stages_bias<typename X::Epi>()) {
-      // fuse_in_registers's first pass makes prescale_of(act) * x from this
-      // slice; StaticEpilogueValues adds the bias unscaled.
       const float scale = X::Epi::kStatic ? 1.0f : prescale_of(p.epi.act);
-      stage_bias<X::kBM, X::kBN>(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, bias + X::kBN, bias, t, kThreadsOf, scale);
+      share.store(p.cd_type, scale, bias + X::kBN, bias, t);
     }
   }
+  /// Both at once, before the unit's main loop: k15, whose warpgroup then
+  /// waits for its turn while the loads land.
+  __device__ void prepare(blocks::TileCoord tile, int t) const { store_bias(load_bias(tile, t), t); }
 
   /// A call with C (beta != 0): asks L2 for unit u's C tile before the
   /// unit's main loop (TmaStoreEpilogue::prefetch_c), so that the
@@ -324,7 +339,7 @@ struct TileEpilogue {
     if constexpr (X::kFused && X::Epi::kStatic) {
       // A compile-time epilogue: the whole epilogue in TmaStoreEpilogue's
       // value loop, a chunk at a time (apply_with), no switch but the output
-      // type's.  Its first barrier orders the bias slice's writes (prepare)
+      // type's.  Its first barrier orders the bias slice's writes (store_bias)
       // before the reads; the next unit's writes come after the last
       // chunk's barriers, which every thread reaches after its last read.
       const auto run = [&]<class U>(U* stage) {
@@ -346,7 +361,7 @@ struct TileEpilogue {
     } else if constexpr (X::kFused) {
       const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
           coord_tile<TileShape<X::kBM, X::kBN>>(p.m - tile.m * X::kBM, p.n - tile.n * X::kBN));  // (row, col)
-      // Every consumer thread staged its share of the bias slice (prepare) before the unit's main loop.
+      // Every consumer thread has staged its share of the bias slice (store_bias; k15: prepare).
       arch::named_barrier_sync(bar, kThreadsOf);
       fuse_in_registers<X::template Epilogue<float>::kCoord>(p, acc, tCcD, bias + X::kBN, bias);
       store_final(tile, acc, t);
@@ -548,8 +563,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const SplitKReduce<X> reduce{sk, shared.ticket};
   typename Pipeline::State read;
   for (blocks::WorkUnit u; scheduler.next(u);) {
-    typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
-    epilogue.prepare(u.tile, t);
+    typename X::FragC acc;                                  // (BN/2,1,1) f32: 64 x BN per warpgroup
+    const auto bias_share = epilogue.load_bias(u.tile, t);  // a fused instance's; stored after the main loop
     epilogue.prefetch_c(u.tile, t);
     for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
       pipe.consumer_wait(read);
@@ -578,10 +593,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           thr.partition_C(coord_tile<TileShape<X::kBM, X::kBN>>(rows_left, index_t{X::kBN}));  // (row, col)
       if (!reduce.last_adds(u, acc, tCcD, rows_left, t)) continue;
     }
-    if constexpr (Cfg::kFused)
+    if constexpr (Cfg::kFused) {
+      epilogue.store_bias(bias_share, t);
       epilogue.store_fused(u.tile, acc, t);
-    else
+    } else {
       epilogue.store(u.tile, acc, t);
+    }
   }
   epilogue.finish(t);
 }
