@@ -893,6 +893,11 @@ std::vector<EpiPath> epi_paths() {
       {G::k13_wgmma_in_flight, {256, 1}, 257, 300, 192, 0, DType::bf16, "k13_n256"},
       {G::k13_wgmma_in_flight, {128, 3}, 257, 300, 192, 0, DType::bf16, "k13_n128_split3"},
       {G::k13_wgmma_in_flight, {256, 2}, 129, 1000, 1000, 0, DType::f16, "k13_n256_split2_fp16"},
+      // 8 x 16 tiles x 4 splits = 512 units, several a CTA: the bias slice
+      // of a unit is written after its main loop (BiasShare), while other
+      // threads may still read the previous unit's (the other paths have
+      // fewer units than an H100 has SMs).
+      {G::k13_wgmma_in_flight, {64, 4}, 1000, 1000, 1000, 0, DType::bf16, "k13_n64_split4_units"},
       // Odd leading dimensions: D is not TMA-describable (the row stores),
       // aux takes single stores, A and B go through the padded copies.
       {G::k13_wgmma_in_flight, {128, 1}, 257, 300, 192, 3, DType::bf16, "k13_n128_rowstore"},
