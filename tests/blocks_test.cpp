@@ -329,30 +329,6 @@ TEST(Blocks, SplitKSchedulerRangeStartIsTheFloor) {
     }
 }
 
-// The Wide form (64-bit k-ranges, kept for one kernel's registers) hands out
-// the same units in the same order as the default form.
-TEST(Blocks, SplitKSchedulerWideFormGivesTheSameUnits) {
-  for (int splits : {1, 2, 3, 7, 64})
-    for (index_t k_tiles : {index_t{64}, index_t{65}, index_t{1000}}) {
-      SplitKScheduler<GroupedRasterN> lean(9, 7, k_tiles, splits, 5, 132, GroupedRasterN{4});
-      SplitKScheduler<GroupedRasterN, true> wide(9, 7, k_tiles, splits, 5, 132, GroupedRasterN{4});
-      WorkUnit a, b;
-      int units = 0;
-      while (lean.next(a)) {
-        ASSERT_TRUE(wide.next(b));
-        EXPECT_EQ(a.id, b.id);
-        EXPECT_EQ(a.split, b.split);
-        EXPECT_EQ(a.k_begin, b.k_begin);
-        EXPECT_EQ(a.k_end, b.k_end);
-        EXPECT_EQ(a.tile.m, b.tile.m);
-        EXPECT_EQ(a.tile.n, b.tile.n);
-        ++units;
-      }
-      EXPECT_FALSE(wide.next(b));
-      EXPECT_GT(units, 0);
-    }
-}
-
 // The documented example: 2 tiles, 2 splits, 5 k-tiles.
 TEST(Blocks, SplitKSchedulerExample) {
   SplitKScheduler<GroupedRaster<8>> s(1, 2, 5, 2, 0, 1);

@@ -188,13 +188,7 @@ struct WorkUnit {
 /// launcher checks; the counting is 32-bit).
 /// C++ example: 2 tiles, splits = 2, k_tiles = 5: units 0..3 -> (tile 0, k 0..2),
 /// (tile 0, k 2..5), (tile 1, k 0..2), (tile 1, k 2..5).
-/// `Wide` keeps the first form of the k-ranges, a 64-bit division that ptxas
-/// calls as a subroutine (a few hundred cycles a unit).  It serves only a
-/// kernel side whose registers do not fit the 32-bit form: k13's fused
-/// 128 x 256 consumers, where that form left a 4-byte spill (session 29).
-/// Both forms give the same units, so a producer and its consumers may each
-/// use either.
-template <class Raster, bool Wide = false>
+template <class Raster>
 class SplitKScheduler {
  public:
   TESSEL_HD SplitKScheduler(index_t tiles_m, index_t tiles_n, index_t k_tiles, int splits, index_t first, index_t count,
@@ -215,17 +209,6 @@ class SplitKScheduler {
   /// divisions (no sign fix-ups), and none for the split at splits = 1.
   TESSEL_HD bool next(WorkUnit& u) {
     if (next_ >= units()) return false;
-    if constexpr (Wide) {
-      u.id = next_ / splits_;
-      u.split = next_ % splits_;
-      int tm = 0, tn = 0;
-      raster_.tile_of(u.id, tiles_m_, tiles_n_, tm, tn);
-      u.tile = TileCoord{tm, tn};
-      u.k_begin = static_cast<int>(static_cast<long long>(k_tiles_) * u.split / splits_);
-      u.k_end = static_cast<int>(static_cast<long long>(k_tiles_) * (u.split + 1) / splits_);
-      next_ += count_;
-      return true;
-    }
     if (splits_ == 1) {
       u.id = next_;
       u.split = 0;

@@ -216,10 +216,6 @@ struct Tiles {
 /// The grouped raster with its group of tile rows given at launch (`group`:
 /// the plan's rule 6, docs/heuristics.md).
 using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
-/// The consumers' scheduler: Scheduler's units, in the 64-bit form for the
-/// fused 128 x 256 instance (its registers, blocks::SplitKScheduler).
-template <class Cfg>
-using ConsumerScheduler = blocks::SplitKScheduler<blocks::GroupedRasterN, Cfg::kFused && Cfg::kBN == 256>;
 
 /// Split K's side of the epilogue (splits > 1).  Every unit writes its
 /// accumulators to its own partial tile, in the fragment's order so that a
@@ -522,8 +518,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   // Each side makes its own scheduler after its setmaxnreg: made before the
   // branch, its fields were live across it, where the fused 128 x 256
-  // instance has no register to spare (with the 32-bit k-ranges ptxas
-  // spilled 20 bytes there; session 29).
+  // instance had no register to spare (session 29: its consumers then took
+  // a 64-bit form of the scheduler, whose two division calls a unit cost
+  // ~0.3 % at 8192 x 28672 x 8192; since session 36 the 32-bit form fits).
   const auto make_scheduler = [&]<class S>() {
     const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
     const index_t k_tiles = ceil_div(p.k, index_t{kBK});
@@ -547,7 +544,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     return;
   }
   Schedule::consumer_start();
-  auto scheduler = make_scheduler.template operator()<ConsumerScheduler<Cfg>>();
+  auto scheduler = make_scheduler.template operator()<Scheduler>();
 
   const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA's 256 (128 at 64 rows)
   const auto thr = TM{}.get_slice(t);
