@@ -180,11 +180,10 @@ struct BiasShare {
     for (int q = 0; q < kPer; ++q) {
       const int x = t + q * Threads;
       if (x >= BN + BM) continue;
-      float v = __uint_as_float(bits[q]);  // f32
-      if (cd_type == DType::bf16)
-        v = __uint_as_float(bits[q] << 16);  // a bf16 is the high half of the fp32 of the same value
-      else if (cd_type == DType::f16)
-        v = __half2float(__ushort_as_half(static_cast<unsigned short>(bits[q])));
+      const auto half = static_cast<unsigned short>(bits[q]);
+      const float v = cd_type == DType::bf16  ? detail::to_float(__ushort_as_bfloat16(half))
+                      : cd_type == DType::f16 ? detail::to_float(__ushort_as_half(half))
+                                              : __uint_as_float(bits[q]);
       (x < BN ? col[x] : row[x - BN]) = scale * v;
     }
   }
