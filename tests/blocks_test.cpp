@@ -3,6 +3,7 @@
 // coverage and order.  The GPU side of the pipeline is tests/cuda/pipeline_test.cu.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <set>
 #include <tuple>
@@ -327,6 +328,67 @@ TEST(Blocks, SplitKSchedulerRangeStartIsTheFloor) {
       const SplitKScheduler<GroupedRaster<8>> s(1, 1, k_tiles, splits, 0, 1);
       for (int i = 0; i <= splits; ++i) ASSERT_EQ(s.range_start(i), k_tiles * i / splits) << k_tiles << " " << splits;
     }
+}
+
+// KTileCursor steps the nested loops' (unit, k-tile) pairs in their order,
+// for every CTA of split and unsplit schedules, by step() alone and by step()
+// then rest().
+TEST(Blocks, KTileCursorStepsTheNestedLoops) {
+  for (int tm : {1, 3}) {
+    for (int tn : {1, 2, 5}) {
+      for (int k_tiles : {1, 2, 7}) {
+        for (int splits = 1; splits <= k_tiles && splits <= 4; ++splits) {
+          for (int ctas : {1, 2, 7}) {
+            for (int b = 0; b < ctas; ++b) {
+              std::vector<std::array<int, 4>> loops, stepped;
+              SplitKScheduler<GroupedRaster<2>> s(tm, tn, k_tiles, splits, b, ctas);
+              for (WorkUnit u; s.next(u);)
+                for (int kt = u.k_begin; kt < u.k_end; ++kt)
+                  loops.push_back({static_cast<int>(u.tile.m), static_cast<int>(u.tile.n), u.id, kt});
+              KTileCursor cursor(SplitKScheduler<GroupedRaster<2>>(tm, tn, k_tiles, splits, b, ctas));
+              const auto record = [&](const WorkUnit& u, int kt) {
+                stepped.push_back({static_cast<int>(u.tile.m), static_cast<int>(u.tile.n), u.id, kt});
+              };
+              while (cursor.step(record)) {
+              }
+              EXPECT_EQ(stepped, loops) << tm << "x" << tn << " k_tiles " << k_tiles << " splits " << splits << " cta "
+                                        << b << "/" << ctas;
+              EXPECT_FALSE(cursor.step(record));  // and stays done
+              // Stepped for a while, then the rest: the same sequence.
+              for (int first = 0; first <= static_cast<int>(loops.size()) + 1; ++first) {
+                stepped.clear();
+                KTileCursor again(SplitKScheduler<GroupedRaster<2>>(tm, tn, k_tiles, splits, b, ctas));
+                for (int i = 0; i < first && again.step(record); ++i) {
+                }
+                again.rest(record);
+                EXPECT_EQ(stepped, loops) << "rest after " << first << " steps";
+                EXPECT_FALSE(again.step(record));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// KTileCursor's documented example.
+TEST(Blocks, KTileCursorExample) {
+  KTileCursor cursor(SplitKScheduler<GroupedRaster<8>>(1, 2, 5, 2, 0, 1));
+  const int want[10][3] = {{0, 0, 0}, {0, 0, 1}, {0, 1, 2}, {0, 1, 3}, {0, 1, 4},
+                           {1, 0, 0}, {1, 0, 1}, {1, 1, 2}, {1, 1, 3}, {1, 1, 4}};
+  for (const auto& w : want) {
+    int id = -1, split = -1, kt = -1;
+    ASSERT_TRUE(cursor.step([&](const WorkUnit& u, int k) {
+      id = u.id;
+      split = u.split;
+      kt = k;
+    }));
+    EXPECT_EQ(id, w[0]);
+    EXPECT_EQ(split, w[1]);
+    EXPECT_EQ(kt, w[2]);
+  }
+  EXPECT_FALSE(cursor.step([](const WorkUnit&, int) {}));
 }
 
 // The documented example: 2 tiles, 2 splits, 5 k-tiles.

@@ -246,4 +246,52 @@ class SplitKScheduler {
   int next_, count_;
 };
 
+/// A producer's walk over the k-tiles of its units, one k-tile a step, then
+/// the rest as nested loops, so that a kernel can issue some loads before
+/// the CTA's barrier and go on after it (k13: the first k-tile's loads
+/// start before the barrier).  The
+/// steps are the nested loops' `for (u; next(u);) for (kt = u.k_begin; kt <
+/// u.k_end; ++kt)`, in their order; the scheduler's units are never empty.
+/// C++ example: SplitKScheduler of 1 x 2 tiles, k_tiles 5, splits 2, one CTA:
+/// steps (tile, split, k) = (0, 0, 0), (0, 0, 1), (0, 1, 2), (0, 1, 3),
+/// (0, 1, 4), (1, 0, 0), (1, 0, 1), (1, 1, 2), (1, 1, 3), (1, 1, 4).
+template <class Scheduler>
+class KTileCursor {
+ public:
+  TESSEL_HD explicit KTileCursor(const Scheduler& s) : s_(s) {
+    more_ = s_.next(u_);
+    kt_ = u_.k_begin;
+  }
+  /// Calls f(unit, kt) for the next k-tile and moves past it; false (and no
+  /// call) when every unit's k-tiles have been stepped.
+  template <class F>
+  TESSEL_HD bool step(F&& f) {
+    if (!more_) return false;
+    f(static_cast<const WorkUnit&>(u_), kt_);
+    if (++kt_ == u_.k_end) {
+      more_ = s_.next(u_);
+      kt_ = u_.k_begin;
+    }
+    return true;
+  }
+  /// Calls f(unit, kt) for every k-tile not yet stepped, in order, as the
+  /// nested loops (so that the compiler keeps their tight inner loop: a
+  /// producer's loop per k-tile is on the critical path of a latency-bound
+  /// pipeline).
+  template <class F>
+  TESSEL_HD void rest(F&& f) {
+    if (!more_) return;
+    do {
+      for (int kt = kt_; kt < u_.k_end; ++kt) f(static_cast<const WorkUnit&>(u_), kt);
+    } while (s_.next(u_) && ((kt_ = u_.k_begin), true));
+    more_ = false;
+  }
+
+ private:
+  Scheduler s_;
+  WorkUnit u_;
+  int kt_ = 0;
+  bool more_ = false;
+};
+
 }  // namespace tessel::blocks

@@ -513,34 +513,61 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
 
   constexpr int kConsumerWarps = Cfg::kConsumerWarps;
-  if (threadIdx.x == 0) pipe.init(kConsumerWarps);  // one release per consumer warp
-  __syncthreads();
-
-  // Each side makes its own scheduler after its setmaxnreg: made before the
-  // branch, its fields were live across it, where the fused 128 x 256
-  // instance had no register to spare (session 29: its consumers then took
-  // a 64-bit form of the scheduler, whose two division calls a unit cost
-  // ~0.3 % at 8192 x 28672 x 8192; since session 36 the 32-bit form fits).
+  // Each side makes its own scheduler: the consumers after their
+  // setmaxnreg (made before the branch, its fields were live across it,
+  // where the fused 128 x 256 instance had no register to spare; session
+  // 29: its consumers then took a 64-bit form of the scheduler, whose two
+  // division calls a unit cost ~0.3 % at 8192 x 28672 x 8192; since session
+  // 36 the 32-bit form fits), the producer's first warp before the CTA's
+  // barrier (below).
   const auto make_scheduler = [&]<class S>() {
     const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
     const index_t k_tiles = ceil_div(p.k, index_t{kBK});
     return S(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
   };
 
-  if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
-    Schedule::producer_start();
-    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
+  // The producer's first warp issues the first k-tile's loads before the
+  // CTA's barrier: one lane initializes the barriers, the warp works out its
+  // first unit, the lane issues the loads (a fresh stage's acquire returns
+  // at once), and only then does the warp arrive at the barrier.  Why: the
+  // first reads of the parameters miss the constant cache, and the CTA's
+  // start before its first load, about 1500 SM cycles in session 31's
+  // timeline, is on the critical path of a memory-bound problem (128 x 8192
+  // x 8192: 0.995 -> 1.000 of cuBLASLt, session 37, probe e).  One k-tile,
+  // not every stage: with all kStages issued before the barrier the
+  // consumers started that much later, and 512^3 and 1024^3 lost 5-8 %.
+  // Every lane of the warp walks the same steps (the same cursor), so after
+  // the barrier any one of them issues the rest; the other warps hold a
+  // cursor without units, so that every thread reaches the one barrier.
+  const bool issues = warp == kConsumerWarps;
+  blocks::KTileCursor cursor(issues ? make_scheduler.template operator()<Scheduler>()
+                                    : Scheduler(0, 0, 1, 1, 0, 1, blocks::GroupedRasterN{1}));
+  typename Pipeline::State write;
+  const auto load = [&](const blocks::WorkUnit& u, index_t kt) {
+    pipe.producer_acquire(write, X::kStageBytes);
+    OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt);  // A (m, kt)
+    OpB::Tma::load(&map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt);  // B (n, kt)
+    ++write;
+  };
+  if (issues) {
+    const bool leader = arch::sm90::elect_one_sync();
+    if (leader) {
+      pipe.init(kConsumerWarps);  // one release per consumer warp
       arch::sm90::prefetch_tensormap(&map_a);
       arch::sm90::prefetch_tensormap(&map_b);
-      auto scheduler = make_scheduler.template operator()<Scheduler>();
-      typename Pipeline::State write;
-      for (blocks::WorkUnit u; scheduler.next(u);)
-        for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++write) {
-          pipe.producer_acquire(write, X::kStageBytes);
-          OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt);  // A (m, kt)
-          OpB::Tma::load(&map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt);  // B (n, kt)
-        }
     }
+    cursor.step([&](const blocks::WorkUnit& u, index_t kt) {
+      if (leader)
+        load(u, kt);
+      else
+        ++write;
+    });
+  }
+  __syncthreads();  // the barriers are initialized for every thread
+
+  if (warp >= kConsumerWarps) {  // the producer warpgroup: its registers go to the consumers
+    Schedule::producer_start();
+    if (issues && arch::sm90::elect_one_sync()) cursor.rest(load);  // the producer's loop, as the nested loops
     return;
   }
   Schedule::consumer_start();
