@@ -281,9 +281,11 @@ class KTileCursor {
   template <class F>
   TESSEL_HD void rest(F&& f) {
     if (!more_) return;
-    do {
+    for (;;) {
       for (int kt = kt_; kt < u_.k_end; ++kt) f(static_cast<const WorkUnit&>(u_), kt);
-    } while (s_.next(u_) && ((kt_ = u_.k_begin), true));
+      if (!s_.next(u_)) break;
+      kt_ = u_.k_begin;
+    }
     more_ = false;
   }
 
