@@ -107,69 +107,21 @@ struct TmaStoreEpilogue {
   /// issues the TMA stores, or, with `map_d` null, every thread stores its
   /// share of each staged chunk (store_chunk).  `stage` is kSmemBytes of
   /// 1024-byte aligned shared memory.  Call finish() before the kernel exits.
+  ///
+  /// The common path (beta = 0, TMA stores) is tested once, before the
+  /// chunk loop, and gets a loop of its own: one straight run of machine
+  /// code.  Tested inside the unrolled loop, every chunk's beta = 0 code sat
+  /// between ~8 KB of C's code and the row stores', the consumers jumped
+  /// over both at each chunk, and ncu's source counters put a third of
+  /// k13's epilogue stalls on instruction fetch (no_inst; 128 x 256 at
+  /// 4096^3, session 38, probe c).
   template <class T, class Frag>
   __device__ static void apply(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m, index_t tile_n,
                                const Frag& acc, U* stage, int t, int bar) {
-    const auto tCsD =
-        TM{}.get_slice(t).partition_C(make_smem_tensor<SwizzledLayout{kSwizzle, kStage}>(stage));  // staging
-    const auto tCcD = TM{}.get_slice(t).partition_C(
-        coord_tile<TileShape<BM, BN>>(p.m - tile_m * BM, p.n - tile_n * BN));  // (row, col)
-    const bool issuer = t == 0;
-    TESSEL_UNROLL
-    for (int q = 0; q < kChunks; ++q) {
-      // The buffer's previous chunk (kBuffers stores ago, maybe of the previous tile) must have been read.
-      if (issuer) arch::sm90::bulk_wait_group_read<kBuffers - 1>();
-      arch::named_barrier_sync(bar, TM::kThreads);
-      // One pair of D's values into the staging buffer.
-      const auto stage_pair = [&](int v, float x0, float x1) {
-        if constexpr (sizeof(U) == 4) {
-          *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
-        } else {
-          *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) =
-              pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
-        }
-      };
-      // beta is tested once per chunk, outside the unrolled loop: tested per
-      // pair, it wrapped each pair in a divergent block of its own (BSSY /
-      // BSYNC, 113 in k13's batched kernel) even where beta is 0.
-      if (p.beta != 0.0f) {
-        // All of the chunk's C values are loaded before any is used.  In one
-        // loop with the staging stores, each load came after a store that
-        // the compiler cannot tell apart from C (both through generic
-        // pointers), so the loads ran one latency at a time: 1000^3 with
-        // beta = 1 took twice the time of beta = 0 (session 30).
-        CPair c[kChunkPairs];
-        TESSEL_UNROLL
-        for (int i = 0; i < kChunkPairs; ++i) c[i] = c_pair(p, tile_m, tile_n, tCcD, pair_value(q, i));
-        TESSEL_UNROLL
-        for (int i = 0; i < kChunkPairs; ++i) {
-          const int v = pair_value(q, i);
-          float c0 = 0.0f, c1 = 0.0f;
-          unpack_c(c[i], c0, c1);
-          stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c0, p.alpha * *acc.addr(v + 1) + p.beta * c1);
-        }
-      } else {
-        TESSEL_UNROLL
-        for (int v = 0; v < kValues; v += 2) {
-          if (chunk_of(v) != q) continue;
-          stage_pair(v, p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
-        }
-      }
-      if (map_d == nullptr) {
-        // The buffer is rewritten kBuffers chunks later, after the barrier
-        // at the top of this loop that every thread reaches only once its
-        // stores of this chunk are issued.
-        arch::named_barrier_sync(bar, TM::kThreads);
-        store_chunk(p, stage + (q % kBuffers) * kBufElems, tile_m, tile_n * kChunks + q, t);
-        continue;
-      }
-      arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
-      arch::named_barrier_sync(bar, TM::kThreads);
-      if (issuer) {
-        Tma::store(map_d, stage + (q % kBuffers) * kBufElems, tile_m, tile_n * kChunks + q);  // chunk q of tile (m, n)
-        arch::sm90::bulk_commit_group();
-      }
-    }
+    if (p.beta == 0.0f && map_d != nullptr)
+      chunks<true>(map_d, p, tile_m, tile_n, acc, stage, t, bar);
+    else
+      chunks<false>(map_d, p, tile_m, tile_n, acc, stage, t, bar);
   }
   /// apply() with the values computed by the caller: for each value pair
   /// (v, v + 1) of a thread, `values(tCcD, v, x0, x1)` turns the
@@ -248,6 +200,73 @@ struct TmaStoreEpilogue {
   }
 
  private:
+  /// apply()'s chunk loop: kCommon, beta = 0 and TMA stores known; else beta
+  /// and `map_d` tested at each chunk (C's loads, the row stores).
+  template <bool kCommon, class T, class Frag>
+  __device__ __forceinline__ static void chunks(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m,
+                                                index_t tile_n, const Frag& acc, U* stage, int t, int bar) {
+    const auto tCsD =
+        TM{}.get_slice(t).partition_C(make_smem_tensor<SwizzledLayout{kSwizzle, kStage}>(stage));  // staging
+    const auto tCcD = TM{}.get_slice(t).partition_C(
+        coord_tile<TileShape<BM, BN>>(p.m - tile_m * BM, p.n - tile_n * BN));  // (row, col)
+    const bool issuer = t == 0;
+    TESSEL_UNROLL
+    for (int q = 0; q < kChunks; ++q) {
+      // The buffer's previous chunk (kBuffers stores ago, maybe of the previous tile) must have been read.
+      if (issuer) arch::sm90::bulk_wait_group_read<kBuffers - 1>();
+      arch::named_barrier_sync(bar, TM::kThreads);
+      // One pair of D's values into the staging buffer.
+      const auto stage_pair = [&](int v, float x0, float x1) {
+        if constexpr (sizeof(U) == 4) {
+          *reinterpret_cast<float2*>(tCsD.addr(v)) = make_float2(x0, x1);
+        } else {
+          *reinterpret_cast<std::uint32_t*>(tCsD.addr(v)) =
+              pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
+        }
+      };
+      // beta is tested once per chunk, outside the unrolled loop: tested per
+      // pair, it wrapped each pair in a divergent block of its own (BSSY /
+      // BSYNC, 113 in k13's batched kernel) even where beta is 0.
+      if (!kCommon && p.beta != 0.0f) {
+        // All of the chunk's C values are loaded before any is used.  In one
+        // loop with the staging stores, each load came after a store that
+        // the compiler cannot tell apart from C (both through generic
+        // pointers), so the loads ran one latency at a time: 1000^3 with
+        // beta = 1 took twice the time of beta = 0 (session 30).
+        CPair c[kChunkPairs];
+        TESSEL_UNROLL
+        for (int i = 0; i < kChunkPairs; ++i) c[i] = c_pair(p, tile_m, tile_n, tCcD, pair_value(q, i));
+        TESSEL_UNROLL
+        for (int i = 0; i < kChunkPairs; ++i) {
+          const int v = pair_value(q, i);
+          float c0 = 0.0f, c1 = 0.0f;
+          unpack_c(c[i], c0, c1);
+          stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c0, p.alpha * *acc.addr(v + 1) + p.beta * c1);
+        }
+      } else {
+        TESSEL_UNROLL
+        for (int v = 0; v < kValues; v += 2) {
+          if (chunk_of(v) != q) continue;
+          stage_pair(v, p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
+        }
+      }
+      if (!kCommon && map_d == nullptr) {
+        // The buffer is rewritten kBuffers chunks later, after the barrier
+        // at the top of this loop that every thread reaches only once its
+        // stores of this chunk are issued.
+        arch::named_barrier_sync(bar, TM::kThreads);
+        store_chunk(p, stage + (q % kBuffers) * kBufElems, tile_m, tile_n * kChunks + q, t);
+        continue;
+      }
+      arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
+      arch::named_barrier_sync(bar, TM::kThreads);
+      if (issuer) {
+        Tma::store(map_d, stage + (q % kBuffers) * kBufElems, tile_m, tile_n * kChunks + q);  // chunk q of tile (m, n)
+        arch::sm90::bulk_commit_group();
+      }
+    }
+  }
+
   /// Chunk `chunk` (columns [chunk * kChunkCols, +kChunkCols) of D) of row
   /// tile `tile_m`, from staging buffer `buf` to D by the threads of TM: warp
   /// w takes rows w, w + warps, ...; lane l the 4 bytes at byte 4l of the
