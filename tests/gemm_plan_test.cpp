@@ -265,6 +265,30 @@ TEST(GemmPlan, PingpongRule) {
 }
 static_assert(k15_for(4096, 4096, 4096, 132, {256, 1, SwapAB::off}, 0.0f));
 
+// Rule 10b: the plain GEMM stays k13's where k15, run alone, meets the
+// power cap (more than 4 x 10^10 flops with K > 1024; each kernel alone,
+// bench/results/s38/s38g); below it, and at short K, k15 keeps rule 10.
+TEST(GemmPlan, PingpongPowerCapRule) {
+  EXPECT_TRUE(k15_meets_cap(4096, 4096, 4096));    // k15 0.939 at 1574 MHz, k13 1.000 at 1625
+  EXPECT_TRUE(k15_meets_cap(4096, 4096, 2048));    // 6.9 x 10^10: 0.986 / 0.998
+  EXPECT_TRUE(k15_meets_cap(2048, 2048, 8192));    // 0.930 / 1.000
+  EXPECT_TRUE(k15_meets_cap(4096, 14336, 4096));   // 0.952 / 0.983
+  EXPECT_TRUE(k15_meets_cap(8192, 8192, 8192));    // 0.951 / 0.977
+  EXPECT_FALSE(k15_meets_cap(2048, 2048, 2048));   // 1.7 x 10^10, 1980 MHz: 1.008 / 0.996
+  EXPECT_FALSE(k15_meets_cap(4096, 4096, 1024));   // K = 1024, 1967 MHz: 0.999 / 0.994
+  EXPECT_FALSE(k15_meets_cap(8192, 8192, 256));    // skinny K: the epilogue's share, not the cap
+  EXPECT_FALSE(k15_meets_cap(16384, 16384, 128));  // 6.9 x 10^10 flops at K = 128
+  // The rule only narrows rule 10: where k15_for says no, the cap changes nothing.
+  const auto k15_alone = [](index_t m, index_t n, index_t k) {
+    return k15_for(m, n, k, 132, plan_k13(m, n, k, 132), 0.0f) && !k15_meets_cap(m, n, k);
+  };
+  EXPECT_TRUE(k15_alone(2048, 2048, 2048));
+  EXPECT_TRUE(k15_alone(8192, 8192, 256));
+  EXPECT_FALSE(k15_alone(4096, 4096, 4096));
+  EXPECT_FALSE(k15_alone(3072, 3072, 3072));  // rule 10 already said no (ragged waves)
+}
+static_assert(k15_meets_cap(4096, 4096, 4096) && !k15_meets_cap(8192, 8192, 256));
+
 // Rule 12: where the plan gives one wave of 128 x 128 tiles, k15 runs it
 // (beta = 0), whether or not A's rows are whole lines.
 TEST(GemmPlan, SmallGridPingpongRule) {

@@ -394,6 +394,31 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
   return pingpong_fits(ceil_div(m, 128) * ceil_div(n, 128), flops, sms);
 }
 
+/// Rule 10b (session 38): where the GEMM meets the card's power cap when it
+/// runs alone, the plain GEMM stays k13's and k15 does not take it: more
+/// than 4 x 10^10 flops with K > 1024.  Each kernel alone (`--order
+/// blocks`, H100, bench/results/s38/s38g, four repeats; t_cublas / t and the
+/// SM clock, k15 then k13): 4096^3 0.939 at 1574 MHz / 1.000 at 1625,
+/// 4096 x 6144 x 4096 0.948 / 0.984, 4096 x 14336 x 4096 0.952 / 0.983,
+/// 4096 x 4096 x 14336 0.920 / 0.986, 6144^3 0.945 / 0.989, 8192^3 0.951 /
+/// 0.977, 2048 x 2048 x 8192 0.930 / 1.000, 4096 x 4096 x 2048 0.986 /
+/// 0.998; below the bound k15 stays ahead: 2048^3 1.008 / 0.996 and 4096 x
+/// 4096 x 1024 0.999 / 0.994, both at 1967-1980 MHz.  At ncu's locked clock
+/// k15 takes fewer cycles than k13 and cuBLASLt at 4096^3 (277.6k, 287.9k,
+/// 281.8k per SM, s38d, s38b), but it reads 1.6 GB from L2 per GEMM against
+/// 0.93 GB for k13 and 1.04 GB for cuBLASLt (s38a), and alone at the cap
+/// it runs 50-110 MHz below k13.  The interleaved loop (ours and cuBLASLt
+/// in turn, the bench's default) averages the two kernels' power, so there
+/// k15 stays 1-3 % ahead of k13 at the same shapes (s38g, `inter`); the
+/// plan follows the kernel run alone, as an application runs it.  The fused
+/// epilogue keeps rule 10 as it was (k15 fused against k13 fused alone: not
+/// measured).
+/// C++ example: k15_meets_cap(4096, 4096, 4096) == true; k15_meets_cap(8192, 8192, 256) == false.
+constexpr bool k15_meets_cap(index_t m, index_t n, index_t k) {
+  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  return flops > 4e10 && k > 1024;
+}
+
 /// Rule 12 (k15 on a one-wave grid of 128 x 128 tiles; after rule 10):
 /// where the plan's k13 tuning `t` is 128 x 128, unsplit and unswapped with
 /// its tiles at most the SMs (rule 1: 67..132 tiles, or any count up to the

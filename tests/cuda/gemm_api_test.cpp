@@ -300,6 +300,28 @@ TEST(GemmApi, BadTuningIsInvalidArgument) {
       << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
 }
 
+// Rule 10b: at 4096^3 the plain GEMM runs k13 (k15 alone meets the power
+// cap), 2048^3 and a fused epilogue at 4096^3 stay k15's (rule 10).  On a
+// Hopper GPU only: elsewhere the plan is k08's (PlanNamesItsRule).
+TEST(GemmApi, PingpongStaysBelowThePowerCap) {
+  GemmArgs g = valid_args();
+  g.beta = 0.0f;
+  const auto square = [&g](index_t s) {
+    g.m = g.n = g.k = s;
+    g.lda = g.ldb = g.ldc = g.ldd = s;
+    return gemm_plan(g);
+  };
+  const GemmPlan big = square(4096);
+  if (big.impl == GemmImpl::k08_smem_epilogue) GTEST_SKIP() << "no sm_90 GPU: " << big.why;
+  EXPECT_EQ(big.impl, GemmImpl::k13_wgmma_in_flight) << big.why;
+  EXPECT_EQ(big.tuning.tile_n, 256) << big.why;
+  const GemmPlan small = square(2048);
+  EXPECT_EQ(small.impl, GemmImpl::k15_pingpong) << small.why;
+  g.epilogue.act = Activation::relu;
+  const GemmPlan fused = square(4096);
+  EXPECT_EQ(fused.impl, GemmImpl::k15_pingpong) << fused.why;
+}
+
 // Without a GPU (or on another architecture) the plan falls back to k08, and
 // says so; the choice never depends on anything but the device and the shape.
 TEST(GemmApi, PlanNamesItsRule) {
