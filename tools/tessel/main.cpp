@@ -422,10 +422,12 @@ int main(int argc, char** argv) {
                    "cudaMemsetAsync, whose write-backs slow the timed launch)")
       ->type_name("MODE");
   bench_gemm
-      ->add_option("--order", gemm_args.order,
-                   "interleaved (default: every implementation of a problem in one timed loop, in turn, so all see "
-                   "the same clock), blocks (each in its own loop, one after the other) or none (verify only, time "
-                   "nothing: for compute-sanitizer runs)")
+      ->add_option(
+          "--order", gemm_args.order,
+          "interleaved (default: every implementation of a problem in one timed loop, in turn, so all see "
+          "the same clock), blocks (each in its own loop, one after the other, at the clock its own power sets: "
+          "at the power cap give each block ~2 s with --iterations) or none (verify only, time nothing: for "
+          "compute-sanitizer runs)")
       ->type_name("ORDER");
   bench_gemm
       ->add_option("--tile-n", gemm_args.tile_n,
