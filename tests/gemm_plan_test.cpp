@@ -265,7 +265,7 @@ TEST(GemmPlan, PingpongRule) {
 }
 static_assert(k15_for(4096, 4096, 4096, 132, {256, 1, SwapAB::off}, 0.0f));
 
-// Rule 10b: the plain GEMM stays k13's where k15, run alone, meets the
+// Rule 10b: the GEMM (plain or fused) stays k13's where k15, run alone, meets the
 // power cap (more than 4 x 10^10 flops with K > 1024; each kernel alone,
 // bench/results/s38/s38g); below it, and at short K, k15 keeps rule 10.
 TEST(GemmPlan, PingpongPowerCapRule) {

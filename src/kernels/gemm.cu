@@ -558,10 +558,9 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   // Rule 10: k15 (pingpong), with or without the fused epilogue (not with
   // aux, whose fused form is k13's run-time compiled one, nor where the
   // caller asked for run-time compilation: those instances are k13's).
-  // Rule 10b: not the plain GEMM where it meets the power cap.
+  // Rule 10b: not where k15 alone meets the power cap.
   if (args.batch == 1 && untuned && (!fused || (args.epilogue.aux == nullptr && asked.jit != GemmJit::always)) &&
-      k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) &&
-      (fused || !k15_meets_cap(args.m, args.n, args.k))) {
+      k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k)) {
     plan.impl = GemmImpl::k15_pingpong;
     plan.tuning.tile_n = 128;
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");

@@ -300,8 +300,8 @@ TEST(GemmApi, BadTuningIsInvalidArgument) {
       << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
 }
 
-// Rule 10b: at 4096^3 the plain GEMM runs k13 (k15 alone meets the power
-// cap), 2048^3 and a fused epilogue at 4096^3 stay k15's (rule 10).  On a
+// Rule 10b: at 4096^3 the GEMM runs k13, with or without a fused epilogue
+// (k15 alone meets the power cap); 2048^3 stays k15's (rule 10).  On a
 // Hopper GPU only: elsewhere the plan is k08's (PlanNamesItsRule).
 TEST(GemmApi, PingpongStaysBelowThePowerCap) {
   GemmArgs g = valid_args();
@@ -319,7 +319,8 @@ TEST(GemmApi, PingpongStaysBelowThePowerCap) {
   EXPECT_EQ(small.impl, GemmImpl::k15_pingpong) << small.why;
   g.epilogue.act = Activation::relu;
   const GemmPlan fused = square(4096);
-  EXPECT_EQ(fused.impl, GemmImpl::k15_pingpong) << fused.why;
+  EXPECT_EQ(fused.impl, GemmImpl::k13_wgmma_in_flight) << fused.why;
+  EXPECT_EQ(square(2048).impl, GemmImpl::k15_pingpong) << square(2048).why;
 }
 
 // Without a GPU (or on another architecture) the plan falls back to k08, and
