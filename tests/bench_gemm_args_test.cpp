@@ -208,6 +208,7 @@ TEST(BenchGemmArgs, Defaults) {
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::automatic}));  // the plan's choice
   EXPECT_TRUE(o.cublas_rows);
   EXPECT_EQ(o.iterations, 50);
+  EXPECT_EQ(o.timed_ms, 200);  // the protocol's minimum
   EXPECT_EQ(o.warmup, 10);
   EXPECT_EQ(o.repeat, 1);
   EXPECT_EQ(o.verify, VerifyTier::tier2);
@@ -327,11 +328,13 @@ TEST(BenchGemmArgs, TypesAndScales) {
 TEST(BenchGemmArgs, ProtocolFlags) {
   GemmBenchArgs a = mnk("64", "64", "64");
   a.iterations = "100";
+  a.min_ms = "2000";
   a.warmup = "0";
   a.repeat = "2";
   a.verify = "tier1";
   GemmBenchOptions o = parse_ok(a);
   EXPECT_EQ(o.iterations, 100);
+  EXPECT_EQ(o.timed_ms, 2000);
   EXPECT_EQ(o.warmup, 0);
   EXPECT_EQ(o.repeat, 2);
   EXPECT_EQ(o.verify, VerifyTier::tier1);
@@ -387,6 +390,7 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   for (auto [field, flag, bad] :
        {std::tuple{&GemmBenchArgs::iterations, "--iterations", "0"},
         std::tuple{&GemmBenchArgs::iterations, "--iterations", "x"},
+        std::tuple{&GemmBenchArgs::min_ms, "--min-ms", "100"},  // under the protocol's 200 ms
         std::tuple{&GemmBenchArgs::warmup, "--warmup", "-1"}, std::tuple{&GemmBenchArgs::repeat, "--repeat", "0"},
         std::tuple{&GemmBenchArgs::repeat, "--repeat", "1000"}, std::tuple{&GemmBenchArgs::verify, "--verify", "tier3"},
         std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "48"}, std::tuple{&GemmBenchArgs::tile_n, "--tile-n", "200"},

@@ -174,6 +174,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   TimingPolicy pol;
   pol.warmup = opt.warmup;
   pol.iterations = opt.iterations;
+  pol.timed_ms = opt.timed_ms;
   pol.flush_mode = opt.flush;
   // A multiple of 16 bytes: the read kernel loads 16 at a time.
   pol.flush_bytes =
@@ -182,6 +183,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   ProtocolInfo proto;
   proto.warmup_min_launches = opt.warmup;
   proto.timed_min_launches = opt.iterations;
+  proto.timed_min_ms = opt.timed_ms;
   proto.flush_bytes = static_cast<std::int64_t>(pol.flush_bytes);
   proto.l2_flush = flush_name(opt.flush);
   proto.timing = order_name(opt.order);
@@ -223,10 +225,11 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             << " MHz, L2 " << (device.l2_bytes >> 20) << " MiB, " << (device.memory_bytes >> 30) << " GiB, driver "
             << (device.driver_version.empty() ? "?" : device.driver_version) << " (CUDA " << device.driver
             << "), runtime " << device.runtime << ", tessel " << device.commit << "\n"
-            << (opt.order == TimingOrder::none ? std::string("# --order none: every row verified, nothing timed")
-                                               : "# warm-up >= " + std::to_string(opt.warmup) +
-                                                     " launches and 25 ms; timed >= " + std::to_string(opt.iterations) +
-                                                     " launches and 200 ms; median (min, p90 in the CSV)")
+            << (opt.order == TimingOrder::none
+                    ? std::string("# --order none: every row verified, nothing timed")
+                    : "# warm-up >= " + std::to_string(opt.warmup) +
+                          " launches and 25 ms; timed >= " + std::to_string(opt.iterations) + " launches and " +
+                          std::to_string(opt.timed_ms) + " ms; median (min, p90 in the CSV)")
             << "; L2: " << proto.l2_policy << "\n"
             << "# clock and power: " << proto.clock_power << "\n"
             << "# verify " << proto.verify << "; cuBLAS: " << proto.reference << "\n";

@@ -514,6 +514,9 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   if (!a.iterations.empty() && !parse_count(a.iterations, "--iterations", 1, 1000000, o.iterations, error))
     return false;
   if (!a.warmup.empty() && !parse_count(a.warmup, "--warmup", 0, 1000000, o.warmup, error)) return false;
+  // At least the protocol's 200 ms; longer loops average the clock's swing
+  // at the power cap (about 1 s a period on an H100: docs/bench-protocol.md §3).
+  if (!a.min_ms.empty() && !parse_count(a.min_ms, "--min-ms", 200, 600000, o.timed_ms, error)) return false;
   if (!a.repeat.empty() && !parse_count(a.repeat, "--repeat", 1, 100, o.repeat, error)) return false;
   if (!a.tile_n.empty()) {
     if (!parse_count(a.tile_n, "--tile-n", 16, 256, o.tuning.tile_n, error)) return false;

@@ -99,6 +99,7 @@ struct GemmBenchArgs {
   std::vector<std::string> impls;    // --impl, repeatable; each a comma list
   std::string suite, csv, json;
   std::string iterations, warmup, repeat, verify;
+  std::string min_ms;          // --min-ms MS: minimum timed milliseconds per loop (default 200)
   std::string tile_n, splits;  // k13's tuning (default: the plan's)
   std::string tile_m;          // --tile-m 64|128: k13's tile rows (64: swapped problems only; default 128)
   std::string swap_ab;         // --swap-ab on|off (default: the plan's)
@@ -127,7 +128,8 @@ struct GemmBenchOptions {
   std::string suite;                  // the suite file, if any
   std::string csv;                    // "" or "-": standard output
   std::string json;                   // "": no JSON
-  int iterations = 50;                // minimum timed launches (and at least 200 ms)
+  int iterations = 50;                // minimum timed launches (and at least timed_ms)
+  int timed_ms = 200;                 // minimum timed milliseconds per loop (the protocol's 200 at least)
   int warmup = 10;                    // minimum warm-up launches (and at least 25 ms)
   int repeat = 1;                     // rows per (impl, problem)
   VerifyTier verify = VerifyTier::tier2;

@@ -114,7 +114,7 @@ the device, and cuBLASLt and each step run once on a NaN-poisoned D.
   tier2  uniform [-1,1]; |D - ref| <= 2u|ref| + 2K 2^-24 |alpha| (|A||B|) + 2u|beta C|,
          and the step's largest normalized error at most 2x cuBLAS's
 Rows that pass are timed: warm-up (>= --warmup launches and 25 ms), then
->= --iterations launches and 200 ms with the L2 flushed before each launch;
+>= --iterations launches and --min-ms (200) ms with the L2 flushed before each launch;
 median, min and p90 from CUDA events.  cuBLASLt (first heuristic, 32 MiB
 workspace, CUBLAS_COMPUTE_32F: plain fp32, no TF32, for --dtype fp32 too)
 is timed in the same run; ratio = t_cublas / t_impl
@@ -409,8 +409,13 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   bench_gemm->add_option("--json", gemm_args.json, "write device, protocol, rows and summary as JSON here")
       ->type_name("FILE");
-  bench_gemm->add_option("--iterations", gemm_args.iterations, "minimum timed launches (default 50; and >= 200 ms)")
+  bench_gemm->add_option("--iterations", gemm_args.iterations, "minimum timed launches (default 50; and >= --min-ms)")
       ->type_name("N");
+  bench_gemm
+      ->add_option("--min-ms", gemm_args.min_ms,
+                   "minimum timed milliseconds per loop (default 200, the protocol's; at the power cap ~2000 lets "
+                   "--order blocks average the clock's swing)")
+      ->type_name("MS");
   bench_gemm->add_option("--warmup", gemm_args.warmup, "minimum warm-up launches (default 10; and >= 25 ms)")
       ->type_name("N");
   bench_gemm->add_option("--verify", gemm_args.verify, "tier1, tier2 (default) or none")->type_name("TIER");
