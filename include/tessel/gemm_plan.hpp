@@ -412,7 +412,8 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
 /// k15 stays 1-3 % ahead of k13 at the same shapes (s38g, `inter`); the
 /// plan follows the kernel run alone, as an application runs it.  With a
 /// fused bias + GELU at 4096^3, alone against cuBLASLt's GELU_BIAS
-/// (s38/s38m): k15 fused 0.949 at 1572 MHz, k13 fused 0.994 at 1712.
+/// (s38/s38m, s38/s38n): k15 fused 0.949 at 1572 MHz, k13 fused 0.980-0.994
+/// at 1704-1715.
 /// C++ example: k15_meets_cap(4096, 4096, 4096) == true; k15_meets_cap(8192, 8192, 256) == false.
 constexpr bool k15_meets_cap(index_t m, index_t n, index_t k) {
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
