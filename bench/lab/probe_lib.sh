@@ -43,6 +43,19 @@ for key in sorted(d):
           sorted(set(x['disposition'] for x in rows))))
 PY
 }
+# ratio_line CSV: one line, each shape's median t_cublas / t over the rows
+# of every implementation but cuBLASLt, " FAIL" after a shape with a row
+# that did not pass (sessions 37-38's probes).
+ratio_line() {
+  python3 - "$1" <<'PY'
+import collections, csv, statistics as st, sys
+d = collections.defaultdict(list)
+for r in csv.DictReader(open(sys.argv[1])):
+    if r['impl'] != 'cublas': d[(int(r['m']), int(r['n']), int(r['k']))].append(r)
+print(' | '.join('%dx%dx%d %.3f' % (*k, st.median(float(x['ratio']) for x in v)) +
+      ('' if all(x['disposition'] == 'passed' for x in v) else ' FAIL') for k, v in sorted(d.items())))
+PY
+}
 # carried_bins: binaries built on the 2-core machine instead of here
 # (bench/lab/pack_bins.sh BUILD_DIR writes .carry/bins.txz, ~3 MB for the CLI
 # and gemm_test; the run call names .carry in carry).  They land in /tmp/cb

@@ -11,25 +11,12 @@ source bench/lab/probe_lib.sh
 gpu_line
 carried_bins
 for s in 3 4 5 6; do mkdir -p /tmp/s$s && tar xJf .carry/s$s.txz -C /tmp/s$s; done
-summ() {
-  python3 - "$1" <<'PY'
-import collections, csv, statistics as st, sys
-d = collections.defaultdict(list)
-for r in csv.DictReader(open(sys.argv[1])):
-    if r['impl'] != 'cublas': d[(int(r['m']), int(r['n']), int(r['k']))].append(r)
-out = []
-for key, rows in sorted(d.items()):
-    med = lambda c: st.median(float(x[c]) for x in rows if x.get(c))
-    out.append('%dx%dx%d %.3f' % (*key, med('ratio')) + ('' if all(x['disposition'] == 'passed' for x in rows) else ' FAIL'))
-print(' | '.join(out))
-PY
-}
 for round in 1 2; do
   for b in cb s3 s4 s5 s6; do
     f="$R/m64n128_${b}_r$round.csv"
     timeout 200 /tmp/$b/tessel bench gemm --suite bench/lab/s37_m64n128_suite.csv --impl k13,cublas --tile-m 64 \
       --tile-n 128 --splits 1 --repeat 3 --csv "$f" > "${f%.csv}.log" 2>&1
-    echo "$b r$round rc=$? $(summ "$f")"
+    echo "$b r$round rc=$? $(ratio_line "$f")"
   done
   elapsed round$round; pack
 done

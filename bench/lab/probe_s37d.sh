@@ -10,25 +10,12 @@ carried_bins
 mkdir -p /tmp/v37b && tar xJf .carry/v37b.txz -C /tmp/v37b
 export TESSEL_INCLUDE_DIR=$PWD/include TESSEL_CACHE_DIR=/tmp/jitcache
 which nvcc > /dev/null || export PATH=/usr/local/cuda/bin:$PATH
-summ() {
-  python3 - "$1" <<'PY'
-import collections, csv, statistics as st, sys
-d = collections.defaultdict(list)
-for r in csv.DictReader(open(sys.argv[1])):
-    if r['impl'] != 'cublas': d[(int(r['m']), int(r['n']), int(r['k']))].append(r)
-out = []
-for key, rows in sorted(d.items()):
-    med = lambda c: st.median(float(x[c]) for x in rows if x.get(c))
-    out.append('%dx%dx%d %.3f' % (*key, med('ratio')) + ('' if all(x['disposition'] == 'passed' for x in rows) else ' FAIL'))
-print(' | '.join(out))
-PY
-}
 for round in 1 2; do
   for b in cb v37b; do
     f="$R/fixed_${b}_r$round.csv"
     timeout 200 /tmp/$b/tessel bench gemm --suite bench/lab/s37_fixed_cost_suite.csv --impl auto,cublas --repeat 3 \
       --csv "$f" > "${f%.csv}.log" 2>&1
-    echo "$b r$round rc=$? $(summ "$f")"
+    echo "$b r$round rc=$? $(ratio_line "$f")"
   done
   elapsed round$round; pack
 done

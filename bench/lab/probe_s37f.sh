@@ -14,22 +14,12 @@ carried_bins
 mkdir -p /tmp/v37f && tar xJf .carry/v37f.txz -C /tmp/v37f
 export TESSEL_INCLUDE_DIR=$PWD/include TESSEL_CACHE_DIR=/tmp/jitcache
 which nvcc > /dev/null || export PATH=/usr/local/cuda/bin:$PATH
-summ() {
-  python3 - "$1" <<'PY'
-import collections, csv, statistics as st, sys
-d = collections.defaultdict(list)
-for r in csv.DictReader(open(sys.argv[1])):
-    if r['impl'] != 'cublas': d[(int(r['m']), int(r['n']), int(r['k']))].append(r)
-print(' | '.join('%dx%dx%d %.3f' % (*k, st.median(float(x['ratio']) for x in v)) +
-      ('' if all(x['disposition'] == 'passed' for x in v) else ' FAIL') for k, v in sorted(d.items())))
-PY
-}
 for round in 1 2; do
   for b in cb v37f; do
     f="$R/rows_${b}_r$round.csv"
     timeout 250 /tmp/$b/tessel bench gemm --suite bench/lab/s37_rows_suite.csv --impl auto,cublas --repeat 3 \
       --csv "$f" > "${f%.csv}.log" 2>&1
-    echo "$b r$round rc=$? $(summ "$f")"
+    echo "$b r$round rc=$? $(ratio_line "$f")"
   done
   elapsed round$round; pack
 done

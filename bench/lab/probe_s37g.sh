@@ -34,20 +34,10 @@ timeout 300 /tmp/v37g/tests/cuda/gemm_test \
 echo "gemm_test rc=$?"; grep -E "^\[  (PASSED|FAILED) " "$R/gemm_test_v37g.log"
 timeout 100 /tmp/v37g/tests/cuda/gemm_api_test > "$R/gemm_api_test_v37g.log" 2>&1
 echo "gemm_api_test rc=$?"; grep -E "^\[  (PASSED|FAILED) " "$R/gemm_api_test_v37g.log"; elapsed tests; pack
-summ() {
-  python3 - "$1" <<'PY'
-import collections, csv, statistics as st, sys
-d = collections.defaultdict(list)
-for r in csv.DictReader(open(sys.argv[1])):
-    if r['impl'] != 'cublas': d[(int(r['m']), int(r['n']), int(r['k']))].append(r)
-print(' | '.join('%dx%dx%d %.3f' % (*k, st.median(float(x['ratio']) for x in v)) +
-      ('' if all(x['disposition'] == 'passed' for x in v) else ' FAIL') for k, v in sorted(d.items())))
-PY
-}
 for b in cb v37g; do
   f="$R/rows_${b}.csv"
   timeout 250 /tmp/$b/tessel bench gemm --suite bench/lab/s37_rows_suite.csv --impl auto,cublas --repeat 3 \
     --csv "$f" > "${f%.csv}.log" 2>&1
-  echo "$b rc=$? $(summ "$f")"
+  echo "$b rc=$? $(ratio_line "$f")"
 done
 elapsed rows; pack

@@ -15,22 +15,12 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 for b in old new; do mkdir -p /tmp/$b && tar xJf .carry/$b.txz -C /tmp/$b; done
 export TESSEL_INCLUDE_DIR=$PWD/include TESSEL_CACHE_DIR=/tmp/jitcache
 which nvcc > /dev/null || export PATH=/usr/local/cuda/bin:$PATH
-summ() {
-  python3 - "$1" <<'PY'
-import collections, csv, statistics as st, sys
-d = collections.defaultdict(list)
-for r in csv.DictReader(open(sys.argv[1])):
-    if r['impl'] != 'cublas': d[(int(r['m']), int(r['n']), int(r['k']))].append(r)
-print(' | '.join('%dx%dx%d %.3f' % (*k, st.median(float(x['ratio']) for x in v)) +
-      ('' if all(x['disposition'] == 'passed' for x in v) else ' FAIL') for k, v in sorted(d.items())))
-PY
-}
 rows() {
   for b in old new; do
     f="$R/rows_${b}_r$1.csv"
     timeout 200 /tmp/$b/tessel bench gemm --suite bench/lab/s38_rows_suite.csv --impl auto,cublas --repeat 2 \
       --csv "$f" > "${f%.csv}.log" 2>&1
-    echo "$b r$1 rc=$? $(summ "$f")"
+    echo "$b r$1 rc=$? $(ratio_line "$f")"
   done
   elapsed "rows r$1"; pack
 }

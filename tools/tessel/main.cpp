@@ -431,7 +431,7 @@ int main(int argc, char** argv) {
           "--order", gemm_args.order,
           "interleaved (default: every implementation of a problem in one timed loop, in turn, so all see "
           "the same clock), blocks (each in its own loop, one after the other, at the clock its own power sets: "
-          "at the power cap give each block ~2 s with --iterations) or none (verify only, time nothing: for "
+          "at the power cap give each block ~2 s with --min-ms 2000) or none (verify only, time nothing: for "
           "compute-sanitizer runs)")
       ->type_name("ORDER");
   bench_gemm
