@@ -1831,6 +1831,86 @@ TEST(GemmPingpong, ManyTilesPerCtaMatchK13AndTheHost) {
 // up to 4 pairs per cluster on 132 SMs.  Small-integer inputs, fp32 D, beta
 // with C: k14's D must equal k13's bit for bit in every layout, and 4096
 // sampled elements the host's integer sums.
+// k13's warpgroup epilogue (128 x 256, 16-bit D, beta = 0; docs/ladder.md,
+// session 39): a tile's first two chunks leave right after its last wgmma,
+// its last two during the next tile's first k-tiles.  Several tiles per CTA
+// (306 tiles on at most 132 CTAs), edge tiles in both dimensions, units of 1,
+// 2, 4 and 5 k-tiles (one shorter than the epilogue's three steps flushes the
+// previous tile before its own), bf16 and fp16 D, alpha 1 and 0.5, every
+// layout.  Each element must be k13's fp32 D (the plain epilogue, itself
+// checked exact against the host on samples) rounded to D's type, and D's
+// row padding must stay poisoned.
+TEST(GemmWarpgroupEpilogue, ManyTilesPerCtaMatchTheFp32Path) {
+  REQUIRE_GPU();
+  const index_t m = 2250, n = 4300, ldd = n + 8;
+  const auto a_val = [](index_t i, index_t l) { return static_cast<int>((i * 7 + l * 3) % 5) - 2; };
+  const auto b_val = [](index_t l, index_t j) { return static_cast<int>((l * 5 + j * 11) % 7) - 3; };
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  const index_t k_max = 320;
+  DeviceBuffer a, b, d32, d16;
+  CUDA_CHECK(cudaMalloc(&a.p, static_cast<std::size_t>(m * k_max) * 2));
+  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(k_max * n) * 2));
+  CUDA_CHECK(cudaMalloc(&d32.p, static_cast<std::size_t>(m * n) * 4));
+  CUDA_CHECK(cudaMalloc(&d16.p, static_cast<std::size_t>(m * ldd) * 2));
+  std::vector<float> h32(static_cast<std::size_t>(m * n));
+  std::vector<std::uint16_t> h16(static_cast<std::size_t>(m * ldd));
+  for (index_t k : {64, 128, 256, 320})
+    for (GemmLayout l : kAllGemmLayouts) {
+      const bool ak = l.a == MajorA::k, bn = l.b == MajorB::n;
+      upload_bf16_operands(m, n, k, l, a_val, b_val, a.p, b.p);
+      for (float alpha : {1.0f, 0.5f}) {
+        GemmArgs g;
+        g.m = m, g.n = n, g.k = k;
+        g.ab_type = DType::bf16, g.layout = l;
+        g.lda = ak ? k : m, g.ldb = bn ? n : k;
+        g.a = a.p, g.b = b.p;
+        g.alpha = alpha, g.beta = 0.0f;
+        g.tuning.tile_n = 256, g.tuning.splits = 1;
+        const std::string what = std::string(name(l)) + " K " + std::to_string(k) + " alpha " + std::to_string(alpha);
+        g.cd_type = DType::f32, g.ldd = n, g.d = d32.p;
+        CUDA_CHECK(cudaMemsetAsync(d32.p, 0xFF, static_cast<std::size_t>(m * n) * 4, stream));
+        Status st = gemm(GemmImpl::k13_wgmma_in_flight, g, stream);
+        ASSERT_TRUE(st.is_ok()) << what << " fp32: " << st.message;
+        CUDA_CHECK(cudaMemcpyAsync(h32.data(), d32.p, h32.size() * 4, cudaMemcpyDeviceToHost, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        for (int s = 0; s < 1024; ++s) {
+          const index_t i = (s * 977) % m, j = (s * 2311) % n;
+          std::int64_t sum = 0;
+          for (index_t x = 0; x < k; ++x) sum += a_val(i, x) * b_val(x, j);
+          ASSERT_EQ(static_cast<double>(h32[static_cast<std::size_t>(i * n + j)]), alpha * static_cast<double>(sum))
+              << what << " fp32: D(" << i << "," << j << ")";
+        }
+        for (DType cd : {DType::bf16, DType::f16}) {
+          g.cd_type = cd, g.ldd = ldd, g.d = d16.p;
+          CUDA_CHECK(cudaMemsetAsync(d16.p, 0xFF, static_cast<std::size_t>(m * ldd) * 2, stream));
+          st = gemm(GemmImpl::k13_wgmma_in_flight, g, stream);
+          ASSERT_TRUE(st.is_ok()) << what << " " << name(cd) << ": " << st.message;
+          CUDA_CHECK(cudaMemcpyAsync(h16.data(), d16.p, h16.size() * 2, cudaMemcpyDeviceToHost, stream));
+          CUDA_CHECK(cudaStreamSynchronize(stream));
+          int bad = 0;
+          for (index_t i = 0; i < m && bad < 5; ++i)
+            for (index_t j = 0; j < ldd && bad < 5; ++j) {
+              const std::uint16_t got = h16[static_cast<std::size_t>(i * ldd + j)];
+              std::uint16_t want = 0xFFFF;  // the row padding: never written
+              if (j < n) {
+                const float x = h32[static_cast<std::size_t>(i * n + j)];
+                want = cd == DType::bf16 ? std::bit_cast<std::uint16_t>(__float2bfloat16_rn(x))
+                                         : std::bit_cast<std::uint16_t>(__float2half_rn(x));
+              }
+              if (got != want) {
+                ++bad;
+                ADD_FAILURE() << what << " " << name(cd) << ": D(" << i << "," << j << ") bits " << got << ", want "
+                              << want;
+              }
+            }
+          ASSERT_EQ(bad, 0);
+        }
+      }
+    }
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 TEST(GemmClusterMulticast, ManyPairsPerClusterMatchK13AndTheHost) {
   REQUIRE_GPU();
   const index_t m = 1000, n = 4160, k = 320;

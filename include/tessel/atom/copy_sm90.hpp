@@ -225,6 +225,14 @@ struct TmaTile {
     for_each_box(
         c0, c1, [&](index_t off, int x, int y, int) { arch::sm90::tma_store(map, arch::smem_addr(smem + off), x, y); });
   }
+  /// Stores share `part` (of Parts) of `smem` to tile (c0, c1), as store():
+  /// the boxes b with b % Parts == part.  Several threads may each store a
+  /// share once the share's writes are fenced (k13's warpgroups, one box each).
+  __device__ static void store_part(const CUtensorMap* map, const T* smem, int part, index_t c0, index_t c1) {
+    for_each_box(c0, c1, [&](index_t off, int x, int y, int b) {
+      if (b % Parts == part) arch::sm90::tma_store(map, arch::smem_addr(smem + off), x, y);
+    });
+  }
 
  private:
   /// The rank-2 map's description of g for these tiles (make_map's rules).

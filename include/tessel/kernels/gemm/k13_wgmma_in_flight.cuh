@@ -103,6 +103,19 @@ struct Config {
   /// can describe D, else from registers (epilogue_registers_transposed).
   /// Not in a fused instance: the plan does not swap with an epilogue.
   static constexpr bool kTransposed = BN <= 64 && !Fused;
+  /// The warpgroup epilogue (plain 128 x 256 tiles; TmaStoreEpilogue's
+  /// warpgroup form): with 16-bit D, beta = 0, TMA stores and no split K
+  /// (run-time conditions, the kernel's `by_warpgroup`), each consumer
+  /// warpgroup stores its own 64 rows by stmatrix and its own TMA boxes,
+  /// the tile's first two chunks right after its last wgmma and the last two
+  /// while the next tile's first k-tiles run.  Why: the plain epilogue
+  /// kept the tensor cores idle through ~370 instructions a warp and tile,
+  /// 256-thread barriers around every chunk and a wait for TMA to read the
+  /// first chunk's buffer; cuBLASLt's tile end runs ~230 (stmatrix, a box
+  /// per warpgroup).  Measured (ncu, 4096^3): k13's non-tensor cycles per
+  /// tile 2.8k -> 1.3k, its cycles -1.7 % (docs/ladder.md, session 39).
+  /// Narrower tiles leave in as many chunks as they have buffers.
+  static constexpr bool kWarpgroupEpilogue = kTmaStore && !Fused && BN == 256 && BM == 128;
   /// The kernel's parameters.
   template <class T>
   using ParamsOf = std::conditional_t<Fused, FusedParams<T>, Params<T>>;
@@ -172,7 +185,9 @@ struct SplitK {
 
 /// The operands, the TiledMMA, the fragments and the shared memory of one
 /// input type, layout and tile width.
-template <class T, MajorA MA, MajorB MB, class Cfg>
+/// `Warpgroups`: D's map has one box per consumer warpgroup (k13's kernel
+/// with Cfg::kWarpgroupEpilogue; TmaStoreEpilogue's Parts).
+template <class T, MajorA MA, MajorB MB, class Cfg, bool Warpgroups = false>
 struct Tiles {
   static constexpr int kBM = Cfg::kBM, kBN = Cfg::kBN, kStages = Cfg::kStages;
   static constexpr int kConsumerThreads = Cfg::kConsumerThreads;
@@ -184,7 +199,7 @@ struct Tiles {
   using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (BN/2,1,1) f32
   using Pipeline = blocks::TmaPipeline<kStages>;
   template <class U>
-  using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN>;
+  using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN, Warpgroups ? kBM / 64 : 1>;
   template <class U>
   using EpilogueT = TmaStoreEpilogueTransposed<U, TM, kBM, kBN>;
   static_assert(TM::kThreads == kConsumerThreads, "one TiledMMA thread per consumer thread");
@@ -212,6 +227,22 @@ struct Tiles {
   static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage));
   static_assert(kSmemBytes <= kSmemLimit, "tessel: k13's shared memory exceeds 227 KB");
 };
+
+/// The warpgroup epilogue's tile in flight: the words of its later chunks
+/// (E::wg_store_first), its coordinates, and the steps left of it: 3, the
+/// wait for its first chunks' reads (E::wg_free); 2, its later chunks
+/// (E::wg_store_rest); 1, the wait for their reads.
+template <class E>
+struct HeldTile {
+  typename E::Words w;
+  blocks::TileCoord tile;
+  int left = 0;
+};
+/// A configuration without the warpgroup epilogue holds nothing.
+struct NoHeldTile {};
+
+/// Named barriers 2 and 3: the warpgroup epilogue's, one per consumer warpgroup.
+inline constexpr int kWarpgroupBarrier0 = 2;
 
 /// The grouped raster with its group of tile rows given at launch (`group`:
 /// the plan's rule 6, docs/heuristics.md).
@@ -501,7 +532,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_wgmma_in_flight(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                          const __grid_constant__ CUtensorMap map_d, bool tma_store, bool transposed,
                          typename Cfg::template ParamsOf<T> p, SplitK sk, int group) {
-  using X = Tiles<T, MA, MB, Cfg>;
+  using X = Tiles<T, MA, MB, Cfg, Cfg::kWarpgroupEpilogue>;
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
   using TM = typename X::TM;
@@ -585,6 +616,28 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{tma_store ? &map_d : nullptr, p, shared.d,
                                                                         transposed, bias_slice};
   const SplitKReduce<X> reduce{sk, shared.ticket};
+  // The warpgroup epilogue (Config::kWarpgroupEpilogue): its 16-bit
+  // staging serves bf16 and fp16 D alike (the map has D's type).
+  using EpiW = typename X::template Epilogue<__nv_bfloat16>;
+  const bool by_warpgroup = Cfg::kWarpgroupEpilogue && tma_store && !transposed && sk.splits == 1 && p.beta == 0.0f &&
+                            p.cd_type != DType::f32;
+  std::conditional_t<Cfg::kWarpgroupEpilogue, HeldTile<EpiW>, NoHeldTile> held;
+  // One step of the held tile's stores (every consumer thread).
+  const auto step_held = [&] {
+    if constexpr (Cfg::kWarpgroupEpilogue) {
+      if (held.left == 2)
+        EpiW::wg_store_rest(&map_d, held.tile.m, held.tile.n, held.w, shared.d.bf16, t, kWarpgroupBarrier0);
+      else if (held.left > 0)
+        EpiW::wg_free(t, kWarpgroupBarrier0);
+      if (held.left > 0) --held.left;
+    }
+  };
+  const auto holds = [&] {
+    if constexpr (Cfg::kWarpgroupEpilogue)
+      return held.left > 0;
+    else
+      return false;
+  };
   typename Pipeline::State read;
   for (blocks::WorkUnit u; scheduler.next(u);) {
     typename X::FragC acc;                                  // (BN/2,1,1) f32: 64 x BN per warpgroup
@@ -599,7 +652,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       TESSEL_UNROLL
       for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > u.k_begin || k > 0);
       warpgroup_commit_batch();
-      warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
+      if (holds()) step_held();  // the previous tile's stores, one step a k-tile, while this batch runs
+      warpgroup_wait<1>();       // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
       warpgroup_fence_operand(acc);
       if (kt > u.k_begin) {
         __syncwarp();
@@ -611,6 +665,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     __syncwarp();
     if (lane == 0) pipe.consumer_release(read.previous());
 
+    if constexpr (Cfg::kWarpgroupEpilogue) {
+      if (by_warpgroup) {
+        while (holds()) step_held();  // a unit of one k-tile: the previous tile's last steps
+        if (p.cd_type == DType::bf16)
+          EpiW::wg_store_first(&map_d, p, u.tile.m, u.tile.n, acc, shared.d.bf16, t, kWarpgroupBarrier0, held.w);
+        else
+          X::template Epilogue<__half>::wg_store_first(&map_d, p, u.tile.m, u.tile.n, acc, shared.d.f16, t,
+                                                       kWarpgroupBarrier0, held.w);
+        held.tile = u.tile;
+        held.left = 3;
+        continue;
+      }
+    }
     if (sk.splits > 1) {
       const index_t rows_left = p.m - u.tile.m * X::kBM;
       const auto tCcD =
@@ -624,6 +691,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       epilogue.store(u.tile, acc, t);
     }
   }
+  while (holds()) step_held();  // the last tile's later chunks, and their reads
   epilogue.finish(t);
 }
 

@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "tessel/arch/common.hpp"
 #include "tessel/arch/sm90.hpp"
@@ -42,7 +43,10 @@ namespace tessel::gemm_kernels {
 
 /// The epilogue of TiledMma TM's (BM,BN) accumulator tile for output type U,
 /// staged through 2 x (BM x 128 bytes) of shared memory.  Threads: TM's.
-template <class U, class TM, int BM, int BN>
+/// `Parts`: a chunk leaves as Parts TMA boxes of BM / Parts rows (D's map
+/// has that box): 2 lets each of k13's two consumer warpgroups store its own
+/// 64 rows (the warpgroup form below); apply() stores every box.
+template <class U, class TM, int BM, int BN, int Parts = 1>
 struct TmaStoreEpilogue {
   static constexpr int kChunkCols = 128 / static_cast<int>(sizeof(U));
   static constexpr int kChunks = BN / kChunkCols;
@@ -57,7 +61,8 @@ struct TmaStoreEpilogue {
   /// One chunk, (BM, kChunkCols) of D, leaves from one staging buffer (rows
   /// of 128 bytes, swizzled) by TMA.
   using Tma = TmaTile<U, make_shape(BM, kChunkCols),
-                      SwizzledLayout{kSwizzle, make_layout(make_shape(BM, kChunkCols), LayoutRight{})}>;
+                      SwizzledLayout{kSwizzle, make_layout(make_shape(BM, kChunkCols), LayoutRight{})}, Parts>;
+  static_assert(Tma::kBoxes == Parts, "tessel: a chunk leaves as Parts boxes");
   /// The whole tile as the staging sees it: column j of the tile is column
   /// j % kChunkCols of buffer (j / kChunkCols) % kBuffers, so successive
   /// rounds of chunks share the buffers (stride 0).  Example (fp32, BM = 128,
@@ -168,6 +173,163 @@ struct TmaStoreEpilogue {
       }
     }
   }
+  // ---------------------------------------------------------------------
+  // The warpgroup form (k13's 128 x 256 tile with 16-bit D, beta = 0 and TMA
+  // stores; docs/ladder.md, session 39).  Each consumer warpgroup stages its
+  // own 64 rows of a chunk with stmatrix (a warp's x4 stores four 8 x 8
+  // blocks: 4 instructions a chunk where 32-bit stores take 16) and stores
+  // them as its own TMA box (Parts = 2), so it synchronizes its own 128
+  // threads (named barrier bar0 + its index) and never waits for the other
+  // warpgroup.  A tile leaves in three calls:
+  //   wg_store_first, right after the tile's last wgmma: the first kBuffers
+  //     chunks staged and stored (their buffers were freed by wg_free, no
+  //     wait), the later chunks packed into registers (Words);
+  //   wg_free, while the next tile's first k-tile runs: waits until TMA has
+  //     read the first chunks' buffers;
+  //   wg_store_rest, while its second k-tile runs: stages and stores the
+  //     later chunks;
+  //   wg_free again, while its third k-tile runs, so that the next
+  //     wg_store_first may write at once.
+  // One step a k-tile: each fits in a k-tile's wgmmas (about 1000 SM
+  // cycles at 128 x 256 x 64), so the next batch is issued in time.
+  // The plain epilogue keeps the tensor cores idle through all of that,
+  // including the wait for TMA's reads, with two 256-thread barriers a chunk.
+  static constexpr int kWgRows = 64;
+  static constexpr int kWarpgroups = BM / kWgRows;
+  static constexpr int kChunkValues = kValues / kChunks;  // a thread's values in one chunk
+  static constexpr int kDeferred = kChunks > kBuffers ? (kChunks - kBuffers) * kChunkValues / 2 : 1;  // words
+  using Words = std::uint32_t[kDeferred];
+  /// What the stmatrix staging assumes of TM's accumulators (wgmma's
+  /// fragment): thread t's value v sits at row 64 (t / 128) + 16 (t % 128 /
+  /// 32) + (t % 32) / 4 + 8 ((v / 2) % 2), column 8 (v / 4) + 2 (t % 4) + v % 2.
+  /// Checked on the first warp of each warpgroup (the others differ by rows).
+  static constexpr bool wgmma_fragment() {
+    for (int w = 0; w < kWarpgroups; ++w)
+      for (int l = 0; l < 32; ++l)
+        for (int v = 0; v < kValues; ++v) {
+          const auto c = StaticLayout<kCoord>{}(128 * w + l, v);
+          if (coord_field(c, 0) != 64 * w + l / 4 + 8 * ((v / 2) % 2) ||
+              coord_field(c, 1) != 8 * (v / 4) + 2 * (l % 4) + v % 2)
+            return false;
+        }
+    return true;
+  }
+
+  /// D tile (tile_m, tile_n) = alpha * acc, the warpgroup form's first
+  /// call: chunks [0, kBuffers) staged and stored, the others into `w`.
+  /// Every thread of TM calls it; `stage` as apply()'s.
+  template <class T, class Frag>
+  __device__ __forceinline__ static void wg_store_first(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m,
+                                                        index_t tile_n, const Frag& acc, U* stage, int t, int bar0,
+                                                        Words& w) {
+    static_assert(sizeof(U) == 2 && kChunks > kBuffers && Parts == kWarpgroups && TM::kThreads == 128 * kWarpgroups &&
+                      wgmma_fragment() && stmatrix_offsets(),
+                  "tessel: the warpgroup epilogue takes 16-bit D from wgmma's fragment, one box per warpgroup");
+    // alpha = 1, the common call, as code of its own: a select per value
+    // (what nvcc made of one loop for both) costs more than the multiply.
+    if (p.alpha == 1.0f)
+      wg_first<true>(map_d, p, tile_m, tile_n, acc, stage, t, bar0, w);
+    else
+      wg_first<false>(map_d, p, tile_m, tile_n, acc, stage, t, bar0, w);
+  }
+  /// The chunks after the first kBuffers, from wg_store_first's words; the
+  /// buffers must be free (wg_free since wg_store_first).
+  __device__ __forceinline__ static void wg_store_rest(const CUtensorMap* map_d, index_t tile_m, index_t tile_n,
+                                                       const Words& w, U* stage, int t, int bar0) {
+    stmatrix_chunks<kBuffers, kChunks>(stage, t, [&](int v) { return w[(v - kBuffers * kChunkValues) / 2]; });
+    arch::sm90::fence_proxy_async_shared_cta();
+    arch::named_barrier_sync(bar0 + t / 128, 128);
+    if (t % 128 == 0) {
+      TESSEL_UNROLL
+      for (int q = kBuffers; q < kChunks; ++q)
+        Tma::store_part(map_d, stage + (q % kBuffers) * kBufElems, t / 128, tile_m, tile_n * kChunks + q);
+      arch::sm90::bulk_commit_group();
+    }
+  }
+  /// The warpgroup's staging buffers are free: its issuing thread
+  /// waits until TMA has read them, then the warpgroup meets.
+  __device__ __forceinline__ static void wg_free(int t, int bar0) {
+    if (t % 128 == 0) arch::sm90::bulk_wait_group_read<0>();
+    arch::named_barrier_sync(bar0 + t / 128, 128);
+  }
+
+ private:
+  /// wg_store_first with alpha = 1 known (kOne) or applied.
+  template <bool kOne, class T, class Frag>
+  __device__ __forceinline__ static void wg_first(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m,
+                                                  index_t tile_n, const Frag& acc, U* stage, int t, int bar0,
+                                                  Words& w) {
+    const auto word = [&](int v) {
+      const float x0 = kOne ? *acc.addr(v) : p.alpha * *acc.addr(v);
+      const float x1 = kOne ? *acc.addr(v + 1) : p.alpha * *acc.addr(v + 1);
+      return pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
+    };
+    stmatrix_chunks<0, kBuffers>(stage, t, word);
+    arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what stmatrix wrote
+    arch::named_barrier_sync(bar0 + t / 128, 128);
+    if (t % 128 == 0) {
+      TESSEL_UNROLL
+      for (int q = 0; q < kBuffers; ++q)
+        Tma::store_part(map_d, stage + q * kBufElems, t / 128, tile_m, tile_n * kChunks + q);  // chunk q, our rows
+      arch::sm90::bulk_commit_group();
+    }
+    TESSEL_UNROLL
+    for (int v = kBuffers * kChunkValues; v < kValues; v += 2) w[(v - kBuffers * kChunkValues) / 2] = word(v);
+  }
+  /// Chunks [Q0, Q1)'s values of thread t, word(v) for the pair (v, v + 1),
+  /// into their buffers by stmatrix x4: a warp's 16 rows by 16 columns at a
+  /// time.  Its registers are the words of 8-column groups g, g + 1, rows r
+  /// and r + 8 (values 4g, 4g + 2, 4g + 4, 4g + 6: wgmma_fragment()), and
+  /// lane l names the row of block l / 8 that lane 4 (l % 8) holds at the
+  /// block's first column: that lane's value 4 (g + l / 16) + 2 ((l / 8) % 2).
+  /// The lane's address for chunk q and group g (8 per chunk) is its address
+  /// for chunk 0, group 0, plus q's buffer, with the 16-byte granule index
+  /// XOR-ed with g % 8 (stmatrix_offsets(); the staging is 1024-byte
+  /// aligned, so the XOR meets only the granule bits): one add and one XOR with
+  /// constants per store, where evaluating the partition for each took ~40
+  /// instructions, all run once per CTA from a cold instruction cache.
+  /// Chunks and groups are template arguments, so that every word index is
+  /// a constant (an index the compiler cannot fold puts the words in local
+  /// memory).
+  template <int Q0, int Q1, class Word>
+  __device__ __forceinline__ static void stmatrix_chunks(U* stage, int t, const Word& word) {
+    const std::uint32_t base = stmatrix_base(stage, t);
+    constexpr int kStores = kChunkCols / 16;  // x4 stores per chunk
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      (
+          [&] {
+            constexpr int q = Q0 + I / kStores, g = 2 * (I % kStores), v = 4 * (q * kChunkCols / 8 + g);
+            constexpr std::uint32_t buf = (q % kBuffers) * kBufElems * sizeof(U), granules = g * 16;
+            arch::sm90::stmatrix_x4((base + buf) ^ granules, word(v), word(v + 2), word(v + 4), word(v + 6));
+          }(),
+          ...);
+    }
+    (std::make_integer_sequence<int, (Q1 - Q0) * kStores>{});
+  }
+  /// Thread t's stmatrix row address for chunk 0, group 0 (see stmatrix_chunks).
+  __device__ __forceinline__ static std::uint32_t stmatrix_base(U* stage, int t) {
+    const int lane = t % 32;
+    const auto tLsD = TM{}.get_slice((t & ~31) + 4 * (lane % 8))
+                          .partition_C(make_smem_tensor<SwizzledLayout{kSwizzle, kStage}>(stage));  // staging
+    return arch::smem_addr(tLsD.addr(4 * (lane / 16) + 2 * ((lane / 8) % 2)));
+  }
+  /// stmatrix_chunks's addresses, checked on the layouts for every lane of
+  /// every warp: element offset of (thread t', value 4 (8q + g) + dv) = (that
+  /// of (t', dv) + q's buffer) XOR 8g (16 bytes a granule in 16-bit).
+  static constexpr bool stmatrix_offsets() {
+    for (int t = 0; t < TM::kThreads; ++t) {
+      const int lane = t % 32, tp = (t & ~31) + 4 * (lane % 8), dv = 4 * (lane / 16) + 2 * ((lane / 8) % 2);
+      const index_t base = kSwizzle(StaticLayout<kPart>{}(tp, dv));
+      for (int q = 0; q < kChunks; ++q)
+        for (int g = 0; g < kChunkCols / 8; g += 2)
+          if (kSwizzle(StaticLayout<kPart>{}(tp, 4 * (q * kChunkCols / 8 + g) + dv)) !=
+              ((base + (q % kBuffers) * kBufElems) ^ (8 * g)))
+            return false;
+    }
+    return true;
+  }
+
+ public:
   /// Before the kernel exits: waits until the stores have read their staging
   /// buffers (thread 0; the others return), so that the CTA's shared memory
   /// may go to the next CTA.  Their global writes need no wait: the end of
