@@ -86,3 +86,47 @@ ab_sweep() {
     pack
   done
 }
+# carried BIN...: untar each .carry/BIN.txz (bench/lab/pack_bins.sh's
+# bins.txz renamed) into /tmp/BIN, for binaries compared in one probe
+# (session 39's old and new).
+carried() {
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+  local b
+  for b in "$@"; do mkdir -p /tmp/$b && tar xJf .carry/$b.txz -C /tmp/$b; done
+}
+# alone_line CSV: one line for a problem timed alone (--order blocks):
+# the median t_cublas / t over the rows of every implementation but
+# cuBLASLt, each repeat's ratio, the median SM clock and board power of
+# ours and cuBLASLt's clock, the kernel (note) and the dispositions
+# (session 39's probes).
+alone_line() {
+  python3 - "$1" <<'PY'
+import csv, statistics as st, sys
+v = [r for r in csv.DictReader(open(sys.argv[1])) if r['impl'] != 'cublas']
+rs = sorted(float(x['ratio']) for x in v)
+print('%sx%sx%s ratio %.3f (%s) ours %.0f MHz %.0f W cublas %.0f MHz %s %s' % (v[0]['m'], v[0]['n'], v[0]['k'],
+      st.median(rs), ' '.join('%.3f' % x for x in rs), st.median(float(x['sm_clock_mhz']) for x in v),
+      st.median(float(x['power_w']) for x in v), st.median(float(x['cublas_sm_clock_mhz']) for x in v),
+      v[0]['note'], sorted(set(x['disposition'] for x in v))))
+PY
+}
+# sanitize LOG BIN "ARGS" "M N K"...: compute-sanitizer memcheck, synccheck
+# and racecheck on `BIN bench gemm` with ARGS (the implementation) at each
+# shape, verified tier 1, an "== tool shape" line and an "exit N" line per
+# run in LOG (the loop of sessions 37-39's probes), then a summary.
+sanitize() {
+  local log=$1 bin=$2 args=$3 tool shp; shift 3
+  for tool in memcheck synccheck racecheck; do
+    for shp in "$@"; do
+      set -- $shp
+      echo "== $tool M=$1 N=$2 K=$3" >> "$log"
+      # shellcheck disable=SC2086
+      timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$bin" bench gemm --m $1 --n $2 --k $3 $args \
+        --verify tier1 --order none >> "$log" 2>&1
+      echo "exit $?" >> "$log"
+    done
+    pack
+  done
+  grep -c "^exit 0" "$log"; grep "^exit [^0]" "$log" | sort | uniq -c
+  grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$log" | sort | uniq -c
+}

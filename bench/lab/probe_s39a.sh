@@ -4,18 +4,15 @@
 # wgmma, the last two packed into registers and stored during the next
 # tile's first k-tile.  old = session 38's final build (.carry/old.txz);
 # new = the same build with k13_n256.cu recompiled on the new headers.
-# Probe c reran it (stage 1 and 2) with new = the warpgroup epilogue
+# Probe c reran it with new = the warpgroup epilogue
 # (stmatrix, one TMA box and one named barrier per consumer warpgroup).
-#   stage 1: ncu cycles old/new (k13 128 x 256 at 4096^3, 8192^3), new's
-#            gemm_test (k13 suites) and gemm_api_test, the timed rows alone
-#            (2 s blocks) old/new alternating.
-#   stage 2: compute-sanitizer on new (k13 128 x 256 at three shapes with
-#            several tiles per CTA, one-k-tile units included), more rows.
-stage=${1:-1}
+# ncu cycles old/new (k13 128 x 256 at 4096^3, 8192^3), new's gemm_test
+# (k13 suites) and gemm_api_test, the timed rows alone (2 s blocks) old
+# then new.  (Run as `probe_s39a.sh 1`: a second stage with the sanitizer,
+# never run, was dropped; probe j ran those checks on the final build.)
 source bench/lab/probe_lib.sh
 gpu_line
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-for b in old new; do mkdir -p /tmp/$b && tar xJf .carry/$b.txz -C /tmp/$b; done
+carried old new
 export TESSEL_INCLUDE_DIR=$PWD/include TESSEL_CACHE_DIR=/tmp/jitcache
 which nvcc > /dev/null || export PATH=/usr/local/cuda/bin:$PATH
 alone() {  # alone TAG M N K ITER: auto against cuBLASLt, 2 s blocks, two repeats, old then new
@@ -24,20 +21,10 @@ alone() {  # alone TAG M N K ITER: auto against cuBLASLt, 2 s blocks, two repeat
     f="$R/alone_${tag}_${b}_${1}x${2}x${3}.csv"
     timeout 100 /tmp/$b/tessel bench gemm --m $1 --n $2 --k $3 --impl auto --order blocks --min-ms 2000 --repeat 2 \
       --iterations $4 --csv "$f" > "${f%.csv}.log" 2>&1
-    echo "$tag $b rc=$? $(python3 - "$f" <<'PY'
-import csv, statistics as st, sys
-v = [r for r in csv.DictReader(open(sys.argv[1])) if r['impl'] != 'cublas']
-rs = sorted(float(x['ratio']) for x in v)
-print('%sx%sx%s ratio %.3f (%s) ours %.0f MHz %.0f W cublas %.0f MHz %s %s' % (v[0]['m'], v[0]['n'], v[0]['k'],
-      st.median(rs), ' '.join('%.3f' % x for x in rs), st.median(float(x['sm_clock_mhz']) for x in v),
-      st.median(float(x['power_w']) for x in v), st.median(float(x['cublas_sm_clock_mhz']) for x in v),
-      v[0]['note'], sorted(set(x['disposition'] for x in v))))
-PY
-)"
+    echo "$tag $b rc=$? $(alone_line "$f")"
   done
   pack
 }
-if [ "$stage" = 1 ]; then
 M="sm__cycles_elapsed.avg,sm__cycles_active.avg,sm__pipe_tensor_cycles_active.avg,gpu__time_duration.sum,smsp__inst_executed.sum"
 for b in old new; do
   for spec in "k13_4096 4096 4096 4096" "k13_8192 8192 8192 8192"; do
@@ -58,24 +45,3 @@ alone r1 4096 4096 4096 8000
 alone r1 8192 8192 8192 1000
 alone r1 4096 14336 4096 2500
 elapsed rows
-exit 0
-fi
-log="$R/sanitizer_s39_new.log"
-for tool in memcheck synccheck racecheck; do
-  for shp in "4096 2048 64" "2304 2304 200" "1000 1000 65"; do
-    set -- $shp
-    echo "== $tool M=$1 N=$2 K=$3" >> "$log"
-    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 /tmp/new/tessel bench gemm --m $1 --n $2 --k $3 \
-      --impl k13 --tile-n 256 --verify tier1 --order none >> "$log" 2>&1
-    echo "exit $?" >> "$log"
-  done
-  pack
-done
-grep -c "^exit 0" "$log"; grep "^exit [^0]" "$log" | sort | uniq -c
-grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$log" | sort | uniq -c
-elapsed sanitizer; pack
-alone r2 4096 4096 14336 2500
-alone r2 4096 6144 4096 5000
-alone r2 8192 28672 8192 400
-alone r2 4096 4096 4096 8000
-elapsed rows2

@@ -4,8 +4,7 @@
 # cuBLASLt's kernel at 4096^3, one launch each.
 source bench/lab/probe_lib.sh
 gpu_line
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-for b in new; do mkdir -p /tmp/$b && tar xJf .carry/$b.txz -C /tmp/$b; done
+carried new
 for spec in "k13 gemm_wgmma --impl k13 --tile-n 256" "cublas nvjet --impl cublas"; do
   set -- $spec; name=$1 re=$2; shift 2
   timeout 150 ncu --launch-skip 2 --launch-count 1 -k regex:$re --section SourceCounters --page source --print-source sass \

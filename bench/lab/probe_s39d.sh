@@ -6,8 +6,7 @@
 # tensor-pipe cycles = a + b x (tiles per CTA).
 source bench/lab/probe_lib.sh
 gpu_line
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-for b in old new; do mkdir -p /tmp/$b && tar xJf .carry/$b.txz -C /tmp/$b; done
+carried old new
 M="sm__cycles_elapsed.avg,sm__cycles_active.avg,sm__pipe_tensor_cycles_active.avg,gpu__time_duration.sum"
 for mn in "1024 4096" "2048 4096" "4096 4096" "8192 4096" "8192 8192"; do
   set -- $mn

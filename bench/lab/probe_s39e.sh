@@ -6,8 +6,7 @@
 # BINS=new (the XOR-addressed stmatrix epilogue) at M = 1024 and 4096.
 source bench/lab/probe_lib.sh
 gpu_line
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-for b in old new; do mkdir -p /tmp/$b && tar xJf .carry/$b.txz -C /tmp/$b; done
+carried old new
 for b in ${BINS:-new old}; do
   timeout 150 ncu --launch-skip 2 --launch-count 1 -k regex:gemm_wgmma --section SourceCounters --page source \
     --print-source sass --csv /tmp/$b/tessel bench gemm --m ${M:-1024} --n 4096 --k 4096 --impl k13 --tile-n 256 \

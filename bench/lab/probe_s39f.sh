@@ -3,8 +3,7 @@
 # made by one XOR each (new = .carry/new.txz): probe d's tile sweep for new,
 # then probe a's stage 1 (ncu old/new, k13 tests, the rows alone).
 source bench/lab/probe_lib.sh
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-mkdir -p /tmp/new && tar xJf .carry/new.txz -C /tmp/new
+carried new
 M="sm__cycles_elapsed.avg,sm__cycles_active.avg,sm__pipe_tensor_cycles_active.avg,gpu__time_duration.sum"
 for mn in "1024 4096" "2048 4096" "8192 4096" "8192 8192"; do
   set -- $mn

@@ -7,21 +7,12 @@
 # rounds in opposite orders, two repeats each; ncu DRAM bytes at 4096^3.
 source bench/lab/probe_lib.sh
 gpu_line
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-mkdir -p /tmp/new && tar xJf .carry/new.txz -C /tmp/new
+carried new
 one() {  # one ROUND G M N K ITER
   local f="$R/g${2}_r${1}_${3}x${4}x${5}.csv"
   timeout 100 /tmp/new/tessel bench gemm --m $3 --n $4 --k $5 --impl k13 --tile-n 256 --raster-group $2 --order blocks \
     --min-ms 2000 --repeat 2 --iterations $6 --csv "$f" > "${f%.csv}.log" 2>&1
-  echo "G=$2 r$1 rc=$? $(python3 - "$f" <<'PY'
-import csv, statistics as st, sys
-v = [r for r in csv.DictReader(open(sys.argv[1])) if r['impl'] != 'cublas']
-rs = sorted(float(x['ratio']) for x in v)
-print('%sx%sx%s ratio %.3f (%s) ours %.0f MHz cublas %.0f MHz %s' % (v[0]['m'], v[0]['n'], v[0]['k'], st.median(rs),
-      ' '.join('%.3f' % x for x in rs), st.median(float(x['sm_clock_mhz']) for x in v),
-      st.median(float(x['cublas_sm_clock_mhz']) for x in v), sorted(set(x['disposition'] for x in v))))
-PY
-)"
+  echo "G=$2 r$1 rc=$? $(alone_line "$f")"
 }
 for g in 8 16; do
   timeout 60 ncu --launch-skip 2 --launch-count 1 -k regex:gemm_wgmma --metrics dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg \

@@ -6,23 +6,14 @@
 # runs, where the clock is shared: alone, fewer bytes may buy clock.
 source bench/lab/probe_lib.sh
 gpu_line
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-mkdir -p /tmp/new && tar xJf .carry/new.txz -C /tmp/new
+carried new
 for shp in "4096 4096 4096 8000" "4096 14336 4096 2500"; do
   for impl in k14 k13 k14 k13; do
     set -- $shp
     f="$R/${impl}_${1}x${2}x${3}_$RANDOM.csv"
     timeout 100 /tmp/new/tessel bench gemm --m $1 --n $2 --k $3 --impl $impl --tile-n 256 --order blocks --min-ms 2000 \
       --repeat 2 --iterations $4 --csv "$f" > "${f%.csv}.log" 2>&1
-    echo "$impl rc=$? $(python3 - "$f" <<'PY'
-import csv, statistics as st, sys
-v = [r for r in csv.DictReader(open(sys.argv[1])) if r['impl'] != 'cublas']
-rs = sorted(float(x['ratio']) for x in v)
-print('%sx%sx%s ratio %.3f (%s) ours %.0f MHz %.0f W cublas %.0f MHz %s' % (v[0]['m'], v[0]['n'], v[0]['k'], st.median(rs),
-      ' '.join('%.3f' % x for x in rs), st.median(float(x['sm_clock_mhz']) for x in v), st.median(float(x['power_w']) for x in v),
-      st.median(float(x['cublas_sm_clock_mhz']) for x in v), sorted(set(x['disposition'] for x in v))))
-PY
-)"
+    echo "$impl rc=$? $(alone_line "$f")"
   done
   pack
 done
