@@ -15,8 +15,10 @@
 // are shared-window addresses (tessel::arch::smem_addr, arch/common.hpp).
 //
 // As for sm80.hpp: outside a CUDA compile the header declares nothing, and the
-// instruction bodies exist only in the device pass.  stmatrix needs sm_90; a
-// use compiled for an older target is rejected by ptxas.
+// instruction bodies exist only in the device pass.  stmatrix needs sm_90: in
+// a pass for an older target a call compiles to a trap, as sm90.hpp's
+// wrappers do, so that a kernel that uses it where it runs on sm_90 still
+// compiles for the others (gemm_sm80_check builds the GEMM kernels for sm_80).
 #pragma once
 
 #include <cstdint>
@@ -30,46 +32,58 @@ namespace tessel::arch::sm90 {
 // must not be moved above it, and it must not be moved into divergent code.
 
 __device__ __forceinline__ void stmatrix_x1(std::uint32_t smem_row, std::uint32_t r0) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};\n" ::"r"(smem_row), "r"(r0) : "memory");
+#elif defined(__CUDA_ARCH__)
+  __trap();
 #endif
 }
 
 __device__ __forceinline__ void stmatrix_x2(std::uint32_t smem_row, std::uint32_t r0, std::uint32_t r1) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};\n" ::"r"(smem_row), "r"(r0), "r"(r1)
                : "memory");
+#elif defined(__CUDA_ARCH__)
+  __trap();
 #endif
 }
 
 __device__ __forceinline__ void stmatrix_x4(std::uint32_t smem_row, std::uint32_t r0, std::uint32_t r1,
                                             std::uint32_t r2, std::uint32_t r3) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_row), "r"(r0), "r"(r1),
                "r"(r2), "r"(r3)
                : "memory");
+#elif defined(__CUDA_ARCH__)
+  __trap();
 #endif
 }
 
 __device__ __forceinline__ void stmatrix_x1_trans(std::uint32_t smem_row, std::uint32_t r0) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};\n" ::"r"(smem_row), "r"(r0) : "memory");
+#elif defined(__CUDA_ARCH__)
+  __trap();
 #endif
 }
 
 __device__ __forceinline__ void stmatrix_x2_trans(std::uint32_t smem_row, std::uint32_t r0, std::uint32_t r1) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};\n" ::"r"(smem_row), "r"(r0), "r"(r1)
                : "memory");
+#elif defined(__CUDA_ARCH__)
+  __trap();
 #endif
 }
 
 __device__ __forceinline__ void stmatrix_x4_trans(std::uint32_t smem_row, std::uint32_t r0, std::uint32_t r1,
                                                   std::uint32_t r2, std::uint32_t r3) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_row), "r"(r0),
                "r"(r1), "r"(r2), "r"(r3)
                : "memory");
+#elif defined(__CUDA_ARCH__)
+  __trap();
 #endif
 }
 
