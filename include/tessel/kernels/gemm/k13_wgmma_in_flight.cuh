@@ -479,17 +479,22 @@ struct TileEpilogue {
 /// machine code (8 shifts chosen differently, 128 of 32768 instructions
 /// reordered; measured before the warp-uniform descriptors), and k13 stays
 /// the code that was measured.
-/// Nothing: consume()'s default `issued`.
+/// Nothing: consume()'s default `issued` and `committed`.
 struct Nothing {
   __device__ void operator()() const {}
+  __device__ void operator()(int) const {}
 };
 
 /// `issued()` runs once the unit's last batch is issued (every stage of the
 /// unit waited for), before its wait: k15 lets the other warpgroup start there.
-template <class X, class Thr, class Issued = Nothing>
+/// `committed(j)` runs after the batch of the unit's j-th k-tile is
+/// committed, before the wait for the one before it: k13's warpgroup
+/// epilogue stores the previous tile there while the batch runs.
+template <class X, class Thr, class Issued = Nothing, class Committed = Nothing>
 __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
                                         typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin, int k_end,
-                                        typename X::FragC& acc, int lane, const Issued& issued = {}) {
+                                        typename X::FragC& acc, int lane, const Issued& issued = {},
+                                        const Committed& committed = {}) {
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
   using TM = typename X::TM;
@@ -503,6 +508,7 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
     TESSEL_UNROLL
     for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > k_begin || k > 0);
     warpgroup_commit_batch();
+    committed(static_cast<int>(kt - k_begin));
     warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
     warpgroup_fence_operand(acc);
     if (kt > k_begin) {
@@ -616,29 +622,43 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{tma_store ? &map_d : nullptr, p, shared.d,
                                                                         transposed, bias_slice};
   const SplitKReduce<X> reduce{sk, shared.ticket};
-  // The warpgroup epilogue (Config::kWarpgroupEpilogue): its 16-bit
-  // staging serves bf16 and fp16 D alike (the map has D's type).
-  using EpiW = typename X::template Epilogue<__nv_bfloat16>;
-  const bool by_warpgroup = Cfg::kWarpgroupEpilogue && tma_store && !transposed && sk.splits == 1 && p.beta == 0.0f &&
-                            p.cd_type != DType::f32;
-  std::conditional_t<Cfg::kWarpgroupEpilogue, HeldTile<EpiW>, NoHeldTile> held;
-  // One step of the held tile's stores (every consumer thread).
-  const auto step_held = [&] {
-    if constexpr (Cfg::kWarpgroupEpilogue) {
-      if (held.left == 2)
-        EpiW::wg_store_rest(&map_d, held.tile.m, held.tile.n, held.w, shared.d.bf16, t, kWarpgroupBarrier0);
-      else if (held.left > 0)
-        EpiW::wg_free(t, kWarpgroupBarrier0);
-      if (held.left > 0) --held.left;
-    }
-  };
-  const auto holds = [&] {
-    if constexpr (Cfg::kWarpgroupEpilogue)
-      return held.left > 0;
-    else
-      return false;
-  };
   typename Pipeline::State read;
+  // The warpgroup epilogue (Config::kWarpgroupEpilogue: 16-bit D, beta = 0,
+  // TMA stores, no split K), in a loop of its own over consume(): the
+  // tile's last two chunks, held in 32 registers, are stored during the
+  // next tile's first k-tiles, one step a k-tile (HeldTile).  Its own
+  // loop, so that those words are never live beside the plain epilogue's C
+  // values (in one loop they were, and values live across the loop went to
+  // local memory), and the plain loop below stays session 38's code.
+  if constexpr (Cfg::kWarpgroupEpilogue) {
+    if (tma_store && !transposed && sk.splits == 1 && p.beta == 0.0f && p.cd_type != DType::f32) {
+      using EpiW = typename X::template Epilogue<__nv_bfloat16>;  // its 16-bit staging serves bf16 and fp16 D alike
+      HeldTile<EpiW> held;
+      const auto step = [&] {  // one step of the held tile's stores (every consumer thread)
+        if (held.left == 2)
+          EpiW::wg_store_rest(&map_d, held.tile.m, held.tile.n, held.w, shared.d.bf16, t, kWarpgroupBarrier0);
+        else
+          EpiW::wg_free(t, kWarpgroupBarrier0);
+        --held.left;
+      };
+      for (blocks::WorkUnit u; scheduler.next(u);) {
+        typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
+        consume<X>(pipe, read, shared, thr_desc, u.k_begin, u.k_end, acc, lane, Nothing{}, [&](int) {
+          if (held.left > 0) step();  // the previous tile's stores, while this batch runs
+        });
+        while (held.left > 0) step();  // a unit of fewer k-tiles than steps: the previous tile's last ones
+        if (p.cd_type == DType::bf16)
+          EpiW::wg_store_first(&map_d, p, u.tile.m, u.tile.n, acc, shared.d.bf16, t, kWarpgroupBarrier0, held.w);
+        else
+          X::template Epilogue<__half>::wg_store_first(&map_d, p, u.tile.m, u.tile.n, acc, shared.d.f16, t,
+                                                       kWarpgroupBarrier0, held.w);
+        held.tile = u.tile;
+        held.left = 3;
+      }
+      while (held.left > 0) step();  // the last tile's later chunks, and their reads
+      return;
+    }
+  }
   for (blocks::WorkUnit u; scheduler.next(u);) {
     typename X::FragC acc;                                  // (BN/2,1,1) f32: 64 x BN per warpgroup
     const auto bias_share = epilogue.load_bias(u.tile, t);  // a fused instance's; stored after the main loop
@@ -652,8 +672,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       TESSEL_UNROLL
       for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > u.k_begin || k > 0);
       warpgroup_commit_batch();
-      if (holds()) step_held();  // the previous tile's stores, one step a k-tile, while this batch runs
-      warpgroup_wait<1>();       // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
+      warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
       warpgroup_fence_operand(acc);
       if (kt > u.k_begin) {
         __syncwarp();
@@ -665,19 +684,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     __syncwarp();
     if (lane == 0) pipe.consumer_release(read.previous());
 
-    if constexpr (Cfg::kWarpgroupEpilogue) {
-      if (by_warpgroup) {
-        while (holds()) step_held();  // a unit of one k-tile: the previous tile's last steps
-        if (p.cd_type == DType::bf16)
-          EpiW::wg_store_first(&map_d, p, u.tile.m, u.tile.n, acc, shared.d.bf16, t, kWarpgroupBarrier0, held.w);
-        else
-          X::template Epilogue<__half>::wg_store_first(&map_d, p, u.tile.m, u.tile.n, acc, shared.d.f16, t,
-                                                       kWarpgroupBarrier0, held.w);
-        held.tile = u.tile;
-        held.left = 3;
-        continue;
-      }
-    }
     if (sk.splits > 1) {
       const index_t rows_left = p.m - u.tile.m * X::kBM;
       const auto tCcD =
@@ -691,7 +697,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       epilogue.store(u.tile, acc, t);
     }
   }
-  while (holds()) step_held();  // the last tile's later chunks, and their reads
   epilogue.finish(t);
 }
 
