@@ -238,9 +238,6 @@ struct HeldTile {
   blocks::TileCoord tile;
   int left = 0;
 };
-/// A configuration without the warpgroup epilogue holds nothing.
-struct NoHeldTile {};
-
 /// Named barriers 2 and 3: the warpgroup epilogue's, one per consumer warpgroup.
 inline constexpr int kWarpgroupBarrier0 = 2;
 
@@ -473,8 +470,9 @@ struct TileEpilogue {
 /// released.  `read` runs on across units; `acc` needs no clearing (the
 /// first wgmma overwrites it); `thr_desc` is the warp-uniform slice the
 /// operands' descriptors come from (see k13's kernel).  The loop of k13's
-/// kernel below, for its batched and grouped kernel (k13_grouped.cuh).
-/// k13's kernel keeps its own copy: calling this instead gave k13_n256.cu the
+/// kernel below, for its batched and grouped kernel (k13_grouped.cuh), k15,
+/// and k13's own warpgroup-epilogue loop (session 39).  k13's plain loop
+/// keeps its own copy: calling this instead gave k13_n256.cu the
 /// same registers (168), no spills and the same SASS size, but not the same
 /// machine code (8 shifts chosen differently, 128 of 32768 instructions
 /// reordered; measured before the warp-uniform descriptors), and k13 stays
