@@ -63,7 +63,7 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
                                                     " has no " + (transposed ? "transposed" : "untransposed") +
                                                     " epilogue");
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
-    using X = gk::Tiles<T, MA, MB, Cfg, Cfg::kWarpgroupEpilogue>;  // the kernel's
+    using X = gk::KernelTiles<T, MA, MB, Cfg>;
     CUtensorMap map_a, map_b;
     if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k13"); !s) return s;
     CUtensorMap map_d{};

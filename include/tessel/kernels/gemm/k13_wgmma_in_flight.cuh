@@ -228,6 +228,12 @@ struct Tiles {
   static_assert(kSmemBytes <= kSmemLimit, "tessel: k13's shared memory exceeds 227 KB");
 };
 
+/// The Tiles of k13's kernel for configuration Cfg (D's map with a box per
+/// warpgroup where Cfg has the warpgroup epilogue): the kernel and its
+/// launcher name the same type.
+template <class T, MajorA MA, MajorB MB, class Cfg>
+using KernelTiles = Tiles<T, MA, MB, Cfg, Cfg::kWarpgroupEpilogue>;
+
 /// The warpgroup epilogue's tile in flight: the words of its later chunks
 /// (E::wg_store_first), its coordinates, and the steps left of it: 3, the
 /// wait for its first chunks' reads (E::wg_free); 2, its later chunks
@@ -536,7 +542,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_wgmma_in_flight(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                          const __grid_constant__ CUtensorMap map_d, bool tma_store, bool transposed,
                          typename Cfg::template ParamsOf<T> p, SplitK sk, int group) {
-  using X = Tiles<T, MA, MB, Cfg, Cfg::kWarpgroupEpilogue>;
+  using X = KernelTiles<T, MA, MB, Cfg>;
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
   using TM = typename X::TM;
