@@ -458,6 +458,30 @@ TEST(BenchGemmArgs, Order) {
   }
 }
 
+/// --heat-ms: untimed launches before a problem's first timed loop.  By
+/// default blocks heat for one block (--min-ms), interleaved not at all.
+TEST(BenchGemmArgs, Heat) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  EXPECT_EQ(parse_ok(a).heat_ms, 0);  // interleaved: one shared clock
+  a.order = "blocks";
+  EXPECT_EQ(parse_ok(a).heat_ms, 200);
+  a.min_ms = "2000";
+  EXPECT_EQ(parse_ok(a).heat_ms, 2000);
+  a.heat_ms = "0";
+  EXPECT_EQ(parse_ok(a).heat_ms, 0);
+  a.heat_ms = "500";
+  EXPECT_EQ(parse_ok(a).heat_ms, 500);
+  a.order = "interleaved";
+  EXPECT_EQ(parse_ok(a).heat_ms, 500);  // given: kept
+  for (const char* bad : {"-1", "x", "700000"}) {
+    a.heat_ms = bad;
+    EXPECT_EQ(parse_error(a).rfind("--heat-ms", 0), 0u) << bad;
+  }
+  a.heat_ms = "100";
+  a.order = "none";  // times nothing
+  EXPECT_EQ(parse_error(a), "--heat-ms: --order none times nothing");
+}
+
 // --epilogue and --bias: every name, the bias kind, the rejected words and
 // pairs; every problem carries the epilogue, and the CSV/JSON name it.
 TEST(BenchGemmArgs, Epilogue) {
@@ -525,7 +549,7 @@ TEST(BenchGemmArgs, Epilogue) {
   r.impl = "auto:unfused";
   r.problem.epilogue = BenchEpilogue{Activation::gelu_erf, BiasKind::row};
   const std::vector<std::string> f = csv_fields(csv_row(DeviceInfo{}, r));
-  EXPECT_EQ(f[f.size() - 3], "bias_gelu_erf@row");  // then batch and group_m
+  EXPECT_EQ(f[f.size() - 4], "bias_gelu_erf@row");  // then batch, group_m and heat_ms
   EXPECT_EQ(f[3], "auto:unfused");
 }
 
@@ -684,6 +708,7 @@ GemmBenchRow sample_row() {
   r.cublas_sm_clock_mhz = 1740.25;
   r.cublas_power_w = 650;
   r.timing = "interleaved";
+  r.heat_ms = 2000;
   return r;
 }
 
@@ -737,7 +762,8 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
                                          "timing",
                                          "epilogue",
                                          "batch",
-                                         "group_m"};
+                                         "group_m",
+                                         "heat_ms"};
   EXPECT_EQ(header, want);
 
   const std::string line = csv_row(sample_device(), sample_row());
@@ -770,6 +796,7 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
   EXPECT_EQ(row["epilogue"], "none");
   EXPECT_EQ(row["batch"], "1");
   EXPECT_EQ(row["group_m"], "");
+  EXPECT_EQ(row["heat_ms"], "2000");
   // The raw text quotes what needs it and doubles the quotes.
   EXPECT_NE(line.find(",\"A:m,B:n\","), std::string::npos) << line;
   EXPECT_NE(line.find(",\"a \"\"quoted\"\" note, with a comma\","), std::string::npos) << line;
@@ -791,7 +818,7 @@ TEST(BenchGemmWriters, CsvEmptyCells) {
   r.cublas_sm_clock_mhz.reset();
   r.cublas_power_w.reset();
   const std::vector<std::string> f = csv_fields(csv_row(sample_device(), r));
-  ASSERT_EQ(f.size(), 38u);
+  ASSERT_EQ(f.size(), 39u);
   EXPECT_EQ(f[15], "not_supported");
   EXPECT_EQ(f[16], "unsupported: k09 is not built yet");
   EXPECT_EQ(f[17], "");  // max_err
@@ -826,6 +853,7 @@ TEST(BenchGemmWriters, JsonParsesBack) {
   proto.l2_policy = "flush: 120 MiB";
   proto.l2_flush = "memset";
   proto.timing = "blocks";
+  proto.heat_ms = 2000;
   proto.clock_power = "unavailable: no NVML";
   proto.verify = "tier2";
   std::ostringstream js;
@@ -845,6 +873,7 @@ assert d["device"]["compute_capability"] == "9.0" and d["device"]["driver_versio
 assert d["protocol"]["l2_policy"] == "flush: 120 MiB" and d["protocol"]["timed_min_ms"] == 200
 assert d["protocol"]["l2_flush"] == "memset" and d["protocol"]["clock_power"] == "unavailable: no NVML"
 assert d["protocol"]["timing"] == "blocks" and d["rows"][0]["timing"] == "interleaved"
+assert d["protocol"]["heat_ms"] == 2000 and d["rows"][0]["heat_ms"] == 2000
 r0, r1 = d["rows"]
 assert r0["impl"] == "k09" and r0["layout"] == "A:m,B:n" and r0["m"] == 4096 and r0["repeat"] == 2
 assert r0["note"] == 'a "quoted" note, with a comma'
@@ -1009,8 +1038,8 @@ TEST(BenchGemmArgs, Grouped) {
   const std::vector<std::string> header = csv_fields(csv_header());
   const std::vector<std::string> f = csv_fields(csv_row(DeviceInfo{}, r));
   ASSERT_EQ(f.size(), header.size());
-  EXPECT_EQ(f[header.size() - 1], "1;64;300");
-  EXPECT_EQ(f[header.size() - 2], "1");
+  EXPECT_EQ(f[header.size() - 2], "1;64;300");  // then heat_ms
+  EXPECT_EQ(f[header.size() - 3], "1");
 }
 
 TEST(BenchGemmArgs, GroupedErrors) {

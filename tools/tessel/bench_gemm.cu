@@ -187,6 +187,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   proto.flush_bytes = static_cast<std::int64_t>(pol.flush_bytes);
   proto.l2_flush = flush_name(opt.flush);
   proto.timing = order_name(opt.order);
+  proto.heat_ms = opt.heat_ms;
   const std::string flush_mib = std::to_string(pol.flush_bytes >> 20) + " MiB (>= 2x L2)";
   proto.l2_policy =
       opt.flush == L2Flush::read
@@ -229,7 +230,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
                     ? std::string("# --order none: every row verified, nothing timed")
                     : "# warm-up >= " + std::to_string(opt.warmup) +
                           " launches and 25 ms; timed >= " + std::to_string(opt.iterations) + " launches and " +
-                          std::to_string(opt.timed_ms) + " ms; median (min, p90 in the CSV)")
+                          std::to_string(opt.timed_ms) + " ms; median (min, p90 in the CSV)" +
+                          (opt.heat_ms > 0 ? "; heat: " + std::to_string(opt.heat_ms) +
+                                                 " ms of untimed launches before each problem's first loop"
+                                           : std::string()))
             << "; L2: " << proto.l2_policy << "\n"
             << "# clock and power: " << proto.clock_power << "\n"
             << "# verify " << proto.verify << "; cuBLAS: " << proto.reference << "\n";
@@ -290,6 +294,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             row.verify = proto.verify;
             row.l2_flush = proto.l2_flush;
             row.timing = proto.timing;
+            row.heat_ms = proto.heat_ms;
             row.disposition = "error";
             row.note = why;
             rep.start(impl, p, r);
@@ -460,6 +465,26 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         const auto timed = [&opt](const std::string& disp) {
           return opt.order != TimingOrder::none && (disp == "passed" || disp == "unverified");
         };
+        // The heat: what repeat 1 times first (cuBLASLt, else the first
+        // step that passed) runs untimed for heat_ms, so that the first loop
+        // after the verification does not run on a cooler card.
+        if (opt.heat_ms > 0) {
+          if (timed(cub.disposition)) {
+            heat_up(run_cublas, pol, stream, opt.heat_ms);
+          } else {
+            for (const ImplState& st : steps)
+              if (timed(st.disposition)) {
+                heat_up(
+                    [&] {
+                      if (Status s = run_step(st); !s)
+                        throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while heating: " +
+                                         s.message);
+                    },
+                    pol, stream, opt.heat_ms);
+                break;
+              }
+          }
+        }
         for (int r = 1; r <= opt.repeat; ++r) {
           // Everything of this repeat is timed first, then written.  The order
           // alternates between repeats (cuBLAS first in odd ones, last in even
@@ -518,6 +543,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             row.verify = proto.verify;
             row.l2_flush = proto.l2_flush;
             row.timing = proto.timing;
+            row.heat_ms = proto.heat_ms;
             row.disposition = st.disposition;
             row.note = st.note;
             row.max_err = st.max_err;

@@ -100,6 +100,7 @@ struct GemmBenchArgs {
   std::string suite, csv, json;
   std::string iterations, warmup, repeat, verify;
   std::string min_ms;          // --min-ms MS: minimum timed milliseconds per loop (default 200)
+  std::string heat_ms;         // --heat-ms MS: untimed launches before a problem's first block (default: blocks: --min-ms)
   std::string tile_n, splits;  // k13's tuning (default: the plan's)
   std::string tile_m;          // --tile-m 64|128: k13's tile rows (64: swapped problems only; default 128)
   std::string swap_ab;         // --swap-ab on|off (default: the plan's)
@@ -131,6 +132,10 @@ struct GemmBenchOptions {
   int iterations = 50;                // minimum timed launches (and at least timed_ms)
   int timed_ms = 200;                 // minimum timed milliseconds per loop (the protocol's 200 at least)
   int warmup = 10;                    // minimum warm-up launches (and at least 25 ms)
+  // Untimed, flushed launches of what a problem times first, for this many
+  // ms before its first timed loop (0: none).  Default: --order blocks:
+  // timed_ms; interleaved (every loop shares one clock) and none: 0.
+  int heat_ms = 0;
   int repeat = 1;                     // rows per (impl, problem)
   VerifyTier verify = VerifyTier::tier2;
   L2Flush flush = L2Flush::read;
@@ -202,6 +207,7 @@ struct ProtocolInfo {
   std::string statistic = "median (min and p90 also reported)";
   std::string l2_flush = "read";       // flush_name(): read or memset
   std::string timing = "interleaved";  // order_name(): interleaved, blocks or none
+  int heat_ms = 0;                     // GemmBenchOptions::heat_ms
   std::string l2_policy;               // how the L2 is kept honest, in words
   std::int64_t flush_bytes = 0;
   std::string clock_power;  // where sm_clock_mhz and power_w come from ("unavailable: ..." without NVML)
@@ -234,6 +240,7 @@ struct GemmBenchRow {
   // problem and repeat shares one timed loop, and its clock and power means
   // (the same values in every row of that problem and repeat).
   std::string timing;
+  int heat_ms = 0;  // the run's GemmBenchOptions::heat_ms
 };
 
 /// The CSV header line (no newline) and one row (no newline).

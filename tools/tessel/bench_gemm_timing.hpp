@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -91,6 +92,23 @@ void warm_up(const Launch& launch, const TimingPolicy& pol, cudaStream_t s, cons
     CUDA_CHECK(cudaEventSynchronize(ev.stop));
     CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
     warm_ms += ms;
+  }
+}
+
+/// Heat: flushed launches, each waited for as in the timed loop, for at
+/// least `ms` of host time (none when ms <= 0); nothing is measured.  Why:
+/// at the power cap the first timed loop after a quiet phase (a problem's
+/// verification) runs at a higher clock than the loops after it, which in
+/// blocks order favoured whichever implementation was timed first
+/// (docs/bench-protocol.md §3).
+template <class Launch>
+void heat_up(const Launch& launch, const TimingPolicy& pol, cudaStream_t s, int ms) {
+  if (ms <= 0) return;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  for (int i = 0; std::chrono::steady_clock::now() < until; ++i) {
+    flush_l2(pol, i, s);
+    launch();
+    CUDA_CHECK(cudaStreamSynchronize(s));
   }
 }
 

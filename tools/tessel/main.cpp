@@ -416,6 +416,12 @@ int main(int argc, char** argv) {
                    "minimum timed milliseconds per loop (default 200, the protocol's; at the power cap ~2000 lets "
                    "--order blocks average the clock's swing)")
       ->type_name("MS");
+  bench_gemm
+      ->add_option("--heat-ms", gemm_args.heat_ms,
+                   "untimed launches of what a problem times first, for MS ms before its first timed loop, so that "
+                   "it does not run on a card cooled by the verification (default: --min-ms with --order blocks, "
+                   "0 with interleaved; 0 turns it off)")
+      ->type_name("MS");
   bench_gemm->add_option("--warmup", gemm_args.warmup, "minimum warm-up launches (default 10; and >= 25 ms)")
       ->type_name("N");
   bench_gemm->add_option("--verify", gemm_args.verify, "tier1, tier2 (default) or none")->type_name("TIER");
