@@ -116,8 +116,9 @@ PY
 # run in LOG (the loop of sessions 37-39's probes), then a summary.
 sanitize() {
   local log=$1 bin=$2 args=$3 tool shp; shift 3
+  local shapes=("$@")
   for tool in memcheck synccheck racecheck; do
-    for shp in "$@"; do
+    for shp in "${shapes[@]}"; do
       set -- $shp
       echo "== $tool M=$1 N=$2 K=$3" >> "$log"
       # shellcheck disable=SC2086

@@ -13,9 +13,7 @@
 #include "bench.hpp"
 #include "tessel/host/copy.hpp"
 
-#ifndef TESSEL_GIT_COMMIT
-#define TESSEL_GIT_COMMIT "unknown"
-#endif
+#include "tessel_commit.hpp"  // TESSEL_GIT_COMMIT, written at build time (cmake/git_commit.cmake)
 
 namespace tessel::bench {
 namespace {

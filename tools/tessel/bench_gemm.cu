@@ -477,8 +477,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
                 heat_up(
                     [&] {
                       if (Status s = run_step(st); !s)
-                        throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while heating: " +
-                                         s.message);
+                        throw BenchError(std::string("tessel::gemm(") + st.impl +
+                                         ") failed while heating: " + s.message);
                     },
                     pol, stream, opt.heat_ms);
                 break;

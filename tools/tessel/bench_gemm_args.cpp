@@ -992,10 +992,10 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
       << "\"warmup_min_launches\": " << p.warmup_min_launches << ", \"warmup_min_ms\": " << json_number(p.warmup_min_ms)
       << ", \"timed_min_launches\": " << p.timed_min_launches << ", \"timed_min_ms\": " << json_number(p.timed_min_ms)
       << ", \"statistic\": " << json_string(p.statistic) << ", \"l2_flush\": " << json_string(p.l2_flush)
-      << ", \"timing\": " << json_string(p.timing) << ", \"heat_ms\": " << p.heat_ms << ", \"l2_policy\": " << json_string(p.l2_policy)
-      << ", \"flush_bytes\": " << p.flush_bytes << ", \"clock_power\": " << json_string(p.clock_power)
-      << ", \"verify\": " << json_string(p.verify) << ", \"repeat\": " << p.repeat
-      << ", \"reference\": " << json_string(p.reference) << "},\n";
+      << ", \"timing\": " << json_string(p.timing) << ", \"heat_ms\": " << p.heat_ms
+      << ", \"l2_policy\": " << json_string(p.l2_policy) << ", \"flush_bytes\": " << p.flush_bytes
+      << ", \"clock_power\": " << json_string(p.clock_power) << ", \"verify\": " << json_string(p.verify)
+      << ", \"repeat\": " << p.repeat << ", \"reference\": " << json_string(p.reference) << "},\n";
   out << "  \"rows\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const GemmBenchRow& r = rows[i];

@@ -99,8 +99,8 @@ struct GemmBenchArgs {
   std::vector<std::string> impls;    // --impl, repeatable; each a comma list
   std::string suite, csv, json;
   std::string iterations, warmup, repeat, verify;
-  std::string min_ms;          // --min-ms MS: minimum timed milliseconds per loop (default 200)
-  std::string heat_ms;         // --heat-ms MS: untimed launches before a problem's first block (default: blocks: --min-ms)
+  std::string min_ms;   // --min-ms MS: minimum timed milliseconds per loop (default 200)
+  std::string heat_ms;  // --heat-ms MS: untimed launches before a problem's first block (default: blocks: --min-ms)
   std::string tile_n, splits;  // k13's tuning (default: the plan's)
   std::string tile_m;          // --tile-m 64|128: k13's tile rows (64: swapped problems only; default 128)
   std::string swap_ab;         // --swap-ab on|off (default: the plan's)
@@ -136,7 +136,7 @@ struct GemmBenchOptions {
   // ms before its first timed loop (0: none).  Default: --order blocks:
   // timed_ms; interleaved (every loop shares one clock) and none: 0.
   int heat_ms = 0;
-  int repeat = 1;                     // rows per (impl, problem)
+  int repeat = 1;  // rows per (impl, problem)
   VerifyTier verify = VerifyTier::tier2;
   L2Flush flush = L2Flush::read;
   TimingOrder order = TimingOrder::interleaved;
