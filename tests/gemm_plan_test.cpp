@@ -400,6 +400,22 @@ TEST(GemmPlan, BatchedRasterRule) {
 }
 static_assert(batched_raster_group_for(2048, 2048, 132) == 1);
 
+// Rule 6: the 128 x 256 tile's raster groups 16 tile rows (the fewest DRAM
+// bytes on 132 SMs, and measured faster alone at the power cap); the other
+// tiles keep 8.
+TEST(GemmPlan, RasterRule) {
+  EXPECT_EQ(raster_group_for(32, 16, 256, 132), 16);
+  EXPECT_EQ(raster_group_for(32, 32, 128, 132), 8);
+  EXPECT_EQ(plan_k13(4096, 4096, 4096, 132).raster_group, 16);   // 128 x 256
+  EXPECT_EQ(plan_k13(4096, 4096, 14336, 132).raster_group, 16);  // the llm row it was measured on
+  EXPECT_EQ(plan_k13(8192, 28672, 8192, 132).raster_group, 16);
+  EXPECT_EQ(plan_k13(3072, 3072, 3072, 132).raster_group, 8);                         // 128 x 192
+  EXPECT_EQ(plan_k13(4096, 4096, 4096, 132, 128).raster_group, 8);                    // a forced 128
+  EXPECT_EQ(plan_k13(16, 8192, 8192, 132).raster_group, 8);                           // swapped
+  EXPECT_EQ(plan_k13(1000, 1000, 1024, 132, 0, SwapAB::plan, true).raster_group, 8);  // rule 1b's 64 x 128
+}
+static_assert(raster_group_for(32, 16, 256, 132) == 16 && raster_group_for(32, 32, 128, 132) == 8);
+
 // Rule 11c: 3 stages for short units (K <= 128) where a batch has a tile per
 // SM and a wave spans four tile rows; 4 elsewhere.
 TEST(GemmPlan, BatchedStagesRule) {

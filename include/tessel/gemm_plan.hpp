@@ -154,18 +154,22 @@ constexpr int planned_tile_n(const GemmTuning& asked, int tile_m, const GemmTuni
 /// raster.  The tiles that run at one time (one per SM) cover g tile rows by
 /// about SMs / g tile columns; per k-tile they read g x 128 rows of A and
 /// (SMs / g) x BN columns of B, each once from DRAM while they stay in step:
-/// the g that minimizes the sum reads the fewest bytes per wave.  Measured
-/// on an H100 (docs/heuristics.md, rule 6): the bytes follow the model (ncu
-/// at 4096^3: 187 MB at g = 8, 148 at g = 16) but the time does not (g in
-/// 8..24 within 0.4 % at 4096^3, 8192^3 and the llm shapes): every shape
-/// keeps k06's 8.
-/// C++ example: raster_group_for(32, 16, 256, 132) == 8.
+/// the g that minimizes the sum, about sqrt(SMs x BN / 128), reads the
+/// fewest bytes per wave (16 for BN = 256 on 132 SMs).  Measured on an H100
+/// (docs/heuristics.md, rule 6): the bytes follow the model (ncu at 4096 x
+/// 4096 x 14336: 653 MB at g = 8, 521 at g = 16, cuBLASLt 529), and at the
+/// power cap, each library alone, so does the time on the 128 x 256 tile
+/// (session 40: 4096 x 4096 x 14336 0.990 -> 1.002 of cuBLASLt, 4096^3
+/// 1.003 -> 1.005; session 39: 8192^3 +1-2 %, the N-long llm shapes
+/// equal).  In one interleaved loop, where both libraries share a clock,
+/// g did not matter (session 20), so the narrower tiles keep k06's 8
+/// (unmeasured alone).
+/// C++ example: raster_group_for(32, 16, 256, 132) == 16; raster_group_for(32, 32, 128, 132) == 8.
 constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int sms) {
   (void)tiles_m;
   (void)tiles_n;
-  (void)tile_n;
   (void)sms;
-  return 8;
+  return tile_n == 256 ? 16 : 8;
 }
 
 /// k13's tile and split for an M x N x K problem on `sms` SMs.
