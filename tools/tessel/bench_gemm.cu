@@ -465,6 +465,14 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         const auto timed = [&opt](const std::string& disp) {
           return opt.order != TimingOrder::none && (disp == "passed" || disp == "unverified");
         };
+        // One step's launch for a timing or heating loop: a failing call
+        // ends the run with the step's message.
+        const auto launch_of = [&run_step](const ImplState& st, const char* doing) {
+          return [&st, &run_step, doing] {
+            if (Status s = run_step(st); !s)
+              throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while " + doing + ": " + s.message);
+          };
+        };
         // The heat: what repeat 1 times first (cuBLASLt, else the first
         // step that passed) runs untimed for heat_ms, so that the first loop
         // after the verification does not run on a cooler card.
@@ -474,13 +482,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
           } else {
             for (const ImplState& st : steps)
               if (timed(st.disposition)) {
-                heat_up(
-                    [&] {
-                      if (Status s = run_step(st); !s)
-                        throw BenchError(std::string("tessel::gemm(") + st.impl +
-                                         ") failed while heating: " + s.message);
-                    },
-                    pol, stream, opt.heat_ms);
+                heat_up(launch_of(st, "heating"), pol, stream, opt.heat_ms);
                 break;
               }
           }
@@ -499,12 +501,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             for (std::size_t i = 0; i < steps.size(); ++i) {
               const ImplState& st = steps[i];
               if (!timed(st.disposition)) continue;
-              ts[i] = time_launches(
-                  [&] {
-                    if (Status s = run_step(st); !s)
-                      throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while timing: " + s.message);
-                  },
-                  pol, stream);
+              ts[i] = time_launches(launch_of(st, "timing"), pol, stream);
             }
           };
           if (opt.order == TimingOrder::interleaved) {
@@ -519,10 +516,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             for (std::size_t i = 0; i < steps.size(); ++i) {
               const ImplState& st = steps[i];
               if (!timed(st.disposition)) continue;
-              launches.emplace_back([&st, &run_step] {
-                if (Status s = run_step(st); !s)
-                  throw BenchError(std::string("tessel::gemm(") + st.impl + ") failed while timing: " + s.message);
-              });
+              launches.emplace_back(launch_of(st, "timing"));
               into.push_back(&ts[i]);
             }
             const std::vector<Timing> got =
