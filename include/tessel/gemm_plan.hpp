@@ -260,12 +260,13 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
       // warpgroup (one m64n128 wgmma per k16 step, not two m64n64).
       const index_t tiles = ceil_div(m, 64) * ceil_div(n, 128);
       // Rule 3b (session 41): at M <= 128 (both tile rows read all of B),
-      // once the tiles fill 3/7 of the SMs the call is B's stream, which the
-      // unsplit grid already keeps busy: a split only adds its fp32
-      // partials, counters and reduction (~2 us).  128 x 4096 x 8192, 64
-      // tiles: 0.975 of cuBLASLt unsplit against 0.91 with two splits; 128 x
-      // 3072 x 8192, 48 tiles, keeps them (0.81-0.88 against 0.78).
-      const int splits = m <= 128 && 7 * tiles >= 3 * static_cast<index_t>(sms) ? 1 : split_k_for(tiles, k_tiles, sms);
+      // once the tiles fill 7/15 of the SMs the call is B's stream, which
+      // the unsplit grid already keeps busy: a split only adds its fp32
+      // partials, counters and reduction (~3 us).  H100, 64 tiles: 128 x
+      // 4096 x 8192 0.97 of cuBLASLt unsplit against 0.91 with two splits;
+      // 58 tiles (128 x 3648 x 8192) and 48 keep the splits (0.87 against
+      // 0.85; 0.81-0.88 against 0.78).
+      const int splits = m <= 128 && 15 * tiles >= 7 * static_cast<index_t>(sms) ? 1 : split_k_for(tiles, k_tiles, sms);
       return GemmTuning{
           128, splits, SwapAB::off, raster_group_for(ceil_div(m, 64), ceil_div(n, 128), 128, sms), GemmJit::off, 64};
     }
