@@ -91,6 +91,10 @@ TEST(GemmPlan, MeasuredChoices) {
   EXPECT_EQ(plan_k13(128, 3840, 8192, 132).splits, 2);  // 30 columns, 60 tiles
   EXPECT_EQ(plan_k13(128, 3648, 8192, 132).splits, 2);  // 58 tiles: measured 0.87 split, 0.85 unsplit
   EXPECT_NEAR(plan_detail::wave_efficiency(288, 132), 288.0 / 396.0, 1e-12);
+  EXPECT_EQ(split_k_unless_filled(64, 128, 132, 7, 15), 1);  // rule 3b's 7/15 of 132: 62 tiles
+  EXPECT_EQ(split_k_unless_filled(56, 128, 132, 7, 15), 2);
+  EXPECT_EQ(split_k_unless_filled(33, 128, 132, 1, 4), 1);  // rule 4's quarter
+  EXPECT_EQ(split_k_unless_filled(32, 128, 132, 1, 4), 4);
   EXPECT_EQ(split_k_for(67, 128, 132), 1);  // more than half the SMs busy: no split
   EXPECT_EQ(split_k_for(1, 63, 132), 1);    // K below 4096: no split
   EXPECT_EQ(split_k_for(1, 1000, 132), 4);  // at most 4

@@ -119,6 +119,14 @@ constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
   return s > 4 ? 4 : static_cast<int>(s);
 }
 
+/// Rule 3 for a tile that streams best unsplit once its tiles fill num/den
+/// of the SMs (rule 4's 64-wide swapped tile: 1/4; rule 3b's 64 x 128 tile
+/// at M <= 128: 7/15): one split from there on, else split_k_for's.
+/// C++ example: split_k_unless_filled(64, 128, 132, 7, 15) == 1; split_k_unless_filled(56, 128, 132, 7, 15) == 2.
+constexpr int split_k_unless_filled(index_t tiles, index_t k_tiles, int sms, int num, int den) {
+  return den * tiles >= num * static_cast<index_t>(sms) ? 1 : split_k_for(tiles, k_tiles, sms);
+}
+
 /// Rule 4 (swap A and B): M <= 64 with N >= 128.  k13 then computes D^T =
 /// B^T A^T: N takes the tile's 128 rows (whole TMA boxes of B), M its 16, 32
 /// or 64 columns (wgmma's N), instead of M filling 16 of A's 128 box rows
@@ -248,7 +256,7 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
     const index_t tiles64 = ceil_div(n, 64) * ceil_div(m, w);
     if (force_tile_n == 0 && 2 * tiles <= sms && 2 * tiles64 > sms && tiles64 <= sms)
       return GemmTuning{w, 1, SwapAB::on, raster_group_for(ceil_div(n, 64), ceil_div(m, w), w, sms), GemmJit::off, 64};
-    const int splits = w == 64 && 4 * tiles >= sms ? 1 : split_k_for(tiles, k_tiles, sms);
+    const int splits = w == 64 ? split_k_unless_filled(tiles, k_tiles, sms, 1, 4) : split_k_for(tiles, k_tiles, sms);
     return GemmTuning{w, splits, SwapAB::on, raster_group_for(ceil_div(n, 128), ceil_div(m, w), w, sms)};
   }
   const index_t tiles_m = ceil_div(m, 128);
@@ -266,7 +274,8 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
       // 4096 x 8192 0.97 of cuBLASLt unsplit against 0.91 with two splits;
       // 58 tiles (128 x 3648 x 8192) and 48 keep the splits (0.87 against
       // 0.85; 0.81-0.88 against 0.78).
-      const int splits = m <= 128 && 15 * tiles >= 7 * static_cast<index_t>(sms) ? 1 : split_k_for(tiles, k_tiles, sms);
+      const int splits =
+          m <= 128 ? split_k_unless_filled(tiles, k_tiles, sms, 7, 15) : split_k_for(tiles, k_tiles, sms);
       return GemmTuning{
           128, splits, SwapAB::off, raster_group_for(ceil_div(m, 64), ceil_div(n, 128), 128, sms), GemmJit::off, 64};
     }
