@@ -46,6 +46,11 @@ enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// warpgroups), or 64 (one consumer warpgroup): swapped 64 x 16, 32 or 64
 /// (twice the CTAs without splitting K; docs/heuristics.md, rule 4b), or
 /// unswapped 64 x 128 (tile_n 0 or 128; small problems, rule 1b).
+/// `tune`: measured tuning for GemmImpl::automatic (also TESSEL_TUNE=1 in
+/// the environment): the first call of a problem times the configurations
+/// of tessel/gemm_tune.hpp that agree with the knobs set above, and the
+/// fastest runs this call and every later one, kept in memory and in an
+/// on-disk cache (docs/heuristics.md, "Measured tuning").
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
@@ -53,6 +58,7 @@ struct GemmTuning {
   int raster_group = 0;
   GemmJit jit = GemmJit::off;
   int tile_m = 0;
+  bool tune = false;
 };
 
 /// What the plan chose and, in words, why (the bench's `note` column).

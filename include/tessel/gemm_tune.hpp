@@ -1,0 +1,142 @@
+// tessel/gemm_tune.hpp — measured tuning (GemmTuning::tune, TESSEL_TUNE=1):
+// the configurations a tuned call times on its first call, and their names in
+// the on-disk cache.  Pure host arithmetic, no CUDA, tested on the CPU
+// (tests/gemm_plan_test.cpp).  The timing and the cache are in
+// src/kernels/gemm_tune.cu and src/jit/tune_cache.hpp; docs/heuristics.md
+// says when to use it.
+#pragma once
+
+#include <optional>
+#include <utility>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessel/gemm_plan.hpp"
+
+namespace tessel {
+
+/// One configuration a tuned call may run: a kernel and its knobs.
+struct GemmCandidate {
+  GemmImpl impl = GemmImpl::k13_wgmma_in_flight;
+  int tile_m = 128, tile_n = 256, splits = 1;
+  bool swap = false;
+  constexpr bool operator==(const GemmCandidate&) const = default;
+  /// The GemmTuning that runs it (the raster group and jit left to the plan).
+  constexpr GemmTuning tuning() const {
+    return GemmTuning{tile_n, splits, swap ? SwapAB::on : SwapAB::off, 0, GemmJit::off, tile_m};
+  }
+};
+
+/// "k13:128x192:s1", "k13:64x32:s2:swap", "k14:64x128", "k15:128x128": the
+/// cache's spelling, read back by parse_candidate.
+/// C++ example: candidate_name({GemmImpl::k13_wgmma_in_flight, 64, 32, 2, true}) == "k13:64x32:s2:swap".
+inline std::string candidate_name(const GemmCandidate& c) {
+  std::string s = std::string(short_name(c.impl)) + ":" + std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n);
+  if (c.impl == GemmImpl::k13_wgmma_in_flight) s += ":s" + std::to_string(c.splits) + (c.swap ? ":swap" : "");
+  return s;
+}
+
+namespace tune_detail {
+/// The decimal number at the front of `s` (1..9999), consumed; 0 if none.
+constexpr int take_number(std::string_view& s) {
+  int v = 0;
+  std::size_t i = 0;
+  while (i < s.size() && i < 4 && s[i] >= '0' && s[i] <= '9') v = v * 10 + (s[i++] - '0');
+  if (i == 0 || (i < s.size() && s[i] >= '0' && s[i] <= '9')) return 0;
+  s.remove_prefix(i);
+  return v;
+}
+constexpr bool take(std::string_view& s, std::string_view word) {
+  if (s.substr(0, word.size()) != word) return false;
+  s.remove_prefix(word.size());
+  return true;
+}
+}  // namespace tune_detail
+
+/// candidate_name's inverse for the configurations gemm_candidates can list;
+/// nullopt for any other text (a corrupt or foreign cache entry).
+inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
+  using namespace tune_detail;
+  GemmCandidate c;
+  if (take(s, "k13:")) c.impl = GemmImpl::k13_wgmma_in_flight;
+  else if (take(s, "k14:")) c.impl = GemmImpl::k14_cluster_multicast;
+  else if (take(s, "k15:")) c.impl = GemmImpl::k15_pingpong;
+  else return std::nullopt;
+  c.tile_m = take_number(s);
+  if (!take(s, "x")) return std::nullopt;
+  c.tile_n = take_number(s);
+  if (c.impl == GemmImpl::k13_wgmma_in_flight) {
+    if (!take(s, ":s")) return std::nullopt;
+    c.splits = take_number(s);
+    c.swap = take(s, ":swap");
+  }
+  if (!s.empty() || c.splits < 1 || c.splits > 64 || (c.tile_m != 64 && c.tile_m != 128)) return std::nullopt;
+  const int w = c.tile_n;
+  const bool k13_ok = c.swap ? (w == 16 || w == 32 || w == 64)
+                             : c.tile_m == 64 ? w == 128 : (w == 64 || w == 128 || w == 192 || w == 256);
+  if (c.impl == GemmImpl::k13_wgmma_in_flight && !k13_ok) return std::nullopt;
+  if (c.impl == GemmImpl::k14_cluster_multicast &&
+      !(c.tile_m == 64 ? w == 128 : (w == 64 || w == 128 || w == 192 || w == 256)))
+    return std::nullopt;
+  if (c.impl == GemmImpl::k15_pingpong && (c.tile_m != 128 || w != 128)) return std::nullopt;
+  return c;
+}
+
+/// The configurations worth timing for an M x N x K problem on `sms` SMs,
+/// each one a call gemm_check accepts for a problem TMA can read:
+///  - k13 unswapped, 128 rows by 64, 128, 192 or 256 columns, and 64 x 128
+///    (one consumer warpgroup); each unsplit, and split 2, 3, 4, 6 or 8 ways
+///    where the unsplit tiles fill less than the SMs and each split keeps at
+///    least 8 k-tiles of 64;
+///  - k13 swapped (D^T = B^T A^T) where M <= 128: 128 or 64 rows of N by 16,
+///    32 or 64 of M, the widths that hold M in at most 4 tiles, split as above;
+///  - k14 (2-CTA clusters multicasting B) on 64 x 128, 128 x 128 and 128 x 256;
+///  - k15 (pingpong on 128 x 128) where beta = 0.
+/// `fused`: the call has an epilogue; only k13's fused instances (unswapped
+/// 128 x 64, 128, 256) and k15 keep it fused, so only those are listed.
+/// C++ example: gemm_candidates(4096, 4096, 4096, 132, false, false).size() == 10 (k13's five tiles
+/// unsplit: even 128 x 256 makes 512 tiles; k14's four; k15).
+inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t k, int sms, bool fused,
+                                                  bool reads_c) {
+  using plan_detail::ceil_div;
+  std::vector<GemmCandidate> out;
+  const index_t k_tiles = ceil_div(k, 64);
+  const auto k13 = [&](int tile_m, int tile_n, bool swap) {
+    // Swapped, the tile's rows run along N and its columns along M.
+    const index_t tiles = swap ? ceil_div(n, tile_m) * ceil_div(m, tile_n) : ceil_div(m, tile_m) * ceil_div(n, tile_n);
+    out.push_back({GemmImpl::k13_wgmma_in_flight, tile_m, tile_n, 1, swap});
+    if (tiles >= sms) return;
+    for (int s : {2, 3, 4, 6, 8, 12, 16})
+      if (tiles * s <= 2 * static_cast<index_t>(sms) && k_tiles >= 8 * static_cast<index_t>(s))
+        out.push_back({GemmImpl::k13_wgmma_in_flight, tile_m, tile_n, s, swap});
+  };
+  for (int w : {64, 128, 192, 256})
+    if (!fused || w != 192) k13(128, w, false);
+  if (fused) return out;
+  k13(64, 128, false);
+  if (m <= 128)
+    for (int w : {16, 32, 64})
+      if ((w == 16 || 2 * m > w) && ceil_div(m, w) <= 4) {
+        k13(128, w, true);
+        k13(64, w, true);
+      }
+  for (auto [tm, tn] : {std::pair{64, 128}, std::pair{128, 128}, std::pair{128, 192}, std::pair{128, 256}})
+    out.push_back({GemmImpl::k14_cluster_multicast, tm, tn, 1, false});
+  if (!reads_c) out.push_back({GemmImpl::k15_pingpong, 128, 128, 1, false});
+  return out;
+}
+
+/// Does `c` agree with every knob the caller fixed in `asked` (tile_n,
+/// tile_m, splits, swap_ab other than 0 / plan)?  A tuned call times only those.
+/// C++ example: candidate_matches({GemmImpl::k13_wgmma_in_flight, 128, 192, 1, false}, {192}) == true.
+constexpr bool candidate_matches(const GemmCandidate& c, const GemmTuning& asked) {
+  if (asked.tile_n != 0 && asked.tile_n != c.tile_n) return false;
+  if (asked.tile_m != 0 && asked.tile_m != c.tile_m) return false;
+  if (asked.splits != 0 && asked.splits != c.splits) return false;
+  if (asked.swap_ab == SwapAB::on && !c.swap) return false;
+  if (asked.swap_ab == SwapAB::off && c.swap) return false;
+  return true;
+}
+
+}  // namespace tessel
