@@ -280,6 +280,11 @@ TEST(BenchGemmArgs, Impls) {
   EXPECT_EQ(o.steps, (std::vector<GemmImpl>{GemmImpl::k10_persistent_warpgroup, GemmImpl::k01_naive,
                                             GemmImpl::k09_tma_mbarriers}));
   EXPECT_TRUE(o.cublas_rows);
+  a.impls = {"tuned,cublas"};  // auto with measured tuning: a row of its own, no step
+  o = parse_ok(a);
+  EXPECT_TRUE(o.tuned);
+  EXPECT_TRUE(o.steps.empty());
+  EXPECT_TRUE(o.cublas_rows);
   a.impls = {"k16"};
   EXPECT_NE(parse_error(a).find("--impl: unknown implementation 'k16'"), std::string::npos);
   EXPECT_NE(parse_error(a).find("k01..k15"), std::string::npos);  // the message lists the steps
@@ -549,7 +554,7 @@ TEST(BenchGemmArgs, Epilogue) {
   r.impl = "auto:unfused";
   r.problem.epilogue = BenchEpilogue{Activation::gelu_erf, BiasKind::row};
   const std::vector<std::string> f = csv_fields(csv_row(DeviceInfo{}, r));
-  EXPECT_EQ(f[f.size() - 4], "bias_gelu_erf@row");  // then batch, group_m and heat_ms
+  EXPECT_EQ(f[f.size() - 6], "bias_gelu_erf@row");  // then batch, group_m, heat_ms and the reference's two
   EXPECT_EQ(f[3], "auto:unfused");
 }
 
@@ -709,6 +714,8 @@ GemmBenchRow sample_row() {
   r.cublas_power_w = 650;
   r.timing = "interleaved";
   r.heat_ms = 2000;
+  r.cublas_reference = "cublas";
+  r.cublas_reduction = "output_type x4";
   return r;
 }
 
@@ -763,7 +770,9 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
                                          "epilogue",
                                          "batch",
                                          "group_m",
-                                         "heat_ms"};
+                                         "heat_ms",
+                                         "cublas_reference",
+                                         "cublas_reduction"};
   EXPECT_EQ(header, want);
 
   const std::string line = csv_row(sample_device(), sample_row());
@@ -793,6 +802,8 @@ TEST(BenchGemmWriters, CsvHeaderAndRow) {
   EXPECT_EQ(row["cublas_sm_clock_mhz"], "1740.25");
   EXPECT_EQ(row["cublas_power_w"], "650");
   EXPECT_EQ(row["timing"], "interleaved");
+  EXPECT_EQ(row["cublas_reference"], "cublas");
+  EXPECT_EQ(row["cublas_reduction"], "output_type x4");
   EXPECT_EQ(row["epilogue"], "none");
   EXPECT_EQ(row["batch"], "1");
   EXPECT_EQ(row["group_m"], "");
@@ -818,7 +829,7 @@ TEST(BenchGemmWriters, CsvEmptyCells) {
   r.cublas_sm_clock_mhz.reset();
   r.cublas_power_w.reset();
   const std::vector<std::string> f = csv_fields(csv_row(sample_device(), r));
-  ASSERT_EQ(f.size(), 39u);
+  ASSERT_EQ(f.size(), 41u);
   EXPECT_EQ(f[15], "not_supported");
   EXPECT_EQ(f[16], "unsupported: k09 is not built yet");
   EXPECT_EQ(f[17], "");  // max_err
@@ -882,8 +893,10 @@ assert r0["gbytes_per_s"] == 104.858 and r0["cublas_gbytes_per_s"] == 131.072 an
 assert r0["sm_clock_mhz"] == 1755 and r0["power_w"] == 612.5
 assert r0["cublas_sm_clock_mhz"] == 1740.25 and r0["cublas_power_w"] == 650
 assert r1["disposition"] == "incorrect" and r1["max_err"] is None and r1["ratio"] is None and r1["power_w"] is None
-assert d["summary"] == [{"impl": "k09", "problems": 1, "rows": 1, "geomean_ratio": 0.8, "min_ratio": 0.8},
-                        {"impl": "k04", "problems": 0, "rows": 1, "geomean_ratio": None, "min_ratio": None}], d["summary"]
+assert d["summary"] == [{"impl": "k09", "problems": 1, "rows": 1, "geomean_ratio": 0.8, "min_ratio": 0.8,
+                         "group": "all", "below_095": 1, "below_085": 1},
+                        {"impl": "k04", "problems": 0, "rows": 1, "geomean_ratio": None, "min_ratio": None,
+                         "group": "all", "below_095": None, "below_085": None}], d["summary"]
 assert d["error"] == 'stopped "early"'
 )";
   const std::string cmd = std::string(TESSEL_PYTHON) + " " + py_path.string() + " " + json_path.string();
@@ -979,6 +992,124 @@ TEST(BenchGemmSummary, GeomeanAndMin) {
   EXPECT_NEAR(s[2].geomean_ratio, 4.0, 1e-12);
 }
 
+TEST(BenchGemmArgs, Reference) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  EXPECT_FALSE(parse_ok(a).cublas_fp32_reduction);
+  a.reference = "cublas";
+  EXPECT_FALSE(parse_ok(a).cublas_fp32_reduction);
+  a.reference = "CUBLAS_fp32";
+  EXPECT_TRUE(parse_ok(a).cublas_fp32_reduction);
+  a.reference = "cudnn";
+  EXPECT_NE(parse_error(a).find("--reference: 'cudnn' is not cublas"), std::string::npos);
+}
+
+TEST(BenchGemmSummary, ByGroupWithShares) {
+  std::vector<GemmBenchRow> rows;
+  auto add = [&](const std::string& group, std::int64_t m, double ratio) {
+    GemmBenchRow r;
+    r.impl = "auto";
+    r.problem.group = group;
+    r.problem.m = m;
+    r.problem.n = r.problem.k = 256;
+    r.disposition = "passed";
+    r.ratio = ratio;
+    rows.push_back(r);
+  };
+  add("a64", 64, 1.2);
+  add("a64", 128, 0.9);
+  add("odd", 7, 0.8);
+  add("a8", 8, 1.0);
+  const std::vector<ImplSummary> s = summarize(rows, true);
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].group, "all");
+  EXPECT_EQ(s[0].problems, 4);
+  EXPECT_NEAR(s[0].below_095, 0.5, 1e-12);   // 0.9 and 0.8
+  EXPECT_NEAR(s[0].below_085, 0.25, 1e-12);  // 0.8
+  EXPECT_NEAR(s[0].min_ratio, 0.8, 1e-12);
+  EXPECT_EQ(s[1].group, "a64");  // then the groups in first-seen order
+  EXPECT_EQ(s[1].problems, 2);
+  EXPECT_NEAR(s[1].geomean_ratio, std::sqrt(1.2 * 0.9), 1e-12);
+  EXPECT_EQ(s[2].group, "odd");
+  EXPECT_EQ(s[3].group, "a8");
+  EXPECT_EQ(summarize(rows).size(), 1u);  // without by_group: one line per implementation
+}
+
+// ------------------------------------------------------------------ the random suite
+
+TEST(BenchGemmSuite, RandomFollowsTheDistribution) {
+  SuiteDefaults d;
+  const std::vector<GemmProblem> p = random_problems(7, 4000, d);
+  ASSERT_EQ(p.size(), 4000u);
+  int groups[3] = {0, 0, 0}, m_small = 0, m_big = 0, n_big = 0;
+  double log_n = 0;
+  for (const GemmProblem& q : p) {
+    ASSERT_GE(q.m, 1);
+    ASSERT_LE(q.m, 16384);
+    ASSERT_GE(q.n, 256);
+    ASSERT_LE(q.n, 16384);
+    ASSERT_GE(q.k, 256);
+    ASSERT_LE(q.k, 16384);
+    ASSERT_LE(q.m * q.n * q.k, std::int64_t{8192} * 8192 * 8192);
+    ASSERT_EQ(q.group, extent_group(q.m, q.n, q.k));
+    EXPECT_EQ(q.in, DType::bf16);
+    EXPECT_EQ(q.out, DType::bf16);
+    EXPECT_EQ(q.layout, GemmLayout{});
+    groups[q.group == "a64" ? 0 : q.group == "a8" ? 1 : 2]++;
+    m_small += q.m <= 128;  // log-uniform: 7/14 of [1, 16384]'s octaves
+    m_big += q.m > 1024;    // 4/14
+    n_big += q.n > 4096;    // 2/6 of [256, 16384]'s octaves, fewer after the redraws
+    log_n += std::log2(static_cast<double>(q.n));
+  }
+  // An extent is a multiple of 64 with p64 = 0.6 + 0.25/8 + 0.15/64 and of 8
+  // with p8 = 0.85 + 0.15/8, where it is at least 64 (N and K always); M is
+  // below 64 with probability 6/14 and then kept or rounded to 8 only.
+  // a64 = p64^2 * (8/14) p64 = 0.146; a8 = p8^2 * ((8/14) p8 + (3/14)(0.25 + 0.15/8)) - a64 = 0.272.
+  const double p64 = 0.6 + 0.25 / 8 + 0.15 / 64, p8 = 0.85 + 0.15 / 8;
+  const double a64 = p64 * p64 * (8.0 / 14) * p64;
+  EXPECT_NEAR(groups[0] / 4000.0, a64, 0.02);
+  EXPECT_NEAR(groups[1] / 4000.0, p8 * p8 * ((8.0 / 14) * p8 + (3.0 / 14) * (0.25 + 0.15 / 8)) - a64, 0.025);
+  EXPECT_NEAR(m_small / 4000.0, 0.5, 0.04);
+  EXPECT_NEAR(m_big / 4000.0, 4.0 / 14, 0.04);
+  EXPECT_GT(n_big / 4000.0, 0.2);
+  EXPECT_LT(n_big / 4000.0, 1.0 / 3);
+  EXPECT_NEAR(log_n / 4000.0, 11.0, 0.3);
+  // The same seed gives the same problems; another seed others.
+  const std::vector<GemmProblem> again = random_problems(7, 4000, d);
+  const std::vector<GemmProblem> other = random_problems(8, 4000, d);
+  int same = 0, differ = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    same += p[i].m == again[i].m && p[i].n == again[i].n && p[i].k == again[i].k;
+    differ += p[i].m != other[i].m || p[i].n != other[i].n || p[i].k != other[i].k;
+  }
+  EXPECT_EQ(same, 4000);
+  EXPECT_GT(differ, 3900);
+  // Pinned: the first problems of seed 1 (a change here changes every published random run).
+  const std::vector<GemmProblem> one = random_problems(1, 3, d);
+  const std::int64_t pinned[3][3] = {{248, 14528, 1624}, {4992, 840, 1376}, {64, 1600, 3752}};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(one[static_cast<std::size_t>(i)].m, pinned[i][0]);
+    EXPECT_EQ(one[static_cast<std::size_t>(i)].n, pinned[i][1]);
+    EXPECT_EQ(one[static_cast<std::size_t>(i)].k, pinned[i][2]);
+  }
+}
+
+TEST(BenchGemmSuite, RandomFromTheCommandLine) {
+  GemmBenchArgs a;
+  a.suite = "random:42:10";
+  a.layouts = {"all"};
+  GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 40u);  // ten problems in four layouts each
+  EXPECT_EQ(o.suite, "random:42:10");
+  for (const char* bad : {"random:42", "random::10", "random:x:10", "random:42:0", "random:-1:5", "random:4:200000",
+                          "random:1234567890123456789:5"}) {
+    a.suite = bad;
+    EXPECT_NE(parse_error(a).find("random:SEED:COUNT"), std::string::npos) << bad;
+  }
+  a.suite = "random:1:5";
+  a.m = "64";
+  EXPECT_NE(parse_error(a).find("--suite replaces"), std::string::npos);
+}
+
 // ------------------------------------------------------------------ batched and grouped
 
 TEST(BenchGemmArgs, Batched) {
@@ -1038,8 +1169,8 @@ TEST(BenchGemmArgs, Grouped) {
   const std::vector<std::string> header = csv_fields(csv_header());
   const std::vector<std::string> f = csv_fields(csv_row(DeviceInfo{}, r));
   ASSERT_EQ(f.size(), header.size());
-  EXPECT_EQ(f[header.size() - 2], "1;64;300");  // then heat_ms
-  EXPECT_EQ(f[header.size() - 3], "1");
+  EXPECT_EQ(f[header.size() - 4], "1;64;300");  // then heat_ms and the reference's two
+  EXPECT_EQ(f[header.size() - 5], "1");
 }
 
 TEST(BenchGemmArgs, GroupedErrors) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tessel/gemm_plan.hpp"
+#include "tessel/gemm_tune.hpp"
 
 namespace tessel {
 namespace {
@@ -623,6 +624,61 @@ TEST(GemmPlan, BatchedAndGroupedWidths) {
       },
       132);
   EXPECT_EQ(bn, 256);
+}
+
+// ------------------------------------------------------------------ measured tuning's candidates
+
+static_assert(candidate_matches({GemmImpl::k13_wgmma_in_flight, 128, 192, 1, false}, {192}));
+static_assert(!candidate_matches({GemmImpl::k13_wgmma_in_flight, 128, 192, 1, false}, {256}));
+static_assert(!candidate_matches({GemmImpl::k13_wgmma_in_flight, 128, 64, 2, true}, {0, 0, SwapAB::off}));
+static_assert(candidate_matches({GemmImpl::k15_pingpong, 128, 128, 1, false}, {0, 1}));
+
+TEST(GemmTune, NamesRoundTrip) {
+  EXPECT_EQ(candidate_name({GemmImpl::k13_wgmma_in_flight, 64, 32, 2, true}), "k13:64x32:s2:swap");
+  EXPECT_EQ(candidate_name({GemmImpl::k14_cluster_multicast, 64, 128, 1, false}), "k14:64x128");
+  for (index_t m : {1, 17, 100, 1000, 8192})
+    for (const GemmCandidate& c : gemm_candidates(m, 4096, 16384, 132, false, false)) {
+      const std::optional<GemmCandidate> back = parse_candidate(candidate_name(c));
+      ASSERT_TRUE(back) << candidate_name(c);
+      EXPECT_EQ(*back, c) << candidate_name(c);
+    }
+  for (const char* bad : {"", "k13", "k13:128x192", "k13:128x100:s1", "k13:128x192:s0", "k13:128x192:s1:x",
+                          "k12:128x128", "k15:128x256", "k14:64x64", "k13:64x256:s1", "k13:128x128:s1:swap",
+                          "k13:99999x128:s1", "k13:128x192:s1 "})
+    EXPECT_FALSE(parse_candidate(bad)) << bad;
+}
+
+TEST(GemmTune, Candidates) {
+  // 4096^3: k13's four widths and 64 x 128 unsplit (even 128 x 256 makes 512 tiles), k14's four tiles, k15.
+  const std::vector<GemmCandidate> big = gemm_candidates(4096, 4096, 4096, 132, false, false);
+  EXPECT_EQ(big.size(), 10u);
+  for (const GemmCandidate& c : big) EXPECT_EQ(c.splits, 1);
+  // beta != 0: no k15 (it does not read C).
+  EXPECT_EQ(gemm_candidates(4096, 4096, 4096, 132, false, true).size(), 9u);
+  // A fused epilogue: k13's fused instances only.
+  for (const GemmCandidate& c : gemm_candidates(4096, 4096, 4096, 132, true, false)) {
+    EXPECT_EQ(c.impl, GemmImpl::k13_wgmma_in_flight);
+    EXPECT_TRUE(k13_fused_instance(c.tuning()));
+  }
+  // Few tiles over a long K: splits while the split grid stays within two
+  // waves and each split keeps 8 k-tiles; small M gets the swapped tiles.
+  const std::vector<GemmCandidate> thin = gemm_candidates(128, 128, 65536, 132, false, false);
+  int splits16 = 0, swapped = 0;
+  for (const GemmCandidate& c : thin) {
+    splits16 += c.splits == 16;
+    swapped += c.swap;
+    if (c.splits > 1) {
+      const index_t tiles = c.swap ? (128 + c.tile_m - 1) / c.tile_m * ((128 + c.tile_n - 1) / c.tile_n)
+                                   : (128 + c.tile_m - 1) / c.tile_m * ((128 + c.tile_n - 1) / c.tile_n);
+      EXPECT_LE(tiles * c.splits, 264) << candidate_name(c);
+      EXPECT_GE(1024 / c.splits, 8) << candidate_name(c);
+    }
+  }
+  EXPECT_GT(splits16, 0);
+  EXPECT_GT(swapped, 0);
+  // Swapped widths hold M in at most four tiles and are not twice M: M = 10 takes 16 only.
+  for (const GemmCandidate& c : gemm_candidates(10, 4096, 4096, 132, false, false))
+    if (c.swap) EXPECT_EQ(c.tile_n, 16);
 }
 
 }  // namespace

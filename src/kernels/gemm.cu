@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/kernels/gemm/launch.hpp"
+#include "src/kernels/gemm_tune.hpp"
 #include "tessel/core/integer.hpp"
 #include "tessel/host/gemm.hpp"
 #include "tessel/host/jit.hpp"
@@ -251,6 +252,13 @@ DeviceTraits device_traits() {
   return t;
 }
 
+/// Does measured tuning apply to `args` (asked, single 16-bit problem, sm_90)?
+bool tunable(const GemmArgs& args) {
+  if (!gemm_launch::tune_wanted(args) || args.batch != 1 || args.ab_type == DType::f32) return false;
+  const DeviceTraits dev = device_traits();
+  return dev.major == 9 && dev.minor == 0;
+}
+
 /// `auto`: the tuning's own rules (checked on every device), then the plan's
 /// step and tuning for `args`.
 Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
@@ -432,6 +440,20 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
     // The plan once per call; the chosen step checks the rest.
     if (Status s = check_common(args); !s) return s;
     if (Status s = check_epilogue(args, true); !s) return s;
+    if (tunable(args)) {
+      // Measured tuning: the kept choice, else time the candidates now
+      // (gemm_tune.cu); where tuning cannot run, the plan below.
+      if (Status s = gemm_launch::check_k13_tuning(args); !s) return s;
+      GemmCandidate c;
+      std::string why;
+      bool have = gemm_launch::tuned_choice(args, c, &why);
+      if (!have) {
+        const Status t = gemm_launch::tune(args, stream, c, why);
+        if (t.code == Status::cuda_error) return t;
+        have = t.is_ok();
+      }
+      if (have) return gemm(c.impl, gemm_launch::tuned_args(args, c), stream);
+    }
     GemmImpl step{};
     GemmArgs with_plan;
     if (Status s = planned(args, step, with_plan); !s) return s;
@@ -504,6 +526,16 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     plan.tuning = args.tuning;
     plan.why = fused ? "not an sm_90 device: k08, unfused epilogue" : "not an sm_90 device: k08";
     return plan;
+  }
+  if (tunable(args)) {
+    GemmCandidate c;
+    std::string why;
+    if (gemm_launch::tuned_choice(args, c, &why)) {
+      plan.impl = c.impl;
+      plan.tuning = gemm_launch::tuned_args(args, c).tuning;
+      plan.why = why;
+      return plan;
+    }
   }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   const GemmTuning& asked = args.tuning;

@@ -117,6 +117,7 @@ struct ImplState {
   std::string note;
   std::optional<double> max_err;
   bool plain = false;  // the plain GEMM alone (an epilogue's third row per step: the cost of the epilogue)
+  bool tune = false;   // `tuned`: auto with measured tuning (GemmTuning::tune), tuned during verification
 };
 
 /// k13's epilogue path at tuning `t` in the plan's words (gemm_plan.hpp,
@@ -243,7 +244,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
 
   // With an epilogue every step has two more rows, unfused and plain (the problems of a run share the epilogue).
   const bool with_epilogue = !opt.problems.empty() && opt.problems.front().epilogue != BenchEpilogue{};
-  const std::size_t rows_per_repeat = opt.steps.size() * (with_epilogue ? 3 : 1) + (opt.cublas_rows ? 1 : 0);
+  const std::size_t rows_per_repeat =
+      opt.steps.size() * (with_epilogue ? 3 : 1) + (opt.cublas_rows ? 1 : 0) + (opt.tuned ? 1 : 0);
   Reporter rep(device, *csv, opt.problems.size() * static_cast<std::size_t>(opt.repeat) * rows_per_repeat);
   std::string fatal;
 
@@ -282,6 +284,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               impls.push_back(std::string(short_name(g)) + ":plain");
             }
           }
+          if (opt.tuned) impls.push_back("tuned");
           for (const std::string& impl : impls) {
             if (done > 0) {
               --done;
@@ -316,10 +319,12 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
 
         // ---- verification: cuBLAS first (tier 2 compares each step with it)
         const std::size_t d_bytes = data.d_elems * elem_bytes(p.out);
-        CublasGemm cublas(lt, data, workspace.get(), kWorkspaceBytes);
+        CublasGemm cublas(lt, data, workspace.get(), kWorkspaceBytes, opt.cublas_fp32_reduction);
         ImplState cub{"cublas", std::nullopt, false, "", "", std::nullopt};
         const GemmArgs args = tessel_args(data, opt.tuning);
         const GemmArgs plain_args = without_epilogue(args);
+        GemmArgs tuned_args = args;
+        tuned_args.tuning.tune = true;
         GemmArgs cublas_epilogue = args;  // tessel's epilogue over cuBLASLt's D, where cuBLASLt has none
         cublas_epilogue.d = data.d_cublas.get();
         // cuBLASLt, with its epilogue or followed by tessel's.
@@ -335,6 +340,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         const auto run_step = [&](const ImplState& st) -> Status {
           if (!group.empty()) return gemm_grouped(group.data(), static_cast<int>(group.size()), stream);
           if (st.plain) return gemm(*st.step, plain_args, stream);
+          if (st.tune) return gemm(*st.step, tuned_args, stream);
           if (!st.unfused) return gemm(*st.step, args, stream);
           if (Status s = gemm(*st.step, plain_args, stream); !s) return s;
           return gemm_epilogue_apply(args, stream);
@@ -366,7 +372,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         // A group runs through tessel::gemm_grouped (rows auto and k13);
         // everything else through tessel::gemm with the row's step.
         const auto check_step = [&](const ImplState& st) -> Status {
-          if (group.empty()) return gemm_check(*st.step, st.unfused || st.plain ? plain_args : args);
+          if (group.empty()) return gemm_check(*st.step, st.unfused || st.plain ? plain_args : st.tune ? tuned_args : args);
           if (*st.step != GemmImpl::automatic && *st.step != GemmImpl::k13_wgmma_in_flight)
             return Status::failure(Status::unsupported,
                                    "a group runs through tessel::gemm_grouped: rows auto and k13 only");
@@ -381,6 +387,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             todo.push_back(ImplState{std::string(short_name(g)) + ":plain", g, false, "", "", std::nullopt});
             todo.back().plain = true;
           }
+        }
+        if (opt.tuned) {
+          todo.push_back(ImplState{"tuned", GemmImpl::automatic, false, "", "", std::nullopt});
+          todo.back().tune = true;
         }
         for (ImplState st : todo) {
           if (Status chk = check_step(st); !chk) {
@@ -424,7 +434,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.disposition = "unverified";
             }
             // What `auto` (or k13) ran, for the note column: "k13 tile 128x192 splits 1".
-            const GemmArgs& ran = st.unfused || st.plain ? plain_args : args;
+            const GemmArgs& ran = st.unfused || st.plain ? plain_args : st.tune ? tuned_args : args;
             if (!group.empty() && st.note.empty())
               st.note = gemm_plan_grouped(group.data(), static_cast<int>(group.size())).why;
             if (*st.step == GemmImpl::automatic && st.note.empty()) st.note = gemm_plan(ran).why;
@@ -543,6 +553,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             row.max_err = st.max_err;
             row.cublas_max_err = cub.max_err;
             row.cublas_disposition = cub.disposition;
+            row.cublas_reference = opt.cublas_fp32_reduction ? "cublas_fp32" : "cublas";
+            row.cublas_reduction = cublas.reduction();
             if (tc) {
               row.cublas_median_ms = tc->median_ms;
               row.cublas_tflops = tflops(p, tc->median_ms);
@@ -604,15 +616,19 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   }
 
   // ---------------------------------------------------------------- summary
-  const std::vector<ImplSummary> summary = summarize(rep.rows());
+  // Per problem group too where the problems have several (a random suite's a64, a8, odd).
+  bool groups = false;
+  for (const GemmProblem& p : opt.problems) groups = groups || p.group != opt.problems.front().group;
+  const std::vector<ImplSummary> summary = summarize(rep.rows(), groups);
   summary_out << "summary: t_cublas / t_impl over the problems that passed (geometric mean of the repeats)\n";
   for (const ImplSummary& s : summary) {
-    summary_out << "  " << s.impl << ": ";
+    summary_out << "  " << s.impl << (s.group == "all" ? std::string() : " [" + s.group + "]") << ": ";
     if (s.problems == 0)
       summary_out << "no passed problem with a cuBLAS time (" << s.rows << " rows)\n";
     else
       summary_out << "geomean " << fmt("%.3f", s.geomean_ratio) << ", min " << fmt("%.3f", s.min_ratio) << " over "
-                  << s.problems << " problems\n";
+                  << s.problems << " problems; below 0.95: " << fmt("%.1f", 100 * s.below_095)
+                  << " %, below 0.85: " << fmt("%.1f", 100 * s.below_085) << " %\n";
   }
   if (!opt.json.empty()) {
     std::ostream& js = opt.json == "-" ? std::cout : json_file;

@@ -453,6 +453,52 @@ bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& 
   return true;
 }
 
+const char* extent_group(std::int64_t m, std::int64_t n, std::int64_t k) {
+  if (m % 64 == 0 && n % 64 == 0 && k % 64 == 0) return "a64";
+  if (m % 8 == 0 && n % 8 == 0 && k % 8 == 0) return "a8";
+  return "odd";
+}
+
+std::vector<GemmProblem> random_problems(std::uint64_t seed, int count, const SuiteDefaults& defaults) {
+  std::uint64_t state = seed;
+  const auto next = [&state] {  // splitmix64
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  const auto uniform = [&next] { return static_cast<double>(next() >> 11) * 0x1.0p-53; };
+  const auto extent = [&](double lo, double hi) {
+    const double x = std::exp(std::log(lo) + uniform() * (std::log(hi) - std::log(lo)));
+    auto v = static_cast<std::int64_t>(std::floor(x + 0.5));
+    v = std::clamp<std::int64_t>(v, static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
+    const double r = uniform();
+    const std::int64_t q = r < 0.6 ? 64 : r < 0.85 ? 8 : 1;
+    if (q > 1 && v >= q) v = (v + q / 2) / q * q;
+    return v;
+  };
+  std::vector<GemmProblem> out;
+  constexpr double kMaxFlops = 2.0 * 8192.0 * 8192.0 * 8192.0;
+  for (int i = 0; i < count; ++i) {
+    GemmProblem p;
+    do {
+      p.m = extent(1, 16384);
+      p.n = extent(256, 16384);
+      p.k = extent(256, 16384);
+    } while (2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) > kMaxFlops);
+    p.group = extent_group(p.m, p.n, p.k);
+    p.in = defaults.in;
+    p.out = defaults.out.value_or(p.in);
+    p.alpha = defaults.alpha;
+    p.beta = defaults.beta;
+    for (GemmLayout l : defaults.layouts) {
+      p.layout = l;
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
 bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::string& error) {
   o = GemmBenchOptions{};
   // Protocol settings.
@@ -612,6 +658,17 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   if (!a.alpha.empty() && !parse_scale(a.alpha, "--alpha", d.alpha, error)) return false;
   if (!a.beta.empty() && !parse_scale(a.beta, "--beta", d.beta, error)) return false;
 
+  // The reference: cuBLASLt's first heuristic algorithm, or the first one
+  // that reduces in fp32 (no split K, or split K summed in the compute type).
+  const std::string ref = lower(trim(a.reference));
+  if (ref == "cublas_fp32") {
+    o.cublas_fp32_reduction = true;
+  } else if (!ref.empty() && ref != "cublas") {
+    error = "--reference: " + quoted(trim(a.reference)) +
+            " is not cublas (cuBLASLt's first heuristic algorithm) or cublas_fp32 (the first that reduces in fp32)";
+    return false;
+  }
+
   // Implementations.
   bool all_requested = false;
   if (a.impls.empty()) {
@@ -630,11 +687,13 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
         o.cublas_rows = true;
       } else if (l == "cublas") {
         o.cublas_rows = true;
+      } else if (l == "tuned") {
+        o.tuned = true;
       } else if (const std::optional<GemmImpl> g = parse_gemm_impl(name)) {  // case ignored
         add.push_back(*g);
       } else {
         error = "--impl: unknown implementation " + quoted(name) +
-                " (k01..k15, f01..f12, long names such as k04_mma_sync, auto, cublas, or all)";
+                " (k01..k15, f01..f12, long names such as k04_mma_sync, auto, tuned, cublas, or all)";
         return false;
       }
       for (GemmImpl g : add)
@@ -724,6 +783,27 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       error = "--suite replaces --m/--n/--k: give one or the other";
       return false;
     }
+    if (a.suite.rfind("random:", 0) == 0) {
+      // random:SEED:COUNT
+      const std::string_view spec = std::string_view(a.suite).substr(7);
+      const std::size_t colon = spec.find(':');
+      std::uint64_t seed = 0;
+      std::int64_t count = 0;
+      const std::string_view seed_text = spec.substr(0, colon == std::string_view::npos ? 0 : colon);
+      bool seed_ok = !seed_text.empty() && seed_text.size() <= 18;
+      for (char c : seed_text) {
+        seed_ok = seed_ok && c >= '0' && c <= '9';
+        seed = seed * 10 + static_cast<std::uint64_t>(c - '0');
+      }
+      if (colon == std::string_view::npos || !seed_ok || !parse_positive(spec.substr(colon + 1), count) ||
+          count > 100000) {
+        error = "--suite " + quoted(a.suite) +
+                ": random suites are random:SEED:COUNT (SEED an integer >= 0, COUNT 1..100000)";
+        return false;
+      }
+      o.problems = random_problems(seed, static_cast<int>(count), d);
+      o.suite = a.suite;
+    } else {
     std::ifstream f(a.suite);
     if (!f) {
       error = "--suite: cannot read " + a.suite;
@@ -734,6 +814,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       return false;
     }
     o.suite = a.suite;
+    }
   } else {
     // A bad value is reported before a missing flag: `--m 0` alone says what is wrong with 0.
     std::vector<std::int64_t> ms, ns, ks;
@@ -834,7 +915,7 @@ std::string csv_header() {
   return "gpu,sm_count,commit,impl,group,repeat,m,n,k,dtype,out_dtype,layout,alpha,beta,verify,disposition,note,"
          "max_err,cublas_max_err,cublas_disposition,median_ms,min_ms,p90_ms,tflops,cublas_median_ms,cublas_tflops,"
          "ratio,gbytes_per_s,cublas_gbytes_per_s,l2_flush,sm_clock_mhz,power_w,cublas_sm_clock_mhz,cublas_power_w,"
-         "timing,epilogue,batch,group_m,heat_ms";
+         "timing,epilogue,batch,group_m,heat_ms,cublas_reference,cublas_reduction";
 }
 
 namespace {
@@ -889,7 +970,9 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
                                csv_field(epilogue_name(p.epilogue)),
                                std::to_string(p.batch),
                                csv_field(group_list(p)),
-                               std::to_string(r.heat_ms)};
+                               std::to_string(r.heat_ms),
+                               csv_field(r.cublas_reference),
+                               csv_field(r.cublas_reduction)};
   std::string line;
   for (const std::string& c : cells) {
     if (&c != &cells[0]) line += ',';
@@ -898,22 +981,27 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
   return line;
 }
 
-std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows) {
+std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows, bool by_group) {
   struct Acc {
     ImplSummary s;
     std::vector<std::string> keys;                      // problems in first-seen order
     std::map<std::string, std::vector<double>> ratios;  // problem -> ratios of its passed repeats
   };
   std::vector<Acc> accs;
+  // Indices, not iterators: a new accumulator moves the others.
+  const auto acc_of = [&accs](const std::string& impl, const std::string& group) -> std::size_t {
+    for (std::size_t i = 0; i < accs.size(); ++i)
+      if (accs[i].s.impl == impl && accs[i].s.group == group) return i;
+    accs.push_back({});
+    accs.back().s.impl = impl;
+    accs.back().s.group = group;
+    return accs.size() - 1;
+  };
   for (const GemmBenchRow& r : rows) {
     if (r.impl == "cublas") continue;
-    auto it = std::find_if(accs.begin(), accs.end(), [&](const Acc& a) { return a.s.impl == r.impl; });
-    if (it == accs.end()) {
-      accs.push_back({});
-      accs.back().s.impl = r.impl;
-      it = accs.end() - 1;
-    }
-    ++it->s.rows;
+    std::vector<std::size_t> into{acc_of(r.impl, "all")};
+    if (by_group) into.push_back(acc_of(r.impl, r.problem.group));
+    for (std::size_t i : into) ++accs[i].s.rows;
     // "unverified" rows exist only in a --verify none run (the protocol block says so).
     if ((r.disposition != "passed" && r.disposition != "unverified") || !r.ratio || !(*r.ratio > 0) ||
         !std::isfinite(*r.ratio))
@@ -922,27 +1010,41 @@ std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows) {
     const std::string key = p.group + "|" + shape_name(p) + "|" + tessel::name(p.in) + "|" + tessel::name(p.out) + "|" +
                             tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta) + "|" +
                             epilogue_name(p.epilogue);
-    auto [pos, fresh] = it->ratios.try_emplace(key);
-    if (fresh) it->keys.push_back(key);
-    pos->second.push_back(*r.ratio);
+    for (std::size_t i : into) {
+      auto [pos, fresh] = accs[i].ratios.try_emplace(key);
+      if (fresh) accs[i].keys.push_back(key);
+      pos->second.push_back(*r.ratio);
+    }
   }
   std::vector<ImplSummary> out;
   for (Acc& a : accs) {
     double log_sum = 0, min_ratio = 0;
+    int below_095 = 0, below_085 = 0;
     for (const std::string& key : a.keys) {
       double l = 0;
       for (double v : a.ratios[key]) l += std::log(v);
       l /= static_cast<double>(a.ratios[key].size());  // geometric mean of the repeats
       log_sum += l;
       min_ratio = a.s.problems == 0 ? std::exp(l) : std::min(min_ratio, std::exp(l));
+      below_095 += std::exp(l) < 0.95;
+      below_085 += std::exp(l) < 0.85;
       ++a.s.problems;
     }
     if (a.s.problems > 0) {
       a.s.geomean_ratio = std::exp(log_sum / a.s.problems);
       a.s.min_ratio = min_ratio;
+      a.s.below_095 = static_cast<double>(below_095) / a.s.problems;
+      a.s.below_085 = static_cast<double>(below_085) / a.s.problems;
     }
     out.push_back(a.s);
   }
+  // Each implementation's "all" first, then its groups in first-seen order.
+  std::map<std::string, std::size_t> first;
+  for (const ImplSummary& x : out) first.try_emplace(x.impl, first.size());
+  std::stable_sort(out.begin(), out.end(), [&](const ImplSummary& x, const ImplSummary& y) {
+    const std::size_t rx = first[x.impl], ry = first[y.impl];
+    return rx != ry ? rx < ry : (x.group == "all") > (y.group == "all");
+  });
   return out;
 }
 
@@ -1020,7 +1122,9 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
         << ", \"power_w\": " << json_opt(r.power_w) << ", \"cublas_sm_clock_mhz\": " << json_opt(r.cublas_sm_clock_mhz)
         << ", \"cublas_power_w\": " << json_opt(r.cublas_power_w) << ", \"timing\": " << json_string(r.timing)
         << ", \"epilogue\": " << json_string(epilogue_name(q.epilogue)) << ", \"batch\": " << q.batch
-        << ", \"group_m\": " << json_string(group_list(q)) << ", \"heat_ms\": " << r.heat_ms << "}";
+        << ", \"group_m\": " << json_string(group_list(q)) << ", \"heat_ms\": " << r.heat_ms
+        << ", \"cublas_reference\": " << json_string(r.cublas_reference)
+        << ", \"cublas_reduction\": " << json_string(r.cublas_reduction) << "}";
   }
   out << (rows.empty() ? "],\n" : "\n  ],\n");
   out << "  \"summary\": [";
@@ -1028,7 +1132,10 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
     const ImplSummary& s = summary[i];
     out << (i ? ", " : "") << "{\"impl\": " << json_string(s.impl) << ", \"problems\": " << s.problems
         << ", \"rows\": " << s.rows << ", \"geomean_ratio\": " << (s.problems ? json_number(s.geomean_ratio) : "null")
-        << ", \"min_ratio\": " << (s.problems ? json_number(s.min_ratio) : "null") << "}";
+        << ", \"min_ratio\": " << (s.problems ? json_number(s.min_ratio) : "null")
+        << ", \"group\": " << json_string(s.group)
+        << ", \"below_095\": " << (s.problems ? json_number(s.below_095) : "null")
+        << ", \"below_085\": " << (s.problems ? json_number(s.below_085) : "null") << "}";
   }
   out << "]";
   if (!error.empty()) out << ",\n  \"error\": " << json_string(error);

@@ -113,6 +113,7 @@ struct GemmBenchArgs {
   std::string group_m;         // --group-m LIST: grouped, one problem per M (with --n, --k)
   std::string grouped;         // --grouped moe: the MoE group (M 64..2048, N 4096, K 7168)
   std::string jit;             // --jit (on) or TESSEL_JIT: on/1, always, off/0 (GemmTuning::jit; default off)
+  std::string reference;       // --reference cublas|cublas_fp32 (default cublas)
 };
 
 /// The validated options.  With an epilogue other than none, every step runs
@@ -126,6 +127,11 @@ struct GemmBenchOptions {
   std::vector<GemmProblem> problems;  // in run order
   std::vector<GemmImpl> steps;        // ladder steps to run, in the order given, no repeats
   bool cublas_rows = false;           // emit impl=cublas rows (cuBLAS is measured in every row anyway)
+  bool tuned = false;                 // rows `tuned`: auto with measured tuning (GemmTuning::tune)
+  // --reference cublas_fp32: cuBLASLt restricted to algorithms that reduce in
+  // fp32 (CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK = NONE | COMPUTE_TYPE):
+  // no split K summed in the output type.
+  bool cublas_fp32_reduction = false;
   std::string suite;                  // the suite file, if any
   std::string csv;                    // "" or "-": standard output
   std::string json;                   // "": no JSON
@@ -170,6 +176,21 @@ struct SuiteDefaults {
 /// `out`.
 bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& defaults, std::vector<GemmProblem>& out,
                 std::string& error);
+
+/// `--suite random:SEED:COUNT`: COUNT problems drawn from the distribution
+/// that judges the GEMM on any shape (docs/bench-protocol.md, "Beyond the
+/// suite"): M log-uniform over [1, 16384], N and K over [256, 16384], drawn
+/// independently and rounded to the nearest integer; then each extent, with
+/// probability 0.6, to the nearest multiple of 64, with 0.25 to the nearest
+/// multiple of 8, else kept (an extent below the multiple is kept); a
+/// problem above 2 * 8192^3 flops is drawn again.  Groups: a64 (all three
+/// extents multiples of 64), a8 (all multiples of 8, not a64), odd (the rest).
+/// The generator is the project's own (splitmix64, 53-bit uniforms), so a
+/// seed names the same problems on every platform.  Each problem runs in
+/// each of the defaults' layouts, with its types and scales.
+std::vector<GemmProblem> random_problems(std::uint64_t seed, int count, const SuiteDefaults& defaults);
+/// "a64", "a8" or "odd" for M x N x K (random_problems' groups).
+const char* extent_group(std::int64_t m, std::int64_t n, std::int64_t k);
 
 /// Tier 1 is exact only while every partial sum is an integer below 2^24:
 /// integer alpha and beta with 16*K*|alpha| + 4*|beta| < 2^24.  Returns ""
@@ -241,6 +262,11 @@ struct GemmBenchRow {
   // (the same values in every row of that problem and repeat).
   std::string timing;
   int heat_ms = 0;  // the run's GemmBenchOptions::heat_ms
+  // The reference ("cublas", or "cublas_fp32" under --reference cublas_fp32)
+  // and how the algorithm it ran reduces split K: "none", or the scheme and
+  // the split count ("output_type x4": partial sums in the output type,
+  // "inplace x2": in D; "compute_type x3": in fp32).
+  std::string cublas_reference, cublas_reduction;
 };
 
 /// The CSV header line (no newline) and one row (no newline).
@@ -253,13 +279,18 @@ std::string csv_field(std::string_view s);
 /// geometric mean and the minimum of t_cublas / t_impl (the repeats of one
 /// problem enter as their geometric mean).  cuBLAS's own rows are left out.
 /// "unverified" rows (--verify none) count as passed.
+/// `by_group`: also one summary per (implementation, problem group) after
+/// each implementation's "all"; below_095 and below_085 are the shares of
+/// the problems whose ratio is below 0.95 and 0.85.
 struct ImplSummary {
   std::string impl;
+  std::string group = "all";
   int problems = 0;  // passed problems with a ratio
   int rows = 0;      // rows of this impl, all dispositions
   double geomean_ratio = 0, min_ratio = 0;
+  double below_095 = 0, below_085 = 0;
 };
-std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows);
+std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows, bool by_group = false);
 
 /// {"device": {...}, "protocol": {...}, "rows": [...], "summary": [...]}.
 /// Non-finite numbers are written as null.  `error` (if not empty) is added

@@ -156,7 +156,8 @@ bool CublasGemm::try_grouped() {
   return true;
 }
 
-CublasGemm::CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std::size_t workspace_bytes)
+CublasGemm::CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std::size_t workspace_bytes,
+                       bool fp32_reduction)
     : lt_(lt), d_(d), workspace_(workspace), workspace_bytes_(workspace_bytes) {
   const GemmProblem& p = d.p;
   alpha_ = static_cast<float>(p.alpha);
@@ -164,6 +165,11 @@ CublasGemm::CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std
   CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref_));
   const std::uint64_t ws = workspace_bytes;
   CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(pref_, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
+  if (fp32_reduction) {
+    const std::uint32_t mask = CUBLASLT_REDUCTION_SCHEME_NONE | CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
+    CUBLAS_CHECK(
+        cublasLtMatmulPreferenceSetAttribute(pref_, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask, sizeof mask));
+  }
   if (d.grouped()) {
     if (try_grouped()) return;
     if (note_.empty()) note_ = p.beta != 0.0 ? "beta != 0: a cuBLASLt loop" : "a cuBLASLt loop";
@@ -178,6 +184,25 @@ CublasGemm::CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std
   }
   calls_.emplace_back();
   reason_ = make_call(d.subs.front(), p.batch, calls_.back());
+}
+
+std::string CublasGemm::reduction() const {
+  if (calls_.empty() || grouped_call_) return "";
+  const cublasLtMatmulAlgo_t& algo = calls_.front().heur.algo;
+  std::uint32_t scheme = 0;
+  std::int32_t splits = 1;
+  std::size_t written = 0;
+  if (cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &scheme, sizeof scheme,
+                                           &written) != CUBLAS_STATUS_SUCCESS ||
+      cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splits, sizeof splits,
+                                           &written) != CUBLAS_STATUS_SUCCESS)
+    return "unknown";
+  const char* what = scheme == CUBLASLT_REDUCTION_SCHEME_INPLACE         ? "inplace"
+                     : scheme == CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE ? "compute_type"
+                     : scheme == CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE  ? "output_type"
+                                                                         : "none";
+  if (scheme == CUBLASLT_REDUCTION_SCHEME_NONE || splits <= 1) return "none";
+  return std::string(what) + " x" + std::to_string(splits);
 }
 
 CublasGemm::~CublasGemm() {

@@ -41,7 +41,10 @@ namespace tessel::bench::gemm_detail {
 /// cuBLASLt call per problem in turn; note() says which.
 class CublasGemm {
  public:
-  CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std::size_t workspace_bytes);
+  /// `fp32_reduction`: only algorithms that reduce in fp32 (no split K, or
+  /// split K summed in the compute type), --reference cublas_fp32.
+  CublasGemm(cublasLtHandle_t lt, ProblemData& d, void* workspace, std::size_t workspace_bytes,
+             bool fp32_reduction = false);
   ~CublasGemm();
   CublasGemm(const CublasGemm&) = delete;
   CublasGemm& operator=(const CublasGemm&) = delete;
@@ -54,6 +57,10 @@ class CublasGemm {
   const std::string& reason() const { return reason_; }
   /// How a group runs ("" for a single problem or a batch).
   const std::string& note() const { return note_; }
+  /// How the first call's algorithm reduces split K: "none", "inplace x2",
+  /// "compute_type x4", "output_type x3" (CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME
+  /// and SPLITK_NUM); "" for a grouped call.
+  std::string reduction() const;
 
   void run(cudaStream_t s);
 

@@ -382,7 +382,8 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--suite", gemm_args.suite,
                    "CSV of problems with header group,m,n,k (optional columns dtype, out_dtype, layout, alpha, "
-                   "beta); replaces --m/--n/--k")
+                   "beta), or random:SEED:COUNT (COUNT problems of the distribution in docs/bench-protocol.md, "
+                   "groups a64, a8, odd); replaces --m/--n/--k")
       ->type_name("FILE");
   bench_gemm
       ->add_option("--dtype", gemm_args.dtype,
@@ -400,11 +401,17 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option(
           "--impl", gemm_args.impls,
-          "auto (the plan chooses), k01..k15, f01..f12 (fp32), long names, cublas, all (the ladder of --dtype); "
+          "auto (the plan chooses), tuned (auto with measured tuning: the first call times the candidate "
+          "configurations, TESSEL_TUNE), k01..k15, f01..f12 (fp32), long names, cublas, all (the ladder of --dtype); "
           "comma list (default: auto,cublas)")
       ->type_name("IMPLS")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  bench_gemm
+      ->add_option("--reference", gemm_args.reference,
+                   "cublas (default: cuBLASLt's first heuristic algorithm) or cublas_fp32 (the first one that reduces "
+                   "split K in fp32, not in the output type); the CSV's cublas_reduction says how it reduced")
+      ->type_name("REF");
   bench_gemm->add_option("--csv", gemm_args.csv, "write the CSV here (default or -: standard output)")
       ->type_name("FILE");
   bench_gemm->add_option("--json", gemm_args.json, "write device, protocol, rows and summary as JSON here")
