@@ -41,6 +41,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -2261,6 +2264,82 @@ TEST(GemmStreamK, SharedTilesExactAcrossLayoutsStreamsGraphsAndDeterministic) {
   }
   CUDA_CHECK(cudaStreamDestroy(s1));
   CUDA_CHECK(cudaStreamDestroy(s2));
+}
+
+// Measured tuning (GemmTuning::tune): the first call times the candidates
+// into scratch memory and runs the fastest; the caller's D is written once,
+// by that run, and is exact, also where C is D in place (beta = 1).  The
+// choice is kept in the cache directory: a fresh process reads it (no
+// timing), and after the file is corrupted a fresh process warns, tunes
+// again and rewrites it.
+TEST(GemmTuned, ExactInPlaceCachedAndRetunedAfterCorruption) {
+  REQUIRE_SM90();
+  const bool child = std::getenv("TESSEL_TUNE_TEST_CHILD") != nullptr;
+  char dir_template[] = "/tmp/tessel-tune-test-XXXXXX";
+  std::string dir;
+  if (child) {
+    dir = std::getenv("TESSEL_TUNE_CACHE");
+  } else {
+    ASSERT_NE(mkdtemp(dir_template), nullptr);
+    dir = dir_template;
+    ::setenv("TESSEL_TUNE_CACHE", dir.c_str(), 1);
+  }
+  const index_t m = 300, n = 520, k = 704;
+  const auto a_val = [](index_t i, index_t l) { return static_cast<int>((i * 7 + l * 3) % 5) - 2; };
+  const auto b_val = [](index_t l, index_t j) { return static_cast<int>((l * 5 + j * 11) % 7) - 3; };
+  const auto c_val = [](index_t i, index_t j) { return static_cast<int>((i + 2 * j) % 9) - 4; };
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  DeviceBuffer a, b, d;
+  CUDA_CHECK(cudaMalloc(&a.p, static_cast<std::size_t>(m * k) * 2));
+  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(k * n) * 2));
+  CUDA_CHECK(cudaMalloc(&d.p, static_cast<std::size_t>(m * n) * 4));
+  const GemmLayout l{};
+  upload_bf16_operands(m, n, k, l, a_val, b_val, a.p, b.p);
+  GemmArgs g;
+  g.m = m, g.n = n, g.k = k;
+  g.ab_type = DType::bf16, g.cd_type = DType::f32, g.layout = l;
+  g.lda = k, g.ldb = n, g.ldc = n, g.ldd = n;
+  g.a = a.p, g.b = b.p, g.c = d.p, g.d = d.p;  // C is D, in place
+  g.alpha = 1.0f, g.beta = 1.0f;
+  g.tuning.tune = true;
+  std::vector<float> h(static_cast<std::size_t>(m * n));
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) h[static_cast<std::size_t>(i * n + j)] = static_cast<float>(c_val(i, j));
+  CUDA_CHECK(cudaMemcpy(d.p, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+  const Status st = gemm(g, stream);
+  ASSERT_TRUE(st.is_ok()) << st.message;
+  CUDA_CHECK(cudaMemcpyAsync(h.data(), d.p, h.size() * 4, cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      std::int64_t sum = c_val(i, j);
+      for (index_t x = 0; x < k; ++x) sum += a_val(i, x) * b_val(x, j);
+      ASSERT_EQ(static_cast<double>(h[static_cast<std::size_t>(i * n + j)]), static_cast<double>(sum))
+          << "D(" << i << "," << j << ")";
+    }
+  const std::string why = gemm_plan(g).why;
+  std::printf("[ tuned ] %s%s\n", child ? "child: " : "", why.c_str());
+  const char* expect = child ? std::getenv("TESSEL_TUNE_TEST_CHILD") : "configurations timed";
+  EXPECT_NE(why.find(std::strcmp(expect, "disk") == 0 ? "disk cache" : "configurations timed"), std::string::npos)
+      << why;
+  EXPECT_EQ(why.rfind("tuned ", 0), 0u) << why;
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  if (child) return;
+  // The cache holds one file; a fresh process reads it.
+  std::vector<std::string> files;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) files.push_back(f.path().string());
+  ASSERT_EQ(files.size(), 1u);
+  const std::string filter = "GemmTuned.ExactInPlaceCachedAndRetunedAfterCorruption";
+  EXPECT_EQ(run_child(filter, {"TESSEL_TUNE_CACHE=" + dir, "TESSEL_TUNE_TEST_CHILD=disk"}), 0);
+  // Corrupted, it is ignored (with a warning) and rewritten by a new tuning.
+  { std::ofstream(files[0], std::ios::trunc) << "tessel-tune 1\nkey nonsense\n"; }
+  EXPECT_EQ(run_child(filter, {"TESSEL_TUNE_CACHE=" + dir, "TESSEL_TUNE_TEST_CHILD=retune"}), 0);
+  std::string text;
+  { std::ifstream f(files[0]); text.assign(std::istreambuf_iterator<char>(f), {}); }
+  EXPECT_NE(text.find("choice "), std::string::npos) << text;
+  std::filesystem::remove_all(dir);
+  ::unsetenv("TESSEL_TUNE_CACHE");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "bench.hpp"
 #include "tessel/host/calc.hpp"
 #include "tessel/host/jit.hpp"
+#include "tessel/host/tune.hpp"
 #if defined(TESSEL_HAVE_CUDA)
 #include "tessel/host/copy.hpp"
 #endif
@@ -278,6 +279,51 @@ With no option: the cache directory, the compiler and the number of cached
 kernels.  Clearing (or deleting the directory) is always safe: a kernel that
 is needed again is compiled again.)";
 
+constexpr const char* kTuneHelp = R"(Measured tuning (docs/heuristics.md, "Measured tuning").
+
+tessel::gemm with GemmTuning::tune (or TESSEL_TUNE=1) times, on the first
+call of a problem, the configurations the plan could run (k13's tiles and
+splits, the swapped tiles, k14's clusters, k15) and keeps the fastest; later
+calls, in any process, read it from the cache.  `tessel tune --suite FILE`
+tunes every problem of a suite ahead of time (random:SEED:COUNT draws them),
+printing the benchmark's CSV with the chosen configuration in `note`.
+
+  TESSEL_TUNE_CACHE   the cache (else $TESSEL_CACHE_DIR/tune, else
+                      $XDG_CACHE_HOME/tessel/tune, else $HOME/.cache/tessel/tune)
+  TESSEL_TUNE_LOG     append every timed configuration to this file
+
+Clearing (or deleting the directory) is always safe: a problem is tuned again.)";
+
+/// `tessel tune --list / --clear`: the kept choices.
+int run_tune_cache(bool list, bool clear) {
+  const std::string dir = tessel::tune_cache_dir();
+  std::cout << "cache: "
+            << (dir.empty() ? "(none: TESSEL_TUNE_CACHE, TESSEL_CACHE_DIR, XDG_CACHE_HOME and HOME are unset)" : dir)
+            << "\n";
+  if (clear) {
+    int removed = 0;
+    const tessel::Status s = tessel::tune_cache_clear(&removed);
+    if (!s) {
+      std::cerr << "tessel tune --clear: " << s.message << "\n";
+      return kExitFailed;
+    }
+    std::cout << "removed " << removed << " files\n";
+    return kExitOk;
+  }
+  std::vector<tessel::TuneCacheEntry> entries;
+  int skipped = 0;
+  if (const tessel::Status s = tessel::tune_cache_list(entries, &skipped); !s) {
+    std::cerr << "tessel tune: " << s.message << "\n";
+    return kExitFailed;
+  }
+  if (list)
+    for (const tessel::TuneCacheEntry& e : entries)
+      std::cout << e.choice << "  " << e.median_us << " us  (" << e.timed << " timed)  " << e.key << "\n";
+  std::cout << entries.size() << " tuned problems" << (skipped > 0 ? ", " + std::to_string(skipped) + " unreadable files" : "")
+            << (list ? "" : " (tessel tune --list)") << "\n";
+  return kExitOk;
+}
+
 /// `tessel jit`: where the cache is, what it holds, or clear it.
 int run_jit(bool list, bool clear) {
   const std::string dir = tessel::jit_cache_dir();
@@ -508,6 +554,21 @@ int main(int argc, char** argv) {
   jit->add_flag("--list", jit_list, "list the cached kernels");
   jit->add_flag("--clear", jit_clear, "delete the cached kernels (the directory's other files stay)");
 
+  auto* tune = app.add_subcommand("tune", "measured tuning: tune a suite ahead of time, list or clear the kept choices");
+  tune->footer(kTuneHelp);
+  bool tune_list = false, tune_clear = false;
+  tessel::bench::GemmBenchArgs tune_args;
+  tune->add_option("--suite", tune_args.suite, "CSV of problems (as tessel bench gemm --suite) or random:SEED:COUNT")
+      ->type_name("FILE");
+  tune->add_option("--dtype", tune_args.dtype, "type of A and B: bf16 (default) or fp16")->type_name("TYPE");
+  tune->add_option("--out-dtype", tune_args.out_dtype, "type of C and D (default: --dtype)")->type_name("TYPE");
+  tune->add_option("--layout", tune_args.layouts, "layouts (as tessel bench gemm --layout)")
+      ->type_name("LAYOUT")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  tune->add_option("--beta", tune_args.beta, "beta (default 0)")->type_name("X");
+  tune->add_flag("--list", tune_list, "list the kept choices");
+  tune->add_flag("--clear", tune_clear, "delete the kept choices");
+
   auto* draw =
       app.add_subcommand("draw", "draw thread-value layouts (MMA atoms, TiledMMA, TiledCopy, ldmatrix/stmatrix)");
   draw->footer(kDrawHelp);
@@ -584,6 +645,31 @@ int main(int argc, char** argv) {
   }
 
   if (jit->parsed()) return run_jit(jit_list, jit_clear);
+
+  if (tune->parsed()) {
+    if (tune_args.suite.empty()) return run_tune_cache(tune_list, tune_clear);
+    if (tune_list || tune_clear) {
+      std::cerr << "tessel tune: --suite tunes; --list and --clear read or empty the cache: give one\n";
+      return kExitUsage;
+    }
+    // The benchmark's `tuned` rows, verified once each and not timed: each
+    // problem's first call is its tuning.
+    tune_args.impls = {"tuned"};
+    tune_args.order = "none";
+    tessel::bench::GemmBenchOptions opt;
+    std::string error;
+    if (!tessel::bench::parse_gemm_bench_args(tune_args, opt, error)) {
+      std::cerr << "tessel tune: " << error << "\n";
+      return kExitUsage;
+    }
+#if defined(TESSEL_HAVE_CUDA)
+    std::cerr << "tessel tune: cache " << tessel::tune_cache_dir() << "\n";
+    return tessel::bench::run_gemm_bench(opt);
+#else
+    std::cerr << "tessel tune: this tessel was built without CUDA (use the sm90a preset)\n";
+    return kExitNoCuda;
+#endif
+  }
 
   if (draw->parsed()) {
     for (CLI::App* sub : {draw_mma, draw_copy, draw_atom, draw_tv, draw_list})
