@@ -2,9 +2,13 @@
 // CPU, for the rules docs/heuristics.md states and on shapes outside the suite.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "tessel/gemm_plan.hpp"
+#include "tessel/gemm_model.hpp"
 #include "tessel/gemm_tune.hpp"
 
 namespace tessel {
@@ -678,7 +682,76 @@ TEST(GemmTune, Candidates) {
   EXPECT_GT(swapped, 0);
   // Swapped widths hold M in at most four tiles and are not twice M: M = 10 takes 16 only.
   for (const GemmCandidate& c : gemm_candidates(10, 4096, 4096, 132, false, false))
-    if (c.swap) EXPECT_EQ(c.tile_n, 16);
+    if (c.swap) {
+      EXPECT_EQ(c.tile_n, 16);
+    }
+}
+
+// ------------------------------------------------------------------ the model (tessel/gemm_model.hpp)
+
+static_assert(model_detail::smooth_max(3.0, 0.0) > 2.999 && model_detail::smooth_max(3.0, 0.0) < 3.001);
+static_assert(model_detail::smooth_max(1.0, 1.0) > 1.189 && model_detail::smooth_max(1.0, 1.0) < 1.190);  // 2^(1/4)
+static_assert(model_detail::straddles(1000) && !model_detail::straddles(1024) && !model_detail::straddles(999));
+static_assert(in_model_domain(1024, 1024, 1024) && !in_model_domain(4096, 4096, 4096));
+// The header's example: at M = 1 the swapped one-warpgroup tile beats the widest unswapped one.
+static_assert(predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 64, 16, 4, true}, 132) <
+              predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 128, 256, 1, false}, 132));
+
+TEST(GemmModel, EveryCandidateHasAFamily) {
+  for (index_t m : {1, 20, 100, 300, 4096})
+    for (const GemmCandidate& c : gemm_candidates(m, 4096, 4096, 132, false, false))
+      EXPECT_NE(model_family(c), nullptr) << candidate_name(c);
+}
+
+TEST(GemmModel, PredictionsFollowTheWork) {
+  const GemmCandidate c{GemmImpl::k13_wgmma_in_flight, 128, 128, 1, false};
+  const PlanProblem small{512, 512, 512, 512, 512}, deep{512, 512, 8192, 8192, 512};
+  EXPECT_LT(predicted_us(small, c, 132), predicted_us(deep, c, 132));
+  // Rows that straddle lines cost more; rows TMA cannot read pay the padded copy.
+  EXPECT_LT(predicted_us(deep, c, 132), predicted_us({512, 512, 8192, 8200, 512}, c, 132));
+  EXPECT_LT(predicted_us(deep, c, 132), predicted_us({512, 512, 8192, 8193, 512}, c, 132));
+  // A fixed cost below which nothing runs.
+  EXPECT_GT(predicted_us({1, 256, 256, 256, 256}, c, 132), kModelShared.fixed_us);
+}
+
+TEST(GemmModel, KeepsTheCallersKnobs) {
+  PlanProblem p{64, 4096, 4096, 4096, 4096};
+  GemmCandidate c;
+  double us = 0;
+  ASSERT_TRUE(model_choice(p, 132, c, us));
+  p.asked.tile_n = 192;
+  ASSERT_TRUE(model_choice(p, 132, c, us));
+  EXPECT_EQ(c.tile_n, 192);
+  p.asked = GemmTuning{0, 2, SwapAB::off};
+  ASSERT_TRUE(model_choice(p, 132, c, us));
+  EXPECT_EQ(c.splits, 2);
+  EXPECT_FALSE(c.swap);
+  p.asked = GemmTuning{16, 0, SwapAB::off};  // no unswapped 16-wide tile: nothing agrees
+  EXPECT_FALSE(model_choice(p, 132, c, us));
+}
+
+// The table of problems and the choice measured best for each
+// (tests/data/plan_cases.tsv: held-out random problems where the model's
+// choice was timed within 2 % of the fastest configuration on an H200).
+TEST(GemmModel, ChoosesWhatWasMeasuredFastest) {
+  std::ifstream f(std::string(TESSEL_TEST_DATA) + "/plan_cases.tsv");
+  ASSERT_TRUE(f) << "tests/data/plan_cases.tsv";
+  std::string line;
+  int rows = 0;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream in(line);
+    PlanProblem p;
+    std::string want;
+    ASSERT_TRUE(in >> p.m >> p.n >> p.k >> p.lda >> p.ldb >> want) << line;
+    ASSERT_TRUE(in_model_domain(p.m, p.n, p.k)) << line;
+    GemmCandidate c;
+    double us = 0;
+    ASSERT_TRUE(model_choice(p, 132, c, us)) << line;
+    EXPECT_EQ(candidate_name(c), want) << line;
+    ++rows;
+  }
+  EXPECT_GE(rows, 40);
 }
 
 }  // namespace

@@ -58,7 +58,10 @@ def family(c):
     return "%s:%dx%d%s" % (c["impl"], c["bm"], c["bn"], ":swap" if c["swap"] else "")
 
 
-def read_logs(paths):
+MAX_FLOPS = 1e30  # fit on every problem (the plan uses the model below kModelMaxFlops only)
+
+
+def read_logs(paths, max_flops=MAX_FLOPS):
     data = collections.defaultdict(dict)  # key -> choice -> us
     for p in paths:
         for line in open(p):
@@ -66,6 +69,9 @@ def read_logs(paths):
             if len(parts) < 3:
                 continue
             key, choice, us = parts[0], parts[1], float(parts[2])
+            q = parse_key(key)
+            if 2.0 * q["m"] * q["n"] * q["k"] > max_flops:
+                continue
             data[key][choice] = min(us, data[key].get(choice, math.inf))
     return data
 
@@ -81,60 +87,84 @@ def features(p, c):
     tiles = -(-rows // c["bm"]) * -(-cols // c["bn"])
     s = c["splits"]
     units = tiles * s
-    slots = 2 * SMS if c["impl"] == "k15" else SMS
-    if c["impl"] == "k15":
-        units = -(-m // 128) * -(-n // 128)
+    slots = 2 * SMS if c["impl"] == "k15" else 2 * (SMS // 2 - 2) if c["impl"] == "k14" else SMS
     waves = -(-units // slots)
     kt = -(-(-(-k // 64)) // s)
     streams = min(units, slots)
     bytes_kstep = (c["bm"] + c["bn"]) * 64 * 2
     if c["impl"] == "k14":  # the pair shares the wider operand's tile: each CTA reads half of it
         bytes_kstep = (c["bm"] + c["bn"] / 2) * 64 * 2
-    a_k = p["layout"].startswith("A:k")
-    b_n = p["layout"].endswith("B:n")
-    strad = (straddles(p["lda"]) and a_k) or (straddles(p["ldb"]) and b_n)
+    # TMA reads rows of ld elements in either layout; with the swap A and B trade places.
+    sa, sb = straddles(p["lda"]), straddles(p["ldb"])
+    if c["swap"]:
+        sa, sb = sb, sa
+    a_bytes, b_bytes = m * k * 2, k * n * 2
+    pad = (a_bytes if p["lda"] % 8 else 0) + (b_bytes if p["ldb"] % 8 else 0)
     out_bytes = 2 if p["out"] in ("bf16", "fp16") else 4
-    return dict(waves=waves, kt=kt, streams=streams, bytes_kstep=bytes_kstep, strad=1.0 if strad else 0.0,
-                splits=s, mn=m * n, out_bytes=out_bytes, tiles=tiles)
+    dram = (m * k + k * n) * 2 + m * n * out_bytes + (2 * 4 * s * m * n if s > 1 else 0)
+    return dict(waves=waves, kt=kt, streams=streams, bytes_kstep=bytes_kstep, strad_a=float(sa), strad_b=float(sb),
+                splits=s, mn=m * n, out_bytes=out_bytes, tiles=tiles, dram_bytes=dram, pad_bytes=pad)
 
 
 class Model:
-    GLOBALS = ["fixed_us", "bw_gbs", "bw_sm_gbs", "split_us"]
-    PER = ["mma_ns", "epi_ns", "straddle"]
+    GLOBALS = ["fixed_us", "bw_gbs", "bw_sm_gbs", "split_us", "pad_us"]
+    PER = ["mma_ns", "unit_ns", "straddle_a", "straddle_b"]
 
     def __init__(self, fams):
         self.fams = sorted(fams)
 
     def unpack(self, x):
-        g = dict(zip(self.GLOBALS, np.exp(x[:4])))
+        g = dict(zip(self.GLOBALS, x[:5]))
         per = {}
         for i, f in enumerate(self.fams):
-            base = 4 + 3 * i
-            per[f] = dict(mma_ns=math.exp(x[base]), epi_ns=math.exp(x[base + 1]), straddle=math.exp(x[base + 2]))
+            base = 5 + 4 * i
+            per[f] = dict(mma_ns=x[base], unit_ns=x[base + 1], straddle_a=x[base + 2], straddle_b=x[base + 3])
         return g, per
 
+    def bounds(self):
+        lo = [0.5, 1000.0, 20.0, 0.0, 0.0] + [5.0, 0.0, 0.0, 0.0] * len(self.fams)
+        hi = [20.0, 20000.0, 2000.0, 30.0, 30.0] + [5000.0, 20000.0, 3.0, 3.0] * len(self.fams)
+        return lo, hi
+
     def x0(self):
-        x = [math.log(5.0), math.log(3500.0), math.log(60.0), math.log(3.0)]
-        for _ in self.fams:
-            x += [math.log(400.0), math.log(2000.0), math.log(0.2)]
+        # bytes per ns (GB/s): DRAM ~4300 (4.3 TB/s), one SM's loads ~150
+        x = [5.0, 4000.0, 150.0, 3.0, 3.0]
+        for f in self.fams:
+            impl, shape = f.split(":")[0], f.split(":")[1]
+            bm, bn = map(int, shape.split("x"))
+            mma = bm * bn * 128 / 6200.0 * (2 if impl == "k15" else 1)  # ns at ~6.2 TFLOP/s per SM
+            x += [mma, 500.0, 0.2, 0.2]
         return np.array(x)
 
     @staticmethod
     def predict(g, fam, ft):
-        bw = g["bw_gbs"]  # bytes per ns
-        kstep = max(fam["mma_ns"], ft["bytes_kstep"] * ft["streams"] / bw, ft["bytes_kstep"] / g["bw_sm_gbs"])
-        kstep *= 1.0 + fam["straddle"] * ft["strad"]
-        t_ns = ft["waves"] * (ft["kt"] * kstep + fam["epi_ns"] * ft["out_bytes"] / 2)
+        # Smooth maxima (4-norms): the sum of the two sides where they are
+        # close, the larger where they are not; gives the fit gradients.
+        def smax(a, b):
+            return (a ** 4 + b ** 4) ** 0.25
+        slow = 1.0 + fam["straddle_a"] * ft["strad_a"] + fam["straddle_b"] * ft["strad_b"]
+        kstep = smax(fam["mma_ns"] * slow, ft["bytes_kstep"] / g["bw_sm_gbs"])
+        t_compute = ft["waves"] * (ft["kt"] * kstep + fam["unit_ns"] * ft["out_bytes"] / 2)
+        t_memory = ft["dram_bytes"] / g["bw_gbs"]
+        t_ns = smax(t_compute, t_memory)
         if ft["splits"] > 1:
-            t_ns += g["split_us"] * 1000 + 8.0 * ft["splits"] * ft["mn"] / bw
+            t_ns += g["split_us"] * 1000
+        if ft["pad_bytes"] > 0:  # the padded copy of operands TMA cannot read: same for every configuration
+            t_ns += g["pad_us"] * 1000 + 2.0 * ft["pad_bytes"] / g["bw_gbs"]
         return g["fixed_us"] + t_ns / 1000.0
 
 
-def build_rows(data):
+def build_rows(data, near=1.6):
+    """(problem, configuration) rows; only configurations within `near` of the
+    problem's best enter the fit: the model must rank the contenders, not
+    describe configurations that never win."""
     rows = []
     for key, by in data.items():
         p = parse_key(key)
+        best = min(by.values())
         for choice, us in by.items():
+            if us > near * best:
+                continue
             c = parse_choice(choice)
             rows.append((key, choice, family(c), features(p, c), us))
     return rows
@@ -147,7 +177,7 @@ def fit(rows):
         g, per = model.unpack(x)
         return np.array([math.log(Model.predict(g, per[f], ft) / us) for _, _, f, ft, us in rows])
 
-    sol = least_squares(resid, model.x0(), loss="soft_l1", f_scale=0.1, max_nfev=4000)
+    sol = least_squares(resid, model.x0(), bounds=model.bounds(), loss="linear", max_nfev=3000)
     return model, sol
 
 
@@ -184,8 +214,13 @@ def main():
     ap.add_argument("--fit", nargs="+", required=True)
     ap.add_argument("--holdout", nargs="*", default=[])
     ap.add_argument("--cpp", action="store_true")
+    ap.add_argument("--split", type=int, default=0, help="fit on problems whose index %% 2 != SPLIT-1, score the rest")
     a = ap.parse_args()
     data = read_logs(a.fit)
+    if a.split:
+        keys = sorted(data)
+        test = {k: data[k] for i, k in enumerate(keys) if i % 2 == a.split - 1}
+        data = {k: data[k] for i, k in enumerate(keys) if i % 2 != a.split - 1}
     rows = build_rows(data)
     model, sol = fit(rows)
     g, per = model.unpack(sol.x)
@@ -194,13 +229,16 @@ def main():
           (len(rows), len(data), len(per), np.median(err), np.percentile(err, 90)))
     print("globals: " + ", ".join("%s %.3g" % kv for kv in g.items()))
     for f, v in per.items():
-        print("  %-18s mma %7.1f ns/k-step  epi %7.1f ns  straddle %.3f" % (f, v["mma_ns"], v["epi_ns"], v["straddle"]))
+        print("  %-18s mma %7.1f ns/k-step  unit %7.1f ns  straddle A %.3f B %.3f" %
+              (f, v["mma_ns"], v["unit_ns"], v["straddle_a"], v["straddle_b"]))
     evaluate(model, sol.x, data, "fitted problems")
+    if a.split:
+        evaluate(model, sol.x, test, "the other half (not fitted)")
     if a.holdout:
         evaluate(model, sol.x, read_logs(a.holdout), "held-out problems")
     if a.cpp:
         for f, v in per.items():
-            print('    {"%s", %.1f, %.1f, %.4f},' % (f, v["mma_ns"], v["epi_ns"], v["straddle"]))
+            print('    {"%s", %.1f, %.1f, %.3f, %.3f},' % (f, v["mma_ns"], v["unit_ns"], v["straddle_a"], v["straddle_b"]))
 
 
 if __name__ == "__main__":

@@ -91,7 +91,8 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 ///    least 8 k-tiles of 64;
 ///  - k13 swapped (D^T = B^T A^T) where M <= 128: 128 or 64 rows of N by 16,
 ///    32 or 64 of M, the widths that hold M in at most 4 tiles, split as above;
-///  - k14 (2-CTA clusters multicasting B) on 64 x 128, 128 x 128 and 128 x 256;
+///  - k14 (2-CTA clusters multicasting B) on 64 x 128, 128 x 128, 128 x 192 and 128 x 256,
+///    where M spans at least two tile rows (the cluster pairs M-neighbours);
 ///  - k15 (pingpong on 128 x 128) where beta = 0.
 /// `fused`: the call has an epilogue; only k13's fused instances (unswapped
 /// 128 x 64, 128, 256) and k15 keep it fused, so only those are listed.
@@ -121,8 +122,9 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
         k13(128, w, true);
         k13(64, w, true);
       }
+  // k14 pairs each tile with its M-neighbour: with one tile row the partner has nothing to compute.
   for (auto [tm, tn] : {std::pair{64, 128}, std::pair{128, 128}, std::pair{128, 192}, std::pair{128, 256}})
-    out.push_back({GemmImpl::k14_cluster_multicast, tm, tn, 1, false});
+    if (m > tm) out.push_back({GemmImpl::k14_cluster_multicast, tm, tn, 1, false});
   if (!reads_c) out.push_back({GemmImpl::k15_pingpong, 128, 128, 1, false});
   return out;
 }

@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "src/kernels/gemm/launch.hpp"
 #include "src/kernels/gemm_tune.hpp"
+#include "tessel/gemm_model.hpp"
 #include "tessel/core/integer.hpp"
 #include "tessel/host/gemm.hpp"
 #include "tessel/host/jit.hpp"
@@ -564,6 +566,22 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     plan.tuning = GemmTuning{bn, 1, SwapAB::off, args.tuning.raster_group != 0 ? args.tuning.raster_group : 8};
     plan.why = "k13 batched tile 128x" + std::to_string(bn) + " (" + std::to_string(args.batch) + " batches)";
     return plan;
+  }
+  // The model (tessel/gemm_model.hpp): a single unfused problem below
+  // kModelMaxFlops runs the configuration with the smallest predicted time.
+  if (args.batch == 1 && !fused && in_model_domain(args.m, args.n, args.k)) {
+    const PlanProblem pp{args.m, args.n, args.k, args.lda, args.ldb, size_bytes(args.cd_type), false, false,
+                         args.beta, args.tuning};
+    GemmCandidate c;
+    double us = 0;
+    if (model_choice(pp, sms, c, us)) {
+      plan.impl = c.impl;
+      plan.tuning = gemm_launch::tuned_args(args, c).tuning;
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.1f", us);
+      plan.why = "model " + candidate_name(c) + " (predicted " + buf + " us)";
+      return plan;
+    }
   }
   // A's rows as TMA reads them: the caller's where TMA can (lda a multiple
   // of 8 elements), else the padded copy's, whose rows are whole 128-byte lines.

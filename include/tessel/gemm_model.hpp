@@ -1,0 +1,174 @@
+// tessel/gemm_model.hpp — how `auto` chooses for a single 16-bit GEMM on
+// sm_90 (plan_single): below kModelMaxFlops a cost model predicts the time of
+// every configuration tessel::gemm can run (gemm_candidates,
+// tessel/gemm_tune.hpp) and the fastest prediction runs; above it, the rules
+// of tessel/gemm_plan.hpp, measured with sustained runs at the power cap.
+// Plain host arithmetic, no CUDA: tested on the CPU against a table of
+// problems and the choice expected for each (tests/gemm_plan_test.cpp,
+// tests/data/plan_cases.tsv).
+//
+// The model, per configuration (a kernel and its tile: a "family"):
+//   waves    ceil(tiles x splits / slots); slots: the SMs (k15: two tiles a
+//            CTA; k14: the pairs the GPCs hold)
+//   k-step   one 64-deep slice of a tile: the family's tensor-core time
+//            `mma_ns`, slowed by `straddle_a` / `straddle_b` where A's or B's
+//            rows start inside 128-byte lines (a leading dimension that is a
+//            multiple of 8 elements but not of 64: each TMA box row reads two
+//            lines), against the tile's operand bytes over one SM's load
+//            bandwidth (the larger, smoothly)
+//   time     fixed + max(waves x (k-steps x k-step + unit_ns), the compulsory
+//            DRAM bytes over the bandwidth) + split K's fixed cost + the padded
+//            copy of rows TMA cannot read
+// Fitted (bench/lab/fit_plan_model.py) to every configuration timed by
+// `--impl tuned` on 1,400 random problems of docs/bench-protocol.md's
+// distribution and the suite, on an H200; docs/heuristics.md, "The model".
+// Why only below kModelMaxFlops: there a call is bound by bandwidth, latency
+// and fixed costs, which the short timings the model was fitted to measure
+// as an application sees them; above it a call runs at the power cap, where
+// short timings favour tiles that lose in sustained runs (k15, 128 x 128).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tessel/gemm_tune.hpp"
+
+namespace tessel {
+
+/// One family's fitted constants.
+struct ModelFamily {
+  GemmImpl impl;
+  int tile_m, tile_n;
+  bool swap;
+  double mma_ns;      // one k-step's tensor-core time
+  double unit_ns;     // a work unit's fixed time (pipeline fill, epilogue of a 16-bit D)
+  double straddle_a;  // extra k-step time where A's rows straddle lines
+  double straddle_b;  // likewise B's
+};
+
+/// The constants every family shares.
+struct ModelShared {
+  double fixed_us;      // a call's fixed cost (launch, prologue)
+  double bw_per_ns;     // DRAM bytes per ns (GB/s)
+  double bw_sm_per_ns;  // the bytes per ns one SM's loads reach
+  double split_us;      // split K's fixed cost (partials, counters, the last unit's wait)
+  double pad_us;        // the padded copy's fixed cost (its bytes are added at bw_per_ns)
+};
+
+/// Where the model decides (flops of 2 M N K below this).
+inline constexpr double kModelMaxFlops = 1e10;
+
+inline constexpr ModelShared kModelShared{4.78, 3370.0, 145.0, 3.74, 5.12};
+
+inline constexpr ModelFamily kModelFamilies[] = {
+    {GemmImpl::k13_wgmma_in_flight, 128, 256, false, 614.6, 1936.9, 0.016, 0.159},
+    {GemmImpl::k13_wgmma_in_flight, 128, 192, false, 465.6, 1772.5, 0.029, 0.161},
+    {GemmImpl::k13_wgmma_in_flight, 128, 128, false, 314.1, 1378.1, 0.169, 0.254},
+    {GemmImpl::k13_wgmma_in_flight, 128, 64, false, 195.2, 1058.4, 0.222, 0.408},
+    {GemmImpl::k13_wgmma_in_flight, 64, 128, false, 153.6, 940.2, 0.198, 0.594},
+    {GemmImpl::k13_wgmma_in_flight, 128, 64, true, 59.4, 1828.0, 2.235, 0.751},
+    {GemmImpl::k13_wgmma_in_flight, 128, 32, true, 239.8, 973.8, 0.159, 0.004},
+    {GemmImpl::k13_wgmma_in_flight, 128, 16, true, 225.7, 690.0, 0.118, 0.026},
+    {GemmImpl::k13_wgmma_in_flight, 64, 64, true, 34.4, 1612.4, 2.523, 1.939},
+    {GemmImpl::k13_wgmma_in_flight, 64, 32, true, 108.3, 1232.0, 0.345, 0.086},
+    {GemmImpl::k13_wgmma_in_flight, 64, 16, true, 99.8, 956.7, 0.146, 0.056},
+    {GemmImpl::k14_cluster_multicast, 64, 128, false, 210.1, 725.7, 0.099, 0.144},
+    {GemmImpl::k14_cluster_multicast, 128, 128, false, 341.7, 1297.0, 0.145, 0.053},
+    {GemmImpl::k14_cluster_multicast, 128, 192, false, 502.3, 1640.6, 0.022, 0.0},
+    {GemmImpl::k14_cluster_multicast, 128, 256, false, 668.4, 2099.5, 0.0, 0.0},
+    {GemmImpl::k15_pingpong, 128, 128, false, 514.3, 637.4, 0.117, 0.110},
+};
+
+/// The family of candidate `c` (nullptr: none fitted).
+constexpr const ModelFamily* model_family(const GemmCandidate& c) {
+  for (const ModelFamily& f : kModelFamilies)
+    if (f.impl == c.impl && f.tile_m == c.tile_m && f.tile_n == c.tile_n && f.swap == c.swap) return &f;
+  return nullptr;
+}
+
+/// What the model and the rules need of a call.
+struct PlanProblem {
+  index_t m = 0, n = 0, k = 0;
+  index_t lda = 0, ldb = 0;  // as TMA reads the rows (either layout)
+  int out_bytes = 2;
+  bool fused = false;  // an epilogue beyond alpha and beta
+  bool aux = false;    // the epilogue writes aux
+  float beta = 0.0f;
+  GemmTuning asked{};  // the caller's knobs (0 / plan: the plan's)
+};
+
+namespace model_detail {
+/// Rows of `ld` elements that TMA reads as they are but that start inside
+/// 128-byte lines (rows_whole_lines' complement among TMA-readable rows).
+constexpr bool straddles(index_t ld) { return ld % 8 == 0 && ld % 64 != 0; }
+/// The larger of a and b where they differ much, their 4-norm where close.
+constexpr double smooth_max(double a, double b) {
+  const double a2 = a * a, b2 = b * b, s = a2 * a2 + b2 * b2;
+  // sqrt(sqrt(s)) by Newton's method (constexpr: no std::sqrt before C++26).
+  double r = a > b ? a : b;
+  if (r <= 0) return 0;
+  for (int i = 0; i < 8; ++i) r = 0.75 * r + 0.25 * s / (r * r * r);
+  return r;
+}
+}  // namespace model_detail
+
+/// The predicted microseconds of candidate `c` on problem `p` with `sms` SMs.
+/// C++ example: predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 64, 16, 4, true}, 132) <
+/// predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 128, 256, 1, false}, 132).
+constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int sms) {
+  using namespace model_detail;
+  using plan_detail::ceil_div;
+  const ModelFamily* f = model_family(c);
+  if (f == nullptr || sms <= 0) return 1e30;
+  const ModelShared& g = kModelShared;
+  const index_t rows = c.swap ? p.n : p.m, cols = c.swap ? p.m : p.n;
+  const index_t units = ceil_div(rows, index_t{c.tile_m}) * ceil_div(cols, index_t{c.tile_n}) * c.splits;
+  const index_t slots = c.impl == GemmImpl::k15_pingpong           ? 2 * index_t{sms}
+                        : c.impl == GemmImpl::k14_cluster_multicast ? 2 * index_t{sms / 2 - 2}
+                                                                    : index_t{sms};
+  const double waves = static_cast<double>(ceil_div(units, slots));
+  const double kt = static_cast<double>(ceil_div(ceil_div(p.k, index_t{64}), index_t{c.splits}));
+  // k14's pair shares its wider operand's tile: each CTA reads half of it.
+  const double b_rows = c.impl == GemmImpl::k14_cluster_multicast ? c.tile_n / 2.0 : c.tile_n;
+  const double bytes = (c.tile_m + b_rows) * 128.0;
+  bool sa = straddles(p.lda), sb = straddles(p.ldb);
+  if (c.swap) {  // swapped, A and B trade places
+    const bool t = sa;
+    sa = sb;
+    sb = t;
+  }
+  const double slow = 1.0 + (sa ? f->straddle_a : 0.0) + (sb ? f->straddle_b : 0.0);
+  const double kstep = smooth_max(f->mma_ns * slow, bytes / g.bw_sm_per_ns);
+  const double m = static_cast<double>(p.m), n = static_cast<double>(p.n), k = static_cast<double>(p.k);
+  const double compute = waves * (kt * kstep + f->unit_ns * p.out_bytes / 2.0);
+  const double dram = (m * k + k * n) * 2.0 + m * n * p.out_bytes + (c.splits > 1 ? 8.0 * c.splits * m * n : 0.0);
+  double ns = smooth_max(compute, dram / g.bw_per_ns);
+  if (c.splits > 1) ns += g.split_us * 1000.0;
+  const double pad = (p.lda % 8 != 0 ? m * k * 2.0 : 0.0) + (p.ldb % 8 != 0 ? k * n * 2.0 : 0.0);
+  if (pad > 0) ns += g.pad_us * 1000.0 + 2.0 * pad / g.bw_per_ns;
+  return g.fixed_us + ns / 1000.0;
+}
+
+/// The model's choice for problem `p` on `sms` SMs: among gemm_candidates
+/// that agree with the caller's knobs (candidate_matches), the smallest
+/// prediction (the first listed on a tie); false where none agrees.
+/// tessel::gemm(auto) takes it for a single unfused 16-bit problem on sm_90
+/// below kModelMaxFlops (src/kernels/gemm.cu, gemm_plan); the rules of
+/// tessel/gemm_plan.hpp decide everywhere else.
+/// C++ example: 1 x 1344 x 2496 (M = 1): k13:64x16:s4:swap, the swapped one-warpgroup tile split four ways.
+inline bool model_choice(const PlanProblem& p, int sms, GemmCandidate& out, double& us) {
+  bool found = false;
+  for (const GemmCandidate& c : gemm_candidates(p.m, p.n, p.k, sms, p.fused, p.beta != 0.0f)) {
+    if (!candidate_matches(c, p.asked)) continue;
+    const double t = predicted_us(p, c, sms);
+    if (!found || t < us) out = c, us = t, found = true;
+  }
+  return found;
+}
+
+/// 2 M N K below kModelMaxFlops?
+constexpr bool in_model_domain(index_t m, index_t n, index_t k) {
+  return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kModelMaxFlops;
+}
+
+}  // namespace tessel
