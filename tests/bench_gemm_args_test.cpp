@@ -1003,6 +1003,29 @@ TEST(BenchGemmArgs, Reference) {
   EXPECT_NE(parse_error(a).find("--reference: 'cudnn' is not cublas"), std::string::npos);
 }
 
+TEST(BenchGemmSummary, ReferenceFailuresAreCounted) {
+  std::vector<GemmBenchRow> rows;
+  auto add = [&](const std::string& impl, std::int64_t m, const std::string& cublas, const std::string& reduction) {
+    GemmBenchRow r;
+    r.impl = impl;
+    r.problem.m = m;
+    r.problem.n = r.problem.k = 256;
+    r.disposition = "passed";
+    r.cublas_disposition = cublas;
+    r.cublas_reduction = reduction;
+    rows.push_back(r);
+  };
+  add("auto", 64, "passed", "none");
+  add("cublas", 64, "passed", "none");
+  EXPECT_EQ(reference_failures(rows), "");
+  add("auto", 32, "incorrect", "output_type x5");
+  add("cublas", 32, "incorrect", "output_type x5");  // one problem, however many rows
+  add("auto", 16, "incorrect", "inplace x2");
+  EXPECT_EQ(reference_failures(rows),
+            "cuBLASLt failed verification on 2 of 3 problems (reductions: inplace x2, output_type x5): left out of the "
+            "ratios");
+}
+
 TEST(BenchGemmSummary, ByGroupWithShares) {
   std::vector<GemmBenchRow> rows;
   auto add = [&](const std::string& group, std::int64_t m, double ratio) {

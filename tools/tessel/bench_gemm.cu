@@ -621,6 +621,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
   for (const GemmProblem& p : opt.problems) groups = groups || p.group != opt.problems.front().group;
   const std::vector<ImplSummary> summary = summarize(rep.rows(), groups);
   summary_out << "summary: t_cublas / t_impl over the problems that passed (geometric mean of the repeats)\n";
+  if (const std::string f = reference_failures(rep.rows()); !f.empty()) summary_out << "  " << f << "\n";
   for (const ImplSummary& s : summary) {
     summary_out << "  " << s.impl << (s.group == "all" ? std::string() : " [" + s.group + "]") << ": ";
     if (s.problems == 0)

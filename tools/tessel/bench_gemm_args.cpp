@@ -981,6 +981,27 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
   return line;
 }
 
+std::string reference_failures(const std::vector<GemmBenchRow>& rows) {
+  std::map<std::string, std::string> problems;  // problem -> its reference's reduction when it failed ("" if passed)
+  for (const GemmBenchRow& r : rows) {
+    const GemmProblem& p = r.problem;
+    const std::string key = p.group + "|" + shape_name(p) + "|" + tessel::name(p.in) + "|" + tessel::name(p.out) + "|" +
+                            tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta) + "|" +
+                            epilogue_name(p.epilogue);
+    auto [it, fresh] = problems.try_emplace(key);
+    if (r.cublas_disposition == "incorrect") it->second = r.cublas_reduction.empty() ? "?" : r.cublas_reduction;
+  }
+  int failed = 0;
+  std::string how;
+  for (const auto& [key, reduction] : problems)
+    if (!reduction.empty()) {
+      how += (failed++ ? ", " : "") + reduction;
+    }
+  if (failed == 0) return "";
+  return "cuBLASLt failed verification on " + std::to_string(failed) + " of " + std::to_string(problems.size()) +
+         " problems (reductions: " + how + "): left out of the ratios";
+}
+
 std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows, bool by_group) {
   struct Acc {
     ImplSummary s;

@@ -292,6 +292,13 @@ struct ImplSummary {
 };
 std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows, bool by_group = false);
 
+/// The problems on which the reference failed verification (rows whose
+/// cublas_disposition is "incorrect"), in one line for the summary: how
+/// many of how many problems, and how the reference reduced on them
+/// ("cuBLASLt failed verification on 2 of 117 problems (reductions:
+/// output_type x5, inplace x2): left out of the ratios"); "" when none did.
+std::string reference_failures(const std::vector<GemmBenchRow>& rows);
+
 /// {"device": {...}, "protocol": {...}, "rows": [...], "summary": [...]}.
 /// Non-finite numbers are written as null.  `error` (if not empty) is added
 /// as a top-level "error" string (a run that stopped early).
