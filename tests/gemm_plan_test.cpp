@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tessel/gemm_plan.hpp"
 #include "tessel/gemm_model.hpp"
+#include "tessel/gemm_plan.hpp"
 #include "tessel/gemm_tune.hpp"
 
 namespace tessel {
@@ -646,9 +646,9 @@ TEST(GemmTune, NamesRoundTrip) {
       ASSERT_TRUE(back) << candidate_name(c);
       EXPECT_EQ(*back, c) << candidate_name(c);
     }
-  for (const char* bad : {"", "k13", "k13:128x192", "k13:128x100:s1", "k13:128x192:s0", "k13:128x192:s1:x",
-                          "k12:128x128", "k15:128x256", "k14:64x64", "k13:64x256:s1", "k13:128x128:s1:swap",
-                          "k13:99999x128:s1", "k13:128x192:s1 "})
+  for (const char* bad :
+       {"", "k13", "k13:128x192", "k13:128x100:s1", "k13:128x192:s0", "k13:128x192:s1:x", "k12:128x128", "k15:128x256",
+        "k14:64x64", "k13:64x256:s1", "k13:128x128:s1:swap", "k13:99999x128:s1", "k13:128x192:s1 "})
     EXPECT_FALSE(parse_candidate(bad)) << bad;
 }
 

@@ -34,7 +34,8 @@ jit::EnvFn env_of(std::map<std::string, std::string> vars) {
   };
 }
 
-const std::string kKey = "dev=NVIDIA H200/132/9.0;build=0.1.0+abc;bf16->bf16;A:k,B:n;3000x5000x7000;ld=7000,5000,0,5000";
+const std::string kKey =
+    "dev=NVIDIA H200/132/9.0;build=0.1.0+abc;bf16->bf16;A:k,B:n;3000x5000x7000;ld=7000,5000,0,5000";
 
 TEST(TuneCache, DirectoryFollowsTheEnvironment) {
   EXPECT_EQ(tune::resolve_dir(env_of({{"TESSEL_TUNE_CACHE", "/x/t"}, {"HOME", "/h"}})), "/x/t");

@@ -36,13 +36,13 @@
       std::exit(1);                                                                    \
     }                                                                                  \
   } while (0)
-#define CHECK_LT(x)                                                               \
-  do {                                                                            \
-    cublasStatus_t s_ = (x);                                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                            \
+#define CHECK_LT(x)                                                              \
+  do {                                                                           \
+    cublasStatus_t s_ = (x);                                                     \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                           \
       std::fprintf(stderr, "%s:%d: cublas status %d\n", __FILE__, __LINE__, s_); \
-      std::exit(1);                                                               \
-    }                                                                             \
+      std::exit(1);                                                              \
+    }                                                                            \
   } while (0)
 
 __global__ void fill(__nv_bfloat16* p, std::size_t n, unsigned seed) {
@@ -121,8 +121,8 @@ int main(int argc, char** argv) {
       }
     };
     const auto run_c = [&] {
-      CHECK_LT(cublasLtMatmul(lt.h, lt.op, &alpha, b, lt.la, a, lt.lb, &beta, dc, lt.lc, dc, lt.lc, &lt.heur.algo, lt.ws,
-                              lt.ws_bytes, s));
+      CHECK_LT(cublasLtMatmul(lt.h, lt.op, &alpha, b, lt.la, a, lt.lb, &beta, dc, lt.lc, dc, lt.lc, &lt.heur.algo,
+                              lt.ws, lt.ws_bytes, s));
     };
     const auto host_us = [&](auto&& f) {
       for (int i = 0; i < 200; ++i) f();

@@ -123,7 +123,7 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
   const ModelShared& g = kModelShared;
   const index_t rows = c.swap ? p.n : p.m, cols = c.swap ? p.m : p.n;
   const index_t units = ceil_div(rows, index_t{c.tile_m}) * ceil_div(cols, index_t{c.tile_n}) * c.splits;
-  const index_t slots = c.impl == GemmImpl::k15_pingpong           ? 2 * index_t{sms}
+  const index_t slots = c.impl == GemmImpl::k15_pingpong            ? 2 * index_t{sms}
                         : c.impl == GemmImpl::k14_cluster_multicast ? 2 * index_t{sms / 2 - 2}
                                                                     : index_t{sms};
   const double waves = static_cast<double>(ceil_div(units, slots));

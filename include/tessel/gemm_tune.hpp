@@ -7,9 +7,9 @@
 #pragma once
 
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tessel/gemm_plan.hpp"
@@ -59,10 +59,14 @@ constexpr bool take(std::string_view& s, std::string_view word) {
 inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
   using namespace tune_detail;
   GemmCandidate c;
-  if (take(s, "k13:")) c.impl = GemmImpl::k13_wgmma_in_flight;
-  else if (take(s, "k14:")) c.impl = GemmImpl::k14_cluster_multicast;
-  else if (take(s, "k15:")) c.impl = GemmImpl::k15_pingpong;
-  else return std::nullopt;
+  if (take(s, "k13:"))
+    c.impl = GemmImpl::k13_wgmma_in_flight;
+  else if (take(s, "k14:"))
+    c.impl = GemmImpl::k14_cluster_multicast;
+  else if (take(s, "k15:"))
+    c.impl = GemmImpl::k15_pingpong;
+  else
+    return std::nullopt;
   c.tile_m = take_number(s);
   if (!take(s, "x")) return std::nullopt;
   c.tile_n = take_number(s);
@@ -73,8 +77,9 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
   }
   if (!s.empty() || c.splits < 1 || c.splits > 64 || (c.tile_m != 64 && c.tile_m != 128)) return std::nullopt;
   const int w = c.tile_n;
-  const bool k13_ok = c.swap ? (w == 16 || w == 32 || w == 64)
-                             : c.tile_m == 64 ? w == 128 : (w == 64 || w == 128 || w == 192 || w == 256);
+  const bool k13_ok = c.swap           ? (w == 16 || w == 32 || w == 64)
+                      : c.tile_m == 64 ? w == 128
+                                       : (w == 64 || w == 128 || w == 192 || w == 256);
   if (c.impl == GemmImpl::k13_wgmma_in_flight && !k13_ok) return std::nullopt;
   if (c.impl == GemmImpl::k14_cluster_multicast &&
       !(c.tile_m == 64 ? w == 128 : (w == 64 || w == 128 || w == 192 || w == 256)))
@@ -98,8 +103,7 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 /// 128 x 64, 128, 256) and k15 keep it fused, so only those are listed.
 /// C++ example: gemm_candidates(4096, 4096, 4096, 132, false, false).size() == 10 (k13's five tiles
 /// unsplit: even 128 x 256 makes 512 tiles; k14's four; k15).
-inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t k, int sms, bool fused,
-                                                  bool reads_c) {
+inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t k, int sms, bool fused, bool reads_c) {
   using plan_detail::ceil_div;
   std::vector<GemmCandidate> out;
   const index_t k_tiles = ceil_div(k, 64);

@@ -21,11 +21,13 @@ std::string join(const std::string& dir, const std::string& name) {
 
 bool is_entry_name(const std::string& n) {
   if (n.size() != 16 + 5 || n.compare(16, 5, ".tune") != 0) return false;
-  return std::all_of(n.begin(), n.begin() + 16, [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  return std::all_of(n.begin(), n.begin() + 16,
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 bool is_temp_name(const std::string& n) {
-  return n.size() > 10 && n[0] == '.' && n.compare(n.size() - 4, 4, ".tmp") == 0 && n.find(".tune.") != std::string::npos;
+  return n.size() > 10 && n[0] == '.' && n.compare(n.size() - 4, 4, ".tmp") == 0 &&
+         n.find(".tune.") != std::string::npos;
 }
 
 /// The value after "<field> " on a line that must start so; false otherwise.

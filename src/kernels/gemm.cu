@@ -12,8 +12,8 @@
 
 #include "src/kernels/gemm/launch.hpp"
 #include "src/kernels/gemm_tune.hpp"
-#include "tessel/gemm_model.hpp"
 #include "tessel/core/integer.hpp"
+#include "tessel/gemm_model.hpp"
 #include "tessel/host/gemm.hpp"
 #include "tessel/host/jit.hpp"
 
@@ -570,8 +570,8 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   // The model (tessel/gemm_model.hpp): a single unfused problem below
   // kModelMaxFlops runs the configuration with the smallest predicted time.
   if (args.batch == 1 && !fused && in_model_domain(args.m, args.n, args.k)) {
-    const PlanProblem pp{args.m, args.n, args.k, args.lda, args.ldb, size_bytes(args.cd_type), false, false,
-                         args.beta, args.tuning};
+    const PlanProblem pp{args.m, args.n, args.k,    args.lda,   args.ldb, size_bytes(args.cd_type),
+                         false,  false,  args.beta, args.tuning};
     GemmCandidate c;
     double us = 0;
     if (model_choice(pp, sms, c, us)) {

@@ -35,7 +35,8 @@ constexpr unsigned kImpossibleSum = 0x9E3779B9u;
 
 /// Reads n 16-byte words (the L2 flush); stores only in the unlikely case
 /// that the sum equals the sentinel, so the loads cannot be dropped.
-__global__ void __launch_bounds__(kFlushThreads) tune_flush(const uint4* __restrict__ w, std::size_t n, unsigned* sink) {
+__global__ void __launch_bounds__(kFlushThreads)
+    tune_flush(const uint4* __restrict__ w, std::size_t n, unsigned* sink) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned sum = 0;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -147,17 +148,17 @@ std::string tune_key(const GemmArgs& a) {
   const auto al = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 ? '1' : '0'; };
   const bool c = a.c != nullptr && a.beta != 0.0f;
   std::string k = "dev=" + device_name(device) + "/" + std::to_string(device_sm_count()) + ";build=" + cfg.version +
-                  "+" + cfg.headers_hash + ";" + name(a.ab_type) + "->" + name(a.cd_type) + ";" + name(a.layout) +
-                  ";" + std::to_string(a.m) + "x" + std::to_string(a.n) + "x" + std::to_string(a.k) +
-                  ";ld=" + std::to_string(a.lda) + "," + std::to_string(a.ldb) + "," +
-                  std::to_string(c ? a.ldc : 0) + "," + std::to_string(a.ldd) + ";align=" + al(a.a) + al(a.b) +
-                  al(a.d) + ";beta=" + (c ? "1" : "0") + ";epi=" + name(a.epilogue.act) + "," +
-                  name(a.epilogue.bias_kind) + "," + (a.epilogue.aux != nullptr ? "aux" : "-");
+                  "+" + cfg.headers_hash + ";" + name(a.ab_type) + "->" + name(a.cd_type) + ";" + name(a.layout) + ";" +
+                  std::to_string(a.m) + "x" + std::to_string(a.n) + "x" + std::to_string(a.k) +
+                  ";ld=" + std::to_string(a.lda) + "," + std::to_string(a.ldb) + "," + std::to_string(c ? a.ldc : 0) +
+                  "," + std::to_string(a.ldd) + ";align=" + al(a.a) + al(a.b) + al(a.d) + ";beta=" + (c ? "1" : "0") +
+                  ";epi=" + name(a.epilogue.act) + "," + name(a.epilogue.bias_kind) + "," +
+                  (a.epilogue.aux != nullptr ? "aux" : "-");
   // The caller's fixed knobs narrow the candidates: part of the key.
   const GemmTuning& t = a.tuning;
   if (t.tile_n != 0 || t.tile_m != 0 || t.splits != 0 || t.swap_ab != SwapAB::plan)
-    k += ";asked=" + std::to_string(t.tile_m) + "x" + std::to_string(t.tile_n) + ":s" + std::to_string(t.splits) +
-         ":" + std::to_string(static_cast<int>(t.swap_ab));
+    k += ";asked=" + std::to_string(t.tile_m) + "x" + std::to_string(t.tile_n) + ":s" + std::to_string(t.splits) + ":" +
+         std::to_string(static_cast<int>(t.swap_ab));
   return k;
 }
 
@@ -178,8 +179,8 @@ bool tuned_choice(const GemmArgs& args, GemmCandidate& out, std::string* why) {
   std::string because;
   const tune::Found f = tune::load(dir, key, e, because);
   if (f == tune::Found::corrupt || f == tune::Found::foreign) {
-    warn_once("tuning cache file " + dir + "/" + tune::file_name(key) + " ignored (" + tune::name(f) + ": " +
-              because + "); the problem is tuned again");
+    warn_once("tuning cache file " + dir + "/" + tune::file_name(key) + " ignored (" + tune::name(f) + ": " + because +
+              "); the problem is tuned again");
     return false;
   }
   if (f != tune::Found::hit) return false;
@@ -204,8 +205,8 @@ bool tuned_choice(const GemmArgs& args, GemmCandidate& out, std::string* why) {
 Status tune(const GemmArgs& args, cudaStream_t stream, GemmCandidate& out, std::string& why) {
   const int sms = device_sm_count();
   std::vector<GemmCandidate> cands;
-  for (const GemmCandidate& c : gemm_candidates(args.m, args.n, args.k, sms, args.epilogue.active(),
-                                                args.c != nullptr && args.beta != 0.0f))
+  for (const GemmCandidate& c :
+       gemm_candidates(args.m, args.n, args.k, sms, args.epilogue.active(), args.c != nullptr && args.beta != 0.0f))
     if (candidate_matches(c, args.tuning) && gemm_check(c.impl, with_candidate(args, c))) cands.push_back(c);
   if (cands.empty()) return Status::failure(Status::unsupported, "tuning: no configuration serves the call");
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -216,7 +217,8 @@ Status tune(const GemmArgs& args, cudaStream_t stream, GemmCandidate& out, std::
   Session s;
   s.stream = stream;
   int device = 0, l2 = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) != cudaSuccess)
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) != cudaSuccess)
     return launch_status("tuning (device attributes)");
   const std::size_t elem = static_cast<std::size_t>(size_bytes(args.cd_type));
   const std::size_t d_bytes = (static_cast<std::size_t>(args.m - 1) * args.ldd + args.n) * elem + 256;
@@ -260,7 +262,8 @@ Status tune(const GemmArgs& args, cudaStream_t stream, GemmCandidate& out, std::
     if (!st) return st;
     if (cudaEventSynchronize(s.ev[2 * launches - 1]) != cudaSuccess) return launch_status("tuning (a timed launch)");
     std::vector<float> ms(static_cast<std::size_t>(launches));
-    for (int i = 0; i < launches; ++i) cudaEventElapsedTime(&ms[static_cast<std::size_t>(i)], s.ev[2 * i], s.ev[2 * i + 1]);
+    for (int i = 0; i < launches; ++i)
+      cudaEventElapsedTime(&ms[static_cast<std::size_t>(i)], s.ev[2 * i], s.ev[2 * i + 1]);
     std::nth_element(ms.begin(), ms.begin() + launches / 2, ms.end());
     const double us = 1000.0 * ms[static_cast<std::size_t>(launches / 2)];
     log_line(key, candidate_name(c), us, launches);

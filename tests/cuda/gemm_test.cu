@@ -2336,7 +2336,10 @@ TEST(GemmTuned, ExactInPlaceCachedAndRetunedAfterCorruption) {
   { std::ofstream(files[0], std::ios::trunc) << "tessel-tune 1\nkey nonsense\n"; }
   EXPECT_EQ(run_child(filter, {"TESSEL_TUNE_CACHE=" + dir, "TESSEL_TUNE_TEST_CHILD=retune"}), 0);
   std::string text;
-  { std::ifstream f(files[0]); text.assign(std::istreambuf_iterator<char>(f), {}); }
+  {
+    std::ifstream f(files[0]);
+    text.assign(std::istreambuf_iterator<char>(f), {});
+  }
   EXPECT_NE(text.find("choice "), std::string::npos) << text;
   std::filesystem::remove_all(dir);
   ::unsetenv("TESSEL_TUNE_CACHE");

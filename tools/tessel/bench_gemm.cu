@@ -372,7 +372,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
         // A group runs through tessel::gemm_grouped (rows auto and k13);
         // everything else through tessel::gemm with the row's step.
         const auto check_step = [&](const ImplState& st) -> Status {
-          if (group.empty()) return gemm_check(*st.step, st.unfused || st.plain ? plain_args : st.tune ? tuned_args : args);
+          if (group.empty())
+            return gemm_check(*st.step, st.unfused || st.plain ? plain_args : st.tune ? tuned_args : args);
           if (*st.step != GemmImpl::automatic && *st.step != GemmImpl::k13_wgmma_in_flight)
             return Status::failure(Status::unsupported,
                                    "a group runs through tessel::gemm_grouped: rows auto and k13 only");

@@ -804,16 +804,16 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       o.problems = random_problems(seed, static_cast<int>(count), d);
       o.suite = a.suite;
     } else {
-    std::ifstream f(a.suite);
-    if (!f) {
-      error = "--suite: cannot read " + a.suite;
-      return false;
-    }
-    if (!read_suite(f, a.suite, d, o.problems, error)) {
-      error = "--suite: " + error;
-      return false;
-    }
-    o.suite = a.suite;
+      std::ifstream f(a.suite);
+      if (!f) {
+        error = "--suite: cannot read " + a.suite;
+        return false;
+      }
+      if (!read_suite(f, a.suite, d, o.problems, error)) {
+        error = "--suite: " + error;
+        return false;
+      }
+      o.suite = a.suite;
     }
   } else {
     // A bad value is reported before a missing flag: `--m 0` alone says what is wrong with 0.

@@ -132,12 +132,12 @@ struct GemmBenchOptions {
   // fp32 (CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK = NONE | COMPUTE_TYPE):
   // no split K summed in the output type.
   bool cublas_fp32_reduction = false;
-  std::string suite;                  // the suite file, if any
-  std::string csv;                    // "" or "-": standard output
-  std::string json;                   // "": no JSON
-  int iterations = 50;                // minimum timed launches (and at least timed_ms)
-  int timed_ms = 200;                 // minimum timed milliseconds per loop (the protocol's 200 at least)
-  int warmup = 10;                    // minimum warm-up launches (and at least 25 ms)
+  std::string suite;    // the suite file, if any
+  std::string csv;      // "" or "-": standard output
+  std::string json;     // "": no JSON
+  int iterations = 50;  // minimum timed launches (and at least timed_ms)
+  int timed_ms = 200;   // minimum timed milliseconds per loop (the protocol's 200 at least)
+  int warmup = 10;      // minimum warm-up launches (and at least 25 ms)
   // Untimed, flushed launches of what a problem times first, for this many
   // ms before its first timed loop (0: none).  Default: --order blocks:
   // timed_ms; interleaved (every loop shares one clock) and none: 0.

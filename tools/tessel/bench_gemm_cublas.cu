@@ -194,13 +194,13 @@ std::string CublasGemm::reduction() const {
   std::size_t written = 0;
   if (cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &scheme, sizeof scheme,
                                            &written) != CUBLAS_STATUS_SUCCESS ||
-      cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splits, sizeof splits,
-                                           &written) != CUBLAS_STATUS_SUCCESS)
+      cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splits, sizeof splits, &written) !=
+          CUBLAS_STATUS_SUCCESS)
     return "unknown";
-  const char* what = scheme == CUBLASLT_REDUCTION_SCHEME_INPLACE         ? "inplace"
+  const char* what = scheme == CUBLASLT_REDUCTION_SCHEME_INPLACE        ? "inplace"
                      : scheme == CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE ? "compute_type"
                      : scheme == CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE  ? "output_type"
-                                                                         : "none";
+                                                                        : "none";
   if (scheme == CUBLASLT_REDUCTION_SCHEME_NONE || splits <= 1) return "none";
   return std::string(what) + " x" + std::to_string(splits);
 }

@@ -319,7 +319,8 @@ int run_tune_cache(bool list, bool clear) {
   if (list)
     for (const tessel::TuneCacheEntry& e : entries)
       std::cout << e.choice << "  " << e.median_us << " us  (" << e.timed << " timed)  " << e.key << "\n";
-  std::cout << entries.size() << " tuned problems" << (skipped > 0 ? ", " + std::to_string(skipped) + " unreadable files" : "")
+  std::cout << entries.size() << " tuned problems"
+            << (skipped > 0 ? ", " + std::to_string(skipped) + " unreadable files" : "")
             << (list ? "" : " (tessel tune --list)") << "\n";
   return kExitOk;
 }
@@ -554,7 +555,8 @@ int main(int argc, char** argv) {
   jit->add_flag("--list", jit_list, "list the cached kernels");
   jit->add_flag("--clear", jit_clear, "delete the cached kernels (the directory's other files stay)");
 
-  auto* tune = app.add_subcommand("tune", "measured tuning: tune a suite ahead of time, list or clear the kept choices");
+  auto* tune =
+      app.add_subcommand("tune", "measured tuning: tune a suite ahead of time, list or clear the kept choices");
   tune->footer(kTuneHelp);
   bool tune_list = false, tune_clear = false;
   tessel::bench::GemmBenchArgs tune_args;
