@@ -69,7 +69,9 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
             double beta, std::string_view activation, std::string_view bias_kind, std::uintptr_t bias,
             std::uintptr_t aux, std::int64_t ldaux, std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b,
             std::int64_t stride_c, std::int64_t stride_d, int device, std::uintptr_t stream) {
-  const std::optional<tessel::GemmImpl> impl = tessel::parse_gemm_impl(impl_name);
+  // "tuned": auto with measured tuning (GemmTuning::tune), tessel.gemm(tune=True).
+  const bool tune = impl_name == "tuned";
+  const std::optional<tessel::GemmImpl> impl = tune ? tessel::GemmImpl::automatic : tessel::parse_gemm_impl(impl_name);
   if (!impl)
     return fail(tessel::Status::invalid_argument, "impl: unknown implementation '" + std::string(impl_name) + "'");
   const std::optional<tessel::DType> ab_type = dtype_of(ab), cd_type = dtype_of(cd);
@@ -107,6 +109,7 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
   g.stride_b = stride_b;
   g.stride_c = stride_c;
   g.stride_d = stride_d;
+  g.tuning.tune = tune;
   return on_device(device, [&] { return tessel::gemm(*impl, g, reinterpret_cast<cudaStream_t>(stream)); });
 }
 

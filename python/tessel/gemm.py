@@ -219,7 +219,7 @@ def _read_bias(bias, m, n, dtype):
 
 
 def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_dtype=None, out=None, aux=None,
-         impl="auto", stream=None):
+         impl="auto", stream=None, tune=False):
     """``alpha * a @ b + beta * c`` by tessel::gemm; returns ``out`` (allocated when not given).
 
     ``a`` (M x K) and ``b`` (K x N): CUDA tensors of one element type, bf16 or
@@ -235,6 +235,9 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     value before the activation.  k13 fuses them into its epilogue; other
     implementations run an elementwise pass after the GEMM (docs/epilogues.md).
     ``impl``: ``"auto"`` (the plan) or a ladder step (``"k13"``...).
+    ``tune``: with ``impl="auto"``, measured tuning (docs/heuristics.md): the
+    first call of a problem times the candidate configurations and keeps the
+    fastest, in memory and in the on-disk cache (``TESSEL_TUNE_CACHE``).
     ``stream``: an int (a cudaStream_t) or a stream object; default the
     tensors' framework's current stream.
     """
@@ -245,6 +248,10 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     act = _ACTIVATIONS[activation]
     if not isinstance(impl, str):
         raise TypeError("impl must be a string such as 'auto' or 'k13'")
+    if tune:
+        if impl != "auto":
+            raise ValueError("tune=True chooses the configuration itself: it takes impl='auto' (got %r)" % (impl, ))
+        impl = "tuned"
     A, B = _read(a, "a"), _read(b, "b")
     if A.dtype != B.dtype:
         raise TypeError("a and b must have one element type (got %s and %s)" % (A.dtype, B.dtype))

@@ -46,6 +46,20 @@ def test_without_cuda_build_says_so():
 
 
 @needs_gpu
+def test_tuned_is_exact_and_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("TESSEL_TUNE_CACHE", str(tmp_path))
+    m, n, k = 300, 520, 704
+    a = small_ints(m, k, torch.bfloat16, 11).cuda()
+    b = small_ints(k, n, torch.bfloat16, 12).cuda()
+    d = tessel.gemm(a, b, out_dtype="fp32", tune=True)
+    torch.cuda.synchronize()
+    assert torch.equal(d.double().cpu(), reference(a, b))
+    assert len(list(tmp_path.glob("*.tune"))) == 1  # the choice, kept on disk
+    with pytest.raises(ValueError, match="tune=True"):
+        tessel.gemm(a, b, impl="k13", tune=True)
+
+
+@needs_gpu
 @pytest.mark.parametrize("amaj", ["row", "col"])
 @pytest.mark.parametrize("bmaj", ["row", "col"])
 @pytest.mark.parametrize("out", ["bf16", "fp16", "fp32"])
