@@ -30,6 +30,24 @@ bool is_temp_name(const std::string& n) {
          n.find(".tune.") != std::string::npos;
 }
 
+/// The entry files of `dir` (and publish()'s stray temporaries where
+/// `temporaries`), sorted; a missing directory has none.
+bool names_in(const std::string& dir, bool temporaries, std::vector<std::string>& names, std::string& error) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) {
+    if (errno == ENOENT) return true;
+    error = "cannot read " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  while (const dirent* e = ::readdir(d)) {
+    const std::string n = e->d_name;
+    if (is_entry_name(n) || (temporaries && is_temp_name(n))) names.push_back(n);
+  }
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  return true;
+}
+
 /// The value after "<field> " on a line that must start so; false otherwise.
 bool field(std::string_view line, std::string_view name, std::string_view& value) {
   if (line.size() <= name.size() || line.substr(0, name.size()) != name || line[name.size()] != ' ') return false;
@@ -157,17 +175,8 @@ bool store(const std::string& dir, const Entry& e, std::string& error) {
 bool list(const std::string& dir, std::vector<Entry>& out, int& skipped, std::string& error) {
   out.clear();
   skipped = 0;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) {
-    if (errno == ENOENT) return true;
-    error = "cannot read " + dir + ": " + std::strerror(errno);
-    return false;
-  }
   std::vector<std::string> names;
-  while (const dirent* e = ::readdir(d))
-    if (is_entry_name(e->d_name)) names.push_back(e->d_name);
-  ::closedir(d);
-  std::sort(names.begin(), names.end());
+  if (!names_in(dir, false, names, error)) return false;
   for (const std::string& n : names) {
     std::string text, why;
     Entry e;
@@ -187,18 +196,8 @@ bool list(const std::string& dir, std::vector<Entry>& out, int& skipped, std::st
 
 bool clear(const std::string& dir, int& removed, std::string& error) {
   removed = 0;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) {
-    if (errno == ENOENT) return true;
-    error = "cannot read " + dir + ": " + std::strerror(errno);
-    return false;
-  }
   std::vector<std::string> names;
-  while (const dirent* e = ::readdir(d)) {
-    const std::string n = e->d_name;
-    if (is_entry_name(n) || is_temp_name(n)) names.push_back(n);
-  }
-  ::closedir(d);
+  if (!names_in(dir, true, names, error)) return false;
   for (const std::string& n : names) {
     if (::unlink(join(dir, n).c_str()) != 0) {
       error = "cannot remove " + join(dir, n) + ": " + std::strerror(errno);

@@ -981,13 +981,19 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
   return line;
 }
 
+namespace {
+/// What tells one problem from another in the summaries (its repeats share it).
+std::string problem_key(const GemmProblem& p) {
+  return p.group + "|" + shape_name(p) + "|" + tessel::name(p.in) + "|" + tessel::name(p.out) + "|" +
+         tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta) + "|" + epilogue_name(p.epilogue);
+}
+}  // namespace
+
 std::string reference_failures(const std::vector<GemmBenchRow>& rows) {
   std::map<std::string, std::string> problems;  // problem -> its reference's reduction when it failed ("" if passed)
   for (const GemmBenchRow& r : rows) {
     const GemmProblem& p = r.problem;
-    const std::string key = p.group + "|" + shape_name(p) + "|" + tessel::name(p.in) + "|" + tessel::name(p.out) + "|" +
-                            tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta) + "|" +
-                            epilogue_name(p.epilogue);
+    const std::string key = problem_key(p);
     auto [it, fresh] = problems.try_emplace(key);
     if (r.cublas_disposition == "incorrect") it->second = r.cublas_reduction.empty() ? "?" : r.cublas_reduction;
   }
@@ -1028,9 +1034,7 @@ std::vector<ImplSummary> summarize(const std::vector<GemmBenchRow>& rows, bool b
         !std::isfinite(*r.ratio))
       continue;
     const GemmProblem& p = r.problem;
-    const std::string key = p.group + "|" + shape_name(p) + "|" + tessel::name(p.in) + "|" + tessel::name(p.out) + "|" +
-                            tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta) + "|" +
-                            epilogue_name(p.epilogue);
+    const std::string key = problem_key(p);
     for (std::size_t i : into) {
       auto [pos, fresh] = accs[i].ratios.try_emplace(key);
       if (fresh) accs[i].keys.push_back(key);
