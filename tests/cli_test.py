@@ -41,7 +41,15 @@ def tessel(*args, stdin=None, timeout=20, binary=False):
 
 
 def layout(expr, *opts):
-    return tessel("layout", *opts, expr)
+    """Runs `tessel layout`; returns (returncode, answer, stderr).  The answer
+    is standard output for a result and standard error for an error (exit 1),
+    whose standard output must then be empty: `x=$(tessel layout ...)` never
+    captures an error as a value."""
+    rc, out, err = tessel("layout", *opts, expr)
+    if rc == 1:
+        assert out == "", "an error printed on standard output: %r" % out
+        return rc, err, err
+    return rc, out, err
 
 
 # A small parser of the result grammar: integer | tuple | layout | Sw<B,M,S>o(layout).
@@ -344,10 +352,18 @@ class Errors(unittest.TestCase):
         self.assertTrue(m, out[:300])
         self.assertLessEqual(float(m.group(1)) * 2001, 500.5)
 
-    def test_error_goes_to_stdout(self):
-        rc, out, err = layout("foo(1)")
+    def test_error_goes_to_stderr(self):
+        rc, out, err = tessel("layout", "foo(1)")
         self.assertEqual(rc, 1)
-        self.assertTrue(out.startswith("error: syntax:"), out)
+        self.assertEqual(out, "")  # nothing a shell substitution could take for a value
+        self.assertTrue(err.startswith("error: syntax:"), err)
+        # --batch keeps one answer line per input line on standard output, errors included.
+        rc, out, err = tessel("layout", "--batch", "-", stdin="foo(1)\nsize(4:1)\n")
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertEqual(len(lines), 2, out)
+        self.assertTrue(lines[0].startswith("foo(1)\terror: syntax:"), out)
+        self.assertEqual(lines[1], "size(4:1)\t4")
 
 
 # ------------------------------------------------------------------ 3. batch mode
@@ -992,8 +1008,9 @@ class Robustness(unittest.TestCase):
                     except subprocess.TimeoutExpired:
                         self.fail("hang")
                     self.assertIn(rc, (0, 1), "rc %d, stderr %r" % (rc, err[-300:]))
-                    if rc == 1:
-                        self.assertRegex(out.decode("ascii", "replace").strip(), ERROR_RE)
+                    if rc == 1:  # the error on standard error, nothing on standard output
+                        self.assertEqual(out, b"")
+                        self.assertRegex(err.decode("ascii", "replace").strip(), ERROR_RE)
 
 
 def main():

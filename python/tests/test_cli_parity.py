@@ -37,8 +37,10 @@ def test_every_expression_prints_the_same(cli):
 def test_formats_print_the_same(cli, expr, fmt):
     out = run(cli, "layout", "--format", fmt, expr)
     got = tessel.evaluate(expr, format=fmt, raise_errors=False)
-    assert got + "\n" == out.stdout
+    # The CLI prints a result on standard output and an error on standard error.
+    assert got + "\n" == (out.stdout if out.returncode == 0 else out.stderr)
     if out.returncode != 0:
+        assert out.stdout == ""
         with pytest.raises(tessel.Error):
             tessel.evaluate(expr, format=fmt)
 

@@ -48,7 +48,9 @@ Values are 64-bit: integers, sizes and cosizes up to 2^63-1; a result that
 would not fit is the error value-range.  Every printed result reads back.
 
 Exit status: 0 done (--batch: the input was read), 1 the expression failed
-(the reason is printed as `error: KEYWORD: message`), 2 usage error.)";
+(the reason is printed on standard error as `error: KEYWORD: message`; in
+--batch mode each line's answer, result or error, is on standard output),
+2 usage error.)";
 
 /// Batch mode: one expression per line (text after a TAB is ignored, so a
 /// golden `EXPR<TAB>EXPECTED` file can be fed as is); blank lines and lines
@@ -71,8 +73,10 @@ int run_batch(std::istream& in) {
 
 int run_single(const std::string& expr, const std::string& format) {
   const tessel::calc::Outcome r = tessel::calc::evaluate(expr);
+  // An error goes to standard error, so that `x=$(tessel layout ...)` never
+  // captures it as a value; batch mode keeps one answer line per input on stdout.
   if (!r.ok) {
-    std::cout << r.text << '\n';
+    std::cerr << r.text << '\n';
     return 1;
   }
   if (format == "text") {
@@ -80,16 +84,16 @@ int run_single(const std::string& expr, const std::string& format) {
     return 0;
   }
   if (!r.has_layout) {
-    std::cout << "error: type: --format " << format << " draws layouts; this result is " << r.text << '\n';
+    std::cerr << "error: type: --format " << format << " draws layouts; this result is " << r.text << '\n';
     return 1;
   }
   if (tessel::rank(r.layout) > 2) {
-    std::cout << "error: type: --format " << format << " draws rank-1 or rank-2 layouts; " << r.text << " has rank "
+    std::cerr << "error: type: --format " << format << " draws rank-1 or rank-2 layouts; " << r.text << " has rank "
               << tessel::rank(r.layout) << '\n';
     return 1;
   }
   if (tessel::size(r.layout) > tessel::calc::kMaxDrawCells) {
-    std::cout << "error: capacity: --format " << format << " draws at most " << tessel::calc::kMaxDrawCells
+    std::cerr << "error: capacity: --format " << format << " draws at most " << tessel::calc::kMaxDrawCells
               << " cells; " << r.text << " has " << tessel::size(r.layout) << '\n';
     return 1;
   }
@@ -99,7 +103,7 @@ int run_single(const std::string& expr, const std::string& format) {
   if (format == "svg") drawn = tessel::calc::draw_svg(r.layout, out);
   if (format == "latex") drawn = tessel::calc::draw_latex(r.layout, out);
   if (!drawn) {  // not reached: rank and size were checked above
-    std::cout << "error: type: --format " << format << " cannot draw " << r.text << '\n';
+    std::cerr << "error: type: --format " << format << " cannot draw " << r.text << '\n';
     return 1;
   }
   std::cout << out;
