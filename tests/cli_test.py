@@ -272,6 +272,24 @@ class Errors(unittest.TestCase):
                     rc, out, _ = layout(expr)
                     self.assertIn(rc, (1, 2), out)
 
+    def test_unknown_identifiers_are_named(self):
+        """An unknown identifier is quoted, with the nearest known one (or
+        another library's name for it), and a nested call is called that."""
+        cases = [("make_layout((4,3),RowMajor)", "'RowMajor'", "did you mean 'LayoutRight'"),
+                 ("make_layout((4,3),GenColMajor)", "'GenColMajor'", "did you mean 'LayoutLeft'"),
+                 ("make_layout((4,3),LayoutRigth)", "'LayoutRigth'", "did you mean 'LayoutRight'"),
+                 ("composition(4:1,abc)", "'abc'", "LayoutLeft or LayoutRight"),
+                 ("size(size(8:1))", "nested calls are not allowed: 'size('", "literal arguments")]
+        for expr, named, hint in cases:
+            with self.subTest(expr=expr):
+                rc, out, _ = layout(expr)
+                self.assertEqual(rc, 1, out)
+                self.assertTrue(out.startswith("error: syntax:"), out)
+                self.assertIn(named, out)
+                self.assertIn(hint, out)
+        rc, out, _ = layout("composition(4:1,xyzzy)")
+        self.assertNotIn("did you mean", out)  # nothing near: no guess
+
     def test_negative_numbers(self):
         for expr in ["size(-8:1)", "size((4,-3):(3,1))", "eval((4,3):(3,1),-1)", "logical_divide(8:1,<-2>)",
                      "idx2crd(-1,(3,4))", "eval(8:-1,1)"]:

@@ -267,7 +267,28 @@ class Parser {
     if (id == "Sw" && peek() == '<') return swizzled();
     if (id == "LayoutLeft" || id == "LayoutRight") return Ident{id};
     pos_ = start;
-    fail(Errc::syntax, "unknown identifier at column {0} (nested calls are not allowed)", col());
+    const std::string column = std::to_string(col());
+    const std::string shown = id.size() > 40 ? id.substr(0, 40) + "..." : id;
+    pos_ = start + id.size();
+    if (peek() == '(')
+      fail_text(Errc::syntax, "nested calls are not allowed: '" + shown + "(' at column " + column +
+                                  " (each call takes literal arguments: evaluate the inner call first)");
+    fail_text(Errc::syntax, "unknown identifier '" + shown + "' at column " + column + nearest_identifier(id) +
+                                "; an argument is SHAPE[:STRIDE], <TILER>, Sw<B,M,S>o(LAYOUT), LayoutLeft or "
+                                "LayoutRight");
+  }
+  /// " (did you mean 'LayoutRight'?)" for an identifier near one the
+  /// grammar knows, or for another library's name of it (RowMajor: CuTe's
+  /// GenRowMajor, row-major strides, is LayoutRight); "" otherwise.
+  static std::string nearest_identifier(const std::string& id) {
+    static constexpr std::pair<const char*, const char*> kAliases[] = {
+        {"RowMajor", "LayoutRight"}, {"GenRowMajor", "LayoutRight"}, {"ColMajor", "LayoutLeft"},
+        {"ColumnMajor", "LayoutLeft"}, {"GenColMajor", "LayoutLeft"}};
+    for (const auto& [alias, known] : kAliases)
+      if (id == alias) return std::string(" (did you mean '") + known + "'?)";
+    for (const char* known : {"LayoutLeft", "LayoutRight"})
+      if (id.size() <= 40 && edit_distance(id, known) <= 3) return std::string(" (did you mean '") + known + "'?)";
+    return "";
   }
   /// Sw<B,M,S>o(LAYOUT)
   Value swizzled() {
