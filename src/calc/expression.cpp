@@ -281,9 +281,11 @@ class Parser {
   /// grammar knows, or for another library's name of it (RowMajor: CuTe's
   /// GenRowMajor, row-major strides, is LayoutRight); "" otherwise.
   static std::string nearest_identifier(const std::string& id) {
-    static constexpr std::pair<const char*, const char*> kAliases[] = {
-        {"RowMajor", "LayoutRight"}, {"GenRowMajor", "LayoutRight"}, {"ColMajor", "LayoutLeft"},
-        {"ColumnMajor", "LayoutLeft"}, {"GenColMajor", "LayoutLeft"}};
+    static constexpr std::pair<const char*, const char*> kAliases[] = {{"RowMajor", "LayoutRight"},
+                                                                       {"GenRowMajor", "LayoutRight"},
+                                                                       {"ColMajor", "LayoutLeft"},
+                                                                       {"ColumnMajor", "LayoutLeft"},
+                                                                       {"GenColMajor", "LayoutLeft"}};
     for (const auto& [alias, known] : kAliases)
       if (id == alias) return std::string(" (did you mean '") + known + "'?)";
     for (const char* known : {"LayoutLeft", "LayoutRight"})
