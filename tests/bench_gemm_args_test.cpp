@@ -992,6 +992,24 @@ TEST(BenchGemmSummary, GeomeanAndMin) {
   EXPECT_NEAR(s[2].geomean_ratio, 4.0, 1e-12);
 }
 
+TEST(BenchGemmArgs, BlasLayoutNames) {
+  // cuBLAS's column-major meaning: t = the operand stored transposed.
+  EXPECT_EQ(parse_blas_layout("tn"), (GemmLayout{MajorA::k, MajorB::k}));
+  EXPECT_EQ(parse_blas_layout("NT"), (GemmLayout{MajorA::m, MajorB::n}));
+  EXPECT_EQ(parse_blas_layout("nn"), (GemmLayout{MajorA::m, MajorB::k}));
+  EXPECT_EQ(parse_blas_layout(" tt "), (GemmLayout{MajorA::k, MajorB::n}));
+  EXPECT_FALSE(parse_blas_layout("kn"));
+  EXPECT_FALSE(parse_blas_layout("tnn"));
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.layouts = {"tn;nt"};
+  const GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 2u);
+  EXPECT_EQ(o.problems[0].layout, (GemmLayout{MajorA::k, MajorB::k}));
+  EXPECT_EQ(o.problems[1].layout, (GemmLayout{MajorA::m, MajorB::n}));
+  a.layouts = {"tx"};
+  EXPECT_NE(parse_error(a).find("BLAS's nn nt tn tt"), std::string::npos);
+}
+
 TEST(BenchGemmArgs, Reference) {
   GemmBenchArgs a = mnk("64", "64", "64");
   EXPECT_FALSE(parse_ok(a).cublas_fp32_reduction);

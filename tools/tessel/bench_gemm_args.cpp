@@ -149,11 +149,12 @@ bool parse_layout_list(std::string_view text, std::string_view flag, std::vector
         if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
       continue;
     }
-    const std::optional<GemmLayout> l = parse_gemm_layout(part);
+    std::optional<GemmLayout> l = parse_gemm_layout(part);
+    if (!l) l = parse_blas_layout(part);
     if (!l) {
       error = std::string(flag) + ": " + quoted(part) +
-              " is not a layout (A:k,B:n  A:k,B:k  A:m,B:n  A:m,B:k, the short forms kn kk mn mk, or all; "
-              "separate several with ';')";
+              " is not a layout (A:k,B:n  A:k,B:k  A:m,B:n  A:m,B:k, the short forms kn kk mn mk, BLAS's "
+              "nn nt tn tt, or all; separate several with ';')";
       return false;
     }
     if (std::find(out.begin(), out.end(), *l) == out.end()) out.push_back(*l);
@@ -220,6 +221,14 @@ std::string json_number(double v) {
 std::string json_opt(const std::optional<double>& v) { return v ? json_number(*v) : std::string("null"); }
 
 }  // namespace
+
+std::optional<GemmLayout> parse_blas_layout(std::string_view s) {
+  const std::string t = lower(trim(s));
+  if (t.size() != 2 || (t[0] != 'n' && t[0] != 't') || (t[1] != 'n' && t[1] != 't')) return std::nullopt;
+  // Column-major A (M x K) untransposed has M contiguous; transposed, K.
+  // Column-major B (K x N) untransposed has K contiguous; transposed, N.
+  return GemmLayout{t[0] == 't' ? MajorA::k : MajorA::m, t[1] == 't' ? MajorB::n : MajorB::k};
+}
 
 // ------------------------------------------------------------------ names
 

@@ -149,6 +149,12 @@ struct GemmBenchOptions {
   GemmTuning tuning{};  // --tile-n, --splits, --swap-ab (0 / SwapAB::plan: the plan's); k13 and auto use them
 };
 
+/// BLAS's names of the operands' storage, in cuBLAS's column-major meaning:
+/// "tn" is A transposed (stored K x M: K contiguous, A:k) and B not (stored
+/// K x N: K contiguous, B:k); "nt" is A:m, B:n; "nn" A:m, B:k; "tt" A:k,
+/// B:n (a row-major a @ b).  Case ignored; nullopt for anything else.
+std::optional<GemmLayout> parse_blas_layout(std::string_view s);
+
 /// Parses "4096", "1024,2048", "1024:8192:1024" (start:stop:step, stop
 /// inclusive) and comma lists mixing them, into distinct values in the order
 /// given.  `flag` names the option in the error message.

@@ -163,7 +163,9 @@ are verified against the fp64 reference with the epilogue applied.
 Sizes: 4096, a list 1024,2048, a range start:stop:step (stop inclusive) such
 as 1024:8192:1024, or a mix; the problems are the product of --m, --n, --k
 and the layouts.  Layouts: A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, the
-short forms kn kk mn mk, or all; repeat --layout or separate with ';'.
+short forms kn kk mn mk, BLAS's transposes of column-major operands (tn =
+A:k,B:k, nt = A:m,B:n, nn = A:m,B:k, tt = A:k,B:n), or all; repeat --layout or
+separate with ';'.
 
 Many problems per row: --batch B runs B packed problems of each shape
 (tessel::gemm with GemmArgs::batch; every step serves it, k13 in one launch;
@@ -442,7 +444,9 @@ int main(int argc, char** argv) {
       ->type_name("TYPE");
   bench_gemm->add_option("--out-dtype", gemm_args.out_dtype, "type of C and D: bf16, fp16 or fp32 (default: --dtype)")
       ->type_name("TYPE");
-  bench_gemm->add_option("--layout", gemm_args.layouts, "A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, kn.., or all")
+  bench_gemm
+      ->add_option("--layout", gemm_args.layouts,
+                   "A:k,B:n (default), A:k,B:k, A:m,B:n, A:m,B:k, kn.., BLAS's nn nt tn tt, or all")
       ->type_name("LAYOUTS")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
