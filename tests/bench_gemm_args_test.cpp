@@ -501,8 +501,8 @@ TEST(BenchGemmArgs, Epilogue) {
   for (const Want& w :
        {Want{"none", Activation::none, false}, Want{"bias", Activation::none, true},
         Want{"relu", Activation::relu, false}, Want{"bias_relu", Activation::relu, true},
-        Want{"gelu", Activation::gelu_tanh, false}, Want{"bias_gelu", Activation::gelu_tanh, true},
         Want{"gelu_erf", Activation::gelu_erf, false}, Want{"bias_gelu_erf", Activation::gelu_erf, true},
+        Want{"gelu_tanh", Activation::gelu_tanh, false}, Want{"bias_gelu_tanh", Activation::gelu_tanh, true},
         Want{"silu", Activation::silu, false}, Want{"bias_silu", Activation::silu, true}}) {
     a.epilogue = w.name;
     a.bias.clear();
@@ -522,9 +522,13 @@ TEST(BenchGemmArgs, Epilogue) {
     EXPECT_EQ(parse_ok(a).problems[0].epilogue.bias, BiasKind::col) << w.name;
   }
   a.bias.clear();
+  // gelu is the erf GELU, as in PyTorch and tessel.gemm; the CSV names it explicitly.
   a.epilogue = " BIAS_GELU ";
-  EXPECT_EQ(parse_ok(a).problems[0].epilogue.act, Activation::gelu_tanh);
-  for (const char* bad : {"gelu_tanh", "bias-gelu", "swish", "bias,relu", "1"}) {
+  EXPECT_EQ(parse_ok(a).problems[0].epilogue.act, Activation::gelu_erf);
+  EXPECT_EQ(epilogue_name(parse_ok(a).problems[0].epilogue), "bias_gelu_erf");
+  a.epilogue = "gelu";
+  EXPECT_EQ(parse_ok(a).problems[0].epilogue.act, Activation::gelu_erf);
+  for (const char* bad : {"gelu_exact", "bias-gelu", "swish", "bias,relu", "1"}) {
     a.epilogue = bad;
     const std::string error = parse_error(a);
     EXPECT_EQ(error.rfind("--epilogue: '", 0), 0u) << error;
@@ -1247,7 +1251,7 @@ TEST(BenchGemmArgs, GroupedErrors) {
 TEST(BenchGemmArgs, EpilogueIsForSingleProblems) {
   GemmBenchArgs a = mnk("512", "512", "128");
   a.batch = "4";
-  a.epilogue = "bias_gelu";
+  a.epilogue = "bias_gelu_tanh";
   EXPECT_EQ(parse_error(a).rfind("--epilogue", 0), 0u) << parse_error(a);
   GemmBenchArgs g;
   g.grouped = "moe";

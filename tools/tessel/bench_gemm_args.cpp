@@ -264,11 +264,19 @@ std::optional<BenchEpilogue> parse_bench_epilogue(std::string_view name, bool ro
     bool bias;
   };
   static constexpr Known kKnown[] = {
-      {"none", Activation::none, false},         {"bias", Activation::none, true},
-      {"relu", Activation::relu, false},         {"bias_relu", Activation::relu, true},
-      {"gelu", Activation::gelu_tanh, false},    {"bias_gelu", Activation::gelu_tanh, true},
-      {"gelu_erf", Activation::gelu_erf, false}, {"bias_gelu_erf", Activation::gelu_erf, true},
-      {"silu", Activation::silu, false},         {"bias_silu", Activation::silu, true},
+      {"none", Activation::none, false},
+      {"bias", Activation::none, true},
+      {"relu", Activation::relu, false},
+      {"bias_relu", Activation::relu, true},
+      // gelu is the erf GELU everywhere (torch.nn.functional.gelu, tessel.gemm); the tanh form is named.
+      {"gelu", Activation::gelu_erf, false},
+      {"bias_gelu", Activation::gelu_erf, true},
+      {"gelu_erf", Activation::gelu_erf, false},
+      {"bias_gelu_erf", Activation::gelu_erf, true},
+      {"gelu_tanh", Activation::gelu_tanh, false},
+      {"bias_gelu_tanh", Activation::gelu_tanh, true},
+      {"silu", Activation::silu, false},
+      {"bias_silu", Activation::silu, true},
   };
   for (const Known& k : kKnown)
     if (name == k.name) return BenchEpilogue{k.act, k.bias ? (row ? BiasKind::row : BiasKind::col) : BiasKind::none};
@@ -276,7 +284,8 @@ std::optional<BenchEpilogue> parse_bench_epilogue(std::string_view name, bool ro
 }
 
 std::string epilogue_name(const BenchEpilogue& e) {
-  std::string act = e.act == Activation::none ? "" : e.act == Activation::gelu_tanh ? "gelu" : tessel::name(e.act);
+  // The explicit names (gelu_erf, gelu_tanh), so that a CSV never leaves the GELU to the reader.
+  std::string act = e.act == Activation::none ? "" : tessel::name(e.act);
   std::string n = e.bias == BiasKind::none ? act : act.empty() ? "bias" : "bias_" + act;
   if (n.empty()) n = "none";
   return e.bias == BiasKind::row ? n + "@row" : n;
@@ -552,7 +561,8 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     const std::optional<BenchEpilogue> e = parse_bench_epilogue(lower(trim(a.epilogue)), bias == "row");
     if (!e) {
       error = "--epilogue: " + quoted(trim(a.epilogue)) +
-              " is not none, bias, relu, bias_relu, gelu, bias_gelu, gelu_erf, bias_gelu_erf, silu or bias_silu";
+              " is not none, bias, relu, bias_relu, gelu, bias_gelu (the erf GELU), gelu_erf, bias_gelu_erf, "
+              "gelu_tanh, bias_gelu_tanh, silu or bias_silu";
       return false;
     }
     epilogue = *e;

@@ -56,11 +56,14 @@ struct BenchEpilogue {
   friend bool operator==(const BenchEpilogue&, const BenchEpilogue&) = default;
 };
 /// The --epilogue names: none, bias, relu, bias_relu, gelu, bias_gelu (gelu
-/// is the tanh GELU, cuBLASLt's), gelu_erf, bias_gelu_erf, silu, bias_silu.
+/// is the erf GELU, as in torch.nn.functional.gelu and tessel.gemm),
+/// gelu_erf, bias_gelu_erf, gelu_tanh, bias_gelu_tanh (the tanh form,
+/// cuBLASLt's GELU epilogue), silu, bias_silu.
 /// `row`: the bias kind a name with a bias gets (--bias row).
 std::optional<BenchEpilogue> parse_bench_epilogue(std::string_view name, bool row = false);
-/// The CSV/JSON `epilogue` column: the --epilogue name, with "@row" after a
-/// row bias ("bias_gelu@row").
+/// The CSV/JSON `epilogue` column: the --epilogue name with the GELU named
+/// explicitly (gelu_erf, gelu_tanh), "@row" after a row bias
+/// ("bias_gelu_tanh@row").
 std::string epilogue_name(const BenchEpilogue& e);
 
 /// One GEMM problem: D = alpha * A * B + beta * C with the given shapes, and

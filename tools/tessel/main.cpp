@@ -527,7 +527,8 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--epilogue", gemm_args.epilogue,
                    "D = act(alpha A B + beta C + bias): none (default), bias, relu, bias_relu, gelu, bias_gelu (gelu: "
-                   "the tanh GELU, cuBLASLt's), gelu_erf, bias_gelu_erf, silu, bias_silu; each step then also runs "
+                   "the erf GELU, as in PyTorch), gelu_erf, bias_gelu_erf, gelu_tanh, bias_gelu_tanh (the tanh form, "
+                   "cuBLASLt's GELU), silu, bias_silu; each step then also runs "
                    "unfused (impl:unfused: the plain GEMM + tessel's elementwise epilogue) and plain (impl:plain), "
                    "cuBLASLt with its "
                    "matching epilogue (column epilogue)")
