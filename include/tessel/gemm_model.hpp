@@ -28,7 +28,9 @@
 // short timings favour tiles that lose in sustained runs (k15, 128 x 128).
 #pragma once
 
+#include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tessel/gemm_tune.hpp"
@@ -104,9 +106,10 @@ constexpr bool straddles(index_t ld) { return ld % 8 == 0 && ld % 64 != 0; }
 /// The larger of a and b where they differ much, their 4-norm where close.
 constexpr double smooth_max(double a, double b) {
   const double a2 = a * a, b2 = b * b, s = a2 * a2 + b2 * b2;
-  // sqrt(sqrt(s)) by Newton's method (constexpr: no std::sqrt before C++26).
   double r = a > b ? a : b;
   if (r <= 0) return 0;
+  if (!std::is_constant_evaluated()) return std::sqrt(std::sqrt(s));
+  // At compile time (std::sqrt is not constexpr before C++26): Newton's method from max(a, b).
   for (int i = 0; i < 8; ++i) r = 0.75 * r + 0.25 * s / (r * r * r);
   return r;
 }

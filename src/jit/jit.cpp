@@ -59,11 +59,6 @@ bool is_dir(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-std::string join(const std::string& dir, const std::string& name) {
-  if (dir.empty() || dir.back() == '/') return dir + name;
-  return dir + "/" + name;
-}
-
 /// Is `name` a cache entry's file: 16 hex digits, then ".cubin" or ".cu"?
 bool is_entry_name(const std::string& name, const char* suffix) {
   const std::size_t n = std::strlen(suffix);
@@ -97,6 +92,11 @@ void Fnv1a::add_field(std::string_view s) {
   for (int i = 0; i < 8; ++i) len[i] = static_cast<char>((n >> (8 * i)) & 0xFF);
   add(std::string_view(len, 8));
   add(s);
+}
+
+std::string join(const std::string& dir, const std::string& name) {
+  if (dir.empty() || dir.back() == '/') return dir + name;
+  return dir + "/" + name;
 }
 
 std::string hex64(std::uint64_t x) {

@@ -45,6 +45,8 @@ struct Fnv1a {
 };
 /// The 16 lower-case hex digits of `x`.
 std::string hex64(std::uint64_t x);
+/// `dir`/`name` (no second '/' where `dir` ends in one; `name` alone where `dir` is empty).
+std::string join(const std::string& dir, const std::string& name);
 
 // ------------------------------------------------------------------ where things are
 

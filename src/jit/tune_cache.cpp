@@ -14,10 +14,7 @@ namespace tessel::tune {
 
 namespace {
 
-std::string join(const std::string& dir, const std::string& name) {
-  if (dir.empty() || dir.back() == '/') return dir + name;
-  return dir + "/" + name;
-}
+using jit::join;
 
 bool is_entry_name(const std::string& n) {
   if (n.size() != 16 + 5 || n.compare(16, 5, ".tune") != 0) return false;

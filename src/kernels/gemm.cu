@@ -7,7 +7,9 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "src/kernels/gemm/launch.hpp"
@@ -259,6 +261,72 @@ bool tunable(const GemmArgs& args) {
   if (!gemm_launch::tune_wanted(args) || args.batch != 1 || args.ab_type == DType::f32) return false;
   const DeviceTraits dev = device_traits();
   return dev.major == 9 && dev.minor == 0;
+}
+
+/// model_choice (tessel/gemm_model.hpp) with its words, remembered per
+/// problem: scoring every candidate costs microseconds of host time, and a
+/// small call's host path is on its critical path (the same problems come
+/// back call after call).  At most kMemo problems; then it starts over.
+bool model_choice_memo(const PlanProblem& p, int sms, GemmCandidate& out, std::string& why) {
+  struct Key {
+    index_t m, n, k, lda, ldb;
+    int out_bytes, sms, tile_n, tile_m, splits;
+    SwapAB swap;
+    bool reads_c;
+    bool operator==(const Key&) const = default;
+  };
+  struct Hash {
+    std::size_t operator()(const Key& x) const {
+      std::size_t h = 0;
+      for (index_t v : {x.m, x.n, x.k, x.lda, x.ldb, index_t{x.out_bytes}, index_t{x.sms}, index_t{x.tile_n},
+                        index_t{x.tile_m}, index_t{x.splits}, index_t{static_cast<int>(x.swap)}, index_t{x.reads_c}})
+        h = h * 0x9E3779B97F4A7C15ull + static_cast<std::size_t>(v);
+      return h;
+    }
+  };
+  struct Choice {
+    bool found;
+    GemmCandidate c;
+    std::string why;
+  };
+  constexpr std::size_t kMemo = 4096;
+  static std::mutex mu;
+  static std::unordered_map<Key, Choice, Hash> memo;
+  const Key key{p.m,
+                p.n,
+                p.k,
+                p.lda,
+                p.ldb,
+                p.out_bytes,
+                sms,
+                p.asked.tile_n,
+                p.asked.tile_m,
+                p.asked.splits,
+                p.asked.swap_ab,
+                p.beta != 0.0f};
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) {
+      out = it->second.c;
+      why = it->second.why;
+      return it->second.found;
+    }
+  }
+  Choice ch{};
+  double us = 0;
+  ch.found = model_choice(p, sms, ch.c, us);
+  if (ch.found) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", us);
+    ch.why = "model " + candidate_name(ch.c) + " (predicted " + buf + " us)";
+  }
+  out = ch.c;
+  why = ch.why;
+  const bool found = ch.found;
+  const std::lock_guard<std::mutex> lock(mu);
+  if (memo.size() >= kMemo) memo.clear();
+  memo.emplace(key, std::move(ch));
+  return found;
 }
 
 /// `auto`: the tuning's own rules (checked on every device), then the plan's
@@ -573,13 +641,11 @@ GemmPlan gemm_plan(const GemmArgs& args) {
     const PlanProblem pp{args.m, args.n, args.k,    args.lda,   args.ldb, size_bytes(args.cd_type),
                          false,  false,  args.beta, args.tuning};
     GemmCandidate c;
-    double us = 0;
-    if (model_choice(pp, sms, c, us)) {
+    std::string why;
+    if (model_choice_memo(pp, sms, c, why)) {
       plan.impl = c.impl;
       plan.tuning = gemm_launch::tuned_args(args, c).tuning;
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.1f", us);
-      plan.why = "model " + candidate_name(c) + " (predicted " + buf + " us)";
+      plan.why = std::move(why);
       return plan;
     }
   }
