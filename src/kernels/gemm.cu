@@ -337,6 +337,7 @@ Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
   impl = plan.impl;
   out = args;
   out.tuning = plan.tuning;
+  out.tuning.tune = false;  // measured tuning, where it applies, ran before the plan (gemm)
   return Status::success();
 }
 
@@ -346,6 +347,10 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
   if (Status s = check_common(args); !s) return s;
   if (Status s = check_epilogue(args, true); !s) return s;
   if (impl != GemmImpl::automatic) {
+    if (args.tuning.tune)
+      return invalid(std::string(short_name(impl)) +
+                     ": tuning.tune asks tessel::gemm to choose the configuration by timing it: it takes "
+                     "GemmImpl::automatic, not a named step");
     if (Status s = check_types(impl, args); !s) return s;
     if (Status s = check_ladder_instance(impl, args); !s) return s;
   }

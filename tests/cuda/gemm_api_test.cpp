@@ -304,6 +304,21 @@ TEST(GemmApi, BadTuningIsInvalidArgument) {
 // Rule 10b: at 4096^3 the GEMM runs k13, with or without a fused epilogue
 // (k15 alone meets the power cap); 2048^3 stays k15's (rule 10).  On a
 // Hopper GPU only: elsewhere the plan is k08's (PlanNamesItsRule).
+// Measured tuning chooses the step: a named step with tuning.tune is refused
+// before any CUDA call (auto takes it: checked like any auto call).
+TEST(GemmApi, TuneTakesAutoOnly) {
+  GemmArgs g = valid_args();
+  g.tuning.tune = true;
+  for (GemmImpl impl : {GemmImpl::k13_wgmma_in_flight, GemmImpl::k08_smem_epilogue, GemmImpl::f10_tma_loads}) {
+    const Status s = gemm_check(impl, g);
+    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ": " << s.message;
+    EXPECT_NE(s.message.find("tuning.tune"), std::string::npos) << s.message;
+    EXPECT_EQ(gemm(impl, g).code, Status::invalid_argument) << name(impl);
+  }
+  EXPECT_NE(gemm_check(GemmImpl::automatic, g).code, Status::invalid_argument)
+      << gemm_check(GemmImpl::automatic, g).message;
+}
+
 TEST(GemmApi, PingpongStaysBelowThePowerCap) {
   GemmArgs g = valid_args();
   g.beta = 0.0f;
