@@ -202,6 +202,31 @@ class SingleExpressions(unittest.TestCase):
         self.assertEqual(got, want)
 
 
+class Contract(unittest.TestCase):
+    """The calculator's contract (issue 44): every printed result reads back,
+    and errors name their real cause."""
+
+    def test_deep_results_read_back(self):
+        """A product nests its first argument one level deeper; from the deepest
+        literal of the old parser (24 levels) keep going until the value is full:
+        every result printed on the way reads back as itself."""
+        x = "(" * 24 + "2" + ")" * 24 + ":" + "(" * 24 + "1" + ")" * 24
+        depths = []
+        for _ in range(48):
+            rc, out, err = layout("logical_product(%s,2:1)" % x)
+            if rc != 0:
+                self.assertIn("error: capacity:", out)
+                break
+            x = out.strip()
+            self.assertEqual(layout(x)[:2], (0, x + "\n"), "printed but does not read back")
+            rc, d, _ = layout("depth(%s)" % x)
+            self.assertEqual(rc, 0)
+            depths.append(int(d))
+        self.assertEqual(rc, 1, "the chain ends when a value is full")
+        self.assertEqual(depths, list(range(25, 25 + len(depths))))
+        self.assertGreater(depths[-1], 35)
+
+
 # ------------------------------------------------------------------ 2. errors
 
 class Errors(unittest.TestCase):
@@ -337,9 +362,9 @@ class Errors(unittest.TestCase):
         self.assertIn("UTF-8 byte-order mark", layout("\ufeffsize(8:1)")[1])
         self.assertIn("a tiler <...> is not a value on its own", layout("<2,4>")[1])
         self.assertIn("target extent 0 (leaf 1 of the target", layout("tile_to_shape(2:1,(4,0))")[1])
-        # Nesting: depth 24 is accepted, 25 is not.
-        self.assertEqual(layout("size(" + "(" * 24 + "3" + ")" * 24 + ")")[1], "3\n")
-        self.assertIn("deeper than 24", layout("size(" + "(" * 25 + "3" + ")" * 25 + ")")[1])
+        # Nesting: depth 47 (the deepest tuple a value holds) is accepted, 48 is not.
+        self.assertEqual(layout("size(" + "(" * 47 + "3" + ")" * 47 + ")")[1], "3\n")
+        self.assertIn("deeper than 47", layout("size(" + "(" * 48 + "3" + ")" * 48 + ")")[1])
         # A NUL byte is a character, not the end of the input; a BOM at the start of a batch is skipped.
         rc, out, _ = tessel("layout", "--batch", "-", stdin=b"\xef\xbb\xbfsize(8:1)\nsize(1\x002)\n", binary=True)
         self.assertEqual(rc, 0)

@@ -149,7 +149,9 @@ class Parser {
   }
 
  private:
-  static constexpr int kMaxNesting = 24;
+  /// The deepest tuple an IntTuple holds (two tokens per level and a leaf):
+  /// every tuple the algebra can build, hence every printed result, reads back.
+  static constexpr int kMaxNesting = (kMaxTokens - 1) / 2;
   static constexpr std::size_t kMaxArguments = 16;
 
   std::string_view s_;
