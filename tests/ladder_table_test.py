@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Tests of bench/ladder_table.py (the ladder and suite tables at the top of
-docs/ladder.md) on made-up CSVs in `tessel bench gemm`'s format: medians
-over repeats, rows that did not pass left out, each step's clock, the
-timing order and the heat read from the CSV, the optional alone column and
-its headline, and the text outside the markers untouched.
+"""Tests of bench/ladder_table.py (the ladder and suite tables between the
+markers of docs/ladder.md) on made-up CSVs in `tessel bench gemm`'s format:
+medians over repeats, rows that did not pass left out, each step's clock,
+the timing order and the heat read from the CSV, the optional alone column
+and its headline, and the text outside the markers untouched, in a stub and
+in the real docs/ladder.md.  Also that the ladder docs keep their shape: one
+pair of markers, a row for every step k01..k15 between them, a section per
+step in docs/ladder.md (k01..k15) and docs/ladder-fp32.md (f01..f12), and
+at most 500 lines each.
 
 usage: ladder_table_test.py REPO_ROOT
 """
@@ -37,15 +41,24 @@ def write(path, rows):
         w.writerows(rows)
 
 
+BEGIN, END = "<!-- table:begin -->", "<!-- table:end -->"
+
+
+def doc(name):
+    with open(os.path.join(ROOT, "docs", name), encoding="utf-8") as f:
+        return f.read()
+
+
 class LadderTable(unittest.TestCase):
-    def run_table(self, ladder, suite, alone=None):
+    def run_table(self, ladder, suite, alone=None, markdown=None):
         with tempfile.TemporaryDirectory() as d:
             paths = [os.path.join(d, n) for n in ("ladder.csv", "suite.csv", "alone.csv")]
             write(paths[0], ladder)
             write(paths[1], suite)
             md = os.path.join(d, "ladder.md")
             with open(md, "w") as f:
-                f.write("before\n<!-- table:begin -->\nold table\n<!-- table:end -->\nafter\n")
+                f.write(markdown if markdown is not None else
+                        "before\n<!-- table:begin -->\nold table\n<!-- table:end -->\nafter\n")
             args = [sys.executable, os.path.join(ROOT, "bench", "ladder_table.py"), paths[0], paths[1], md, "auto"]
             if alone is not None:
                 write(paths[2], alone)
@@ -95,6 +108,39 @@ class LadderTable(unittest.TestCase):
                               [row("auto", c, 1, 700.0, 1.02, timing="interleaved", heat=0, group="square")])
         self.assertNotIn("alone", text.split("Shape suite")[1])
         self.assertIn("| group | M x N x K | auto TFLOP/s | cuBLASLt TFLOP/s | t_cublas / t_auto | auto GB/s |", text)
+
+    def test_the_real_page_outside_the_markers_is_untouched(self):
+        c = (4096, 4096, 4096)
+        page = doc("ladder.md")
+        text = self.run_table([row("k13", c, 1, 700.0, 1.0)],
+                              [row("auto", c, 1, 700.0, 1.02, timing="interleaved", heat=0, group="square")],
+                              markdown=page)
+        self.assertEqual(text[: text.index(BEGIN)], page[: page.index(BEGIN)])
+        self.assertEqual(text[text.index(END):], page[page.index(END):])
+        self.assertIn("| k13 | 700.0 (100 %, 1600) |", text.splitlines())
+
+
+class LadderDocs(unittest.TestCase):
+    def test_one_pair_of_markers_with_every_step(self):
+        page = doc("ladder.md")
+        self.assertEqual(page.count(BEGIN), 1)
+        self.assertEqual(page.count(END), 1)
+        table = page[page.index(BEGIN): page.index(END)].splitlines()
+        for i in range(1, 16):
+            self.assertTrue(any(l.startswith("| k%02d |" % i) for l in table), "k%02d" % i)
+        self.assertTrue(any(l.startswith("| cuBLASLt |") for l in table))
+        self.assertTrue(any(l.startswith("Headline") for l in table))
+
+    def test_at_most_500_lines(self):
+        for name in ("ladder.md", "ladder-fp32.md"):
+            self.assertLessEqual(len(doc(name).splitlines()), 500, name)
+
+    def test_a_section_per_step(self):
+        for name, steps in (("ladder.md", ["k%02d" % i for i in range(1, 16)]),
+                            ("ladder-fp32.md", ["f%02d" % i for i in range(1, 13)])):
+            heads = [l for l in doc(name).splitlines() if l.startswith("## ")]
+            for s in steps:
+                self.assertEqual(sum(1 for h in heads if h.startswith("## %s:" % s)), 1, "%s in %s" % (s, name))
 
 
 if __name__ == "__main__":
