@@ -207,6 +207,7 @@ NB_MODULE(_tessel, m) {
   m.def("drawing_tv", &drawing_tv, "layout"_a, "tile"_a, "(ok, drawing or message): `tessel draw tv`");
   m.def("drawing_names", &calc::tv_drawing_names, "what `tessel draw list` prints");
   m.attr("max_draw_cells") = calc::kMaxDrawCells;
+  m.attr("__version__") = TESSEL_VERSION;
 #ifdef TESSEL_PYTHON_GEMM
   bind_gemm(m);
   m.attr("has_gemm") = true;

@@ -21,14 +21,18 @@ import operator as _operator
 from . import _tessel
 from .gemm import GemmError, gemm, gemm_batched, gemm_grouped, gemm_plan, has_gemm
 
-__version__ = "0.1.0"
+# The project's version, compiled into the extension from CMakeLists.txt (as `tessel --version`).
+__version__ = _tessel.__version__
 
+# `from tessel import *` takes every public name except `eval` and `filter`, which would
+# shadow Python's built-ins: those stay tessel.eval and tessel.filter.
 __all__ = [
-    "Error", "Layout", "Tiler", "Drawing", "LayoutLeft", "LayoutRight", "evaluate", "draw", "draw_mma", "draw_copy",
-    "draw_atom", "draw_tv", "draw_list", "size", "rank", "depth", "cosize", "coalesce", "filter", "composition",
-    "complement", "right_inverse", "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
-    "logical_product", "zipped_product", "tiled_product", "blocked_product", "raked_product", "tile_to_shape",
-    "make_layout", "eval", "idx2crd", "crd2idx", "gemm", "gemm_batched", "gemm_grouped", "gemm_plan", "GemmError", "has_gemm"
+    "Error", "Layout", "Tiler", "Drawing", "LayoutLeft", "LayoutRight", "MAX_DRAW_CELLS", "evaluate", "draw",
+    "draw_mma", "draw_copy", "draw_atom", "draw_tv", "draw_list", "size", "rank", "depth", "cosize", "coalesce",
+    "composition", "complement", "right_inverse", "left_inverse", "logical_divide", "zipped_divide", "tiled_divide",
+    "flat_divide", "logical_product", "zipped_product", "tiled_product", "blocked_product", "raked_product",
+    "tile_to_shape", "make_layout", "idx2crd", "crd2idx", "gemm", "gemm_batched", "gemm_grouped", "gemm_plan",
+    "GemmError", "has_gemm"
 ]
 
 # The largest grid that a layout drawing accepts (calc::kMaxDrawCells).

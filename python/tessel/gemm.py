@@ -12,6 +12,8 @@ a wrong kind of argument or element type, ``ValueError`` (a ``GemmError``)
 with the library's message for a problem it rejects, ``RuntimeError`` for a
 CUDA failure.
 """
+import sys as _sys
+
 from . import _tessel
 
 __all__ = ["gemm", "gemm_batched", "gemm_grouped", "gemm_plan", "GemmError", "has_gemm"]
@@ -60,15 +62,44 @@ def _is_torch(x):
     return type(x).__module__.startswith("torch") and hasattr(x, "data_ptr")
 
 
-def _read(x, what, batched=False):
+# tessel/_torch_ops.py once loaded (the custom operators registered); False where PyTorch
+# has no torch.library.custom_op.  Loaded at import when PyTorch is, else on first use.
+_ops = None
+
+
+def _load_ops():
+    global _ops
+    try:
+        from . import _torch_ops
+        _ops = _torch_ops
+    except ImportError:  # a PyTorch without custom operators: the plain calls alone
+        _ops = False
+    return _ops
+
+
+def _ops_for(x):
+    """tessel/_torch_ops.py where x is a PyTorch tensor and the operators exist, else None."""
+    ops = _ops
+    if ops is None:
+        if not _is_torch(x):
+            return None
+        ops = _load_ops()
+    if ops is False or not isinstance(x, ops.torch.Tensor):
+        return None
+    return ops
+
+
+def _read(x, what, batched=False, meta=False):
     """The _Tensor of argument ``what``: a 2-D CUDA tensor of bf16, fp16 or fp32
     (``batched``: or 3-D, the leading dimension a batch: shape and strides are
-    then a matrix's, ``batch`` and ``bstride`` the batch's count and stride)."""
+    then a matrix's, ``batch`` and ``bstride`` the batch's count and stride).
+    ``meta``: a PyTorch fake or meta tensor, read for its shape and type alone
+    (the custom operators' shape functions, tessel/_torch_ops.py)."""
     t = _Tensor()
     t.obj = x
     if _is_torch(x):
         _torch_module()
-        if not x.is_cuda:
+        if not (x.is_cuda or (meta and x.device.type == "meta")):
             raise ValueError("%s must be a CUDA tensor (got one on %s)" % (what, x.device))
         if x.dim() != 2 and not (batched and x.dim() == 3):
             raise ValueError("%s must be %s (got %d dimensions, shape %s)" %
@@ -77,10 +108,10 @@ def _read(x, what, batched=False):
         if dtype is None:
             raise TypeError("%s: element type %s is not one tessel takes (bfloat16, float16, float32)" %
                             (what, x.dtype))
-        t.ptr, t.shape, t.strides = x.data_ptr(), tuple(x.shape), tuple(x.stride())
+        t.ptr, t.shape, t.strides = 0 if meta else x.data_ptr(), tuple(x.shape), tuple(x.stride())
         t.dtype, t.device, t.kind = dtype, x.device.index, "torch"
         return _split_batch(t)
-    if not hasattr(x, "__dlpack__"):
+    if meta or not hasattr(x, "__dlpack__"):
         raise TypeError("%s must be a CUDA tensor that speaks DLPack (PyTorch, CuPy, JAX); got %s" %
                         (what, type(x).__name__))
     ok, info = _tessel._dlpack_info(x)
@@ -106,14 +137,29 @@ def _split_batch(t):
     return t
 
 
-def _major(t):
-    """('row', ld) where element (i, j) is at i*ld + j, ('col', ld) where at i + j*ld, or None."""
+def _major_as(t, kind):
+    """('row', ld) where t can be read with element (i, j) at i*ld + j (kind 'row'), ('col', ld)
+    where at i + j*ld (kind 'col'), else None.  A vector can be read both ways."""
     rows, cols = t.shape
     s0, s1 = t.strides
-    if (cols == 1 or s1 == 1) and (rows == 1 or s0 >= cols):
+    if kind == "row" and (cols == 1 or s1 == 1) and (rows == 1 or s0 >= cols):
         return "row", (s0 if rows > 1 else max(cols, 1))
-    if (rows == 1 or s0 == 1) and (cols == 1 or s1 >= rows):
+    if kind == "col" and (rows == 1 or s0 == 1) and (cols == 1 or s1 >= rows):
         return "col", (s1 if cols > 1 else max(rows, 1))
+    return None
+
+
+def _major(t):
+    """('row', ld) where element (i, j) is at i*ld + j, ('col', ld) where at i + j*ld, or None."""
+    return _major_as(t, "row") or _major_as(t, "col")
+
+
+def _group_major(ts):
+    """The (kind, ld) of each matrix, one kind for all (a vector takes its neighbours' kind), or None."""
+    for kind in ("row", "col"):
+        majors = [_major_as(t, kind) for t in ts]
+        if all(majors):
+            return majors
     return None
 
 
@@ -183,16 +229,16 @@ _ACTIVATIONS = {
 }
 
 
-def _read_bias(bias, m, n, dtype):
+def _read_bias(bias, m, n, dtype, meta=False):
     """(kind, pointer) of a bias broadcast as in ``a @ b + bias``: (N,) or (1, N) per column, (M, 1) per row."""
     if _is_torch(bias):
         _torch_module()
-        if not bias.is_cuda:
+        if not (bias.is_cuda or (meta and bias.device.type == "meta")):
             raise ValueError("bias must be a CUDA tensor (got one on %s)" % bias.device)
         shape, strides, bdtype = tuple(bias.shape), tuple(bias.stride()), _TORCH_DTYPES.get(bias.dtype)
-        ptr, device = bias.data_ptr(), bias.device.index
+        ptr, device = 0 if meta else bias.data_ptr(), bias.device.index
     else:
-        if not hasattr(bias, "__dlpack__"):
+        if meta or not hasattr(bias, "__dlpack__"):
             raise TypeError("bias must be a CUDA tensor; got %s" % type(bias).__name__)
         ok, info = _tessel._dlpack_info(bias)
         if not ok:
@@ -240,8 +286,25 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     fastest, in memory and in the on-disk cache (``TESSEL_TUNE_CACHE``).
     ``stream``: an int (a cudaStream_t) or a stream object; default the
     tensors' framework's current stream.
+
+    On PyTorch tensors that need a gradient, under ``torch.compile`` and on
+    fake or meta tensors the call runs as the custom operator
+    ``torch.ops.tessel.gemm`` (differentiable, traced without a graph break;
+    docs/python.md, "PyTorch: autograd and torch.compile"); otherwise directly.
     """
-    if not has_gemm:
+    ops = _ops_for(a)
+    if ops is not None:
+        d = ops.gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stream, tune)
+        if d is not NotImplemented:
+            return d
+    return _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stream, tune)
+
+
+def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stream, tune, meta=False):
+    """tessel.gemm without the operator: checks, then the launch; ``meta``: the checks and the
+    allocation of ``out`` alone, on fake or meta tensors (the operator's shape function)."""
+
+    if not has_gemm and not meta:
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
     if activation not in _ACTIVATIONS:
         raise ValueError("activation must be None, 'relu', 'gelu', 'gelu_tanh' or 'silu' (got %r)" % (activation, ))
@@ -252,14 +315,14 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
         if impl != "auto":
             raise ValueError("tune=True chooses the configuration itself: it takes impl='auto' (got %r)" % (impl, ))
         impl = "tuned"
-    A, B = _read(a, "a"), _read(b, "b")
+    A, B = _read(a, "a", meta=meta), _read(b, "b", meta=meta)
     if A.dtype != B.dtype:
         raise TypeError("a and b must have one element type (got %s and %s)" % (A.dtype, B.dtype))
     m, k = A.shape
     k2, n = B.shape
     if k != k2:
         raise ValueError("a is %d x %d and b is %d x %d: a's columns must equal b's rows" % (m, k, k2, n))
-    C = _read(c, "c") if c is not None else None
+    C = _read(c, "c", meta=meta) if c is not None else None
     if C is not None and C.shape != (m, n):
         raise ValueError("c must be %d x %d (got %d x %d)" % (m, n, C.shape[0], C.shape[1]))
     if C is None and beta != 0:
@@ -268,30 +331,31 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     if out is None:
         dtype = want or (C.dtype if C is not None else A.dtype)
         out = _empty_like(A, m, n, dtype)
-    D = _read(out, "out")
+    D = _read(out, "out", meta=meta)
     if D.shape != (m, n):
         raise ValueError("out must be %d x %d (got %d x %d)" % (m, n, D.shape[0], D.shape[1]))
     if want is not None and D.dtype != want:
         raise TypeError("out is %s but out_dtype is %s" % (D.dtype, want))
     if C is not None and C.dtype != D.dtype:
         raise TypeError("c and out must have one element type (got %s and %s)" % (C.dtype, D.dtype))
-    X = _read(aux, "aux") if aux is not None else None
+    X = _read(aux, "aux", meta=meta) if aux is not None else None
     if X is not None and (X.shape != (m, n) or X.dtype != D.dtype):
         raise ValueError("aux must be %d x %d of out's type %s (got %d x %d %s)" %
                          (m, n, D.dtype, X.shape[0], X.shape[1], X.dtype))
-    bias_kind, bias_ptr, bias_device = ("none", 0, None) if bias is None else _read_bias(bias, m, n, D.dtype)
+    bias_kind, bias_ptr, bias_device = ("none", 0, None) if bias is None else _read_bias(bias, m, n, D.dtype, meta)
     devices = {t.device for t in (A, B, C, D, X) if t is not None}
     if bias_device is not None:
         devices.add(bias_device)
     if len(devices) != 1:
         raise ValueError("a, b, c and out must be on one CUDA device (got devices %s)" % sorted(devices))
 
-    _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream)
+    _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, meta=meta)
     return out
 
 
-def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, batch=1):
-    """The layouts from the strides (a column-major D as D^T = B^T A^T), then _tessel._gemm; raises on failure."""
+def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, batch=1, meta=False):
+    """The layouts from the strides (a column-major D as D^T = B^T A^T), then _tessel._gemm (not
+    for ``meta``: the checks alone); raises on failure."""
     dmaj = _major(D)
     if dmaj is None:
         raise ValueError("out must be row- or column-major (strides %s for shape %s)" % (D.strides, D.shape))
@@ -316,6 +380,8 @@ def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta,
     if xmaj is None or xmaj[0] != "row":
         raise ValueError("aux must have out's layout (both row-major or both column-major)")
     layout = ("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k")
+    if meta:
+        return
     code, message = _tessel._gemm(impl, m, n, k, A.dtype, D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
                                   C.ptr if C is not None else 0, cmaj[1], D.ptr, dmaj[1], float(alpha), float(beta),
                                   act, bias_kind, bias_ptr, X.ptr if X is not None else 0, xmaj[1], batch, A.bstride,
@@ -334,11 +400,23 @@ def gemm_batched(a, b, *, c=None, alpha=1.0, beta=0.0, out_dtype=None, out=None,
     any batch stride tessel takes (docs/batched.md: the batches of D must not
     overlap).  One launch of k13's batched kernel on sm_90 (the plan's tile),
     else one launch per batch.  No epilogue (tessel::gemm refuses one with a
-    batch).  Errors as tessel.gemm's.
+    batch).  Errors as tessel.gemm's.  As with tessel.gemm, PyTorch tensors
+    that need a gradient, ``torch.compile`` and fake or meta tensors run the
+    custom operator ``torch.ops.tessel.gemm_batched``.
     """
-    if not has_gemm:
+    ops = _ops_for(a)
+    if ops is not None:
+        d = ops.gemm_batched(a, b, c, alpha, beta, out_dtype, out, impl, stream)
+        if d is not NotImplemented:
+            return d
+    return _gemm_batched(a, b, c, alpha, beta, out_dtype, out, impl, stream)
+
+
+def _gemm_batched(a, b, c, alpha, beta, out_dtype, out, impl, stream, meta=False):
+    """tessel.gemm_batched without the operator (``meta``: the checks and the allocation alone)."""
+    if not has_gemm and not meta:
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
-    A, B = _read(a, "a", True), _read(b, "b", True)
+    A, B = _read(a, "a", True, meta), _read(b, "b", True, meta)
     if A.dtype != B.dtype:
         raise TypeError("a and b must have one element type (got %s and %s)" % (A.dtype, B.dtype))
     counts = {t.batch for t in (A, B) if t.batch is not None}
@@ -351,7 +429,7 @@ def gemm_batched(a, b, *, c=None, alpha=1.0, beta=0.0, out_dtype=None, out=None,
     k2, n = B.shape
     if k != k2:
         raise ValueError("a's matrices are %d x %d and b's %d x %d: a's columns must equal b's rows" % (m, k, k2, n))
-    C = _read(c, "c", True) if c is not None else None
+    C = _read(c, "c", True, meta) if c is not None else None
     if C is not None and (C.shape != (m, n) or C.batch not in (None, batch)):
         raise ValueError("c must be %d x %d x %d or %d x %d" % (batch, m, n, m, n))
     if C is None and beta != 0:
@@ -360,7 +438,7 @@ def gemm_batched(a, b, *, c=None, alpha=1.0, beta=0.0, out_dtype=None, out=None,
     if out is None:
         dtype = want or (C.dtype if C is not None else A.dtype)
         out = _empty_batch_like(A if A.batch is not None else B, batch, m, n, dtype)
-    D = _read(out, "out", True)
+    D = _read(out, "out", True, meta)
     if D.shape != (m, n) or D.batch != batch:
         raise ValueError("out must be %d x %d x %d" % (batch, m, n))
     if want is not None and D.dtype != want:
@@ -369,7 +447,7 @@ def gemm_batched(a, b, *, c=None, alpha=1.0, beta=0.0, out_dtype=None, out=None,
         raise TypeError("c and out must have one element type (got %s and %s)" % (C.dtype, D.dtype))
     if len({t.device for t in (A, B, C, D) if t is not None}) != 1:
         raise ValueError("a, b, c and out must be on one CUDA device")
-    _launch(impl, A, B, C, D, None, m, n, k, "none", "none", 0, alpha, beta, stream, batch)
+    _launch(impl, A, B, C, D, None, m, n, k, "none", "none", 0, alpha, beta, stream, batch, meta)
     return out
 
 
@@ -398,9 +476,21 @@ def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stre
     M_g x N_g tensors, allocated when not given.  One persistent launch of
     k13's grouped kernel on sm_90 (tessel::gemm_grouped); ``impl`` must be
     ``"auto"``.  Errors as tessel.gemm's; a group whose outputs overlap each
-    other or another problem's inputs is refused before anything runs.
+    other or another problem's inputs is refused before anything runs.  As
+    with tessel.gemm, PyTorch tensors that need a gradient, ``torch.compile``
+    and fake or meta tensors run the custom operator ``torch.ops.tessel.gemm_grouped``.
     """
-    if not has_gemm:
+    ops = _ops_for(a[0]) if isinstance(a, (list, tuple)) and a else None
+    if ops is not None:
+        d = ops.gemm_grouped(a, b, out, alpha, out_dtype, impl, stream)
+        if d is not NotImplemented:
+            return d
+    return _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream)
+
+
+def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False):
+    """tessel.gemm_grouped without the operator (``meta``: the checks and the allocations alone)."""
+    if not has_gemm and not meta:
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
     if impl != "auto":
         raise GemmError("gemm_grouped runs tessel::gemm_grouped: impl must be 'auto' (got %r)" % (impl, ))
@@ -412,28 +502,32 @@ def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stre
     want = _dtype_name(out_dtype)
     problems, outs, layouts, dtypes, devices = [], [], set(), set(), set()
     for g, (x, y) in enumerate(zip(a, b)):
-        A, B = _read(x, "a[%d]" % g), _read(y, "b[%d]" % g)
+        A, B = _read(x, "a[%d]" % g, meta=meta), _read(y, "b[%d]" % g, meta=meta)
         m, k = A.shape
         k2, n = B.shape
         if k != k2:
             raise ValueError("problem %d: a is %d x %d and b is %d x %d: a's columns must equal b's rows" %
                              (g, m, k, k2, n))
         o = out[g] if out is not None else _empty_like(A, m, n, want or A.dtype)
-        D = _read(o, "out[%d]" % g)
+        D = _read(o, "out[%d]" % g, meta=meta)
         if D.shape != (m, n):
             raise ValueError("out[%d] must be %d x %d (got %d x %d)" % (g, m, n, D.shape[0], D.shape[1]))
-        amaj, bmaj, dmaj = _major(A), _major(B), _major(D)
+        amaj, bmaj, dmaj = _major(A), _major(B), _major_as(D, "row")
         if amaj is None or bmaj is None:
             raise ValueError("problem %d: a and b must be row- or column-major" % g)
-        if dmaj is None or dmaj[0] != "row":
+        if dmaj is None:
             raise ValueError("out[%d] must be row-major (strides (ld, 1))" % g)
         layouts.add(("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k"))
         dtypes.add((A.dtype, B.dtype, D.dtype))
         devices.update((A.device, B.device, D.device))
-        problems.append((m, n, k, A.ptr, amaj[1], B.ptr, bmaj[1], 0, dmaj[1], D.ptr, dmaj[1], float(alpha), 0.0))
+        problems.append([m, n, k, A, None, B, None, dmaj[1], D.ptr, dmaj[1]])
         outs.append(o)
-    if len(layouts) != 1:
+    amajs, bmajs = _group_major([p[3] for p in problems]), _group_major([p[5] for p in problems])
+    if amajs is None or bmajs is None:
         raise ValueError("the problems of a group share one layout (got %s)" % sorted(layouts))
+    layouts = {("k" if amajs[0][0] == "row" else "m") + ("n" if bmajs[0][0] == "row" else "k")}
+    problems = [(m, n, k, A.ptr, amaj[1], B.ptr, bmaj[1], 0, ldc, dptr, ldd, float(alpha), 0.0)
+                for (m, n, k, A, _a, B, _b, ldc, dptr, ldd), amaj, bmaj in zip(problems, amajs, bmajs)]
     if len(dtypes) != 1:
         raise TypeError("the problems of a group share their element types (got %s)" % sorted(dtypes))
     if len(devices) != 1:
@@ -441,6 +535,8 @@ def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stre
     ab, _, cd = dtypes.pop()
     if ab != _:
         raise TypeError("a and b must have one element type (got %s and %s)" % (ab, _))
+    if meta:
+        return outs
     first = _read(a[0], "a[0]")
     code, message = _tessel._gemm_grouped(ab, cd, layouts.pop(), problems, first.device, _stream_of(first, stream))
     if code != _OK:
@@ -454,3 +550,7 @@ def gemm_plan(m, n, k, dtype="bf16", out_dtype=None, device=0):
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
     ab = _dtype_name(dtype)
     return _tessel._plan(m, n, k, ab, _dtype_name(out_dtype) or ab, device)
+
+
+if "torch" in _sys.modules:  # registered now, so that torch.compile never meets their registration
+    _load_ops()
