@@ -5,7 +5,7 @@
 # beta 0) on A:k, B:n and on A:m, B:n, 2 repeats, the L2 flushed by a read before every timed
 # launch, tier-2 verification of every row against the fp64 reference; one
 # CSV.  Needs a GPU and a CUDA build (scripts/setup.sh).
-#   bash bench/fp32_ladder.sh OUT.csv      e.g. bench/results/fp32_ladder_h100.csv
+#   bash bench/fp32_ladder.sh OUT.csv      e.g. fp32_ladder_h100.csv
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bash bench/fp32_ladder.sh OUT.csv}

@@ -72,8 +72,8 @@ def ladder_lines(ladder):
     clock = median_by(ladder, lambda r: (r["impl"], size(r)), "sm_clock_mhz")
     sizes = sorted({size(r) for r in ladder})
     impls = sorted({r["impl"] for r in ladder if r["impl"] != "cublas"})
-    out = ["Measured on %s, tessel %s, bf16 in and out, A:k, B:n, alpha 1, beta 0: %s (`bench/ladder.sh`, "
-           "`bench/results/ladder_*.csv`). %% = t_cublas / t_step in the same run; MHz = the mean SM clock of "
+    out = ["Measured on %s, tessel %s, bf16 in and out, A:k, B:n, alpha 1, beta 0: %s (`bench/ladder.sh`). "
+           "%% = t_cublas / t_step in the same run; MHz = the mean SM clock of "
            "the step's timed loop." % (gpu, commit, how_timed(ladder)), ""]
     out += ["| step | " + " | ".join("%d³ TFLOP/s (%% of cuBLAS, MHz)" % s[0] for s in sizes) + " |",
             "|---" * (len(sizes) + 1) + "|"]

@@ -8,8 +8,8 @@
 # are instrumented (--kernel-name kns=thread_tile, tma_loads, stream_k or transpose); verified,
 # not timed (--order none).  LAYOUT picks the layout (default A:k,B:n; f10's
 # best is A:m,B:n), IMPLS the steps.  Needs a GPU.
-#   bash bench/sanitize_fp32.sh > bench/results/sanitizer_fp32_<gpu>.log
-#   IMPLS=f10 LAYOUT=A:m,B:n bash bench/sanitize_fp32.sh > bench/results/sanitizer_fp32_f10_mn_<gpu>.log
+#   bash bench/sanitize_fp32.sh > sanitizer_fp32_<gpu>.log
+#   IMPLS=f10 LAYOUT=A:m,B:n bash bench/sanitize_fp32.sh > sanitizer_fp32_f10_mn_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}

@@ -5,7 +5,7 @@
 # epilogue), 128x256x64 (one full tile, TMA store), 1000x1000x65 (A rows
 # unaligned -> padded copy of A for k09..k11), 1000x1000x64 (TMA loads and
 # stores, partial tiles clipped by TMA).  Needs a GPU.
-#   bash bench/sanitize_gemm.sh > bench/results/sanitizer_gemm_<gpu>.log
+#   bash bench/sanitize_gemm.sh > sanitizer_gemm_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}

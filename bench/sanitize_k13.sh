@@ -7,7 +7,7 @@
 # 3 splits of K (split K's partials and counters), with tile 128, and with
 # A and B swapped (tile 16 with 2 splits, tile 64: D written transposed).
 # Needs a GPU.
-#   bash bench/sanitize_k13.sh > bench/results/sanitizer_k13_<gpu>.log
+#   bash bench/sanitize_k13.sh > sanitizer_k13_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}

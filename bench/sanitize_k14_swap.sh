@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# compute-sanitizer memcheck, racecheck and synccheck of the kernels added in
-# session 19: k14 (2-CTA clusters, B multicast; with the plan's width and
-# with 128 x 64) and k13 with A and B swapped (tile 16, 2 splits), through
-# `tessel bench gemm --verify tier1`, at the three shapes of
-# bench/sanitize_k13.sh: 257x129x192 (partial tiles, odd tile rows: k14's
-# second tile of a cluster outside D; D rows unaligned -> staged row
-# stores), 1000x1000x65 (A rows unaligned -> padded copy), 128x256x1024
-# (whole tiles, TMA store).  Needs a GPU.
-#   bash bench/sanitize_k14_swap.sh > bench/results/sanitizer_k14_swap_<gpu>.log
+# compute-sanitizer memcheck, racecheck and synccheck of k14 (2-CTA clusters, B
+# multicast; with the plan's width and with 128 x 64) and k13 with A and B
+# swapped (tile 16, 2 splits), through `tessel bench gemm --verify tier1`, at
+# the three shapes of bench/sanitize_k13.sh: 257x129x192 (partial tiles, odd
+# tile rows: k14's second tile of a cluster outside D; D rows unaligned ->
+# staged row stores), 1000x1000x65 (A rows unaligned -> padded copy),
+# 128x256x1024 (whole tiles, TMA store).  Needs a GPU.
+#   bash bench/sanitize_k14_swap.sh > sanitizer_k14_swap_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}

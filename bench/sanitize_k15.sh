@@ -9,8 +9,8 @@
 # Only k15's kernels are instrumented (--kernel-name kns=pingpong), and only
 # the verification launches run (--order none: the timed loop's thousands of
 # launches made the tools run out of memory, "Internal Sanitizer Error ...
-# Unable to allocate", in session 22's logs).  Needs a GPU.
-#   bash bench/sanitize_k15.sh > bench/results/sanitizer_k15_<gpu>.log
+# Unable to allocate").  Needs a GPU.
+#   bash bench/sanitize_k15.sh > sanitizer_k15_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}

@@ -7,7 +7,7 @@
 # lines, partial tiles, row stores), 32 x 512x512x128 (512 units on 132 CTAs:
 # both warpgroups of every CTA, the turns, D as one tall TMA map).  Only
 # k15's kernels are instrumented.  Needs a GPU.
-#   bash bench/sanitize_k15_batched.sh > bench/results/sanitizer_k15_batched_<gpu>.log
+#   bash bench/sanitize_k15_batched.sh > sanitizer_k15_batched_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the two libFuzzer targets (tests/fuzz/README.md) under AddressSanitizer
 # and UBSan, side by side, for SECONDS each (default: $TESSEL_FUZZ_SECONDS, else
-# 60, inside issue 10's 60-120 s, since session 32 for the CI's 25 minutes;
+# 60, inside issue 10's 60-120 s, to keep the CI within its 25 minutes;
 # 0 skips).  Seeds: the golden expressions, the regression inputs and the
 # corpus of earlier runs in build/fuzz/corpus.  Exits non-zero on a finding,
 # with the input saved under build/fuzz/findings/ and the report printed;

@@ -71,7 +71,7 @@ TEST(GemmPlan, MeasuredChoices) {
                                        {8192, 8192, 1024, {256, 1, kOff}},
                                        {8192, 8192, 256, {256, 1, kOff}},
                                        // Rule 4's swaps; at N = 8192 rule 4b's unsplit 64-row
-                                       // tiles (session 27: 0.995 and 0.962 against 0.943 and
+                                       // tiles (H100: 0.995 and 0.962 against 0.943 and
                                        // 0.936 with 128-row tiles).
                                        {16, 8192, 8192, {16, 1, kOn, 8, GemmJit::off, 64}},
                                        {64, 8192, 8192, {64, 1, kOn, 8, GemmJit::off, 64}},
@@ -85,7 +85,7 @@ TEST(GemmPlan, MeasuredChoices) {
   EXPECT_TRUE(same(plan_k13(128, 8192, 8192, 132), {128, 1, kOff, 8, GemmJit::off, 64}));
   // Rule 3b: rule 1b's 64 x 128 tile at M <= 128 is not split from 7/15 of
   // the SMs on (62 tiles of 132); below that and above M = 128, rule 3's
-  // splits (session 41, probes d, e, g and h).
+  // splits (measured on an H100 at M = 96 and 128, N = 2048..4096).
   EXPECT_TRUE(same(plan_k13(128, 4096, 8192, 132), {128, 1, kOff, 8, GemmJit::off, 64}));  // 64 tiles
   EXPECT_TRUE(same(plan_k13(96, 4096, 8192, 132), {128, 1, kOff, 8, GemmJit::off, 64}));
   EXPECT_TRUE(same(plan_k13(128, 4096, 4096, 132), {128, 1, kOff, 8, GemmJit::off, 64}));
@@ -287,8 +287,8 @@ TEST(GemmPlan, PingpongRule) {
 static_assert(k15_for(4096, 4096, 4096, 132, {256, 1, SwapAB::off}, 0.0f));
 
 // Rule 10b: the GEMM (plain or fused) stays k13's where k15, run alone, meets the
-// power cap (more than 4 x 10^10 flops with K > 1024; each kernel alone,
-// bench/results/s38/s38g); below it, and at short K, k15 keeps rule 10.
+// power cap (more than 4 x 10^10 flops with K > 1024; each kernel alone
+// on an H100); below it, and at short K, k15 keeps rule 10.
 TEST(GemmPlan, PingpongPowerCapRule) {
   EXPECT_TRUE(k15_meets_cap(4096, 4096, 4096));    // k15 0.939 at 1574 MHz, k13 1.000 at 1625
   EXPECT_TRUE(k15_meets_cap(4096, 4096, 2048));    // 6.9 x 10^10: 0.986 / 0.998
@@ -339,7 +339,7 @@ static_assert(k15_small_grid_for(2048, 1024, 132, {128, 1, SwapAB::off}, 0.0f));
 
 // Rule 13: where B's rows straddle lines and the 64 x 128 tiles' pairs fit
 // one wave of clusters (with two to spare), k14 runs them, with or without
-// C; every measured row of s30a/s30c, and the measured misses on each side.
+// C; every row measured for the rule, and the measured misses on each side.
 TEST(GemmPlan, StraddlingBClustersRule) {
   // B:n, as the suite: lda = K, ldb = N.
   const auto k14 = [](index_t m, index_t n, index_t k) {
@@ -368,7 +368,7 @@ static_assert(!k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, true));
 
 // Rule 13b: where rule 1b's 64 x 128 tiles leave the second tile row at
 // most 18 rows (M 65..82), at beta = 0, k14's pairs run them; every
-// measured row of s35c/s35j/s35l on both sides.
+// row measured for the rule on both sides.
 TEST(GemmPlan, ThinSecondTileRowClustersRule) {
   const auto k14 = [](index_t m, index_t n, index_t k, float beta = 0.0f) {
     const bool a_whole = rows_whole_lines(k), b_whole = rows_whole_lines(n);

@@ -11,8 +11,8 @@ outside documents comes back.
 
 Scanned: include/ src/ tools/ tests/ bench/ scripts/ docs/ README.md
 CMakeLists.txt (text files only).  Skipped: this file, which has to spell
-the patterns, and the logs and CSVs under bench/results/, which are
-historical records of runs (its README.md is documentation and is scanned).
+the patterns, and the CSVs of bench's results folder, which are verbatim
+records of runs (its README.md is documentation and is scanned).
 
 usage: repo_refs_test.py REPO_ROOT
 Standard library only.  The last line is `N passed, M failed` (one check
@@ -48,7 +48,7 @@ BINARY_EXT = {".png", ".jpg", ".jpeg", ".gif", ".pdf", ".ico", ".o", ".a", ".so"
 
 
 def historical(rel):
-    """Logs and data under bench/results/ record past runs verbatim."""
+    """The data files of bench's results folder record runs verbatim."""
     parts = rel.split("/")
     return len(parts) >= 3 and parts[0] == "bench" and parts[1] == "results" and not rel.endswith(".md")
 

@@ -19,7 +19,7 @@
 //   time     fixed + max(waves x (k-steps x k-step + unit_ns), the compulsory
 //            DRAM bytes over the bandwidth) + split K's fixed cost + the padded
 //            copy of rows TMA cannot read
-// Fitted (bench/lab/fit_plan_model.py) to every configuration timed by
+// Fitted (by fit_plan_model.py) to every configuration timed by
 // `--impl tuned` on 1,400 random problems of docs/bench-protocol.md's
 // distribution and the suite, on an H200; docs/heuristics.md, "The model".
 // Why only below kModelMaxFlops: there a call is bound by bandwidth, latency

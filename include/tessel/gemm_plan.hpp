@@ -173,11 +173,10 @@ constexpr int planned_tile_n(const GemmTuning& asked, int tile_m, const GemmTuni
 /// (docs/heuristics.md, rule 6): the bytes follow the model (ncu at 4096 x
 /// 4096 x 14336: 653 MB at g = 8, 521 at g = 16, cuBLASLt 529), and at the
 /// power cap, each library alone, so does the time on the 128 x 256 tile
-/// (session 40: 4096 x 4096 x 14336 0.990 -> 1.002 of cuBLASLt, 4096^3
-/// 1.003 -> 1.005; session 39: 8192^3 +1-2 %, the N-long llm shapes
-/// equal).  In one interleaved loop, where both libraries share a clock,
-/// g did not matter (session 20), so the narrower tiles keep k06's 8
-/// (unmeasured alone).
+/// (4096 x 4096 x 14336 0.990 -> 1.002 of cuBLASLt, 4096^3 1.003 -> 1.005,
+/// 8192^3 +1-2 %, the N-long llm shapes equal).  In one interleaved loop,
+/// where both libraries share a clock, g did not matter, so the narrower tiles
+/// keep k06's 8 (unmeasured alone).
 /// C++ example: raster_group_for(32, 16, 256, 132) == 16; raster_group_for(32, 32, 128, 132) == 8.
 constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int sms) {
   (void)tiles_m;
@@ -195,32 +194,30 @@ constexpr int raster_group_for(index_t tiles_m, index_t tiles_n, int tile_n, int
 /// with split K (rule 3) keeps more of B in flight per SM than 128 x 64
 /// (16 x 8192 x 8192: 0.89 against 0.69; since rule 4, M <= 64 reaches
 /// rule 1 only with N < 128 or the swap forced off).
-/// Rule 1b (session 28): where rule 1 gives 128 x 64 and the call has no
-/// fused epilogue, the same count of tiles runs as 64 x 128 on one consumer
-/// warpgroup (tile_m = 64).  Each k16 step is then one m64n128 wgmma reading
-/// 6 KB of shared memory instead of two m64n64 reading 8 KB.  Measured on an
-/// H100 (bench/results/s28/s28a, t_cublas / t, 128 x 64 then 64 x 128, two
-/// repeats): 1024^3 0.889 / 0.908, 1024 x 1024 x 4096 0.796 / 1.020,
-/// 512 x 2048 x 4096 1.090 / 1.203, 768^3 0.854 / 0.885, 512^3 0.823 / 0.876.
-/// Where A's rows are not whole lines it loses as 128 x 64 does (1000^3
-/// 0.735, k15 0.885): rule 12 keeps those.  Where B's are not
+/// Rule 1b: where rule 1 gives 128 x 64 and the call has no fused epilogue, the
+/// same count of tiles runs as 64 x 128 on one consumer warpgroup (tile_m =
+/// 64).  Each k16 step is then one m64n128 wgmma reading 6 KB of shared memory
+/// instead of two m64n64 reading 8 KB.  Measured on an H100 (t_cublas / t, 128
+/// x 64 then 64 x 128, two repeats): 1024^3 0.889 / 0.908, 1024 x 1024 x 4096
+/// 0.796 / 1.020, 512 x 2048 x 4096 1.090 / 1.203, 768^3 0.854 / 0.885, 512^3
+/// 0.823 / 0.876. Where A's rows are not whole lines it loses as 128 x 64 does
+/// (1000^3 0.735, k15 0.885): rule 12 keeps those.  Where B's are not
 /// (`b_rows_whole_lines` false), 128 x 64 stays: its 64-column box of B
-/// straddles half as many lines per CTA (1000 x 1000 x 1024, B:n: 0.865
-/// against 0.786 in one run, s28b).
+/// straddles half as many lines per CTA (1000 x 1000 x 1024, B:n: 0.865 against
+/// 0.786 in one run).
 /// Rule 2 (tile): otherwise the width whose busy share of the SM slots,
 /// times its full-wave speed, times the share of its columns inside N, is
 /// largest wins, the widest on a tie.  3072^3: 288 tiles of 128 x 256 on 132
 /// SMs keep 0.73 of three waves busy, 384 of 128 x 192 keep 0.97 of them:
 /// 192 wins (0.96 of cuBLAS against 0.79).
 /// Rule 1 keeps 128 x 128 where A's rows do not start on 128-byte lines
-/// (`a_rows_whole_lines` false: lda a multiple of 8 but not of 64 elements,
-/// so that TMA reads A as it is and every 128-byte box row straddles two L2
+/// (`a_rows_whole_lines` false: lda a multiple of 8 but not of 64 elements, so
+/// that TMA reads A as it is and every 128-byte box row straddles two L2
 /// lines): the 128 x 64 tile reads A twice as often and is bound by the L2's
-/// request rate there.  Measured on an H100 (bench/results/probe_1000_h100.csv):
-/// 1000^3 0.84 of cuBLASLt with 128 x 128 against 0.70 with 128 x 64,
-/// 1024 x 1024 x 1000 (lda = 1000) 0.92 against 0.75; with A's rows whole
-/// lines and B's not (1000 x 1000 x 1024, 1024 x 1000 x 1024) both widths
-/// tie (0.89).
+/// request rate there.  Measured on an H100: 1000^3 0.84 of cuBLASLt with 128 x
+/// 128 against 0.70 with 128 x 64, 1024 x 1024 x 1000 (lda = 1000) 0.92 against
+/// 0.75; with A's rows whole lines and B's not (1000 x 1000 x 1024, 1024 x 1000
+/// x 1024) both widths tie (0.89).
 /// Rule 4 comes first: a swapped problem gets the swapped width and rule 3 on
 /// its (ceil(N/128) x ceil(M/width)) tiles, except the 64-wide tile, which is
 /// not split once its tiles fill a quarter of the SMs, and except rule 4b's
@@ -254,11 +251,11 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
     // one split, 0.90 with rule 3's two); the 16- and 32-wide ones gain from
     // rule 3's splits (16 x 8192 x 8192: 0.92 against 0.90).
     const index_t tiles = ceil_div(n, 128) * ceil_div(m, w);
-    // Rule 4b (session 27): where 128-row tiles fill at most half the SMs
-    // and 64-row ones (one consumer warpgroup) fill more than half and at
-    // most one wave, the 64-row tiles run unsplit: as many CTAs streaming as
-    // two splits give, without split K's 2-2.5 us a call (N = K = 8192: M =
-    // 16 0.943 -> 0.995, 32 0.99, 64 0.936 -> 0.962 of cuBLASLt).
+    // Rule 4b: where 128-row tiles fill at most half the SMs and 64-row ones
+    // (one consumer warpgroup) fill more than half and at most one wave, the
+    // 64-row tiles run unsplit: as many CTAs streaming as two splits give,
+    // without split K's 2-2.5 us a call (N = K = 8192: M = 16 0.943 -> 0.995,
+    // 32 0.99, 64 0.936 -> 0.962 of cuBLASLt).
     const index_t tiles64 = ceil_div(n, 64) * ceil_div(m, w);
     if (force_tile_n == 0 && 2 * tiles <= sms && 2 * tiles64 > sms && tiles64 <= sms)
       return GemmTuning{w, 1, SwapAB::on, raster_group_for(ceil_div(n, 64), ceil_div(m, w), w, sms), GemmJit::off, 64};
@@ -270,16 +267,15 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
   if (bn == 0 && tiles_m * ceil_div(n, 128) <= sms) {
     const bool narrow = 2 * tiles_m * ceil_div(n, 128) <= sms && m > 64 && a_rows_whole_lines;
     if (narrow && !fused && b_rows_whole_lines) {
-      // Rule 1b (session 28): the narrow tile is 64 x 128 on one consumer
-      // warpgroup (one m64n128 wgmma per k16 step, not two m64n64).
+      // Rule 1b: the narrow tile is 64 x 128 on one consumer warpgroup (one
+      // m64n128 wgmma per k16 step, not two m64n64).
       const index_t tiles = ceil_div(m, 64) * ceil_div(n, 128);
-      // Rule 3b (session 41): at M <= 128 (both tile rows read all of B),
-      // once the tiles fill 7/15 of the SMs the call is B's stream, which
-      // the unsplit grid already keeps busy: a split only adds its fp32
-      // partials, counters and reduction (~3 us).  H100, 64 tiles: 128 x
-      // 4096 x 8192 0.97 of cuBLASLt unsplit against 0.91 with two splits;
-      // 58 tiles (128 x 3648 x 8192) and 48 keep the splits (0.87 against
-      // 0.85; 0.81-0.88 against 0.78).
+      // Rule 3b: at M <= 128 (both tile rows read all of B), once the tiles
+      // fill 7/15 of the SMs the call is B's stream, which the unsplit grid
+      // already keeps busy: a split only adds its fp32 partials, counters and
+      // reduction (~3 us).  H100, 64 tiles: 128 x 4096 x 8192 0.97 of cuBLASLt
+      // unsplit against 0.91 with two splits; 58 tiles (128 x 3648 x 8192) and
+      // 48 keep the splits (0.87 against 0.85; 0.81-0.88 against 0.78).
       const int splits =
           m <= 128 ? split_k_unless_filled(tiles, k_tiles, sms, 7, 15) : split_k_for(tiles, k_tiles, sms);
       return GemmTuning{
@@ -376,17 +372,16 @@ constexpr const char* name(EpiloguePath p) {
 }
 
 /// Rule 5 (k14 for short K; never with a fused epilogue, rule 7: k14 has no
-/// fused instance): the plan's k13 tuning `t` runs as k14 (clusters
-/// of two CTAs that multicast their shared B tile) when it is 128 x 256
-/// unsplit and unswapped, the grid holds at least 8 waves of tiles and K is 4
-/// to 16 k-tiles (256 to 1024).  There the operand loads are a large share of
-/// each tile's time and k14 reads a third fewer bytes from L2.  Measured on an
-/// H100, k13 / k14 with interleaved timing (bench/results/skinny_k13_k14_h100.csv):
-/// 8192 x 8192 x 256 0.905 / 0.932, 16384 x 8192 x 256 0.891 / 0.931,
-/// 8192 x 8192 x 512 0.940 / 0.960, 8192 x 8192 x 1024 0.941 / 0.953; k14 loses
-/// on a small grid (4096 x 4096 x 256, 512 tiles: 0.933 / 0.907) and at K = 128
-/// (16384 x 16384 x 128: 0.988 / 0.959), and ties with k13 from K = 4096 up
-/// (bench/results/k13_vs_k14_big_h100.csv).
+/// fused instance): the plan's k13 tuning `t` runs as k14 (clusters of two CTAs
+/// that multicast their shared B tile) when it is 128 x 256 unsplit and
+/// unswapped, the grid holds at least 8 waves of tiles and K is 4 to 16 k-tiles
+/// (256 to 1024).  There the operand loads are a large share of each tile's
+/// time and k14 reads a third fewer bytes from L2.  Measured on an H100, k13 /
+/// k14 with interleaved timing: 8192 x 8192 x 256 0.905 / 0.932, 16384 x 8192 x
+/// 256 0.891 / 0.931, 8192 x 8192 x 512 0.940 / 0.960, 8192 x 8192 x 1024 0.941
+/// / 0.953; k14 loses on a small grid (4096 x 4096 x 256, 512 tiles: 0.933 /
+/// 0.907) and at K = 128 (16384 x 16384 x 128: 0.988 / 0.959), and ties with
+/// k13 from K = 4096 up.
 /// C++ example: k14_for(8192, 8192, 256, 132, {256, 1, SwapAB::off}) == true.
 constexpr bool k14_for(index_t m, index_t n, index_t k, int sms, const GemmTuning& t) {
   using namespace plan_detail;
@@ -398,19 +393,18 @@ constexpr bool k14_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
 
 /// Rule 10 (k15, pingpong; checked before rule 5): the plan's k13 tuning `t`
 /// runs as k15 (each consumer warpgroup on its own 128 x 128 tile, one's
-/// epilogue behind the other's wgmmas) when t is unsplit and unswapped,
-/// beta = 0 (k15 reads no C), the 128 x 128 tiles fill at least 90 % of the
-/// CTAs' 2 x SMs warpgroup slots over their waves, and the problem is at
-/// most 2 x 10^12 flops.  Measured on an H100 (bench/results/s22/,
-/// t_cublas / t over the suite, auto then k15): 2048^3 0.93 / 1.00, 4096^3
-/// 0.98 / 0.99, 6144^3 0.99 / 1.01, 8192^3 1.01 / 1.03, 4096 x 14336 x 4096
-/// 0.98 / 1.01, 8192 x 8192 x 256 0.92 (k14) / 1.01; against it where the
-/// waves are ragged (3072^3: 576 tiles on 264 slots fill 0.73 of 3 waves,
-/// 0.97 / 0.90) and past the flop bound (8192 x 28672 x 8192, 3.9 x 10^12:
-/// 1.00 / 0.83; 16384^3 1.02 / 0.88).  The bound is the 700 W cap: at ncu's
-/// locked clock k15 is as fast as k13 at 8192 x 28672 x 8192 (5.07 vs 5.11
-/// ms) but executes 1.7x the instructions and reads 1.8x the L2 sectors and
-/// 1.18x the DRAM bytes, so in a run long enough to meet the cap its clock
+/// epilogue behind the other's wgmmas) when t is unsplit and unswapped, beta =
+/// 0 (k15 reads no C), the 128 x 128 tiles fill at least 90 % of the CTAs' 2 x
+/// SMs warpgroup slots over their waves, and the problem is at most 2 x 10^12
+/// flops.  Measured on an H100 (t_cublas / t over the suite, auto then k15):
+/// 2048^3 0.93 / 1.00, 4096^3 0.98 / 0.99, 6144^3 0.99 / 1.01, 8192^3 1.01 /
+/// 1.03, 4096 x 14336 x 4096 0.98 / 1.01, 8192 x 8192 x 256 0.92 (k14) / 1.01;
+/// against it where the waves are ragged (3072^3: 576 tiles on 264 slots fill
+/// 0.73 of 3 waves, 0.97 / 0.90) and past the flop bound (8192 x 28672 x 8192,
+/// 3.9 x 10^12: 1.00 / 0.83; 16384^3 1.02 / 0.88).  The bound is the 700 W cap:
+/// at ncu's locked clock k15 is as fast as k13 at 8192 x 28672 x 8192 (5.07 vs
+/// 5.11 ms) but executes 1.7x the instructions and reads 1.8x the L2 sectors
+/// and 1.18x the DRAM bytes, so in a run long enough to meet the cap its clock
 /// falls further (docs/ladder.md, k15).
 /// C++ example: k15_for(4096, 4096, 4096, 132, {256, 1, SwapAB::off}, 0.0f) == true.
 constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTuning& t, float beta) {
@@ -420,50 +414,44 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
   return pingpong_fits(ceil_div(m, 128) * ceil_div(n, 128), flops, sms);
 }
 
-/// Rule 10b (session 38): where the GEMM meets the card's power cap when it
-/// runs alone, it stays k13's and k15 does not take it: more than 4 x 10^10
-/// flops with K > 1024.  Each kernel alone (`--order
-/// blocks`, H100, bench/results/s38/s38g, four repeats; t_cublas / t and the
-/// SM clock, k15 then k13): 4096^3 0.939 at 1574 MHz / 1.000 at 1625,
-/// 4096 x 6144 x 4096 0.948 / 0.984, 4096 x 14336 x 4096 0.952 / 0.983,
-/// 4096 x 4096 x 14336 0.920 / 0.986, 6144^3 0.945 / 0.989, 8192^3 0.951 /
-/// 0.977, 2048 x 2048 x 8192 0.930 / 1.000, 4096 x 4096 x 2048 0.986 /
-/// 0.998; below the bound k15 stays ahead: 2048^3 1.008 / 0.996 and 4096 x
-/// 4096 x 1024 0.999 / 0.994, both at 1967-1980 MHz.  At ncu's locked clock
-/// k15 takes fewer cycles than k13 and cuBLASLt at 4096^3 (277.6k, 287.9k,
-/// 281.8k per SM, s38d, s38b), but it reads 1.6 GB from L2 per GEMM against
-/// 0.93 GB for k13 and 1.04 GB for cuBLASLt (s38a), and alone at the cap
-/// it runs 50-110 MHz below k13.  The interleaved loop (ours and cuBLASLt
-/// in turn, the bench's default) averages the two kernels' power, so there
-/// k15 stays 1-3 % ahead of k13 at the same shapes (s38g, `inter`); the
-/// plan follows the kernel run alone, as an application runs it.  With a
-/// fused bias + GELU at 4096^3, alone against cuBLASLt's GELU_BIAS
-/// (s38/s38m, s38/s38n): k15 fused 0.949 at 1572 MHz, k13 fused 0.980-0.994
-/// at 1704-1715.
+/// Rule 10b: where the GEMM meets the card's power cap when it runs alone, it
+/// stays k13's and k15 does not take it: more than 4 x 10^10 flops with K >
+/// 1024.  Each kernel alone (`--order blocks`, H100, four repeats; t_cublas / t
+/// and the SM clock, k15 then k13): 4096^3 0.939 at 1574 MHz / 1.000 at 1625,
+/// 4096 x 6144 x 4096 0.948 / 0.984, 4096 x 14336 x 4096 0.952 / 0.983, 4096 x
+/// 4096 x 14336 0.920 / 0.986, 6144^3 0.945 / 0.989, 8192^3 0.951 / 0.977, 2048
+/// x 2048 x 8192 0.930 / 1.000, 4096 x 4096 x 2048 0.986 / 0.998; below the
+/// bound k15 stays ahead: 2048^3 1.008 / 0.996 and 4096 x 4096 x 1024 0.999 /
+/// 0.994, both at 1967-1980 MHz.  At ncu's locked clock k15 takes fewer cycles
+/// than k13 and cuBLASLt at 4096^3 (277.6k, 287.9k, 281.8k per SM), but it
+/// reads 1.6 GB from L2 per GEMM against 0.93 GB for k13 and 1.04 GB for
+/// cuBLASLt, and alone at the cap it runs 50-110 MHz below k13.  The
+/// interleaved loop (ours and cuBLASLt in turn, the bench's default) averages
+/// the two kernels' power, so there k15 stays 1-3 % ahead of k13 at the same
+/// shapes; the plan follows the kernel run alone, as an application runs it.
+/// With a fused bias + GELU at 4096^3, alone against cuBLASLt's GELU_BIAS: k15
+/// fused 0.949 at 1572 MHz, k13 fused 0.980-0.994 at 1704-1715.
 /// C++ example: k15_meets_cap(4096, 4096, 4096) == true; k15_meets_cap(8192, 8192, 256) == false.
 constexpr bool k15_meets_cap(index_t m, index_t n, index_t k) {
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   return flops > 4e10 && k > 1024;
 }
 
-/// Rule 12 (k15 on a one-wave grid of 128 x 128 tiles; after rule 10):
-/// where the plan's k13 tuning `t` is 128 x 128, unsplit and unswapped with
-/// its tiles at most the SMs (rule 1: 67..132 tiles, or any count up to the
-/// SMs where A's rows are not whole 128-byte lines), and beta = 0 (the
-/// caller adds: no epilogue), k15 runs the tiles instead, one per CTA on one
-/// of its warpgroups (two m64 atoms along M) rather than k13's two (one m64
-/// atom each).  Measured on an H100 (t_cublas / t, k13 then k15, same runs):
-/// A's rows not whole lines (session 23, bench/results/s23/rule1_k15_class_h100.csv,
-/// three repeats): 1000^3 0.818 / 0.848, 1000 x 1000 x 4000 0.812 / 0.824,
-/// 1000 x 2000 x 1000 0.788 / 0.829, 520 x 1000 x 1000 0.660 / 0.693,
-/// 200 x 1000 x 2000 0.539 / 0.556, 1016^3 0.820 / 0.834; whole lines
-/// (session 27, bench/results/s27/s27b/wave.csv, 9 shapes x 2 layouts, two
-/// repeats): k15 ahead on all 18 rows by 2-9 % (2048 x 1024 x 1024 0.925 /
-/// 0.983, 1280^3 0.890 / 0.931, 2048 x 1024 x 8192 0.930 / 0.987, 1024 x
-/// 1536 x 4096 0.987 / 1.007).  Where rule 1 gives 128 x 64 (aligned rows,
-/// at most half the SMs in 128 x 128 tiles) it stays: 1024^3 k13 0.94, k15
-/// 0.82 (s27a).  Why one warpgroup on the whole tile beats two on halves
-/// was not measured.
+/// Rule 12 (k15 on a one-wave grid of 128 x 128 tiles; after rule 10): where
+/// the plan's k13 tuning `t` is 128 x 128, unsplit and unswapped with its tiles
+/// at most the SMs (rule 1: 67..132 tiles, or any count up to the SMs where A's
+/// rows are not whole 128-byte lines), and beta = 0 (the caller adds: no
+/// epilogue), k15 runs the tiles instead, one per CTA on one of its warpgroups
+/// (two m64 atoms along M) rather than k13's two (one m64 atom each).  Measured
+/// on an H100 (t_cublas / t, k13 then k15, same runs): A's rows not whole lines
+/// (three repeats): 1000^3 0.818 / 0.848, 1000 x 1000 x 4000 0.812 / 0.824,
+/// 1000 x 2000 x 1000 0.788 / 0.829, 520 x 1000 x 1000 0.660 / 0.693, 200 x
+/// 1000 x 2000 0.539 / 0.556, 1016^3 0.820 / 0.834; whole lines (9 shapes x 2
+/// layouts, two repeats): k15 ahead on all 18 rows by 2-9 % (2048 x 1024 x 1024
+/// 0.925 / 0.983, 1280^3 0.890 / 0.931, 2048 x 1024 x 8192 0.930 / 0.987, 1024
+/// x 1536 x 4096 0.987 / 1.007).  Where rule 1 gives 128 x 64 (aligned rows, at
+/// most half the SMs in 128 x 128 tiles) it stays: 1024^3 k13 0.94, k15 0.82.
+/// Why one warpgroup on the whole tile beats two on halves was not measured.
 /// C++ example: k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f) == true.
 constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
   using namespace plan_detail;
@@ -471,30 +459,28 @@ constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTunin
   return ceil_div(m, 128) * ceil_div(n, 128) <= static_cast<index_t>(sms);
 }
 
-/// Rule 13 (session 30; k14 on 64 x 128 tiles where B's rows straddle
-/// lines; before rule 12): where ldb is a multiple of 8 but not of 64
-/// elements (`b_rows_whole_lines` false: every row of B's TMA box straddles
-/// 128-byte lines), the plan's k13 tuning `t` is unswapped, M > 64 (the
-/// caller adds: no epilogue, the tuning left to the plan), and the 64 x 128
-/// tiles' pairs of M-neighbours fit one wave of clusters of two with two
-/// clusters to spare (a GPC with an odd SM count leaves an SM unpaired: at
-/// most sms / 2 - 2 pairs), k14 runs the problem as 64 x 128 tiles on
-/// clusters that multicast their shared B tile: each CTA requests half of
-/// B's straddling rows from L2.  cuBLASLt runs 1000^3 so
-/// (`nvjet_sm90_tst_64x128_64x8_2x1_...`).  Measured on an H100 after k14's
-/// start and end lost their cluster-wide fence and barrier (s30a, s30c,
-/// t_cublas / t, k14 64 x 128 then the plan before, two repeats):
-/// 1000^3 0.914 / 0.896 (0.934 / 0.889 in s30a; every layout ahead, fp32 D
-/// 0.946 / 0.892), 1000 x 1000 x 4000 0.903 / 0.852, 1000 x 1000 x 8000
-/// 0.905 / 0.712, 1024 x 1000 x 1024 (only B's rows straddle) 0.971 / 0.839,
-/// 800 x 1000 x 1000 0.932 / 0.839, 520 x 1000 x 1000 0.849 / 0.70,
-/// 200 x 1000 x 2000 0.873 / 0.579, 1000 x 1000 x 520 0.920 / 0.886, 1016^3
-/// 0.887 / 0.884.  With C (beta = 1, s30f) 1000^3 0.862 against k13's
-/// 0.779.  Not where only A's rows straddle (1024 x 1024 x 1000: 0.909
-/// against k15's 0.947: the cluster shares B, not A), nor past one wave
-/// (1000 x 2000 x 1000, 128 pairs: 0.750 against 0.849; 2112 x 512 x 1000,
-/// 66 pairs: 0.673, two waves of clusters on this H100, against 0.930 at
-/// 2048 x 512 x 1000, 64 pairs: s30d).
+/// Rule 13 (k14 on 64 x 128 tiles where B's rows straddle lines; before rule
+/// 12): where ldb is a multiple of 8 but not of 64 elements
+/// (`b_rows_whole_lines` false: every row of B's TMA box straddles 128-byte
+/// lines), the plan's k13 tuning `t` is unswapped, M > 64 (the caller adds: no
+/// epilogue, the tuning left to the plan), and the 64 x 128 tiles' pairs of
+/// M-neighbours fit one wave of clusters of two with two clusters to spare (a
+/// GPC with an odd SM count leaves an SM unpaired: at most sms / 2 - 2 pairs),
+/// k14 runs the problem as 64 x 128 tiles on clusters that multicast their
+/// shared B tile: each CTA requests half of B's straddling rows from L2.
+/// cuBLASLt runs 1000^3 so (`nvjet_sm90_tst_64x128_64x8_2x1_...`).  Measured on
+/// an H100 after k14's start and end lost their cluster-wide fence and barrier
+/// (t_cublas / t, k14 64 x 128 then the plan before, two repeats): 1000^3 0.914
+/// / 0.896 (0.934 / 0.889 in an earlier run; every layout ahead, fp32 D 0.946 /
+/// 0.892), 1000 x 1000 x 4000 0.903 / 0.852, 1000 x 1000 x 8000 0.905 / 0.712,
+/// 1024 x 1000 x 1024 (only B's rows straddle) 0.971 / 0.839, 800 x 1000 x 1000
+/// 0.932 / 0.839, 520 x 1000 x 1000 0.849 / 0.70, 200 x 1000 x 2000 0.873 /
+/// 0.579, 1000 x 1000 x 520 0.920 / 0.886, 1016^3 0.887 / 0.884.  With C (beta
+/// = 1) 1000^3 0.862 against k13's 0.779.  Not where only A's rows straddle
+/// (1024 x 1024 x 1000: 0.909 against k15's 0.947: the cluster shares B, not
+/// A), nor past one wave (1000 x 2000 x 1000, 128 pairs: 0.750 against 0.849;
+/// 2112 x 512 x 1000, 66 pairs: 0.673, two waves of clusters on this H100,
+/// against 0.930 at 2048 x 512 x 1000, 64 pairs).
 /// C++ example: k14_straddle_for(1000, 1000, 132, {128, 1, SwapAB::off}, false) == true (64 pairs).
 constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning& t, bool b_rows_whole_lines) {
   using namespace plan_detail;
@@ -502,24 +488,23 @@ constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning&
   return k14_pairs_fit_one_wave(m, n, sms);
 }
 
-/// Rule 13b (k14_thin_pair_for, after rule 13; session 35): where rule 1b
-/// gave the plan's k13 tuning `t` 64 x 128 tiles, unswapped and unsplit,
-/// and M is 65..82 (the second tile row holds at most 18 of its 64 rows),
-/// beta = 0 (the caller adds: no epilogue, the tuning left to the plan), and
-/// the pairs of M-neighbours fit one wave of clusters of two with two to
-/// spare (as rule 13), k14 runs the problem as 64 x 128 tiles on clusters
-/// that multicast their shared B tile.  In k13 the CTAs of the nearly empty
-/// second row stream all of B beside the first row's; under ncu at
-/// 80 x 8192 x 8192 k13 took 58.1 us at 70 % of DRAM bandwidth, k14 49.9 us
-/// and cuBLASLt's 2-CTA-cluster kernel 50.8 (s35i).  Measured on an H100
-/// (t_cublas / t, three repeats, k13 then k14; s35c, s35j):
-/// 65 x 8192 x 8192 0.756 / 0.884, 72 x 8192 x 8192 0.790 / 0.927,
-/// 80 x 8192 x 8192 0.834 / 0.961 (0.917 / 0.968 in s35c), 80 x 8192 x 4096
-/// 0.860 / 0.958, 80 x 6144 x 8192 0.916 / 0.963.  Not above 80: 88 x 8192
-/// x 8192 0.984 / 0.979, 96 x 8192 x 8192 0.993 / 0.991 (0.993 / 0.986 in
-/// s35c), 96 x 8192 x 4096 0.986 / 0.977, 104..128 level or behind; at the
-/// bound (s35l, three rounds each): 82 x 8192 x 8192 0.908-0.925 / 0.960-0.964,
-/// 84 x 8192 x 8192 0.965-0.974 / 0.964-0.973 (level).
+/// Rule 13b (k14_thin_pair_for, after rule 13): where rule 1b gave the plan's
+/// k13 tuning `t` 64 x 128 tiles, unswapped and unsplit, and M is 65..82 (the
+/// second tile row holds at most 18 of its 64 rows), beta = 0 (the caller adds:
+/// no epilogue, the tuning left to the plan), and the pairs of M-neighbours fit
+/// one wave of clusters of two with two to spare (as rule 13), k14 runs the
+/// problem as 64 x 128 tiles on clusters that multicast their shared B tile.
+/// In k13 the CTAs of the nearly empty second row stream all of B beside the
+/// first row's; under ncu at 80 x 8192 x 8192 k13 took 58.1 us at 70 % of DRAM
+/// bandwidth, k14 49.9 us and cuBLASLt's 2-CTA-cluster kernel 50.8.  Measured
+/// on an H100 (t_cublas / t, three repeats, k13 then k14): 65 x 8192 x 8192
+/// 0.756 / 0.884, 72 x 8192 x 8192 0.790 / 0.927, 80 x 8192 x 8192 0.834 /
+/// 0.961 (0.917 / 0.968 in another run), 80 x 8192 x 4096 0.860 / 0.958, 80 x
+/// 6144 x 8192 0.916 / 0.963.  Not above 80: 88 x 8192 x 8192 0.984 / 0.979, 96
+/// x 8192 x 8192 0.993 / 0.991 (0.993 / 0.986 in another run), 96 x 8192 x 4096
+/// 0.986 / 0.977, 104..128 level or behind; at the bound (three runs each): 82
+/// x 8192 x 8192 0.908-0.925 / 0.960-0.964, 84 x 8192 x 8192 0.965-0.974 /
+/// 0.964-0.973 (level).
 /// C++ example: k14_thin_pair_for(80, 8192, 132, {128, 1, SwapAB::off, 0, GemmJit::off, 64}, 0.0f) == true.
 constexpr bool k14_thin_pair_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
   using namespace plan_detail;
@@ -528,15 +513,15 @@ constexpr bool k14_thin_pair_for(index_t m, index_t n, int sms, const GemmTuning
   return k14_pairs_fit_one_wave(m, n, sms);
 }
 
-/// Rule 11 (k15 for a strided batch; before rule 8): `batch` problems of
-/// M x N x K with beta = 0 and no epilogue run as k15's batched kernel
+/// Rule 11 (k15 for a strided batch; before rule 8): `batch` problems of M x N
+/// x K with beta = 0 and no epilogue run as k15's batched kernel
 /// (k15_grouped.cuh: the pingpong warpgroups over k13 grouped's units of
 /// (batch, tile)) when their 128 x 128 tiles over every batch pass rule 10's
-/// test (90 % of the 2 x SMs slots over the waves, at most 2 x 10^12 flops
-/// in all).  Why: a short-K batch is mostly its epilogue, which k13's
-/// batched kernel does not overlap (batch 32, K = 128: 0.82 at 512 x 512 and
-/// 0.85 at 2048 x 2048 of cuBLASLt strided batched, bench/results/s21/);
-/// k15 hides one warpgroup's epilogue behind the other's loads and wgmmas.
+/// test (90 % of the 2 x SMs slots over the waves, at most 2 x 10^12 flops in
+/// all).  Why: a short-K batch is mostly its epilogue, which k13's batched
+/// kernel does not overlap (batch 32, K = 128: 0.82 at 512 x 512 and 0.85 at
+/// 2048 x 2048 of cuBLASLt strided batched); k15 hides one warpgroup's epilogue
+/// behind the other's loads and wgmmas.
 /// C++ example: k15_batched_for(512, 512, 128, 32, 132, 0.0f) == true (512 tiles fill 0.97 of 2 x 264).
 constexpr bool k15_batched_for(index_t m, index_t n, index_t k, index_t batch, int sms, float beta) {
   using namespace plan_detail;
@@ -548,38 +533,36 @@ constexpr bool k15_batched_for(index_t m, index_t n, index_t k, index_t batch, i
 
 /// Rule 11b (the raster of rule 11's batches): tiles along N first (raster
 /// group 1) where one batch has at least a tile per SM, else rule 6's 8.
-/// Measured on an H100 (bench/results/s33/s33e, k15 batched at 4 stages,
-/// group 8 and 1 alternating twice, t_cublas / t): 8 x 4096^2 x 128 1.020
-/// -> 1.034, 32 x 1024 x 4096 x 128 0.967 -> 0.992, 32 x 2048^2 x 128 0.989
-/// -> 0.992 (each a batch of 1024, 256, 256 tiles); where a batch has fewer
-/// tiles than SMs group 1 was level or behind: 16 x 2048 x 1024 x 256 (128
-/// tiles) 0.981 -> 0.972, 64 x 1024^2 x 64 (64) 0.984 both, 32 x 512^2 x
-/// 128 (16) 0.965 -> 0.956.  Why the order matters where every tile of a
-/// batch is in flight at once with either group was not measured; the store
-/// pattern alone (bench/lab/store_pattern.cu) writes D 0.5 % faster along N.
+/// Measured on an H100 (k15 batched at 4 stages, group 8 and 1 alternating
+/// twice, t_cublas / t): 8 x 4096^2 x 128 1.020 -> 1.034, 32 x 1024 x 4096 x
+/// 128 0.967 -> 0.992, 32 x 2048^2 x 128 0.989 -> 0.992 (each a batch of 1024,
+/// 256, 256 tiles); where a batch has fewer tiles than SMs group 1 was level or
+/// behind: 16 x 2048 x 1024 x 256 (128 tiles) 0.981 -> 0.972, 64 x 1024^2 x 64
+/// (64) 0.984 both, 32 x 512^2 x 128 (16) 0.965 -> 0.956.  Why the order
+/// matters where every tile of a batch is in flight at once with either group
+/// was not measured; the store pattern alone (k15's TMA stores without the
+/// math) writes D 0.5 % faster along N.
 /// C++ example: batched_raster_group_for(2048, 2048, 132) == 1 (256 tiles a batch).
 constexpr int batched_raster_group_for(index_t m, index_t n, int sms) {
   using namespace plan_detail;
   return ceil_div(m, 128) * ceil_div(n, 128) >= static_cast<index_t>(sms) ? 1 : 8;
 }
 
-/// Rule 11c (the depth of rule 11's pipeline): 3 stages where a unit is at
-/// most two k-tiles (K <= 128), one batch has at least a tile per SM (rule
-/// 11b's group 1), and a wave of SMs units spans at least four tile rows
-/// (tile columns x 4 <= SMs, N <= 4096 on an H100); else 4.  Measured on an
-/// H100 (bench/results/s34/s34g-s34n, 3 against 4 stages, t_cublas / t):
-/// ahead on every batch that passes, 32 x 2048^2 x 128 0.995 -> 1.041,
-/// 32 x 1024 x 4096 x 128 0.960 -> 1.035, 8 x 4096^2 x 128 1.017 -> 1.052,
-/// 16 x 2048^2 x 128 1.018 -> 1.042, 32 x 2048^2 x 96 0.986 -> 1.040, and
-/// on 16 x 8192 x 2048 and 8 x 8192 x 4096 x 128, chosen after the rule
-/// to test it (0.980 -> 1.041, 1.024 -> 1.045); behind where a wave spans
-/// two tile rows (64 tile columns: 4 x 4096 x 8192 x 128 0.987 -> 0.944,
-/// 8 x 2048 x 8192 x 128 0.970 -> 0.943), with fewer tiles than SMs
-/// (32 x 512^2 x 128 1.05 -> 0.98, 32 x 1024 x 2048 x 128 1.010 -> 0.971)
-/// and with longer units (K = 192: 0.95 -> 0.85; K = 256, 512: 4-18 %).
-/// Why the shallower ring wins where it does was not found: ncu at base
-/// clocks (s34j) has 3 stages slower on all three batches it measured, with
-/// the same DRAM bytes.
+/// Rule 11c (the depth of rule 11's pipeline): 3 stages where a unit is at most
+/// two k-tiles (K <= 128), one batch has at least a tile per SM (rule 11b's
+/// group 1), and a wave of SMs units spans at least four tile rows (tile
+/// columns x 4 <= SMs, N <= 4096 on an H100); else 4.  Measured on an H100 (3
+/// against 4 stages, t_cublas / t): ahead on every batch that passes, 32 x
+/// 2048^2 x 128 0.995 -> 1.041, 32 x 1024 x 4096 x 128 0.960 -> 1.035, 8 x
+/// 4096^2 x 128 1.017 -> 1.052, 16 x 2048^2 x 128 1.018 -> 1.042, 32 x 2048^2 x
+/// 96 0.986 -> 1.040, and on 16 x 8192 x 2048 and 8 x 8192 x 4096 x 128, chosen
+/// after the rule to test it (0.980 -> 1.041, 1.024 -> 1.045); behind where a
+/// wave spans two tile rows (64 tile columns: 4 x 4096 x 8192 x 128 0.987 ->
+/// 0.944, 8 x 2048 x 8192 x 128 0.970 -> 0.943), with fewer tiles than SMs (32
+/// x 512^2 x 128 1.05 -> 0.98, 32 x 1024 x 2048 x 128 1.010 -> 0.971) and with
+/// longer units (K = 192: 0.95 -> 0.85; K = 256, 512: 4-18 %). Why the
+/// shallower ring wins where it does was not found: ncu at base clocks has 3
+/// stages slower on all three batches it measured, with the same DRAM bytes.
 /// C++ example: batched_stages_for(2048, 2048, 128, 132) == 3; batched_stages_for(4096, 8192, 128, 132) == 4.
 constexpr int batched_stages_for(index_t m, index_t n, index_t k, int sms) {
   using namespace plan_detail;
@@ -620,11 +603,11 @@ constexpr int plan_group_tile(const Shapes& tiles_and_used, int sms) {
 }
 
 /// Rule 8 for `batch` problems of M x N x K: 128 x 128 where K is at most 4
-/// k-tiles (256), else plan_group_tile over batch x tiles.  With K that
-/// short a tile is mostly its epilogue, and the narrower tile, with twice the
-/// tiles and stages, measured faster on an H100 (batch 32, K = 128, against
-/// cuBLASLt strided batched: 512 x 512 0.70 with 128 x 128 against 0.42 with
-/// 128 x 256; 2048 x 2048 0.60 against 0.52; bench/results/s20/).
+/// k-tiles (256), else plan_group_tile over batch x tiles.  With K that short a
+/// tile is mostly its epilogue, and the narrower tile, with twice the tiles and
+/// stages, measured faster on an H100 (batch 32, K = 128, against cuBLASLt
+/// strided batched: 512 x 512 0.70 with 128 x 128 against 0.42 with 128 x 256;
+/// 2048 x 2048 0.60 against 0.52).
 /// C++ example: plan_batched_tile(512, 512, 4096, 32, 132) == 256; plan_batched_tile(512, 512, 128, 32, 132) == 128.
 constexpr int plan_batched_tile(index_t m, index_t n, index_t k, index_t batch, int sms) {
   using namespace plan_detail;
@@ -647,10 +630,10 @@ constexpr int plan_batched_tile(index_t m, index_t n, index_t k, index_t batch, 
 /// whole or the last one is at least 95 % full, or where even then a slice
 /// would be shorter than kMinSliceKTiles k-tiles.
 /// Why only the remainder: CTAs on slices run at unrelated k positions, so
-/// their operands come from DRAM (f11 at 4096^3 with a wave and the
-/// remainder shared: 1.70 GB read from DRAM, L2 hit rate 34 %; f10: 0.34 GB,
-/// 79 %), and the fewer tiles are shared the less that costs: A:m 0.994 ->
-/// 1.018 of cuBLAS at 4096^3, 1.012 -> 1.017 at 8192^3 (session 26).
+/// their operands come from DRAM (f11 at 4096^3 with a wave and the remainder
+/// shared: 1.70 GB read from DRAM, L2 hit rate 34 %; f10: 0.34 GB, 79 %), and
+/// the fewer tiles are shared the less that costs: A:m 0.994 -> 1.018 of cuBLAS
+/// at 4096^3, 1.012 -> 1.017 at 8192^3 (H100).
 /// C++ example: stream_k_split(512, 256, 132) == StreamKSplit{396, 116, 132} (4096^3:
 /// 3 waves whole, 116 tiles in 132 slices of 224 or 225 k-tiles);
 /// stream_k_split(528, 256, 132) == StreamKSplit{528, 0, 0} (4 whole waves).
@@ -691,15 +674,14 @@ constexpr StreamKSplit stream_k_split(index_t tiles, index_t k_tiles, int sms) {
 /// those rules, with f10's and f11's
 /// TMA kernel only where it takes the problem as it is (`tma_kernel`: B
 /// N-major, rows TMA can read; elsewhere f10 runs f08's kernel).
-/// Measured (H100, bench/results/s26): A:m, B:n f11 1.020 / 1.017 of
-/// cuBLAS at 4096^3 / 8192^3 (f10 0.988 / 0.966); in partial waves f11 at
-/// 3072^3 1.09 (A:m) and 1.04 (A:k), f07 there 0.90; where the waves are
-/// whole (or the last one 95 % full, 2048^3) f11 shares nothing and f10
-/// runs (f11's kernel on f10's grid: 2-5 % under f10).  f12 at 4096^3 /
-/// 8192^3: A:k, B:n 1.013 / 1.044 (f10 0.922 / 0.924), A:m, B:k 1.057 /
-/// 1.058 (0.930 / 0.910), A:k, B:k 1.003 / 1.033 (0.894 / 0.892); at 2048^3
-/// 0.935, 0.964, 0.911 against f10's 0.918, 0.922, 0.888 (s26i); on partial
-/// waves s26j/rule9_f12.csv.
+/// Measured (H100): A:m, B:n f11 1.020 / 1.017 of cuBLAS at 4096^3 / 8192^3
+/// (f10 0.988 / 0.966); in partial waves f11 at 3072^3 1.09 (A:m) and 1.04
+/// (A:k), f07 there 0.90; where the waves are whole (or the last one 95 % full,
+/// 2048^3) f11 shares nothing and f10 runs (f11's kernel on f10's grid: 2-5 %
+/// under f10).  f12 at 4096^3 / 8192^3: A:k, B:n 1.013 / 1.044 (f10 0.922 /
+/// 0.924), A:m, B:k 1.057 / 1.058 (0.930 / 0.910), A:k, B:k 1.003 / 1.033
+/// (0.894 / 0.892); at 2048^3 0.935, 0.964, 0.911 against f10's 0.918, 0.922,
+/// 0.888.
 /// C++ example: fp32_step_for(4096, 4096, 4096, 132) == f11 (512 tiles, last wave 116);
 /// fp32_step_for(4096, 4096, 4096, 132, true, true) == f12 (A copied: N >= 768, 137 GFLOP);
 /// fp32_step_for(2048, 2048, 2048, 132) == f10 (128 tiles, 97 % of a wave);

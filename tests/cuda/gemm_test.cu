@@ -1834,8 +1834,8 @@ TEST(GemmPingpong, ManyTilesPerCtaMatchK13AndTheHost) {
 // up to 4 pairs per cluster on 132 SMs.  Small-integer inputs, fp32 D, beta
 // with C: k14's D must equal k13's bit for bit in every layout, and 4096
 // sampled elements the host's integer sums.
-// k13's warpgroup epilogue (128 x 256, 16-bit D, beta = 0; docs/ladder.md,
-// session 39): a tile's first two chunks leave right after its last wgmma,
+// k13's warpgroup epilogue (128 x 256, 16-bit D, beta = 0; docs/ladder.md):
+// a tile's first two chunks leave right after its last wgmma,
 // its last two during the next tile's first k-tiles.  Several tiles per CTA
 // (306 tiles on at most 132 CTAs), edge tiles in both dimensions, units of 1,
 // 2, 4 and 5 k-tiles (one shorter than the epilogue's three steps flushes the

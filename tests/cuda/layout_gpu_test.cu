@@ -80,7 +80,7 @@ __global__ void divide_on_device(index_t* out, index_t n, int m, int k) {
 /// gives the same error codes and values as the host.  out[2*c] is the
 /// error code of case c, out[2*c+1] its size (or -1).  One kernel per case:
 /// the six cases inlined into one kernel took ptxas about 220 s of CPU on the
-/// 2-core CI machine, as six kernels 80 s (session 31).
+/// 2-core CI machine, as six kernels 80 s.
 constexpr int kRobustCases = 6;
 __host__ __device__ Result<Layout> robust_case(int c, index_t z, index_t big) {
   switch (c) {

@@ -502,7 +502,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
           // Everything of this repeat is timed first, then written.  The order
           // alternates between repeats (cuBLAS first in odd ones, last in even
           // ones): what runs last runs on a hotter card, up to 5 % slower on an
-          // H100 at its power cap (bench/results/k13_order_effect_h100.csv).
+          // H100 at its power cap (docs/bench-protocol.md §3).
           std::optional<Timing> tc;
           std::vector<std::optional<Timing>> ts(steps.size());
           const auto time_cublas = [&] {

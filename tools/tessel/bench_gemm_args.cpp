@@ -584,9 +584,9 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   if (!a.min_ms.empty() && !parse_count(a.min_ms, "--min-ms", 200, 600000, o.timed_ms, error)) return false;
   // The heat: a problem's first timed loop follows its verification, on a
   // card below its working temperature, and in blocks order ran ~2 % faster
-  // than later loops at the power cap (session 40, docs/bench-protocol.md
-  // §3).  Untimed launches of that first implementation bring the card to
-  // its working point first.  Interleaved loops share one clock: no heat by
+  // than later loops at the power cap (docs/bench-protocol.md §3).  Untimed
+  // launches of that first implementation bring the card to its working
+  // point first.  Interleaved loops share one clock: no heat by
   // default.
   o.heat_ms = o.order == TimingOrder::blocks ? o.timed_ms : 0;
   if (!a.heat_ms.empty()) {

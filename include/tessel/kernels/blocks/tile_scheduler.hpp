@@ -141,7 +141,7 @@ struct TileCoord {
 /// has checked that the tiles and a grid's stride past the last fit in 31
 /// bits.  A kernel asks for its first tile on the way to its first load, and
 /// in 64 bits the raster's divisions are subroutine calls (a few hundred
-/// cycles each; session 29 measured them in k13's first unit).
+/// cycles each, measured in k13's first unit).
 /// C++ example: tiles (2, 3), first 1, count 4, GroupedRaster<2>: (1, 0), then (1, 2), then none.
 template <class Raster, class I = index_t>
 class PersistentScheduler {
@@ -203,9 +203,9 @@ class SplitKScheduler {
 
   /// The next unit of this CTA, or false when there is none.
   /// The first call is on the critical path of a small problem: a kernel's
-  /// producer asks it before its first load (session 29 measured 1300 SM
-  /// cycles for it, a quarter of a 1024^3 tile, with two 64-bit divisions
-  /// called as subroutines).  So no 64-bit division, unsigned 32-bit
+  /// producer asks it before its first load (the call took 1300 SM cycles,
+  /// a quarter of a 1024^3 tile, with two 64-bit divisions called as
+  /// subroutines).  So no 64-bit division, unsigned 32-bit
   /// divisions (no sign fix-ups), and none for the split at splits = 1.
   TESSEL_HD bool next(WorkUnit& u) {
     if (next_ >= units()) return false;

@@ -52,7 +52,7 @@ namespace tessel::gemm_kernels::f08 {
 /// parts, one per k-step (f09); Serpentine: the FFMAs of a k-step row by
 /// row with every other row backwards (the last column's b is then the
 /// next row's first: ptxas allocates the registers differently, and the
-/// FFMAs' register bank conflicts change; bench/lab/fp32_configs.cu).
+/// FFMAs' register bank conflicts change; fp32_configs.cu screens it).
 /// f08 is Config<256, 128, 16, 4>.
 template <int BM, int BN, int BK, int Stages, int SpreadSteps = 0, bool Serpentine = false>
 struct Config {
@@ -77,8 +77,8 @@ struct Config {
 /// f08 as first written and measured: 256 x 128, k-tiles of 16, 4 stages
 /// (100352 bytes), copies at once (f09 keeps it).
 using Tile256x128 = Config<256, 128, 16, 4>;
-/// f08 as it runs since the screen of bench/lab/fp32_configs.cu (session
-/// 21): 128 x 256, k-tiles of 8, 4 stages (50176 bytes): 0.909 / 0.915 of
+/// f08 as it runs since the screen of its configurations (fp32_configs.cu):
+/// 128 x 256, k-tiles of 8, 4 stages (50176 bytes): 0.909 / 0.915 of
 /// cuBLAS at 4096^3 / 8192^3 against 0.879 / 0.898 for Tile256x128.  A:k,
 /// the operand copied by transposing 4-byte cp.async, is the 128-row side.
 using Tile = Config<128, 256, 8, 4>;

@@ -1,15 +1,14 @@
 // f09 — the copies of the next k-tile spread over the k-steps.
 //
 // f08 (a 16x8 thread tile on 256 x 128, one CTA of 8 warps per SM) issues on
-// 79 % of the cycles where cuBLAS's fp32 kernel issues on 91 %, with 2 %
-// fewer instructions.  ncu's stall samples per SASS instruction at 4096^3
-// (session 21, bench/lab/probe_s21c.sh) put about 40 % of f08's not-issued
-// samples on the block of 18 cp.async (LDGSTS) that each warp issues at the
-// start of a k-tile and on the instructions right after it: the LSU queue
-// fills (lg_throttle 0.08 cycles per issued instruction; cuBLAS 0.00) and
-// the next copy's address registers wait until the previous LDGSTS has read
-// them (long_scoreboard 0.13; cuBLAS 0.01; the top sample, 20 % of all
-// not-issued ones, is a MOV into a register that an LDGSTS still reads).
+// 79 % of the cycles where cuBLAS's fp32 kernel issues on 91 %, with 2 % fewer
+// instructions.  ncu's stall samples per SASS instruction at 4096^3 put about
+// 40 % of f08's not-issued samples on the block of 18 cp.async (LDGSTS) that
+// each warp issues at the start of a k-tile and on the instructions right after
+// it: the LSU queue fills (lg_throttle 0.08 cycles per issued instruction;
+// cuBLAS 0.00) and the next copy's address registers wait until the previous
+// LDGSTS has read them (long_scoreboard 0.13; cuBLAS 0.01; the top sample, 20 %
+// of all not-issued ones, is a MOV into a register that an LDGSTS still reads).
 // With only 2 warps per scheduler nothing else covers those cycles.
 //
 // f09 issues the same copies in parts: part j (j < kSteps) of each operand

@@ -11,10 +11,10 @@
 // columns and k are zero-filled by the copy engine, so the loop has no edge
 // path either.
 //
-// The tile is 128 x 256 (the best of bench/lab/fp32_configs.cu's screen for
-// f08), 8 warps of 64 x 64 (2 along M, 4 along N), k-tiles of 16 in 4
-// stages.  The shared layouts are the ones TMA writes, so the thread tile
-// adapts to them: a thread holds 8 rows x 16 columns (lanes 8 along M, 4
+// The tile is 128 x 256 (the best of a screen of f08's configurations against
+// cuBLAS, fp32_configs.cu), 8 warps of 64 x 64 (2 along M, 4 along N), k-tiles
+// of 16 in 4 stages.  The shared layouts are the ones TMA writes, so the thread
+// tile adapts to them: a thread holds 8 rows x 16 columns (lanes 8 along M, 4
 // along N; columns 4*tn + 16*j + [0,4), j < 4, as one LDS.128 each per k):
 //  * B:n (N-contiguous), stage (16 k, 256 columns), rows of 1 KB: per k 4
 //    LDS.128, a warp's 4 distinct vectors 64 contiguous bytes;
@@ -103,16 +103,15 @@ __device__ inline void lds128(std::uint32_t addr, float* f) {
 /// tile backwards, so that a row's last FFMA and the next row's first share
 /// B's value).  On for A:m: in its SASS the FFMAs with two source registers
 /// in one bank fell from 17.9 to 14.9 % of the main loop's (A:k: 25.0 to
-/// 27.9 %, so off there; bench/lab/ffma_banks.py).
+/// 27.9 %, so off there; counted with ffma_banks.py).
 /// NextReadsAfterRow: where in a k-step the next step's fragments are read:
 /// -1 before the FFMAs (measured best), r >= 0 after row r's FFMAs (A:m's
 /// SASS: 14.9 -> 10.9 % same-bank FFMAs for r = 1..5, yet 1-2 % slower on
-/// the H100: bench/results/s25/s25b).
+/// the H100).
 /// The loop stays written out here, not shared with f11's
 /// product_of_k_range: as that function f10's A:m instance measured 3.7 %
 /// slower (0.989 -> 0.952 of cuBLAS at 4096^3; ptxas placed 19 of the 96
-/// LDS.128 within 20 instructions of their first use, against 6 here;
-/// bench/results/s25/s25c).
+/// LDS.128 within 20 instructions of their first use, against 6 here).
 template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_tma_loads(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -201,7 +200,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int ab = kGroups ? (k / 4) % 2 : k % 2;  // buffer of A in use
       // The next fragments: this stage's k+1, or the next k-tile's k = 0
       // once its barrier has completed; before this step's FFMAs, or after
-      // row NextReadsAfterRow's (a screen's knob, bench/lab/fp32_configs.cu).
+      // row NextReadsAfterRow's (a knob of fp32_configs.cu's screen).
       const auto read_next = [&] {
         if (k < kBK - 1) {
           if (!kGroups || k % 4 == 3) read_a(a_now, k + 1, fa[ab ^ 1]);
@@ -211,7 +210,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           // values that nothing uses, and without a branch around the reads the
           // fragments are one value in one register each, not a merge of two
           // paths (ptxas then moved fewer accumulators between registers:
-          // bench/lab/ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
+          // ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
           const int s1 = (kt + 1) % kStages;
           if (kt + 1 < k_tiles)
             arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, static_cast<std::uint32_t>(((kt + 1) / kStages) & 1));

@@ -4,7 +4,7 @@
 // one CTA per SM.  4096^3 is 512 tiles, 3.88 waves of 132 SMs; 8192^3 is
 // 2048 tiles, 15.5 waves: in the last wave 16 (resp. 64) SMs have nothing
 // to do.  On shapes of whole waves (M = 4224 and 8448 rows, N and K as
-// before) f10's TFLOP/s rose 2.9 and 3.6 % (bench/results/s25/s25b).
+// before) f10's TFLOP/s rose 2.9 and 3.6 % (H100).
 //
 // The split (stream-K beside data-parallel waves): the tiles of all full
 // waves run as in f10, one CTA each over all of K; the remainder (less than
@@ -80,7 +80,7 @@ __device__ inline Stages make_stages(std::uint8_t* smem_raw, std::uint64_t (&ful
 /// tile backwards, so that a row's last FFMA and the next row's first share
 /// B's value).  On for A:m: in its SASS the FFMAs with two source registers
 /// in one bank fell from 17.9 to 14.9 % of the main loop's (A:k: 25.0 to
-/// 27.9 %, so off there; bench/lab/ffma_banks.py).
+/// 27.9 %, so off there; counted with ffma_banks.py).
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
 __device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, const CUtensorMap& map_b, const Stages& st,
                                                    const ThreadTile& th, int t, int m0, int n0, int kt0, int kt1, int g,
@@ -166,7 +166,7 @@ __device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, con
           // values that nothing uses, and without a branch around the reads the
           // fragments are one value in one register each, not a merge of two
           // paths (ptxas then moved fewer accumulators between registers:
-          // bench/lab/ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
+          // ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
           const int s1 = (g + j + 1) % kStages;
           if (j + 1 < n_tiles) arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, phase(j + 1));
           read_a(sa + s1 * kStageBytesA, 0, fa[ab ^ 1]);
@@ -225,17 +225,16 @@ __device__ inline void wait_count(const int* counter, int expected) {
   }
 }
 
-/// The fp32 GEMM of f11 (see the header comment): f10's tile and main loop,
-/// the grid split as `sk` says.  map_a, map_b as f10's.  Serpentine,
-/// NextReadsAfterRow: f10's knobs (the FFMA order; where a k-step reads
-/// the next one's fragments).  In a loop over pieces ptxas allocates f10's
-/// loop differently (A:m 254 registers, not 204), so they were screened
-/// again for f11 (bench/lab/fp32_configs.cu SCREEN=5, H100,
-/// bench/results/s25/s25d): the serpentine order gained 3 % on A:m and
-/// 1 % on A:k, reading after row 7 another 0.4 % on A:m (rows 1 and 3 the
+/// The fp32 GEMM of f11 (see the header comment): f10's tile and main loop, the
+/// grid split as `sk` says.  map_a, map_b as f10's.  Serpentine,
+/// NextReadsAfterRow: f10's knobs (the FFMA order; where a k-step reads the
+/// next one's fragments).  In a loop over pieces ptxas allocates f10's loop
+/// differently (A:m 254 registers, not 204), so they were screened again for
+/// f11 (fp32_configs.cu SCREEN=5, H100): the serpentine order gained 3 % on A:m
+/// and 1 % on A:k, reading after row 7 another 0.4 % on A:m (rows 1 and 3 the
 /// same), nothing on A:k.  3072^3: A:m 1.024, A:k 1.012 of cuBLAS.
 /// f11's kernel body (gemm_stream_k's; a function so that a screen can wrap
-/// it in kernels of other register limits, bench/lab/fp32_configs.cu).
+/// it in kernels of other register limits, as fp32_configs.cu does).
 /// Form 1 (a screen's knob): a whole tile (b < dp_tiles) takes its own
 /// straight path, f10's shape (main loop, epilogue), before the loop over
 /// pieces; form 0 runs it through that loop as a slice of one piece; form 2
@@ -336,10 +335,10 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
 }
 
 /// Form 1, a straight path for whole tiles, since the SCREEN=9 screen
-/// (bench/results/s25/s25k): A:m 0.963 -> 0.994 of cuBLAS at 4096^3 and
+/// (H100): A:m 0.963 -> 0.994 of cuBLAS at 4096^3 and
 /// 0.941 -> 1.012 at 8192^3; A:k 0.892 -> 0.895 and 0.899 -> 0.931.
 /// Form 2 (the stream-K CTAs first, as the stream-K paper orders them) since
-/// session 26's SCREEN=10 (bench/results/s26/s26a): with only the remainder
+/// the SCREEN=10 screen: with only the remainder
 /// shared, A:m 1.021 of cuBLAS at 4096^3 (form 1: 1.018), 1.016 at 8192^3
 /// (1.017).
 template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1, int Form = 2>

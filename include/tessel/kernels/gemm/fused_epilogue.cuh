@@ -104,7 +104,7 @@ __device__ __forceinline__ float activate(float x) {
 /// 1 for the others.  A power of two commutes with fp32 rounding (outside
 /// the subnormals), so fma(alpha / 2, acc, bias / 2) is bit for bit half of
 /// fma(alpha, acc, bias), and the product h = 0.5 x that the GELUs need
-/// costs no instruction: one fewer per value (docs/epilogues.md, session 35).
+/// costs no instruction: one fewer per value (docs/epilogues.md).
 __device__ __forceinline__ float prescale_of(Activation a) {
   return a == Activation::gelu_erf || a == Activation::gelu_tanh ? 0.5f : 1.0f;
 }
@@ -141,9 +141,9 @@ __device__ __forceinline__ float activate_prescaled(float y) {
 /// loop.  Loaded and stored before the main loop, each unit's consumers
 /// waited for the loads before their first wgmma, with the tensor cores idle:
 /// 27 % of the extra warp samples of k13's fused ReLU instance at
-/// 8192 x 28672 x 8192 (session 36, docs/epilogues.md).  (A form that
-/// converted in load() kept that wait: the conversion needs the loaded
-/// value, and the compiler placed it beside the load; session 35.)
+/// 8192 x 28672 x 8192 (docs/epilogues.md).  (A form that converted in
+/// load() kept that wait: the conversion needs the loaded value, and the
+/// compiler placed it beside the load.)
 /// store() must come after every thread of the epilogue has read the
 /// previous unit's slice, and before the barrier that precedes the first
 /// read of this one.
@@ -240,10 +240,10 @@ __device__ __forceinline__ void fuse_activation(Frag& acc) {
 /// block of code.  (A switch per value pair inside one loop, the first
 /// form, spread each tile's path over the whole ~17k-instruction epilogue:
 /// every pair's case sat in other instruction-cache lines, and the fused
-/// GEMM ran 2.9x slower than the plain one at 4096^3 on an H100;
-/// bench/results/s20/.  The math done a 128-byte chunk of D at a time, just
-/// ahead of the chunk's staging, so that it overlapped the TMA store's
-/// reads, cost k13 1 % more: docs/epilogues.md, session 36.)  Only calls
+/// GEMM ran 2.9x slower than the plain one at 4096^3 on an H100.  The math done
+/// a 128-byte chunk of D at a time, just ahead of the chunk's staging, so that
+/// it overlapped the TMA store's reads, cost k13 1 % more: docs/epilogues.md.)
+/// Only calls
 /// with beta = 0 and no aux output come here (k13_fuses, gemm_plan.hpp): a
 /// C pass or an aux pass beside the accumulators spilled.  The bias slice
 /// was staged times prescale_of(p.epi.act) (k13's TileEpilogue::store_bias),

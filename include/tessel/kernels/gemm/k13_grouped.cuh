@@ -119,11 +119,11 @@ class GroupScheduler {
 /// memory (`list`), so each field it reads is a generic load (LD.E, a round
 /// trip to L1 or L2) on the way to every unit; through this one the compiler
 /// sees the parameter and reads the constant bank (LDC).  Measured on k15's
-/// batched kernel (session 34, bench/lab/timeline/, 32 x 512^2 x 128): from
+/// batched kernel (in-kernel clock stamps, 32 x 512^2 x 128): from
 /// one unit's stores to the same warpgroup's next unit 1450 SM cycles with
 /// GroupScheduler, 1000 with the parameter's fields, 423 with the raster's
 /// divisions as multiplies too (blocks::BatchRaster); the batch from 0.96 to
-/// 1.05 of cuBLASLt (docs/batched.md, "Session 34").
+/// 1.05 of cuBLASLt (docs/batched.md).
 template <class T>
 class BatchScheduler {
  public:

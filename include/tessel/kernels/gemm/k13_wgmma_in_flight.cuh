@@ -113,7 +113,7 @@ struct Config {
   /// 256-thread barriers around every chunk and a wait for TMA to read the
   /// first chunk's buffer; cuBLASLt's tile end runs ~230 (stmatrix, a box
   /// per warpgroup).  Measured (ncu, 4096^3): k13's non-tensor cycles per
-  /// tile 2.8k -> 1.3k, its cycles -1.7 % (docs/ladder.md, session 39).
+  /// tile 2.8k -> 1.3k, its cycles -1.7 % (docs/ladder.md).
   /// Narrower tiles leave in as many chunks as they have buffers.
   static constexpr bool kWarpgroupEpilogue = kTmaStore && !Fused && BN == 256 && BM == 128;
   /// The kernel's parameters.
@@ -142,21 +142,20 @@ struct Config {
   }
   static constexpr int kStagingBytes = staging_bytes();
   static constexpr int kStageBytes = (kBM + BN) * kBK * 2;  // 16-bit operands
-  /// The swapped 16- and 32-wide tiles (small M: every SM streams the
-  /// weights) keep 4 stages in flight, not the 12 of 18 KB that fit: at 16
-  /// and 32 x 8192 x 8192 the cap measured +1.2-1.5 % and +2.1 % against the
-  /// uncapped kernel in the same runs (H100, bench/results/s23/small_m_cap4/;
-  /// 6 stages: +0.0 and -0.2 %, s23/small_m_stage_caps_h100.csv).  128 CTAs
-  /// with 12 stages ask for 27 MB at once, with 4 for 9 MB, still above what
-  /// 3 TB/s needs in flight; why fewer requests stream faster was not
-  /// measured (DRAM page locality is the guess).  Other widths fill shared memory.
+  /// The swapped 16- and 32-wide tiles (small M: every SM streams the weights)
+  /// keep 4 stages in flight, not the 12 of 18 KB that fit: at 16 and 32 x 8192
+  /// x 8192 the cap measured +1.2-1.5 % and +2.1 % against the uncapped kernel
+  /// in the same runs (H100; 6 stages: +0.0 and -0.2 %). 128 CTAs with 12
+  /// stages ask for 27 MB at once, with 4 for 9 MB, still above what 3 TB/s
+  /// needs in flight; why fewer requests stream faster was not measured (DRAM
+  /// page locality is the guess).  Other widths fill shared memory.
   /// A 64-row tile keeps the same bytes of B in flight per CTA (8 stages of
   /// half the bytes) on its twice as many CTAs: 9 MB over 128 CTAs at M <= 32.
   /// The swapped 64 x 64 tile (M from 33 to 64) keeps 8 as well, not the 13
-  /// that fit: with 13, a k-tile took 616 SM cycles at 64 x 8192 x 8192
-  /// against 598 for the 8-stage tiles at M = 16 and at M = 128 (128 x 64,
-  /// unswapped), which keep 8.4 MB in flight over 128 CTAs (session 31's
-  /// timeline, docs/heuristics.md, rule 4b).
+  /// that fit: with 13, a k-tile took 616 SM cycles at 64 x 8192 x 8192 against
+  /// 598 for the 8-stage tiles at M = 16 and at M = 128 (128 x 64, unswapped),
+  /// which keep 8.4 MB in flight over 128 CTAs (in-kernel clock stamps,
+  /// docs/heuristics.md, rule 4b).
   static constexpr int kMaxStages = BN <= 32 ? 4 * 128 / BM : BM == 64 && BN == 64 ? 8 : 1 << 20;
   static constexpr int kStagesThatFit = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
   static constexpr int kStages = kStagesThatFit < kMaxStages ? kStagesThatFit : kMaxStages;
@@ -343,7 +342,7 @@ struct TileEpilogue {
   /// A call with C (beta != 0): asks L2 for unit u's C tile before the
   /// unit's main loop (TmaStoreEpilogue::prefetch_c), so that the
   /// epilogue's loads of C find it there.  Without it they waited for DRAM
-  /// after the last batch (session 30).  Called by k13's and k14's kernels
+  /// after the last batch.  Called by k13's and k14's kernels
   /// (k15 reads no C); not compiled into the 128 x 192 instance, where it
   /// left a 4-byte spill, nor where D is written transposed.
   __device__ void prefetch_c(blocks::TileCoord tile, int t) const {
@@ -477,7 +476,7 @@ struct TileEpilogue {
 /// first wgmma overwrites it); `thr_desc` is the warp-uniform slice the
 /// operands' descriptors come from (see k13's kernel).  The loop of k13's
 /// kernel below, for its batched and grouped kernel (k13_grouped.cuh), k15,
-/// and k13's own warpgroup-epilogue loop (session 39).  k13's plain loop
+/// and k13's own warpgroup-epilogue loop.  k13's plain loop
 /// keeps its own copy: calling this instead gave k13_n256.cu the
 /// same registers (168), no spills and the same SASS size, but not the same
 /// machine code (8 shifts chosen differently, 128 of 32768 instructions
@@ -572,9 +571,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // first unit, the lane issues the loads (a fresh stage's acquire returns
   // at once), and only then does the warp arrive at the barrier.  Why: the
   // first reads of the parameters miss the constant cache, and the CTA's
-  // start before its first load, about 1500 SM cycles in session 31's
-  // timeline, is on the critical path of a memory-bound problem (128 x 8192
-  // x 8192: 0.995 -> 1.000 of cuBLASLt, session 37, probe e).  One k-tile,
+  // start before its first load, about 1500 SM cycles by in-kernel clock
+  // stamps, is on the critical path of a memory-bound problem (128 x 8192
+  // x 8192: 0.995 -> 1.000 of cuBLASLt).  One k-tile,
   // not every stage: with all kStages issued before the barrier the
   // consumers started that much later, and 512^3 and 1024^3 lost 5-8 %.
   // Every lane of the warp walks the same steps (the same cursor), so after
@@ -633,7 +632,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // next tile's first k-tiles, one step a k-tile (HeldTile).  Its own
   // loop, so that those words are never live beside the plain epilogue's C
   // values (in one loop they were, and values live across the loop went to
-  // local memory), and the plain loop below stays session 38's code.
+  // local memory), and the plain loop below stays as it was measured.
   if constexpr (Cfg::kWarpgroupEpilogue) {
     if (tma_store && !transposed && sk.splits == 1 && p.beta == 0.0f && p.cd_type != DType::f32) {
       using EpiW = typename X::template Epilogue<__nv_bfloat16>;  // its 16-bit staging serves bf16 and fp16 D alike

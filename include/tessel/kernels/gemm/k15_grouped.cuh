@@ -7,7 +7,7 @@
 // wgmmas and then 32 KB of D to convert and store.  k13's batched kernel
 // runs its two consumer warpgroups on one tile, so the tensor cores and the
 // loads wait through every epilogue: 0.82 and 0.85 of cuBLASLt strided
-// batched (bench/results/s21/), where ncu found 40 % of the stall samples in
+// batched (H100), where ncu found 40 % of the stall samples in
 // the epilogue and DRAM at 34 % of its peak.  In k15 one warpgroup's
 // epilogue runs while the other's wgmmas run and the producer loads the
 // next unit: on one problem with the same short K (16384^2 x 128) k15
@@ -39,11 +39,10 @@ namespace tessel::gemm_kernels::k15 {
 /// says (gemm_plan.hpp, batched_stages_for; the launcher instantiates both).
 /// Its units are short (K = 128 is two k-tiles), so the depth sets how far
 /// the loads of later units run ahead of the stores of earlier ones.
-/// Measured at 32 x 2048^2 x 128 (H100, bench/results/s33/, docs/batched.md
-/// "Session 33"), before the scheduler read its problem from the parameter:
-/// 3 stages 118.2 us, 4 stages 116.2, 5 (all that fit, k15's own) 118.9;
-/// after it (session 34), 3 stages ahead by 2-8 % on the batches rule 11c
-/// names and behind elsewhere.
+/// Measured at 32 x 2048^2 x 128 (H100, docs/batched.md), before the scheduler
+/// read its problem from the parameter: 3 stages 118.2 us, 4 stages 116.2, 5
+/// (all that fit, k15's own) 118.9; after it, 3 stages ahead by 2-8 % on the
+/// batches rule 11c names and behind elsewhere.
 template <int Stages = 4>
 using BatchedConfig = Config<false, Stages>;
 
@@ -89,8 +88,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
   const int units = (set.units - 1 - static_cast<int>(blockIdx.x)) / static_cast<int>(gridDim.x) + 1;
   // Both warpgroups walk every unit of the CTA; warpgroup i % 2 computes
   // unit i.  (Each walking only its own units, stride 2 x grid, measured
-  // 1.5 % slower at 32 x 2048^2 x 128 and no faster at 512^2: session 34,
-  // bench/results/s34/s34e.)
+  // 1.5 % slower at 32 x 2048^2 x 128 and no faster at 512^2 on an H100.)
   k13::BatchScheduler<T> scheduler(gp, static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
   typename Pipeline::State read;
   int i = 0;  // the unit's position in this CTA's sequence

@@ -3,7 +3,7 @@
 //
 // Why: in k13 (cooperative) both consumer warpgroups share one 128 x 256
 // tile, so they reach the epilogue together and the tensor cores idle until
-// the tile is stored.  Measured at 4096^3 on an H100 (bench/results/s22/):
+// the tile is stored.  Measured at 4096^3 on an H100:
 // the fused bias + tanh-GELU epilogue adds 4.8 M instructions (+22 %) and
 // +4 to +9 % of time to k13 although its arithmetic is ~2 us a tile, because
 // nothing overlaps it; the plain epilogue is exposed the same way.  Here each
@@ -18,7 +18,7 @@
 // issued all of unit i's wgmmas (waited for all its stages).  Without it the first run
 // failed (unspecified launch failure at 4096^3): warpgroup 1 waited for unit
 // 1's first stage, 64 k-tiles = 12 rounds of 5 stages ahead, with the round's
-// parity, which an mbarrier cannot tell from round 0's, so it read and
+// parity, which an mbarrier cannot tell from the first round's, so it read and
 // released stages of unit 0.  With the turn taken, every wait is at most one
 // round ahead of the barrier's phase.  Each warpgroup has its own staging
 // buffers, bias slice and named barrier, so their epilogues (which may

@@ -119,7 +119,7 @@ struct TmaStoreEpilogue {
   /// between ~8 KB of C's code and the row stores', the consumers jumped
   /// over both at each chunk, and ncu's source counters put a third of
   /// k13's epilogue stalls on instruction fetch (no_inst; 128 x 256 at
-  /// 4096^3, session 38, probe c).
+  /// 4096^3).
   template <class T, class Frag>
   __device__ static void apply(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m, index_t tile_n,
                                const Frag& acc, U* stage, int t, int bar) {
@@ -175,7 +175,7 @@ struct TmaStoreEpilogue {
   }
   // ---------------------------------------------------------------------
   // The warpgroup form (k13's 128 x 256 tile with 16-bit D, beta = 0 and TMA
-  // stores; docs/ladder.md, session 39).  Each consumer warpgroup stages its
+  // stores; docs/ladder.md).  Each consumer warpgroup stages its
   // own 64 rows of a chunk with stmatrix (a warp's x4 stores four 8 x 8
   // blocks: 4 instructions a chunk where 32-bit stores take 16) and stores
   // them as its own TMA box (Parts = 2), so it synchronizes its own 128
@@ -335,7 +335,7 @@ struct TmaStoreEpilogue {
   /// may go to the next CTA.  Their global writes need no wait: the end of
   /// the kernel makes them visible to what runs after it.  Waiting for the
   /// writes too (bulk_wait_group<0>) kept each CTA of a small problem about
-  /// 700 SM cycles longer (session 29, H100, k13's 64 x 128 tile at 1024^3).
+  /// 700 SM cycles longer (H100, k13's 64 x 128 tile at 1024^3).
   __device__ static void finish(int t) {
     if (t == 0) arch::sm90::bulk_wait_group_read<0>();
   }
@@ -394,7 +394,7 @@ struct TmaStoreEpilogue {
         // loop with the staging stores, each load came after a store that
         // the compiler cannot tell apart from C (both through generic
         // pointers), so the loads ran one latency at a time: 1000^3 with
-        // beta = 1 took twice the time of beta = 0 (session 30).
+        // beta = 1 took twice the time of beta = 0.
         CPair c[kChunkPairs];
         TESSEL_UNROLL
         for (int i = 0; i < kChunkPairs; ++i) c[i] = c_pair(p, tile_m, tile_n, tCcD, pair_value(q, i));
@@ -470,7 +470,7 @@ struct TmaStoreEpilogue {
   /// apply() calls pair_value(q, i) inside unrolled loops, where q and i are
   /// not constant expressions: as a search over the thread's values, nvcc
   /// folded that search at every unrolled (chunk, pair), and it took about
-  /// half of every TMA-store kernel's compile time (session 31: k13_n256.cu
+  /// half of every TMA-store kernel's compile time (k13_n256.cu
   /// 165 s of CPU, 71 s with the table; the machine code is the same).
   struct PairTable {
     int v[kChunks][kChunkPairs > 0 ? kChunkPairs : 1];
@@ -498,7 +498,7 @@ struct TmaStoreEpilogue {
   /// C at value v's element and the next column's, 0 outside D (where TMA
   /// drops the value anyway), one 16-bit (or fp32) load each.  One load per
   /// pair where the pair's address allows it spilled 8 bytes in the
-  /// 128 x 256 kernel (session 30), whether the alignment was tested per
+  /// 128 x 256 kernel, whether the alignment was tested per
   /// pair or once per tile.
   template <class T, class View>
   __device__ __forceinline__ static CPair c_pair(const Params<T>& p, index_t tile_m, index_t tile_n, const View& tCcD,
@@ -541,7 +541,7 @@ struct TmaStoreEpilogue {
 /// Why: the register epilogue stores one element per instruction (a warp
 /// writes 16 bytes into each of 4 rows of D), and at M = 64 its stores took
 /// 3060 SM cycles per CTA against 1050 for the TMA-store epilogue of the
-/// unswapped 128 x 64 tile (session 31's timeline, docs/heuristics.md,
+/// unswapped 128 x 64 tile (in-kernel clock stamps; docs/heuristics.md,
 /// rule 4b); here each value is one 2- or 4-byte store into shared memory,
 /// a warp's 32 lanes writing 4 rows of 16 contiguous bytes that the swizzle
 /// puts in 4 different bank groups (no conflicts), and TMA writes whole

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# compute-sanitizer memcheck, racecheck and synccheck of session 31's change:
-# the swapped tiles' D^T staged as D's rows and TMA-stored at beta = 0
-# (TmaStoreEpilogueTransposed), on each swapped width and row count the plan
-# can choose (64 x 16, 64 x 64, 128 x 16, 128 x 64) and with split K (the
-# last unit's epilogue), through `tessel bench gemm --verify tier1 --order
-# none` (verification launches only), bf16 and fp32 D (one and two chunks
-# per tile).  Shapes: 17x300x192 (partial tiles, one row of D), 64x1000x65
-# (D's rows of 1000: partial boxes), 40x8192x256 (several tiles per CTA at
-# 128 x 64: the buffers reused).
+# compute-sanitizer memcheck, racecheck and synccheck of the swapped tiles' D^T
+# staged as D's rows and TMA-stored at beta = 0 (TmaStoreEpilogueTransposed), on
+# each swapped width and row count the plan can choose (64 x 16, 64 x 64, 128 x
+# 16, 128 x 64) and with split K (the last unit's epilogue), through `tessel
+# bench gemm --verify tier1 --order none` (verification launches only), bf16 and
+# fp32 D (one and two chunks per tile).  Shapes: 17x300x192 (partial tiles, one
+# row of D), 64x1000x65 (D's rows of 1000: partial boxes), 40x8192x256 (several
+# tiles per CTA at 128 x 64: the buffers reused).
 # Needs a GPU.
-#   bash bench/sanitize_s31.sh > bench/results/sanitizer_s31_<gpu>.log
+#   bash bench/sanitize_k13_transposed_store.sh > sanitizer_k13_transposed_store_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# compute-sanitizer memcheck, racecheck and synccheck of session 27's
-# configurations: k13's swapped one-warpgroup tile of 64 rows of N
-# (--tile-m 64; 16 wide unsplit, 64 wide with two splits) and k14 at
-# 128 x 64, whose clusters now share A between N-neighbours, through
-# `tessel bench gemm --verify tier1 --order none` (verification launches
-# only), at 257x129x192 (partial tiles; k14's odd tile-column count leaves a
-# cluster's second tile outside D), 1000x1000x65 (A rows unaligned -> padded
-# copy) and 40x8192x320 (the plan's rule 4b shape: 128 tiles of 64 rows).
-# Needs a GPU.
-#   bash bench/sanitize_s27.sh > bench/results/sanitizer_s27_<gpu>.log
+# compute-sanitizer memcheck, racecheck and synccheck of k13's swapped
+# one-warpgroup tile of 64 rows of N (--tile-m 64; 16 wide unsplit, 64 wide with
+# two splits) and k14 at 128 x 64, whose clusters now share A between
+# N-neighbours, through `tessel bench gemm --verify tier1 --order none`
+# (verification launches only), at 257x129x192 (partial tiles; k14's odd
+# tile-column count leaves a cluster's second tile outside D), 1000x1000x65 (A
+# rows unaligned -> padded copy) and 40x8192x320 (the plan's rule 4b shape: 128
+# tiles of 64 rows). Needs a GPU.
+#   bash bench/sanitize_k13_swapped_m64.sh > sanitizer_k13_swapped_m64_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# compute-sanitizer memcheck, racecheck and synccheck of what sessions 29 and
-# 30 changed, through `tessel bench gemm --verify tier1 --order none`
-# (verification launches only):
+# compute-sanitizer memcheck, racecheck and synccheck of the schedulers and
+# cluster barriers of k13, k14, k15 and the grouped kernel, through `tessel
+# bench gemm --verify tier1 --order none` (verification launches only):
 # - k14 (the cluster barrier's relaxed arrive and split wait at the start, no
 #   cluster barrier at the end: the producer's tail waits for the peer's
 #   releases; the 32-bit scheduler): --tile-m 64 (64 x 128) and 128 x 128;
@@ -14,11 +14,11 @@
 # Shapes: 257x129x192 (partial tiles, D rows unaligned), 1000x1000x65 (A
 # rows unaligned: the padded copy), 1024x1024x1024 (whole tiles; k13's plan
 # runs 64 x 128 there).  The bench runs and verifies cuBLASLt beside each
-# step; session 28 found racecheck hazards inside cuBLASLt's own kernel at
-# 1024^3 (bench/sanitize_s28.sh), so the summary lines are per launch.
+# step; racecheck finds hazards inside cuBLASLt's own kernel at 1024^3
+# (bench/sanitize_k13_m64.sh), so the summary lines are per launch.
 # TOOLS and SHAPES (space-separated, shapes as M:N:K) narrow a run.
 # Needs a GPU.
-#   bash bench/sanitize_s30.sh > bench/results/sanitizer_s30_<gpu>.log
+#   bash bench/sanitize_schedulers.sh > sanitizer_schedulers_<gpu>.log
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${TESSEL_BIN:-build/sm90a/tessel}
