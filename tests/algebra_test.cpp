@@ -229,3 +229,17 @@ TEST(Robustness, OverflowingResultsAreErrors) {
   EXPECT_EQ(to_string(complement(L(make_int(2), make_int(1)), kMaxIndex).value()), "4611686018427387904:2");
   EXPECT_EQ(to_string(right_inverse(L(make_int(kMaxIndex), make_int(1))).value()), "9223372036854775807:1");
 }
+
+TEST(Robustness, ExtentOneStridesOverflowNothing) {
+  // An extent-1 leaf of B adds no offset: a stride with no image through A
+  // that fits (or no image at all) gives stride 0 instead of an error.
+  EXPECT_EQ(to_string(composition(L(make_int(1), make_int(2)), L(make_int(1), make_int(k2p62))).value()), "1:0");
+  EXPECT_EQ(to_string(composition(L(make_int(2), make_int(2)), L(make_shape(2, 1), make_stride(1, k2p62))).value()),
+            "(2,1):(2,0)");
+  EXPECT_EQ(to_string(composition(L(make_shape(4, 3), make_stride(1, 5)), L(make_int(1), make_int(6))).value()), "1:0");
+  EXPECT_EQ(to_string(composition(L(make_int(8), make_int(2)), L(make_int(1), make_int(3))).value()), "1:6");
+  // The same stride on extent 2 still overflows, and still says so.
+  const auto r = composition(L(make_int(2), make_int(2)), L(make_int(2), make_int(k2p62)));
+  EXPECT_EQ(r.code(), Errc::value_range);
+  EXPECT_EQ(r.error().message(), "value-range: a stride of the result would exceed 9223372036854775807");
+}

@@ -226,6 +226,20 @@ class Contract(unittest.TestCase):
         self.assertEqual(depths, list(range(25, 25 + len(depths))))
         self.assertGreater(depths[-1], 35)
 
+    def test_extent_one_strides_overflow_nothing(self):
+        """A leaf of extent 1 adds no offset, so its stride cannot overflow a
+        result; an overflowing stride on a larger extent still does."""
+        for expr, want in [("composition(1:2,1:4611686018427387904)", "1:0"),
+                           ("composition(2:2,(2,1):(1,4611686018427387904))", "(2,1):(2,0)"),
+                           ("composition((4,3):(1,5),(2,1):(1,6))", "(2,1):(1,0)"),  # no image of 6 either
+                           ("composition(8:2,1:3)", "1:6"),  # an image that fits is kept
+                           ("eval(1:4611686018427387904,0)", "0")]:
+            with self.subTest(expr=expr):
+                self.assertEqual(layout(expr)[:2], (0, want + "\n"))
+        rc, out, _ = layout("composition(2:2,2:4611686018427387904)")
+        self.assertEqual(rc, 1)
+        self.assertIn("error: value-range: a stride of the result would exceed", out)
+
 
 # ------------------------------------------------------------------ 2. errors
 

@@ -145,10 +145,64 @@ TESSEL_HD constexpr Result<Layout> filter(const Layout& l, const IntTuple& P) {
 
 // ================================================================ composition
 
+namespace detail {
+/// The leaves that B's leaf s:d becomes in A∘B, where `a` is coalesce(A)
+/// with its last extent widened (docs/algebra.md §6.2); `reach` collects the
+/// digits each mode of `a` uses, for the overlap rule.
+TESSEL_HD constexpr Error compose_leaf(const Leaves& a, index_t s, index_t d, index_t* reach, Leaves& out) {
+  const int last = a.n - 1;
+  if (d == 0) {
+    out.push(s, 0);
+    return Error{};
+  }
+  if (a.n == 1) {
+    if (mul_overflows(d, a.d[0])) return overflow_error("a stride of the result would exceed {0}");
+    out.push(s, d * a.d[0]);
+    return Error{};
+  }
+  index_t rest_s = s, rest_d = d;
+  for (int k = 0; k < last; ++k) {
+    const index_t Mk = a.s[k];
+    if (!(rest_d % Mk == 0 || rest_d < Mk))
+      return make_error(Errc::stride_divisibility,
+                        "stride {0} of B at mode {2} of coalesce(A) is neither a multiple of nor smaller than "
+                        "that mode's extent {1}",
+                        rest_d, Mk, k);
+    const index_t q = ceil_div(Mk, rest_d);
+    const index_t next_d = ceil_div(rest_d, Mk);
+    if (q == 1 || rest_s == 1) {
+      rest_d = next_d;
+      continue;
+    }
+    const index_t take = q < rest_s ? q : rest_s;
+    if (rest_s % take != 0)
+      return make_error(Errc::shape_divisibility, "extent {0} of B at mode {2} of coalesce(A) is not divisible by {1}",
+                        rest_s, take, k);
+    if (take < rest_s && Mk % rest_d != 0)
+      return make_error(Errc::inexact_division,
+                        "a leaf of B continues past mode {2} of coalesce(A) but its stride {0} does not divide "
+                        "that mode's extent {1}",
+                        rest_d, Mk, k);
+    if (mul_overflows(rest_d, a.d[k])) return overflow_error("a stride of the result would exceed {0}");
+    out.push(take, rest_d * a.d[k]);
+    reach[k] = sat_add(reach[k], (take - 1) * rest_d);  // (take-1)*rest_d < Mk: no overflow
+    rest_s /= take;
+    rest_d = next_d;
+  }
+  if (out.n == 0 || rest_s != 1) {
+    if (mul_overflows(rest_d, a.d[last])) return overflow_error("a stride of the result would exceed {0}");
+    out.push(rest_s, rest_d * a.d[last]);
+  }
+  return Error{};
+}
+}  // namespace detail
+
 /// R = A∘B with R(c) == A(B(c)) for every coordinate c of B (docs/algebra.md §6);
 /// shape(R) is compatible with shape(B) and has B's top-level profile.
 /// Rejects inputs where no such layout exists: stride-divisibility,
-/// shape-divisibility, inexact-division, overlap.
+/// shape-divisibility, inexact-division, overlap.  An extent-1 leaf of B
+/// never fails: its stride's image through A, or 0 when that has none or
+/// would not fit (composition(1:2, 1:2^62) is 1:0).
 /// Example: composition((6,2):(8,2), (4,3):(3,1)) is ((2,2),3):((24,2),8).
 TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Layout& B) {
   {
@@ -176,45 +230,13 @@ TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Layout& B)
     const index_t d = B.stride.val[bleaf];
     ++bleaf;
     Leaves out;
-    if (d == 0) {
-      out.push(s, 0);
-    } else if (a.n == 1) {
-      if (mul_overflows(d, a.d[0])) return detail::overflow_error("a stride of the result would exceed {0}");
-      out.push(s, d * a.d[0]);
-    } else {
-      index_t rest_s = s, rest_d = d;
-      for (int k = 0; k < last; ++k) {
-        const index_t Mk = a.s[k];
-        if (!(rest_d % Mk == 0 || rest_d < Mk))
-          return make_error(Errc::stride_divisibility,
-                            "stride {0} of B at mode {2} of coalesce(A) is neither a multiple of nor smaller than "
-                            "that mode's extent {1}",
-                            rest_d, Mk, k);
-        const index_t q = ceil_div(Mk, rest_d);
-        const index_t next_d = ceil_div(rest_d, Mk);
-        if (q == 1 || rest_s == 1) {
-          rest_d = next_d;
-          continue;
-        }
-        const index_t take = q < rest_s ? q : rest_s;
-        if (rest_s % take != 0)
-          return make_error(Errc::shape_divisibility,
-                            "extent {0} of B at mode {2} of coalesce(A) is not divisible by {1}", rest_s, take, k);
-        if (take < rest_s && Mk % rest_d != 0)
-          return make_error(Errc::inexact_division,
-                            "a leaf of B continues past mode {2} of coalesce(A) but its stride {0} does not divide "
-                            "that mode's extent {1}",
-                            rest_d, Mk, k);
-        if (mul_overflows(rest_d, a.d[k])) return detail::overflow_error("a stride of the result would exceed {0}");
-        out.push(take, rest_d * a.d[k]);
-        reach[k] = sat_add(reach[k], (take - 1) * rest_d);  // (take-1)*rest_d < Mk: no overflow
-        rest_s /= take;
-        rest_d = next_d;
-      }
-      if (out.n == 0 || rest_s != 1) {
-        if (mul_overflows(rest_d, a.d[last])) return detail::overflow_error("a stride of the result would exceed {0}");
-        out.push(rest_s, rest_d * a.d[last]);
-      }
+    const Error e = detail::compose_leaf(a, s, d, reach, out);
+    if (e.code != Errc::ok) {
+      // An extent-1 leaf adds no offset whatever its stride, so a stride with
+      // no image through A (or none that fits) must not fail the composition.
+      if (s != 1) return e;
+      out = Leaves{};
+      out.push(1, 0);
     }
     if (out.n == 1) {
       push_leaf(R.shape, out.s[0]);
