@@ -32,19 +32,20 @@ _DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 _SMOOTH = ("gelu_erf", "gelu_tanh", "silu")
 
 
-def _needs_grad(*xs):
-    if not torch.is_grad_enabled():
-        return False
-    for x in xs:
-        if isinstance(x, torch.Tensor) and x.requires_grad:
-            return True
-    return False
+_Tensor, _Parameter = torch.Tensor, torch.nn.Parameter
+_grad_enabled, _is_compiling = torch.is_grad_enabled, torch.compiler.is_compiling
+
+
+def _needs_grad(a, b, c=None, d=None):
+    """Whether autograd records the call: grad mode on and an input that requires a gradient
+    (written out, not looped: it is on every call's path)."""
+    return _grad_enabled() and (getattr(a, "requires_grad", False) or getattr(b, "requires_grad", False) or
+                                getattr(c, "requires_grad", False) or getattr(d, "requires_grad", False))
 
 
 def _traced(x):
-    """Whether a tracer sees x: torch.compile, a meta tensor, or a tensor subclass (fake, functional, ...)."""
-    return torch.compiler.is_compiling() or x.device.type == "meta" or type(x) not in (torch.Tensor,
-                                                                                       torch.nn.Parameter)
+    """Whether a tracer sees x: a tensor subclass (fake, functional, ...), a meta tensor, torch.compile."""
+    return (type(x) is not _Tensor and type(x) is not _Parameter) or x.is_meta or _is_compiling()
 
 
 def _not_differentiable(call, what):
@@ -270,7 +271,7 @@ _batched_op.register_autograd(_batched_backward, setup_context=_batched_setup)
 
 def gemm_grouped(a, b, out, alpha, out_dtype, impl, stream):
     """tessel.gemm_grouped through the operator, or NotImplemented for the plain call."""
-    grad = _needs_grad(*a) or _needs_grad(*b)
+    grad = _grad_enabled() and any(getattr(x, "requires_grad", False) for x in list(a) + list(b))
     traced = _traced(a[0])
     if not (grad or traced):
         return NotImplemented

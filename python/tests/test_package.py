@@ -6,6 +6,7 @@ import inspect
 import os
 import re
 import subprocess
+import sys
 import types
 
 import pytest
@@ -39,6 +40,12 @@ def test_version_is_the_wheels():
 def test_version_is_the_command_lines(cli):
     out = subprocess.run([cli, "--version"], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "tessel " + tessel.__version__
+
+
+def test_import_does_not_import_torch():
+    """PyTorch stays optional: the algebra (and `import tessel`) never loads it."""
+    code = "import sys, tessel; tessel.size((4, 3)); assert 'torch' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
 
 
 def test_star_import_shadows_no_builtin():
