@@ -7,6 +7,8 @@ parameters match.
 """
 from typing import Any, Literal, Optional, Sequence, Tuple, Union, overload
 
+from . import _tessel as _tessel
+
 _IntTuple = Union[int, Tuple["_IntTuple", ...]]
 _IntTupleLike = Union[int, Sequence["_IntTupleLike"]]
 # An argument of the operations: a Layout, a Tiler, integers or tuples of them,
