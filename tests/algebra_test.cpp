@@ -243,3 +243,24 @@ TEST(Robustness, ExtentOneStridesOverflowNothing) {
   EXPECT_EQ(r.code(), Errc::value_range);
   EXPECT_EQ(r.error().message(), "value-range: a stride of the result would exceed 9223372036854775807");
 }
+
+TEST(Robustness, MessagesNameTheRealCause) {
+  // A rank-1 tuple against an integer, in either product.
+  const auto b = blocked_product(L(make_tuple(2), make_tuple(1)), L(make_int(2), make_int(1)));
+  EXPECT_EQ(b.code(), Errc::tiler_rank);
+  EXPECT_NE(b.error().message().find("A's shape is a tuple of rank 1 but B's is the integer 2"), std::string::npos)
+      << b.error().message();
+  const auto r = raked_product(L(make_int(2), make_int(1)), L(make_tuple(2), make_tuple(1)));
+  EXPECT_NE(r.error().message().find("B's shape is a tuple of rank 1 but A's is the integer 2"), std::string::npos)
+      << r.error().message();
+  EXPECT_EQ(to_string(blocked_product(L(make_int(2), make_int(1)), L(make_tuple(2), make_tuple(1))).value()),
+            "((2,(2))):((1,(2)))");
+  // Only the cosize overflows: every offset (the largest is 2^63 - 1) fits.
+  const Error c = check_layout(raw(make_int(2), make_int(kMaxIndex)));
+  EXPECT_EQ(c.code, Errc::value_range);
+  EXPECT_EQ(c.message(),
+            "value-range: the cosize of the layout, 1 + 9223372036854775807, exceeds 9223372036854775807: every "
+            "offset fits, but not their count");
+  EXPECT_EQ(check_layout(raw(make_int(3), make_int(kMaxIndex))).message(),
+            "value-range: the cosize of the layout exceeds 9223372036854775807 (its largest offset does not fit)");
+}

@@ -240,6 +240,29 @@ class Contract(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("error: value-range: a stride of the result would exceed", out)
 
+    def test_messages_name_the_real_cause(self):
+        """A rank-1 tuple meeting an integer is named as such (not "rank 1 with
+        rank 1"); a cosize of 2^63 is not blamed on an offset that fits."""
+        rc, out, _ = layout("blocked_product((2):(1),2:1)")
+        self.assertEqual(rc, 1)
+        self.assertIn("error: tiler-rank: A's shape is a tuple of rank 1 but B's is the integer 2", out)
+        self.assertNotIn("rank 1 with one of rank 1", out)
+        rc, out, _ = layout("raked_product(2:1,(2):(1))")
+        self.assertIn("error: tiler-rank: B's shape is a tuple of rank 1 but A's is the integer 2", out)
+        # Both tuples or both integers are fine.
+        self.assertEqual(layout("blocked_product((2):(1),(2):(1))")[:2], (0, "((2,2)):((1,2))\n"))
+        self.assertEqual(layout("blocked_product(2:1,(2):(1))")[:2], (0, "((2,(2))):((1,(2)))\n"))
+        for expr in ("eval(2:9223372036854775807,1)", "2:9223372036854775807",
+                     "(2,2):(4611686018427387904,4611686018427387903)"):
+            with self.subTest(expr=expr):
+                rc, out, _ = layout(expr)
+                self.assertEqual(rc, 1)
+                self.assertIn("error: value-range: the cosize of the layout, 1 + 9223372036854775807, exceeds "
+                              "9223372036854775807: every offset fits, but not their count", out)
+                self.assertNotIn("offset does not fit", out)
+        # An offset that does not fit is still named as such.
+        self.assertIn("its largest offset does not fit", layout("eval(3:9223372036854775807,1)")[1])
+
 
 # ------------------------------------------------------------------ 2. errors
 

@@ -633,9 +633,11 @@ TESSEL_HD constexpr Result<Layout> zip_pairs(const Layout& X, const Layout& Y) {
     const Layout one[] = {concat(pair, 2)};
     return checked_result(concat(one, 1));
   }
-  if (Y.shape.is_int() || rank(X) != rank(Y))
-    return make_error(Errc::tiler_rank, "cannot zip a layout of rank {0} with one of rank {1}", rank(X),
-                      Y.shape.is_int() ? 1 : rank(Y));
+  if (Y.shape.is_int())
+    return make_error(Errc::tiler_rank, "cannot zip a tuple of rank {0} with the integer {1} mode by mode", rank(X),
+                      Y.shape.val[0]);
+  if (rank(X) != rank(Y))
+    return make_error(Errc::tiler_rank, "cannot zip a layout of rank {0} with one of rank {1}", rank(X), rank(Y));
   ModeBuilder out;
   const int r = rank(X);
   for (int k = 0; k < r; ++k) {
@@ -652,6 +654,17 @@ TESSEL_HD constexpr Result<Layout> rank_product(const Layout& A, const Layout& B
     if (e.code != Errc::ok) return e;
   }
   const int R = rank(A) > rank(B) ? rank(A) : rank(B);
+  // Mode k of the result pairs A's mode k with B's: with rank 1 on both
+  // sides, the first of the pair as a tuple needs the second as a tuple too.
+  const Layout& first = raked ? B : A;
+  const Layout& second = raked ? A : B;
+  if (R == 1 && !first.shape.is_int() && second.shape.is_int())
+    return make_error(Errc::tiler_rank,
+                      raked ? "B's shape is a tuple of rank 1 but A's is the integer {0}: mode 0 of the result pairs "
+                              "them, a tuple with an integer (write A as a rank-1 tuple (S):(D), or B as S:D)"
+                            : "A's shape is a tuple of rank 1 but B's is the integer {0}: mode 0 of the result pairs "
+                              "them, a tuple with an integer (write B as a rank-1 tuple (S):(D), or A as S:D)",
+                      second.shape.val[0]);
   TESSEL_TRY(P, logical_product(pad_rank(A, R), pad_rank(B, R)));
   const Layout p0 = mode(P, 0), p1 = mode(P, 1);
   return raked ? zip_pairs(p1, p0) : zip_pairs(p0, p1);

@@ -187,16 +187,21 @@ TESSEL_HD constexpr Error check_layout(const Layout& l) {
                                           "the size of the layout exceeds {0}");
     if (e.code != Errc::ok) return e;
   }
-  index_t c = 1;  // cosize, checked as it grows
+  index_t span = 0;  // cosize - 1: the sum of (extent-1)*|stride|, checked as it grows
   for (int i = 0; i < l.shape.nleaf; ++i) {
     const index_t d = l.stride.val[i];
     if (l.shape.val[i] == 1) continue;  // an extent-1 leaf adds no offset, whatever its stride
     if (d == kMinIndex || mul_overflows(l.shape.val[i] - 1, d < 0 ? -d : d) ||
-        add_overflows(c, (l.shape.val[i] - 1) * (d < 0 ? -d : d)))
+        add_overflows(span, (l.shape.val[i] - 1) * (d < 0 ? -d : d)))
       return make_error(Errc::value_range, "the cosize of the layout exceeds {0} (its largest offset does not fit)",
                         kMaxIndex);
-    c += (l.shape.val[i] - 1) * (d < 0 ? -d : d);
+    span += (l.shape.val[i] - 1) * (d < 0 ? -d : d);
   }
+  // Every offset fits, but the cosize counts one more than the largest.
+  if (span == kMaxIndex)
+    return make_error(Errc::value_range,
+                      "the cosize of the layout, 1 + {0}, exceeds {0}: every offset fits, but not their count",
+                      kMaxIndex);
   return Error{};
 }
 
