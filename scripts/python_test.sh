@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package (docs/python.md): build the wheel (host only; scikit-build-core
 # and nanobind as installed, no build isolation, so no download), install it into
-# build/python/site (not into the Python environment), run pytest python/tests.
+# build/python/site (not into the Python environment), run its `tessel` command
+# and pytest python/tests.
 #   bash scripts/python_test.sh [TESSEL_CLI]   (the command line, for the parity tests)
 # Skips with a SKIPPED line (exit 0) where nanobind, scikit-build-core or pytest
 # cannot be imported; scripts/deps.sh installs them (pip, or the virtual
@@ -18,14 +19,29 @@ fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
 rm -rf build/python/dist build/python/site
+# Its build folder is kept (build/python/wheel-OFF, -ON, -AUTO): a second run recompiles only what changed.
 # The wheel built here is the algebra alone (TESSEL_ENABLE_CUDA=OFF; a CUDA
 # wheel compiles the whole kernel library a second time).  The extension with
 # the GEMMs is built by the CUDA build itself (CMakeLists.txt, where nanobind
 # is installed) and tested below.  TESSEL_PYTHON_CUDA=AUTO|ON builds the wheel
 # with the GEMMs instead (what `pip install .` does where it finds nvcc).
 cuda="${TESSEL_PYTHON_CUDA:-OFF}"
-"$py" -m pip wheel -q --no-build-isolation --no-deps -C cmake.define.TESSEL_ENABLE_CUDA="$cuda" -w build/python/dist .
+"$py" -m pip wheel -q --no-build-isolation --no-deps -C cmake.define.TESSEL_ENABLE_CUDA="$cuda" \
+  -C build-dir="build/python/wheel-$cuda" -w build/python/dist .
 "$py" -m pip install -q --no-deps --target build/python/site build/python/dist/tessel-*.whl
+# The wheel's command line (its scripts folder, bin/ under --target), where
+# CLI11 was found: the version it prints is the package's.
+if [ -x build/python/site/bin/tessel ]; then
+  cli_version=$(build/python/site/bin/tessel --version)
+  py_version=$(PYTHONPATH="$PWD/build/python/site" "$py" -c "import tessel; print(tessel.__version__)")
+  if [ "$cli_version" != "tessel $py_version" ]; then
+    echo "tessel python: the wheel's \`tessel --version\` says '$cli_version', tessel.__version__ '$py_version'" >&2
+    exit 1
+  fi
+  echo "tessel python: the wheel's command: $cli_version"
+else
+  echo "tessel python: the wheel has no \`tessel\` command (CLI11 not found when it was built)"
+fi
 if [ $# -ge 1 ]; then export TESSEL_CLI="$1"; fi
 echo "tessel python: $(ls build/python/dist) built; pytest python/tests"
 PYTHONPATH="$PWD/build/python/site" "$py" -m pytest -q -p no:cacheprovider python/tests

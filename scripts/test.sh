@@ -7,12 +7,14 @@ bash scripts/deps.sh
 export PATH="$PATH:/usr/local/cuda/bin"
 preset=$(bash scripts/preset.sh)
 echo "tessel: preset $preset"
+# The ladder's teaching steps (never picked by `auto`, left out of a plain
+# build and of `pip install .`) are built here, so that every step is tested.
 # Where no GPU is present the kernels are compile checks and SASS checks only:
-# the ladder's teaching steps (never picked by `auto`) are then built for one
-# input type and layout each, every kernel `auto` can pick in full
-# (scripts/ladder.sh, docs/design.md).  On a GPU all are built and tested.
+# the teaching steps are then built for one input type and layout each, every
+# kernel `auto` can pick in full (scripts/ladder.sh, docs/design.md).  On a
+# GPU all are built and tested.
 ladder=$(bash scripts/ladder.sh)
-cmake --preset "$preset" -DTESSEL_LADDER_INSTANCES="$ladder" >/dev/null
+cmake --preset "$preset" -DTESSEL_BUILD_LADDER=ON -DTESSEL_LADDER_INSTANCES="$ladder" >/dev/null
 cmake --build --preset "$preset" --parallel "$(bash scripts/jobs.sh)"  # scripts/jobs.sh: cores, memory
 if [ "$ladder" = one ]; then
   echo "tessel: no GPU on this machine: the GPU tests (LayoutGpu.*) report Skipped; run them on a GPU machine"
