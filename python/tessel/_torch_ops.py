@@ -54,6 +54,14 @@ def _not_differentiable(call, what):
                        "`with torch.cuda.stream(s):`" % (call, what, what))
 
 
+def _foreign(*xs):
+    """Whether an operand is not a PyTorch tensor (a CuPy or other DLPack array beside a torch `a`)."""
+    for x in xs:
+        if x is not None and not isinstance(x, _Tensor):
+            return True
+    return False
+
+
 def _plain(traced, call, *args):
     """For arguments the operator does not take: NotImplemented (the plain call runs, and raises
     its error), or on traced tensors the plain call's checks alone (which raise the same error)."""
@@ -89,6 +97,10 @@ def gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stre
     if out is not None or aux is not None or stream is not None:
         if grad:
             _not_differentiable("tessel.gemm", "out=, aux= or stream=")
+        return NotImplemented
+    if _foreign(b, c, bias):
+        if grad:
+            raise RuntimeError("tessel.gemm: autograd needs every operand as a PyTorch tensor")
         return NotImplemented
     if not _g.has_gemm and not traced:
         return NotImplemented
@@ -203,10 +215,14 @@ def gemm_batched(a, b, c, alpha, beta, out_dtype, out, impl, stream):
         if grad:
             _not_differentiable("tessel.gemm_batched", "out= or stream=")
         return NotImplemented
+    if _foreign(b, c):
+        if grad:
+            raise RuntimeError("tessel.gemm_batched: autograd needs every operand as a PyTorch tensor")
+        return NotImplemented
     if not _g.has_gemm and not traced:
         return NotImplemented
     args = (a, b, c, alpha, beta, out_dtype, None, impl, None)
-    if not isinstance(impl, str) or not isinstance(b, torch.Tensor):
+    if not isinstance(impl, str):
         return _plain(traced, _g._gemm_batched, *args)
     try:
         dtype = _out_dtype(out_dtype)
@@ -284,9 +300,10 @@ def gemm_grouped(a, b, out, alpha, out_dtype, impl, stream):
     args = (a, b, None, alpha, out_dtype, impl, None)
     if impl != "auto" or not isinstance(b, (list, tuple)):
         return _plain(traced, _g._gemm_grouped, *args)
-    for x in list(a) + list(b):
-        if not isinstance(x, torch.Tensor):
-            return _plain(traced, _g._gemm_grouped, *args)
+    if _foreign(*a, *b):
+        if grad:
+            raise RuntimeError("tessel.gemm_grouped: autograd needs every operand as a PyTorch tensor")
+        return NotImplemented
     try:
         dtype = _out_dtype(out_dtype)
     except TypeError:

@@ -480,7 +480,7 @@ def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stre
     with tessel.gemm, PyTorch tensors that need a gradient, ``torch.compile``
     and fake or meta tensors run the custom operator ``torch.ops.tessel.gemm_grouped``.
     """
-    ops = _ops_for(a[0]) if isinstance(a, (list, tuple)) and a else None
+    ops = _ops_for(a[0]) if isinstance(a, (list, tuple)) and a and isinstance(b, (list, tuple)) else None
     if ops is not None:
         d = ops.gemm_grouped(a, b, out, alpha, out_dtype, impl, stream)
         if d is not NotImplemented:
