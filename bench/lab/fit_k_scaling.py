@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits time = intercept + slope x K per (M, N, layout, implementation) over a
-`tessel bench gemm` CSV whose rows differ only in K (bench/lab/
-small_m_scaling_s27_suite.csv): the slope is the streaming rate, the
+`tessel bench gemm` CSV whose rows differ only in K (a suite of one M, N
+and layout at several K): the slope is the streaming rate, the
 intercept the fixed cost of a call.  cuBLASLt's side comes from each row's
 cublas_median_ms.  Usage: fit_k_scaling.py CSV [CSV...]"""
 import collections

@@ -11,18 +11,15 @@
 // Build: nvcc -O3 -std=c++20 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a -I. -Iinclude \
 //          bench/lab/fp32_configs.cu -lcublas -o fp32_configs
 // Run:   ./fp32_configs 4096 8192
-// Session 21: first the tile / k-tile / stage / spread screen of f08
-// (bench/results/s21/fp32_configs_h100.txt), then the FFMA order
-// (serpentine) on f08's best tiles and on f10's TMA kernel
-// (bench/results/s21/fp32_configs2_h100.txt).
-// Session 24: SCREEN=3 times f10's placement of the next k-step's fragment
-// reads (NextReadsAfterRow) on A:m, B:n (A column-major: the layout of f10's
-// best measurement) and on A:k, B:n, each against cuBLAS on its own layout.
-// Session 25: SCREEN=4, f10 before and after its main loop became a function;
-// SCREEN=5, f11's knobs (FFMA order, fragment-read placement) beside f10;
-// SCREEN=6, f11 under register caps (__maxnreg__); SCREEN=cublas, one
-// launch of cublasSgemm on each A layout, for ncu (bench/lab/probe_s25i.sh);
-// SCREEN=9, f11's body with a straight path for whole tiles (Form 1).
+// The screens (SCREEN=...): the default, the tile / k-tile / stage / spread
+// screen of f08, then the FFMA order (serpentine) on f08's best tiles and on
+// f10's TMA kernel; 3, f10's placement of the next k-step's fragment reads
+// (NextReadsAfterRow) on A:m, B:n and on A:k, B:n, each against cuBLAS on its
+// own layout; 4, f10 before and after its main loop became a function; 5,
+// f11's knobs (FFMA order, fragment-read placement) beside f10; 6, f11 under
+// register caps (__maxnreg__); cublas, one launch of cublasSgemm on each A
+// layout, for ncu; 9, f11's body with a straight path for whole tiles (Form
+// 1); 10, the stream-K CTAs first and other splits of the tiles.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -38,11 +35,12 @@
 #include "tessel/kernels/gemm/f08_thread_tile_16x8.cuh"
 #include "tessel/kernels/gemm/f10_tma_loads.cuh"
 #include "tessel/kernels/gemm/f11_stream_k.cuh"
-// SCREEN=4: f10's kernel as committed before session 25's refactor (its main
-// loop became product_of_k_range, shared with f11), namespace f10_before: a
-// copy made for the run (bench/lab/probe_s25c.sh), not kept in the tree.
-#if __has_include("bench/lab/s25_old/f10_before.cuh")
-#include "bench/lab/s25_old/f10_before.cuh"
+// SCREEN=4: f10's kernel as it was before its main loop became
+// product_of_k_range (shared with f11), in namespace f10_before: a copy taken
+// from git history into f10_before.cuh for the run, not kept in the
+// tree (the screen says so and skips where it is missing).
+#if __has_include("bench/lab/f10_before.cuh")
+#include "bench/lab/f10_before.cuh"
 #define HAVE_F10_BEFORE 1
 #endif
 
@@ -228,8 +226,8 @@ TESSEL_F11_FORM(f11_am_form2, MajorA::m, 7, 2)
 TESSEL_F11_FORM(f11_ak_form2, MajorA::k, -1, 2)
 
 // SCREEN=10's splits of the tiles (run_f11's split_mode): 0 stream_k_split's
-// (since session 26: every full wave whole, the remainder shared); 1 the
-// last full wave shared too (session 25's split); 2 every tile shared; 3
+// (every full wave whole, the remainder shared); 1 the last full wave
+// shared too (f11's first split); 2 every tile shared; 3
 // all full waves but the last two whole.
 tessel::StreamKSplit lab_split(int tiles, int k_tiles, int sms, int mode) {
   const tessel::StreamKSplit split = tessel::stream_k_split(tiles, k_tiles, sms);
@@ -341,13 +339,13 @@ int main(int argc, char** argv) {
       run_f10<MajorA::k, false>("f10 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k", s, n, cublas_ms);
       run_f11<MajorA::k, true>("f11 A:k form 1", s, n, cublas_ms, &f11_ak_form1);
-      run_f11<MajorA::k, true>("f11 A:k s25 split form 1", s, n, cublas_ms, &f11_ak_form1, 1);
+      run_f11<MajorA::k, true>("f11 A:k first split form 1", s, n, cublas_ms, &f11_ak_form1, 1);
       const float am_ms = to_a_m();
       run_f10<MajorA::m, true>("f10 A:m", s, n, am_ms);
       run_f11<MajorA::m, true, 7>("f11 A:m", s, n, am_ms);
       run_f11<MajorA::m, true, 7>("f11 A:m form 1", s, n, am_ms, &f11_am_form1_r7);
-      run_f11<MajorA::m, true, 7>("f11 A:m s25 split", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 1);
-      run_f11<MajorA::m, true, 7>("f11 A:m s25 split form 1", s, n, am_ms, &f11_am_form1_r7, 1);
+      run_f11<MajorA::m, true, 7>("f11 A:m first split", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 1);
+      run_f11<MajorA::m, true, 7>("f11 A:m first split form 1", s, n, am_ms, &f11_am_form1_r7, 1);
       run_f11<MajorA::m, true, 7>("f11 A:m all shared", s, n, am_ms, &gk::f11::gemm_stream_k<MajorA::m>, 2);
       run_f11<MajorA::m, true, 7>("f11 A:m (again)", s, n, am_ms);
     } else if (screen == "ncu11") {  // one launch each of f10 and f11 on A:m (for ncu)
@@ -405,7 +403,7 @@ int main(int argc, char** argv) {
         run_f10<MajorA::m, true>("f10 A:m after", s, n, am_ms);
       }
 #else
-      std::printf("SCREEN=4 needs bench/lab/s25_old/f10_before.cuh (bench/lab/probe_s25c.sh makes it)\n");
+      std::printf("SCREEN=4 needs bench/lab/f10_before.cuh, f10 from before product_of_k_range\n");
 #endif
     } else if (screen == "3") {  // f10's fragment reads placed in the k-step, A:k then A:m
       run_f10<MajorA::k, false>("f10 A:k reads first", s, n, cublas_ms);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/lab/ncu_source.py — reads ncu's per-instruction source counters
 (`ncu --section SourceCounters --page source --print-source sass --csv`,
-plain or .xz) and answers where a kernel's warps stall (session 38).
+plain or .xz) and answers where a kernel's warps stall.
 
   top FILE [N]            the N instructions with the most stall samples, with their top reasons
   regions FILE            samples summed by execution count (a count per k-tile, per tile, ... names a region)

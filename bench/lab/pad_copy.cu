@@ -1,6 +1,6 @@
 // bench/lab/pad_copy.cu — times the padded copy the TMA steps' launchers (k09..k13) make for an
 // unaligned operand: src/kernels/gemm/pad_copy.cu's kernel against cudaMemcpy2DAsync (what the
-// launchers used before, bench/lab/copy2d.cu), for 4095 x 4095 and 4097 x 4097 bf16 (lda = cols,
+// launchers used before), for 4095 x 4095 and 4097 x 4097 bf16 (lda = cols,
 // copied to rows padded to a multiple of 8 elements), one operand and two (A and B: the kernel
 // copies both in one launch, cudaMemcpy2DAsync takes two calls), and cudaMemcpyAsync of the same
 // bytes (rows x cols x 2 per operand) as the bound.  Each line: the median and the minimum of 50

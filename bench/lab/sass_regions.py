@@ -5,7 +5,7 @@ instructions executed at least MAIN_MIN times: once per k-tile per warp),
 the consumers' per-unit code (epilogue, scheduler, bias staging), and the
 producer (from 40 instructions ahead of the first UTMALDG to the end).
 Input: `ncu -i REPORT --page source --csv --print-source sass > CSV` (one
-block per profiled kernel).  Session 36, docs/epilogues.md.
+block per profiled kernel).  docs/epilogues.md reads its output.
     python3 bench/lab/sass_regions.py CSV[.xz]... [--main-min N] [--top N]"""
 import argparse
 import collections

@@ -5,7 +5,7 @@
 // matrix products away and times the stores only, in k15's pattern and in
 // others, and then the stores with the loads of A and B (move_units below),
 // so that the data movement's own ceiling is known before the kernel is
-// changed (docs/batched.md, session 33).
+// changed (docs/batched.md).
 //
 // D is one tall row-major bf16 matrix (32 x 2048 rows, 2048 columns), cut
 // into 128 x 128 tiles (8192 units); 132 persistent CTAs take units
@@ -216,8 +216,7 @@ __global__ void __launch_bounds__(384, 1) move_units(const __grid_constant__ Map
   sm90::bulk_wait_group<0>();
 }
 
-// Unit pairs, with and without B multicast (written in session 33, not yet
-// run): CTAs 2c and 2c + 1 take the two units of pair p (tile rows 2 pm and
+// Unit pairs, with and without B multicast: CTAs 2c and 2c + 1 take the two units of pair p (tile rows 2 pm and
 // 2 pm + 1 of one batch and tile column), pairs c, c + 66, ...  Without
 // multicast (MC = false) each CTA loads its own A and all of B, as
 // move_units does, only in pair order.  With it (MC = true, clusters of 2)
@@ -503,7 +502,7 @@ int main(int argc, char** argv) {
     move(move_units<2, 3, 256, 2>, 2, 3, 256, 2, spin);
   }
   // Unit pairs with and without B multicast (move_pairs), at three sizes
-  // (session 34 added 8 x 2048 x 8192, a batch of 64 tile columns, and 3 stages).
+  // (8 x 2048 x 8192 is a batch of 64 tile columns; 3 stages is rule 11c's depth).
   for (const Dims dm : {Dims{2048, 2048, 32}, Dims{512, 512, 32}, Dims{2048, 8192, 8}}) {
     if (only_move) break;
     Maps pm{};
