@@ -31,7 +31,6 @@ _DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 # Activations whose derivative needs the value before the activation (the GEMM's aux output).
 _SMOOTH = ("gelu_erf", "gelu_tanh", "silu")
 
-
 _Tensor, _Parameter = torch.Tensor, torch.nn.Parameter
 _grad_enabled, _is_compiling = torch.is_grad_enabled, torch.compiler.is_compiling
 
@@ -49,9 +48,9 @@ def _traced(x):
 
 
 def _not_differentiable(call, what):
-    raise RuntimeError("%s(%s) writes into tensors it is given, which autograd cannot differentiate: call it "
-                       "without %s for a gradient (or under torch.no_grad()); a stream is chosen with "
-                       "`with torch.cuda.stream(s):`" % (call, what, what))
+    raise RuntimeError("%s with %s writes into tensors it is given or runs on a stream of its own, which "
+                       "autograd cannot differentiate: call it without them for a gradient (or under "
+                       "torch.no_grad()); a stream is chosen with `with torch.cuda.stream(s):`" % (call, what))
 
 
 def _foreign(*xs):
