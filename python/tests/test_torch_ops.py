@@ -129,6 +129,23 @@ def test_meta_gradients_have_the_inputs_shapes():
     assert [g.shape for g in grads] == [t.shape for t in xs + ws]
 
 
+def opcheck_cases(make):
+    """(operator, arguments) of each operator, on tensors that make(*shape, grad=) builds."""
+    a, b, bias = make(64, 32, grad=True), make(32, 48, grad=True), make(48, grad=True)
+    return [(torch.ops.tessel.gemm, (a, b, None, 0.5, 0.0, bias, "relu", None, "auto", False)),
+            (torch.ops.tessel.gemm_pre, (a, b, None, 0.5, 0.0, bias, "gelu_erf", None, "auto", False)),
+            (torch.ops.tessel.gemm_batched, (make(3, 64, 32, grad=True), b, None, 1.0, 0.0, None, "auto")),
+            (torch.ops.tessel.gemm_grouped, ([a, make(16, 32, grad=True)], [b, b], 1.0, None, "auto"))]
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_opcheck_on_meta(case):
+    """PyTorch's own checks of a custom operator: schema, autograd registration, the shape
+    function against the kernel (here the meta kernel), AOT dispatch with dynamic shapes."""
+    op, args = opcheck_cases(meta)[case]
+    torch.library.opcheck(op, args)
+
+
 def f_epilogue(a, b, bias):
     return tessel.gemm(a, b, bias=bias, activation="relu", alpha=0.5) * 2
 
@@ -423,6 +440,17 @@ def test_grouped_gradients_within_the_bound():
 
 
 # ---------------------------------------------------------------------------- GPU: torch.compile
+
+
+@needs_gpu
+@pytest.mark.parametrize("case", range(4))
+def test_opcheck_on_gpu(case):
+    """As on meta tensors, now with tessel's kernels: the shape function's output (shape, type,
+    strides) against the kernel's."""
+    make = lambda *shape, grad=False: _rand(shape, torch.bfloat16, len(shape) * 7 + shape[-1]).requires_grad_(grad)
+    op, args = opcheck_cases(make)[case]
+    torch.library.opcheck(op, args)
+
 
 
 @needs_gpu
