@@ -754,5 +754,39 @@ TEST(GemmModel, ChoosesWhatWasMeasuredFastest) {
   EXPECT_GE(rows, 40);
 }
 
+// The straddled-row copy (straddled_copy_repays), on problems measured on
+// the H200: each decision below matched the faster of copied and not.
+TEST(StraddleModel, CopiesAnNMajorBReadByManyTileRows) {
+  // 3000 x 5000 x 7000, B:n (ldb 5000: rows 16 bytes into a line), 24 tile
+  // rows of 128: 509.6 us as it is, 357.5 us with B copied.
+  EXPECT_TRUE(straddled_copy_repays(0, 5000, 5000 * 7000, 24, true));
+  // 10944 x 1192 x 13760: 86 tile rows; 777 -> 640 us.
+  EXPECT_TRUE(straddled_copy_repays(0, 1192, 1192 * 13760, 86, true));
+}
+
+TEST(StraddleModel, LeavesWhatTheCopyDoesNotRepay) {
+  // 128 x 12184 x 6208: B read by one tile row; the copy cost 78 us.
+  EXPECT_FALSE(straddled_copy_repays(0, 12184, 12184 * 6208, 1, true));
+  // 448 x 5640 x 10432: four tile rows; the copy cost 40 us.
+  EXPECT_FALSE(straddled_copy_repays(0, 5640, 5640 * 10432, 4, true));
+  // 3712 x 2976 x 14976: rows 64 bytes into a line (ldb 2976) straddle
+  // without cost; copying them cost 42 us.  2560 x 2160 x 3776: rows that
+  // start on a sector (ldb 2160, 32 bytes into a line); copying cost 14 %.
+  EXPECT_FALSE(straddled_copy_repays(0, 2976, 2976 * 14976, 29, true));
+  EXPECT_FALSE(straddled_copy_repays(0, 2160, 2160 * 3776, 20, true));
+  // 14656 x 3520 x 8504, A:k (K-major, lda 8504): copying A cost 96 us.
+  EXPECT_FALSE(straddled_copy_repays(0, 8504, 14656 * 8504, 14, false));
+  // Rows of whole lines are never copied, however often read.
+  EXPECT_FALSE(straddled_copy_repays(0, 4096, 4096 * 4096, 1000, true));
+}
+
+TEST(StraddleModel, AMisalignedBaseStraddlesToo) {
+  // ldb a multiple of 64 elements, but the base 16 bytes off a sector.
+  EXPECT_FALSE(straddled_copy_repays(0, 5056, 5056 * 7000, 24, true));
+  EXPECT_TRUE(straddled_copy_repays(16, 5056, 5056 * 7000, 24, true));
+  EXPECT_FALSE(straddled_copy_repays(32, 5056, 5056 * 7000, 24, true));
+  static_assert(!straddled_copy_repays(0, 5000, 5000 * 7000, 1, true));
+}
+
 }  // namespace
 }  // namespace tessel

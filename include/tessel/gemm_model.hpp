@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -172,6 +173,32 @@ inline bool model_choice(const PlanProblem& p, int sms, GemmCandidate& out, doub
 /// 2 M N K below kModelMaxFlops?
 constexpr bool in_model_domain(index_t m, index_t n, index_t k) {
   return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kModelMaxFlops;
+}
+
+/// The padded copy of an operand TMA could read as it is (16-bit elements,
+/// rows 16-byte aligned), into rows of whole 128-byte lines.  Where an M- or
+/// N-major operand's rows start 16 bytes off a 32-byte sector (`addr` or
+/// `ld`), each 128-byte box row touches five sectors of two lines instead of
+/// four, and each of the kernel's `rereads` reads of the operand costs more;
+/// the copy reads and writes its `elems` elements once.  Rows that start on a
+/// sector cost little (copying them lost 9-42 us in four problems of five),
+/// and K-major operands gained in some problems and lost up to 96 us in
+/// others, so neither is copied (docs/heuristics.md, "Rows that straddle
+/// lines").  The launchers of k13-k15 ask it.
+/// C++ example: B (N-major) of 3000 x 5000 x 7000, ldb 5000, read by 24 tile rows: copied.
+struct StraddleModel {
+  double us_per_mb_read = 0.05;  ///< extra time per MB per read of a straddled operand
+  double copy_fixed_us = 3.0;    ///< the copy's launch
+  double copy_mb_per_us = 2.0;   ///< operand MB copied per us (a read and a write: 4 TB/s)
+};
+inline constexpr StraddleModel kStraddleModel{};
+
+constexpr bool straddled_copy_repays(std::uint64_t addr, index_t ld, index_t elems, index_t rereads, bool mn_major,
+                                     const StraddleModel& s = kStraddleModel) {
+  const bool straddles = addr % 32 != 0 || (ld * 2) % 32 != 0;
+  if (!straddles || !mn_major) return false;
+  const double mb = static_cast<double>(elems) * 2 / 1e6;
+  return s.us_per_mb_read * mb * static_cast<double>(rereads) > s.copy_fixed_us + mb / s.copy_mb_per_us;
 }
 
 }  // namespace tessel

@@ -16,6 +16,7 @@
 #include "src/kernels/gemm/multistage_launch.hpp"
 #include "src/kernels/gemm/pad_copy.hpp"
 #include "src/kernels/gemm/workspace.hpp"
+#include "tessel/gemm_model.hpp"
 #include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
 #include "tessel/kernels/gemm/tma_warp_specialized_common.cuh"
 
@@ -178,6 +179,15 @@ struct PaddedCopy {
   }
 };
 
+/// A tile extent of the tuning, or `fallback` where the step chooses its own.
+inline index_t tile_or(int tile, index_t fallback) { return tile > 0 ? tile : fallback; }
+
+/// Whether a TMA-ready operand should still be copied into rows of whole
+/// lines (tessel/gemm_model.hpp, straddled_copy_repays).
+inline bool pad_repays(const void* p, index_t ld, index_t elems, index_t rereads, bool mn_major) {
+  return straddled_copy_repays(reinterpret_cast<std::uintptr_t>(p), ld, elems, rereads, mn_major);
+}
+
 /// The rules of the three steps: the tile count of their grids, and those of
 /// the fallback kernel (which may run instead).
 inline Status check(const GemmArgs& a, const char* step) {
@@ -196,39 +206,51 @@ inline Status check(const GemmArgs& a, const char* step) {
 template <bool InlineFallback = true, class LaunchTma>
 Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTma&& launch_tma) {
   const bool a_ready = tma_ready(a.a, a.lda, 2), b_ready = tma_ready(a.b, a.ldb, 2);
-  if (a_ready && b_ready) return launch_tma(a);
+  const bool ak = a.layout.a == MajorA::k, bk = a.layout.b == MajorB::k;
+  const bool swap = a.tuning.swap_ab == SwapAB::on;
+  const index_t along_m = tile_or(swap ? a.tuning.tile_n : a.tuning.tile_m, 128);
+  const index_t along_n = tile_or(swap ? a.tuning.tile_m : a.tuning.tile_n, 128);
+  // A is read once per tile along N, B once per tile along M.  The teaching
+  // steps (k09-k12, InlineFallback) copy only what TMA cannot read, as measured.
+  const bool pad_a = !a_ready || (!InlineFallback && pad_repays(a.a, a.lda, a.m * a.k, ceil_div(a.n, along_n), !ak));
+  const bool pad_b = !b_ready || (!InlineFallback && pad_repays(a.b, a.ldb, a.n * a.k, ceil_div(a.m, along_m), !bk));
+  if (!pad_a && !pad_b) return launch_tma(a);
   // Unaligned rows: a padded copy costs one read and one write of the
   // operand and lets the TMA kernel run; k08's kernel would load such rows
-  // element by element, 7x slower at 4095^3.  The copies are made by
-  // pad_copy.cu's kernel, A and B in one launch.  It replaces
-  // cudaMemcpy2DAsync, which took 52 us per 4095 x 4095 operand on an H100
-  // (1.3 TB/s read + write); the kernel takes 32 us there (pad_copy.cu).
-  // The copies come from the device's stream-ordered memory pool and are
-  // freed behind the kernel; if they cannot be allocated, k08's kernel runs.
+  // element by element, 7x slower at 4095^3.  Aligned rows that straddle
+  // lines are copied only when pad_repays says the copy costs less than the
+  // kernel's extra reads.  The copies are made by pad_copy.cu's kernel, A
+  // and B in one launch, from tessel's pool, and freed behind the kernel; if
+  // an unaligned operand's copy cannot be allocated, k08's kernel runs, and a
+  // straddled one is read as it is.
   GemmArgs p = a;
   PaddedCopy ca, cb;
   PadCopy jobs[kMaxPadCopies];
   int n = 0;
   bool ok = true;
-  if (!a_ready) {
-    const bool ak = a.layout.a == MajorA::k;
-    ok = ca.make(a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, stream);
-    p.a = ca.ptr;
-    p.lda = ca.ld;
-    if (ok) jobs[n++] = ca.job;
+  if (pad_a) {
+    if (ca.make(a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, stream)) {
+      p.a = ca.ptr;
+      p.lda = ca.ld;
+      jobs[n++] = ca.job;
+    } else {
+      ok = a_ready;
+    }
   }
-  if (ok && !b_ready) {
-    const bool bk = a.layout.b == MajorB::k;
-    ok = cb.make(a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, stream);
-    p.b = cb.ptr;
-    p.ldb = cb.ld;
-    if (ok) jobs[n++] = cb.job;
+  if (ok && pad_b) {
+    if (cb.make(a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, stream)) {
+      p.b = cb.ptr;
+      p.ldb = cb.ld;
+      jobs[n++] = cb.job;
+    } else {
+      ok = b_ready;
+    }
   }
   Status s = Status::success();
   if (ok) {
-    s = pad_copy(jobs, n, stream);
+    s = n > 0 ? pad_copy(jobs, n, stream) : Status::success();
     if (!s) {
-      const char* what = !a_ready && !b_ready ? "A and B" : !a_ready ? "A" : "B";
+      const char* what = n == 2 ? "A and B" : p.a != a.a ? "A" : "B";
       s = Status::failure(s.code, std::string(step) + ": padded copy of " + what + ": " + s.message);
     } else {
       s = launch_tma(p);
