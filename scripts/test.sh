@@ -5,6 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 export PATH="$PATH:/usr/local/cuda/bin"
+# ccache, where installed (TESSEL_CCACHE=0: not): an object whose source,
+# headers and flags a previous run compiled is taken from the cache, also
+# from another clone (paths relative to the tree), so a run after an earlier
+# one on the machine recompiles only what changed.  CMake takes the launcher
+# from these variables when it first configures a build folder.
+if [ "${TESSEL_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$PWD"
+  echo "tessel: compiling through ccache ($(ccache --version | head -n 1); TESSEL_CCACHE=0 turns it off)"
+fi
 preset=$(bash scripts/preset.sh)
 echo "tessel: preset $preset"
 # The ladder's teaching steps (never picked by `auto`, left out of a plain
