@@ -264,3 +264,22 @@ TEST(Robustness, MessagesNameTheRealCause) {
   EXPECT_EQ(check_layout(raw(make_int(3), make_int(kMaxIndex))).message(),
             "value-range: the cosize of the layout exceeds 9223372036854775807 (its largest offset does not fit)");
 }
+
+TEST(Algebra, AShapeIsATiler) {
+  // As in CuTe: a tuple of integers is a by-mode tiler of stride-1 layouts,
+  // an integer n the layout n:1.
+  const Layout A = L(make_shape(8, 12), make_stride(12, 1));
+  EXPECT_EQ(logical_divide(A, make_shape(2, 4)).value(), logical_divide(A, make_tiler(2, 4)).value());
+  EXPECT_EQ(zipped_divide(A, make_shape(2, 4)).value(),
+            zipped_divide(A, make_tiler(L(make_int(2), make_int(1)), L(make_int(4), make_int(1)))).value());
+  EXPECT_EQ(tiled_product(A, make_shape(3, 2)).value(), tiled_product(A, make_tiler(3, 2)).value());
+  EXPECT_EQ(composition(A, make_shape(2, 4)).value(), composition(A, make_tiler(2, 4)).value());
+  EXPECT_EQ(flat_divide(A, make_int(4)).value(), flat_divide(A, L(make_int(4), make_int(1))).value());
+  EXPECT_EQ(to_string(logical_divide(L(make_shape(8, 8), make_stride(1, 8)), make_shape(2, 4)).value()),
+            "((2,4),(4,2)):((1,2),(8,32))");
+  static_assert(logical_divide(make_layout(make_shape(8, 8)), make_shape(2, 4)).ok());
+  // A nested mode is not a shape tiler; extents must be positive.
+  EXPECT_EQ(logical_divide(A, make_tuple(2, make_tuple(2, 2))).code(), Errc::type);
+  EXPECT_EQ(logical_divide(A, make_tuple(2, 0)).code(), Errc::value_range);
+  EXPECT_EQ(logical_divide(A, make_tuple(2, 2, 2)).code(), Errc::tiler_rank);
+}

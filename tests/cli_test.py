@@ -264,6 +264,27 @@ class Contract(unittest.TestCase):
         self.assertIn("its largest offset does not fit", layout("eval(3:9223372036854775807,1)")[1])
 
 
+    def test_a_shape_is_a_tiler(self):
+        """Where a tiler is taken, a shape is too, as in CuTe: (2,4) is the
+        by-mode tiler <2,4> (layouts 2:1 and 4:1), an integer n the layout n:1."""
+        a = "(8,12):(12,1)"
+        for fn in ("composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
+                   "logical_product", "zipped_product", "tiled_product"):
+            with self.subTest(fn=fn):
+                rc, by_shape, err = layout("%s(%s,(2,4))" % (fn, a))
+                self.assertEqual(rc, 0, err)
+                self.assertEqual(by_shape, layout("%s(%s,<2:1,4:1>)" % (fn, a))[1])
+                self.assertEqual(layout("%s(%s,4)" % (fn, a))[1], layout("%s(%s,4:1)" % (fn, a))[1])
+        self.assertEqual(layout("zipped_divide((8,8):(1,8),(2,4))")[:2], (0, "((2,4),(4,2)):((1,8),(2,32))\n"))
+        self.assertEqual(layout("logical_divide((6,20):(20,1),(2,4))")[:2], (0, "((2,3),(4,5)):((20,40),(1,4))\n"))
+        rc, out, _ = layout("logical_divide((8,8):(1,8),(2,(2,2)))")
+        self.assertEqual(rc, 1)
+        self.assertIn("error: type: mode 1 of the shape used as a tiler is a tuple", out)
+        self.assertIn("error: tiler-rank:", layout("logical_divide((8,8):(1,8),(2,4,2))")[1])
+        self.assertIn("error: value-range: tiler extent 0", layout("logical_divide((8,8):(1,8),(2,0))")[1])
+        self.assertIn("a shape is a tiler only where a tiler is taken", layout("blocked_product(2:1,(2,4))")[1])
+
+
 # ------------------------------------------------------------------ 2. errors
 
 class Errors(unittest.TestCase):

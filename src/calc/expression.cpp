@@ -403,7 +403,7 @@ Output layout_out(const Swizzle& sw, const Layout& l) {
 Output int_out(index_t v) { return Output{std::to_string(v), std::nullopt}; }
 
 /// `op(A, B)` where A is a layout (swizzled allowed) and B a layout or, when
-/// `tiler_ok`, a tiler.
+/// `tiler_ok`, a tiler or a shape.
 template <bool tiler_ok, class F>
 Output binary(const Args& a, F op) {
   const SwizzledLayout A = layout_arg(a, 0);
@@ -415,8 +415,15 @@ Output binary(const Args& a, F op) {
       fail(Errc::type, "argument 2 must be a layout, not a tiler");
     }
   }
-  const Layout& B =
-      want<Layout>(a, 1, tiler_ok ? "argument {0} must be a layout or a tiler <...>" : "argument {0} must be a layout");
+  if (const auto* shape = std::get_if<IntTuple>(&a[1])) {
+    if constexpr (tiler_ok) {  // a shape as a tiler, as CuTe: (2,4) is <2:1,4:1>
+      return layout_out(A.swizzle, unwrap(op(A.layout, *shape)));
+    } else {
+      fail(Errc::type, "argument 2 must be a layout SHAPE:STRIDE (a shape is a tiler only where a tiler is taken)");
+    }
+  }
+  const Layout& B = want<Layout>(
+      a, 1, tiler_ok ? "argument {0} must be a layout, a tiler <...> or a shape" : "argument {0} must be a layout");
   return layout_out(A.swizzle, unwrap(op(A.layout, B)));
 }
 

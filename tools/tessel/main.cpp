@@ -35,6 +35,7 @@ A bare layout, swizzled layout or tuple is accepted too and printed as is
 
 Examples:
   tessel layout 'logical_divide((6,20):(20,1),<2,4>)'
+  tessel layout 'zipped_divide((6,20):(20,1),(2,4))'   (a shape as a tiler: <2:1,4:1>, as CuTe)
   tessel layout --format ascii 'make_layout((4,3),LayoutRight)'
   tessel layout --format svg 'Sw<3,3,3>o((8,64):(64,1))' > swizzle.svg
   tessel layout --batch cases.txt        (or - for standard input)

@@ -332,6 +332,36 @@ TESSEL_HD constexpr Result<Layout> by_tiler(const Layout& A, const Tiler& T, boo
 }
 }  // namespace detail
 
+namespace detail {
+/// A shape used as a tiler, as CuTe reads one: an integer n is the layout
+/// n:1 (1:0 where `int_is_compact`: make_layout(1)), a tuple of integers
+/// (n0, n1, ...) the by-mode tiler <n0:1, n1:1, ...>.  `lop` and `top` are
+/// the operation with a layout and with a tiler.
+template <class LayoutOp, class TilerOp>
+TESSEL_HD constexpr Result<Layout> by_shape(const Layout& A, const IntTuple& S, bool int_is_compact, LayoutOp lop,
+                                            TilerOp top) {
+  if (S.overflow || S.ntok == 0) return make_error(Errc::syntax, "the tiler is not an integer tuple");
+  if (S.is_int()) {
+    const index_t n = S.val[0];
+    if (n < 1) return make_error(Errc::value_range, "tiler extent {0} is not positive", n);
+    return lop(A, (int_is_compact && n == 1) ? Layout{make_int(1), make_int(0)} : Layout{make_int(n), make_int(1)});
+  }
+  const int r = rank(S);
+  if (r > kMaxTilerModes) return make_error(Errc::capacity, "a tiler needs 1 to {0} modes", kMaxTilerModes);
+  Tiler T;
+  for (int k = 0; k < r; ++k) {
+    const IntTuple sk = mode(S, k);
+    if (!sk.is_int())
+      return make_error(Errc::type,
+                        "mode {0} of the shape used as a tiler is a tuple: a shape tiler is a tuple of integers "
+                        "(write that mode as a layout in a tiler <...>)",
+                        k);
+    T.mode[T.n++] = TilerMode{TilerMode::kInt, sk.val[0], Layout{}};
+  }
+  return top(A, T);
+}
+}  // namespace detail
+
 /// By-mode composition; modes of A beyond the tiler are dropped.
 /// Example: composition((12,(4,8)):(59,(13,1)), <3:4,8:2>) is (3,(2,4)):(236,(26,1)).
 TESSEL_HD constexpr Result<Layout> composition(const Layout& A, const Tiler& T) {
@@ -614,6 +644,27 @@ TESSEL_HD constexpr Result<Layout> tiled_product(const Layout& A, const Tiler& T
   TESSEL_TRY(z, zipped_product(A, T));
   return detail::unpack_modes(z, false);
 }
+
+// ================================================================ shapes as tilers
+
+// Where a tiler is taken, a shape is too, as in CuTe: (2,4) is <2:1,4:1>, by
+// mode, and an integer n is the layout n:1 (make_layout(n) for the divides and
+// products).  Example: logical_divide((8,8):(1,8), (2,4)) is ((2,4),(4,2)):((1,2),(8,32)).
+#define TESSEL_SHAPE_TILER(NAME, COMPACT)                                           \
+  TESSEL_HD constexpr Result<Layout> NAME(const Layout& A, const IntTuple& S) {     \
+    return detail::by_shape(                                                        \
+        A, S, COMPACT, [](const Layout& a, const Layout& b) { return NAME(a, b); }, \
+        [](const Layout& a, const Tiler& t) { return NAME(a, t); });                \
+  }
+TESSEL_SHAPE_TILER(composition, false)
+TESSEL_SHAPE_TILER(logical_divide, true)
+TESSEL_SHAPE_TILER(zipped_divide, true)
+TESSEL_SHAPE_TILER(tiled_divide, true)
+TESSEL_SHAPE_TILER(flat_divide, true)
+TESSEL_SHAPE_TILER(logical_product, true)
+TESSEL_SHAPE_TILER(zipped_product, true)
+TESSEL_SHAPE_TILER(tiled_product, true)
+#undef TESSEL_SHAPE_TILER
 
 namespace detail {
 /// Append `1:0` modes up to rank R (R == 1 leaves L unchanged).
