@@ -625,13 +625,43 @@ class Drawings(unittest.TestCase):
         self.assertEqual(grid, [[r + 4 * c for c in range(3)] for r in range(4)])
 
     def ascii_grid(self, out):
-        rows = []
+        """The table's cells; a wide table's bands of columns are joined back."""
+        rows, band = [], -1
         for line in out.splitlines():
+            self.assertLessEqual(len(line), 100, "an ASCII drawing fits 100 columns")
             m = re.match(r"^\s*(\d+)\s*\|(.*)\|\s*$", line)
             if m:
-                self.assertEqual(int(m.group(1)), len(rows), "row labels count up")
-                rows.append([int(c) for c in m.group(2).split("|")])
+                r, cells = int(m.group(1)), [int(c) for c in m.group(2).split("|")]
+                if r == 0:
+                    band += 1
+                if band == 0:
+                    self.assertEqual(r, len(rows), "row labels count up")
+                    rows.append(cells)
+                else:
+                    rows[r].extend(cells)
         return rows
+
+    def test_ascii_fits_100_columns(self):
+        """A wide grid comes in bands of whole columns, each headed by the columns it shows."""
+        for expr, rows, cols in [("make_layout((8,64),LayoutRight)", 8, 64), ("make_layout(200)", 1, 200),
+                                 ("(4,1000):(1000,4000000)", 4, 1000),
+                                 ("((2,2),(2,2,2)):((1000000000000000,2000000000000000),"
+                                  "(4000000000000000,8000000000000000,16000000000000000))", 4, 8)]:
+            with self.subTest(expr=expr):
+                rc, out, _ = layout(expr, "--format", "ascii")
+                self.assertEqual(rc, 0, out)
+                self.assertLessEqual(max(map(len, out.splitlines())), 100)
+                self.assertIn("columns 0-", out)
+                self.assertRegex(out, r"\ncolumns \d+-%d of %d:\n" % (cols - 1, cols))
+                grid = self.ascii_grid(out)
+                self.assertEqual((len(grid), len(grid[0])), (rows, cols))
+        grid = self.ascii_grid(layout("make_layout((8,64),LayoutRight)", "--format", "ascii")[1])
+        self.assertEqual(grid, [[64 * r + c for c in range(64)] for r in range(8)])
+        # Long lines of notes are wrapped too.
+        rc, out, err = tessel("draw", "copy", "--thr", "(16,8):(8,1)", "--val", "(1,8):(0,1)", "--format", "ascii")
+        self.assertEqual(rc, 0, err)
+        self.assertLessEqual(max(map(len, out.splitlines())), 100, "the README's copy: 520 columns before")
+        self.assertIn("columns 0-", out)
 
     def test_ascii(self):
         rc, out, _ = layout("make_layout((4,3),LayoutRight)", "--format", "ascii")

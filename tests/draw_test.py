@@ -79,12 +79,17 @@ ROW_RE = re.compile(r"^\s*(\d+) \|(.*)\|$")
 
 
 def parse_ascii(text):
-    """Returns {panel heading: [[cell text, ...] per row]} from the ASCII tables."""
+    """Returns {panel heading: [[cell text, ...] per row]} from the ASCII tables
+    (a wide table comes in bands of columns: each band's rows extend the rows)."""
     tables, current = {}, None
     for line in text.splitlines():
         m = ROW_RE.match(line)
         if m and current is not None:
-            tables[current].append([c.strip() for c in m.group(2).split("|")])
+            row, cells = int(m.group(1)), [c.strip() for c in m.group(2).split("|")]
+            if row < len(tables[current]):
+                tables[current][row].extend(cells)
+            else:
+                tables[current].append(cells)
         elif line and not line.startswith(" ") and ": rows " in line:
             current = line.split(":")[0]
             tables[current] = []

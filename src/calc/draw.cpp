@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ascii_grid.hpp"
 #include "colour.hpp"
 #include "tessel/host/calc.hpp"
 
@@ -69,7 +70,18 @@ bool draw_ascii(const SwizzledLayout& l, std::string& out) {
   GridData g;
   out.clear();
   if (!grid_of(l, g)) return false;
-  out = print_layout(l);
+  // print_layout's table, in bands of columns where it would not fit kAsciiWidth.
+  std::size_t widest = 1;
+  for (index_t i = 0; i < g.rows; ++i)
+    for (index_t j = 0; j < g.cols; ++j) widest = std::max(widest, std::to_string(grid_value(l, i, j)).size());
+  detail::AsciiTable t;
+  t.rows = g.rows;
+  t.cols = g.cols;
+  t.cell = std::max(widest, std::to_string(g.cols - 1).size()) + 2;
+  t.row_width = std::max<std::size_t>(3, std::to_string(g.rows - 1).size());
+  t.label = [&l](index_t i, index_t j) { return std::to_string(grid_value(l, i, j)); };
+  out = detail::wrap_line(to_string(l));
+  detail::append_table(out, t);
   return true;
 }
 

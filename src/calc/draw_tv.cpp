@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ascii_grid.hpp"
 #include "colour.hpp"
 #include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
@@ -100,7 +101,7 @@ constexpr const char* kLegend =
     "cell: T<thread> over V<value>; colour by thread; '+': also owned by other (thread, value) pairs, "
     "lowest thread shown; white: no owner";
 constexpr const char* kAsciiLegend =
-    "cell: thread/value; '+': also owned by other (thread, value) pairs, lowest thread shown; blank: no owner";
+    "cell: thread/value; '+': other (thread, value) pairs own it too, lowest thread shown; blank: none";
 
 /// Checks a drawing and evaluates all its panels.
 bool grids_of(const TvDrawing& d, std::vector<TvGrid>& grids, std::string& error) {
@@ -331,29 +332,22 @@ bool draw_tv_ascii(const TvDrawing& d, std::string& out, std::string& error) {
   out.clear();
   std::vector<TvGrid> grids;
   if (!grids_of(d, grids, error)) return false;
-  out += d.title + "\n";
-  for (const std::string& n : d.notes) out += n + "\n";
-  out += std::string(kAsciiLegend) + "\n";
-  auto pad_left = [](const std::string& s, std::size_t w) {
-    return std::string(w > s.size() ? w - s.size() : 0, ' ') + s;
-  };
+  out += detail::wrap_line(d.title);
+  for (const std::string& n : d.notes) out += detail::wrap_line(n);
+  out += detail::wrap_line(kAsciiLegend);
   for (std::size_t i = 0; i < d.panels.size(); ++i) {
     const TvGrid& grid = grids[i];
     std::size_t cell = 1;
     for (const TvCell& c : grid.cells) cell = std::max(cell, cell_ascii_label(c).size());
-    cell = std::max(cell, num(grid.cols - 1).size()) + 2;
-    const std::size_t rw = std::max<std::size_t>(3, num(grid.rows - 1).size());
-    std::string sep = std::string(rw + 1, ' ') + "+";
-    for (index_t c = 0; c < grid.cols; ++c) sep += std::string(cell, '-') + "+";
-    out += "\n" + panel_heading(d.panels[i]) + ": " + axes_note(d.panels[i]) + "\n";
-    out += std::string(rw + 1, ' ');
-    for (index_t c = 0; c < grid.cols; ++c) out += pad_left(num(c), cell) + (c + 1 < grid.cols ? " " : "");
-    out += "\n" + sep + "\n";
-    for (index_t r = 0; r < grid.rows; ++r) {
-      out += pad_left(num(r), rw) + " |";
-      for (index_t c = 0; c < grid.cols; ++c) out += pad_left(cell_ascii_label(grid.at(r, c)), cell - 1) + " |";
-      out += "\n" + sep + "\n";
-    }
+    detail::AsciiTable t;
+    t.rows = grid.rows;
+    t.cols = grid.cols;
+    t.cell = std::max(cell, num(grid.cols - 1).size()) + 2;
+    t.row_width = std::max<std::size_t>(3, num(grid.rows - 1).size());
+    t.header_space = false;
+    t.label = [&grid](index_t r, index_t c) { return cell_ascii_label(grid.at(r, c)); };
+    out += "\n" + detail::wrap_line(panel_heading(d.panels[i]) + ": " + axes_note(d.panels[i]));
+    detail::append_table(out, t);
   }
   return true;
 }

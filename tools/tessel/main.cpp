@@ -31,7 +31,8 @@ constexpr int kExitNoCuda = 4;  // no CUDA device, or a build without CUDA (3: a
 constexpr const char* kLayoutHelp = R"(Evaluate layout-algebra expressions (grammar: docs/algebra.md §1).
 
 A bare layout, swizzled layout or tuple is accepted too and printed as is
-(useful with --format).
+(useful with --format).  --format ascii fits 100 columns: a wider grid is
+printed in bands of whole columns, each headed `columns A-B of N:`.
 
 Examples:
   tessel layout 'logical_divide((6,20):(20,1),<2,4>)'
@@ -197,6 +198,8 @@ run, 4 without a CUDA device (or in a build without CUDA).)";
 constexpr const char* kDrawHelp = R"(Draw thread-value (TV) layouts: which thread owns each element of a tile and
 as which value of its fragment (cells `T<t>` over `V<v>`, coloured by thread;
 `+` marks a cell owned by several (thread, value) pairs; white: no owner).
+--format ascii fits 100 columns: a wider tile is printed in bands of whole
+columns, each headed `columns A-B of N:`, and long notes are wrapped.
 
 Examples:
   tessel draw mma SM80_16x8x16_F32BF16BF16F32_TN
