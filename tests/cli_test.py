@@ -1003,6 +1003,87 @@ def random_bytes_lines(rng, n):
     return [bytes(rng.choice(pool) for _ in range(rng.randint(1, 40))) for _ in range(n)]
 
 
+def svg_panels(svg):
+    """{panel name: {(row, col): (thread, value, owners)}} from a `tessel draw` SVG."""
+    panels, cells = {}, None
+    for line in svg.splitlines():
+        m = re.match(r'<g class="panel" data-name="([^"]*)"', line)
+        if m:
+            cells = panels.setdefault(m.group(1), {})
+        m = re.match(r'<g class="cell" data-row="(\d+)" data-col="(\d+)" data-owners="(\d+)"'
+                     r'(?: data-t="(\d+)" data-v="(\d+)")?>', line)
+        if m and cells is not None:
+            r, c, o = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            cells[(r, c)] = (int(m.group(4)) if m.group(4) else None, int(m.group(5)) if m.group(5) else None, o)
+    return panels
+
+
+class DrawWgmma(unittest.TestCase):
+    """`tessel draw mma` for the sm_90 wgmma atoms (SS and RS), checked against
+    the fragment formulas of docs/hardware.md §7.2 (C) and §7.3 (A from registers):
+    thread t = lane + 32w, lane = 4g + q; value i."""
+
+    @staticmethod
+    def c_cell(t, i):
+        w, g, q = t // 32, (t % 32) // 4, t % 4
+        return 16 * w + g + 8 * ((i >> 1) & 1), 8 * (i >> 2) + 2 * q + (i & 1)
+
+    @staticmethod
+    def a_cell(t, i):
+        w, g, q = t // 32, (t % 32) // 4, t % 4
+        return 16 * w + g + 8 * ((i >> 1) & 1), 2 * q + (i & 1) + 8 * (i >> 2)
+
+    def draw(self, *args):
+        rc, out, err = tessel("draw", "mma", *args)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_rs_c_and_a(self):
+        p = svg_panels(self.draw("SM90_64x64x16_F32BF16BF16_RS"))
+        c, a = p["C"], p["A"]
+        self.assertEqual((len(c), len(a)), (64 * 64, 64 * 16))
+        for t in range(128):
+            for i in range(32):
+                self.assertEqual(c[self.c_cell(t, i)], (t, i, 1), (t, i))
+            for i in range(8):
+                self.assertEqual(a[self.a_cell(t, i)], (t, i, 1), (t, i))
+        # A few entries written out: thread 37 (warp 1, g 1, q 1), value 5 -> C row 17, column 11.
+        self.assertEqual(c[(17, 11)], (37, 5, 1))
+        self.assertEqual(a[(25, 10)], (37, 6, 1))  # row 16+1+8, column 2+0+8
+        self.assertEqual(c[(63, 63)], (127, 31, 1))
+        # B comes from shared memory: every thread holds all of it.
+        self.assertTrue(all(o == 128 for _, _, o in p["B"].values()))
+
+    def test_ss_c_at_the_kernels_n(self):
+        for n in (128, 256):
+            with self.subTest(n=n):
+                p = svg_panels(self.draw("SM90_64x%dx16_F32BF16BF16_SS" % n))
+                c = p["C"]
+                self.assertEqual(len(c), 64 * n)
+                for t in (0, 5, 37, 64, 127):
+                    for i in (0, 1, 2, 3, n // 2 - 1):
+                        self.assertEqual(c[self.c_cell(t, i)], (t, i, 1), (t, i))
+                self.assertTrue(all(o == 128 for _, _, o in p["A"].values()), "SS: A from shared memory")
+
+    def test_ascii_list_and_names(self):
+        out = self.draw("SM90_64x256x16_F32BF16BF16_SS", "--format", "ascii")
+        self.assertLessEqual(max(map(len, out.splitlines())), 100)
+        self.assertIn("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", out)
+        # The f16 form owns the same elements; tiling over atoms works as for any atom.
+        self.assertEqual(svg_panels(self.draw("SM90_64x64x16_F32F16F16_RS"))["C"],
+                         svg_panels(self.draw("SM90_64x64x16_F32BF16BF16_RS"))["C"])
+        p = svg_panels(self.draw("SM90_64x64x16_F32BF16BF16_SS", "--atoms", "2x1x1"))
+        self.assertEqual(p["C"][(64 + 17, 11)], (128 + 37, 5, 1))
+        rc, listing, _ = tessel("draw", "list")
+        self.assertEqual(rc, 0)
+        for name in ("SM90_64x128x16_F32BF16BF16_SS", "SM90_64x128x16_F32BF16BF16_RS", "SM90_64x256x16_F32BF16BF16_SS"):
+            self.assertIn(name, listing)
+        for bad in ("SM90_64x65x16_F32BF16BF16_SS", "SM90_64x264x16_F32BF16BF16_SS", "SM90_64x64x16_F32BF16BF16_XX"):
+            rc, _, err = tessel("draw", "mma", bad)
+            self.assertEqual(rc, 1, bad)
+            self.assertIn("unknown MMA atom", err)
+
+
 class Jit(unittest.TestCase):
     """`tessel jit`: the cache of run-time compiled kernels (docs/design.md section 6), on a directory of the test's own."""
 

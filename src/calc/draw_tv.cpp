@@ -25,16 +25,46 @@
 #include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/atom/mma_atom.hpp"
 #include "tessel/atom/mma_traits_sm80.hpp"
+#include "tessel/atom/mma_traits_sm90.hpp"
 #include "tessel/atom/tiled_copy.hpp"
 #include "tessel/host/calc.hpp"
 
 namespace tessel::calc {
 namespace {
 
-/// Every MMA atom `tessel draw` knows: each architecture's table, in order.
+/// Every MMA atom of a fixed shape that `tessel draw` knows: each architecture's table, in order.
 const std::vector<const MmaAtomInfo*>& mma_atoms() {
   static const std::vector<const MmaAtomInfo*> all(std::begin(kMmaAtomsSm80), std::end(kMmaAtomsSm80));
   return all;
+}
+
+/// A wgmma atom by name: SM90_64x<N>x16_F32<BF16BF16|F16F16>_<SS|RS>, N a
+/// multiple of 8 from 8 to 256 (the f16 form owns the same elements).
+struct WgmmaName {
+  int n = 0;
+  bool ss = true;
+  std::string types;  // "bf16" or "f16"
+};
+bool parse_wgmma_name(std::string_view name, WgmmaName& out) {
+  constexpr std::string_view head = "SM90_64x";
+  if (name.substr(0, head.size()) != head) return false;
+  std::size_t i = head.size();
+  int n = 0;
+  while (i < name.size() && name[i] >= '0' && name[i] <= '9' && n <= 256) n = n * 10 + (name[i++] - '0');
+  if (i == head.size() || n < 8 || n > 256 || n % 8 != 0) return false;
+  const std::string_view rest = name.substr(i);
+  for (const auto& [spelled, types] : {std::pair<std::string_view, const char*>{"BF16BF16", "bf16"}, {"F16F16", "f16"}})
+    for (const bool ss : {true, false}) {
+      const std::string want = std::string("x16_F32") + std::string(spelled) + (ss ? "_SS" : "_RS");
+      if (rest == want) {
+        out = WgmmaName{n, ss, types};
+        return true;
+      }
+    }
+  return false;
+}
+std::string wgmma_name(int n, bool ss) {
+  return "SM90_64x" + std::to_string(n) + "x16_F32BF16BF16_" + (ss ? "SS" : "RS");
 }
 
 // ---------------------------------------------------------------- small helpers
@@ -367,6 +397,21 @@ void mma_panels(TvDrawing& d, const Layout& a, const Layout& b, const Layout& c,
   d.panels = {pa, pb, pc};
 }
 
+/// What the panels of a wgmma atom mean (docs/hardware.md §7.2, §7.3).
+void wgmma_notes(TvDrawing& d, bool ss) {
+  d.notes.push_back(
+      "C: warp w = t/32 owns rows 16w..16w+15; lane 4g+q holds value i at row 16w + g + 8*((i>>1)&1), "
+      "column 8*(i>>2) + 2q + (i&1)");
+  if (ss)
+    d.notes.push_back(
+        "SS: A and B are read from shared memory through descriptors by the whole warpgroup, so every thread "
+        "holds every element (thread stride 0): each cell shows thread 0 and '+'");
+  else
+    d.notes.push_back(
+        "RS: A from registers, each warp's m16n8k16 A fragment of its 16 rows: value i at row 16w + g + "
+        "8*((i>>1)&1), column 2q + (i&1) + 8*(i>>2); B from shared memory (every thread holds it all)");
+}
+
 }  // namespace
 
 bool tv_drawing_mma(std::string_view name, int am, int an, int ak, TvDrawing& out, std::string& error) {
@@ -374,10 +419,24 @@ bool tv_drawing_mma(std::string_view name, int am, int an, int ak, TvDrawing& ou
   const MmaAtomInfo* atom = nullptr;
   for (const MmaAtomInfo* a : mma_atoms())
     if (name == a->name) atom = a;
+  // A wgmma atom is made for its N; its name and instruction live here until the drawing is built.
+  WgmmaName wg;
+  MmaAtomInfo wgmma{};
+  std::string wg_name, wg_instruction;
+  if (atom == nullptr && parse_wgmma_name(name, wg)) {
+    wgmma = wgmma_info(wg.n, wg.ss);
+    wg_name = std::string(name);
+    wg_instruction =
+        "wgmma.mma_async.sync.aligned.m64n" + std::to_string(wg.n) + "k16.f32." + wg.types + "." + wg.types;
+    wgmma.name = wg_name.c_str();
+    wgmma.instruction = wg_instruction.c_str();
+    atom = &wgmma;
+  }
   if (atom == nullptr) {
     error = "unknown MMA atom '" + std::string(name) + "' (known:";
     for (const MmaAtomInfo* a : mma_atoms()) error += std::string(" ") + a->name;
-    error += ")";
+    error +=
+        "; and the sm_90 wgmma atoms SM90_64xNx16_F32BF16BF16_SS, _RS (or F16F16), N a multiple of 8 from 8 to 256)";
     return false;
   }
   constexpr int kMaxAtoms = 64;
@@ -391,6 +450,7 @@ bool tv_drawing_mma(std::string_view name, int am, int an, int ak, TvDrawing& ou
     out.title = "MMA atom " + inst + ": (M,N,K) = (" + std::to_string(atom->m) + "," + std::to_string(atom->n) + "," +
                 std::to_string(atom->k) + "), " + std::to_string(atom->threads) + " threads";
     mma_panels(out, atom->a, atom->b, atom->c, atom->m, atom->n, atom->k);
+    if (atom == &wgmma) wgmma_notes(out, wg.ss);
     return true;
   }
   TiledMmaLayouts t;
@@ -404,6 +464,7 @@ bool tv_drawing_mma(std::string_view name, int am, int an, int ak, TvDrawing& ou
               " atoms: (M,N,K) = (" + std::to_string(t.m) + "," + std::to_string(t.n) + "," + std::to_string(t.k) +
               "), " + std::to_string(t.threads) + " threads";
   mma_panels(out, t.a, t.b, t.c, t.m, t.n, t.k);
+  if (atom == &wgmma) wgmma_notes(out, wg.ss);
   out.notes.insert(out.notes.begin(),
                    "thread = lane + " + std::to_string(atom->threads) +
                        "*(am + AM*(an + AN*ak)) for the atom at (am, an, ak) of the (AM, AN, AK) grid");
@@ -526,6 +587,12 @@ std::string tv_drawing_names() {
   for (const MmaAtomInfo* a : mma_atoms())
     s += std::string("  ") + a->name + "  (M,N,K) = (" + std::to_string(a->m) + "," + std::to_string(a->n) + "," +
          std::to_string(a->k) + ")  " + a->instruction + "\n";
+  for (const int n : {64, 128, 192, 256})
+    for (const bool ss : {true, false})
+      s += "  " + wgmma_name(n, ss) + "  (M,N,K) = (64," + std::to_string(n) + ",16)  " +
+           "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32.bf16.bf16\n";
+  s += "  (wgmma: _SS reads A and B from shared memory, _RS A from registers; any N multiple of 8 from 8 to 256;\n"
+       "   F16F16 for f16 owns the same elements)\n";
   s += "Instruction layouts (tessel draw atom INSTRUCTION [--operand OPERAND]):\n";
   for (const atom_layouts::AtomLayout& l : atom_layouts::kAtomLayouts)
     s += std::string("  ") + l.instruction + "  " + l.operand + "  tile " + tile_string(l.rows, l.cols) + "  " +
