@@ -204,6 +204,7 @@ columns, each headed `columns A-B of N:`, and long notes are wrapped.
 Examples:
   tessel draw mma SM80_16x8x16_F32BF16BF16F32_TN
   tessel draw mma SM80_16x8x16_F32BF16BF16F32_TN --atoms 2x2x1 -o tiled_mma.svg
+  tessel draw mma SM90_64x128x16_F32BF16BF16_RS --format ascii   (wgmma; _SS: A from shared memory)
   tessel draw copy --thr '(16,8):(8,1)' --val '(1,8):(0,1)' --format ascii
   tessel draw atom 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' --operand DST
   tessel draw tv '((4,8),(2,2)):((32,1),(16,8))' --tile 16x8
