@@ -419,18 +419,19 @@ def _gemm_batched(a, b, c, alpha, beta, out_dtype, out, impl, stream, meta=False
     A, B = _read(a, "a", True, meta), _read(b, "b", True, meta)
     if A.dtype != B.dtype:
         raise TypeError("a and b must have one element type (got %s and %s)" % (A.dtype, B.dtype))
-    counts = {t.batch for t in (A, B) if t.batch is not None}
+    # A list, not a set: under torch.compile with dynamic shapes a batch count is a SymInt, which does not hash.
+    counts = [t.batch for t in (A, B) if t.batch is not None]
     if not counts:
         raise ValueError("gemm_batched needs a 3-D a or b (batch x rows x columns); for one GEMM call tessel.gemm")
-    if len(counts) != 1:
-        raise ValueError("a and b have different batch counts %s" % sorted(counts))
-    batch = counts.pop()
+    if len(counts) == 2 and counts[0] != counts[1]:
+        raise ValueError("a and b have different batch counts [%d, %d]" % (min(counts), max(counts)))
+    batch = counts[0]
     m, k = A.shape
     k2, n = B.shape
     if k != k2:
         raise ValueError("a's matrices are %d x %d and b's %d x %d: a's columns must equal b's rows" % (m, k, k2, n))
     C = _read(c, "c", True, meta) if c is not None else None
-    if C is not None and (C.shape != (m, n) or C.batch not in (None, batch)):
+    if C is not None and (C.shape != (m, n) or (C.batch is not None and C.batch != batch)):
         raise ValueError("c must be %d x %d x %d or %d x %d" % (batch, m, n, m, n))
     if C is None and beta != 0:
         raise ValueError("beta = %g needs c (C is read only where beta != 0)" % beta)

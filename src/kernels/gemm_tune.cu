@@ -53,6 +53,31 @@ bool env_on(const char* name) {
   return s == "1" || s == "on" || s == "ON" || s == "true" || s == "yes";
 }
 
+/// The device's name through the driver's cuDeviceGetName (a fixed buffer),
+/// not cudaGetDeviceProperties: the Python extension links the static
+/// runtime, and a cudaDeviceProp of other headers than the runtime's is the
+/// suspect of a crash of tessel.gemm(tune=True) there.  "unknown" where the
+/// driver cannot say.
+std::string driver_device_name(int device) {
+  using GetFn = int (*)(int*, int);
+  using NameFn = int (*)(char*, int, int);
+  void* get = nullptr;
+  void* name = nullptr;
+  cudaDriverEntryPointQueryResult q1 = cudaDriverEntryPointSymbolNotFound, q2 = q1;
+  if (cudaGetDriverEntryPointByVersion("cuDeviceGet", &get, 12000, cudaEnableDefault, &q1) != cudaSuccess ||
+      cudaGetDriverEntryPointByVersion("cuDeviceGetName", &name, 12000, cudaEnableDefault, &q2) != cudaSuccess ||
+      q1 != cudaDriverEntryPointSuccess || q2 != cudaDriverEntryPointSuccess || get == nullptr || name == nullptr) {
+    (void)cudaGetLastError();
+    return "unknown";
+  }
+  int dev = 0;
+  char buf[256] = {};
+  if (reinterpret_cast<GetFn>(get)(&dev, device) != 0 ||
+      reinterpret_cast<NameFn>(name)(buf, static_cast<int>(sizeof buf) - 1, dev) != 0)
+    return "unknown";
+  return std::string(buf, strnlen(buf, sizeof buf - 1));
+}
+
 /// The device's name, read once per device (the key's first field).
 std::string device_name(int device) {
   static std::mutex mu;
@@ -60,9 +85,7 @@ std::string device_name(int device) {
   const std::lock_guard<std::mutex> lock(mu);
   auto it = names.find(device);
   if (it != names.end()) return it->second;
-  cudaDeviceProp prop{};
-  std::string n = cudaGetDeviceProperties(&prop, device) == cudaSuccess ? prop.name : "unknown";
-  (void)cudaGetLastError();
+  std::string n = driver_device_name(device);
   for (char& c : n)
     if (c == ';' || c == '\n') c = ' ';
   return names[device] = n;
