@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fp32 ladder (docs/ladder.md, "The fp32 ladder"): every fp32 step
+# The fp32 ladder (docs/ladder-fp32.md): every fp32 step
 # (f01..f12) and cuBLASLt's fp32 GEMM (CUBLAS_COMPUTE_32F, no TF32) at 2048^3,
 # 4096^3 and 8192^3 (bench/fp32_ladder_suite.csv: fp32 A, B and D, alpha 1,
 # beta 0) on A:k, B:n and on A:m, B:n, 2 repeats, the L2 flushed by a read before every timed

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints docs/ladder.md's fp32 ladder table (markdown) from the CSV of
+"""Prints docs/ladder-fp32.md's ladder table (markdown) from the CSV of
 bench/fp32_ladder.sh: one row per step, one column per problem and layout,
 each cell the median over the repeats of TFLOP/s and of the same-run ratio
 to cuBLASLt's fp32 GEMM (as a percentage), the best step per column in bold

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of bench/fp32_ladder_table.py (docs/ladder.md's fp32 table) on a
+"""Tests of bench/fp32_ladder_table.py (docs/ladder-fp32.md's table) on a
 made-up CSV in `tessel bench gemm`'s format: medians over repeats, rows
 that did not pass left out, one column per problem and layout in a fixed
 order, the best step per column in bold (the earliest within 0.2 %), and

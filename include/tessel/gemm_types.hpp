@@ -202,7 +202,7 @@ enum class GemmImpl {
   k14_cluster_multicast,     // k13 on 2-CTA clusters that multicast their shared B tile (A at 128 x 64)
   k15_pingpong,  // the two consumer warpgroups on different 128x128 tiles: one's epilogue hides behind the other's
                  // wgmmas
-  // The fp32 ladder (docs/ladder.md, "The fp32 ladder"): fp32 A, B, C and D, FFMA on the CUDA cores, no TF32.
+  // The fp32 ladder (docs/ladder-fp32.md): fp32 A, B, C and D, FFMA on the CUDA cores, no TF32.
   f01_naive,             // one thread per element of D
   f02_smem_fma,          // shared-memory tiles + a TiledMMA of FMA atoms
   f03_smem_padded,       // f02 with a bank-conflict-free shared layout

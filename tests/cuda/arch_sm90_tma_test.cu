@@ -17,7 +17,7 @@
 // ================================================================ TMA (§10)
 //
 // What the H200 did where the PTX ISA is silent (docs/hardware.md §10.2 and
-// §16.14; tma_probe runs, 2026-11-22; see the TMA comment in tessel/arch/sm90.hpp):
+// §16 item 14; tma_probe runs, 2026-11-22; see the TMA comment in tessel/arch/sm90.hpp):
 //  * the innermost coordinate c0 times the element size must be a multiple of
 //    16 bytes, for loads and stores ("illegal instruction" at c0 = 4 or 196
 //    bf16; never at multiples of 8);

@@ -187,8 +187,8 @@ bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& 
                 std::string& error);
 
 /// `--suite random:SEED:COUNT`: COUNT problems drawn from the distribution
-/// that judges the GEMM on any shape (docs/bench-protocol.md, "Beyond the
-/// suite"): M log-uniform over [1, 16384], N and K over [256, 16384], drawn
+/// that judges the GEMM on any shape (docs/bench-protocol.md §6, "Shapes
+/// outside the suite"): M log-uniform over [1, 16384], N and K over [256, 16384], drawn
 /// independently and rounded to the nearest integer; then each extent, with
 /// probability 0.6, to the nearest multiple of 64, with 0.25 to the nearest
 /// multiple of 8, else kept (an extent below the multiple is kept); a

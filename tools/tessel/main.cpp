@@ -19,10 +19,13 @@
 #if defined(TESSEL_HAVE_CUDA)
 #include "tessel/host/copy.hpp"
 #endif
+#ifndef TESSEL_VERSION
+#error "TESSEL_VERSION (project()'s version in CMakeLists.txt) is set on tessel_cli by CMake"
+#endif
 
 namespace {
 
-// Exit status of every subcommand (README, "Exit status"):
+// Exit status of every subcommand (README, "Command-line conventions"):
 constexpr int kExitOk = 0;      // done
 constexpr int kExitFailed = 1;  // the input was understood but the work failed (an expression error, ...)
 constexpr int kExitUsage = 2;   // usage: unknown subcommand or option, missing or malformed argument
@@ -404,7 +407,7 @@ int usage_error(const CLI::App& app, const CLI::ParseError& e, int argc, char** 
 
 int main(int argc, char** argv) {
   CLI::App app{"tessel: layout algebra and GPU kernels for NVIDIA Hopper"};
-  app.set_version_flag("--version", "tessel 0.1.0");
+  app.set_version_flag("--version", "tessel " TESSEL_VERSION);
   app.require_subcommand(1);
 
   auto* layout = app.add_subcommand("layout", "evaluate layout-algebra expressions");

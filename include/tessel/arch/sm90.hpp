@@ -487,7 +487,7 @@ __device__ __forceinline__ void cluster_sync() {
 /// cluster; the `.release` arrive would add a fence over all of this
 /// thread's earlier memory accesses at GPU scope (a MEMBAR.ALL.GPU in the
 /// SASS, about a thousand cycles at a kernel's start; docs/ladder.md, k14's
-/// start).  cluster_wait acquires: after it, the peers' initialized barriers
+/// section).  cluster_wait acquires: after it, the peers' initialized barriers
 /// may be signalled.  Every thread of the cluster arrives, then waits, once
 /// per phase; `.aligned`: a warp executes each converged.
 __device__ __forceinline__ void cluster_arrive_relaxed() {
@@ -521,8 +521,9 @@ __device__ __forceinline__ std::uint32_t mapa_shared(std::uint32_t addr, std::ui
 /// the default semantics (release at CTA scope: this thread's earlier
 /// accesses are ordered before the arrival, which is what a consumer
 /// releasing a stage to a peer's producer needs).  `.release.cluster` also
-/// works but stalls the arriving warp on every arrive (docs/ladder.md, the
-/// 2-CTA multicast variant of k11, then called k09).
+/// works but stalls the arriving warp on every arrive: a 2-CTA multicast
+/// variant of k11 ran 282 TFLOP/s, not 476 (docs/ladder.md, "Tried and not
+/// kept"; docs/hardware.md §14).
 __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint32_t remote_bar) {
 #if TESSEL_SM90_PTX
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote_bar) : "memory");

@@ -27,7 +27,7 @@ namespace tessel::arch::sm90 {
 
 /// The swizzle field of a wgmma descriptor.  The numbering is the
 /// descriptor's own and differs from the TMA enum CUtensorMapSwizzle
-/// (32B = 1, 64B = 2, 128B = 3 there): docs/hardware.md §16.13.
+/// (32B = 1, 64B = 2, 128B = 3 there): docs/hardware.md §16 item 13.
 enum class GmmaSwizzle : std::uint8_t { none = 0, sw128 = 1, sw64 = 2, sw32 = 3 };
 
 /// Which dimension of an operand tile is contiguous in shared memory, as the

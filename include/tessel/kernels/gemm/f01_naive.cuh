@@ -14,7 +14,7 @@
 // The L1 serves most of it (a warp's 2 rows of A are broadcast, B:n is 16
 // consecutive floats, 64 bytes), but the issue rate of the LSU, not the
 // bytes, is the limit.  With B:k a warp's 16 columns of B are ldb apart: 16
-// sectors per load (docs/ladder.md has the measurements).
+// sectors per load (docs/ladder-fp32.md, f01).
 #pragma once
 
 #include "tessel/kernels/gemm/k01_naive.cuh"

@@ -46,7 +46,7 @@ struct Config : f04::Config {
   using Epilogue = SmemEpilogue<kThreads>;
   // One CTA per SM's worth of registers: at 128 (two CTAs) ptxas spills 32..64
   // bytes of loop-invariant addresses of this thread layout; unresolved, see
-  // docs/ladder.md ("The fp32 ladder").
+  // docs/ladder-fp32.md, f05.
   static constexpr int kMinBlocks = 1;
 };
 

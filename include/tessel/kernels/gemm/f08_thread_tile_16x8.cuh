@@ -35,7 +35,7 @@
 // The kernel is a template over Config (tile, k-tile, stages, copy schedule,
 // FFMA order); f08 was measured first as 256 x 128 with k-tiles of 16
 // (Tile256x128: 0.89-0.905 of cuBLAS) and runs as the screen's best, 128 x
-// 256 with k-tiles of 8 (Tile: 0.909-0.915), docs/ladder.md.
+// 256 with k-tiles of 8 (Tile: 0.909-0.915), docs/ladder-fp32.md, f08.
 #pragma once
 
 #include <cstdint>

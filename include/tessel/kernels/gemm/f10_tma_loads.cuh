@@ -1,6 +1,6 @@
 // f10 — TMA loads: the k-tiles arrive without a copy instruction per thread.
 //
-// Why (measured, docs/ladder.md): f08's threads issue 6..18 cp.async per
+// Why (measured, docs/ladder-fp32.md, f10): f08's threads issue 6..18 cp.async per
 // k-tile and the address arithmetic that goes with them; ncu's stall samples
 // put about 40 % of f08's not-issued cycles on that block (the LSU queue
 // full, lg_throttle, and registers that a queued LDGSTS still reads,
@@ -210,7 +210,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           // values that nothing uses, and without a branch around the reads the
           // fragments are one value in one register each, not a merge of two
           // paths (ptxas then moved fewer accumulators between registers:
-          // ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
+          // ffma_banks.py, docs/ladder-fp32.md, f10).  Only the wait is skipped.
           const int s1 = (kt + 1) % kStages;
           if (kt + 1 < k_tiles)
             arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, static_cast<std::uint32_t>(((kt + 1) / kStages) & 1));

@@ -1,6 +1,6 @@
 // f11 — stream-K: the last wave's tiles shared along K by every SM.
 //
-// Why (measured, docs/ladder.md): f10 runs one 128 x 256 tile per CTA and
+// Why (measured, docs/ladder-fp32.md, f11): f10 runs one 128 x 256 tile per CTA and
 // one CTA per SM.  4096^3 is 512 tiles, 3.88 waves of 132 SMs; 8192^3 is
 // 2048 tiles, 15.5 waves: in the last wave 16 (resp. 64) SMs have nothing
 // to do.  On shapes of whole waves (M = 4224 and 8448 rows, N and K as
@@ -166,7 +166,7 @@ __device__ __forceinline__ void product_of_k_range(const CUtensorMap& map_a, con
           // values that nothing uses, and without a branch around the reads the
           // fragments are one value in one register each, not a merge of two
           // paths (ptxas then moved fewer accumulators between registers:
-          // ffma_banks.py, docs/ladder.md).  Only the wait is skipped.
+          // ffma_banks.py, docs/ladder-fp32.md, f10).  Only the wait is skipped.
           const int s1 = (g + j + 1) % kStages;
           if (j + 1 < n_tiles) arch::sm90::mbarrier_wait_parity(bar0 + 8 * s1, phase(j + 1));
           read_a(sa + s1 * kStageBytesA, 0, fa[ab ^ 1]);

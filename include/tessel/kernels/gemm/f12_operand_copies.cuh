@@ -1,6 +1,6 @@
 // f12 — f11 on copies of the operands it cannot read as A:m, B:n.
 //
-// Why (measured, docs/ladder.md): f11 runs 1.02 of cuBLAS's fp32 GEMM at
+// Why (measured, docs/ladder-fp32.md, f12): f11 runs 1.02 of cuBLAS's fp32 GEMM at
 // 4096^3 and 8192^3 with A M-major and B N-major, but 0.92-0.94 with A
 // K-major.  A K-major tile reaches the thread tile's outer product through
 // a transposing read of shared memory, and its instance needs 255 registers

@@ -76,7 +76,7 @@ constexpr bool stages_bias() {
 ///   silu       x / (1 + e^-x)                            __expf and rcp.approx: a few fp32 ulp
 /// The approximate forms stay below a bf16 D's rounding (2^-9 relative);
 /// tanh.approx is of the order of an fp16 D's (2^-12), and an fp32 D shows
-/// them all (docs/epilogues.md, tolerances).
+/// them all (docs/epilogues.md, "Accuracy").
 template <Activation A>
 __device__ __forceinline__ float activate(float x) {
   if constexpr (A == Activation::relu) {
@@ -104,7 +104,8 @@ __device__ __forceinline__ float activate(float x) {
 /// 1 for the others.  A power of two commutes with fp32 rounding (outside
 /// the subnormals), so fma(alpha / 2, acc, bias / 2) is bit for bit half of
 /// fma(alpha, acc, bias), and the product h = 0.5 x that the GELUs need
-/// costs no instruction: one fewer per value (docs/epilogues.md).
+/// costs no instruction: one fewer per value (docs/history/epilogues.md,
+/// "Measured").
 __device__ __forceinline__ float prescale_of(Activation a) {
   return a == Activation::gelu_erf || a == Activation::gelu_tanh ? 0.5f : 1.0f;
 }
@@ -141,7 +142,7 @@ __device__ __forceinline__ float activate_prescaled(float y) {
 /// loop.  Loaded and stored before the main loop, each unit's consumers
 /// waited for the loads before their first wgmma, with the tensor cores idle:
 /// 27 % of the extra warp samples of k13's fused ReLU instance at
-/// 8192 x 28672 x 8192 (docs/epilogues.md).  (A form that converted in
+/// 8192 x 28672 x 8192 (docs/history/epilogues.md, "Measured").  (A form that converted in
 /// load() kept that wait: the conversion needs the loaded value, and the
 /// compiler placed it beside the load.)
 /// store() must come after every thread of the epilogue has read the
@@ -242,7 +243,8 @@ __device__ __forceinline__ void fuse_activation(Frag& acc) {
 /// every pair's case sat in other instruction-cache lines, and the fused
 /// GEMM ran 2.9x slower than the plain one at 4096^3 on an H100.  The math done
 /// a 128-byte chunk of D at a time, just ahead of the chunk's staging, so that
-/// it overlapped the TMA store's reads, cost k13 1 % more: docs/epilogues.md.)
+/// it overlapped the TMA store's reads, cost k13 1 % more: docs/history/epilogues.md,
+/// "Measured".)
 /// Only calls
 /// with beta = 0 and no aux output come here (k13_fuses, gemm_plan.hpp): a
 /// C pass or an aux pass beside the accumulators spilled.  The bias slice

@@ -19,8 +19,8 @@
 // One tile per CTA (grid = tiles, grouped raster of blockIdx as in k06) and
 // the register epilogue of k04..k07: k10 and k11 change those.
 //
-// Predicted (docs/ladder.md, written before the first measurement, when
-// k09..k11 were one step): a range for the whole TMA design, k09 to k11
+// Predicted (docs/ladder.md, "Summary", written before the first measurement,
+// when k09..k11 were one step): a range for the whole TMA design, k09 to k11
 // together; nothing was predicted for this step alone.  Measured during
 // development (with the main loop of the time): the largest single gain at
 // the top of the ladder, still below that range; k10 and k11 brought the

@@ -4,7 +4,7 @@
 //
 // Why: mma.sync stops at the power cap because every MMA's operands pass
 // through registers (ldmatrix, then the register file, per warp, per k-slice;
-// docs/ladder.md, "Where the power goes").  wgmma reads the shared tiles
+// docs/ladder.md, k11's table of each part run alone).  wgmma reads the shared tiles
 // itself, once per warpgroup, and keeps a 64 x 256 accumulator per
 // warpgroup: no ldmatrix, no A/B fragments, four instructions per k-tile
 // per warpgroup instead of 128 mma.sync per warp.

@@ -123,7 +123,7 @@ class GroupScheduler {
 /// one unit's stores to the same warpgroup's next unit 1450 SM cycles with
 /// GroupScheduler, 1000 with the parameter's fields, 423 with the raster's
 /// divisions as multiplies too (blocks::BatchRaster); the batch from 0.96 to
-/// 1.05 of cuBLASLt (docs/batched.md).
+/// 1.05 of cuBLASLt (docs/history/batched.md).
 template <class T>
 class BatchScheduler {
  public:

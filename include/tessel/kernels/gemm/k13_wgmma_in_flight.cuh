@@ -37,7 +37,7 @@
 //   call (docs/heuristics.md, rule 4b).  Unswapped (64 x 128): as many
 //   tiles as 128 x 64 gives a small problem, but one m64n128 wgmma per k16
 //   reads 6 KB of shared memory for 2^18 flops where two m64n64 read 8 KB
-//   (docs/ladder.md, k13's 64 x 128 tile).
+//   (docs/ladder.md, k13's table, the 64 x 128 row).
 //
 // - The fused epilogue (Config's Fused, compile time; docs/epilogues.md):
 //   D = act(alpha * acc + beta * C + bias) and the pre-activation aux output,
@@ -113,7 +113,8 @@ struct Config {
   /// 256-thread barriers around every chunk and a wait for TMA to read the
   /// first chunk's buffer; cuBLASLt's tile end runs ~230 (stmatrix, a box
   /// per warpgroup).  Measured (ncu, 4096^3): k13's non-tensor cycles per
-  /// tile 2.8k -> 1.3k, its cycles -1.7 % (docs/ladder.md).
+  /// tile 2.8k -> 1.3k, its cycles -1.7 % (docs/history/ladder.md; docs/ladder.md's
+  /// k13 table has the cycles per GEMM).
   /// Narrower tiles leave in as many chunks as they have buffers.
   static constexpr bool kWarpgroupEpilogue = kTmaStore && !Fused && BN == 256 && BM == 128;
   /// The kernel's parameters.

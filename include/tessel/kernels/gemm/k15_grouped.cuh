@@ -23,7 +23,7 @@
 // moved).
 // Plain epilogue only, beta = 0 (k15's store_beta0; the launcher checks).
 //
-// Predicted (docs/batched.md): 2048 x 2048 x 128 x 32 from 0.85 to >= 0.97
+// Predicted (docs/history/batched.md): 2048 x 2048 x 128 x 32 from 0.85 to >= 0.97
 // of cuBLASLt (the epilogue hidden behind the other warpgroup's loads and
 // wgmmas, as at 16384^2 x 128; what is left is the write bandwidth both
 // share); 512 x 512 x 128 x 32 (512 units: under two waves of 264
@@ -39,7 +39,7 @@ namespace tessel::gemm_kernels::k15 {
 /// says (gemm_plan.hpp, batched_stages_for; the launcher instantiates both).
 /// Its units are short (K = 128 is two k-tiles), so the depth sets how far
 /// the loads of later units run ahead of the stores of earlier ones.
-/// Measured at 32 x 2048^2 x 128 (H100, docs/batched.md), before the scheduler
+/// Measured at 32 x 2048^2 x 128 (H100, docs/history/batched.md), before the scheduler
 /// read its problem from the parameter: 3 stages 118.2 us, 4 stages 116.2, 5
 /// (all that fit, k15's own) 118.9; after it, 3 stages ahead by 2-8 % on the
 /// batches rule 11c names and behind elsewhere.
