@@ -22,8 +22,8 @@ Status not_built(const char* step) {
 
 }  // namespace
 
-#define TESSEL_GEMM_ABSENT_STEP(step)                                                        \
-  Status check_##step(const GemmArgs&) { return not_built(#step); }                          \
+#define TESSEL_GEMM_ABSENT_STEP(step)                               \
+  Status check_##step(const GemmArgs&) { return not_built(#step); } \
   Status launch_##step(const GemmArgs&, cudaStream_t) { return not_built(#step); }
 TESSEL_GEMM_ABSENT_STEP(k01)
 TESSEL_GEMM_ABSENT_STEP(k02)
