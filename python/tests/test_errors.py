@@ -10,6 +10,14 @@ from conftest import read_cases
 ROBUSTNESS = read_cases("robustness.tsv")
 
 
+def _nested(depth):
+    """1 inside `depth` one-element tuples."""
+    x = 1
+    for _ in range(depth):
+        x = (x, )
+    return x
+
+
 def test_error_is_a_value_error_naming_the_rule():
     with pytest.raises(ValueError) as e:
         tessel.composition(tessel.Layout("(4,2):(2,1)"), tessel.Layout("(4,3):(12,2)"))
@@ -55,7 +63,7 @@ def test_rule_keywords():
     lambda: tessel.size(2**63),
     lambda: tessel.size(10**30),
     lambda: tessel.size(()),
-    lambda: tessel.size(((((((((((((((((((((((((((((1, ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), ), )),
+    lambda: tessel.size(_nested(60)),  # deeper than the 47 levels a value can hold
     lambda: tessel.composition(tessel.Layout("4:1")),
     lambda: tessel.composition(tessel.Layout("4:1"), "2:1,3:1"),
     lambda: tessel.composition("4:1)", "(2:1"),
