@@ -27,6 +27,8 @@ import re
 import subprocess
 import sys
 
+from text_scan import scan
+
 CODE_ROOTS = ["include", "src", "tools", "python", "tests", "scripts"]
 DOC_ROOTS = ["docs"]
 HISTORY = ("docs/history/", "docs/history.md")
@@ -68,24 +70,6 @@ def walk(root, tops):
                 if os.path.splitext(name)[1].lower() in BINARY_EXT:
                     continue
                 yield rel
-
-
-def scan(root, rel):
-    """The (line number, reason, text) of every match in one file."""
-    try:
-        with open(os.path.join(root, rel), "rb") as f:
-            data = f.read()
-    except OSError as e:
-        return [(0, "cannot read: %s" % e, "")]
-    if b"\0" in data:
-        return []  # binary
-    hits = []
-    for n, line in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
-        for rx, why in COMPILED:
-            if rx.search(line):
-                hits.append((n, why, line.strip()))
-                break
-    return hits
 
 
 def tracked(root, folder):
@@ -166,7 +150,7 @@ def check_files(root, tops):
     passed = failed = 0
     msgs = []
     for rel in walk(root, tops):
-        hits = scan(root, rel)
+        hits = scan(root, rel, COMPILED)
         if hits:
             failed += 1
             for n, why, text in hits:

@@ -22,6 +22,8 @@ import os
 import re
 import sys
 
+from text_scan import scan
+
 ROOTS = ["include", "src", "tools", "tests", "bench", "scripts", "docs", "README.md", "CMakeLists.txt"]
 
 # What a reference to the outside documents looks like.  Each entry: a
@@ -72,24 +74,6 @@ def files(root):
                 yield rel
 
 
-def scan(root, rel):
-    """The (line number, reason, text) of every reference in one file."""
-    try:
-        with open(os.path.join(root, rel), "rb") as f:
-            data = f.read()
-    except OSError as e:
-        return [(0, "cannot read: %s" % e, "")]
-    if b"\0" in data:
-        return []  # binary
-    hits = []
-    for n, line in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
-        for rx, why in COMPILED:
-            if rx.search(line):
-                hits.append((n, why, line.strip()))
-                break
-    return hits
-
-
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -98,7 +82,7 @@ def main():
         sys.exit("repo_refs_test: %s does not look like the repository root" % root)
     passed = failed = 0
     for rel in files(root):
-        hits = scan(root, rel)
+        hits = scan(root, rel, COMPILED)
         if hits:
             failed += 1
             for n, why, text in hits:

@@ -227,25 +227,18 @@ Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTm
   PaddedCopy ca, cb;
   PadCopy jobs[kMaxPadCopies];
   int n = 0;
-  bool ok = true;
-  if (pad_a) {
-    if (ca.make(a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, stream)) {
-      p.a = ca.ptr;
-      p.lda = ca.ld;
-      jobs[n++] = ca.job;
-    } else {
-      ok = a_ready;
-    }
-  }
-  if (ok && pad_b) {
-    if (cb.make(a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, stream)) {
-      p.b = cb.ptr;
-      p.ldb = cb.ld;
-      jobs[n++] = cb.job;
-    } else {
-      ok = b_ready;
-    }
-  }
+  // Copies one operand where `want`; false only where an unaligned one cannot be copied.
+  const auto copy = [&](bool want, bool ready, PaddedCopy& c, const void* src, index_t rows, index_t cols, index_t ld,
+                        const void*& to, index_t& to_ld) {
+    if (!want) return true;
+    if (!c.make(src, rows, cols, ld, stream)) return ready;
+    to = c.ptr;
+    to_ld = c.ld;
+    jobs[n++] = c.job;
+    return true;
+  };
+  const bool ok = copy(pad_a, a_ready, ca, a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, p.a, p.lda) &&
+                  copy(pad_b, b_ready, cb, a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, p.b, p.ldb);
   Status s = Status::success();
   if (ok) {
     s = n > 0 ? pad_copy(jobs, n, stream) : Status::success();
