@@ -26,6 +26,17 @@ def small_ints(rows, cols, dtype, seed):
     return torch.randint(-3, 4, (rows, cols), generator=g).to(dtype)
 
 
+def gemm_built(*args, **kwargs):
+    """tessel.gemm, skipping the test where it names a teaching step this build leaves out
+    (TESSEL_BUILD_LADDER=OFF, the default of `pip install .`)."""
+    try:
+        return tessel.gemm(*args, **kwargs)
+    except tessel.GemmError as e:
+        if "is not built" in str(e):
+            pytest.skip(str(e))
+        raise
+
+
 def reference(a, b, c=None, alpha=1.0, beta=0.0):
     r = alpha * (a.double().cpu() @ b.double().cpu())
     if c is not None and beta != 0:
@@ -80,7 +91,7 @@ def test_impls_with_alpha_beta_and_c(impl):
     a = small_ints(m, k, torch.float16, 3).cuda()
     b = small_ints(k, n, torch.float16, 4).cuda()
     c = small_ints(m, n, torch.float32, 5).cuda()
-    d = tessel.gemm(a, b, c=c, alpha=2.0, beta=-1.0, impl=impl)
+    d = gemm_built(a, b, c=c, alpha=2.0, beta=-1.0, impl=impl)
     torch.cuda.synchronize()
     assert d.dtype == torch.float32
     assert torch.equal(d.double().cpu(), reference(a, b, c, 2.0, -1.0))
@@ -227,7 +238,7 @@ def test_bias_relu_and_aux_exact(bias_shape, impl):
     shape = {"col": (n, ), "col2d": (1, n), "row": (m, 1)}[bias_shape]
     bias = small_ints(*(shape if len(shape) == 2 else (1, n)), torch.float32, 32).reshape(shape).cuda()
     aux = torch.full((m, n), 7.0, device="cuda")
-    d = tessel.gemm(a, b, bias=bias, activation="relu", out_dtype="fp32", aux=aux, impl=impl)
+    d = gemm_built(a, b, bias=bias, activation="relu", out_dtype="fp32", aux=aux, impl=impl)
     torch.cuda.synchronize()
     pre = reference(a, b) + bias.double().cpu()
     assert torch.equal(aux.double().cpu(), pre)

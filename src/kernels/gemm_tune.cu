@@ -53,11 +53,9 @@ bool env_on(const char* name) {
   return s == "1" || s == "on" || s == "ON" || s == "true" || s == "yes";
 }
 
-/// The device's name through the driver's cuDeviceGetName (a fixed buffer),
-/// not cudaGetDeviceProperties: the Python extension links the static
-/// runtime, and a cudaDeviceProp of other headers than the runtime's is the
-/// suspect of a crash of tessel.gemm(tune=True) there.  "unknown" where the
-/// driver cannot say.
+/// The device's name through the driver's cuDeviceGetName (a fixed buffer,
+/// no struct whose layout changes between runtime versions); "unknown" where
+/// the driver cannot say.
 std::string driver_device_name(int device) {
   using GetFn = int (*)(int*, int);
   using NameFn = int (*)(char*, int, int);
