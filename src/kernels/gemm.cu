@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "src/kernels/gemm/launch.hpp"
+#include "src/kernels/gemm/pads.hpp"
+#include "src/kernels/gemm/workspace.hpp"
 #include "src/kernels/gemm_tune.hpp"
 #include "tessel/core/integer.hpp"
 #include "tessel/gemm_model.hpp"
@@ -74,7 +76,15 @@ Span span_d(const GemmArgs& g) { return span_of(g.d, g.m, g.n, g.ldd, g.batch, g
 bool c_in_place(const GemmArgs& g) {
   return g.c == g.d && g.ldc == g.ldd && (g.batch == 1 || g.stride_c == g.stride_d);
 }
-bool reads_c(const GemmArgs& g) { return g.c != nullptr && g.beta != 0.0f; }
+bool reads_c(const GemmArgs& g) { return g.c != nullptr && (g.beta != 0.0f || g.beta_device != nullptr); }
+
+/// `g` as the host rules read it: with beta_device, beta counts as nonzero
+/// (C is read; the kernels take the value from the pointer).
+GemmArgs with_device_scalars(const GemmArgs& g) {
+  GemmArgs a = g;
+  if (a.beta_device != nullptr) a.beta = 1.0f;
+  return a;
+}
 
 /// D must not overlap what the call reads (A, B, and C unless C is D in
 /// place): a kernel would read values it has already overwritten, in an
@@ -96,6 +106,16 @@ Status check_common(const GemmArgs& g) {
     return invalid("extents must be positive (got M=" + std::to_string(g.m) + ", N=" + std::to_string(g.n) +
                    ", K=" + std::to_string(g.k) + ")");
   if (g.a == nullptr || g.b == nullptr || g.d == nullptr) return invalid("A, B and D must not be null");
+  const auto misaligned = [](const void* p, std::uintptr_t to) {
+    return reinterpret_cast<std::uintptr_t>(p) % to != 0;
+  };
+  if (misaligned(g.alpha_device, 4) || misaligned(g.beta_device, 4))
+    return invalid("alpha_device and beta_device must be 4-byte aligned (they point to a float)");
+  if (g.beta_device != nullptr && g.c == nullptr)
+    return invalid("C is null but beta_device is set (C is read whatever the value beta_device points to)");
+  if (g.workspace == nullptr && g.workspace_bytes != 0)
+    return invalid("workspace_bytes is " + std::to_string(g.workspace_bytes) + " but workspace is null");
+  if (misaligned(g.workspace, 256)) return invalid("workspace must be 256-byte aligned (as cudaMalloc returns it)");
   if (g.beta != 0.0f && g.c == nullptr) return invalid("C is null but beta != 0 (C is read when beta != 0)");
   const index_t a_contig = g.layout.a == MajorA::k ? g.k : g.m;
   const index_t b_contig = g.layout.b == MajorB::n ? g.n : g.k;
@@ -344,6 +364,7 @@ Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
 }  // namespace
 
 Status gemm_check(GemmImpl impl, const GemmArgs& args) {
+  if (args.beta_device != nullptr && args.beta == 0.0f) return gemm_check(impl, with_device_scalars(args));
   if (Status s = check_common(args); !s) return s;
   if (Status s = check_epilogue(args, true); !s) return s;
   if (impl != GemmImpl::automatic) {
@@ -510,19 +531,25 @@ GemmArgs batch_item(const GemmArgs& g, index_t b) {
 
 }  // namespace
 
-Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
+namespace {
+
+/// The checked single problem's run: `auto` plans (or runs the tuned
+/// choice), a named step launches; a batch runs as one launch or a loop.
+Status run(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
+  gemm_launch::Arena* arena = gemm_launch::active_arena();
   if (impl == GemmImpl::automatic) {
     // The plan once per call; the chosen step checks the rest.
     if (Status s = check_common(args); !s) return s;
     if (Status s = check_epilogue(args, true); !s) return s;
     if (tunable(args)) {
       // Measured tuning: the kept choice, else time the candidates now
-      // (gemm_tune.cu); where tuning cannot run, the plan below.
+      // (gemm_tune.cu; not with the caller's workspace, whose bytes were
+      // sized for the plan's choice); where tuning cannot run, the plan below.
       if (Status s = gemm_launch::check_k13_tuning(args); !s) return s;
       GemmCandidate c;
       std::string why;
       bool have = gemm_launch::tuned_choice(args, c, &why);
-      if (!have) {
+      if (!have && arena == nullptr) {
         const Status t = gemm_launch::tune(args, stream, c, why);
         if (t.code == Status::cuda_error) return t;
         have = t.is_ok();
@@ -543,15 +570,97 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return gemm_launch::launch_k15_batched(args, stream);
     // Every other step (and k13 where its batched kernel cannot serve the
     // call): one launch per batch, all checked above, so a failure here is
-    // the device's (cuda_error) and may leave earlier batches written.
-    for (index_t b = 0; b < args.batch; ++b)
+    // the device's (cuda_error) and may leave earlier batches written.  A
+    // caller's workspace serves each batch in turn (stream order).
+    for (index_t b = 0; b < args.batch; ++b) {
+      if (arena != nullptr) arena->rewind();
       if (Status s = launch_step(impl, batch_item(args, b), stream); !s) return s;
+    }
     return Status::success();
   }
   return launch_step(impl, args, stream);
 }
 
-Status gemm_jit_prepare(GemmImpl impl, const GemmArgs& args) {
+/// The most workspace bytes step `impl` takes for the checked single
+/// problem `g` (a named step, after the plan).
+std::size_t step_workspace_bytes(GemmImpl impl, const GemmArgs& g) {
+  using gemm_launch::pads_of;
+  switch (impl) {
+    case GemmImpl::k09_tma_mbarriers:
+    case GemmImpl::k10_persistent_warpgroup:
+    case GemmImpl::k11_tma_store_epilogue:
+    case GemmImpl::k12_wgmma:
+      return pads_of(g, false).bytes();  // only what TMA cannot read
+    case GemmImpl::k13_wgmma_in_flight:
+      return gemm_launch::k13_workspace_bytes(g);
+    case GemmImpl::k14_cluster_multicast:
+      return pads_of(g, true).bytes();
+    case GemmImpl::k15_pingpong: {
+      GemmArgs t = g;  // launch_k15's tile
+      t.tuning.tile_n = 128;
+      t.tuning.swap_ab = SwapAB::off;
+      return pads_of(t, true).bytes();
+    }
+    case GemmImpl::f11_stream_k:
+      return gemm_launch::f11_workspace_bytes(g);
+    case GemmImpl::f12_operand_copies:
+      return gemm_launch::f12_workspace_bytes(g);
+    default:
+      return 0;  // the other steps take no scratch memory
+  }
+}
+
+}  // namespace
+
+Status gemm_workspace_size(GemmImpl impl, const GemmArgs& args, std::size_t& bytes) {
+  bytes = 0;
+  const GemmArgs a = with_device_scalars(args);
+  if (Status s = gemm_check(impl, a); !s) return s;
+  GemmImpl step = impl;
+  GemmArgs g = a;
+  if (impl == GemmImpl::automatic) {
+    // What run() does with a workspace: the kept tuned choice, else the plan.
+    GemmCandidate c;
+    if (tunable(a) && gemm_launch::tuned_choice(a, c, nullptr)) {
+      step = c.impl;
+      g = gemm_launch::tuned_args(a, c);
+    } else if (Status s = planned(a, step, g); !s) {
+      return s;
+    }
+  }
+  if (g.batch == 1) {
+    bytes = step_workspace_bytes(step, g);
+    return Status::success();
+  }
+  if ((step == GemmImpl::k13_wgmma_in_flight && gemm_launch::k13_batched_applies(g)) ||
+      (step == GemmImpl::k15_pingpong && gemm_launch::k15_batched_applies(g)))
+    return Status::success();  // one launch, no scratch
+  // One launch per batch, each from the start of the workspace: the largest.
+  // The operands' addresses modulo 128 bytes (all the copies depend on)
+  // repeat within 64 batches.
+  const index_t items = g.batch < 64 ? g.batch : 64;
+  for (index_t b = 0; b < items; ++b) bytes = std::max(bytes, step_workspace_bytes(step, batch_item(g, b)));
+  return Status::success();
+}
+
+std::uint64_t gemm_pool_allocations() { return gemm_launch::pool_allocations().load(std::memory_order_relaxed); }
+
+Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
+  const GemmArgs a = with_device_scalars(args);
+  if (a.workspace == nullptr || gemm_launch::active_arena() != nullptr) return run(impl, a, stream);
+  // The caller's workspace: sized first (so that no temporary falls short
+  // midway), then every temporary of the call is carved from it.
+  std::size_t need = 0;
+  if (Status s = gemm_workspace_size(impl, a, need); !s) return s;
+  if (a.workspace_bytes < need)
+    return invalid("workspace_bytes is " + std::to_string(a.workspace_bytes) + " but the call needs " +
+                   std::to_string(need) + " (gemm_workspace_size)");
+  const gemm_launch::ArenaScope scope(a.workspace, a.workspace_bytes);
+  return run(impl, a, stream);
+}
+
+Status gemm_jit_prepare(GemmImpl impl, const GemmArgs& caller_args) {
+  const GemmArgs args = with_device_scalars(caller_args);
   GemmImpl step = impl;
   GemmArgs g = args;
   if (impl == GemmImpl::automatic) {
@@ -575,7 +684,8 @@ Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream) {
   return gemm_launch::launch_epilogue(g, stream);
 }
 
-GemmPlan gemm_plan(const GemmArgs& args) {
+GemmPlan gemm_plan(const GemmArgs& caller_args) {
+  const GemmArgs args = with_device_scalars(caller_args);
   GemmPlan plan;
   const bool fused = args.epilogue.active();
   if (args.ab_type == DType::f32) {
@@ -797,6 +907,8 @@ Status gemm_grouped_check(const GemmArgs* problems, int count) {
   for (int g = 0; g < count; ++g) {
     const GemmArgs& x = problems[g];
     Status s = check_common(x);
+    if (s && (x.workspace != nullptr || x.alpha_device != nullptr || x.beta_device != nullptr))
+      s = invalid("gemm_grouped takes no workspace and no alpha_device or beta_device: call gemm per problem");
     if (s && x.epilogue.active())
       s = Status::failure(Status::unsupported,
                           "a fused epilogue (bias, activation, aux) is not served in a group: call it per problem");

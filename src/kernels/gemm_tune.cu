@@ -142,8 +142,8 @@ struct Session {
   cudaStream_t stream = nullptr;
   ~Session() {
     for (int i = 0; i < events; ++i) (void)cudaEventDestroy(ev[i]);
-    if (scratch != nullptr) (void)cudaFreeAsync(scratch, stream);
-    if (flush != nullptr) (void)cudaFreeAsync(flush, stream);
+    (void)workspace_free(scratch, stream);
+    (void)workspace_free(flush, stream);
     (void)cudaGetLastError();
   }
 };

@@ -14,3 +14,8 @@ if(TESSEL_LADDER_INSTANCES STREQUAL "one")
   target_compile_definitions(gemm_api_test PRIVATE TESSEL_LADDER_BUILT_ONE)  # the library's instance set
 endif()
 gtest_discover_tests(gemm_api_test DISCOVERY_TIMEOUT 60)
+
+# A caller-owned workspace and alpha/beta in device memory (GPU; skips without one).
+add_executable(gemm_workspace_test gemm_workspace_test.cpp)
+target_link_libraries(gemm_workspace_test PRIVATE tessel::kernels GTest::gtest_main tessel_warnings)
+gtest_discover_tests(gemm_workspace_test DISCOVERY_TIMEOUT 60)

@@ -217,6 +217,18 @@ TEST(GemmApi, EachInvalidRuleIsInvalidArgument) {
   expect_invalid(g, "beta != 0 with null C", "C is null");
   g = valid_args(), g.ab_type = DType::f32;
   expect_invalid(g, "fp32 inputs", "bf16 or fp16");
+  // The caller's workspace and the scalars in device memory.
+  g = valid_args(), g.workspace_bytes = 4096;
+  expect_invalid(g, "workspace_bytes without a workspace", "workspace is null");
+  g = valid_args(), g.workspace = static_cast<char*>(fake(5)) + 16, g.workspace_bytes = 4096;
+  expect_invalid(g, "a misaligned workspace", "256-byte aligned");
+  g = valid_args(), g.c = nullptr, g.beta = 0.0f, g.beta_device = static_cast<const float*>(fake(6));
+  expect_invalid(g, "beta_device with null C", "beta_device");
+  g = valid_args(), g.alpha_device = reinterpret_cast<const float*>(static_cast<char*>(fake(6)) + 2);
+  expect_invalid(g, "a misaligned alpha_device", "4-byte aligned");
+  // beta_device counts as a nonzero beta: C's rules apply whatever the host beta says.
+  g = valid_args(), g.beta = 0.0f, g.beta_device = static_cast<const float*>(fake(6)), g.ldc = g.n - 1;
+  expect_invalid(g, "ldc < N with beta_device", "ldc");
 }
 
 // The two ladders' type rules, each invalid_argument naming the rule: the
@@ -692,6 +704,10 @@ TEST(GemmApi, GroupRulesAreInvalidArgument) {
   expect_group_invalid(v, "the swap", "tuning");
   v = valid_group(8), v[1].tuning.tile_n = 128, v[6].tuning.tile_n = 256;
   expect_group_invalid(v, "two tile widths", "one tuning.tile_n");
+  v = valid_group(8), v[2].workspace = fake(20), v[2].workspace_bytes = 1 << 20;
+  expect_group_invalid(v, "a workspace", "problem 2: gemm_grouped takes no workspace");
+  v = valid_group(8), v[4].alpha_device = static_cast<const float*>(fake(21));
+  expect_group_invalid(v, "alpha_device", "problem 4: gemm_grouped takes no workspace and no alpha_device");
   // Overlaps between problems: D with D, D with another's A, B, C.
   v = valid_group(8), v[6].d = static_cast<char*>(v[2].d) + 100;
   expect_group_invalid(v, "D over D", "D overlaps problem");

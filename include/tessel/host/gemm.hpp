@@ -11,6 +11,9 @@
 // headers (linking needs tessel_kernels and the CUDA runtime).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "tessel/core/config.hpp"
 #include "tessel/gemm_plan.hpp"
 #include "tessel/gemm_types.hpp"
@@ -104,7 +107,40 @@ struct GemmArgs {
   /// Which kernels serve batched problems: docs/batched.md.
   index_t batch = 1;
   index_t stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;
+  /// alpha and beta read from device memory when the kernels run (cuBLAS's
+  /// device pointer mode: a captured CUDA graph replays with new scalars).
+  /// Where set, the float it points to replaces `alpha` or `beta`; the
+  /// pointer must stay valid until the call's work on the stream is done.
+  /// Checked (invalid_argument): 4-byte aligned; beta_device needs C (C is
+  /// read whatever the value turns out to be); gemm_grouped takes neither.
+  const float* alpha_device = nullptr;
+  const float* beta_device = nullptr;
+  /// Caller-owned scratch memory (optional).  With `workspace` set, every
+  /// temporary of the call (split K's partial tiles and counters, the padded
+  /// copies of operands whose rows TMA cannot read or that straddle lines,
+  /// f12's copies) is carved from these `workspace_bytes` bytes and the call
+  /// allocates nothing; gemm_workspace_size says how many it needs.  Used in
+  /// stream order: the caller may reuse or free it once the call's work on
+  /// the stream is done; calls running concurrently need separate
+  /// workspaces.  Checked (invalid_argument): 256-byte aligned, at least
+  /// gemm_workspace_size's bytes; workspace_bytes without a workspace is an
+  /// error; gemm_grouped takes none.  A tuned call (GemmTuning::tune) with a
+  /// workspace runs the kept choice or the plan: it times nothing.
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
+
+/// The bytes of `workspace` that gemm(impl, args) needs (0: none), after the
+/// checks of gemm_check (whose status it returns, with `bytes` set to 0, on
+/// failure).  An upper bound of what the call takes, exact for split K's
+/// partial tiles; it depends on the extents, layouts, leading dimensions,
+/// the operands' addresses modulo 128 bytes, the tuning and the device.
+Status gemm_workspace_size(GemmImpl impl, const GemmArgs& args, std::size_t& bytes);
+
+/// How many allocations GEMM calls in this process have taken from tessel's
+/// own memory pool (a counter for tests and diagnostics: a call with a
+/// caller-owned workspace adds none).
+std::uint64_t gemm_pool_allocations();
 
 /// Checks `args` for `impl` without launching anything: `invalid_argument`
 /// for malformed arguments (null pointers, negative extents, leading
@@ -130,7 +166,8 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args);
 /// counters in an array per stream that the kernel leaves zeroed (a stream
 /// under graph capture gets counters of its own, zeroed in the graph).  Both come from a stream-ordered memory pool of
 /// tessel's own per device (allocated and freed on `stream`; up to 512 MiB of freed memory stays mapped for the next
-/// call; the device's default pool is not touched).  If a padded copy cannot be allocated, k08's kernel runs instead;
+/// call; the device's default pool is not touched), or from GemmArgs::workspace where the caller gives one (then
+/// nothing is allocated).  If a padded copy cannot be allocated, k08's kernel runs instead;
 /// if split K's workspace cannot, the call fails with cuda_error and nothing is written.  Calls on different streams
 /// may run concurrently: each has its own temporaries.
 Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream = nullptr);

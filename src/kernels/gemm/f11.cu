@@ -40,6 +40,13 @@ Status check_f11(const GemmArgs& a) {
   return check_f11_kernel(a, "f11");
 }
 
+std::size_t f11_workspace_bytes(const GemmArgs& a) {
+  if (!f10_maps::kernel_applies(a)) return 0;  // f08's kernel takes none
+  // At most one partial tile per stream-K CTA (one per SM) and one counter per tile.
+  const auto sms = static_cast<std::size_t>(device_sm_count());
+  return sms * k11::kPartialFloats * sizeof(float) + static_cast<std::size_t>(tiles_of(a)) * sizeof(int) + 256;
+}
+
 Status launch_f11(const GemmArgs& a, cudaStream_t stream) {
   if (!f10_maps::kernel_applies(a)) return launch_f08(a, stream);
   CUtensorMap map_a, map_b;

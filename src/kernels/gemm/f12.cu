@@ -72,6 +72,17 @@ Status check_f12(const GemmArgs& a) {
   return Status::success();
 }
 
+std::size_t f12_workspace_bytes(const GemmArgs& a) {
+  const Copies c(a);
+  if (!c.a && !c.b) return f11_workspace_bytes(a);
+  GemmArgs g = a;  // f11 then runs on the copies: M- and N-major, rows TMA reads
+  g.layout = GemmLayout{MajorA::m, MajorB::n};
+  g.a = nullptr, g.b = nullptr;
+  g.lda = c.a ? c.lda : a.lda, g.ldb = c.b ? c.ldb : a.ldb;
+  const std::size_t copies = ((c.a_floats(a) + 63) / 64 * 64 + c.b_floats(a)) * 4 + 256;
+  return copies + f11_workspace_bytes(g);
+}
+
 Status launch_f12(const GemmArgs& a, cudaStream_t stream) {
   const Copies c(a);
   if (!c.a && !c.b) return launch_f11(a, stream);
@@ -96,7 +107,7 @@ Status launch_f12(const GemmArgs& a, cudaStream_t stream) {
     g.b = next, g.ldb = c.ldb, g.layout.b = MajorB::n;
   }
   if (s) s = launch_f11(g, stream);
-  (void)cudaFreeAsync(ws, stream);  // after the launches that read it, in stream order
+  (void)workspace_free(ws, stream);  // after the launches that read it, in stream order
   return s;
 }
 

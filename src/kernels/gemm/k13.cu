@@ -132,6 +132,22 @@ Status tuned(const GemmArgs& a, GemmArgs& g) {
 
 }  // namespace
 
+std::size_t k13_workspace_bytes(const GemmArgs& a) {
+  GemmArgs g;
+  if (!tuned(a, g)) return 0;  // the launch fails before it takes any
+  std::size_t bytes = pads_of(g, true).bytes();
+  const int splits = g.tuning.splits < 1 ? 1 : g.tuning.splits;
+  if (splits > 1) {  // k13_tiles.hpp's Workspace: partial tiles, then the counters
+    const bool swap = g.tuning.swap_ab == SwapAB::on;
+    const index_t rows = swap ? g.n : g.m, cols = swap ? g.m : g.n;
+    const index_t bm = g.tuning.tile_m == 64 ? 64 : 128, bn = g.tuning.tile_n;
+    const auto tiles = static_cast<std::size_t>(ceil_div(rows, bm) * ceil_div(cols, bn));
+    bytes +=
+        tiles * static_cast<std::size_t>(splits) * static_cast<std::size_t>(bm * bn) * 4 + tiles * sizeof(int) + 256;
+  }
+  return bytes;
+}
+
 Status prepare_k13_jit(const GemmArgs& a) {
   GemmArgs g;
   if (Status s = tuned(a, g); !s) return s;

@@ -200,7 +200,7 @@ Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t str
                                                      " bytes of descriptors from tessel's memory pool");
     if (cudaMemcpyAsync(dev, ring.host[slot], bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
         cudaEventRecord(ring.done[slot], stream) != cudaSuccess) {
-      (void)cudaFreeAsync(dev, stream);
+      (void)workspace_free(dev, stream);
       return failed(" (descriptor copy)");
     }
     lock.unlock();
@@ -208,7 +208,7 @@ Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t str
     set.list = static_cast<const gk::GroupProblem<T>*>(dev);
     kernel<<<grid, Family::kThreads, X::kSmemBytes, stream>>>(set);
     const Status s = launch_status(Family::kName);
-    (void)cudaFreeAsync(dev, stream);
+    (void)workspace_free(dev, stream);
     return s;
   });
 }

@@ -83,6 +83,13 @@ bool k13_grouped_applies(const GemmArgs* problems, int count);
 /// The group in one persistent launch of the grouped kernel, tile 128 x tile_n.
 Status launch_k13_grouped(const GemmArgs* problems, int count, int tile_n, cudaStream_t stream);
 
+/// The most workspace bytes the launch of checked `args` takes
+/// (gemm_workspace_size): k13's padded copies and split K's partial tiles
+/// and counters; f11's stream-K partials; f12's copies and f11's partials.
+std::size_t k13_workspace_bytes(const GemmArgs& args);
+std::size_t f11_workspace_bytes(const GemmArgs& args);
+std::size_t f12_workspace_bytes(const GemmArgs& args);
+
 /// The error of the last launch as a Status (cuda_error naming the kernel).
 Status launch_status(const char* kernel);
 /// The current device's SM count, read once per device (0 if it cannot be read).

@@ -26,7 +26,9 @@ gemm_kernels::Params<T> make_params(const GemmArgs& g) {
                                  g.ldd,
                                  g.alpha,
                                  g.beta,
-                                 g.cd_type};
+                                 g.cd_type,
+                                 g.alpha_device,
+                                 g.beta_device};
 }
 
 }  // namespace tessel::gemm_launch

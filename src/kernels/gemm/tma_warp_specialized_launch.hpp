@@ -15,6 +15,7 @@
 
 #include "src/kernels/gemm/multistage_launch.hpp"
 #include "src/kernels/gemm/pad_copy.hpp"
+#include "src/kernels/gemm/pads.hpp"
 #include "src/kernels/gemm/workspace.hpp"
 #include "tessel/gemm_model.hpp"
 #include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
@@ -30,10 +31,7 @@ namespace ws = gemm_kernels::warp_specialized;
 /// the grouped schedulers).  The launchers refuse larger grids by name.
 inline constexpr index_t kMaxScheduledUnits = 0x7FFFFFFF - (index_t{1} << 20);
 
-/// TMA needs a 16-byte aligned base and 16-byte multiples between rows.
-inline bool tma_ready(const void* p, index_t ld, int elem_bytes) {
-  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
-}
+using gemm_launch::tma_ready;
 
 /// Encoding a tensor map costs host time between the caller's events; the
 /// same matrices come back call after call (benchmarks, training loops), so
@@ -160,8 +158,8 @@ struct PaddedCopy {
     // (128 bytes) that straddles two L2 lines costs two requests, and at
     // 4097^3 k13 took 439-450 us with rows of 4104 elements against 254 at
     // 4095^3 with rows of 4096 (H100).
-    ld = (cols + 63) / 64 * 64;
-    const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(ld) * 2;
+    ld = padded_ld(cols);
+    const std::size_t bytes = padded_bytes(rows, cols);
     // tessel's pool (workspace.hpp): the default pool would unmap the copy at
     // every synchronization and map it again on the next call.
     ptr = workspace_alloc(bytes, stream);
@@ -173,20 +171,11 @@ struct PaddedCopy {
   }
   /// Frees the temporary behind the work enqueued on `stream`.
   cudaError_t release(cudaStream_t stream) {
-    const cudaError_t e = ptr != nullptr ? cudaFreeAsync(ptr, stream) : cudaSuccess;
+    const cudaError_t e = workspace_free(ptr, stream);
     ptr = nullptr;
     return e;
   }
 };
-
-/// A tile extent of the tuning, or `fallback` where the step chooses its own.
-inline index_t tile_or(int tile, index_t fallback) { return tile > 0 ? tile : fallback; }
-
-/// Whether a TMA-ready operand should still be copied into rows of whole
-/// lines (tessel/gemm_model.hpp, straddled_copy_repays).
-inline bool pad_repays(const void* p, index_t ld, index_t elems, index_t rereads, bool mn_major) {
-  return straddled_copy_repays(reinterpret_cast<std::uintptr_t>(p), ld, elems, rereads, mn_major);
-}
 
 /// The rules of the three steps: the tile count of their grids, and those of
 /// the fallback kernel (which may run instead).
@@ -205,20 +194,15 @@ inline Status check(const GemmArgs& a, const char* step) {
 /// eight kernels, on the 2-core CI machine).
 template <bool InlineFallback = true, class LaunchTma>
 Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTma&& launch_tma) {
-  const bool a_ready = tma_ready(a.a, a.lda, 2), b_ready = tma_ready(a.b, a.ldb, 2);
+  // The teaching steps (k09-k12, InlineFallback) copy only what TMA cannot read, as measured.
+  const Pads pads = pads_of(a, !InlineFallback);
+  const bool a_ready = pads.a_ready, b_ready = pads.b_ready, pad_a = pads.a, pad_b = pads.b;
   const bool ak = a.layout.a == MajorA::k, bk = a.layout.b == MajorB::k;
-  const bool swap = a.tuning.swap_ab == SwapAB::on;
-  const index_t along_m = tile_or(swap ? a.tuning.tile_n : a.tuning.tile_m, 128);
-  const index_t along_n = tile_or(swap ? a.tuning.tile_m : a.tuning.tile_n, 128);
-  // A is read once per tile along N, B once per tile along M.  The teaching
-  // steps (k09-k12, InlineFallback) copy only what TMA cannot read, as measured.
-  const bool pad_a = !a_ready || (!InlineFallback && pad_repays(a.a, a.lda, a.m * a.k, ceil_div(a.n, along_n), !ak));
-  const bool pad_b = !b_ready || (!InlineFallback && pad_repays(a.b, a.ldb, a.n * a.k, ceil_div(a.m, along_m), !bk));
   if (!pad_a && !pad_b) return launch_tma(a);
   // Unaligned rows: a padded copy costs one read and one write of the
   // operand and lets the TMA kernel run; k08's kernel would load such rows
   // element by element, 7x slower at 4095^3.  Aligned rows that straddle
-  // lines are copied only when pad_repays says the copy costs less than the
+  // lines are copied only when pads_of says the copy costs less than the
   // kernel's extra reads.  The copies are made by pad_copy.cu's kernel, A
   // and B in one launch, from tessel's pool, and freed behind the kernel; if
   // an unaligned operand's copy cannot be allocated, k08's kernel runs, and a

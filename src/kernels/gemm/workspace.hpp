@@ -13,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -48,9 +49,64 @@ inline cudaMemPool_t workspace_pool(int device) {
   return pools[device];
 }
 
-/// `bytes` from tessel's pool on the current device, ordered on `stream`;
-/// nullptr (error cleared) when it cannot be had.  Free with cudaFreeAsync.
+/// The caller's workspace (GemmArgs::workspace) while a call runs on this
+/// thread: allocations are carved from it in order, 256-byte aligned, and
+/// never freed one by one.  Every use is ordered on the call's stream, so
+/// the next problem of a batch may carve the same bytes again (rewind).
+struct Arena {
+  char* base = nullptr;
+  std::size_t size = 0, used = 0;
+  void* take(std::size_t bytes) {
+    const std::size_t at = (used + 255) / 256 * 256;
+    if (at > size || bytes > size - at) return nullptr;
+    used = at + bytes;
+    return base + at;
+  }
+  bool owns(const void* p) const {
+    const char* c = static_cast<const char*>(p);
+    return c >= base && c < base + size;
+  }
+  void rewind() { used = 0; }
+};
+
+/// The calling thread's active arena (nullptr: allocate from tessel's pool).
+inline Arena*& active_arena() {
+  static thread_local Arena* arena = nullptr;
+  return arena;
+}
+
+/// Makes `workspace` the thread's arena for the scope's life, unless one is
+/// active already (a call made inside a call carves from the outer one).
+class ArenaScope {
+ public:
+  ArenaScope(void* workspace, std::size_t bytes) {
+    if (workspace == nullptr || active_arena() != nullptr) return;
+    arena_ = Arena{static_cast<char*>(workspace), bytes, 0};
+    active_arena() = &arena_;
+    installed_ = true;
+  }
+  ~ArenaScope() {
+    if (installed_) active_arena() = nullptr;
+  }
+  ArenaScope(const ArenaScope&) = delete;
+  ArenaScope& operator=(const ArenaScope&) = delete;
+
+ private:
+  Arena arena_{};
+  bool installed_ = false;
+};
+
+/// Allocations taken from tessel's pool so far (gemm_pool_allocations).
+inline std::atomic<std::uint64_t>& pool_allocations() {
+  static std::atomic<std::uint64_t> count{0};
+  return count;
+}
+
+/// `bytes` from the caller's workspace where one is active, else from
+/// tessel's pool on the current device, ordered on `stream`; nullptr (error
+/// cleared) when it cannot be had.  Free with workspace_free.
 inline void* workspace_alloc(std::size_t bytes, cudaStream_t stream) {
+  if (Arena* arena = active_arena(); arena != nullptr) return arena->take(bytes);
   int device = 0;
   void* p = nullptr;
   cudaMemPool_t pool = nullptr;
@@ -59,7 +115,16 @@ inline void* workspace_alloc(std::size_t bytes, cudaStream_t stream) {
     (void)cudaGetLastError();
     return nullptr;
   }
+  pool_allocations().fetch_add(1, std::memory_order_relaxed);
   return p;
+}
+
+/// Frees what workspace_alloc gave, behind the work enqueued on `stream`
+/// (nothing to do for the caller's workspace).
+inline cudaError_t workspace_free(void* p, cudaStream_t stream) {
+  if (p == nullptr) return cudaSuccess;
+  if (const Arena* arena = active_arena(); arena != nullptr && arena->owns(p)) return cudaSuccess;
+  return cudaFreeAsync(p, stream);
 }
 
 /// Split K's arrival counters for launches on `stream`: at least `count` ints,
@@ -78,7 +143,8 @@ inline void* workspace_alloc(std::size_t bytes, cudaStream_t stream) {
 inline constexpr int kMaxCounterStreams = 64;
 
 inline int* split_counters(std::size_t count, cudaStream_t stream) {
-  if (stream == cudaStreamPerThread) return nullptr;
+  // With the caller's workspace the counters are carved from it (nothing kept by tessel).
+  if (stream == cudaStreamPerThread || active_arena() != nullptr) return nullptr;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   unsigned long long id = 0;
   int device = 0;
@@ -145,7 +211,7 @@ struct PartialsAndCounters {
     return Status::success();
   }
   void release(cudaStream_t stream) {
-    if (ptr != nullptr) (void)cudaFreeAsync(ptr, stream);
+    (void)workspace_free(ptr, stream);
     ptr = nullptr;
   }
 };

@@ -35,7 +35,22 @@ struct Params {
   index_t lda, ldb, ldc, ldd;
   float alpha, beta;
   DType cd_type;
+  // Where set, the scalars are read from device memory when the kernel runs
+  // (alpha_of, beta_of); beta is then nonzero, so C is read.
+  const float* alpha_ptr;
+  const float* beta_ptr;
 };
+
+/// The kernel's alpha and beta: the value behind the pointer where there is
+/// one, read through the read-only path (no kernel writes it while it runs).
+template <class P>
+__device__ __forceinline__ float alpha_of(const P& p) {
+  return p.alpha_ptr != nullptr ? __ldg(p.alpha_ptr) : p.alpha;
+}
+template <class P>
+__device__ __forceinline__ float beta_of(const P& p) {
+  return p.beta_ptr != nullptr ? __ldg(p.beta_ptr) : p.beta;
+}
 
 /// The fused epilogue's arguments (docs/epilogues.md), for the kernels that
 /// compute D = act(alpha * acc + beta * C + bias) in their own epilogue
@@ -95,8 +110,8 @@ __device__ inline U from_float(float x) {
 }
 template <class U, class T>
 __device__ inline void store_as(const Params<T>& p, index_t i, index_t j, float acc) {
-  float v = p.alpha * acc;
-  if (p.beta != 0.0f) v += p.beta * to_float(static_cast<const U*>(p.c)[i * p.ldc + j]);
+  float v = alpha_of(p) * acc;
+  if (p.beta != 0.0f) v += beta_of(p) * to_float(static_cast<const U*>(p.c)[i * p.ldc + j]);
   static_cast<U*>(p.d)[i * p.ldd + j] = from_float<U>(v);
 }
 }  // namespace detail
@@ -153,6 +168,7 @@ __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0
   constexpr bool kPairs = detail::column_pairs<View::layout_type::kVals>();
   const bool pairs =
       kPairs && p.beta == 0.0f && p.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.d) % (2 * sizeof(U)) == 0;
+  const float s_alpha = alpha_of(p);
   TESSEL_UNROLL
   for (int v = 0; v < Frag::kValues; v += 2) {
     const index_t at = tCcD.coord(v);
@@ -160,10 +176,10 @@ __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0
     if (pairs && tCcD.inside(v + 1)) {
       U* d = static_cast<U*>(p.d) + i * p.ldd + j;
       if constexpr (sizeof(U) == 4) {
-        *reinterpret_cast<float2*>(d) = make_float2(p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
+        *reinterpret_cast<float2*>(d) = make_float2(s_alpha * *acc.addr(v), s_alpha * *acc.addr(v + 1));
       } else {
         *reinterpret_cast<std::uint32_t*>(d) =
-            pack_pair(detail::from_float<U>(p.alpha * *acc.addr(v)), detail::from_float<U>(p.alpha * *acc.addr(v + 1)));
+            pack_pair(detail::from_float<U>(s_alpha * *acc.addr(v)), detail::from_float<U>(s_alpha * *acc.addr(v + 1)));
       }
       continue;
     }

@@ -290,19 +290,20 @@ struct RegisterEpilogue {
   /// D(row, col + j) = alpha * a[j] + beta * C(row, col + j) for j < 4, the
   /// columns inside D only (`row` is inside: the caller checks it).
   __device__ void four(const Params<float>& p, index_t row, index_t col, const float* a) const {
+    const float s_alpha = alpha_of(p), s_beta = read_c ? beta_of(p) : 0.0f;
     if (vec && col + 3 < p.n) {
-      float4 x = make_float4(p.alpha * a[0], p.alpha * a[1], p.alpha * a[2], p.alpha * a[3]);
+      float4 x = make_float4(s_alpha * a[0], s_alpha * a[1], s_alpha * a[2], s_alpha * a[3]);
       if (read_c) {
         const float4 y = *reinterpret_cast<const float4*>(c + row * p.ldc + col);
-        x.x += p.beta * y.x, x.y += p.beta * y.y, x.z += p.beta * y.z, x.w += p.beta * y.w;
+        x.x += s_beta * y.x, x.y += s_beta * y.y, x.z += s_beta * y.z, x.w += s_beta * y.w;
       }
       *reinterpret_cast<float4*>(d + row * p.ldd + col) = x;
     } else {
       TESSEL_UNROLL
       for (int j = 0; j < 4; ++j) {
         if (col + j >= p.n) continue;
-        float x = p.alpha * a[j];
-        if (read_c) x += p.beta * c[row * p.ldc + col + j];
+        float x = s_alpha * a[j];
+        if (read_c) x += s_beta * c[row * p.ldc + col + j];
         d[row * p.ldd + col + j] = x;
       }
     }

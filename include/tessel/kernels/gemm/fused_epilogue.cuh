@@ -253,7 +253,7 @@ __device__ __forceinline__ void fuse_activation(Frag& acc) {
 template <Layout Coord, class T, class Frag, class View>
 __device__ __forceinline__ void fuse_in_registers(const FusedParams<T>& p, Frag& acc, const View& tCcD,
                                                   const float* bias_row, const float* bias_col) {
-  const float alpha = prescale_of(p.epi.act) * p.alpha;
+  const float alpha = prescale_of(p.epi.act) * alpha_of(p);
   if (p.epi.bias_kind == BiasKind::row)
     fuse_bias<true, Coord>(alpha, acc, tCcD, bias_row, bias_col);
   else
@@ -303,16 +303,18 @@ struct StaticEpilogueValues {
 
   template <class View>
   __device__ __forceinline__ void operator()(const View& tCcD, int v, float& x0, float& x1) const {
-    x0 *= p.alpha;
-    x1 *= p.alpha;
+    const float s_alpha = alpha_of(p);
+    x0 *= s_alpha;
+    x1 *= s_alpha;
     const index_t at = tCcD.coord(v);
     const int r = static_cast<int>(coord_field(at, 0)), c = static_cast<int>(coord_field(at, 1));
     const index_t i = tile_m * BM + r, j = tile_n * BN + c;
     const bool in0 = tCcD.inside(v), in1 = tCcD.inside(v + 1);
     if constexpr (E::kWithC) {
       const U* cp = static_cast<const U*>(p.c) + i * p.ldc + j;
-      if (in0) x0 += p.beta * detail::to_float(cp[0]);
-      if (in1) x1 += p.beta * detail::to_float(cp[1]);
+      const float s_beta = beta_of(p);
+      if (in0) x0 += s_beta * detail::to_float(cp[0]);
+      if (in1) x1 += s_beta * detail::to_float(cp[1]);
     }
     if constexpr (E::kBias == BiasKind::col) {
       const float2 bc = *reinterpret_cast<const float2*>(bias_col + c);  // pairs start on even columns

@@ -68,10 +68,11 @@ struct SmemEpilogue {
     constexpr int BM = static_cast<int>(CTile::value.val[0]), BN = static_cast<int>(CTile::value.val[1]);
     const auto sD = make_smem_tensor<kSmemD<BM, BN>>(static_cast<float*>(smem));  // (BM,BN) f32
     const auto tCcD = TM{}.get_slice(t).partition_C(coord_tile<CTile>(BM, BN));   // (4,(RM,RN)) coordinates
+    const float s_alpha = alpha_of(p);
     TESSEL_UNROLL
     for (int v = 0; v < Frag::kValues; ++v) {
       const index_t at = tCcD.coord(v);
-      sD(coord_field(at, 0), coord_field(at, 1)) = p.alpha * *acc.addr(v);
+      sD(coord_field(at, 0), coord_field(at, 1)) = s_alpha * *acc.addr(v);
     }
     __syncthreads();
     switch (p.cd_type) {
@@ -97,6 +98,7 @@ struct SmemEpilogue {
     const auto gD = make_global_tensor(static_cast<U*>(p.d), {p.m, p.n}, {p.ldd, index_t{1}});
     const auto gC = make_global_tensor(static_cast<const U*>(p.c), {p.m, p.n}, {p.ldc, index_t{1}});
     const index_t tm = m0 / static_cast<int>(CTile::value.val[0]), tn = n0 / BN;
+    const float s_beta = beta_of(p);
     const auto thr = Plan{}.get_slice(t);
     const auto tDsD = thr.partition_S(sD);                             // (Vec,REST) f32
     const auto tDgD = thr.partition_D(local_tile<CTile>(gD, tm, tn));  // (Vec,REST)
@@ -114,7 +116,7 @@ struct SmemEpilogue {
           float c[Vec];
           unpack16<U>(arch::sm80::ld_global_128(tDgC.addr(i)), c);
           TESSEL_UNROLL
-          for (int j = 0; j < Vec; ++j) x[j] += p.beta * c[j];
+          for (int j = 0; j < Vec; ++j) x[j] += s_beta * c[j];
         }
         arch::sm80::st_global_128(tDgD.addr(i), pack16<U>(x));
       } else {
@@ -122,7 +124,7 @@ struct SmemEpilogue {
         for (int j = 0; j < Vec; ++j) {
           if (!tDgD.inside(i + j)) continue;
           float x = *tDsD.addr(i + j);
-          if (p.beta != 0.0f) x += p.beta * detail::to_float(*tDgC.addr(i + j));
+          if (p.beta != 0.0f) x += s_beta * detail::to_float(*tDgC.addr(i + j));
           *tDgD.addr(i + j) = detail::from_float<U>(x);
         }
       }

@@ -405,6 +405,8 @@ struct TileEpilogue {
     Params<T> plain = p;
     plain.alpha = 1.0f;
     plain.beta = 0.0f;
+    plain.alpha_ptr = nullptr;
+    plain.beta_ptr = nullptr;
     TileEpilogue<X, T>{map_d, plain, d, transposed, nullptr, bar}.store(tile, acc, t);
   }
 
@@ -415,8 +417,9 @@ struct TileEpilogue {
   /// 64-value bf16 chunk live beside the 128 accumulators; this form spills
   /// nothing.  C (beta != 0) is not read: the caller sees to that.
   __device__ __forceinline__ void store_beta0(blocks::TileCoord tile, typename X::FragC& acc, int t) const {
+    const float s_alpha = alpha_of(p);
     TESSEL_UNROLL
-    for (int v = 0; v < X::FragC::kValues; ++v) *acc.addr(v) *= p.alpha;
+    for (int v = 0; v < X::FragC::kValues; ++v) *acc.addr(v) *= s_alpha;
     store_final(tile, acc, t);
   }
 

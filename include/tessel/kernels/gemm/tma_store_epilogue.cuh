@@ -227,7 +227,7 @@ struct TmaStoreEpilogue {
                   "tessel: the warpgroup epilogue takes 16-bit D from wgmma's fragment, one box per warpgroup");
     // alpha = 1, the common call, as code of its own: a select per value
     // (what nvcc made of one loop for both) costs more than the multiply.
-    if (p.alpha == 1.0f)
+    if (alpha_of(p) == 1.0f)
       wg_first<true>(map_d, p, tile_m, tile_n, acc, stage, t, bar0, w);
     else
       wg_first<false>(map_d, p, tile_m, tile_n, acc, stage, t, bar0, w);
@@ -259,9 +259,10 @@ struct TmaStoreEpilogue {
   __device__ __forceinline__ static void wg_first(const CUtensorMap* map_d, const Params<T>& p, index_t tile_m,
                                                   index_t tile_n, const Frag& acc, U* stage, int t, int bar0,
                                                   Words& w) {
+    const float s_alpha = kOne ? 1.0f : alpha_of(p);
     const auto word = [&](int v) {
-      const float x0 = kOne ? *acc.addr(v) : p.alpha * *acc.addr(v);
-      const float x1 = kOne ? *acc.addr(v + 1) : p.alpha * *acc.addr(v + 1);
+      const float x0 = kOne ? *acc.addr(v) : s_alpha * *acc.addr(v);
+      const float x1 = kOne ? *acc.addr(v + 1) : s_alpha * *acc.addr(v + 1);
       return pack_pair(detail::from_float<U>(x0), detail::from_float<U>(x1));
     };
     stmatrix_chunks<0, kBuffers>(stage, t, word);
@@ -372,6 +373,7 @@ struct TmaStoreEpilogue {
     const auto tCcD = TM{}.get_slice(t).partition_C(
         coord_tile<TileShape<BM, BN>>(p.m - tile_m * BM, p.n - tile_n * BN));  // (row, col)
     const bool issuer = t == 0;
+    const float s_alpha = alpha_of(p), s_beta = kCommon ? 0.0f : beta_of(p);
     TESSEL_UNROLL
     for (int q = 0; q < kChunks; ++q) {
       // The buffer's previous chunk (kBuffers stores ago, maybe of the previous tile) must have been read.
@@ -403,13 +405,13 @@ struct TmaStoreEpilogue {
           const int v = pair_value(q, i);
           float c0 = 0.0f, c1 = 0.0f;
           unpack_c(c[i], c0, c1);
-          stage_pair(v, p.alpha * *acc.addr(v) + p.beta * c0, p.alpha * *acc.addr(v + 1) + p.beta * c1);
+          stage_pair(v, s_alpha * *acc.addr(v) + s_beta * c0, s_alpha * *acc.addr(v + 1) + s_beta * c1);
         }
       } else {
         TESSEL_UNROLL
         for (int v = 0; v < kValues; v += 2) {
           if (chunk_of(v) != q) continue;
-          stage_pair(v, p.alpha * *acc.addr(v), p.alpha * *acc.addr(v + 1));
+          stage_pair(v, s_alpha * *acc.addr(v), s_alpha * *acc.addr(v + 1));
         }
       }
       if (!kCommon && map_d == nullptr) {
@@ -578,8 +580,9 @@ struct TmaStoreEpilogueTransposed {
     // The previous tile's stores (issued a whole main loop ago) have read the buffers.
     if (issuer) arch::sm90::bulk_wait_group_read<0>();
     arch::named_barrier_sync(bar, TM::kThreads);
+    const float s_alpha = alpha_of(p);
     TESSEL_UNROLL
-    for (int v = 0; v < Frag::kValues; ++v) *tCsD.addr(v) = detail::from_float<U>(p.alpha * *acc.addr(v));
+    for (int v = 0; v < Frag::kValues; ++v) *tCsD.addr(v) = detail::from_float<U>(s_alpha * *acc.addr(v));
     arch::sm90::fence_proxy_async_shared_cta();  // TMA (the async proxy) reads what ordinary stores wrote
     arch::named_barrier_sync(bar, TM::kThreads);
     if (issuer) {
