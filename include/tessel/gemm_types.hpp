@@ -287,8 +287,9 @@ constexpr bool is_one_instance_call(bool fp32, DType ab, GemmLayout l) {
 /// status and the launchers' guard, src/kernels/gemm/dispatch.hpp).
 inline std::string one_instance_rule(bool fp32) {
   return std::string(fp32 ? "fp32 with A:m, B:n" : "bf16 with A:k, B:n") +
-         " only (TESSEL_LADDER_INSTANCES=one); configure with -DTESSEL_LADDER_INSTANCES=all for the other input types "
-         "and layouts";
+         " only (TESSEL_LADDER_INSTANCES=one or TESSEL_GEMM_INSTANCES=one); configure with "
+         "-DTESSEL_LADDER_INSTANCES=all "
+         "-DTESSEL_GEMM_INSTANCES=all for the other input types and layouts";
 }
 /// What `tessel bench gemm` runs by default: the plan's choice (`auto`).
 inline constexpr GemmImpl kBestGemmImpl = GemmImpl::automatic;

@@ -223,17 +223,19 @@ Status check_types(GemmImpl impl, const GemmArgs& g) {
   return Status::success();
 }
 
-/// `unsupported` for a teaching step's call outside the one instance that a
-/// TESSEL_LADDER_INSTANCES=one build holds (src/kernels/gemm/dispatch.hpp);
+/// `unsupported` for a call outside the one instance that a
+/// TESSEL_LADDER_INSTANCES=one build holds of a teaching step, or a
+/// TESSEL_GEMM_INSTANCES=one build of any step (src/kernels/gemm/dispatch.hpp);
 /// success otherwise and in every `all` build.
 Status check_ladder_instance(GemmImpl impl, const GemmArgs& g) {
-#if defined(TESSEL_LADDER_BUILT_ONE)
+#if defined(TESSEL_LADDER_BUILT_ONE) || defined(TESSEL_GEMM_BUILT_ONE)
+#if !defined(TESSEL_GEMM_BUILT_ONE)
   if (!is_teaching_step(impl)) return Status::success();
-  const bool fp32 = is_fp32_step(impl);
+#endif
+  const bool fp32 = g.ab_type == DType::f32;
   if (is_one_instance_call(fp32, g.ab_type, g.layout)) return Status::success();
-  return Status::failure(
-      Status::unsupported,
-      std::string(short_name(impl)) + ": this build holds the teaching step for " + one_instance_rule(fp32));
+  return Status::failure(Status::unsupported,
+                         std::string(short_name(impl)) + ": this build holds the step for " + one_instance_rule(fp32));
 #else
   (void)impl;
   (void)g;
@@ -916,6 +918,10 @@ Status gemm_grouped_check(const GemmArgs* problems, int count) {
     if (!s) return Status::failure(s.code, "problem " + std::to_string(g) + ": " + s.message);
   }
   if (Status s = check_group_rules(problems, count); !s) return s;
+  // The problems share types and layout (above): problem 0 says for all whether this build holds them.
+  const GemmImpl step =
+      problems[0].ab_type == DType::f32 ? GemmImpl::f07_two_ctas_per_sm : GemmImpl::k13_wgmma_in_flight;
+  if (Status s = check_ladder_instance(step, problems[0]); !s) return s;
   return check_group_overlap(problems, count);
 }
 

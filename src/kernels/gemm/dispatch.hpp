@@ -22,8 +22,8 @@
 namespace tessel::gemm_launch {
 
 #if defined(TESSEL_LADDER_ONE_INSTANCE) && !defined(TESSEL_GEMM_ONE_INSTANCE)
-// A teaching step of the ladder (one that `auto` never picks and no other
-// step falls back to) built with TESSEL_LADDER_INSTANCES=one: one
+// A teaching step of the ladder built with TESSEL_LADDER_INSTANCES=one, or
+// any step built with TESSEL_GEMM_INSTANCES=one: one
 // instantiation, bf16 with A:k, B:n (fp32 steps: A:m, B:n), and a status for
 // every other call (gemm_check refuses those first: this is the launchers'
 // guard against running the wrong instance).  scripts/test.sh builds so where no GPU is present, where
@@ -32,8 +32,7 @@ namespace tessel::gemm_launch {
 // namespace: the other translation units' with_types are another function.
 namespace {
 inline Status ladder_instance_missing(bool fp32) {
-  return Status::failure(Status::unsupported,
-                         "this teaching step of the ladder was built for " + one_instance_rule(fp32));
+  return Status::failure(Status::unsupported, "this build holds the step for " + one_instance_rule(fp32));
 }
 template <class F>
 Status with_types(const GemmArgs& a, F&& f) {
