@@ -127,15 +127,7 @@ Status launch_epilogue(const GemmArgs& g, cudaStream_t stream) {
   // Rows of N elements in groups of 8 along x: the grid's x extent fits 2^31 - 1 for any N < 2^40.
   const GemmEpilogue& e = g.epilogue;
   const ApplyParams p{g.d, g.m, g.n, g.ldd, gk::EpilogueParams{e.bias, e.aux, e.ldaux, e.act, e.bias_kind}};
-  switch (g.cd_type) {
-    case DType::bf16:
-      return launch_as<__nv_bfloat16>(p, stream);
-    case DType::f16:
-      return launch_as<__half>(p, stream);
-    case DType::f32:
-      return launch_as<float>(p, stream);
-  }
-  return Status::failure(Status::invalid_argument, "gemm_epilogue_apply: cd_type is not a DType");
+  return gk::with_out_type(g.cd_type, [&]<class U>() { return launch_as<U>(p, stream); });
 }
 
 }  // namespace tessel::gemm_launch

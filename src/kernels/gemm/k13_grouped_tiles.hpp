@@ -58,9 +58,7 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out, con
       return X::template Epilogue<U>::Tma::make_map(
           out.map_d, make_global_tensor(static_cast<const U*>(x.d), {rows, x.n}, {x.ldd, one}), TmaUse::store);
     };
-    e = x.cd_type == DType::bf16  ? map_d.template operator()<__nv_bfloat16>()
-        : x.cd_type == DType::f16 ? map_d.template operator()<__half>()
-                                  : map_d.template operator()<float>();
+    e = gemm_kernels::with_out_type(x.cd_type, map_d);
     out.tma_store = e.ok();  // else the epilogue's row stores write D
   }
   out.p = make_params<T>(x);

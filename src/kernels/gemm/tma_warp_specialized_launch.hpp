@@ -112,9 +112,7 @@ bool d_store_map(const GemmArgs& g, CUtensorMap& map_d, const char* step, bool t
     return map_of<typename Epi<U>::Tma>(map_d, static_cast<const U*>(g.d), {rows, cols}, {g.ldd, index_t{1}}, "D", step,
                                         TmaUse::store);
   };
-  const Status s = g.cd_type == DType::bf16  ? one.template operator()<__nv_bfloat16>()
-                   : g.cd_type == DType::f16 ? one.template operator()<__half>()
-                                             : one.template operator()<float>();
+  const Status s = gemm_kernels::with_out_type(g.cd_type, one);
   return s.is_ok();
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "tessel/atom/tiled_copy.hpp"
 #include "tessel/core/pack.hpp"
@@ -19,6 +20,56 @@
 #include "tessel/tensor/tensor.hpp"
 
 namespace tessel::gemm_kernels {
+
+/// Calls `f.template operator()<U>()` with U the element type of output type
+/// `t` (__nv_bfloat16, __half or float) and returns what it returns: the one
+/// place where the run-time output type becomes a compile-time one, for the
+/// kernels' epilogues and the launchers alike.
+template <class F>
+__host__ __device__ __forceinline__ auto with_out_type(DType t, F&& f) {
+  using R = decltype(f.template operator()<float>());
+  if constexpr (std::is_void_v<R>) {
+    switch (t) {
+      case DType::bf16:
+        f.template operator()<__nv_bfloat16>();
+        return;
+      case DType::f16:
+        f.template operator()<__half>();
+        return;
+      case DType::f32:
+        f.template operator()<float>();
+        return;
+    }
+  } else {
+    switch (t) {
+      case DType::bf16:
+        return f.template operator()<__nv_bfloat16>();
+      case DType::f16:
+        return f.template operator()<__half>();
+      case DType::f32:
+        break;
+    }
+    return f.template operator()<float>();
+  }
+}
+
+/// Shared memory where an epilogue stages D in the output type: Bytes bytes
+/// seen as bf16, fp16 or fp32 elements, as<U>() for with_out_type's U.
+template <int Bytes>
+union OutStaging {
+  __nv_bfloat16 bf16[Bytes / 2];
+  __half f16[Bytes / 2];
+  float f32[Bytes / 4];
+  template <class U>
+  __device__ __forceinline__ U* as() {
+    if constexpr (std::is_same_v<U, __nv_bfloat16>)
+      return bf16;
+    else if constexpr (std::is_same_v<U, __half>)
+      return f16;
+    else
+      return f32;
+  }
+};
 
 /// The problem as kernels see it.  T is the input type (bf16 or f16); the
 /// output type is a run-time field: the epilogue is a small part of the
@@ -120,17 +171,7 @@ __device__ inline void store_as(const Params<T>& p, index_t i, index_t j, float 
 /// not read when beta == 0).  The caller checks that (i,j) is inside.
 template <class T>
 __device__ inline void epilogue_element(const Params<T>& p, index_t i, index_t j, float acc) {
-  switch (p.cd_type) {
-    case DType::bf16:
-      detail::store_as<__nv_bfloat16>(p, i, j, acc);
-      break;
-    case DType::f16:
-      detail::store_as<__half>(p, i, j, acc);
-      break;
-    case DType::f32:
-      detail::store_as<float>(p, i, j, acc);
-      break;
-  }
+  with_out_type(p.cd_type, [&]<class U>() { detail::store_as<U>(p, i, j, acc); });
 }
 
 /// A static tile shape as a provider type (kernels are templated on types).
@@ -193,17 +234,7 @@ __device__ void epilogue_registers_as(const Params<T>& p, index_t m0, index_t n0
 /// The same, dispatching once on the run-time output type.
 template <class T, class View, class Frag>
 __device__ void epilogue_registers(const Params<T>& p, index_t m0, index_t n0, const View& tCcD, const Frag& acc) {
-  switch (p.cd_type) {
-    case DType::bf16:
-      epilogue_registers_as<__nv_bfloat16>(p, m0, n0, tCcD, acc);
-      break;
-    case DType::f16:
-      epilogue_registers_as<__half>(p, m0, n0, tCcD, acc);
-      break;
-    case DType::f32:
-      epilogue_registers_as<float>(p, m0, n0, tCcD, acc);
-      break;
-  }
+  with_out_type(p.cd_type, [&]<class U>() { epilogue_registers_as<U>(p, m0, n0, tCcD, acc); });
 }
 
 /// D = alpha * acc + beta * C for a kernel that computed the transposed
@@ -222,17 +253,7 @@ __device__ void epilogue_registers_transposed(const Params<T>& p, index_t m0, in
       detail::store_as<U>(p, n0 + coord_field(at, 1), m0 + coord_field(at, 0), *acc.addr(v));
     }
   };
-  switch (p.cd_type) {
-    case DType::bf16:
-      each.template operator()<__nv_bfloat16>();
-      break;
-    case DType::f16:
-      each.template operator()<__half>();
-      break;
-    case DType::f32:
-      each.template operator()<float>();
-      break;
-  }
+  with_out_type(p.cd_type, each);
 }
 
 }  // namespace tessel::gemm_kernels

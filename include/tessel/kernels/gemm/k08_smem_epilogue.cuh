@@ -75,17 +75,7 @@ struct SmemEpilogue {
       sD(coord_field(at, 0), coord_field(at, 1)) = s_alpha * *acc.addr(v);
     }
     __syncthreads();
-    switch (p.cd_type) {
-      case DType::bf16:
-        store<__nv_bfloat16, CTile>(p, m0, n0, sD, t);
-        break;
-      case DType::f16:
-        store<__half, CTile>(p, m0, n0, sD, t);
-        break;
-      case DType::f32:
-        store<float, CTile>(p, m0, n0, sD, t);
-        break;
-    }
+    with_out_type(p.cd_type, [&]<class U>() { store<U, CTile>(p, m0, n0, sD, t); });
   }
 
   template <class U, class CTile, class T, class SD>

@@ -41,11 +41,7 @@ static_assert(Epilogue<__nv_bfloat16, __half>::kSmemBytes == kEpilogueBytes, "on
 template <class T, MajorA MA, MajorB MB>
 struct SharedStorage {
   typename Tiles<T, MA, MB>::Stages stages;
-  union Staging {  // D's two 128-row x 128-byte buffers
-    __nv_bfloat16 bf16[kEpilogueBytes / 2];
-    __half f16[kEpilogueBytes / 2];
-    float f32[kEpilogueBytes / 4];
-  };
+  using Staging = OutStaging<kEpilogueBytes>;  // D's two 128-row x 128-byte buffers
   alignas(1024) Staging d;
   blocks::PipelineStorage<kStages> pipe;
 };
@@ -67,17 +63,9 @@ struct TmaStoreTileEpilogue {
 
   __device__ void store(blocks::TileCoord tile, const typename X::FragC& tCrC, int t) const {
     if (tma_store) {
-      switch (p.cd_type) {
-        case DType::bf16:
-          Epilogue<T, __nv_bfloat16>::apply(map_d, p, tile.m, tile.n, tCrC, d.bf16, t, kConsumerBarrier);
-          break;
-        case DType::f16:
-          Epilogue<T, __half>::apply(map_d, p, tile.m, tile.n, tCrC, d.f16, t, kConsumerBarrier);
-          break;
-        case DType::f32:
-          Epilogue<T, float>::apply(map_d, p, tile.m, tile.n, tCrC, d.f32, t, kConsumerBarrier);
-          break;
-      }
+      with_out_type(p.cd_type, [&]<class U>() {
+        Epilogue<T, U>::apply(map_d, p, tile.m, tile.n, tCrC, d.template as<U>(), t, kConsumerBarrier);
+      });
     } else {
       k09::RegisterTileEpilogue<T, MA, MB>{p}.store(tile, tCrC, t);  // D's rows are not 16-byte aligned
     }

@@ -57,17 +57,9 @@ struct WgmmaTileEpilogue {
 
   __device__ void store(blocks::TileCoord tile, const FragC& acc, int t) const {
     if (tma_store) {
-      switch (p.cd_type) {
-        case DType::bf16:
-          Epilogue<T, MA, MB, __nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, k11::kConsumerBarrier);
-          break;
-        case DType::f16:
-          Epilogue<T, MA, MB, __half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, k11::kConsumerBarrier);
-          break;
-        case DType::f32:
-          Epilogue<T, MA, MB, float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, k11::kConsumerBarrier);
-          break;
-      }
+      with_out_type(p.cd_type, [&]<class U>() {
+        Epilogue<T, MA, MB, U>::apply(map_d, p, tile.m, tile.n, acc, d.template as<U>(), t, k11::kConsumerBarrier);
+      });
     } else {
       RegisterEpilogue::apply<TM, TileShape<kBM, kBN>>(p, tile.m * kBM, tile.n * kBN, acc, nullptr, t);
     }

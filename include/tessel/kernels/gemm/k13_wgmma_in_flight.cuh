@@ -207,13 +207,9 @@ struct Tiles {
   static_assert(kStageBytes == Cfg::kStageBytes, "the stage count assumed 16-bit operands");
 
   struct SharedStorage {
-    alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
-    alignas(1024) T b[kStages][OpB::kElems];  // kStages x (BN,64)
-    union Staging {                           // D's staging buffers, in the output type
-      __nv_bfloat16 bf16[Cfg::kStagingBytes / 2];
-      __half f16[Cfg::kStagingBytes / 2];
-      float f32[Cfg::kStagingBytes / 4];
-    };
+    alignas(1024) T a[kStages][OpA::kElems];         // kStages x (128,64)
+    alignas(1024) T b[kStages][OpB::kElems];         // kStages x (BN,64)
+    using Staging = OutStaging<Cfg::kStagingBytes>;  // D's staging buffers, in the output type
     alignas(1024) Staging d;
     blocks::PipelineStorage<kStages> pipe;
     int ticket;  // split K: the counter value the last unit's thread 0 saw
@@ -349,17 +345,8 @@ struct TileEpilogue {
   __device__ void prefetch_c(blocks::TileCoord tile, int t) const {
     if constexpr (X::kTmaStore && X::kBN != 192) {
       if (p.beta == 0.0f || transposed) return;
-      switch (p.cd_type) {
-        case DType::bf16:
-          X::template Epilogue<__nv_bfloat16>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
-          break;
-        case DType::f16:
-          X::template Epilogue<__half>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
-          break;
-        case DType::f32:
-          X::template Epilogue<float>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf);
-          break;
-      }
+      with_out_type(p.cd_type,
+                    [&]<class U>() { X::template Epilogue<U>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf); });
     }
   }
 
@@ -377,17 +364,7 @@ struct TileEpilogue {
         const Values values{p, tile.m, tile.n, bias + X::kBN, bias, Values::pairs_aligned(p.epi)};
         X::template Epilogue<U>::apply_with(map_d, p, tile.m, tile.n, acc, stage, t, bar, values);
       };
-      switch (p.cd_type) {
-        case DType::bf16:
-          run(d.bf16);
-          break;
-        case DType::f16:
-          run(d.f16);
-          break;
-        case DType::f32:
-          run(d.f32);
-          break;
-      }
+      with_out_type(p.cd_type, [&]<class U>() { run(d.template as<U>()); });
     } else if constexpr (X::kFused) {
       const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
           coord_tile<TileShape<X::kBM, X::kBN>>(p.m - tile.m * X::kBM, p.n - tile.n * X::kBN));  // (row, col)
@@ -430,17 +407,9 @@ struct TileEpilogue {
     if constexpr (X::kTransposed) {
       if (transposed && map_d != nullptr && p.beta == 0.0f) {
         // D^T staged as D's rows, TMA-stored (the launcher made D's map for it).
-        switch (p.cd_type) {
-          case DType::bf16:
-            X::template EpilogueT<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, bar);
-            break;
-          case DType::f16:
-            X::template EpilogueT<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, bar);
-            break;
-          case DType::f32:
-            X::template EpilogueT<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, bar);
-            break;
-        }
+        with_out_type(p.cd_type, [&]<class U>() {
+          X::template EpilogueT<U>::apply(map_d, p, tile.m, tile.n, acc, d.template as<U>(), t, bar);
+        });
         return;
       }
       if (!X::kTmaStore || transposed) {
@@ -454,17 +423,9 @@ struct TileEpilogue {
       }
     }
     if constexpr (X::kTmaStore) {
-      switch (p.cd_type) {
-        case DType::bf16:
-          X::template Epilogue<__nv_bfloat16>::apply(map_d, p, tile.m, tile.n, acc, d.bf16, t, bar);
-          break;
-        case DType::f16:
-          X::template Epilogue<__half>::apply(map_d, p, tile.m, tile.n, acc, d.f16, t, bar);
-          break;
-        case DType::f32:
-          X::template Epilogue<float>::apply(map_d, p, tile.m, tile.n, acc, d.f32, t, bar);
-          break;
-      }
+      with_out_type(p.cd_type, [&]<class U>() {
+        X::template Epilogue<U>::apply(map_d, p, tile.m, tile.n, acc, d.template as<U>(), t, bar);
+      });
     }
   }
   __device__ void finish(int t) const {

@@ -98,14 +98,10 @@ struct Tiles {
   using Pipeline = blocks::TmaPipeline<kStages>;
 
   struct SharedStorage {
-    alignas(1024) T a[kStages][OpA::kElems];  // kStages x (128,64)
-    alignas(1024) T b[kStages][OpB::kElems];  // kStages x (128,64)
-    union Staging {                           // a warpgroup's staging buffers, in D's type
-      __nv_bfloat16 bf16[kStagingBytes / 2];
-      __half f16[kStagingBytes / 2];
-      float f32[kStagingBytes / 4];
-    };
-    alignas(1024) Staging d[kConsumerGroups];  // one per warpgroup: their epilogues may overlap
+    alignas(1024) T a[kStages][OpA::kElems];    // kStages x (128,64)
+    alignas(1024) T b[kStages][OpB::kElems];    // kStages x (128,64)
+    using Staging = OutStaging<kStagingBytes>;  // a warpgroup's staging buffers, in D's type
+    alignas(1024) Staging d[kConsumerGroups];   // one per warpgroup: their epilogues may overlap
     blocks::PipelineStorage<kStages> pipe;
     std::uint64_t turn[kConsumerGroups];  // warpgroup w's warps arrive on turn[w] when it hands the main loop over
   };
