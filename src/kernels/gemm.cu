@@ -596,13 +596,9 @@ std::size_t step_workspace_bytes(GemmImpl impl, const GemmArgs& g) {
     case GemmImpl::k13_wgmma_in_flight:
       return gemm_launch::k13_workspace_bytes(g);
     case GemmImpl::k14_cluster_multicast:
-      return pads_of(g, true).bytes();
-    case GemmImpl::k15_pingpong: {
-      GemmArgs t = g;  // launch_k15's tile
-      t.tuning.tile_n = 128;
-      t.tuning.swap_ab = SwapAB::off;
-      return pads_of(t, true).bytes();
-    }
+      return gemm_launch::k14_workspace_bytes(g);
+    case GemmImpl::k15_pingpong:
+      return gemm_launch::k15_workspace_bytes(g);
     case GemmImpl::f11_stream_k:
       return gemm_launch::f11_workspace_bytes(g);
     case GemmImpl::f12_operand_copies:

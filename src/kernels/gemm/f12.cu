@@ -91,7 +91,7 @@ Status launch_f12(const GemmArgs& a, cudaStream_t stream) {
   void* ws = workspace_alloc(bytes, stream);
   if (ws == nullptr)
     return Status::failure(Status::cuda_error, "f12: cannot allocate the operands' copies of " +
-                                                   std::to_string(bytes >> 20) + " MiB from tessel's memory pool");
+                                                   std::to_string(bytes >> 20) + " MiB from " + workspace_source());
   GemmArgs g = a;
   Status s = Status::success();
   float* next = static_cast<float*>(ws);

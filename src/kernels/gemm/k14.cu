@@ -30,14 +30,30 @@ Status check_k14(const GemmArgs& a) {
   return tma::check(a, "k14");
 }
 
-Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
-  GemmArgs g = a;
+namespace {
+
+/// `a` with k14's tile filled in where the caller left it to the plan.
+Status resolved(const GemmArgs& a, GemmArgs& g) {
+  g = a;
   g.tuning.splits = 1;
   if (g.tuning.tile_n == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k14", sms); !s) return s;
     g.tuning = k14_tile(g.m, g.n, g.k, sms, g.tuning);  // k14 never swaps
   }
+  return Status::success();
+}
+
+}  // namespace
+
+std::size_t k14_workspace_bytes(const GemmArgs& a) {
+  GemmArgs g;
+  return resolved(a, g) ? pads_of(g, true).bytes() : 0;  // a failed resolution fails the launch first
+}
+
+Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
+  GemmArgs g;
+  if (Status s = resolved(a, g); !s) return s;
   return tma::launch<false>(g, stream, "k14", [stream](const GemmArgs& t) {
     if (t.tuning.tile_m == 64) return k14::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k14)
     switch (t.tuning.tile_n) {

@@ -51,8 +51,11 @@ Status check_k15(const GemmArgs& a) {
   return tma::check(a, "k15");
 }
 
-Status launch_k15(const GemmArgs& a, cudaStream_t stream) {
-  GemmArgs g = a;
+namespace {
+
+/// `a` with k15's one tile (128 x 128, no split, no swap) and the plan's raster group.
+Status resolved(const GemmArgs& a, GemmArgs& g) {
+  g = a;
   g.tuning.tile_n = 128;
   g.tuning.splits = 1;
   g.tuning.swap_ab = SwapAB::off;
@@ -61,6 +64,19 @@ Status launch_k15(const GemmArgs& a, cudaStream_t stream) {
     if (Status s = tma::sm_count("k15", sms); !s) return s;
     g.tuning.raster_group = plan_k13(g.m, g.n, g.k, sms, 128, SwapAB::off).raster_group;
   }
+  return Status::success();
+}
+
+}  // namespace
+
+std::size_t k15_workspace_bytes(const GemmArgs& a) {
+  GemmArgs g;
+  return resolved(a, g) ? pads_of(g, true).bytes() : 0;  // a failed resolution fails the launch first
+}
+
+Status launch_k15(const GemmArgs& a, cudaStream_t stream) {
+  GemmArgs g;
+  if (Status s = resolved(a, g); !s) return s;
   if (g.epilogue.active() && g.epilogue.aux != nullptr) {
     // The fused instance writes no aux (as k13's ahead-of-time ones): the
     // plain kernel, then the elementwise epilogue over D.

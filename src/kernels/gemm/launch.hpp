@@ -85,8 +85,11 @@ Status launch_k13_grouped(const GemmArgs* problems, int count, int tile_n, cudaS
 
 /// The most workspace bytes the launch of checked `args` takes
 /// (gemm_workspace_size): k13's padded copies and split K's partial tiles
-/// and counters; f11's stream-K partials; f12's copies and f11's partials.
+/// and counters; k14's and k15's padded copies (with their launchers' tile);
+/// f11's stream-K partials; f12's copies and f11's partials.
 std::size_t k13_workspace_bytes(const GemmArgs& args);
+std::size_t k14_workspace_bytes(const GemmArgs& args);
+std::size_t k15_workspace_bytes(const GemmArgs& args);
 std::size_t f11_workspace_bytes(const GemmArgs& args);
 std::size_t f12_workspace_bytes(const GemmArgs& args);
 

@@ -1,6 +1,7 @@
 // Stream-ordered scratch memory for the GEMM launchers (split K's partial
-// tiles and counters), from a memory pool of tessel's own per device; split
-// K's counters kept zeroed per stream (split_counters).
+// tiles and counters, padded copies), from a memory pool of tessel's own per
+// device or from the caller's workspace (Arena); split K's counters kept
+// zeroed per stream (split_counters).
 //
 // Why a pool of our own: the device's default pool has a release threshold of
 // 0, so every synchronization hands freed memory back to the driver and the
@@ -119,6 +120,11 @@ inline void* workspace_alloc(std::size_t bytes, cudaStream_t stream) {
   return p;
 }
 
+/// Where workspace_alloc takes memory from now, for error messages.
+inline const char* workspace_source() {
+  return active_arena() != nullptr ? "the caller's workspace" : "tessel's memory pool";
+}
+
 /// Frees what workspace_alloc gave, behind the work enqueued on `stream`
 /// (nothing to do for the caller's workspace).
 inline cudaError_t workspace_free(void* p, cudaStream_t stream) {
@@ -201,7 +207,7 @@ struct PartialsAndCounters {
     ptr = workspace_alloc(bytes, stream);
     if (ptr == nullptr)
       return Status::failure(Status::cuda_error, std::string(step) + ": cannot allocate " + partials_name + " of " +
-                                                     std::to_string(bytes >> 20) + " MiB from tessel's memory pool");
+                                                     std::to_string(bytes >> 20) + " MiB from " + workspace_source());
     partials = static_cast<float*>(ptr);
     counters = kept != nullptr ? kept : reinterpret_cast<int*>(static_cast<char*>(ptr) + partial_bytes);
     if (kept == nullptr && cudaMemsetAsync(counters, 0, count * sizeof(int), stream) != cudaSuccess) {
