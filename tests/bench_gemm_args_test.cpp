@@ -352,6 +352,10 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   o = parse_ok(a);
   EXPECT_EQ(o.tuning.tile_n, 192);
   EXPECT_EQ(o.tuning.splits, 7);
+  EXPECT_FALSE(o.tuning.split_tail);
+  a.split_tail = true;
+  EXPECT_TRUE(parse_ok(a).tuning.split_tail);
+  a.split_tail = false;
   EXPECT_EQ(o.tuning.swap_ab, SwapAB::plan);
   EXPECT_EQ(o.tuning.raster_group, 0);  // the plan's
   a.raster_group = "16";

@@ -277,46 +277,70 @@ TEST(Blocks, BatchedRasterGroupBeyondTheRowsIsTheRows) {
 
 // Split K: every (tile, k-tile) pair is handed out exactly once, each tile's
 // splits are contiguous non-empty ranges in split order covering [0, k_tiles),
-// and splits = 1 is PersistentScheduler's order.
+// the first `whole` tiles are one unsplit unit each, and splits = 1 is
+// PersistentScheduler's order.
 TEST(Blocks, SplitKSchedulerCoversEveryTileAndKTileOnce) {
   for (const auto& [tm, tn] : std::vector<std::pair<index_t, index_t>>{{1, 1}, {1, 32}, {2, 16}, {9, 7}}) {
     for (index_t k_tiles : {index_t{1}, index_t{5}, index_t{64}, index_t{128}}) {
       for (int splits : {1, 2, 3, 4, 7}) {
         if (splits > k_tiles) continue;
-        for (index_t ctas : {index_t{1}, index_t{132}, tm * tn * splits + 3}) {
-          std::set<std::pair<index_t, index_t>> seen_k;  // (tile id, k-tile)
-          std::vector<std::vector<std::pair<index_t, index_t>>> ranges(
-              static_cast<std::size_t>(tm * tn),
-              std::vector<std::pair<index_t, index_t>>(static_cast<std::size_t>(splits), {-1, -1}));
-          for (index_t b = 0; b < ctas; ++b) {
-            SplitKScheduler<GroupedRaster<8>> s(tm, tn, k_tiles, splits, b, ctas);
-            PersistentScheduler<GroupedRaster<8>> p(tm, tn, b, ctas);
-            for (WorkUnit u; s.next(u);) {
-              ASSERT_LT(u.k_begin, u.k_end) << "an empty range";
-              index_t m = 0, n = 0;
-              GroupedRaster<8>::tile_of(u.id, tm, tn, m, n);
-              ASSERT_EQ(u.tile.m, m);
-              ASSERT_EQ(u.tile.n, n);
-              ranges[static_cast<std::size_t>(u.id)][static_cast<std::size_t>(u.split)] = {u.k_begin, u.k_end};
-              for (index_t k = u.k_begin; k < u.k_end; ++k) ASSERT_TRUE(seen_k.insert({u.id, k}).second);
-              if (splits == 1) {
-                TileCoord t;
-                ASSERT_TRUE(p.next(t));
-                ASSERT_EQ(t.m, u.tile.m);
-                ASSERT_EQ(t.n, u.tile.n);
+        for (index_t whole : {index_t{0}, index_t{1}, tm * tn / 2, tm * tn}) {
+          for (index_t ctas : {index_t{1}, index_t{132}, tm * tn * splits + 3}) {
+            std::set<std::pair<index_t, index_t>> seen_k;  // (tile id, k-tile)
+            std::vector<std::vector<std::pair<index_t, index_t>>> ranges(static_cast<std::size_t>(tm * tn));
+            index_t units = 0;
+            for (index_t b = 0; b < ctas; ++b) {
+              SplitKScheduler<GroupedRaster<8>> s(tm, tn, k_tiles, splits, b, ctas, {}, whole);
+              PersistentScheduler<GroupedRaster<8>> p(tm, tn, b, ctas);
+              for (WorkUnit u; s.next(u);) {
+                ++units;
+                ASSERT_LT(u.k_begin, u.k_end) << "an empty range";
+                index_t m = 0, n = 0;
+                GroupedRaster<8>::tile_of(u.id, tm, tn, m, n);
+                ASSERT_EQ(u.tile.m, m);
+                ASSERT_EQ(u.tile.n, n);
+                auto& r = ranges[static_cast<std::size_t>(u.id)];
+                if (r.size() <= static_cast<std::size_t>(u.split)) r.resize(static_cast<std::size_t>(u.split) + 1);
+                r[static_cast<std::size_t>(u.split)] = {u.k_begin, u.k_end};
+                for (index_t k = u.k_begin; k < u.k_end; ++k) ASSERT_TRUE(seen_k.insert({u.id, k}).second);
+                if (splits == 1) {
+                  TileCoord t;
+                  ASSERT_TRUE(p.next(t));
+                  ASSERT_EQ(t.m, u.tile.m);
+                  ASSERT_EQ(t.n, u.tile.n);
+                }
               }
             }
-          }
-          EXPECT_EQ(static_cast<index_t>(seen_k.size()), tm * tn * k_tiles);
-          for (const auto& r : ranges) {
-            EXPECT_EQ(r.front().first, 0);
-            EXPECT_EQ(r.back().second, k_tiles);
-            for (std::size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second);
+            EXPECT_EQ(units, whole + (tm * tn - whole) * splits);
+            EXPECT_EQ(static_cast<index_t>(seen_k.size()), tm * tn * k_tiles);
+            for (std::size_t id = 0; id < ranges.size(); ++id) {
+              const auto& r = ranges[id];
+              ASSERT_EQ(r.size(), static_cast<index_t>(id) < whole ? 1u : static_cast<std::size_t>(splits)) << id;
+              EXPECT_EQ(r.front().first, 0);
+              EXPECT_EQ(r.back().second, k_tiles);
+              for (std::size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second);
+            }
           }
         }
       }
     }
   }
+}
+
+// The documented example with whole = 1: tile 0 unsplit, tile 1 in two splits.
+TEST(Blocks, SplitKSchedulerWholeTilesExample) {
+  SplitKScheduler<GroupedRaster<8>> s(1, 2, 5, 2, 0, 1, {}, 1);
+  const int want[3][4] = {{0, 0, 0, 5}, {1, 0, 0, 2}, {1, 1, 2, 5}};  // id, split, k_begin, k_end
+  WorkUnit u;
+  for (const auto& w : want) {
+    ASSERT_TRUE(s.next(u));
+    EXPECT_EQ(u.id, w[0]);
+    EXPECT_EQ(u.split, w[1]);
+    EXPECT_EQ(u.k_begin, w[2]);
+    EXPECT_EQ(u.k_end, w[3]);
+  }
+  EXPECT_FALSE(s.next(u));
+  EXPECT_EQ(s.units(), 3);
 }
 
 // range_start's 32-bit form is floor(k_tiles * s / splits) for every split

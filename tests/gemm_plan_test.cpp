@@ -506,6 +506,30 @@ TEST(GemmPlan, FullWavesPreferred) {
   EXPECT_EQ(plan_k13(128 * 12, 256 * 11, 4096, 132).tile_n, 256);
 }
 
+// Rule 14: the header's examples, and where it declines.
+static_assert(split_tail_whole(192, 132) == 132 && split_tail_whole(100, 132) == 0 &&
+              split_tail_whole(264, 132) == 264);
+static_assert(split_tail_for(192, 160, 132) == 2);
+TEST(GemmPlan, SplitTailRule) {
+  EXPECT_EQ(split_tail_for(132, 160, 132), 1);  // whole waves: nothing to share
+  EXPECT_EQ(split_tail_for(100, 160, 132), 1);  // one partial wave: a split of every tile is plain split K (rule 3)
+  EXPECT_EQ(split_tail_for(192, 12, 132), 1);   // short K: the fixup outweighs the tail
+  EXPECT_EQ(split_tail_for(260, 160, 132), 1);  // a tail of 128 tiles: 97 % of a wave already busy
+  EXPECT_EQ(split_tail_for(140, 160, 132), 8);  // 8 tiles left: split as far as the rule goes
+  // 207 tiles (2920 x 1616 on 128 x 192): 75 left; two splits make two waves of halves (no gain), more pay.
+  const int s = split_tail_for(207, 123, 132);
+  EXPECT_GE(s, 3);
+  EXPECT_LE(s, 8);
+  // The predicted time never exceeds the unsplit grid's, for any tail.
+  for (index_t tiles = 133; tiles < 3 * 132; ++tiles)
+    for (index_t kt : {index_t{8}, index_t{40}, index_t{160}, index_t{400}}) {
+      const int t = split_tail_for(tiles, kt, 132);
+      ASSERT_GE(t, 1);
+      ASSERT_LE(t, 8);
+      ASSERT_LE(8 * t, std::max<index_t>(8, kt)) << tiles << " " << kt;  // >= 8 k-tiles a split
+    }
+}
+
 // Rule 7: with a fused epilogue the plan stays on k13's fused instances
 // (unswapped 128 x {64, 128, 256}) unless the caller forced something else.
 static_assert(k13_fused_instance({256, 2, SwapAB::off}) && !k13_fused_instance({192, 1, SwapAB::off}));

@@ -9,7 +9,7 @@
 //   4. A single call without an epilogue below 10^10 flops: the model (tessel/gemm_model.hpp).
 //   5. plan_k13: rules 4, 4b (swap), 1, 1b, 3b (small grids), 2 (width), 3 (split), 7 (fused), 6 (raster group).
 //   6. Untuned single calls: rules 10, 10b (k15_for, k15_meets_cap), 13, 13b (k14_straddle_for, k14_thin_pair_for),
-//      12 (k15_small_grid_for), 5 (k14_for).
+//      12 (k15_small_grid_for), 5 (k14_for); where k13 is left, rule 14 (split_tail_for).
 #pragma once
 
 #include <initializer_list>
@@ -27,7 +27,8 @@ enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 /// no fused kernel (C or aux) on a width with fused instances; `always` every such call.  Failing, the call runs AOT.
 enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// k13's knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K,
-/// `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b, 4b), `tune`: measured tuning.
+/// `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b, 4b), `tune`: measured tuning,
+/// `split_tail`: split only the tiles past the grid's full waves (rule 14; split_tail_whole), the rest unsplit.
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
@@ -36,6 +37,7 @@ struct GemmTuning {
   GemmJit jit = GemmJit::off;
   int tile_m = 0;
   bool tune = false;
+  bool split_tail = false;
 };
 /// What the plan chose and, in words, why (the bench's `note` column).
 struct GemmPlan {
@@ -96,6 +98,30 @@ constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
 /// Rule 3 for a tile that streams best unsplit once its tiles fill num/den of the SMs: one split there, else rule 3.
 constexpr int split_k_unless_filled(index_t tiles, index_t k_tiles, int sms, int num, int den) {
   return den * tiles >= num * static_cast<index_t>(sms) ? 1 : split_k_for(tiles, k_tiles, sms);
+}
+/// The tiles a split_tail launch runs unsplit: the grid's full waves (tiles - tiles % sms), 0 on one wave or less.
+/// C++ example: split_tail_whole(192, 132) == 132 (60 tiles left to split); split_tail_whole(100, 132) == 0.
+constexpr index_t split_tail_whole(index_t tiles, int sms) { return sms > 0 && tiles > sms ? tiles - tiles % sms : 0; }
+/// Rule 14's cost of a split unit's reduction, in k-steps: writing its fp32 partial (~2 k-steps of operand bytes at
+/// 128 x BN) and, for the last unit, reading the others' (1.5 a split).
+constexpr double split_fixup_ksteps(int splits) { return 2.0 + 1.5 * (splits - 1); }
+/// Rule 14: past one wave, the last partial wave's `tiles % sms` tiles split `s` ways (2..8, ≥ 8 k-tiles a split)
+/// over every SM, the full waves unsplit, where that cuts the predicted time (full waves x K, plus the tail's waves
+/// of units x (K / s + split_fixup_ksteps)) to ≤ 90 % of the unsplit grid's; else 1.
+/// C++ example: split_tail_for(192, 160, 132) == 2 (4096 x 1088 x 10240 on 128 x 192: 60 tiles as 120 halves).
+constexpr int split_tail_for(index_t tiles, index_t k_tiles, int sms) {
+  if (sms <= 0 || tiles <= sms || tiles % sms == 0) return 1;
+  const index_t rest = tiles % sms, full = tiles / sms;
+  const double plain = static_cast<double>((full + 1) * k_tiles);
+  double best = plain;
+  int splits = 1;
+  for (int s = 2; s <= 8 && k_tiles >= 8 * static_cast<index_t>(s); ++s) {
+    const double waves = static_cast<double>(ceil_div(rest * s, static_cast<index_t>(sms)));
+    const double t = static_cast<double>(full * k_tiles) +
+                     waves * (static_cast<double>(ceil_div(k_tiles, static_cast<index_t>(s))) + split_fixup_ksteps(s));
+    if (t < best) best = t, splits = s;
+  }
+  return best <= 0.9 * plain ? splits : 1;
 }
 /// Rule 4, swap at M ≤ 64 and N ≥ 128: N then fills the 128 box rows that M would leave mostly zero-filled.
 constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }

@@ -818,6 +818,20 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   if (!fused && args.batch == 1 && untuned && k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
     plan.impl = GemmImpl::k14_cluster_multicast;
     plan.why = "k14 tile 128x256 cluster 2x1 (short K)";
+    return plan;
+  }
+  // Rule 14: the last partial wave's tiles split along K over every SM.
+  if (args.batch == 1 && untuned && plan.tuning.splits == 1) {
+    const GemmTuning& t = plan.tuning;
+    const bool swap = t.swap_ab == SwapAB::on;
+    const index_t bm = t.tile_m == 64 ? 64 : 128;
+    const index_t tiles = ceil_div(swap ? args.n : args.m, bm) * ceil_div(swap ? args.m : args.n, index_t{t.tile_n});
+    const int s = split_tail_for(tiles, ceil_div(args.k, index_t{64}), sms);
+    if (s > 1) {
+      plan.tuning.splits = s;
+      plan.tuning.split_tail = true;
+      plan.why += ", tail split " + std::to_string(s) + " ways";
+    }
   }
   return plan;
 }

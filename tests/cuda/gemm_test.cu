@@ -2110,6 +2110,130 @@ TEST(GemmSplitK, CountersStayZeroAcrossCallsStreamsGrowthAndGraphs) {
   CUDA_CHECK(cudaStreamDestroy(s2));
 }
 
+// Rule 14's hybrid (GemmTuning::split_tail): the grid's full waves of tiles
+// unsplit, the tiles after them split along K, their partials and counters
+// indexed from the first split tile.  Exact on small integers on grids of
+// more than one wave (so that some tiles are whole and some split) for each
+// k13 tile the plan can give it, unswapped and swapped, fp32 and bf16 D,
+// beta 0 and beta with C, a transposed layout, a tail of one tile (every
+// split on its own SM) and K of one k-tile per split; and again on the same
+// counters, which each tile's last unit sets back to zero.
+TEST(GemmSplitTail, WholeWavesUnsplitTailSplitExact) {
+  REQUIRE_GPU();
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const index_t max_m = 2600, max_n = std::max<index_t>(4200, 64 * (sms + 1)), max_k = 448;
+  const auto a_val = [](index_t i, index_t l) { return static_cast<int>((i * 5 + l * 3) % 7) - 3; };
+  const auto b_val = [](index_t l, index_t j) { return static_cast<int>((l * 7 + j * 11) % 5) - 2; };
+  const auto c_val = [](index_t i, index_t j) { return static_cast<int>((i * 3 + j) % 9) - 4; };
+  // A stored K-major (M x K rows) or M-major (K x M rows); B N-major (K x N rows); C and D M x N, ld N.
+  DeviceBuffer a_k, a_m, b, c, d;
+  CUDA_CHECK(cudaMalloc(&a_k.p, static_cast<std::size_t>(max_m * max_k) * 2));
+  CUDA_CHECK(cudaMalloc(&a_m.p, static_cast<std::size_t>(max_m * max_k) * 2));
+  CUDA_CHECK(cudaMalloc(&b.p, static_cast<std::size_t>(max_k * max_n) * 2));
+  CUDA_CHECK(cudaMalloc(&c.p, static_cast<std::size_t>(max_m * max_n) * 4));
+  CUDA_CHECK(cudaMalloc(&d.p, static_cast<std::size_t>(max_m * max_n) * 4));
+  std::vector<__nv_bfloat16> hak(static_cast<std::size_t>(max_m * max_k)), ham(hak.size()),
+      hb(static_cast<std::size_t>(max_k * max_n));
+  for (index_t i = 0; i < max_m; ++i)
+    for (index_t x = 0; x < max_k; ++x) {
+      const auto v = __float2bfloat16(static_cast<float>(a_val(i, x)));
+      hak[static_cast<std::size_t>(i * max_k + x)] = v;
+      ham[static_cast<std::size_t>(x * max_m + i)] = v;
+    }
+  for (index_t x = 0; x < max_k; ++x)
+    for (index_t j = 0; j < max_n; ++j)
+      hb[static_cast<std::size_t>(x * max_n + j)] = __float2bfloat16(static_cast<float>(b_val(x, j)));
+  CUDA_CHECK(cudaMemcpy(a_k.p, hak.data(), hak.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(a_m.p, ham.data(), ham.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+  struct Case {
+    index_t m, n, k;
+    GemmTuning t;
+    DType out;
+    bool with_c, a_m_major;
+  };
+  // Tiles along the kernel's rows (M, or N swapped) by its columns.
+  const auto tiles_of = [](const Case& x) {
+    const bool swap = x.t.swap_ab == SwapAB::on;
+    const index_t bm = x.t.tile_m == 64 ? 64 : 128;
+    return ceil_div(swap ? x.n : x.m, bm) * ceil_div(swap ? x.m : x.n, index_t{x.t.tile_n});
+  };
+  const auto tail = [](int tile_n, int splits, SwapAB swap = SwapAB::off, int tile_m = 0) {
+    GemmTuning t{tile_n, splits, swap, 0, GemmJit::off, tile_m};
+    t.split_tail = true;
+    return t;
+  };
+  const std::vector<Case> cases = {
+      {1100, 2100, 200, tail(64, 2), DType::f32, false, false},    // 297 tiles of 128 x 64
+      {1100, 2100, 200, tail(64, 3), DType::bf16, false, true},    // M-major A, bf16 D
+      {2600, 4200, 448, tail(256, 4), DType::f32, true, false},    // 357 tiles of 128 x 256, beta with C
+      {2600, 4200, 448, tail(192, 7), DType::bf16, false, false},  // 7 splits of one k-tile
+      {1100, 2100, 448, tail(128, 3, SwapAB::off, 64), DType::f32, false, false},  // 64 x 128, one warpgroup
+      {300, 4200, 448, tail(64, 2, SwapAB::on), DType::f32, false, false},         // swapped: 33 x 5 tiles
+      {200, 4200, 300, tail(16, 2, SwapAB::on, 64), DType::bf16, false, false},    // swapped 64 x 16: 66 x 13
+      {128, 64 * (sms + 1), 256, tail(64, 4), DType::f32, true, true},             // a tail of one tile
+  };
+  for (int round = 0; round < 2; ++round)
+    for (const Case& x : cases) {
+      const std::string what = std::to_string(x.m) + "x" + std::to_string(x.n) + "x" + std::to_string(x.k) +
+                               " tile_n " + std::to_string(x.t.tile_n) + " splits " + std::to_string(x.t.splits) +
+                               (x.t.swap_ab == SwapAB::on ? " swapped" : "") + " (" + std::to_string(tiles_of(x)) +
+                               " tiles, round " + std::to_string(round) + ")";
+      ASSERT_GT(tiles_of(x), sms) << what << ": the case must have whole waves";
+      const std::size_t out_bytes = x.out == DType::f32 ? 4 : 2;
+      GemmArgs g;
+      g.m = x.m, g.n = x.n, g.k = x.k;
+      g.ab_type = DType::bf16, g.cd_type = x.out;
+      g.layout = x.a_m_major ? GemmLayout{MajorA::m, MajorB::n} : GemmLayout{MajorA::k, MajorB::n};
+      g.a = x.a_m_major ? a_m.p : a_k.p;
+      g.lda = x.a_m_major ? max_m : max_k;
+      g.b = b.p, g.ldb = max_n;
+      g.d = d.p, g.ldd = x.n;
+      g.alpha = 2.0f, g.beta = x.with_c ? -1.0f : 0.0f;
+      if (x.with_c) {
+        std::vector<float> hc32(static_cast<std::size_t>(x.m * x.n));
+        std::vector<__nv_bfloat16> hc16(hc32.size());
+        for (index_t i = 0; i < x.m; ++i)
+          for (index_t j = 0; j < x.n; ++j) {
+            hc32[static_cast<std::size_t>(i * x.n + j)] = static_cast<float>(c_val(i, j));
+            hc16[static_cast<std::size_t>(i * x.n + j)] = __float2bfloat16(static_cast<float>(c_val(i, j)));
+          }
+        CUDA_CHECK(cudaMemcpy(c.p, x.out == DType::f32 ? static_cast<const void*>(hc32.data()) : hc16.data(),
+                              hc32.size() * out_bytes, cudaMemcpyHostToDevice));
+        g.c = c.p, g.ldc = x.n;
+      }
+      g.tuning = x.t;
+      CUDA_CHECK(cudaMemset(d.p, 0xFF, static_cast<std::size_t>(x.m * x.n) * out_bytes));
+      const Status st = gemm(GemmImpl::k13_wgmma_in_flight, g, nullptr);
+      ASSERT_TRUE(st.is_ok()) << what << ": " << st.message;
+      CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<unsigned char> h(static_cast<std::size_t>(x.m * x.n) * out_bytes);
+      CUDA_CHECK(cudaMemcpy(h.data(), d.p, h.size(), cudaMemcpyDeviceToHost));
+      // Every row of the first and last tile rows and a spread of the rest: the split tiles are the raster's last.
+      for (index_t i = 0; i < x.m; ++i) {
+        const bool edge = i < 128 || i >= x.m - 128 || i % 61 == 0;
+        for (index_t j = edge ? 0 : i % 7; j < x.n; j += edge ? 1 : 7) {
+          std::int64_t sum = 0;
+          for (index_t l = 0; l < x.k; ++l) sum += a_val(i, l) * b_val(l, j);
+          const float want = 2.0f * static_cast<float>(sum) - (x.with_c ? static_cast<float>(c_val(i, j)) : 0.0f);
+          const std::size_t e = static_cast<std::size_t>(i * x.n + j);
+          float got = 0.0f;
+          if (x.out == DType::f32) {
+            std::memcpy(&got, h.data() + 4 * e, 4);
+          } else {
+            __nv_bfloat16 v;
+            std::memcpy(&v, h.data() + 2 * e, 2);
+            got = __bfloat162float(v);
+          }
+          const float expect = x.out == DType::f32 ? want : __bfloat162float(__float2bfloat16(want));
+          ASSERT_EQ(got, expect) << what << ": D(" << i << "," << j << ")";
+        }
+      }
+    }
+}
+
 // f11 (stream-K): tiles shared along K by several CTAs, each contribution a
 // partial tile that the tile's owner adds.  Exact on small integers for
 // shapes whose split shares tiles on this GPU (stream_k_split): 1.5 and 2.5

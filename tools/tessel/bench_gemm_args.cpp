@@ -658,6 +658,11 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   }
   // More splits than a problem's k-tiles are reported per problem (not_supported).
   if (!a.splits.empty() && !parse_count(a.splits, "--splits", 1, 64, o.tuning.splits, error)) return false;
+  if (a.split_tail && a.splits.empty()) {
+    error = "--split-tail: give --splits S too (the tail's tiles are split S ways)";
+    return false;
+  }
+  o.tuning.split_tail = a.split_tail;
   if (!a.raster_group.empty() && !parse_count(a.raster_group, "--raster-group", 1, 65536, o.tuning.raster_group, error))
     return false;
 

@@ -108,6 +108,7 @@ struct GemmBenchArgs {
   std::string tile_m;          // --tile-m 64|128: k13's tile rows (64: swapped problems only; default 128)
   std::string swap_ab;         // --swap-ab on|off (default: the plan's)
   std::string raster_group;    // --raster-group G: tile rows per group of k13's raster (default: the plan's)
+  bool split_tail = false;     // --split-tail: with --splits, only the tiles past the full waves split
   std::string flush;           // --flush read|memset (default read)
   std::string order;           // --order interleaved|blocks (default interleaved)
   std::string epilogue;        // --epilogue NAME (default none)

@@ -527,6 +527,9 @@ int main(int argc, char** argv) {
       ->type_name("on|off");
   bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
       ->type_name("S");
+  bench_gemm->add_flag("--split-tail", gemm_args.split_tail,
+                       "k13/auto: with --splits S, split only the tiles past the grid's full waves, the full waves "
+                       "unsplit (default: the plan's)");
   bench_gemm
       ->add_option("--raster-group", gemm_args.raster_group,
                    "k13/k15/auto: tile rows per group of the raster in which the persistent CTAs take their tiles, "

@@ -123,7 +123,7 @@ Status tuned(const GemmArgs& a, GemmArgs& g) {
                                      g.epilogue.active(), rows_whole_lines(g.ldb));
     g.tuning.tile_m = planned_tile_m(g.tuning, plan);
     g.tuning.tile_n = planned_tile_n(g.tuning, g.tuning.tile_m, plan);
-    if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
+    if (g.tuning.splits == 0) g.tuning.splits = plan.splits, g.tuning.split_tail = plan.split_tail;
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
     g.tuning.swap_ab = plan.swap_ab;
   }
@@ -141,7 +141,9 @@ std::size_t k13_workspace_bytes(const GemmArgs& a) {
     const bool swap = g.tuning.swap_ab == SwapAB::on;
     const index_t rows = swap ? g.n : g.m, cols = swap ? g.m : g.n;
     const index_t bm = g.tuning.tile_m == 64 ? 64 : 128, bn = g.tuning.tile_n;
-    const auto tiles = static_cast<std::size_t>(ceil_div(rows, bm) * ceil_div(cols, bn));
+    const index_t all = ceil_div(rows, bm) * ceil_div(cols, bn);
+    const auto tiles =
+        static_cast<std::size_t>(all - (g.tuning.split_tail ? split_tail_whole(all, device_sm_count()) : 0));
     bytes +=
         tiles * static_cast<std::size_t>(splits) * static_cast<std::size_t>(bm * bn) * 4 + tiles * sizeof(int) + 256;
   }

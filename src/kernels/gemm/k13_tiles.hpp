@@ -14,15 +14,17 @@ namespace tessel::gemm_launch::k13 {
 
 namespace gk = gemm_kernels::k13;
 
-/// Split K's workspace: one partial tile per split of each output tile and
-/// one counter per output tile (PartialsAndCounters, workspace.hpp).
+/// Split K's workspace: one partial tile per split of each split output tile
+/// and one counter per split output tile (PartialsAndCounters,
+/// workspace.hpp); the first `whole` tiles are not split.
 struct Workspace {
   PartialsAndCounters mem;
   gk::SplitK sk;
-  Status make(index_t tiles, int splits, int bm, int bn, cudaStream_t stream) {
+  Status make(index_t tiles, index_t whole, int splits, int bm, int bn, cudaStream_t stream) {
     sk.splits = splits;
-    if (splits == 1) return Status::success();
-    const auto counters = static_cast<std::size_t>(tiles);
+    sk.whole = static_cast<int>(whole);
+    if (splits == 1 || whole == tiles) return Status::success();
+    const auto counters = static_cast<std::size_t>(tiles - whole);
     const std::size_t partial_bytes =
         counters * static_cast<std::size_t>(splits) * static_cast<std::size_t>(bm) * static_cast<std::size_t>(bn) * 4;
     if (Status s = mem.make(partial_bytes, counters, stream, "k13", "split K's workspace", "split K's counters"); !s)
@@ -77,10 +79,13 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
     if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
     const index_t tiles = ceil_div(g.m, index_t{BM}) * ceil_div(g.n, index_t{BN});
     const int splits = g.tuning.splits < 1 ? 1 : g.tuning.splits;
+    int sms = 0;
+    if (Status s = tma::sm_count("k13", sms); !s) return s;
+    const index_t whole = g.tuning.split_tail ? split_tail_whole(tiles, sms) : 0;
     dim3 grid;
-    if (Status s = tma::persistent_grid(g, "k13", grid, tiles * splits); !s) return s;
+    if (Status s = tma::persistent_grid(g, "k13", grid, whole + (tiles - whole) * splits); !s) return s;
     Workspace ws;
-    if (Status s = ws.make(tiles, splits, BM, BN, stream); !s) return s;
+    if (Status s = ws.make(tiles, whole, splits, BM, BN, stream); !s) return s;
     // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
     auto params = params_of<Cfg, T>(g);
     int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;

@@ -186,18 +186,25 @@ struct WorkUnit {
 /// splits = 1 the order is PersistentScheduler's.  Needs 1 <= splits <= k_tiles,
 /// so that no range is empty, and fewer than 2^31 units and k-tiles (the
 /// launcher checks; the counting is 32-bit).
+/// `whole` (0 <= whole <= tiles): the first `whole` tiles of the raster are
+/// one unit each, unsplit, and only the tiles after them are split: with
+/// `whole` the grid's full waves, the last partial wave's tiles are shared
+/// out along K over every CTA instead of leaving most of them idle (a
+/// data-parallel and split-K hybrid; split_tail_whole, tessel/gemm_plan.hpp).
 /// C++ example: 2 tiles, splits = 2, k_tiles = 5: units 0..3 -> (tile 0, k 0..2),
-/// (tile 0, k 2..5), (tile 1, k 0..2), (tile 1, k 2..5).
+/// (tile 0, k 2..5), (tile 1, k 0..2), (tile 1, k 2..5); with whole = 1: units
+/// 0..2 -> (tile 0, k 0..5), (tile 1, k 0..2), (tile 1, k 2..5).
 template <class Raster>
 class SplitKScheduler {
  public:
   TESSEL_HD SplitKScheduler(index_t tiles_m, index_t tiles_n, index_t k_tiles, int splits, index_t first, index_t count,
-                            Raster raster = {})
+                            Raster raster = {}, index_t whole = 0)
       : raster_(raster),
         tiles_m_(static_cast<int>(tiles_m)),
         tiles_n_(static_cast<int>(tiles_n)),
         k_tiles_(static_cast<int>(k_tiles)),
         splits_(splits),
+        whole_(static_cast<int>(whole)),
         next_(static_cast<int>(first)),
         count_(static_cast<int>(count)) {}
 
@@ -209,14 +216,15 @@ class SplitKScheduler {
   /// divisions (no sign fix-ups), and none for the split at splits = 1.
   TESSEL_HD bool next(WorkUnit& u) {
     if (next_ >= units()) return false;
-    if (splits_ == 1) {
+    if (splits_ == 1 || next_ < whole_) {
       u.id = next_;
       u.split = 0;
       u.k_begin = 0;
       u.k_end = k_tiles_;
     } else {
-      u.id = static_cast<int>(static_cast<unsigned>(next_) / static_cast<unsigned>(splits_));
-      u.split = static_cast<int>(static_cast<unsigned>(next_) % static_cast<unsigned>(splits_));
+      const unsigned v = static_cast<unsigned>(next_ - whole_);
+      u.id = whole_ + static_cast<int>(v / static_cast<unsigned>(splits_));
+      u.split = static_cast<int>(v % static_cast<unsigned>(splits_));
       u.k_begin = range_start(u.split);
       u.k_end = range_start(u.split + 1);
     }
@@ -228,7 +236,7 @@ class SplitKScheduler {
     return true;
   }
 
-  TESSEL_HD int units() const { return tiles_m_ * tiles_n_ * splits_; }
+  TESSEL_HD int units() const { return whole_ + (tiles_m_ * tiles_n_ - whole_) * splits_; }
 
   /// Where split s's k-tiles begin: floor(k_tiles * s / splits), in 32 bits.
   /// With k_tiles = q * splits + r it is q * s + floor(r * s / splits), and
@@ -242,7 +250,7 @@ class SplitKScheduler {
 
  private:
   Raster raster_;
-  int tiles_m_, tiles_n_, k_tiles_, splits_;
+  int tiles_m_, tiles_n_, k_tiles_, splits_, whole_;
   int next_, count_;
 };
 

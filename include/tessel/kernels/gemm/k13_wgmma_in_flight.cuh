@@ -21,7 +21,10 @@
 //   fp32 partial tile to a workspace and counts itself in the tile's counter;
 //   the unit that arrives last adds the others' partials to its own and runs
 //   the epilogue.  Small M (one tile row: 32 tiles for N = 8192) then keeps
-//   every SM streaming a disjoint slice of B.
+//   every SM streaming a disjoint slice of B.  With `whole` set, only the
+//   tiles past the grid's full waves are split: the last partial wave (60
+//   tiles of 128 x 192 on 132 SMs at 4096 x 1088) runs as 120 half-K units
+//   on 120 SMs instead of 60 full ones.
 // - The swap (`transposed`, run time; the launcher swaps the operands): for
 //   small M the launcher hands the kernel D^T = B^T A^T, so that N fills the
 //   tile's 128 rows and M its BN = 16, 32 or 64 columns (wgmma's N).  At
@@ -175,12 +178,16 @@ struct SpecializedConfig : Config<BN, true> {
 };
 
 /// Where split K keeps its partial tiles: `splits` fp32 (128 x BN) tiles per
-/// output tile, and one arrival counter per output tile (zero before the
-/// launch; the last unit of a tile sets it back to zero).
+/// split output tile, and one arrival counter per split output tile (zero
+/// before the launch; the last unit of a tile sets it back to zero).  The
+/// first `whole` tiles of the raster are not split (the full waves of a
+/// hybrid schedule, blocks::SplitKScheduler): tile id's partials and counter
+/// are at id - whole.
 struct SplitK {
   int splits = 1;
   float* partials = nullptr;
   int* counters = nullptr;
+  int whole = 0;
 };
 
 /// The operands, the TiledMMA, the fragments and the shared memory of one
@@ -269,28 +276,44 @@ struct SplitKReduce {
     const auto row_in = [&](int q) { return coord_field(tCcD.coord(2 * q), 0) < rows_left; };
     constexpr index_t kTileFloats = index_t{X::kBM} * X::kBN;
     constexpr int kConsumerThreads = X::kConsumerThreads;
-    auto* mine = reinterpret_cast<float2*>(sk.partials + (u.id * sk.splits + u.split) * kTileFloats);
+    const int slot = u.id - sk.whole;  // the tile among the split ones
+    auto* mine = reinterpret_cast<float2*>(sk.partials + (slot * sk.splits + u.split) * kTileFloats);
     TESSEL_UNROLL
     for (int q = 0; q < kPairs; ++q)
       if (row_in(q)) mine[q * kConsumerThreads + t] = make_float2(*acc.addr(2 * q), *acc.addr(2 * q + 1));
     __threadfence();  // the partial is visible device-wide before the count says so
     arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
-    if (t == 0) ticket = atomicAdd(sk.counters + u.id, 1);
+    if (t == 0) ticket = atomicAdd(sk.counters + slot, 1);
     arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
     if (ticket != sk.splits - 1) return false;
     __threadfence();  // the count seen: now the other units' partials
-    for (int s = 0; s < sk.splits; ++s) {
-      if (s == u.split) continue;
-      const auto* other = reinterpret_cast<const float2*>(sk.partials + (u.id * sk.splits + s) * kTileFloats);
+    // kAhead partials' loads in flight before their adds: each pass over the
+    // splits waits one L2 round trip, which at 16 splits of a narrow tile
+    // (4 pairs a thread) made the reduction a chain of 15 trips.  Wide tiles
+    // hold too many pairs a thread to keep more than one partial in registers.
+    constexpr int kAhead = kPairs <= 8 ? 4 : kPairs <= 16 ? 2 : 1;
+    for (int s0 = 0; s0 < sk.splits; s0 += kAhead) {
+      float2 x[kAhead][kPairs];
       TESSEL_UNROLL
-      for (int q = 0; q < kPairs; ++q)
-        if (row_in(q)) {
-          const float2 x = __ldcg(other + q * kConsumerThreads + t);
-          *acc.addr(2 * q) += x.x;
-          *acc.addr(2 * q + 1) += x.y;
-        }
+      for (int j = 0; j < kAhead; ++j) {
+        const int s = s0 + j;
+        const auto* other = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s) * kTileFloats);
+        TESSEL_UNROLL
+        for (int q = 0; q < kPairs; ++q)
+          if (s < sk.splits && s != u.split && row_in(q)) x[j][q] = __ldcg(other + q * kConsumerThreads + t);
+      }
+      TESSEL_UNROLL
+      for (int j = 0; j < kAhead; ++j) {  // in split order, as one pass at a time added them
+        const int s = s0 + j;
+        TESSEL_UNROLL
+        for (int q = 0; q < kPairs; ++q)
+          if (s < sk.splits && s != u.split && row_in(q)) {
+            *acc.addr(2 * q) += x[j][q].x;
+            *acc.addr(2 * q + 1) += x[j][q].y;
+          }
+      }
     }
-    if (t == 0) sk.counters[u.id] = 0;  // ready for the next launch on this workspace
+    if (t == 0) sk.counters[slot] = 0;  // ready for the next launch on this workspace
     return true;
   }
 };
@@ -528,7 +551,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const auto make_scheduler = [&]<class S>() {
     const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
     const index_t k_tiles = ceil_div(p.k, index_t{kBK});
-    return S(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
+    return S(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group}, sk.whole);
   };
 
   // The producer's first warp issues the first k-tile's loads before the
@@ -652,7 +675,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     __syncwarp();
     if (lane == 0) pipe.consumer_release(read.previous());
 
-    if (sk.splits > 1) {
+    if (sk.splits > 1 && u.id >= sk.whole) {
       const index_t rows_left = p.m - u.tile.m * X::kBM;
       const auto tCcD =
           thr.partition_C(coord_tile<TileShape<X::kBM, X::kBN>>(rows_left, index_t{X::kBN}));  // (row, col)
