@@ -820,17 +820,18 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     plan.why = "k14 tile 128x256 cluster 2x1 (short K)";
     return plan;
   }
-  // Rule 14: the last partial wave's tiles split along K over every SM.
-  if (args.batch == 1 && untuned && plan.tuning.splits == 1) {
-    const GemmTuning& t = plan.tuning;
-    const bool swap = t.swap_ab == SwapAB::on;
-    const index_t bm = t.tile_m == 64 ? 64 : 128;
-    const index_t tiles = ceil_div(swap ? args.n : args.m, bm) * ceil_div(swap ? args.m : args.n, index_t{t.tile_n});
-    const int s = split_tail_for(tiles, ceil_div(args.k, index_t{64}), sms);
-    if (s > 1) {
-      plan.tuning.splits = s;
+  // Rule 14: the last partial wave's tiles split along K over every SM, at
+  // the width that then predicts the least time (measured without an epilogue).
+  if (!fused && args.batch == 1 && untuned && plan.tuning.splits == 1 && plan.tuning.swap_ab != SwapAB::on &&
+      plan.tuning.tile_m != 64) {
+    const TailPlan tail = split_tail_plan(args.m, args.n, args.k, sms, plan.tuning.tile_n, false);
+    if (tail.splits > 1) {
+      plan.tuning.tile_n = tail.tile_n;
+      plan.tuning.splits = tail.splits;
       plan.tuning.split_tail = true;
-      plan.why += ", tail split " + std::to_string(s) + " ways";
+      plan.tuning.raster_group = raster_group_for(0, 0, tail.tile_n, sms);
+      plan.why = "k13 tile 128x" + std::to_string(tail.tile_n) + " splits 1, tail split " +
+                 std::to_string(tail.splits) + " ways";
     }
   }
   return plan;

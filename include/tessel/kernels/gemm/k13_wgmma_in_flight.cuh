@@ -287,30 +287,46 @@ struct SplitKReduce {
     arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
     if (ticket != sk.splits - 1) return false;
     __threadfence();  // the count seen: now the other units' partials
-    // kAhead partials' loads in flight before their adds: each pass over the
-    // splits waits one L2 round trip, which at 16 splits of a narrow tile
-    // (4 pairs a thread) made the reduction a chain of 15 trips.  Wide tiles
-    // hold too many pairs a thread to keep more than one partial in registers.
-    constexpr int kAhead = kPairs <= 8 ? 4 : kPairs <= 16 ? 2 : 1;
-    for (int s0 = 0; s0 < sk.splits; s0 += kAhead) {
-      float2 x[kAhead][kPairs];
-      TESSEL_UNROLL
-      for (int j = 0; j < kAhead; ++j) {
-        const int s = s0 + j;
+    // Narrow tiles (at most 8 pairs a thread) read four partials before
+    // adding them: each pass over the splits waits one L2 round trip, and at
+    // 16 splits of 64 x 16 those 15 trips were a chain of ~2 us (3 x 400 x
+    // 9368: 12.7 -> 10.8 us on the H200).  Wider tiles add as they read: a
+    // second partial in registers made the 128 x 192 and 128 x 256 instances
+    // spill, and 64 x 64 with two in flight lost 5 us at 47 x 934 x 3840.
+    constexpr int kAhead = kPairs <= 8 ? 4 : 1;
+    if constexpr (kAhead == 1) {
+      for (int s = 0; s < sk.splits; ++s) {
+        if (s == u.split) continue;
         const auto* other = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s) * kTileFloats);
         TESSEL_UNROLL
         for (int q = 0; q < kPairs; ++q)
-          if (s < sk.splits && s != u.split && row_in(q)) x[j][q] = __ldcg(other + q * kConsumerThreads + t);
-      }
-      TESSEL_UNROLL
-      for (int j = 0; j < kAhead; ++j) {  // in split order, as one pass at a time added them
-        const int s = s0 + j;
-        TESSEL_UNROLL
-        for (int q = 0; q < kPairs; ++q)
-          if (s < sk.splits && s != u.split && row_in(q)) {
-            *acc.addr(2 * q) += x[j][q].x;
-            *acc.addr(2 * q + 1) += x[j][q].y;
+          if (row_in(q)) {
+            const float2 x = __ldcg(other + q * kConsumerThreads + t);
+            *acc.addr(2 * q) += x.x;
+            *acc.addr(2 * q + 1) += x.y;
           }
+      }
+    } else {
+      for (int s0 = 0; s0 < sk.splits; s0 += kAhead) {
+        float2 x[kAhead][kPairs];
+        TESSEL_UNROLL
+        for (int j = 0; j < kAhead; ++j) {
+          const int s = s0 + j;
+          const auto* other = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s) * kTileFloats);
+          TESSEL_UNROLL
+          for (int q = 0; q < kPairs; ++q)
+            if (s < sk.splits && s != u.split && row_in(q)) x[j][q] = __ldcg(other + q * kConsumerThreads + t);
+        }
+        TESSEL_UNROLL
+        for (int j = 0; j < kAhead; ++j) {  // in split order, as the one-at-a-time loop adds them
+          const int s = s0 + j;
+          TESSEL_UNROLL
+          for (int q = 0; q < kPairs; ++q)
+            if (s < sk.splits && s != u.split && row_in(q)) {
+              *acc.addr(2 * q) += x[j][q].x;
+              *acc.addr(2 * q + 1) += x[j][q].y;
+            }
+        }
       }
     }
     if (t == 0) sk.counters[slot] = 0;  // ready for the next launch on this workspace
