@@ -2234,6 +2234,89 @@ TEST(GemmSplitTail, WholeWavesUnsplitTailSplitExact) {
     }
 }
 
+// Split K sums a tile's partials in split order whichever unit arrives
+// last, so a call's bits do not depend on timing.  Random inputs (the sum's
+// order shows in the low bits), fp32 D, 25 calls of each configuration on a
+// GPU kept busy by a second stream's work, every call bit-identical to the
+// first; the first within a bound of an fp64 reference on sampled entries.
+// Wide tiles (one partial in flight), the narrow swapped tile (four in
+// flight, 8 and 13 splits: an uneven last batch) and a split tail.
+TEST(GemmSplitK, SameBitsEveryCall) {
+  REQUIRE_GPU();
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const index_t max_m = 1100, max_n = 128 * (sms + 8), k = 3328;
+  std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(max_m * k)), hb(static_cast<std::size_t>(k * max_n));
+  std::uint64_t state = 12345;
+  const auto next = [&] {  // uniform in [-1, 1)
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<float>(static_cast<double>(state >> 11) / 4503599627370496.0 - 1.0);
+  };
+  for (auto& x : ha) x = __float2bfloat16(next());
+  for (auto& x : hb) x = __float2bfloat16(next());
+  DeviceBuffer a, b, d, busy;
+  CUDA_CHECK(cudaMalloc(&a.p, ha.size() * 2));
+  CUDA_CHECK(cudaMalloc(&b.p, hb.size() * 2));
+  CUDA_CHECK(cudaMalloc(&d.p, static_cast<std::size_t>(max_m * max_n) * 4));
+  CUDA_CHECK(cudaMalloc(&busy.p, std::size_t{64} << 20));
+  CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+  cudaStream_t side = nullptr;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+  struct Case {
+    index_t m, n;
+    GemmTuning t;
+  };
+  GemmTuning tail{192, 3, SwapAB::off};
+  tail.split_tail = true;
+  const std::vector<Case> cases = {
+      {256, 1024, GemmTuning{128, 4, SwapAB::off}},                    // 16 tiles x 4 splits
+      {1100, 128 * (sms + 8) / 2, GemmTuning{256, 2, SwapAB::off}},    // 2 splits of 128 x 256
+      {16, 4096, GemmTuning{16, 8, SwapAB::on, 0, GemmJit::off, 64}},  // swapped 64 x 16, 8 splits
+      {5, 2048, GemmTuning{16, 13, SwapAB::on, 0, GemmJit::off, 64}},  // 13 splits: batches of 4, 4, 4, 1
+      {1100, max_n, tail},                                             // whole waves, then a split tail
+  };
+  for (const Case& c : cases) {
+    const std::string what = std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(k) + " tile_n " +
+                             std::to_string(c.t.tile_n) + " splits " + std::to_string(c.t.splits) +
+                             (c.t.split_tail ? " tail" : "");
+    GemmArgs g;
+    g.m = c.m, g.n = c.n, g.k = k;
+    g.ab_type = DType::bf16, g.cd_type = DType::f32;
+    g.a = a.p, g.lda = k, g.b = b.p, g.ldb = max_n, g.d = d.p, g.ldd = c.n;
+    g.alpha = 1.0f, g.beta = 0.0f;
+    g.tuning = c.t;
+    const std::size_t bytes = static_cast<std::size_t>(c.m * c.n) * 4;
+    std::vector<unsigned char> first(bytes), again(bytes);
+    for (int call = 0; call < 25; ++call) {
+      CUDA_CHECK(cudaMemsetAsync(busy.p, call, std::size_t{64} << 20, side));  // other work on the GPU, unsynchronized
+      CUDA_CHECK(cudaMemset(d.p, 0xFF, bytes));
+      const Status st = gemm(GemmImpl::k13_wgmma_in_flight, g, nullptr);
+      ASSERT_TRUE(st.is_ok()) << what << ": " << st.message;
+      CUDA_CHECK(cudaDeviceSynchronize());
+      CUDA_CHECK(cudaMemcpy(call == 0 ? first.data() : again.data(), d.p, bytes, cudaMemcpyDeviceToHost));
+      if (call > 0) ASSERT_EQ(std::memcmp(first.data(), again.data(), bytes), 0) << what << ": call " << call;
+    }
+    // Call 0 against fp64 on sampled entries: |error| <= K x 2^-23 x sum |a b| (fp32 accumulation).
+    for (int sample = 0; sample < 2048; ++sample) {
+      const index_t i = (sample * 7919) % c.m, j = (sample * 104729 + sample / 3) % c.n;
+      double ref = 0.0, mag = 0.0;
+      for (index_t l = 0; l < k; ++l) {
+        const double p = static_cast<double>(__bfloat162float(ha[static_cast<std::size_t>(i * k + l)])) *
+                         static_cast<double>(__bfloat162float(hb[static_cast<std::size_t>(l * max_n + j)]));
+        ref += p;
+        mag += std::fabs(p);
+      }
+      float got = 0.0f;
+      std::memcpy(&got, first.data() + 4 * static_cast<std::size_t>(i * c.n + j), 4);
+      ASSERT_LE(std::fabs(static_cast<double>(got) - ref), static_cast<double>(k) * 0x1p-23 * mag)
+          << what << ": D(" << i << "," << j << ")";
+    }
+  }
+  CUDA_CHECK(cudaStreamDestroy(side));
+}
+
 // f11 (stream-K): tiles shared along K by several CTAs, each contribution a
 // partial tile that the tile's owner adds.  Exact on small integers for
 // shapes whose split shares tiles on this GPU (stream_k_split): 1.5 and 2.5

@@ -260,9 +260,12 @@ using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
 /// M = 16 that is 7/8 of the tile: small M is split K's main customer).
 /// Columns are not checked: values beyond N are never stored, and a check
 /// per value made k13 spill; then
-/// thread 0 counts the unit in.  The last unit of a tile adds the other
-/// partials (read past L1: other SMs wrote them) and goes on to the epilogue;
-/// the others are done with the tile.
+/// thread 0 counts the unit in.  The last unit of a tile sums the partials
+/// (read past L1: other SMs wrote them) and goes on to the epilogue; the
+/// others are done with the tile.  The sum runs in split order, ((p0 + p1) +
+/// p2) + ..., whichever unit arrived last (it reads its own partial back
+/// where it is not split 0), so that a call's result does not depend on
+/// timing: the same inputs give the same bits, as cuBLAS's do.
 template <class X>
 struct SplitKReduce {
   const SplitK& sk;
@@ -290,42 +293,59 @@ struct SplitKReduce {
     // Narrow tiles (at most 8 pairs a thread) read four partials before
     // adding them: each pass over the splits waits one L2 round trip, and at
     // 16 splits of 64 x 16 those 15 trips were a chain of ~2 us (3 x 400 x
-    // 9368: 12.7 -> 10.8 us on the H200).  Wider tiles add as they read: a
+    // 9368: 12.7 -> 11.2 us on the H200).  Wider tiles add as they read: a
     // second partial in registers made the 128 x 192 and 128 x 256 instances
-    // spill, and 64 x 64 with two in flight lost 5 us at 47 x 934 x 3840.
+    // spill.
     constexpr int kAhead = kPairs <= 8 ? 4 : 1;
+    // Split 0's partial starts the sum: a unit that is split 0 holds it; any other replaces its own values with it.
+    const bool have_p0 = u.split == 0;
+    const auto take = [&](int s, int q, float2 x) {
+      if (s == 0) {
+        *acc.addr(2 * q) = x.x;
+        *acc.addr(2 * q + 1) = x.y;
+      } else {
+        *acc.addr(2 * q) += x.x;
+        *acc.addr(2 * q + 1) += x.y;
+      }
+    };
     if constexpr (kAhead == 1) {
-      for (int s = 0; s < sk.splits; ++s) {
-        if (s == u.split) continue;
-        const auto* other = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s) * kTileFloats);
+      const auto* base = reinterpret_cast<const float2*>(sk.partials + slot * sk.splits * kTileFloats) + t;
+      if (!have_p0) {
         TESSEL_UNROLL
         for (int q = 0; q < kPairs; ++q)
           if (row_in(q)) {
-            const float2 x = __ldcg(other + q * kConsumerThreads + t);
+            const float2 x = __ldcg(base + q * kConsumerThreads);
+            *acc.addr(2 * q) = x.x;
+            *acc.addr(2 * q + 1) = x.y;
+          }
+      }
+      for (int s = 1; s < sk.splits; ++s) {
+        const auto* part = base + s * (kTileFloats / 2);
+        TESSEL_UNROLL
+        for (int q = 0; q < kPairs; ++q)
+          if (row_in(q)) {
+            const float2 x = __ldcg(part + q * kConsumerThreads);
             *acc.addr(2 * q) += x.x;
             *acc.addr(2 * q + 1) += x.y;
           }
       }
     } else {
-      for (int s0 = 0; s0 < sk.splits; s0 += kAhead) {
+      for (int s0 = have_p0 ? 1 : 0; s0 < sk.splits; s0 += kAhead) {
         float2 x[kAhead][kPairs];
         TESSEL_UNROLL
         for (int j = 0; j < kAhead; ++j) {
           const int s = s0 + j;
-          const auto* other = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s) * kTileFloats);
+          const auto* part = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s) * kTileFloats);
           TESSEL_UNROLL
           for (int q = 0; q < kPairs; ++q)
-            if (s < sk.splits && s != u.split && row_in(q)) x[j][q] = __ldcg(other + q * kConsumerThreads + t);
+            if (s < sk.splits && row_in(q)) x[j][q] = __ldcg(part + q * kConsumerThreads + t);
         }
         TESSEL_UNROLL
-        for (int j = 0; j < kAhead; ++j) {  // in split order, as the one-at-a-time loop adds them
+        for (int j = 0; j < kAhead; ++j) {  // in split order
           const int s = s0 + j;
           TESSEL_UNROLL
           for (int q = 0; q < kPairs; ++q)
-            if (s < sk.splits && s != u.split && row_in(q)) {
-              *acc.addr(2 * q) += x[j][q].x;
-              *acc.addr(2 * q + 1) += x[j][q].y;
-            }
+            if (s < sk.splits && row_in(q)) take(s, q, x[j][q]);
         }
       }
     }
