@@ -750,7 +750,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   }
   // The model (tessel/gemm_model.hpp): a single unfused problem below
   // kModelMaxFlops runs the configuration with the smallest predicted time.
-  if (args.batch == 1 && !fused && in_model_domain(args.m, args.n, args.k)) {
+  if (args.batch == 1 && !fused && !args.tuning.split_tail && in_model_domain(args.m, args.n, args.k)) {
     const PlanProblem pp{args.m, args.n, args.k,    args.lda,   args.ldb, size_bytes(args.cd_type),
                          false,  false,  args.beta, args.tuning};
     GemmCandidate c;
@@ -766,14 +766,14 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   // of 8 elements), else the padded copy's, whose rows are whole 128-byte lines.
   plan.tuning = plan_k13(args.m, args.n, args.k, sms, args.tuning.tile_n, args.tuning.swap_ab,
                          rows_whole_lines(args.lda), fused, rows_whole_lines(args.ldb));
-  if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits;
+  if (args.tuning.splits != 0) plan.tuning.splits = args.tuning.splits, plan.tuning.split_tail = args.tuning.split_tail;
   if (args.tuning.raster_group != 0) plan.tuning.raster_group = args.tuning.raster_group;
   plan.tuning.jit = args.tuning.jit;
   plan.tuning.tile_m = planned_tile_m(args.tuning, plan.tuning);
   plan.tuning.tile_n = planned_tile_n(args.tuning, plan.tuning.tile_m, plan.tuning);
   plan.why = "k13 tile " + std::string(plan.tuning.tile_m == 64 ? "64" : "128") + "x" +
              std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
-             (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
+             (plan.tuning.split_tail ? " (the tail's)" : "") + (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "");
   if (fused) {
     // Which epilogue path (gemm_plan.hpp, k13_epilogue_path); the compiler
     // is looked for only where the tuning asks for run-time compilation.

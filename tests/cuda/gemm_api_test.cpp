@@ -341,6 +341,19 @@ TEST(GemmApi, BadTuningIsInvalidArgument) {
   g.tuning = {192, 7};  // seven splits of one k-tile each: allowed
   EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok())
       << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+  // A split tail needs the tail's splits: split_tail with splits 0 (the plan's) or 1 is refused by name.
+  for (int splits : {0, 1})
+    for (GemmImpl impl : {GemmImpl::k13_wgmma_in_flight, GemmImpl::automatic}) {
+      g.tuning = {192, splits};
+      g.tuning.split_tail = true;
+      const Status s = gemm_check(impl, g);
+      EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << " splits " << splits << ": " << s.message;
+      EXPECT_NE(s.message.find("split_tail"), std::string::npos) << s.message;
+    }
+  g.tuning = {192, 2};
+  g.tuning.split_tail = true;
+  EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok())
+      << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
 }
 
 // Rule 10b: at 4096^3 the GEMM runs k13, with or without a fused epilogue

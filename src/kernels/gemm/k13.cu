@@ -80,6 +80,11 @@ Status check_k13_tuning(const GemmArgs& a) {
   if (t.splits < 0 || t.splits > 64)
     return Status::failure(Status::invalid_argument, "k13: tuning.splits must be in 0..64, 0 for the plan's (got " +
                                                          std::to_string(t.splits) + ")");
+  if (t.split_tail && t.splits < 2)
+    return Status::failure(Status::invalid_argument,
+                           "k13: tuning.split_tail splits only the tiles past the grid's full waves, tuning.splits "
+                           "ways: it needs tuning.splits >= 2 (got " +
+                               std::to_string(t.splits) + ")");
   if (t.splits > k_tiles)
     return Status::failure(Status::invalid_argument, "k13: tuning.splits = " + std::to_string(t.splits) +
                                                          " exceeds K's " + std::to_string(k_tiles) +
