@@ -3,6 +3,7 @@
 // coverage and order.  The GPU side of the pipeline is tests/cuda/pipeline_test.cu.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <set>
@@ -325,6 +326,83 @@ TEST(Blocks, SplitKSchedulerCoversEveryTileAndKTileOnce) {
       }
     }
   }
+}
+
+// Stream-K: every (tile, k-tile) pair is handed out exactly once; each
+// tile's units are contiguous ranges numbered 0..parts(id)-1 in k order, by
+// consecutive CTAs, below max_parts(); the CTAs' shared k-tiles differ by at
+// most one; whole tiles are unsplit.
+TEST(Blocks, StreamKSchedulerCoversEveryKTileOnceEvenly) {
+  for (const auto& [tm, tn] : std::vector<std::pair<int, int>>{{1, 1}, {1, 7}, {6, 14}, {13, 11}}) {
+    for (int k_tiles : {1, 2, 5, 64, 106}) {
+      const int tiles = tm * tn;
+      for (int whole : {0, tiles / 3, tiles}) {
+        const long long shared = static_cast<long long>(tiles - whole) * k_tiles;
+        for (long long count : {1LL, 7LL, 132LL, shared}) {
+          if (count > shared || count < 1) continue;
+          std::set<std::pair<int, int>> seen;                          // (tile, k-tile)
+          std::vector<std::vector<std::array<int, 4>>> pieces(tiles);  // (split, k_begin, k_end, cta)
+          std::vector<long long> shared_of(static_cast<std::size_t>(count), 0);
+          int max_parts = 0;
+          for (long long c = 0; c < count; ++c) {
+            StreamKScheduler<GroupedRaster<8>> s(tm, tn, k_tiles, whole, c, count);
+            max_parts = s.max_parts();
+            for (WorkUnit u; s.next(u);) {
+              ASSERT_LT(u.k_begin, u.k_end);
+              index_t m = 0, n = 0;
+              GroupedRaster<8>::tile_of(index_t{u.id}, index_t{tm}, index_t{tn}, m, n);
+              ASSERT_EQ(u.tile.m, m);
+              ASSERT_EQ(u.tile.n, n);
+              for (int k = u.k_begin; k < u.k_end; ++k) ASSERT_TRUE(seen.insert({u.id, k}).second);
+              pieces[static_cast<std::size_t>(u.id)].push_back({u.split, u.k_begin, u.k_end, static_cast<int>(c)});
+              if (u.id >= whole) shared_of[static_cast<std::size_t>(c)] += u.k_end - u.k_begin;
+              ASSERT_LT(u.split, s.max_parts());
+            }
+          }
+          ASSERT_EQ(static_cast<long long>(seen.size()), static_cast<long long>(tiles) * k_tiles);
+          const StreamKScheduler<GroupedRaster<8>> any(tm, tn, k_tiles, whole, 0, count);
+          for (int id = 0; id < tiles; ++id) {
+            auto& p = pieces[static_cast<std::size_t>(id)];
+            std::sort(p.begin(), p.end());
+            ASSERT_EQ(static_cast<int>(p.size()), any.parts(id)) << id;
+            ASSERT_LE(any.parts(id), max_parts);
+            for (std::size_t i = 0; i < p.size(); ++i) {
+              EXPECT_EQ(p[i][0], static_cast<int>(i));  // splits 0.. in k order
+              EXPECT_EQ(p[i][1], i == 0 ? 0 : p[i - 1][2]);
+              if (i > 0) {
+                EXPECT_EQ(p[i][3], p[i - 1][3] + 1);  // consecutive CTAs
+              }
+            }
+            EXPECT_EQ(p.back()[2], k_tiles);
+            if (id < whole) {
+              EXPECT_EQ(p.size(), 1u);
+            }
+          }
+          const auto [lo, hi] = std::minmax_element(shared_of.begin(), shared_of.end());
+          EXPECT_LE(*hi - *lo, 1) << tm << "x" << tn << " k_tiles " << k_tiles << " count " << count;
+        }
+      }
+    }
+  }
+}
+
+// StreamKScheduler's documented example.
+TEST(Blocks, StreamKSchedulerExample) {
+  StreamKScheduler<GroupedRaster<8>> s1(1, 2, 3, 0, 1, 4), s2(1, 2, 3, 0, 2, 4);
+  WorkUnit u;
+  ASSERT_TRUE(s1.next(u));
+  EXPECT_EQ(u.id, 0);
+  EXPECT_EQ(u.k_begin, 1);
+  EXPECT_EQ(u.k_end, 3);
+  EXPECT_EQ(u.split, 1);
+  EXPECT_FALSE(s1.next(u));
+  ASSERT_TRUE(s2.next(u));
+  EXPECT_EQ(u.id, 1);
+  EXPECT_EQ(u.k_begin, 0);
+  EXPECT_EQ(u.k_end, 1);
+  EXPECT_EQ(u.split, 0);
+  EXPECT_EQ(s1.parts(0), 2);
+  EXPECT_EQ(s1.parts(1), 2);
 }
 
 // The documented example with whole = 1: tile 0 unsplit, tile 1 in two splits.

@@ -254,6 +254,97 @@ class SplitKScheduler {
   int next_, count_;
 };
 
+/// Stream-K over persistent CTAs: the first `whole` tiles of the raster run
+/// data-parallel (CTA `first` takes tiles first, first + count, ... below
+/// `whole`), and the k-tiles of the remaining tiles, laid end to end (tile
+/// by tile, each tile's k-tiles in order), are cut into `count` ranges as
+/// even as the division allows, one per CTA: CTA c takes k-tiles
+/// [floor(c W / count), floor((c + 1) W / count)) of the W = (tiles -
+/// whole) x k_tiles.  A CTA's range crosses tile boundaries: each piece of
+/// it inside one tile is a unit, and the units of one tile are its `parts(id)`
+/// contributors, numbered in k order by `split` (unit.split < max_parts()).
+/// So a grid of one partial wave (84 tiles on 132 SMs) keeps every SM busy
+/// for the same number of k-tiles, where tile-aligned splits cannot.  Needs
+/// 1 <= count <= W (no range empty: then a tile's contributors are
+/// consecutive CTAs and `split` has no gaps) and tiles below 2^31.
+/// Not yet taken by a kernel: k13's reduction sums `splits` partials a tile,
+/// where this gives each tile its own `parts(id)`.
+/// C++ example: 1 x 2 tiles, k_tiles 3, whole 0, 4 CTAs (W = 6: ranges of 1,
+/// 2, 1, 2): CTA 1 takes (tile 0, k 1..3, split 1); CTA 2 (tile 1, k 0..1,
+/// split 0); parts(0) = parts(1) = 2.
+template <class Raster>
+class StreamKScheduler {
+ public:
+  TESSEL_HD StreamKScheduler(index_t tiles_m, index_t tiles_n, index_t k_tiles, index_t whole, index_t first,
+                             index_t count, Raster raster = {})
+      : raster_(raster),
+        tiles_m_(static_cast<int>(tiles_m)),
+        tiles_n_(static_cast<int>(tiles_n)),
+        k_tiles_(static_cast<int>(k_tiles)),
+        whole_(static_cast<int>(whole)),
+        cta_(static_cast<int>(first)),
+        count_(static_cast<int>(count)),
+        next_whole_(static_cast<int>(first)),
+        it_(range_start(static_cast<int>(first))),
+        end_(range_start(static_cast<int>(first) + 1)) {}
+
+  /// The next unit of this CTA (its whole tiles, then the pieces of its range), or false when there is none.
+  TESSEL_HD bool next(WorkUnit& u) {
+    if (next_whole_ < whole_) {
+      u.id = next_whole_;
+      u.split = 0;
+      u.k_begin = 0;
+      u.k_end = k_tiles_;
+      next_whole_ += count_;
+    } else {
+      if (it_ >= end_) return false;
+      const long long tile = it_ / k_tiles_;  // among the shared tiles
+      const int k0 = static_cast<int>(it_ - tile * k_tiles_);
+      const long long tile_end = (tile + 1) * k_tiles_;
+      const long long stop = end_ < tile_end ? end_ : tile_end;
+      u.id = whole_ + static_cast<int>(tile);
+      u.k_begin = k0;
+      u.k_end = static_cast<int>(stop - tile * k_tiles_);
+      u.split = cta_ - cta_of(tile * k_tiles_);
+      it_ = stop;
+    }
+    unsigned tm = 0, tn = 0;
+    raster_.tile_of(static_cast<unsigned>(u.id), static_cast<unsigned>(tiles_m_), static_cast<unsigned>(tiles_n_), tm,
+                    tn);
+    u.tile = TileCoord{static_cast<index_t>(tm), static_cast<index_t>(tn)};
+    return true;
+  }
+
+  /// The contributors of tile `id` (1 for a whole tile): the CTAs whose ranges meet its k-tiles.
+  TESSEL_HD int parts(int id) const {
+    if (id < whole_) return 1;
+    const long long first_it = static_cast<long long>(id - whole_) * k_tiles_;
+    return cta_of(first_it + k_tiles_ - 1) - cta_of(first_it) + 1;
+  }
+  /// The most contributors any shared tile has: ranges of at least floor(W / count) k-tiles each
+  /// meet a tile in at most ceil((k_tiles - 1) / floor(W / count)) + 1 of them (count, where ranges can be empty).
+  TESSEL_HD int max_parts() const {
+    const long long per = shared() / count_;
+    if (per == 0) return count_;
+    const long long bound = (k_tiles_ - 1 + per - 1) / per + 1;
+    return static_cast<int>(bound < count_ ? bound : count_);
+  }
+
+ private:
+  TESSEL_HD long long shared() const {
+    return static_cast<long long>(tiles_m_) * tiles_n_ * k_tiles_ - static_cast<long long>(whole_) * k_tiles_;
+  }
+  /// Where CTA c's range begins: floor(c W / count).
+  TESSEL_HD long long range_start(int c) const { return shared() * c / count_; }
+  /// The CTA whose range holds shared k-tile i: the largest c with range_start(c) <= i (ranges may be empty).
+  TESSEL_HD int cta_of(long long i) const { return static_cast<int>(((i + 1) * count_ - 1) / shared()); }
+
+  Raster raster_;
+  int tiles_m_, tiles_n_, k_tiles_, whole_, cta_, count_;
+  int next_whole_;
+  long long it_, end_;
+};
+
 /// A producer's walk over the k-tiles of its units, one k-tile a step, then
 /// the rest as nested loops, so that a kernel can issue some loads before
 /// the CTA's barrier and go on after it (k13: the first k-tile's loads
