@@ -9,7 +9,7 @@
 //   4. A single call without an epilogue below 10^10 flops: the model (tessel/gemm_model.hpp).
 //   5. plan_k13: rules 4, 4b (swap), 1, 1b, 3b (small grids), 2 (width), 3 (split), 7 (fused), 6 (raster group).
 //   6. Untuned single calls: rules 10, 10b (k15_for, k15_meets_cap), 13, 13b (k14_straddle_for, k14_thin_pair_for),
-//      12 (k15_small_grid_for), 5 (k14_for); where k13 is left, rule 14 (split_tail_plan).
+//      12 (k15_small_grid_for), 5 (k14_for); where k13 is left, rule 14 (split_tail_plan, gemm_model.hpp).
 #pragma once
 
 #include <initializer_list>
@@ -28,7 +28,7 @@ enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// k13's knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K,
 /// `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b, 4b), `tune`: measured tuning,
-/// `split_tail`: split only the tiles past the grid's full waves (rule 14; split_tail_whole), the rest unsplit.
+/// `split_tail`: split only the tiles past the grid's full waves (rule 14, gemm_model.hpp), the rest unsplit.
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
@@ -98,51 +98,6 @@ constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
 /// Rule 3 for a tile that streams best unsplit once its tiles fill num/den of the SMs: one split there, else rule 3.
 constexpr int split_k_unless_filled(index_t tiles, index_t k_tiles, int sms, int num, int den) {
   return den * tiles >= num * static_cast<index_t>(sms) ? 1 : split_k_for(tiles, k_tiles, sms);
-}
-/// The tiles a split_tail launch runs unsplit: the grid's full waves (tiles - tiles % sms), 0 on one wave or less.
-/// C++ example: split_tail_whole(192, 132) == 132 (60 tiles left to split); split_tail_whole(100, 132) == 0.
-constexpr index_t split_tail_whole(index_t tiles, int sms) { return sms > 0 && tiles > sms ? tiles - tiles % sms : 0; }
-/// Rule 14's costs in k-steps of the tile, fitted to 93 timings on the H200 (10 problems of 1.4 to 5 waves, widths
-/// 128, 192, 256 split 2-6 ways, against each width unsplit; docs/heuristics.md, rule 14): beside split tiles the
-/// full waves run 5 % slower (17 % at 256, which then loses its overlapped warpgroup epilogue), and a split unit's
-/// fp32 partial, count and the last unit's adds cost 4 + 3.5 x splits k-steps.
-struct TailCost {
-  double whole_slow = 0.05, whole_slow_256 = 0.17, fixed = 4.0, per_split = 3.5;
-};
-inline constexpr TailCost kTailCost{};
-/// Rule 14's predicted time of 128 x `w` tiles with the tail split `s` ways (1: unsplit), in 128 x 256 k-steps.
-constexpr double tail_time(index_t tiles, index_t k_tiles, int sms, int w, int s, const TailCost& c = kTailCost) {
-  const double step = w / (256.0 * plan_detail::tile_speed(w)), kt = static_cast<double>(k_tiles);
-  if (s <= 1 || sms <= 0)
-    return static_cast<double>(ceil_div(tiles, static_cast<index_t>(sms > 0 ? sms : 1))) * kt * step;
-  const index_t whole = split_tail_whole(tiles, sms), full = whole / sms;
-  const double waves = static_cast<double>(ceil_div((tiles - whole) * s, static_cast<index_t>(sms)));
-  const double per_unit = static_cast<double>(ceil_div(k_tiles, static_cast<index_t>(s))) + c.fixed + c.per_split * s;
-  const double slow = w == 256 ? c.whole_slow_256 : c.whole_slow;
-  return (static_cast<double>(full) * kt * (1.0 + slow) + waves * per_unit) * step;
-}
-/// Rule 14's choice: a tile width and its tail's splits.
-struct TailPlan {
-  int tile_n = 0, splits = 1;
-  constexpr bool operator==(const TailPlan&) const = default;
-};
-/// Rule 14: over k13's widths (fused: those with fused instances) and 2..8 splits of ≥ 8 k-tiles, the (width,
-/// splits) of least tail_time where it is ≤ 95 % of the plan's unsplit width `plan_w`; else {plan_w, 1}.
-/// C++ example: split_tail_plan(4096, 1088, 10240, 132, 192, false) == TailPlan{192, 2} (60 tiles as 120 halves).
-constexpr TailPlan split_tail_plan(index_t m, index_t n, index_t k, int sms, int plan_w, bool fused) {
-  const index_t kt = ceil_div(k, index_t{64});
-  const auto tiles = [&](int w) { return ceil_div(m, index_t{128}) * ceil_div(n, static_cast<index_t>(w)); };
-  const double base = tail_time(tiles(plan_w), kt, sms, plan_w, 1);
-  TailPlan best{plan_w, 1};
-  double best_t = base;
-  for (int w : {256, 192, 128}) {
-    if (fused && w == 192) continue;
-    for (int s = 2; s <= 8 && kt >= 8 * static_cast<index_t>(s); ++s) {
-      const double t = tail_time(tiles(w), kt, sms, w, s);
-      if (t < best_t) best_t = t, best = {w, s};
-    }
-  }
-  return best_t <= 0.95 * base ? best : TailPlan{plan_w, 1};
 }
 /// Rule 4, swap at M ≤ 64 and N ≥ 128: N then fills the 128 box rows that M would leave mostly zero-filled.
 constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }

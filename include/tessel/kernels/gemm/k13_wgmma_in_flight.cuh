@@ -57,10 +57,12 @@
 #include "tessel/atom/mma_sm90.hpp"
 #include "tessel/kernels/gemm/fused_epilogue.cuh"
 #include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
+#include "tessel/kernels/gemm/split_k.cuh"
 #include "tessel/kernels/gemm/tma_store_epilogue.cuh"
 
 namespace tessel::gemm_kernels::k13 {
 
+using gemm_kernels::SplitK;
 using warp_specialized::kGroup;
 
 inline constexpr int kBM = 128;
@@ -177,19 +179,6 @@ struct SpecializedConfig : Config<BN, true> {
   using Epi = E;
 };
 
-/// Where split K keeps its partial tiles: `splits` fp32 (128 x BN) tiles per
-/// split output tile, and one arrival counter per split output tile (zero
-/// before the launch; the last unit of a tile sets it back to zero).  The
-/// first `whole` tiles of the raster are not split (the full waves of a
-/// hybrid schedule, blocks::SplitKScheduler): tile id's partials and counter
-/// are at id - whole.
-struct SplitK {
-  int splits = 1;
-  float* partials = nullptr;
-  int* counters = nullptr;
-  int whole = 0;
-};
-
 /// The operands, the TiledMMA, the fragments and the shared memory of one
 /// input type, layout and tile width.
 /// `Warpgroups`: D's map has one box per consumer warpgroup (k13's kernel
@@ -254,105 +243,9 @@ inline constexpr int kWarpgroupBarrier0 = 2;
 /// the plan's rule 6, docs/heuristics.md).
 using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
 
-/// Split K's side of the epilogue (splits > 1).  Every unit writes its
-/// accumulators to its own partial tile, in the fragment's order so that a
-/// warp's writes are 256 contiguous bytes, except the rows at or below M (at
-/// M = 16 that is 7/8 of the tile: small M is split K's main customer).
-/// Columns are not checked: values beyond N are never stored, and a check
-/// per value made k13 spill; then
-/// thread 0 counts the unit in.  The last unit of a tile sums the partials
-/// (read past L1: other SMs wrote them) and goes on to the epilogue; the
-/// others are done with the tile.  The sum runs in split order, ((p0 + p1) +
-/// p2) + ..., whichever unit arrived last (it reads its own partial back
-/// where it is not split 0), so that a call's result does not depend on
-/// timing: the same inputs give the same bits, as cuBLAS's do.
+/// Split K's side of the epilogue (split_k.cuh), on the consumers' named barrier.
 template <class X>
-struct SplitKReduce {
-  const SplitK& sk;
-  int& ticket;
-
-  template <class Coords>
-  __device__ bool last_adds(const blocks::WorkUnit& u, typename X::FragC& acc, const Coords& tCcD, index_t rows_left,
-                            int t) const {
-    constexpr int kPairs = X::FragC::kValues / 2;
-    // A pair's two values share a row: its row is field 0 of its packed coordinate.
-    const auto row_in = [&](int q) { return coord_field(tCcD.coord(2 * q), 0) < rows_left; };
-    constexpr index_t kTileFloats = index_t{X::kBM} * X::kBN;
-    constexpr int kConsumerThreads = X::kConsumerThreads;
-    const int slot = u.id - sk.whole;  // the tile among the split ones
-    auto* mine = reinterpret_cast<float2*>(sk.partials + (slot * sk.splits + u.split) * kTileFloats);
-    TESSEL_UNROLL
-    for (int q = 0; q < kPairs; ++q)
-      if (row_in(q)) mine[q * kConsumerThreads + t] = make_float2(*acc.addr(2 * q), *acc.addr(2 * q + 1));
-    __threadfence();  // the partial is visible device-wide before the count says so
-    arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
-    if (t == 0) ticket = atomicAdd(sk.counters + slot, 1);
-    arch::named_barrier_sync(kConsumerBarrier, kConsumerThreads);
-    if (ticket != sk.splits - 1) return false;
-    __threadfence();  // the count seen: now the other units' partials
-    // Narrow tiles (at most 8 pairs a thread) read four partials before
-    // adding them: each pass over the splits waits one L2 round trip, and at
-    // 16 splits of 64 x 16 those 15 trips were a chain of ~2 us (3 x 400 x
-    // 9368: 12.7 -> 11.2 us on the H200).  Wider tiles add as they read: a
-    // second partial in registers made the 128 x 192 and 128 x 256 instances
-    // spill.
-    constexpr int kAhead = kPairs <= 8 ? 4 : 1;
-    // Split 0's partial starts the sum: a unit that is split 0 holds it; any other replaces its own values with it.
-    const bool have_p0 = u.split == 0;
-    const auto take = [&](int s, int q, float2 x) {
-      if (s == 0) {
-        *acc.addr(2 * q) = x.x;
-        *acc.addr(2 * q + 1) = x.y;
-      } else {
-        *acc.addr(2 * q) += x.x;
-        *acc.addr(2 * q + 1) += x.y;
-      }
-    };
-    if constexpr (kAhead == 1) {
-      const auto* base = reinterpret_cast<const float2*>(sk.partials + slot * sk.splits * kTileFloats) + t;
-      if (!have_p0) {
-        TESSEL_UNROLL
-        for (int q = 0; q < kPairs; ++q)
-          if (row_in(q)) {
-            const float2 x = __ldcg(base + q * kConsumerThreads);
-            *acc.addr(2 * q) = x.x;
-            *acc.addr(2 * q + 1) = x.y;
-          }
-      }
-      for (int s = 1; s < sk.splits; ++s) {
-        const auto* part = base + s * (kTileFloats / 2);
-        TESSEL_UNROLL
-        for (int q = 0; q < kPairs; ++q)
-          if (row_in(q)) {
-            const float2 x = __ldcg(part + q * kConsumerThreads);
-            *acc.addr(2 * q) += x.x;
-            *acc.addr(2 * q + 1) += x.y;
-          }
-      }
-    } else {
-      for (int s0 = have_p0 ? 1 : 0; s0 < sk.splits; s0 += kAhead) {
-        float2 x[kAhead][kPairs];
-        TESSEL_UNROLL
-        for (int j = 0; j < kAhead; ++j) {
-          const int s = s0 + j;
-          const auto* part = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s) * kTileFloats);
-          TESSEL_UNROLL
-          for (int q = 0; q < kPairs; ++q)
-            if (s < sk.splits && row_in(q)) x[j][q] = __ldcg(part + q * kConsumerThreads + t);
-        }
-        TESSEL_UNROLL
-        for (int j = 0; j < kAhead; ++j) {  // in split order
-          const int s = s0 + j;
-          TESSEL_UNROLL
-          for (int q = 0; q < kPairs; ++q)
-            if (s < sk.splits && row_in(q)) take(s, q, x[j][q]);
-        }
-      }
-    }
-    if (t == 0) sk.counters[slot] = 0;  // ready for the next launch on this workspace
-    return true;
-  }
-};
+using SplitKReduce = gemm_kernels::SplitKReduce<X, kConsumerBarrier>;
 
 /// D's tile from the accumulators through the staging buffers: TMA stores,
 /// or the consumers' own row stores where TMA cannot describe D
