@@ -146,9 +146,26 @@ struct Case {
   float beta = -1.0f;  // 0 for k15, which reads no C
 };
 
+// k13 with the tiles past the full waves split three ways (rule 14's hybrid).
+constexpr GemmTuning split_tail_tuning() {
+  GemmTuning t{64, 3, SwapAB::off};
+  t.split_tail = true;
+  return t;
+}
+
 // Each case takes scratch memory without a workspace: split K's partials and
-// counters, a padded copy of an operand, f11's stream-K partials, f12's copies.
+// counters (all tiles', or a split tail's), a padded copy of an operand,
+// f11's stream-K partials, f12's copies.
 const Case kCases[] = {
+    {"k13 split tail (320 tiles of 128 x 64)",
+     GemmImpl::k13_wgmma_in_flight,
+     1200,
+     2000,
+     256,
+     {MajorA::k, MajorB::n},
+     0,
+     false,
+     split_tail_tuning()},
     {"k13 split K, 4 splits",
      GemmImpl::k13_wgmma_in_flight,
      200,
