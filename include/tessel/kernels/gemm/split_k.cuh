@@ -71,15 +71,6 @@ struct SplitKReduce {
     constexpr int kAhead = kPairs <= 8 ? 4 : 1;
     // Split 0's partial starts the sum: a unit that is split 0 holds it; any other replaces its own values with it.
     const bool have_p0 = u.split == 0;
-    const auto take = [&](int s, int q, float2 x) {
-      if (s == 0) {
-        *acc.addr(2 * q) = x.x;
-        *acc.addr(2 * q + 1) = x.y;
-      } else {
-        *acc.addr(2 * q) += x.x;
-        *acc.addr(2 * q + 1) += x.y;
-      }
-    };
     if constexpr (kAhead == 1) {
       const auto* base = reinterpret_cast<const float2*>(sk.partials + slot * sk.splits * kTileFloats) + t;
       if (!have_p0) {
@@ -102,6 +93,15 @@ struct SplitKReduce {
           }
       }
     } else {
+      const auto take = [&](int s, int q, float2 x) {
+        if (s == 0) {
+          *acc.addr(2 * q) = x.x;
+          *acc.addr(2 * q + 1) = x.y;
+        } else {
+          *acc.addr(2 * q) += x.x;
+          *acc.addr(2 * q + 1) += x.y;
+        }
+      };
       for (int s0 = have_p0 ? 1 : 0; s0 < sk.splits; s0 += kAhead) {
         float2 x[kAhead][kPairs];
         TESSEL_UNROLL
