@@ -829,7 +829,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
       plan.tuning.tile_n = tail.tile_n;
       plan.tuning.splits = tail.splits;
       plan.tuning.split_tail = true;
-      plan.tuning.raster_group = raster_group_for(0, 0, tail.tile_n, sms);
+      if (args.tuning.raster_group == 0) plan.tuning.raster_group = raster_group_for(0, 0, tail.tile_n, sms);
       plan.why = "k13 tile 128x" + std::to_string(tail.tile_n) + " splits 1, tail split " +
                  std::to_string(tail.splits) + " ways";
     }

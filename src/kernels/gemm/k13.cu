@@ -128,7 +128,7 @@ Status tuned(const GemmArgs& a, GemmArgs& g) {
                                      g.epilogue.active(), rows_whole_lines(g.ldb));
     g.tuning.tile_m = planned_tile_m(g.tuning, plan);
     g.tuning.tile_n = planned_tile_n(g.tuning, g.tuning.tile_m, plan);
-    if (g.tuning.splits == 0) g.tuning.splits = plan.splits, g.tuning.split_tail = plan.split_tail;
+    if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
     if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
     g.tuning.swap_ab = plan.swap_ab;
   }
