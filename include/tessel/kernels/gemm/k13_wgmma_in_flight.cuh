@@ -471,12 +471,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   constexpr int kConsumerWarps = Cfg::kConsumerWarps;
   // Each side makes its own scheduler: the consumers after their
-  // setmaxnreg (made before the branch, its fields were live across it,
-  // where the fused 128 x 256 instance had no register to spare; session
-  // 29: its consumers then took a 64-bit form of the scheduler, whose two
-  // division calls a unit cost ~0.3 % at 8192 x 28672 x 8192; since session
-  // 36 the 32-bit form fits), the producer's first warp before the CTA's
-  // barrier (below).
+  // setmaxnreg (made before the branch, its fields stay live across it, where
+  // the fused 128 x 256 instance has no register to spare), the producer's
+  // first warp before the CTA's barrier (below).
   const auto make_scheduler = [&]<class S>() {
     const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
     const index_t k_tiles = ceil_div(p.k, index_t{kBK});
