@@ -2274,7 +2274,9 @@ TEST(GemmSplitK, SameBitsEveryCall) {
       {256, 1024, GemmTuning{128, 4, SwapAB::off}},                    // 16 tiles x 4 splits
       {1100, 128 * (sms + 8) / 2, GemmTuning{256, 2, SwapAB::off}},    // 2 splits of 128 x 256
       {16, 4096, GemmTuning{16, 8, SwapAB::on, 0, GemmJit::off, 64}},  // swapped 64 x 16, 8 splits
-      {5, 2048, GemmTuning{16, 13, SwapAB::on, 0, GemmJit::off, 64}},  // 13 splits: batches of 4, 4, 4, 1
+      {5, 2048, GemmTuning{16, 13, SwapAB::on, 0, GemmJit::off, 64}},  // 13 splits: one batch of 12 or 13 partials
+      {5, 2048, GemmTuning{16, 33, SwapAB::on, 0, GemmJit::off, 64}},  // 33 splits: batches of 16, 16, then 1 or 0
+      {20, 2048, GemmTuning{32, 9, SwapAB::on}},                       // swapped 128 x 32, 9 splits: batches of 4
       {1100, max_n, tail},                                             // whole waves, then a split tail
   };
   for (const Case& c : cases) {

@@ -62,13 +62,12 @@ struct SplitKReduce {
     arch::named_barrier_sync(Barrier, kConsumerThreads);
     if (ticket != sk.splits - 1) return false;
     __threadfence();  // the count seen: now the other units' partials
-    // Narrow tiles (at most 8 pairs a thread) read four partials before
-    // adding them: each pass over the splits waits one L2 round trip, and at
-    // 16 splits of 64 x 16 those 15 trips were a chain of ~2 us (3 x 400 x
-    // 9368: 12.7 -> 11.2 us on the H200).  Wider tiles add as they read: a
-    // second partial in registers made the 128 x 192 and 128 x 256 instances
-    // spill.
-    constexpr int kAhead = kPairs <= 8 ? 4 : 1;
+    // Each pass over the splits waits one L2 round trip, so narrow tiles load
+    // several partials before adding them: the swapped x 16 tiles (4 pairs a
+    // thread) 16, one trip for up to 16 splits; x 32 (8 pairs) 4.  Wider
+    // tiles add as they read: two partials in flight made the 64 x 64 tiles
+    // slower on the H200 and the 128 x 192 and 128 x 256 instances spill.
+    constexpr int kAhead = kPairs <= 4 ? 16 : kPairs <= 8 ? 4 : 1;
     // Split 0's partial starts the sum: a unit that is split 0 holds it; any other replaces its own values with it.
     const bool have_p0 = u.split == 0;
     if constexpr (kAhead == 1) {
@@ -103,21 +102,24 @@ struct SplitKReduce {
         }
       };
       for (int s0 = have_p0 ? 1 : 0; s0 < sk.splits; s0 += kAhead) {
+        // A pass stops at the last split by a (uniform) branch, not by predicating off the
+        // slots past it: at 2-4 splits those dead slots of 16 cost about as much as they save.
+        const int n = sk.splits - s0 < kAhead ? sk.splits - s0 : kAhead;
         float2 x[kAhead][kPairs];
         TESSEL_UNROLL
         for (int j = 0; j < kAhead; ++j) {
-          const int s = s0 + j;
-          const auto* part = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s) * kTileFloats);
+          if (j == n) break;
+          const auto* part = reinterpret_cast<const float2*>(sk.partials + (slot * sk.splits + s0 + j) * kTileFloats);
           TESSEL_UNROLL
           for (int q = 0; q < kPairs; ++q)
-            if (s < sk.splits && row_in(q)) x[j][q] = __ldcg(part + q * kConsumerThreads + t);
+            if (row_in(q)) x[j][q] = __ldcg(part + q * kConsumerThreads + t);
         }
         TESSEL_UNROLL
         for (int j = 0; j < kAhead; ++j) {  // in split order
-          const int s = s0 + j;
+          if (j == n) break;
           TESSEL_UNROLL
           for (int q = 0; q < kPairs; ++q)
-            if (s < sk.splits && row_in(q)) take(s, q, x[j][q]);
+            if (row_in(q)) take(s0 + j, q, x[j][q]);
         }
       }
     }
