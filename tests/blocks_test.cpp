@@ -72,6 +72,48 @@ static_assert([] {
   return st.index() == 2 && st.phase() == 1;
 }());
 
+// A RingState of n stages walks, steps back and advances exactly as a
+// PipelineState<n>, for every n up to its maximum; sizes outside 1..Max clamp.
+template <int N>
+void ring_matches() {
+  RingState<16> r(N);
+  PipelineState<N> p;
+  ASSERT_EQ(r.size(), N);
+  for (int i = 0; i < 7 * N + 5; ++i, ++r, ++p) {
+    ASSERT_EQ(r.index(), p.index()) << "N=" << N << " i=" << i;
+    ASSERT_EQ(r.phase(), p.phase()) << "N=" << N << " i=" << i;
+    ASSERT_EQ(r.previous().index(), p.previous().index()) << "N=" << N << " i=" << i;
+    ASSERT_EQ(r.previous().phase(), p.previous().phase()) << "N=" << N << " i=" << i;
+    for (int n = 0; n < 3 * N + 2; n += 3) {
+      RingState<16> ra = r;
+      PipelineState<N> pa = p;
+      ra.advance(n);
+      pa.advance(n);
+      ASSERT_EQ(ra.index(), pa.index()) << "N=" << N << " i=" << i << " n=" << n;
+      ASSERT_EQ(ra.phase(), pa.phase()) << "N=" << N << " i=" << i << " n=" << n;
+    }
+  }
+}
+TEST(Blocks, RingStateWalksAsAPipelineStateOfItsSize) {
+  ring_matches<1>();
+  ring_matches<2>();
+  ring_matches<3>();
+  ring_matches<4>();
+  ring_matches<8>();
+  ring_matches<13>();
+  ring_matches<16>();
+  EXPECT_EQ(RingState<16>(0).size(), 1);
+  EXPECT_EQ(RingState<16>(40).size(), 16);
+  EXPECT_EQ(RingState<16>().size(), 16);
+  EXPECT_EQ(PipelineState<5>::size(), 5);
+}
+
+static_assert([] {
+  RingState<8> st(3);
+  for (int i = 0; i < 4; ++i) ++st;
+  return st.index() == 1 && st.phase() == 1;
+}());
+
 // Every tile is handed out exactly once over all CTAs, each CTA's tiles come
 // in the order of the linear index, and the raster is a bijection.
 TEST(Blocks, PersistentSchedulerCoversEveryTileOnce) {

@@ -784,6 +784,30 @@ TEST(GemmModel, ChoosesWhatWasMeasuredFastest) {
   EXPECT_GE(rows, 40);
 }
 
+// The stages in flight of a streaming tile (stages_in_flight): few CTAs
+// fill as many stages as one SM's loads need (up to what fits), the grid's
+// full CTAs keep the measured cap, and the count never leaves [cap, fit].
+TEST(DepthModel, FewCtasFillMoreStagesAFullGridKeepsTheCap) {
+  // The swapped 64 x 16 tile: 10 KB stages, 8 with 128 CTAs, 21 fit.
+  EXPECT_EQ(stages_in_flight(14, 10240, 8, 21), 19);  // 192 KB a CTA
+  EXPECT_EQ(stages_in_flight(128, 10240, 8, 21), 8);  // 9 MB / 128 = 69 KB: below the cap
+  EXPECT_EQ(stages_in_flight(1, 10240, 8, 12), 12);   // what fits
+  // The swapped 128 x 16 tile: 18 KB stages, 4 with 128 CTAs.
+  EXPECT_EQ(stages_in_flight(128, 18432, 4, 12), 4);
+  EXPECT_EQ(stages_in_flight(30, 18432, 4, 12), 11);  // 192 KB / 18 KB
+  EXPECT_EQ(stages_in_flight(64, 18432, 4, 12), 8);   // 9 MB / 64 = 141 KB
+  // Never fewer than the cap or more than fit, whatever the grid says.
+  for (index_t ctas : {0, 1, 7, 66, 132, 1000})
+    for (int cap : {2, 4, 8}) {
+      const int d = stages_in_flight(ctas, 10240, cap, 16);
+      EXPECT_GE(d, cap) << ctas;
+      EXPECT_LE(d, 16) << ctas;
+    }
+  // Non-increasing in the CTAs.
+  for (index_t c = 1; c < 200; ++c) EXPECT_GE(stages_in_flight(c, 12288, 4, 16), stages_in_flight(c + 1, 12288, 4, 16));
+}
+static_assert(stages_in_flight(14, 10240, 8, 21) == 19 && stages_in_flight(128, 10240, 8, 21) == 8);
+
 // The straddled-row copy (straddled_copy_repays), on problems measured on
 // the H200: each decision below matched the faster of copied and not.
 TEST(StraddleModel, CopiesAnNMajorBReadByManyTileRows) {

@@ -220,6 +220,33 @@ constexpr TailPlan split_tail_plan(index_t m, index_t n, index_t k, int sms, int
   }
   return best_t <= 0.95 * base ? best : TailPlan{plan_w, 1};
 }
+/// The stages a CTA of a streaming tile keeps in flight where the kernel lets
+/// the launch choose (k13's swapped x 16 and x 32 tiles: their K loop reads
+/// only the weights, one SM's loads are the limit, and shared memory holds
+/// more stages than they fill). A CTA needs about `sm_bytes` in flight for its
+/// loads to reach their rate over a DRAM round trip: 8 stages of 10 KB held
+/// the 64 x 16 tile to 85 GB/s a CTA (120 ns a k-tile at 1-39 CTAs on the
+/// H200) where the 64 x 128 tile's ~200 KB reach 147 GB/s (167 ns a 24 KB
+/// k-tile). The grid as a whole keeps at most `grid_bytes`: with 128 CTAs the
+/// 4 stages of 18 KB (9 MB) measured 1.2-2.1 % faster than all 12 (H100), so
+/// never fewer than that measured `cap`, nor more than the `fit`.
+/// C++ example: stages_in_flight(14, 10240, 8, 21) == 19; stages_in_flight(128, 10240, 8, 21) == 8.
+struct DepthModel {
+  double sm_bytes = 192e3;  ///< bytes in flight one SM's loads need
+  double grid_bytes = 9e6;  ///< bytes in flight over the grid, at most
+};
+inline constexpr DepthModel kDepthModel{};
+
+constexpr int stages_in_flight(index_t ctas, int stage_bytes, int cap, int fit, const DepthModel& d = kDepthModel) {
+  if (ctas < 1 || stage_bytes < 1) return cap < fit ? cap : fit;
+  const double share = d.grid_bytes / static_cast<double>(ctas);
+  const double want = share < d.sm_bytes ? share : d.sm_bytes;
+  int n = static_cast<int>(want / stage_bytes);
+  if (n * static_cast<double>(stage_bytes) < want) ++n;  // ceil
+  if (n < cap) n = cap;
+  return n < fit ? n : fit;
+}
+
 /// The padded copy of an operand TMA could read as it is (16-bit elements,
 /// rows 16-byte aligned), into rows of whole 128-byte lines.  Where an M- or
 /// N-major operand's rows start 16 bytes off a 32-byte sector (`addr` or

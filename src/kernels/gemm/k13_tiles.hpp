@@ -86,6 +86,8 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
     if (Status s = tma::persistent_grid(g, "k13", grid, whole + (tiles - whole) * splits); !s) return s;
     Workspace ws;
     if (Status s = ws.make(tiles, whole, splits, BM, BN, stream); !s) return s;
+    if constexpr (Cfg::kRuntimeDepth)
+      ws.sk.depth = stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
     // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
     auto params = params_of<Cfg, T>(g);
     int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;

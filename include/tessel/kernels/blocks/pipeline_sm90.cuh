@@ -32,10 +32,12 @@ struct PipelineStorage {
 /// A TMA producer and `consumers` consumer arrivals per stage (a consumer is
 /// whatever arrives once per stage: a warp, a warpgroup, a CTA of the cluster).
 /// Thread roles are the kernel's; this object holds only shared addresses.
-template <int Stages>
+/// `St`: the walk over the stages (PipelineState: all `Stages`; RingState:
+/// the first `size()` of them, chosen at run time).
+template <int Stages, class St = PipelineState<Stages>>
 class TmaPipeline {
  public:
-  using State = PipelineState<Stages>;
+  using State = St;
   static constexpr int kStages = Stages;
 
   __device__ explicit TmaPipeline(PipelineStorage<Stages>& s)
@@ -64,7 +66,7 @@ class TmaPipeline {
   /// multicast into it has landed (its consumers waited for each).  A stage
   /// never filled passes at once (parity of the round before the first).
   __device__ void producer_tail(State st) const {
-    for (int i = 0; i < Stages; ++i, ++st) arch::sm90::mbarrier_wait_parity(empty(st.index()), st.phase() ^ 1u);
+    for (int i = 0; i < st.size(); ++i, ++st) arch::sm90::mbarrier_wait_parity(empty(st.index()), st.phase() ^ 1u);
   }
   /// Consumer: wait until the bytes of stage `st` have landed.
   __device__ void consumer_wait(const State& st) const {

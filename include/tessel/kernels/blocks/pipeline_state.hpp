@@ -21,6 +21,8 @@ struct PipelineState {
 
   TESSEL_HD constexpr int index() const { return stage; }
   TESSEL_HD constexpr std::uint32_t phase() const { return parity; }
+  /// The stages of the ring.
+  TESSEL_HD static constexpr int size() { return Stages; }
   /// The position one step back: the stage used before this one.
   TESSEL_HD constexpr PipelineState previous() const {
     PipelineState p = *this;
@@ -43,6 +45,51 @@ struct PipelineState {
   }
   TESSEL_HD constexpr PipelineState& operator++() {
     if (++stage == Stages) {
+      stage = 0;
+      parity ^= 1u;
+    }
+    return *this;
+  }
+};
+
+/// Position in a ring whose size is chosen at run time, from 1 to `MaxStages`
+/// (the stages the shared memory holds): PipelineState's walk over the first
+/// `size` of them.  A pipeline keeps at most `size` stages in flight, so a
+/// kernel can fill fewer stages where many CTAs stream at once and more where
+/// few do, from one instance.
+/// C++ example: RingState<8>(3) after 4 increments: index() == 1, phase() == 1.
+template <int MaxStages>
+struct RingState {
+  static_assert(MaxStages >= 1, "a pipeline needs at least one stage");
+  int stage = 0;
+  std::uint32_t parity = 0;
+  int stages = MaxStages;
+
+  TESSEL_HD constexpr RingState() = default;
+  /// A ring of `n` stages, n clamped to 1..MaxStages.
+  TESSEL_HD constexpr explicit RingState(int n) : stages(n < 1 ? 1 : n > MaxStages ? MaxStages : n) {}
+
+  TESSEL_HD constexpr int index() const { return stage; }
+  TESSEL_HD constexpr std::uint32_t phase() const { return parity; }
+  TESSEL_HD constexpr int size() const { return stages; }
+  TESSEL_HD constexpr RingState previous() const {
+    RingState p = *this;
+    if (p.stage == 0) {
+      p.stage = stages - 1;
+      p.parity ^= 1u;
+    } else {
+      --p.stage;
+    }
+    return p;
+  }
+  TESSEL_HD constexpr RingState& advance(int n) {
+    const int s = stage + n;
+    stage = s % stages;
+    parity ^= static_cast<std::uint32_t>((s / stages) & 1);
+    return *this;
+  }
+  TESSEL_HD constexpr RingState& operator++() {
+    if (++stage == stages) {
       stage = 0;
       parity ^= 1u;
     }

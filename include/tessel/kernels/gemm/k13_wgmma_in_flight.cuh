@@ -148,23 +148,25 @@ struct Config {
   }
   static constexpr int kStagingBytes = staging_bytes();
   static constexpr int kStageBytes = (kBM + BN) * kBK * 2;  // 16-bit operands
-  /// The swapped 16- and 32-wide tiles (small M: every SM streams the weights)
-  /// keep 4 stages in flight, not the 12 of 18 KB that fit: at 16 and 32 x 8192
-  /// x 8192 the cap measured +1.2-1.5 % and +2.1 % against the uncapped kernel
-  /// in the same runs (H100; 6 stages: +0.0 and -0.2 %). 128 CTAs with 12
-  /// stages ask for 27 MB at once, with 4 for 9 MB, still above what 3 TB/s
-  /// needs in flight; why fewer requests stream faster was not measured (DRAM
-  /// page locality is the guess).  Other widths fill shared memory.
-  /// A 64-row tile keeps the same bytes of B in flight per CTA (8 stages of
-  /// half the bytes) on its twice as many CTAs: 9 MB over 128 CTAs at M <= 32.
-  /// The swapped 64 x 64 tile (M from 33 to 64) keeps 8 as well, not the 13
-  /// that fit: with 13, a k-tile took 616 SM cycles at 64 x 8192 x 8192 against
-  /// 598 for the 8-stage tiles at M = 16 and at M = 128 (128 x 64, unswapped),
-  /// which keep 8.4 MB in flight over 128 CTAs (in-kernel clock stamps,
-  /// docs/heuristics.md, rule 4b).
-  static constexpr int kMaxStages = BN <= 32 ? 4 * 128 / BM : BM == 64 && BN == 64 ? 8 : 1 << 20;
+  /// The swapped 16- and 32-wide tiles (small M: every SM streams the
+  /// weights) hold every stage that fits but keep a run-time number of them in
+  /// flight (kRuntimeDepth, blocks::RingState; the launcher's choice,
+  /// stages_in_flight in tessel/gemm_model.hpp): with the grid's full 128
+  /// CTAs, 4 stages (8 at 64 rows: the same 9 MB over the grid), where
+  /// filling all 12 of 18 KB measured 1.2-2.1 % slower at 16 and 32 x 8192 x
+  /// 8192 (H100); with few CTAs as many as one SM's loads need to reach their
+  /// rate, where 8 stages of the 64 x 16 tile held a CTA to 85 GB/s (120 ns a
+  /// k-tile from 1 to 39 CTAs, H200).  Other widths fill shared memory, but
+  /// the swapped 64 x 64 tile (M from 33 to 64), which keeps 8, not the 13
+  /// that fit: with 13, a k-tile took 616 SM cycles at 64 x 8192 x 8192
+  /// against 598 for the 8-stage tiles at M = 16 and at M = 128 (128 x 64,
+  /// unswapped), which keep 8.4 MB in flight over 128 CTAs (in-kernel clock
+  /// stamps, docs/heuristics.md, rule 4b).
+  static constexpr bool kRuntimeDepth = BN <= 32;
+  /// The stages in flight with the grid's full CTAs (and a launch that does not say).
+  static constexpr int kDepthCap = BN <= 32 ? 4 * 128 / BM : BM == 64 && BN == 64 ? 8 : 1 << 20;
   static constexpr int kStagesThatFit = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
-  static constexpr int kStages = kStagesThatFit < kMaxStages ? kStagesThatFit : kMaxStages;
+  static constexpr int kStages = kRuntimeDepth || kStagesThatFit < kDepthCap ? kStagesThatFit : kDepthCap;
   static_assert(kStages >= 2, "tessel: at least two stages");
 };
 
@@ -193,7 +195,16 @@ struct Tiles {
   using OpB = TmaOperand<T, major_of(MB), kBN>;
   using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, kBM / 64, 1, 1>;
   using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (BN/2,1,1) f32
-  using Pipeline = blocks::TmaPipeline<kStages>;
+  /// The walk over the stages: all kStages, or (Cfg::kRuntimeDepth) the first `depth` of them.
+  using State = std::conditional_t<Cfg::kRuntimeDepth, blocks::RingState<kStages>, blocks::PipelineState<kStages>>;
+  using Pipeline = blocks::TmaPipeline<kStages, State>;
+  /// A walk for the launch's `depth` stages in flight (0: Cfg::kDepthCap).
+  __device__ static State state(int depth) {
+    if constexpr (Cfg::kRuntimeDepth)
+      return State(depth > 0 ? depth : Cfg::kDepthCap);
+    else
+      return State{};
+  }
   template <class U>
   using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN, Warpgroups ? kBM / 64 : 1>;
   template <class U>
@@ -496,7 +507,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const bool issues = warp == kConsumerWarps;
   blocks::KTileCursor cursor(issues ? make_scheduler.template operator()<Scheduler>()
                                     : Scheduler(0, 0, 1, 1, 0, 1, blocks::GroupedRasterN{1}));
-  typename Pipeline::State write;
+  typename Pipeline::State write = X::state(sk.depth);
   const auto load = [&](const blocks::WorkUnit& u, index_t kt) {
     pipe.producer_acquire(write, X::kStageBytes);
     OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt);  // A (m, kt)
@@ -539,7 +550,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{tma_store ? &map_d : nullptr, p, shared.d,
                                                                         transposed, bias_slice};
   const SplitKReduce<X> reduce{sk, shared.ticket};
-  typename Pipeline::State read;
+  typename Pipeline::State read = X::state(sk.depth);
   // The warpgroup epilogue (Config::kWarpgroupEpilogue: 16-bit D, beta = 0,
   // TMA stores, no split K), in a loop of its own over consume(): the
   // tile's last two chunks, held in 32 registers, are stored during the

@@ -23,6 +23,11 @@ struct SplitK {
   float* partials = nullptr;
   int* counters = nullptr;
   int whole = 0;
+  /// Not split K's: the stages a CTA keeps in flight where the kernel lets the
+  /// launch choose (k13's Config::kRuntimeDepth; 0: the tile's default), carried
+  /// with the schedule's other run-time knobs so that the kernel's signature,
+  /// which run-time compiled instances name, stays the same.
+  int depth = 0;
 };
 
 /// Split K's side of the epilogue (splits > 1), for a kernel whose tile X
