@@ -97,15 +97,6 @@ struct SplitKReduce {
           }
       }
     } else {
-      const auto take = [&](int s, int q, float2 x) {
-        if (s == 0) {
-          *acc.addr(2 * q) = x.x;
-          *acc.addr(2 * q + 1) = x.y;
-        } else {
-          *acc.addr(2 * q) += x.x;
-          *acc.addr(2 * q + 1) += x.y;
-        }
-      };
       for (int s0 = have_p0 ? 1 : 0; s0 < sk.splits; s0 += kAhead) {
         // A pass stops at the last split by a (uniform) branch, not by predicating off the
         // slots past it: at 2-4 splits those dead slots of 16 cost about as much as they save.
@@ -122,9 +113,22 @@ struct SplitKReduce {
         TESSEL_UNROLL
         for (int j = 0; j < kAhead; ++j) {  // in split order
           if (j == n) break;
-          TESSEL_UNROLL
-          for (int q = 0; q < kPairs; ++q)
-            if (row_in(q)) take(s0 + j, q, x[j][q]);
+          // Split 0's partial starts the sum, tested once a pass (a test per pair compiled to a branch per pair).
+          if (j == 0 && s0 == 0) {
+            TESSEL_UNROLL
+            for (int q = 0; q < kPairs; ++q)
+              if (row_in(q)) {
+                *acc.addr(2 * q) = x[0][q].x;
+                *acc.addr(2 * q + 1) = x[0][q].y;
+              }
+          } else {
+            TESSEL_UNROLL
+            for (int q = 0; q < kPairs; ++q)
+              if (row_in(q)) {
+                *acc.addr(2 * q) += x[j][q].x;
+                *acc.addr(2 * q + 1) += x[j][q].y;
+              }
+          }
         }
       }
     }
