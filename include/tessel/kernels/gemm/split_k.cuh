@@ -70,8 +70,9 @@ struct SplitKReduce {
     // Each pass over the splits waits one L2 round trip, so narrow tiles load
     // several partials before adding them: the swapped x 16 tiles (4 pairs a
     // thread) 16, one trip for up to 16 splits; x 32 (8 pairs) 4.  Wider
-    // tiles add as they read: two partials in flight made the 64 x 64 tiles
-    // slower on the H200 and the 128 x 192 and 128 x 256 instances spill.
+    // tiles add as they read: two partials in flight measured slower on the
+    // 64 x 64 tiles (H200; then with a branch per pair, since removed, below)
+    // and made the 128 x 192 and 128 x 256 instances spill.
     constexpr int kAhead = kPairs <= 4 ? 16 : kPairs <= 8 ? 4 : 1;
     // Split 0's partial starts the sum: a unit that is split 0 holds it; any other replaces its own values with it.
     const bool have_p0 = u.split == 0;
