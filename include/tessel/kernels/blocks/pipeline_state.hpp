@@ -65,7 +65,7 @@ struct RingState {
   std::uint32_t parity = 0;
   int stages = MaxStages;
 
-  TESSEL_HD constexpr RingState() = default;
+  constexpr RingState() = default;
   /// A ring of `n` stages, n clamped to 1..MaxStages.
   TESSEL_HD constexpr explicit RingState(int n) : stages(n < 1 ? 1 : n > MaxStages ? MaxStages : n) {}
 

@@ -58,11 +58,17 @@
 #include "tessel/kernels/gemm/fused_epilogue.cuh"
 #include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
 #include "tessel/kernels/gemm/split_k.cuh"
+#include "tessel/kernels/gemm/tile_epilogue.cuh"
 #include "tessel/kernels/gemm/tma_store_epilogue.cuh"
+#include "tessel/kernels/gemm/wgmma_mainloop.cuh"
 
 namespace tessel::gemm_kernels::k13 {
 
+using gemm_kernels::consume;
+using gemm_kernels::kConsumerBarrier;
+using gemm_kernels::Nothing;
 using gemm_kernels::SplitK;
+using gemm_kernels::TileEpilogue;
 using warp_specialized::kGroup;
 
 inline constexpr int kBM = 128;
@@ -70,7 +76,6 @@ inline constexpr int kConsumerWarps = 8;  // two warpgroups, 64 rows of the tile
 inline constexpr int kThreads = k10::kThreads;
 inline constexpr int kConsumerThreads = 32 * kConsumerWarps;
 inline constexpr int kSmemLimit = 227 * 1024;  // the opt-in maximum of dynamic shared memory per CTA (sm_90)
-inline constexpr int kConsumerBarrier = 1;     // the consumers' named barrier (0 is __syncthreads)
 
 /// The tile (128 x BN) and what follows from it: the TiledMMA, the epilogue's
 /// staging, and the stages that fit beside it.  BN = 16 and 32 serve the
@@ -257,202 +262,6 @@ using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
 /// Split K's side of the epilogue (split_k.cuh), on the consumers' named barrier.
 template <class X>
 using SplitKReduce = gemm_kernels::SplitKReduce<X, kConsumerBarrier>;
-
-/// D's tile from the accumulators through the staging buffers: TMA stores,
-/// or the consumers' own row stores where TMA cannot describe D
-/// (TmaStoreEpilogue, `map_d` null); or, for a swapped problem
-/// (`transposed`), from registers to D^T (epilogue_registers_transposed).
-template <class X, class T, class P = Params<T>>
-struct TileEpilogue {
-  const CUtensorMap* map_d;  // null: D's rows are not TMA-describable, or D is written transposed
-  const P& p;
-  typename X::SharedStorage::Staging& d;
-  bool transposed;             // the launcher swapped A and B: the kernel's (i, j) is D(j, i)
-  float* bias = nullptr;       // a fused instance: FusedStorage::bias (the column slice, then the row slice)
-  int bar = kConsumerBarrier;  // the named barrier of the X::TM::kThreads threads that run this epilogue
-  static constexpr int kThreadsOf = X::TM::kThreads;  // k13: both consumer warpgroups; k15: one
-
-  /// A thread's share of a unit's bias slice in registers (BiasShare).
-  using BiasRegs = BiasShare<X::kBM, X::kBN, kThreadsOf>;
-
-  /// A fused instance: issues the loads of this thread's share of unit u's
-  /// bias slice, to be staged by store_bias after the unit's main loop (k13:
-  /// the loads' latency then hides behind it).
-  __device__ __forceinline__ BiasRegs load_bias(blocks::TileCoord tile, int t) const {
-    BiasRegs share{};
-    if constexpr (X::kFused && stages_bias<typename X::Epi>())
-      share.load(p.epi, p.cd_type, p.m, p.n, tile.m, tile.n, t);
-    return share;
-  }
-  /// Writes the share into the slice in shared memory, every thread of the
-  /// epilogue having read the previous unit's slice (the previous
-  /// epilogue's barriers).  fuse_in_registers's first pass makes
-  /// prescale_of(act) * x from this slice; StaticEpilogueValues adds the
-  /// bias unscaled.
-  __device__ __forceinline__ void store_bias(const BiasRegs& share, int t) const {
-    if constexpr (X::kFused && stages_bias<typename X::Epi>()) {
-      const float scale = X::Epi::kStatic ? 1.0f : prescale_of(p.epi.act);
-      share.store(p.cd_type, scale, bias + X::kBN, bias, t);
-    }
-  }
-  /// Both at once, before the unit's main loop: k15, whose warpgroup then
-  /// waits for its turn while the loads land.
-  __device__ void prepare(blocks::TileCoord tile, int t) const { store_bias(load_bias(tile, t), t); }
-
-  /// A call with C (beta != 0): asks L2 for unit u's C tile before the
-  /// unit's main loop (TmaStoreEpilogue::prefetch_c), so that the
-  /// epilogue's loads of C find it there.  Without it they waited for DRAM
-  /// after the last batch.  Called by k13's and k14's kernels
-  /// (k15 reads no C); not compiled into the 128 x 192 instance, where it
-  /// left a 4-byte spill, nor where D is written transposed.
-  __device__ void prefetch_c(blocks::TileCoord tile, int t) const {
-    if constexpr (X::kTmaStore && X::kBN != 192) {
-      if (p.beta == 0.0f || transposed) return;
-      with_out_type(p.cd_type,
-                    [&]<class U>() { X::template Epilogue<U>::prefetch_c(p, tile.m, tile.n, t, kThreadsOf); });
-    }
-  }
-
-  /// A fused instance's epilogue: the fused math in the accumulators
-  /// (fuse_in_registers), then store() with alpha = 1 and beta = 0.
-  __device__ __forceinline__ void store_fused(blocks::TileCoord tile, typename X::FragC& acc, int t) const {
-    if constexpr (X::kFused && X::Epi::kStatic) {
-      // A compile-time epilogue: the whole epilogue in TmaStoreEpilogue's
-      // value loop, a chunk at a time (apply_with), no switch but the output
-      // type's.  Its first barrier orders the bias slice's writes (store_bias)
-      // before the reads; the next unit's writes come after the last
-      // chunk's barriers, which every thread reaches after its last read.
-      const auto run = [&]<class U>(U* stage) {
-        using Values = StaticEpilogueValues<typename X::Epi, U, X::kBM, X::kBN, T>;
-        const Values values{p, tile.m, tile.n, bias + X::kBN, bias, Values::pairs_aligned(p.epi)};
-        X::template Epilogue<U>::apply_with(map_d, p, tile.m, tile.n, acc, stage, t, bar, values);
-      };
-      with_out_type(p.cd_type, [&]<class U>() { run(d.template as<U>()); });
-    } else if constexpr (X::kFused) {
-      const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
-          coord_tile<TileShape<X::kBM, X::kBN>>(p.m - tile.m * X::kBM, p.n - tile.n * X::kBN));  // (row, col)
-      // Every consumer thread has staged its share of the bias slice (store_bias; k15: prepare).
-      arch::named_barrier_sync(bar, kThreadsOf);
-      fuse_in_registers<X::template Epilogue<float>::kCoord>(p, acc, tCcD, bias + X::kBN, bias);
-      store_final(tile, acc, t);
-    }
-  }
-
-  /// store() of values that are already D's (alpha, beta and any fused math
-  /// applied in the accumulators): the plain epilogue with alpha = 1 and
-  /// beta = 0 only converts and stores them.
-  __device__ __forceinline__ void store_final(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
-    Params<T> plain = p;
-    plain.alpha = 1.0f;
-    plain.beta = 0.0f;
-    plain.alpha_ptr = nullptr;
-    plain.beta_ptr = nullptr;
-    TileEpilogue<X, T>{map_d, plain, d, transposed, nullptr, bar}.store(tile, acc, t);
-  }
-
-  /// store() of beta = 0 with alpha applied in the accumulators first (the
-  /// store then runs with alpha = 1: no scaled copies of a chunk's values
-  /// beside the accumulators).  k15's plain epilogue: its 128 x 128
-  /// warpgroup tile spilled 148 bytes in store(), whose scaled copies of a
-  /// 64-value bf16 chunk live beside the 128 accumulators; this form spills
-  /// nothing.  C (beta != 0) is not read: the caller sees to that.
-  __device__ __forceinline__ void store_beta0(blocks::TileCoord tile, typename X::FragC& acc, int t) const {
-    const float s_alpha = alpha_of(p);
-    TESSEL_UNROLL
-    for (int v = 0; v < X::FragC::kValues; ++v) *acc.addr(v) *= s_alpha;
-    store_final(tile, acc, t);
-  }
-
-  // Inlined: as a call, the accumulators would go through local memory (a
-  // fused instance's epilogue, which calls it, is large enough that nvcc
-  // stopped inlining it: 480 bytes of stack until this was forced).
-  __device__ __forceinline__ void store(blocks::TileCoord tile, const typename X::FragC& acc, int t) const {
-    if constexpr (X::kTransposed) {
-      if (transposed && map_d != nullptr && p.beta == 0.0f) {
-        // D^T staged as D's rows, TMA-stored (the launcher made D's map for it).
-        with_out_type(p.cd_type, [&]<class U>() {
-          X::template EpilogueT<U>::apply(map_d, p, tile.m, tile.n, acc, d.template as<U>(), t, bar);
-        });
-        return;
-      }
-      if (!X::kTmaStore || transposed) {
-        // One element per store; a warp's store of one value writes 8
-        // consecutive elements into each of 4 rows of D: fine for the few
-        // rows of D (M <= 64) of the swapped problems.
-        const auto tCcD = typename X::TM{}.get_slice(t).partition_C(
-            coord_tile<TileShape<X::kBM, X::kBN>>(p.m - tile.m * X::kBM, p.n - tile.n * X::kBN));  // (row, col)
-        epilogue_registers_transposed(p, tile.m * X::kBM, tile.n * X::kBN, tCcD, acc);
-        return;
-      }
-    }
-    if constexpr (X::kTmaStore) {
-      with_out_type(p.cd_type, [&]<class U>() {
-        X::template Epilogue<U>::apply(map_d, p, tile.m, tile.n, acc, d.template as<U>(), t, bar);
-      });
-    }
-  }
-  __device__ void finish(int t) const {
-    if constexpr (X::kTmaStore || X::kTransposed)
-      if (map_d != nullptr && t == 0) arch::sm90::bulk_wait_group_read<0>();  // TmaStoreEpilogue::finish's wait
-  }
-};
-
-/// The consumers' main loop over k-tiles [k_begin, k_end) of one work unit
-/// (one wgmma batch per k-tile, the previous k-tile's batch waited for and
-/// its stage released), ending with every batch done and the last stage
-/// released.  `read` runs on across units; `acc` needs no clearing (the
-/// first wgmma overwrites it); `thr_desc` is the warp-uniform slice the
-/// operands' descriptors come from (see k13's kernel).  The loop of k13's
-/// kernel below, for its batched and grouped kernel (k13_grouped.cuh), k15,
-/// and k13's own warpgroup-epilogue loop.  k13's plain loop
-/// keeps its own copy: calling this instead gave k13_n256.cu the
-/// same registers (168), no spills and the same SASS size, but not the same
-/// machine code (8 shifts chosen differently, 128 of 32768 instructions
-/// reordered; measured before the warp-uniform descriptors), and k13 stays
-/// the code that was measured.
-/// Nothing: consume()'s default `issued` and `committed`.
-struct Nothing {
-  __device__ void operator()() const {}
-  __device__ void operator()(int) const {}
-};
-
-/// `issued()` runs once the unit's last batch is issued (every stage of the
-/// unit waited for), before its wait: k15 lets the other warpgroup start there.
-/// `committed(j)` runs after the batch of the unit's j-th k-tile is
-/// committed, before the wait for the one before it: k13's warpgroup
-/// epilogue stores the previous tile there while the batch runs.
-template <class X, class Thr, class Issued = Nothing, class Committed = Nothing>
-__device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
-                                        typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin, int k_end,
-                                        typename X::FragC& acc, int lane, const Issued& issued = {},
-                                        const Committed& committed = {}) {
-  using OpA = typename X::OpA;
-  using OpB = typename X::OpB;
-  using TM = typename X::TM;
-  constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
-  for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
-    pipe.consumer_wait(read);
-    const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-    const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
-    warpgroup_fence_operand(acc);
-    warpgroup_arrive();
-    TESSEL_UNROLL
-    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > k_begin || k > 0);
-    warpgroup_commit_batch();
-    committed(static_cast<int>(kt - k_begin));
-    warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
-    warpgroup_fence_operand(acc);
-    if (kt > k_begin) {
-      __syncwarp();
-      if (lane == 0) pipe.consumer_release(read.previous());
-    }
-  }
-  issued();
-  warpgroup_wait<0>();  // the unit's last batch
-  warpgroup_fence_operand(acc);
-  __syncwarp();
-  if (lane == 0) pipe.consumer_release(read.previous());
-}
 
 /// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes;
 /// `group` >= 1 tile rows per group of the raster.

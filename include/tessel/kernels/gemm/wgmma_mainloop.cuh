@@ -1,0 +1,72 @@
+// tessel/kernels/gemm/wgmma_mainloop.cuh — the wgmma kernels' main-loop
+// collective on the consumers' side: one work unit's k-tiles through a
+// blocks::TmaPipeline, a wgmma batch per k-tile kept in flight while the
+// next is issued (k13's idea).  Taken by k13's warpgroup-epilogue loop, its
+// batched and grouped kernel and k15, for any tile type X that has k13's
+// Tiles' members (OpA, OpB, TM, FragC, Pipeline, SharedStorage).
+#pragma once
+
+#include "tessel/atom/mma_sm90.hpp"
+#include "tessel/kernels/blocks/pipeline_sm90.cuh"
+#include "tessel/kernels/gemm/mma_common.cuh"
+
+namespace tessel::gemm_kernels {
+
+/// The consumers' main loop over k-tiles [k_begin, k_end) of one work unit
+/// (one wgmma batch per k-tile, the previous k-tile's batch waited for and
+/// its stage released), ending with every batch done and the last stage
+/// released.  `read` runs on across units; `acc` needs no clearing (the
+/// first wgmma overwrites it); `thr_desc` is the warp-uniform slice the
+/// operands' descriptors come from (see k13's kernel).  The loop of k13's
+/// kernel, for its batched and grouped kernel (k13_grouped.cuh), k15, and
+/// k13's own warpgroup-epilogue loop.  k13's plain loop
+/// keeps its own copy: calling this instead gave k13_n256.cu the
+/// same registers (168), no spills and the same SASS size, but not the same
+/// machine code (8 shifts chosen differently, 128 of 32768 instructions
+/// reordered; measured before the warp-uniform descriptors), and k13 stays
+/// the code that was measured.
+/// Nothing: consume()'s default `issued` and `committed`.
+struct Nothing {
+  __device__ void operator()() const {}
+  __device__ void operator()(int) const {}
+};
+
+/// `issued()` runs once the unit's last batch is issued (every stage of the
+/// unit waited for), before its wait: k15 lets the other warpgroup start there.
+/// `committed(j)` runs after the batch of the unit's j-th k-tile is
+/// committed, before the wait for the one before it: k13's warpgroup
+/// epilogue stores the previous tile there while the batch runs.
+template <class X, class Thr, class Issued = Nothing, class Committed = Nothing>
+__device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
+                                        typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin, int k_end,
+                                        typename X::FragC& acc, int lane, const Issued& issued = {},
+                                        const Committed& committed = {}) {
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  using TM = typename X::TM;
+  constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
+  for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
+    pipe.consumer_wait(read);
+    const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+    const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+    warpgroup_fence_operand(acc);
+    warpgroup_arrive();
+    TESSEL_UNROLL
+    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > k_begin || k > 0);
+    warpgroup_commit_batch();
+    committed(static_cast<int>(kt - k_begin));
+    warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
+    warpgroup_fence_operand(acc);
+    if (kt > k_begin) {
+      __syncwarp();
+      if (lane == 0) pipe.consumer_release(read.previous());
+    }
+  }
+  issued();
+  warpgroup_wait<0>();  // the unit's last batch
+  warpgroup_fence_operand(acc);
+  __syncwarp();
+  if (lane == 0) pipe.consumer_release(read.previous());
+}
+
+}  // namespace tessel::gemm_kernels
