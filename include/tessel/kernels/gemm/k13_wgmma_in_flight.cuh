@@ -13,7 +13,8 @@
 // The same program serves the shapes the 128 x 256 tile serves badly:
 // - BN (Config): 256, 192, 128 or 64 columns per tile (16 and 32 for the
 //   swap below), the stages as many as the 227 KB of shared memory allow
-//   (4, 4, 6 for 256, 192, 128; 12 and 11 for 16 and 32).  A narrower tile
+//   (4, 4, 6 for 256, 192, 128; 12 and 11 for 16 and 32, of which the launch
+//   keeps 4 to all in flight, by the grid's CTAs).  A narrower tile
 //   gives more tiles (small problems, wave quantization: 3072^3 has 288
 //   tiles of 128 x 256 on 132 SMs, 384 of 128 x 192).
 // - Split K (SplitK, run time): each tile's K is cut into `splits` ranges of
