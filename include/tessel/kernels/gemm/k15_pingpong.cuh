@@ -39,21 +39,25 @@
 // mainloop).
 #pragma once
 
-#include "tessel/kernels/gemm/k13_wgmma_in_flight.cuh"
+#include "tessel/kernels/blocks/tile_scheduler.hpp"
+#include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
+#include "tessel/kernels/gemm/tile_epilogue.cuh"
+#include "tessel/kernels/gemm/wgmma_mainloop.cuh"
+#include "tessel/kernels/gemm/wgmma_tiles.cuh"
 
 namespace tessel::gemm_kernels::k15 {
 
-using k13::kBM;                                 // 128 rows per warpgroup tile
+using wgmma::kBM;                               // 128 rows per warpgroup tile
 inline constexpr int kBN = 128;                 // columns per warpgroup tile
 inline constexpr int kConsumerGroups = 2;       // warpgroups, each on its own tile
 inline constexpr int kGroupThreads = 128;       // threads of one consumer warpgroup
-inline constexpr int kThreads = k13::kThreads;  // + the producer warpgroup: 384
-inline constexpr int kSmemLimit = k13::kSmemLimit;
+inline constexpr int kThreads = k10::kThreads;  // + the producer warpgroup: 384
+inline constexpr int kSmemLimit = wgmma::kSmemLimit;
 inline constexpr int kFirstBarrier = 1;  // warpgroup w's named barrier is kFirstBarrier + w (0 is __syncthreads)
 
 /// The tile (128 x 128 per consumer warpgroup) and what follows from it.
 /// `Fused`: the fused-epilogue instance (FusedParams, a bias slice per
-/// warpgroup), as k13::Config<BN, true>.  `Stages`: the pipeline's depth;
+/// warpgroup), as wgmma::Config<BN, true>.  `Stages`: the pipeline's depth;
 /// 0 fills the shared memory that the staging leaves (5 stages).
 template <bool Fused = false, int Stages = 0>
 struct Config {
@@ -70,7 +74,7 @@ struct Config {
 
 /// The operands, the one-warpgroup TiledMMA, the fragments and the shared
 /// memory of one input type, layout and configuration; the names
-/// k13::TileEpilogue and k13::consume read.
+/// TileEpilogue and consume read.
 template <class T, MajorA MA, MajorB MB, class Cfg>
 struct Tiles {
   static constexpr int kBM = k15::kBM, kBN = Cfg::kBN;
@@ -141,7 +145,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
-  k13::Scheduler scheduler(tiles_m, tiles_n, k_tiles, 1, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group});
+  blocks::SplitKScheduler<blocks::GroupedRasterN> scheduler(tiles_m, tiles_n, k_tiles, 1, blockIdx.x, gridDim.x,
+                                                            blocks::GroupedRasterN{group});
 
   if (warp >= kConsumerGroups * 4) {  // the producer warpgroup: one thread loads every unit's k-tiles in order
     Schedule::producer_start();
@@ -168,7 +173,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
   float* bias_slice = nullptr;
   if constexpr (Cfg::kFused) bias_slice = shared.bias[wg];
-  const k13::TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{
+  const TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{
       tma_store ? &map_d : nullptr, p, shared.d[wg], false, bias_slice, kFirstBarrier + wg};
   // This CTA's units are blockIdx.x, blockIdx.x + gridDim.x, ... (the grid is at most the unit count).
   const int units = static_cast<int>((scheduler.units() - 1 - static_cast<int>(blockIdx.x)) / gridDim.x) + 1;
@@ -190,8 +195,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       __syncwarp();
       if (i + 1 < units && lane == 0) arch::sm90::mbarrier_arrive(arch::smem_addr(&shared.turn[wg]));
     };
-    k13::consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane,
-                    hand_over);
+    consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane,
+               hand_over);
     if constexpr (Cfg::kFused)
       epilogue.store_fused(u.tile, acc, t);
     else
