@@ -56,9 +56,9 @@ Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out) {
 }
 
 /// The launch of tile BM x BN (BM = 64: one consumer warpgroup, 64 x 128).
-template <int BN, int BM = gemm_kernels::k13::kBM>
+template <int BN, int BM = gemm_kernels::wgmma::kBM>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
-  using Cfg = gemm_kernels::k13::Config<BN, false, BM>;
+  using Cfg = gemm_kernels::wgmma::Config<BN, false, BM>;
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
     using X = gk::Tiles<T, MA, MB, Cfg>;
     CUtensorMap map_a, map_b;

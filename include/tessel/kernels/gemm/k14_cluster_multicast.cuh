@@ -53,11 +53,12 @@
 // multicast variant), less here where wgmma keeps a k-tile in flight.
 #pragma once
 
-#include "tessel/kernels/gemm/k13_wgmma_in_flight.cuh"
+#include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
+#include "tessel/kernels/gemm/tile_epilogue.cuh"
+#include "tessel/kernels/gemm/wgmma_tiles.cuh"
 
 namespace tessel::gemm_kernels::k14 {
 
-using k13::kConsumerBarrier;
 using warp_specialized::kGroup;
 
 inline constexpr int kClusterM = 2;               // CTAs per cluster, along M
@@ -72,8 +73,8 @@ inline constexpr std::uint16_t kClusterMask = 3;  // multicast into both CTAs
 /// 1024^3 kernel does (`..._128x64_64x8_1x2_...`: clusters of two
 /// N-neighbours, docs/ladder.md, k14).
 template <class T, MajorA MA, MajorB MB, class Cfg>
-struct Tiles : k13::Tiles<T, MA, MB, Cfg> {
-  using Base = k13::Tiles<T, MA, MB, Cfg>;
+struct Tiles : wgmma::Tiles<T, MA, MB, Cfg> {
+  using Base = wgmma::Tiles<T, MA, MB, Cfg>;
   /// The cluster's two CTAs compute N-neighbours (m, 2j), (m, 2j + 1) and
   /// share A; else M-neighbours (2i, n), (2i + 1, n) that share B.
   static constexpr bool kSharesA = Base::kBN < Base::kBM;
@@ -172,7 +173,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const auto thr = TM{}.get_slice(t);
     const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
     constexpr int kRK = kBK / TM::kL.k;                                    // wgmmas (k16) per k-tile
-    const k13::TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
+    const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
     arch::sm90::cluster_wait();  // both CTAs' barriers are initialized
     // A stage goes back to both producers: this CTA's, and the peer's, which
     // multicasts its half of B into it.
