@@ -788,9 +788,9 @@ TEST(GemmModel, ChoosesWhatWasMeasuredFastest) {
 // fill as many stages as one SM's loads need (up to what fits), the grid's
 // full CTAs keep the measured cap, and the count never leaves [cap, fit].
 TEST(DepthModel, FewCtasFillMoreStagesAFullGridKeepsTheCap) {
-  // The swapped 64 x 16 tile: 10 KB stages, 8 with 128 CTAs, 21 fit.
-  EXPECT_EQ(stages_in_flight(14, 10240, 8, 21), 19);  // 192 KB a CTA
-  EXPECT_EQ(stages_in_flight(128, 10240, 8, 21), 8);  // 9 MB / 128 = 69 KB: below the cap
+  // The swapped 64 x 16 tile: 10 KB stages, 8 with 128 CTAs, 22 fit.
+  EXPECT_EQ(stages_in_flight(14, 10240, 8, 22), 19);  // 192 KB a CTA
+  EXPECT_EQ(stages_in_flight(128, 10240, 8, 22), 8);  // 9 MB / 128 = 69 KB: below the cap
   EXPECT_EQ(stages_in_flight(1, 10240, 8, 12), 12);   // what fits
   // The swapped 128 x 16 tile: 18 KB stages, 4 with 128 CTAs.
   EXPECT_EQ(stages_in_flight(128, 18432, 4, 12), 4);
@@ -806,7 +806,7 @@ TEST(DepthModel, FewCtasFillMoreStagesAFullGridKeepsTheCap) {
   // Non-increasing in the CTAs.
   for (index_t c = 1; c < 200; ++c) EXPECT_GE(stages_in_flight(c, 12288, 4, 16), stages_in_flight(c + 1, 12288, 4, 16));
 }
-static_assert(stages_in_flight(14, 10240, 8, 21) == 19 && stages_in_flight(128, 10240, 8, 21) == 8);
+static_assert(stages_in_flight(14, 10240, 8, 22) == 19 && stages_in_flight(128, 10240, 8, 22) == 8);
 
 // The straddled-row copy (straddled_copy_repays), on problems measured on
 // the H200: each decision below matched the faster of copied and not.

@@ -230,7 +230,7 @@ constexpr TailPlan split_tail_plan(index_t m, index_t n, index_t k, int sms, int
 /// k-tile). The grid as a whole keeps at most `grid_bytes`: with 128 CTAs the
 /// 4 stages of 18 KB (9 MB) measured 1.2-2.1 % faster than all 12 (H100), so
 /// never fewer than that measured `cap`, nor more than the `fit`.
-/// C++ example: stages_in_flight(14, 10240, 8, 21) == 19; stages_in_flight(128, 10240, 8, 21) == 8.
+/// C++ example: stages_in_flight(14, 10240, 8, 22) == 19; stages_in_flight(128, 10240, 8, 22) == 8.
 struct DepthModel {
   double sm_bytes = 192e3;  ///< bytes in flight one SM's loads need
   double grid_bytes = 9e6;  ///< bytes in flight over the grid, at most
