@@ -361,6 +361,10 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   a.raster_group = "16";
   EXPECT_EQ(parse_ok(a).tuning.raster_group, 16);
   a.raster_group = "";
+  EXPECT_EQ(o.tuning.stages, 0);  // the launch's
+  a.stages = "12";
+  EXPECT_EQ(parse_ok(a).tuning.stages, 12);
+  a.stages = "";
   a.tile_n = "16";
   a.swap_ab = " On ";
   o = parse_ok(a);
@@ -407,6 +411,7 @@ TEST(BenchGemmArgs, ProtocolFlags) {
         std::tuple{&GemmBenchArgs::splits, "--splits", "0"}, std::tuple{&GemmBenchArgs::splits, "--splits", "65"},
         std::tuple{&GemmBenchArgs::raster_group, "--raster-group", "0"},
         std::tuple{&GemmBenchArgs::raster_group, "--raster-group", "65537"},
+        std::tuple{&GemmBenchArgs::stages, "--stages", "0"}, std::tuple{&GemmBenchArgs::stages, "--stages", "65"},
         std::tuple{&GemmBenchArgs::tile_m, "--tile-m", "96"}, std::tuple{&GemmBenchArgs::tile_m, "--tile-m", "32"}}) {
     GemmBenchArgs b = mnk("64", "64", "64");
     b.*field = bad;

@@ -11,7 +11,6 @@
 //   6. Untuned single calls: rules 10, 10b (k15_for, k15_meets_cap), 13, 13b (k14_straddle_for, k14_thin_pair_for),
 //      12 (k15_small_grid_for), 5 (k14_for); where k13 is left, rule 14 (split_tail_plan, gemm_model.hpp).
 #pragma once
-
 #include <initializer_list>
 #include <string>
 
@@ -20,7 +19,6 @@
 #include "tessel/gemm_types.hpp"
 
 namespace tessel {
-
 /// k13 computes D^T = B^T A^T (A and B swapped) so that a small M is the tile's narrow side, not empty box rows.
 enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 /// Run-time compiled fused epilogues for k13 (docs/design.md §6): `off` none; `on` where the ahead-of-time set has
@@ -28,7 +26,8 @@ enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// k13's knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K,
 /// `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b, 4b), `tune`: measured tuning,
-/// `split_tail`: split only the tiles past the grid's full waves (rule 14, gemm_model.hpp), the rest unsplit.
+/// `split_tail`: split only the tiles past the grid's full waves (rule 14), `stages` in flight of the swapped x 16/32
+/// tiles (stages_in_flight, gemm_model.hpp; at most those that fit; other tiles keep their compiled depth).
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
@@ -38,6 +37,7 @@ struct GemmTuning {
   int tile_m = 0;
   bool tune = false;
   bool split_tail = false;
+  int stages = 0;  // 0: the launch's
 };
 /// What the plan chose and, in words, why (the bench's `note` column).
 struct GemmPlan {

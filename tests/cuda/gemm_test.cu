@@ -493,7 +493,9 @@ TEST_P(Gemm, RejectsBadK13TuningAndWritesNothing) {
                      {"tile_m 96", {0, 0, SwapAB::plan, 0, GemmJit::off, 96}},
                      {"tile_m 64, tile_n 64 with the swap off", {64, 0, SwapAB::off, 0, GemmJit::off, 64}},
                      {"tile_m 64 with tile_n 256", {256, 0, SwapAB::plan, 0, GemmJit::off, 64}},
-                     {"tile_m 64 with tile_n 128 and the swap on", {128, 0, SwapAB::on, 0, GemmJit::off, 64}}};
+                     {"tile_m 64 with tile_n 128 and the swap on", {128, 0, SwapAB::on, 0, GemmJit::off, 64}},
+                     {"stages -1", {0, 0, SwapAB::plan, 0, GemmJit::off, 0, false, false, -1}},
+                     {"stages 65", {16, 0, SwapAB::on, 0, GemmJit::off, 0, false, false, 65}}};
   const std::size_t d_bytes = 16 * 256 * 2;
   std::vector<unsigned char> h(d_bytes);
   for (const Bad& b : bad) {

@@ -452,6 +452,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.note = "k13 tile " + std::string(t.tile_m == 64 ? "64" : "128") + "x" + std::to_string(t.tile_n) +
                         " splits " + std::to_string(t.splits) + (t.swap_ab == SwapAB::on ? " swapped" : "") +
                         (args.tuning.raster_group != 0 ? " group " + std::to_string(t.raster_group) : "") +
+                        (args.tuning.stages != 0 ? " stages " + std::to_string(args.tuning.stages) : "") +
                         (!with_epilogue || st.unfused ? "" : " " + epilogue_path_name(t, args));
             }
             if (st.unfused && !st.note.empty()) st.note += "; then gemm_epilogue_apply";

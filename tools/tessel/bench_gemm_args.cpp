@@ -663,6 +663,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     return false;
   }
   o.tuning.split_tail = a.split_tail;
+  if (!a.stages.empty() && !parse_count(a.stages, "--stages", 1, 64, o.tuning.stages, error)) return false;
   if (!a.raster_group.empty() && !parse_count(a.raster_group, "--raster-group", 1, 65536, o.tuning.raster_group, error))
     return false;
 

@@ -531,6 +531,11 @@ int main(int argc, char** argv) {
                        "k13/auto: with --splits S, split only the tiles past the grid's full waves, the full waves "
                        "unsplit (default: the plan's)");
   bench_gemm
+      ->add_option("--stages", gemm_args.stages,
+                   "k13/auto: stages in flight of the swapped x 16 / x 32 tiles, 1..64, at most those that fit "
+                   "(default: the launch's, by the grid's size); other tiles keep their compiled depth")
+      ->type_name("S");
+  bench_gemm
       ->add_option("--raster-group", gemm_args.raster_group,
                    "k13/k15/auto: tile rows per group of the raster in which the persistent CTAs take their tiles, "
                    "1..65536 (default: the plan's)")

@@ -80,6 +80,9 @@ Status check_k13_tuning(const GemmArgs& a) {
   if (t.splits < 0 || t.splits > 64)
     return Status::failure(Status::invalid_argument, "k13: tuning.splits must be in 0..64, 0 for the plan's (got " +
                                                          std::to_string(t.splits) + ")");
+  if (t.stages < 0 || t.stages > 64)
+    return Status::failure(Status::invalid_argument, "k13: tuning.stages must be in 0..64, 0 for the launch's (got " +
+                                                         std::to_string(t.stages) + ")");
   if (t.split_tail && t.splits < 2)
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.split_tail splits only the tiles past the grid's full waves, tuning.splits "

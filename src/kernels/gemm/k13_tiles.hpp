@@ -87,7 +87,8 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
     Workspace ws;
     if (Status s = ws.make(tiles, whole, splits, BM, BN, stream); !s) return s;
     if constexpr (Cfg::kRuntimeDepth)
-      ws.sk.depth = stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
+      ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)
+                                        : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
     // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
     auto params = params_of<Cfg, T>(g);
     int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
