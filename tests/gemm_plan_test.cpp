@@ -842,5 +842,24 @@ TEST(StraddleModel, AMisalignedBaseStraddlesToo) {
   static_assert(!straddled_copy_repays(0, 5000, 5000 * 7000, 1, true));
 }
 
+// The small-M kernel's split of K (small_m_splits): the CTAs of every SM's
+// two slots (one above 32 rows), never a split below two k-tiles, at most 64.
+TEST(SmallMSplits, FillTheSlotsWithoutTinySplits) {
+  EXPECT_EQ(small_m_splits(16, 8192, 8192, 132), 4);  // 64 column tiles x 4 = 256 of 264 slots
+  EXPECT_EQ(small_m_splits(64, 8192, 8192, 132), 2);  // one slot an SM: 132 / 64
+  EXPECT_EQ(small_m_splits(3, 400, 9368, 132), 64);   // 4 tiles: the cap
+  EXPECT_EQ(small_m_splits(1, 752, 200, 132), 2);     // 4 k-tiles: splits of two
+  EXPECT_EQ(small_m_splits(1, 752, 100, 132), 1);     // 2 k-tiles: no split
+  EXPECT_EQ(small_m_splits(8, 40000, 4096, 132), 1);  // 313 tiles fill the SMs
+  for (index_t n : {1, 128, 1000, 20000})
+    for (index_t k : {1, 64, 640, 65536}) {
+      const int s = small_m_splits(5, n, k, 132);
+      EXPECT_GE(s, 1);
+      EXPECT_LE(s, 64);
+      if (s > 1) EXPECT_GE((k + 63) / 64 / s, 2) << n << " " << k;
+    }
+}
+static_assert(small_m_splits(16, 8192, 8192, 132) == 4 && small_m_splits(3, 400, 9368, 132) == 64);
+
 }  // namespace
 }  // namespace tessel

@@ -273,4 +273,29 @@ constexpr bool straddled_copy_repays(std::uint64_t addr, index_t ld, index_t ele
   return s.us_per_mb_read * mb * static_cast<double>(rereads) > s.copy_fixed_us + mb / s.copy_mb_per_us;
 }
 
+/// The splits of K of the small-M kernel (kernels/gemm/small_m_stream.cuh,
+/// one CTA per 128 columns and split): the CTAs to fill every SM's two slots
+/// (one above 32 rows of A, whose shared memory and registers hold one), each
+/// split at least two k-tiles of 64, at most 64 splits.
+/// C++ example: small_m_splits(16, 8192, 8192, 132) == 4; small_m_splits(3, 400, 9368, 132) == 64.
+constexpr int small_m_splits(index_t m, index_t n, index_t k, int sms) {
+  const index_t tiles = (n + 127) / 128, k_tiles = (k + 63) / 64;
+  const index_t slots = index_t{sms > 0 ? sms : 132} * (m <= 32 ? 2 : 1);
+  index_t s = tiles > 0 ? slots / tiles : 1;
+  if (s > k_tiles / 2) s = k_tiles / 2;
+  if (s > 64) s = 64;
+  return s < 1 ? 1 : static_cast<int>(s);
+}
+
+/// Rule 15: where the small-M kernel serves a call (A:k, B:n, at most 64 rows
+/// of A) better than k13: B's rows TMA cannot read (ldb not a multiple of 8)
+/// and at most 16 rows, where k13 first copies B into padded rows, a second
+/// pass over the stream (H200: 4 x 7762 x 6848 37 µs against k13's 93 and
+/// cuBLASLt's 62; 16 x 994 x 12360 24 against 28 and 20).
+/// C++ example: small_m_for(4, 7762, 6848, 6848, 7762) == true; small_m_for(4, 7760, 6848, 6848, 7760) == false.
+constexpr bool small_m_for(index_t m, index_t n, index_t k, index_t lda, index_t ldb) {
+  (void)n, (void)k, (void)lda;
+  return m >= 1 && m <= 16 && ldb % 8 != 0;
+}
+
 }  // namespace tessel

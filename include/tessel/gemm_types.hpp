@@ -215,6 +215,8 @@ enum class GemmImpl {
   f10_tma_loads,         // TMA loads on a 128x256 tile (B:n, 16-byte rows; f08's kernel elsewhere)
   f11_stream_k,          // f10 with the last wave's tiles shared along K by every SM (stream-K)
   f12_operand_copies,    // f11 on A:m, B:n copies of operands it cannot read so (A or B K-major, rows TMA cannot read)
+  /// Not a ladder step: M <= 64 with A:k, B:n, B's rows streamed at any alignment (kernels/gemm/small_m_stream.cuh).
+  small_m_stream,
   /// Not a step: tessel::gemm chooses the kernel and its tuning (tessel/gemm_plan.hpp).
   automatic,
 };
@@ -351,6 +353,8 @@ constexpr const char* short_name(GemmImpl g) {
       return "f11";
     case GemmImpl::f12_operand_copies:
       return "f12";
+    case GemmImpl::small_m_stream:
+      return "small_m";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -413,6 +417,8 @@ constexpr const char* name(GemmImpl g) {
       return "f11_stream_k";
     case GemmImpl::f12_operand_copies:
       return "f12_operand_copies";
+    case GemmImpl::small_m_stream:
+      return "small_m_stream";
     case GemmImpl::automatic:
       return "auto";
   }
@@ -426,6 +432,9 @@ constexpr std::optional<GemmImpl> parse_gemm_impl(std::string_view s) {
     if (names_detail::iequal(s, short_name(g)) || names_detail::iequal(s, name(g))) return g;
   for (GemmImpl g : kFp32GemmImpls)
     if (names_detail::iequal(s, short_name(g)) || names_detail::iequal(s, name(g))) return g;
+  if (names_detail::iequal(s, short_name(GemmImpl::small_m_stream)) ||
+      names_detail::iequal(s, name(GemmImpl::small_m_stream)))
+    return GemmImpl::small_m_stream;
   return std::nullopt;
 }
 

@@ -433,6 +433,8 @@ Status gemm_check(GemmImpl impl, const GemmArgs& args) {
       return check_f11(args);
     case GemmImpl::f12_operand_copies:
       return check_f12(args);
+    case GemmImpl::small_m_stream:
+      return check_small_m(args);
     case GemmImpl::automatic: {
       GemmImpl step{};
       GemmArgs with_plan;
@@ -511,6 +513,8 @@ Status launch_step(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
       return launch_f11(args, stream);
     case GemmImpl::f12_operand_copies:
       return launch_f12(args, stream);
+    case GemmImpl::small_m_stream:
+      return launch_small_m(args, stream);
     case GemmImpl::automatic:
       break;  // gemm() plans first
   }
@@ -603,6 +607,8 @@ std::size_t step_workspace_bytes(GemmImpl impl, const GemmArgs& g) {
       return gemm_launch::f11_workspace_bytes(g);
     case GemmImpl::f12_operand_copies:
       return gemm_launch::f12_workspace_bytes(g);
+    case GemmImpl::small_m_stream:
+      return gemm_launch::small_m_workspace_bytes(g);
     default:
       return 0;  // the other steps take no scratch memory
   }
@@ -746,6 +752,15 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
         args.tuning.tile_n != 0 ? args.tuning.tile_n : plan_batched_tile(args.m, args.n, args.k, args.batch, sms);
     plan.tuning = GemmTuning{bn, 1, SwapAB::off, args.tuning.raster_group != 0 ? args.tuning.raster_group : 8};
     plan.why = "k13 batched tile 128x" + std::to_string(bn) + " (" + std::to_string(args.batch) + " batches)";
+    return plan;
+  }
+  // Rule 15: small M with A:k, B:n where the small-M kernel streams B faster
+  // than k13 (small_m_for, gemm_model.hpp): no padded copy of B's rows.
+  if (args.batch == 1 && !fused && untuned && !args.tuning.split_tail && args.layout.a == MajorA::k &&
+      args.layout.b == MajorB::n && small_m_for(args.m, args.n, args.k, args.lda, args.ldb)) {
+    plan.impl = GemmImpl::small_m_stream;
+    plan.tuning = GemmTuning{};
+    plan.why = "small_m splits " + std::to_string(small_m_splits(args.m, args.n, args.k, sms));
     return plan;
   }
   // The model (tessel/gemm_model.hpp): a single unfused problem below

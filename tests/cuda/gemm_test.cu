@@ -1747,6 +1747,18 @@ INSTANTIATE_TEST_SUITE_P(
                       StepParam{GemmImpl::k13_wgmma_in_flight, {0, 0, SwapAB::off, 0, GemmJit::off, 64}}),
     param_name);
 
+// The small-M streaming kernel on every shape it takes (M <= 64, A:k, B:n;
+// the other cases are its `unsupported` rule, D untouched): the model's split
+// of K, no split, and three (partials summed in order by the last split); the
+// padded sweeps give leading dimensions that are not multiples of 8 (rows
+// read element by element from their first chunk), the others whole chunks
+// (ldmatrix).
+INSTANTIATE_TEST_SUITE_P(SmallM, Gemm,
+                         ::testing::Values(StepParam{GemmImpl::small_m_stream},
+                                           StepParam{GemmImpl::small_m_stream, {0, 1}},
+                                           StepParam{GemmImpl::small_m_stream, {0, 3}}),
+                         param_name);
+
 /// Uploads A (m x k) and B (k x n) as bf16 in layout `l` (A:k row i at i * k,
 /// A:m column x at x * m; B:n row x at x * n, B:k column j at j * k) from the
 /// integer-valued a_val(i, x) and b_val(x, j): the many-tile tests' operands.

@@ -38,6 +38,7 @@ TESSEL_GEMM_STEP(f09)
 TESSEL_GEMM_STEP(f10)
 TESSEL_GEMM_STEP(f11)
 TESSEL_GEMM_STEP(f12)
+TESSEL_GEMM_STEP(small_m)
 /// Does f10's TMA kernel (and f11's) take `a` (B:n, A and B rows TMA can
 /// read)?  Else those steps run f08's kernel (f10.cu).
 bool f10_kernel_applies(const GemmArgs& a);
@@ -92,6 +93,7 @@ std::size_t k14_workspace_bytes(const GemmArgs& args);
 std::size_t k15_workspace_bytes(const GemmArgs& args);
 std::size_t f11_workspace_bytes(const GemmArgs& args);
 std::size_t f12_workspace_bytes(const GemmArgs& args);
+std::size_t small_m_workspace_bytes(const GemmArgs& args);
 
 /// The error of the last launch as a Status (cuda_error naming the kernel).
 Status launch_status(const char* kernel);
