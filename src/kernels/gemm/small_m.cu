@@ -50,9 +50,10 @@ Status check_small_m(const GemmArgs& a) {
                            "split_tail off); tuning.splits chooses the split of K");
   const index_t k_tiles = ceil_div(a.k, index_t{sm::kBK});
   if (t.splits < 0 || t.splits > 64 || (t.splits > 1 && t.splits > k_tiles))
-    return Status::failure(Status::invalid_argument, "small_m: tuning.splits must be 0 (the model's) up to 64 and at "
-                                                     "most K's k-tiles of 64 (got " + std::to_string(t.splits) +
-                                                         " with K = " + std::to_string(a.k) + ")");
+    return Status::failure(Status::invalid_argument,
+                           "small_m: tuning.splits must be 0 (the model's) up to 64 and at "
+                           "most K's k-tiles of 64 (got " +
+                               std::to_string(t.splits) + " with K = " + std::to_string(a.k) + ")");
   if (ceil_div(a.n, index_t{sm::kBN}) > 0x7FFFFFFF)
     return Status::failure(Status::unsupported, "small_m: more than 2^31 - 1 column tiles of 128");
   return Status::success();

@@ -29,9 +29,9 @@
 
 namespace tessel::gemm_kernels::small_m {
 
-inline constexpr int kBN = 128;      // columns of N per CTA
-inline constexpr int kBK = 64;       // rows of K per k-tile
-inline constexpr int kThreads = 256;  // 4 k-slices x 2 column halves
+inline constexpr int kBN = 128;                    // columns of N per CTA
+inline constexpr int kBK = 64;                     // rows of K per k-tile
+inline constexpr int kThreads = 256;               // 4 k-slices x 2 column halves
 inline constexpr int kChunksB = kBN * 2 / 16 + 1;  // 16-byte chunks covering a B row of 128 at any offset
 inline constexpr int kChunksA = kBK * 2 / 16 + 1;  // ... an A row of 64
 inline constexpr int kPitchB = kChunksB * 16;      // 272 bytes: 8 rows of a ldmatrix fall in distinct banks
@@ -59,8 +59,12 @@ namespace detail {
 __device__ __forceinline__ const char* floor16(const char* p) {
   return reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{15});
 }
-__device__ __forceinline__ int offset16(const char* p) { return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) & 15); }
-__device__ __forceinline__ std::uint16_t ld16(const unsigned char* p) { return *reinterpret_cast<const std::uint16_t*>(p); }
+__device__ __forceinline__ int offset16(const char* p) {
+  return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) & 15);
+}
+__device__ __forceinline__ std::uint16_t ld16(const unsigned char* p) {
+  return *reinterpret_cast<const std::uint16_t*>(p);
+}
 __device__ __forceinline__ std::uint32_t pack(std::uint16_t lo, std::uint16_t hi) {
   return std::uint32_t{lo} | (std::uint32_t{hi} << 16);
 }
@@ -184,8 +188,9 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
       }
 #pragma unroll
       for (int i = 0; i < 4; ++i)
-        arch::sm80::ldmatrix_x4_trans(su + (16 * ks + rr + (q >> 1) * 8) * kPitchB + 2 * (64 * half + 16 * i + (q & 1) * 8),
-                                      af[i][0], af[i][1], af[i][2], af[i][3]);
+        arch::sm80::ldmatrix_x4_trans(
+            su + (16 * ks + rr + (q >> 1) * 8) * kPitchB + 2 * (64 * half + 16 * i + (q & 1) * 8), af[i][0], af[i][1],
+            af[i][2], af[i][3]);
     } else {
 #pragma unroll
       for (int j = 0; j < NB; ++j) {
