@@ -856,7 +856,9 @@ TEST(SmallMSplits, FillTheSlotsWithoutTinySplits) {
       const int s = small_m_splits(5, n, k, 132);
       EXPECT_GE(s, 1);
       EXPECT_LE(s, 64);
-      if (s > 1) EXPECT_GE((k + 63) / 64 / s, 2) << n << " " << k;
+      if (s > 1) {
+        EXPECT_GE((k + 63) / 64 / s, 2) << n << " " << k;
+      }
     }
 }
 static_assert(small_m_splits(16, 8192, 8192, 132) == 4 && small_m_splits(3, 400, 9368, 132) == 64);
