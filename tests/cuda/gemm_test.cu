@@ -216,6 +216,7 @@ struct Case {
   index_t pad = 0;      // added to every leading dimension
   bool with_c = true;   // alpha = 2, beta = -1 with C; else alpha = 1, beta = 0, C null
   GemmTuning tuning{};  // k13's; splits beyond K's k-tiles are cut to them
+  index_t offset = 0;   // elements between the buffers' (256-byte aligned) starts and A's and B's
 };
 
 std::string describe(GemmImpl impl, const Case& c) {
@@ -261,7 +262,8 @@ void run_case(GemmImpl impl, const Case& c, Tally& tally) {
   g.m = c.m, g.n = c.n, g.k = c.k;
   g.ab_type = c.ab, g.cd_type = c.cd, g.layout = c.layout;
   g.lda = a_cols + c.pad, g.ldb = b_cols + c.pad, g.ldc = c.n + c.pad, g.ldd = c.n + c.pad;
-  g.a = w.a.p, g.b = w.b.p, g.d = w.d.p;
+  g.a = static_cast<char*>(w.a.p) + c.offset * ab_size, g.b = static_cast<char*>(w.b.p) + c.offset * ab_size;
+  g.d = w.d.p;
   g.c = c.with_c ? w.c.p : nullptr;
   g.alpha = c.with_c ? 2.0f : 1.0f;
   g.beta = c.with_c ? -1.0f : 0.0f;
@@ -270,10 +272,10 @@ void run_case(GemmImpl impl, const Case& c, Tally& tally) {
   if (g.tuning.splits > k_tiles) g.tuning.splits = static_cast<int>(k_tiles);
 
   const int at = ab_slot(c.ab);
-  CUDA_CHECK(cudaMemcpy2DAsync(w.a.p, g.lda * ab_size, w.a_src[at][ak ? 0 : 1].p, kMax * ab_size, a_cols * ab_size,
-                               a_rows, cudaMemcpyDeviceToDevice, w.stream));
-  CUDA_CHECK(cudaMemcpy2DAsync(w.b.p, g.ldb * ab_size, w.b_src[at][bn ? 0 : 1].p, kMax * ab_size, b_cols * ab_size,
-                               b_rows, cudaMemcpyDeviceToDevice, w.stream));
+  CUDA_CHECK(cudaMemcpy2DAsync(const_cast<void*>(g.a), g.lda * ab_size, w.a_src[at][ak ? 0 : 1].p, kMax * ab_size,
+                               a_cols * ab_size, a_rows, cudaMemcpyDeviceToDevice, w.stream));
+  CUDA_CHECK(cudaMemcpy2DAsync(const_cast<void*>(g.b), g.ldb * ab_size, w.b_src[at][bn ? 0 : 1].p, kMax * ab_size,
+                               b_cols * ab_size, b_rows, cudaMemcpyDeviceToDevice, w.stream));
   if (c.with_c)
     CUDA_CHECK(cudaMemcpy2DAsync(w.c.p, g.ldc * cd_size, w.c_src[cd_slot(c.cd)].p, kMax * cd_size, c.n * cd_size, c.m,
                                  cudaMemcpyDeviceToDevice, w.stream));
@@ -413,6 +415,27 @@ TEST_P(Gemm, PaddedLeadingDimensions) {
       sweep(kSmallMN, kSmallK, ab, ab == DType::bf16 ? DType::bf16 : DType::f32, pad, true);
       if (HasFatalFailure() || IsSkipped()) return;
     }
+}
+
+/// The small-M kernel with A and B starting 2, 6 and 14 bytes into a 16-byte
+/// chunk (a slice of a larger tensor): its first chunk of each operand starts
+/// before the operand and is read element by element; the other steps take
+/// such pointers through their own rules, swept elsewhere.
+TEST_P(Gemm, OperandsOffTheirChunks) {
+  if (GetParam().impl != GemmImpl::small_m_stream) GTEST_SKIP() << "the small-M kernel's rule, checked once";
+  Tally tally;
+  for (index_t offset : {1, 3, 7})
+    for (index_t m : {1, 17, 64})
+      for (index_t n : {17, 129, 257})
+        for (index_t k : kSmallK)
+          for (index_t pad : {0, 3}) {
+            Case c{m, n, k, DType::bf16, DType::bf16, GemmLayout{}, pad, (m + n) % 2 == 0, GetParam().tuning};
+            c.offset = offset;
+            run_case(GetParam().impl, c, tally);
+            if (HasFatalFailure() || tally.failed >= 10) return;
+          }
+  EXPECT_EQ(tally.unsupported, 0) << tally.first_unsupported;
+  EXPECT_GT(tally.run, 0);
 }
 
 /// Each invalid_argument rule of the common checks: the code, and D untouched.
@@ -1353,6 +1376,7 @@ struct BatchCase {
   bool bcast_a = false, bcast_b = false, bcast_c = false;
   index_t gap = 8;
   GemmTuning tuning{};  // k13's; splits beyond K's k-tiles are cut to them
+  index_t offset = 0;   // elements between the buffers' (256-byte aligned) starts and A's and B's
 };
 
 void run_batch_case(GemmImpl impl, const BatchCase& bc) {

@@ -112,25 +112,28 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
 #pragma unroll 1
     for (int i = tid; i < kChunks; i += kThreads) {
       const char* chunk;
+      const char* begin;
       const char* end;
       bool live;
       std::uint32_t dst;
       if (i < kBChunks) {
         const int r = i / CB, j = i % CB;
         chunk = detail::floor16(b + 2 * ((k0 + r) * p.ldb + n0)) + 16 * j;
-        end = b_end, live = k0 + r < k_end, dst = sb + r * kPitchB + 16 * j;
+        begin = b, end = b_end, live = k0 + r < k_end, dst = sb + r * kPitchB + 16 * j;
       } else {
         const int r = (i - kBChunks) / CA, j = (i - kBChunks) % CA;
         chunk = detail::floor16(a + 2 * (r * p.lda + k0)) + 16 * j;
-        end = a_end, live = r < p.m, dst = sb + kBBytes + r * kPitchA + 16 * j;
+        begin = a, end = a_end, live = r < p.m, dst = sb + kBBytes + r * kPitchA + 16 * j;
       }
-      const std::ptrdiff_t left = live ? end - chunk : 0;
-      if (left >= 16) {
+      // An operand whose base is not 16-byte aligned: its first chunk starts before it.
+      const std::ptrdiff_t left = live ? end - chunk : 0, before = begin - chunk;
+      if (left >= 16 && before <= 0) {
         arch::sm80::cp_async_cg16(dst, chunk);
       } else {
         std::uint16_t v[8];
 #pragma unroll
-        for (int e = 0; e < 8; ++e) v[e] = 2 * e < left ? *reinterpret_cast<const std::uint16_t*>(chunk + 2 * e) : 0;
+        for (int e = 0; e < 8; ++e)
+          v[e] = 2 * e < left && 2 * e >= before ? *reinterpret_cast<const std::uint16_t*>(chunk + 2 * e) : 0;
         asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "r"(detail::pack(v[0], v[1])),
                      "r"(detail::pack(v[2], v[3])), "r"(detail::pack(v[4], v[5])), "r"(detail::pack(v[6], v[7]))
                      : "memory");
