@@ -28,12 +28,18 @@ TEST(GemmTypes, ImplNamesRoundTrip) {
   EXPECT_EQ(parse_gemm_impl("k13"), GemmImpl::k13_wgmma_in_flight);
   EXPECT_EQ(parse_gemm_impl("auto"), GemmImpl::automatic);
   EXPECT_EQ(kBestGemmImpl, GemmImpl::automatic);  // the bench's default: the plan chooses
+  // The small-M kernel: not a ladder step, named like one.
+  EXPECT_EQ(parse_gemm_impl("small_m"), GemmImpl::small_m_stream);
+  EXPECT_EQ(parse_gemm_impl("Small_M_Stream"), GemmImpl::small_m_stream);
+  EXPECT_STREQ(short_name(GemmImpl::small_m_stream), "small_m");
+  EXPECT_FALSE(is_teaching_step(GemmImpl::small_m_stream));
+  EXPECT_FALSE(is_fp32_step(GemmImpl::small_m_stream));
   // Case is ignored, as in layouts: the command line's --impl always took
   // "K04", and it now uses this parser (it was case-sensitive before).
   EXPECT_EQ(parse_gemm_impl("K01"), GemmImpl::k01_naive);
   EXPECT_EQ(parse_gemm_impl("K04_MMA_Sync"), GemmImpl::k04_mma_sync);
-  for (const char* bad :
-       {"", "k1", "k16", "k00", "k01_", "naive", "k02_smem", " k01", "k01 ", "cublas", "all", "k09_best_mma_sync"})
+  for (const char* bad : {"", "k1", "k16", "k00", "k01_", "naive", "k02_smem", " k01", "k01 ", "cublas", "all",
+                          "k09_best_mma_sync", "small", "small_m_"})
     EXPECT_FALSE(parse_gemm_impl(bad).has_value()) << '"' << bad << '"';
   EXPECT_STREQ(short_name(static_cast<GemmImpl>(42)), "unknown");  // no table read out of bounds
   EXPECT_STREQ(name(static_cast<GemmImpl>(42)), "unknown");
