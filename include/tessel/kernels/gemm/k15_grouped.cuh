@@ -13,7 +13,7 @@
 // next unit: on one problem with the same short K (16384^2 x 128) k15
 // measured 0.996 of cuBLASLt where k13 measured 0.988 and k14 0.959.
 //
-// What is k15's (k15_pingpong.cuh): Tiles (128 x 128 per warpgroup, 5 stages,
+// What is k15's (k15_pingpong.cuh, pingpong.cuh): Tiles (128 x 128 per warpgroup, 5 stages,
 // a staging buffer and a named barrier per warpgroup), the alternation of
 // units between the warpgroups (i % 2) and the turn that hands the main loop
 // over.  What is k13 grouped's: the units over (problem, batch, tile), the
@@ -60,11 +60,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
   const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
 
-  if (threadIdx.x == 0) {
-    pipe.init(kGroupThreads / 32);  // a stage is released by the 4 warps of one warpgroup
-    for (auto& b : shared.turn) arch::sm90::mbarrier_init(arch::smem_addr(&b), kGroupThreads / 32);
-    arch::sm90::fence_mbarrier_init();
-  }
+  if (threadIdx.x == 0) pingpong::init(pipe, shared);
   __syncthreads();
 
   // One problem, read in place from the parameter: the launcher runs this
@@ -98,12 +94,9 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
       continue;
     }
     typename X::FragC acc;  // (64,2,1) f32: 128 x 128 per warpgroup
-    // The turn, as in k15's kernel (k15_pingpong.cuh).
-    if (i > 0) arch::sm90::mbarrier_wait_parity(arch::smem_addr(&shared.turn[1 - wg]), ((i - 1) / 2) & 1);
-    const auto hand_over = [&] {
-      __syncwarp();
-      if (i + 1 < units && lane == 0) arch::sm90::mbarrier_arrive(arch::smem_addr(&shared.turn[wg]));
-    };
+    // The turn, as in k15's kernel (pingpong.cuh).
+    pingpong::wait_turn(shared, wg, i);
+    const auto hand_over = [&] { pingpong::hand_over(shared, wg, i, units, lane); };
     k13::consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane, hand_over);
 
     // The epilogue's problem: batch u.batch of problem u.g (as k13's grouped kernel; C is not read).

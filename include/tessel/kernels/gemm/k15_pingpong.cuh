@@ -14,18 +14,10 @@
 // i % 2 == w and skips the other's stages in its pipeline state.  While
 // warpgroup 0 stores tile i, warpgroup 1 runs tile i+1's wgmmas on stages the
 // producer filled during tile i.  The main loops take turns through a pair of
-// mbarriers (`turn`): a warpgroup starts unit i+1 only once the other has
-// issued all of unit i's wgmmas (waited for all its stages).  Without it the first run
-// failed (unspecified launch failure at 4096^3): warpgroup 1 waited for unit
-// 1's first stage, 64 k-tiles = 12 rounds of 5 stages ahead, with the round's
-// parity, which an mbarrier cannot tell from the first round's, so it read and
-// released stages of unit 0.  With the turn taken, every wait is at most one
-// round ahead of the barrier's phase.  Each warpgroup has its own staging
-// buffers, bias slice and named barrier, so their epilogues (which may
-// overlap) never share shared memory.  (A first form handed the turn over
-// with named barriers, bar.arrive / bar.sync: exact results, memcheck and
-// synccheck clean, but compute-sanitizer's racecheck failed with an internal
-// error at 2048^2 x 128, where the turns are taken; mbarriers it follows.)
+// mbarriers (`turn`, pingpong.cuh says why): a warpgroup starts unit i+1
+// only once the other has issued all of unit i's wgmmas.  Each warpgroup has
+// its own staging buffers, bias slice and named barrier, so their epilogues
+// (which may overlap) never share shared memory.
 //
 // The cost: a 128 x 128 tile reads (128 + 128) x 64 x 2 bytes of operands per
 // k-tile for 2 x 128 x 128 x 64 flops, 1.33x the operand traffic per flop of
@@ -41,19 +33,19 @@
 
 #include "tessel/kernels/blocks/tile_scheduler.hpp"
 #include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
+#include "tessel/kernels/gemm/pingpong.cuh"
 #include "tessel/kernels/gemm/tile_epilogue.cuh"
 #include "tessel/kernels/gemm/wgmma_mainloop.cuh"
 #include "tessel/kernels/gemm/wgmma_tiles.cuh"
 
 namespace tessel::gemm_kernels::k15 {
 
+using pingpong::kConsumerGroups;
+using pingpong::kFirstBarrier;
+using pingpong::kGroupThreads;
 using wgmma::kBM;                               // 128 rows per warpgroup tile
 inline constexpr int kBN = 128;                 // columns per warpgroup tile
-inline constexpr int kConsumerGroups = 2;       // warpgroups, each on its own tile
-inline constexpr int kGroupThreads = 128;       // threads of one consumer warpgroup
 inline constexpr int kThreads = k10::kThreads;  // + the producer warpgroup: 384
-inline constexpr int kSmemLimit = wgmma::kSmemLimit;
-inline constexpr int kFirstBarrier = 1;  // warpgroup w's named barrier is kFirstBarrier + w (0 is __syncthreads)
 
 /// The tile (128 x 128 per consumer warpgroup) and what follows from it.
 /// `Fused`: the fused-epilogue instance (FusedParams, a bias slice per
@@ -72,50 +64,9 @@ struct Config {
   using ParamsOf = std::conditional_t<Fused, FusedParams<T>, Params<T>>;
 };
 
-/// The operands, the one-warpgroup TiledMMA, the fragments and the shared
-/// memory of one input type, layout and configuration; the names
-/// TileEpilogue and consume read.
+/// A warpgroup's tiles, stages and shared memory (pingpong.cuh).
 template <class T, MajorA MA, MajorB MB, class Cfg>
-struct Tiles {
-  static constexpr int kBM = k15::kBM, kBN = Cfg::kBN;
-  static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed, kFused = Cfg::kFused;
-  using Epi = typename Cfg::Epi;
-  using OpA = TmaOperand<T, major_of(MA), kBM>;
-  using OpB = TmaOperand<T, major_of(MB), kBN>;
-  // One warpgroup; the (128, 128) tile is two m64 atoms along M (the TiledMMA's repeat).
-  using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, 1, 1, 1>;
-  using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (64,2,1) f32
-  template <class U>
-  using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN>;
-  static_assert(TM::kThreads == kGroupThreads, "one TiledMMA thread per thread of a consumer warpgroup");
-  static constexpr int kStagingBytes = Epilogue<__nv_bfloat16>::kSmemBytes > Epilogue<float>::kSmemBytes
-                                           ? Epilogue<__nv_bfloat16>::kSmemBytes
-                                           : Epilogue<float>::kSmemBytes;                        // 32 KB
-  static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));  // 32 KB
-  static constexpr int kBiasBytes = Cfg::kFused ? kConsumerGroups * (kBM + kBN) * 4 : 0;
-  static constexpr int kStagesThatFit =
-      (kSmemLimit - kConsumerGroups * kStagingBytes - kBiasBytes - 1024) / kStageBytes;
-  static constexpr int kStages = Cfg::kStages > 0 ? Cfg::kStages : kStagesThatFit;
-  static_assert(Cfg::kStages > 0 || kStages >= 4,
-                "tessel: k15 wants at least four stages where it fills shared memory");
-  static_assert(kStages <= kStagesThatFit, "tessel: k15's stages exceed its shared memory");
-  using Pipeline = blocks::TmaPipeline<kStages>;
-
-  struct SharedStorage {
-    alignas(1024) T a[kStages][OpA::kElems];    // kStages x (128,64)
-    alignas(1024) T b[kStages][OpB::kElems];    // kStages x (128,64)
-    using Staging = OutStaging<kStagingBytes>;  // a warpgroup's staging buffers, in D's type
-    alignas(1024) Staging d[kConsumerGroups];   // one per warpgroup: their epilogues may overlap
-    blocks::PipelineStorage<kStages> pipe;
-    std::uint64_t turn[kConsumerGroups];  // warpgroup w's warps arrive on turn[w] when it hands the main loop over
-  };
-  struct FusedStorage : SharedStorage {
-    alignas(16) float bias[kConsumerGroups][kBN + kBM];  // per warpgroup: the column slice, then the row slice
-  };
-  using Storage = std::conditional_t<Cfg::kFused, FusedStorage, SharedStorage>;
-  static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage));
-  static_assert(kSmemBytes <= kSmemLimit, "tessel: k15's shared memory exceeds 227 KB");
-};
+using Tiles = pingpong::Tiles<T, MA, MB, Cfg>;
 
 /// Launch with min(SMs, tiles) CTAs of kThreads and Tiles<...>::kSmemBytes;
 /// `group` >= 1 tile rows per group of the raster.  A fused configuration
@@ -126,8 +77,6 @@ __global__ void __launch_bounds__(kThreads, 1)
                   const __grid_constant__ CUtensorMap map_d, bool tma_store, typename Cfg::template ParamsOf<T> p,
                   int group) {
   using X = Tiles<T, MA, MB, Cfg>;
-  using OpA = typename X::OpA;
-  using OpB = typename X::OpB;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
@@ -136,11 +85,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
 
-  if (threadIdx.x == 0) {
-    pipe.init(kGroupThreads / 32);  // a stage is released by the 4 warps of one warpgroup
-    for (auto& b : shared.turn) arch::sm90::mbarrier_init(arch::smem_addr(&b), kGroupThreads / 32);
-    arch::sm90::fence_mbarrier_init();
-  }
+  if (threadIdx.x == 0) pingpong::init(pipe, shared);
   __syncthreads();
 
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
@@ -151,15 +96,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (warp >= kConsumerGroups * 4) {  // the producer warpgroup: one thread loads every unit's k-tiles in order
     Schedule::producer_start();
     if (warp == kConsumerGroups * 4 && arch::sm90::elect_one_sync()) {
-      arch::sm90::prefetch_tensormap(&map_a);
-      arch::sm90::prefetch_tensormap(&map_b);
       typename Pipeline::State write;
-      for (blocks::WorkUnit u; scheduler.next(u);)
-        for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++write) {
-          pipe.producer_acquire(write, X::kStageBytes);
-          OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt);  // A (m, kt)
-          OpB::Tma::load(&map_b, shared.b[write.index()], pipe.full(write.index()), u.tile.n, kt);  // B (n, kt)
-        }
+      pingpong::produce<X>(scheduler, pipe, shared, &map_a, &map_b, write);
     }
     return;
   }
@@ -186,15 +124,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     typename X::FragC acc;  // (64,2,1) f32: 128 x 128 per warpgroup
     epilogue.prepare(u.tile, t);
-    // The turn: wait until the other warpgroup has issued unit i-1's last
-    // batch (its hand-over number (i-1)/2 on turn[1 - wg], so that phase's
-    // parity); then hand unit i over on turn[wg] where there is a unit i+1.
-    // The hand-overs alternate, so a wait is never more than one phase ahead.
-    if (i > 0) arch::sm90::mbarrier_wait_parity(arch::smem_addr(&shared.turn[1 - wg]), ((i - 1) / 2) & 1);
-    const auto hand_over = [&] {
-      __syncwarp();
-      if (i + 1 < units && lane == 0) arch::sm90::mbarrier_arrive(arch::smem_addr(&shared.turn[wg]));
-    };
+    // The turn: the other warpgroup has issued unit i-1's last batch; unit i's hands it back.
+    pingpong::wait_turn(shared, wg, i);
+    const auto hand_over = [&] { pingpong::hand_over(shared, wg, i, units, lane); };
     consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane,
                hand_over);
     if constexpr (Cfg::kFused)
