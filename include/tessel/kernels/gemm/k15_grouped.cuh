@@ -13,14 +13,14 @@
 // next unit: on one problem with the same short K (16384^2 x 128) k15
 // measured 0.996 of cuBLASLt where k13 measured 0.988 and k14 0.959.
 //
-// What is k15's (k15_pingpong.cuh, pingpong.cuh): Tiles (128 x 128 per warpgroup, 5 stages,
-// a staging buffer and a named barrier per warpgroup), the alternation of
-// units between the warpgroups (i % 2) and the turn that hands the main loop
-// over.  What is k13 grouped's: the units over (problem, batch, tile), the
-// rank-3 maps of A and B (the batch the third coordinate), D through the
-// problem's 2-D map (a batch's D as one tall matrix where its batches lie
-// whole tiles of rows apart, else the epilogue's row stores with D's pointer
-// moved).
+// What is k15's (k15_pingpong.cuh, pingpong.cuh): Tiles (128 x 128 per
+// warpgroup, 5 stages, a staging buffer and a named barrier per warpgroup),
+// the alternation of units between the warpgroups (i % 2) and the turn that
+// hands the main loop over.  What is k13 grouped's (grouped_problems.cuh):
+// the units over (problem, batch, tile), the rank-3 maps of A and B (the
+// batch the third coordinate), D through the problem's 2-D map (a batch's D
+// as one tall matrix where its batches lie whole tiles of rows apart, else
+// the epilogue's row stores with D's pointer moved).
 // Plain epilogue only, beta = 0 (k15's store_beta0; the launcher checks).
 //
 // Predicted (docs/history/batched.md): 2048 x 2048 x 128 x 32 from 0.85 to >= 0.97
@@ -30,7 +30,7 @@
 // warpgroups) from 0.82 to ~0.95.
 #pragma once
 
-#include "tessel/kernels/gemm/k13_grouped.cuh"
+#include "tessel/kernels/gemm/grouped_problems.cuh"
 #include "tessel/kernels/gemm/k15_pingpong.cuh"
 
 namespace tessel::gemm_kernels::k15 {
@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
     // The turn, as in k15's kernel (pingpong.cuh).
     pingpong::wait_turn(shared, wg, i);
     const auto hand_over = [&] { pingpong::hand_over(shared, wg, i, units, lane); };
-    k13::consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane, hand_over);
+    consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane, hand_over);
 
     // The epilogue's problem: batch u.batch of problem u.g (as k13's grouped kernel; C is not read).
     Params<T> p = gp.p;
@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_pingpong_grouped(const __gri
         p.d = static_cast<char*>(p.d) + u.batch * gp.stride_d * cd_bytes;
       }
     }
-    const k13::TileEpilogue<X, T> epilogue{
+    const TileEpilogue<X, T> epilogue{
         gp.tma_store ? &gp.map_d : nullptr, p, shared.d[wg], false, nullptr, kFirstBarrier + wg};
     epilogue.store_beta0(tile, acc, t);
   }
