@@ -111,6 +111,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const blocks::TileCoord tile = X::tile_of(pair, rank);
       epilogue.prefetch_c(tile, t);  // C's tile into L2 (beta != 0)
       typename X::FragC acc;         // (BN/2,1,1) f32: 64 x BN per warpgroup
+      // consume()'s loop, with the release to both CTAs.  Not a call of consume() with a release hook: that
+      // gave the same instructions in other registers, and k14 keeps the machine code it was measured with.
       for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
         pipe.consumer_wait(read);
         const auto tCdA =
