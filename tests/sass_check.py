@@ -51,18 +51,26 @@ def disassemble_cached(cuobjdump, path):
     return kernels
 
 
-def disassemble(cuobjdump, path):
+def run_cuobjdump(cuobjdump, option, path):
+    """cuobjdump OPTION PATH's output; None for an object without device code."""
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + env.get("PATH", "")
-    out = subprocess.run([cuobjdump, "-sass", path], capture_output=True, text=True, env=env, timeout=300)
+    out = subprocess.run([cuobjdump, option, path], capture_output=True, text=True, env=env, timeout=300)
     if out.returncode != 0:
         # A host-only object of a library (ladder_absent.cpp in a build without
         # the teaching steps) holds no kernel to check: not an error.
         if "does not contain device code" in out.stderr:
-            return {}
-        raise SystemExit("cuobjdump failed: " + out.stderr.strip())
+            return None
+        raise SystemExit("cuobjdump " + option + " failed: " + out.stderr.strip())
+    return out.stdout
+
+
+def disassemble(cuobjdump, path):
+    text = run_cuobjdump(cuobjdump, "-sass", path)
+    if text is None:
+        return {}
     kernels, name = {}, None
-    for line in out.stdout.splitlines():
+    for line in text.splitlines():
         m = re.search(r"Function : (\S+)", line)
         if m:
             name = m.group(1)

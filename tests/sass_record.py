@@ -33,7 +33,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sass_check import disassemble_cached  # noqa: E402  (the opcodes the fixture cached)
+from sass_check import disassemble_cached, run_cuobjdump  # noqa: E402  (the opcodes the fixture cached)
 
 DEFAULT_RECORD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "sass_record.tsv")
 SKIP = 77  # CTest's SKIP_RETURN_CODE for this test
@@ -82,14 +82,8 @@ def parse_resource_usage(text):
 
 
 def resource_usage(cuobjdump, path):
-    env = dict(os.environ)
-    env["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + env.get("PATH", "")
-    out = subprocess.run([cuobjdump, "-res-usage", path], capture_output=True, text=True, env=env, timeout=300)
-    if out.returncode != 0:
-        if "does not contain device code" in out.stderr:
-            return {}
-        raise SystemExit("cuobjdump -res-usage failed: " + out.stderr.strip())
-    return parse_resource_usage(out.stdout)
+    text = run_cuobjdump(cuobjdump, "-res-usage", path)
+    return {} if text is None else parse_resource_usage(text)
 
 
 def count_opcodes(opcodes):

@@ -28,6 +28,12 @@ int splits_of(const GemmArgs& a) {
   return small_m_splits(a.m, a.n, a.k, device_sm_count());
 }
 
+/// Split K's partial tiles: one MT x 128 fp32 tile per column tile and split.
+std::size_t partial_bytes(const GemmArgs& a, int splits) {
+  return static_cast<std::size_t>(ceil_div(a.n, index_t{sm::kBN})) * static_cast<std::size_t>(splits) *
+         static_cast<std::size_t>(rows_of(a.m)) * sm::kBN * 4;
+}
+
 /// Rows whose every element sits in whole 16-byte chunks: ldmatrix reads them.
 bool whole_chunks(const GemmArgs& a) {
   const auto base = reinterpret_cast<std::uintptr_t>(a.a) | reinterpret_cast<std::uintptr_t>(a.b);
@@ -62,9 +68,7 @@ Status check_small_m(const GemmArgs& a) {
 std::size_t small_m_workspace_bytes(const GemmArgs& a) {
   const int splits = splits_of(a);
   if (splits <= 1) return 0;
-  const auto tiles = static_cast<std::size_t>(ceil_div(a.n, index_t{sm::kBN}));
-  return tiles * static_cast<std::size_t>(splits) * static_cast<std::size_t>(rows_of(a.m)) * sm::kBN * 4 +
-         tiles * sizeof(int);
+  return partial_bytes(a, splits) + static_cast<std::size_t>(ceil_div(a.n, index_t{sm::kBN})) * sizeof(int);
 }
 
 Status launch_small_m(const GemmArgs& a, cudaStream_t stream) {
@@ -84,8 +88,7 @@ Status launch_small_m(const GemmArgs& a, cudaStream_t stream) {
       sk.splits = splits;
       sk.tiles_per_split = per_split;
       if (splits > 1) {
-        const std::size_t bytes = static_cast<std::size_t>(tiles) * static_cast<std::size_t>(splits) *
-                                  static_cast<std::size_t>(rows_of(a.m)) * sm::kBN * 4;
+        const std::size_t bytes = partial_bytes(a, splits);
         if (Status s = mem.make(bytes, static_cast<std::size_t>(tiles), stream, "small_m", "split K's workspace",
                                 "split K's counters");
             !s)
