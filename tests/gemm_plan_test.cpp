@@ -863,5 +863,19 @@ TEST(SmallMSplits, FillTheSlotsWithoutTinySplits) {
 }
 static_assert(small_m_splits(16, 8192, 8192, 132) == 4 && small_m_splits(3, 400, 9368, 132) == 64);
 
+// Rule 15 (small_m_for): the small-M kernel where k13 would copy B first (ldb
+// not a multiple of 8) and A has at most 32 rows.
+TEST(SmallMRule, OnlyWhereBNeedsACopyAndTwoCtasFit) {
+  EXPECT_TRUE(small_m_for(4, 7762, 6848, 6848, 7762));
+  EXPECT_TRUE(small_m_for(1, 401, 9368, 9368, 401));
+  EXPECT_TRUE(small_m_for(32, 4462, 3928, 3928, 4462));
+  EXPECT_TRUE(small_m_for(7, 128, 64, 64, 131));         // a padded ldb decides, not N
+  EXPECT_FALSE(small_m_for(4, 7760, 6848, 6848, 7760));  // TMA reads B: k13
+  EXPECT_FALSE(small_m_for(7, 131, 64, 64, 136));
+  EXPECT_FALSE(small_m_for(33, 4462, 3928, 3928, 4462));  // one CTA an SM
+  EXPECT_FALSE(small_m_for(0, 401, 9368, 9368, 401));
+}
+static_assert(small_m_for(4, 7762, 6848, 6848, 7762) && !small_m_for(4, 7760, 6848, 6848, 7760));
+
 }  // namespace
 }  // namespace tessel

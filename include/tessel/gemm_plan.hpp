@@ -6,7 +6,7 @@
 //   2. Measured tuning (GemmTuning::tune), where asked and the call is a single 16-bit problem.
 //   3. batch > 1: rule 11 (k15_batched_for; 11b, 11c), else rule 8 (plan_batched_tile) where the caller's tuning
 //      allows one launch (width 128 or 256, unsplit, unswapped, two warpgroups); else one k13 launch per batch.
-//   4. A single call without an epilogue below 10^10 flops: the model (tessel/gemm_model.hpp).
+//   4. Untuned single calls without an epilogue: rule 15 (small_m_for); below 10^10 flops the model (gemm_model.hpp).
 //   5. plan_k13: rules 4, 4b (swap), 1, 1b, 3b (small grids), 2 (width), 3 (split), 7 (fused), 6 (raster group).
 //   6. Untuned single calls: rules 10, 10b (k15_for, k15_meets_cap), 13, 13b (k14_straddle_for, k14_thin_pair_for),
 //      12 (k15_small_grid_for), 5 (k14_for); where k13 is left, rule 14 (split_tail_plan, gemm_model.hpp).

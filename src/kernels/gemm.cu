@@ -754,6 +754,16 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     plan.why = "k13 batched tile 128x" + std::to_string(bn) + " (" + std::to_string(args.batch) + " batches)";
     return plan;
   }
+  // Rule 15: small M with A:k, B:n where the small-M kernel streams B faster
+  // than k13 (small_m_for, gemm_model.hpp): no padded copy of B's rows.
+  if (args.batch == 1 && !fused && untuned && !args.tuning.split_tail && args.tuning.stages == 0 &&
+      args.layout.a == MajorA::k && args.layout.b == MajorB::n &&
+      small_m_for(args.m, args.n, args.k, args.lda, args.ldb)) {
+    plan.impl = GemmImpl::small_m_stream;
+    plan.tuning = GemmTuning{};
+    plan.why = "small_m splits " + std::to_string(small_m_splits(args.m, args.n, args.k, sms));
+    return plan;
+  }
   // The model (tessel/gemm_model.hpp): a single unfused problem below
   // kModelMaxFlops runs the configuration with the smallest predicted time.
   if (args.batch == 1 && !fused && !args.tuning.split_tail && in_model_domain(args.m, args.n, args.k)) {

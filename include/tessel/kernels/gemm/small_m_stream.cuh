@@ -102,11 +102,12 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
   const char* b_end = b + 2 * ((p.k - 1) * p.ldb + p.n);
   const char* a_end = a + 2 * ((p.m - 1) * p.lda + p.k);
 
-  // Stage k-tile kt: consecutive threads take consecutive chunks (whole
-  // sectors per request); rows past K or the split and A's rows past M are
-  // zeros, and a chunk that would cross the operand's end is read element by
-  // element.
-  const auto load = [&](int kt, int slot) {
+  // Stage k-tile kt, the careful way (a split's first and last k-tiles, and
+  // any whose chunks could reach past an operand): consecutive threads take
+  // consecutive chunks; rows past K or the split and A's rows past M are
+  // zeros, and a chunk that would cross the operand's end, or start before
+  // an operand whose base is not 16-byte aligned, is read element by element.
+  const auto load_edge = [&](int kt, int slot) {
     const index_t k0 = index_t{kt} * kBK;
     const std::uint32_t sb = sbase + slot * kStage;
 #pragma unroll 1
@@ -125,7 +126,6 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
         chunk = detail::floor16(a + 2 * (r * p.lda + k0)) + 16 * j;
         begin = a, end = a_end, live = r < p.m, dst = sb + kBBytes + r * kPitchA + 16 * j;
       }
-      // An operand whose base is not 16-byte aligned: its first chunk starts before it.
       const std::ptrdiff_t left = live ? end - chunk : 0, before = begin - chunk;
       if (left >= 16 && before <= 0) {
         arch::sm80::cp_async_cg16(dst, chunk);
@@ -139,6 +139,54 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
                      : "memory");
       }
     }
+  };
+
+  // Every other k-tile: whole rows of the split, every chunk inside its
+  // operand.  A k-tile moves B's rows by 128 ldb bytes and A's by 128 bytes,
+  // multiples of 16, so each thread's chunks are fixed pointers plus the
+  // k-tile's offset: a few instructions per chunk, where the careful way's
+  // index arithmetic made the kernel issue-bound.  Thread t takes chunk t % 16
+  // of B's rows t / 16 + 16 q (and, where rows are not whole chunks, threads
+  // 0-63 the covering chunk of row t); A's rows past M are left unread (they
+  // only reach output rows that are not written).
+  const char* b_chunk = detail::floor16(b + 2 * (index_t{tid / 16} * p.ldb + n0)) + 16 * (tid % 16);
+  const char* b_cover = detail::floor16(b + 2 * (index_t{tid % kBK} * p.ldb + n0)) + 16 * (CB - 1);
+  const std::uint32_t b_dst = (tid / 16) * kPitchB + 16 * (tid % 16), cover_dst = (tid % kBK) * kPitchB + 16 * (CB - 1);
+  constexpr int kAIters = (MT * CA + kThreads - 1) / kThreads;
+  const char* a_chunk[kAIters];
+#pragma unroll
+  for (int it = 0; it < kAIters; ++it) {
+    const int i = tid + it * kThreads, r = i / CA, j = i % CA;
+    a_chunk[it] = i < MT * CA && r < p.m ? detail::floor16(a + 2 * (r * p.lda)) + 16 * j : nullptr;
+  }
+  const auto load_fast = [&](int kt, int slot) {
+    const std::uint32_t sb = sbase + slot * kStage;
+    const index_t step = 32 * p.ldb;  // bytes between rows r and r + 16 of B
+    const char* bt = b_chunk + index_t{kt} * (128 * p.ldb);
+#pragma unroll
+    for (int q = 0; q < kBK / 16; ++q) arch::sm80::cp_async_cg16(sb + b_dst + q * 16 * kPitchB, bt + q * step);
+    if (CB > 16 && tid < kBK) arch::sm80::cp_async_cg16(sb + cover_dst, b_cover + index_t{kt} * (128 * p.ldb));
+#pragma unroll
+    for (int it = 0; it < kAIters; ++it) {
+      const int i = tid + it * kThreads;
+      if (a_chunk[it] != nullptr)
+        arch::sm80::cp_async_cg16(sb + kBBytes + (i / CA) * kPitchA + 16 * (i % CA), a_chunk[it] + 128 * index_t{kt});
+    }
+  };
+  // A k-tile takes the fast way when it is whole within the split, is not the
+  // first k-tile of an operand whose base is off its chunk, and rows enough
+  // follow it that its last chunks end inside the operands: B's last row
+  // reaches at most 8 CB elements past its column n0 (< N), so ceil(8 CB /
+  // ldb) more rows keep it inside B; A's rows reach 8 CA elements past k0.
+  const bool off_chunk = ((reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b)) & 15) != 0;
+  const index_t rows_b = p.ldb >= 8 * CB ? 1 : (8 * CB + static_cast<int>(p.ldb) - 1) / static_cast<int>(p.ldb);
+  const index_t rows_a = 8 * CA - kBK;
+  const index_t k_fast = min(k_end, p.k - (rows_b > rows_a ? rows_b : rows_a));
+  const auto load = [&](int kt, int slot) {
+    if (index_t{kt} * kBK + kBK <= k_fast && (kt > 0 || !off_chunk))
+      load_fast(kt, slot);
+    else
+      load_edge(kt, slot);
   };
 
   float acc[4][NB][4] = {};
@@ -246,15 +294,17 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
     const float* x = red + (o / kBN) * kRedPitch + o % kBN;
     return ((x[0] + x[MT * kRedPitch]) + x[2 * MT * kRedPitch]) + x[3 * MT * kRedPitch];
   };
+  // Only A's rows are summed, written and read back (M = 17 runs 32 rows).
+  const int rows = p.m < MT ? static_cast<int>(p.m) : MT;
   if (sk.splits == 1) {
-    for (int o = tid; o < MT * kBN; o += kThreads) {
+    for (int o = tid; o < rows * kBN; o += kThreads) {
       const index_t m = o / kBN, n = n0 + o % kBN;
-      if (m < p.m && n < p.n) epilogue_element(p, m, n, sum_slices(o));
+      if (n < p.n) epilogue_element(p, m, n, sum_slices(o));
     }
     return;
   }
   float* own = sk.partials + (static_cast<std::size_t>(tile) * sk.splits + split) * MT * kBN;
-  for (int o = tid; o < MT * kBN; o += kThreads) own[o] = sum_slices(o);
+  for (int o = tid; o < rows * kBN; o += kThreads) own[o] = sum_slices(o);
   __shared__ bool is_last;
   __threadfence();  // this split's partial is visible before its arrival is counted
   __syncthreads();
@@ -263,9 +313,9 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
   if (!is_last) return;
   __threadfence();
   const float* parts = sk.partials + static_cast<std::size_t>(tile) * sk.splits * MT * kBN;
-  for (int o = tid; o < MT * kBN; o += kThreads) {
+  for (int o = tid; o < rows * kBN; o += kThreads) {
     const index_t m = o / kBN, n = n0 + o % kBN;
-    if (m >= p.m || n >= p.n) continue;
+    if (n >= p.n) continue;
     float v = 0.0f;
     for (int s = 0; s < sk.splits; ++s) v += __ldcg(parts + static_cast<std::size_t>(s) * MT * kBN + o);
     epilogue_element(p, m, n, v);
