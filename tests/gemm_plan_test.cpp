@@ -864,18 +864,23 @@ TEST(SmallMSplits, FillTheSlotsWithoutTinySplits) {
 static_assert(small_m_splits(16, 8192, 8192, 132) == 4 && small_m_splits(3, 400, 9368, 132) == 64);
 
 // Rule 15 (small_m_for): the small-M kernel where k13 would copy B first (ldb
-// not a multiple of 8) and A has at most 32 rows.
-TEST(SmallMRule, OnlyWhereBNeedsACopyAndTwoCtasFit) {
-  EXPECT_TRUE(small_m_for(4, 7762, 6848, 6848, 7762));
-  EXPECT_TRUE(small_m_for(1, 401, 9368, 9368, 401));
-  EXPECT_TRUE(small_m_for(32, 4462, 3928, 3928, 4462));
-  EXPECT_TRUE(small_m_for(7, 128, 64, 64, 131));         // a padded ldb decides, not N
-  EXPECT_FALSE(small_m_for(4, 7760, 6848, 6848, 7760));  // TMA reads B: k13
-  EXPECT_FALSE(small_m_for(7, 131, 64, 64, 136));
-  EXPECT_FALSE(small_m_for(33, 4462, 3928, 3928, 4462));  // one CTA an SM
-  EXPECT_FALSE(small_m_for(0, 401, 9368, 9368, 401));
+// not a multiple of 8): up to 16 rows of A, up to 32 where K splits at most 8 ways.
+TEST(SmallMRule, OnlyWhereBNeedsACopyAndTheSumIsShort) {
+  EXPECT_TRUE(small_m_for(4, 7762, 6848, 7762, 132));
+  EXPECT_TRUE(small_m_for(1, 401, 9368, 401, 132));       // 64 splits of 1 row
+  EXPECT_TRUE(small_m_for(16, 917, 10632, 917, 132));     // 33 splits of 16 rows
+  EXPECT_TRUE(small_m_for(24, 4462, 3928, 4462, 132));    // 35 tiles x 7 splits
+  EXPECT_TRUE(small_m_for(7, 128, 640, 131, 132));        // a padded ldb decides, not N
+  EXPECT_FALSE(small_m_for(32, 1530, 10992, 1530, 132));  // 22 splits of 32 rows: k13
+  EXPECT_FALSE(small_m_for(20, 1086, 14784, 1086, 132));  // 29 splits
+  EXPECT_FALSE(small_m_for(4, 7760, 6848, 7760, 132));    // TMA reads B: k13
+  EXPECT_FALSE(small_m_for(7, 131, 640, 136, 132));
+  EXPECT_FALSE(small_m_for(33, 4462, 3928, 4462, 132));  // one CTA an SM
+  EXPECT_FALSE(small_m_for(0, 401, 9368, 401, 132));
+  EXPECT_EQ(small_m_splits(32, 1530, 10992, 132), 22);
+  EXPECT_EQ(small_m_splits(24, 4462, 3928, 132), 7);
 }
-static_assert(small_m_for(4, 7762, 6848, 6848, 7762) && !small_m_for(4, 7760, 6848, 6848, 7760));
+static_assert(small_m_for(4, 7762, 6848, 7762, 132) && !small_m_for(4, 7760, 6848, 7760, 132));
 
 }  // namespace
 }  // namespace tessel

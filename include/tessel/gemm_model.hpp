@@ -289,13 +289,16 @@ constexpr int small_m_splits(index_t m, index_t n, index_t k, int sms) {
 
 /// Rule 15: where the small-M kernel serves a call (A:k, B:n) better than
 /// k13: B's rows TMA cannot read (ldb not a multiple of 8), where k13 first
-/// copies B into padded rows, a second pass over the stream, and at most 32
-/// rows of A (two CTAs an SM).  H200, same run: 4 x 7762 x 6848 39 µs against
-/// k13's 94 and cuBLASLt's 62; 24 x 4462 x 3928 32 against 37 and 24.
-/// C++ example: small_m_for(4, 7762, 6848, 6848, 7762) == true; small_m_for(4, 7760, 6848, 6848, 7760) == false.
-constexpr bool small_m_for(index_t m, index_t n, index_t k, index_t lda, index_t ldb) {
-  (void)n, (void)k, (void)lda;
-  return m >= 1 && m <= 32 && ldb % 8 != 0;
+/// copies B into padded rows, a second pass over the stream; at most 16 rows
+/// of A, or at most 32 with at most 8 splits of K: the last split sums every
+/// split's partial of 32 rows one load chain a row pair, which costs more than
+/// the copy saves at 22-29 splits (H200: 32 x 1530 x 10992 0.53 of cuBLASLt
+/// against k13's 0.70).  Same run: 4 x 3835 x 7616 25 µs against k13's 63 and
+/// cuBLASLt's 57; 19 x 8925 x 3904 40 against 67 and 72.
+/// C++ example: small_m_for(4, 7762, 6848, 7762, 132) == true; small_m_for(4, 7760, 6848, 7760, 132) == false.
+constexpr bool small_m_for(index_t m, index_t n, index_t k, index_t ldb, int sms) {
+  if (m < 1 || m > 32 || ldb % 8 == 0) return false;
+  return m <= 16 || small_m_splits(m, n, k, sms) <= 8;
 }
 
 }  // namespace tessel
