@@ -1,13 +1,14 @@
 // tessel/kernels/gemm/wgmma_mainloop.cuh — the wgmma kernels' main-loop
-// collective on the consumers' side: one work unit's k-tiles through a
+// collective: on the consumers' side one work unit's k-tiles through a
 // blocks::TmaPipeline, a wgmma batch per k-tile kept in flight while the
-// next is issued (k13's idea).  Taken by k13's warpgroup-epilogue loop, its
+// next is issued (k13's idea); on the producer's, the early start.  Taken by k13's warpgroup-epilogue loop, its
 // batched and grouped kernel and k15, for any tile type X that has k13's
 // Tiles' members (OpA, OpB, TM, FragC, Pipeline, SharedStorage).
 #pragma once
 
 #include "tessel/atom/mma_sm90.hpp"
 #include "tessel/kernels/blocks/pipeline_sm90.cuh"
+#include "tessel/kernels/blocks/tile_scheduler.hpp"
 #include "tessel/kernels/gemm/mma_common.cuh"
 
 namespace tessel::gemm_kernels {
@@ -67,6 +68,42 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
   warpgroup_fence_operand(acc);
   __syncwarp();
   if (lane == 0) pipe.consumer_release(read.previous());
+}
+
+/// The producer's early start (k13's): the producer's first warp issues the
+/// first k-tile's loads before the CTA's barrier.  One lane
+/// initializes the barriers, the warp works out its first unit, the lane
+/// issues the loads (a fresh stage's acquire returns at once), and only then
+/// does the warp arrive at the barrier.  Why: the first reads of the
+/// parameters miss the constant cache, and the CTA's start before its first
+/// load, about 1500 SM cycles by in-kernel clock stamps, is on the critical
+/// path of a memory-bound problem (128 x 8192 x 8192: 0.995 -> 1.000 of
+/// cuBLASLt).  One k-tile, not every stage: with all stages issued before the
+/// barrier the consumers started that much later, and 512^3 and 1024^3 lost
+/// 5-8 %.  Every lane of the warp walks the same steps (the same cursor), so
+/// after the barrier any one of them issues the rest; the other warps hold a
+/// cursor without units, so that every thread reaches the one barrier.
+/// Called by the issuing warp before the barrier: the barriers for `releases`
+/// consumer warps, the maps prefetched, the first k-tile loaded by `load`
+/// (unit, kt) on one lane; after it one lane calls cursor.rest(load).  (The
+/// load itself stays the kernel's lambda: passed in, the instances' SASS is
+/// the same as before the move; made here, the 64-row swapped ones changed.)
+template <class Pipeline, class Cursor, class Load>
+__device__ __forceinline__ void produce_first(const Pipeline& pipe, const CUtensorMap* map_a, const CUtensorMap* map_b,
+                                              Cursor& cursor, typename Pipeline::State& write, int releases,
+                                              const Load& load) {
+  const bool leader = arch::sm90::elect_one_sync();
+  if (leader) {
+    pipe.init(releases);
+    arch::sm90::prefetch_tensormap(map_a);
+    arch::sm90::prefetch_tensormap(map_b);
+  }
+  cursor.step([&](const blocks::WorkUnit& u, index_t kt) {
+    if (leader)
+      load(u, kt);
+    else
+      ++write;
+  });
 }
 
 }  // namespace tessel::gemm_kernels
