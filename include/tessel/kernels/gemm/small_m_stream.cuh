@@ -144,8 +144,9 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
   // Every other k-tile: whole rows of the split, every chunk inside its
   // operand.  A k-tile moves B's rows by 128 ldb bytes and A's by 128 bytes,
   // multiples of 16, so each thread's chunks are fixed pointers plus the
-  // k-tile's offset: a few instructions per chunk, where the careful way's
-  // index arithmetic made the kernel issue-bound.  Thread t takes chunk t % 16
+  // k-tile's offset: a few instructions per chunk where the careful way
+  // spends about ninety (the time did not move: the kernel is not bound by
+  // its instructions, docs/heuristics.md).  Thread t takes chunk t % 16
   // of B's rows t / 16 + 16 q (and, where rows are not whole chunks, threads
   // 0-63 the covering chunk of row t); A's rows past M are left unread (they
   // only reach output rows that are not written).
