@@ -1164,6 +1164,37 @@ TEST(BenchGemmSuite, RandomFromTheCommandLine) {
   EXPECT_NE(parse_error(a).find("--suite replaces"), std::string::npos);
 }
 
+// --m-max: a suite's problems with small M, in the suite's order (the small-M studies).
+TEST(BenchGemmSuite, MMaxKeepsTheSuitesSmallM) {
+  GemmBenchArgs a;
+  a.suite = "random:22:150";
+  const GemmBenchOptions all = parse_ok(a);
+  a.m_max = "64";
+  const GemmBenchOptions small = parse_ok(a);
+  std::vector<GemmProblem> expect;
+  for (const GemmProblem& p : all.problems)
+    if (p.m <= 64) expect.push_back(p);
+  ASSERT_EQ(small.problems.size(), expect.size());
+  ASSERT_GT(expect.size(), 30u);
+  ASSERT_LT(expect.size(), all.problems.size());
+  for (std::size_t i = 0; i < expect.size(); ++i) {
+    EXPECT_EQ(small.problems[i].m, expect[i].m);
+    EXPECT_EQ(small.problems[i].n, expect[i].n);
+    EXPECT_EQ(small.problems[i].k, expect[i].k);
+    EXPECT_EQ(small.problems[i].group, expect[i].group);
+  }
+  for (const char* bad : {"0", "-3", "x", "1e3"}) {
+    a.m_max = bad;
+    EXPECT_NE(parse_error(a).find("--m-max: "), std::string::npos) << bad;
+  }
+  a.suite = "random:22:3";
+  a.m_max = "1";
+  EXPECT_EQ(parse_error(a).rfind("--m-max 1: no problem", 0), 0u) << parse_error(a);
+  a = mnk("16", "4096", "4096");
+  a.m_max = "64";
+  EXPECT_NE(parse_error(a).find("give --suite"), std::string::npos);
+}
+
 // ------------------------------------------------------------------ batched and grouped
 
 TEST(BenchGemmArgs, Batched) {

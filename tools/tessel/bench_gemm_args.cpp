@@ -840,7 +840,25 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       }
       o.suite = a.suite;
     }
+    if (!a.m_max.empty()) {
+      // A study of one range of M over a suite (random:SEED:COUNT keeps its draws' order).
+      std::int64_t m_max = 0;
+      if (!parse_positive(a.m_max, m_max)) {
+        error = "--m-max: " + quoted(trim(a.m_max)) + " is not an integer from 1 to " + std::to_string(kMaxExtent);
+        return false;
+      }
+      std::erase_if(o.problems, [&](const GemmProblem& p) { return p.m > m_max; });
+      if (o.problems.empty()) {
+        error = "--m-max " + std::to_string(m_max) + ": no problem of --suite " + quoted(a.suite) +
+                " has M <= " + std::to_string(m_max);
+        return false;
+      }
+    }
   } else {
+    if (!a.m_max.empty()) {
+      error = "--m-max keeps a --suite's problems with small M: give --suite (with --m, list the M wanted)";
+      return false;
+    }
     // A bad value is reported before a missing flag: `--m 0` alone says what is wrong with 0.
     std::vector<std::int64_t> ms, ns, ks;
     for (const auto& [flag, text, values] :

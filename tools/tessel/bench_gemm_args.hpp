@@ -110,6 +110,7 @@ struct GemmBenchArgs {
   std::string raster_group;    // --raster-group G: tile rows per group of k13's raster (default: the plan's)
   bool split_tail = false;     // --split-tail: with --splits, only the tiles past the full waves split
   std::string stages;          // --stages S: k13's swapped x 16 / x 32 tiles' stages in flight (default: the launch's)
+  std::string m_max;           // --m-max M: keep the suite's problems with M <= M
   std::string flush;           // --flush read|memset (default read)
   std::string order;           // --order interleaved|blocks (default interleaved)
   std::string epilogue;        // --epilogue NAME (default none)

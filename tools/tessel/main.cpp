@@ -533,8 +533,14 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--stages", gemm_args.stages,
                    "k13/auto: stages in flight of the swapped x 16 / x 32 tiles, 1..64, at most those that fit "
-                   "(default: the launch's, by the grid's size); other tiles keep their compiled depth")
+                   "(default: the launch's, by the grid's size); other tiles keep their compiled depth; auto then "
+                   "runs k13 where it would run the small-M kernel (which takes no depth)")
       ->type_name("S");
+  bench_gemm
+      ->add_option("--m-max", gemm_args.m_max,
+                   "with --suite: keep only its problems with M <= M (random:SEED:COUNT draws COUNT, then "
+                   "filters them, in order)")
+      ->type_name("M");
   bench_gemm
       ->add_option("--raster-group", gemm_args.raster_group,
                    "k13/k15/auto: tile rows per group of the raster in which the persistent CTAs take their tiles, "
