@@ -102,8 +102,9 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
   const char* b_end = b + 2 * ((p.k - 1) * p.ldb + p.n);
   const char* a_end = a + 2 * ((p.m - 1) * p.lda + p.k);
 
-  // Stage k-tile kt, the careful way (a split's first and last k-tiles, and
-  // any whose chunks could reach past an operand): consecutive threads take
+  // Stage k-tile kt, the careful way (the k-tile that ends past K, the first
+  // where a base is off its chunk, and those whose chunks could reach past an
+  // operand's end; `load` below says which): consecutive threads take
   // consecutive chunks; rows past K or the split and A's rows past M are
   // zeros, and a chunk that would cross the operand's end, or start before
   // an operand whose base is not 16-byte aligned, is read element by element.
