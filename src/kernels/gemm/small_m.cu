@@ -22,10 +22,20 @@ constexpr int kStages = 4;  // 2 CTAs of 8 warps an SM up to 32 rows (shared mem
 
 int rows_of(index_t m) { return m <= 8 ? 8 : m <= 16 ? 16 : m <= 32 ? 32 : 64; }
 
-/// The splits of K a launch of `a` runs: the caller's, else the model's.
-int splits_of(const GemmArgs& a) {
-  if (a.tuning.splits > 0) return a.tuning.splits;
-  return small_m_splits(a.m, a.n, a.k, device_sm_count());
+/// The splits of K a launch of `a` runs (the caller's, else the model's) and
+/// the k-tiles of each, made so that no split is empty: 3 splits of 4
+/// k-tiles run as 2 of 2.  The workspace query and the launch both take it.
+struct Splits {
+  int count = 1, per_split = 0;
+};
+Splits splits_of(const GemmArgs& a) {
+  const index_t k_tiles = ceil_div(a.k, index_t{sm::kBK});
+  int s = a.tuning.splits > 0 ? a.tuning.splits : small_m_splits(a.m, a.n, a.k, device_sm_count());
+  if (s > k_tiles) s = static_cast<int>(k_tiles < 1 ? 1 : k_tiles);
+  Splits r;
+  r.per_split = static_cast<int>(ceil_div(k_tiles, index_t{s}));
+  r.count = r.per_split > 0 ? static_cast<int>(ceil_div(k_tiles, index_t{r.per_split})) : 1;
+  return r;
 }
 
 /// Split K's partial tiles: one MT x 128 fp32 tile per column tile and split.
@@ -66,17 +76,14 @@ Status check_small_m(const GemmArgs& a) {
 }
 
 std::size_t small_m_workspace_bytes(const GemmArgs& a) {
-  const int splits = splits_of(a);
+  const int splits = splits_of(a).count;
   if (splits <= 1) return 0;
   return partial_bytes(a, splits) + static_cast<std::size_t>(ceil_div(a.n, index_t{sm::kBN})) * sizeof(int);
 }
 
 Status launch_small_m(const GemmArgs& a, cudaStream_t stream) {
-  const index_t k_tiles = ceil_div(a.k, index_t{sm::kBK});
-  int splits = splits_of(a);
-  if (splits > k_tiles) splits = static_cast<int>(k_tiles < 1 ? 1 : k_tiles);
-  const int per_split = static_cast<int>(ceil_div(k_tiles, index_t{splits}));
-  splits = per_split > 0 ? static_cast<int>(ceil_div(k_tiles, index_t{per_split})) : 1;  // no empty split
+  const Splits sp = splits_of(a);
+  const int splits = sp.count, per_split = sp.per_split;
   const index_t tiles = ceil_div(a.n, index_t{sm::kBN});
   if (splits > 65535) return Status::failure(Status::unsupported, "small_m: more than 65535 splits");
   return with_types(a, [&]<class T, MajorA MA, MajorB MB>() -> Status {

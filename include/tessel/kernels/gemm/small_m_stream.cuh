@@ -163,11 +163,11 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
   }
   const auto load_fast = [&](int kt, int slot) {
     const std::uint32_t sb = sbase + slot * kStage;
-    const index_t step = 32 * p.ldb;  // bytes between rows r and r + 16 of B
-    const char* bt = b_chunk + index_t{kt} * (128 * p.ldb);
+    const index_t step = 32 * p.ldb, b_off = index_t{kt} * (128 * p.ldb);  // rows r to r + 16; k-tile kt
+    const char* bt = b_chunk + b_off;
 #pragma unroll
     for (int q = 0; q < kBK / 16; ++q) arch::sm80::cp_async_cg16(sb + b_dst + q * 16 * kPitchB, bt + q * step);
-    if (CB > 16 && tid < kBK) arch::sm80::cp_async_cg16(sb + cover_dst, b_cover + index_t{kt} * (128 * p.ldb));
+    if (CB > 16 && tid < kBK) arch::sm80::cp_async_cg16(sb + cover_dst, b_cover + b_off);
 #pragma unroll
     for (int it = 0; it < kAIters; ++it) {
       const int i = tid + it * kThreads;
