@@ -760,7 +760,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
       args.layout.a == MajorA::k && args.layout.b == MajorB::n && small_m_for(args.m, args.n, args.k, args.ldb, sms)) {
     plan.impl = GemmImpl::small_m_stream;
     plan.tuning = GemmTuning{};
-    plan.why = "small_m splits " + std::to_string(small_m_splits(args.m, args.n, args.k, sms));
+    plan.why = "small_m splits " + std::to_string(gemm_launch::small_m_launch_splits(args));
     return plan;
   }
   // The model (tessel/gemm_model.hpp): a single unfused problem below

@@ -94,6 +94,8 @@ std::size_t k15_workspace_bytes(const GemmArgs& args);
 std::size_t f11_workspace_bytes(const GemmArgs& args);
 std::size_t f12_workspace_bytes(const GemmArgs& args);
 std::size_t small_m_workspace_bytes(const GemmArgs& args);
+/// The splits of K a small-M launch of `args` runs (no split empty).
+int small_m_launch_splits(const GemmArgs& args);
 
 /// The error of the last launch as a Status (cuda_error naming the kernel).
 Status launch_status(const char* kernel);

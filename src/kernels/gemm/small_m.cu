@@ -75,6 +75,8 @@ Status check_small_m(const GemmArgs& a) {
   return Status::success();
 }
 
+int small_m_launch_splits(const GemmArgs& a) { return splits_of(a).count; }
+
 std::size_t small_m_workspace_bytes(const GemmArgs& a) {
   const int splits = splits_of(a).count;
   if (splits <= 1) return 0;
