@@ -93,7 +93,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const auto thr = TM{}.get_slice(t);
   // Descriptors from lane 0's index (warp-uniform): uniform registers, one constant add a k-step.
   const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
-  constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
   float* bias_slice = nullptr;
   if constexpr (Cfg::kFused) bias_slice = shared.bias;
   const TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{tma_store ? &map_d : nullptr, p, shared.d,
@@ -110,26 +109,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     typename X::FragC acc;                                  // (BN/2,1,1) f32: 64 x BN per warpgroup
     const auto bias_share = epilogue.load_bias(u.tile, t);  // a fused instance's; stored after the main loop
     epilogue.prefetch_c(u.tile, t);
-    for (index_t kt = u.k_begin; kt < u.k_end; ++kt, ++read) {
-      pipe.consumer_wait(read);
-      const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-      const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
-      warpgroup_fence_operand(acc);
-      warpgroup_arrive();
-      TESSEL_UNROLL
-      for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > u.k_begin || k > 0);
-      warpgroup_commit_batch();
-      warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
-      warpgroup_fence_operand(acc);
-      if (kt > u.k_begin) {
-        __syncwarp();
-        if (lane == 0) pipe.consumer_release(read.previous());
-      }
-    }
-    warpgroup_wait<0>();  // the unit's last batch
-    warpgroup_fence_operand(acc);
-    __syncwarp();
-    if (lane == 0) pipe.consumer_release(read.previous());
+    consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane);
     if (sk.splits > 1 && u.id >= sk.whole) {
       const index_t rows_left = p.m - u.tile.m * X::kBM;
       const auto tCcD =

@@ -36,6 +36,7 @@
 #include "tessel/kernels/gemm/cluster_pair.cuh"
 #include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
 #include "tessel/kernels/gemm/tile_epilogue.cuh"
+#include "tessel/kernels/gemm/wgmma_mainloop.cuh"
 #include "tessel/kernels/gemm/wgmma_tiles.cuh"
 
 namespace tessel::gemm_kernels::k14 {
@@ -52,8 +53,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_cluster_multicast(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                            const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p) {
   using X = Tiles<T, MA, MB, Cfg>;
-  using OpA = typename X::OpA;
-  using OpB = typename X::OpB;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
@@ -99,38 +98,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   } else {
     Schedule::consumer_start();
     const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA's 256 (128 at 64 rows)
-    const auto thr = TM{}.get_slice(t);
     const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
-    constexpr int kRK = kBK / TM::kL.k;                                    // wgmmas (k16) per k-tile
     const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
     arch::sm90::cluster_wait();  // both CTAs' barriers are initialized
     // A stage goes back to both producers (the peer multicasts into it).
-    const auto release = [&](const typename Pipeline::State& st) { cluster::release_both(pipe, st, lane, rank); };
+    const auto release = [rank](const Pipeline& pp, const typename Pipeline::State& st, int ln) {
+      cluster::release_both(pp, st, ln, rank);
+    };
     typename Pipeline::State read;
     for (blocks::TileCoord pair; scheduler.next(pair);) {
       const blocks::TileCoord tile = X::tile_of(pair, rank);
       epilogue.prefetch_c(tile, t);  // C's tile into L2 (beta != 0)
       typename X::FragC acc;         // (BN/2,1,1) f32: 64 x BN per warpgroup
-      // consume()'s loop, with the release to both CTAs.  Not a call of consume() with a release hook: that
-      // gave the same instructions in other registers, and k14 keeps the machine code it was measured with.
-      for (index_t kt = 0; kt < k_tiles; ++kt, ++read) {
-        pipe.consumer_wait(read);
-        const auto tCdA =
-            thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-        const auto tCdB =
-            thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
-        warpgroup_fence_operand(acc);
-        warpgroup_arrive();
-        TESSEL_UNROLL
-        for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), acc, kt > 0 || k > 0);
-        warpgroup_commit_batch();
-        warpgroup_wait<1>();  // k-tile kt-1's batch is done: its stage may be refilled
-        warpgroup_fence_operand(acc);
-        if (kt > 0) release(read.previous());
-      }
-      warpgroup_wait<0>();  // the tile's last batch
-      warpgroup_fence_operand(acc);
-      release(read.previous());
+      consume<X>(pipe, read, shared, thr_desc, 0, static_cast<int>(k_tiles), acc, lane, Nothing{}, Nothing{}, release);
       epilogue.store(tile, acc, t);
     }
     epilogue.finish(t);

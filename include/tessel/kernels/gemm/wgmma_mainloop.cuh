@@ -1,9 +1,11 @@
 // tessel/kernels/gemm/wgmma_mainloop.cuh — the wgmma kernels' main-loop
 // collective: on the consumers' side one work unit's k-tiles through a
 // blocks::TmaPipeline, a wgmma batch per k-tile kept in flight while the
-// next is issued (k13's idea); on the producer's, the early start.  Taken by k13's warpgroup-epilogue loop, its
-// batched and grouped kernel and k15, for any tile type X that has k13's
-// Tiles' members (OpA, OpB, TM, FragC, Pipeline, SharedStorage).
+// next is issued (k13's idea); on the producer's, the early start.  Taken by
+// k13 (both of its consumer loops), its batched and grouped kernel, k14 and
+// k15, for any tile type X that has k13's Tiles' members (OpA, OpB, TM,
+// FragC, Pipeline, SharedStorage).  The kernels' machine code is guarded by
+// the SASS record (tests/sass_record.py), not by copies of this loop.
 #pragma once
 
 #include "tessel/atom/mma_sm90.hpp"
@@ -18,18 +20,22 @@ namespace tessel::gemm_kernels {
 /// its stage released), ending with every batch done and the last stage
 /// released.  `read` runs on across units; `acc` needs no clearing (the
 /// first wgmma overwrites it); `thr_desc` is the warp-uniform slice the
-/// operands' descriptors come from (see k13's kernel).  The loop of k13's
-/// kernel, for its batched and grouped kernel (k13_grouped.cuh), k15, and
-/// k13's own warpgroup-epilogue loop.  k13's plain loop
-/// keeps its own copy: calling this instead gave k13_n256.cu the
-/// same registers (168), no spills and the same SASS size, but not the same
-/// machine code (8 shifts chosen differently, 128 of 32768 instructions
-/// reordered; measured before the warp-uniform descriptors), and k13 stays
-/// the code that was measured.
+/// operands' descriptors come from (see k13's kernel).
 /// Nothing: consume()'s default `issued` and `committed`.
 struct Nothing {
   __device__ void operator()() const {}
   __device__ void operator()(int) const {}
+};
+
+/// The release of a consumed stage to its producer (this CTA's): lane 0 of
+/// the warp arrives on the stage's empty barrier.  k14 passes one that also
+/// arrives on the peer CTA's.
+struct ReleaseLocal {
+  template <class Pipeline>
+  __device__ void operator()(const Pipeline& pipe, const typename Pipeline::State& st, int lane) const {
+    __syncwarp();
+    if (lane == 0) pipe.consumer_release(st);
+  }
 };
 
 /// `issued()` runs once the unit's last batch is issued (every stage of the
@@ -37,11 +43,12 @@ struct Nothing {
 /// `committed(j)` runs after the batch of the unit's j-th k-tile is
 /// committed, before the wait for the one before it: k13's warpgroup
 /// epilogue stores the previous tile there while the batch runs.
-template <class X, class Thr, class Issued = Nothing, class Committed = Nothing>
+/// `release(pipe, stage, lane)` gives a stage back (ReleaseLocal by default).
+template <class X, class Thr, class Issued = Nothing, class Committed = Nothing, class Release = ReleaseLocal>
 __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
                                         typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin, int k_end,
                                         typename X::FragC& acc, int lane, const Issued& issued = {},
-                                        const Committed& committed = {}) {
+                                        const Committed& committed = {}, const Release& release = {}) {
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
   using TM = typename X::TM;
@@ -58,16 +65,12 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
     committed(static_cast<int>(kt - k_begin));
     warpgroup_wait<1>();  // k-tile kt-1's batch is done (kt's may still run): its stage may be refilled
     warpgroup_fence_operand(acc);
-    if (kt > k_begin) {
-      __syncwarp();
-      if (lane == 0) pipe.consumer_release(read.previous());
-    }
+    if (kt > k_begin) release(pipe, read.previous(), lane);
   }
   issued();
   warpgroup_wait<0>();  // the unit's last batch
   warpgroup_fence_operand(acc);
-  __syncwarp();
-  if (lane == 0) pipe.consumer_release(read.previous());
+  release(pipe, read.previous(), lane);
 }
 
 /// The producer's early start (k13's): the producer's first warp issues the
