@@ -314,13 +314,36 @@ __global__ void __launch_bounds__(kThreads, MT <= 32 ? 2 : 1) gemm_small_m(Param
   __syncthreads();
   if (!is_last) return;
   __threadfence();
+  // Each thread's outputs summed in split order, kBatch splits of all of
+  // them loaded before any is added: one L2 round trip a batch, where a sum
+  // per output made a chain of round trips per output.
   const float* parts = sk.partials + static_cast<std::size_t>(tile) * sk.splits * MT * kBN;
-  for (int o = tid; o < rows * kBN; o += kThreads) {
+  constexpr int kPer = MT * kBN / kThreads;                                     // outputs a thread: 4 to 32
+  constexpr int kBatch = kPer >= 32 ? 2 : kPer >= 16 ? 4 : kPer >= 8 ? 8 : 16;  // 64 loads in flight
+  float v[kPer];
+#pragma unroll
+  for (int u = 0; u < kPer; ++u) v[u] = 0.0f;
+  for (int s0 = 0; s0 < sk.splits; s0 += kBatch) {
+    float x[kBatch][kPer];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b)
+#pragma unroll
+      for (int u = 0; u < kPer; ++u) {
+        const int o = tid + u * kThreads;
+        x[b][u] = s0 + b < sk.splits && o < rows * kBN ? __ldcg(parts + static_cast<std::size_t>(s0 + b) * MT * kBN + o)
+                                                       : 0.0f;
+      }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b)
+#pragma unroll
+      for (int u = 0; u < kPer; ++u)
+        if (s0 + b < sk.splits) v[u] += x[b][u];
+  }
+#pragma unroll
+  for (int u = 0; u < kPer; ++u) {
+    const int o = tid + u * kThreads;
     const index_t m = o / kBN, n = n0 + o % kBN;
-    if (n >= p.n) continue;
-    float v = 0.0f;
-    for (int s = 0; s < sk.splits; ++s) v += __ldcg(parts + static_cast<std::size_t>(s) * MT * kBN + o);
-    epilogue_element(p, m, n, v);
+    if (o < rows * kBN && n < p.n) epilogue_element(p, m, n, v[u]);
   }
   if (tid == 0) sk.counters[tile] = 0;  // zero again for the stream's next launch
 }
