@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One device call's worth of GPU work, in parts that each fit a call of about
+# ten minutes on a fresh machine (build included), writing few files straight
+# into OUT (no archive: a call cut off at its limit still returns what is
+# there) and one summary line per step to OUT/summary.txt.
+#
+#   bash bench/lab/gpu_session.sh OUT verify     # build + tests + sanitizers
+#   bash bench/lab/gpu_session.sh OUT seed:S     # build + random:S:200, auto against cuBLASLt
+#
+# verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
+# kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
+# racecheck and synccheck of the small-M kernel at its split shapes; tier 1
+# of bench/tier1_small_m.csv with fp16 output.  seed:S: the distribution of
+# the issue on any shape (docs/bench-protocol.md), 200 problems, its CSV in
+# OUT/seedS.csv.  Extra CMake arguments (GTest_DIR, CLI11_INCLUDE_DIR on a
+# machine without them installed) go in TESSEL_CMAKE_ARGS.
+set -uo pipefail
+out=${1:?OUT}
+part=${2:?verify or seed:S}
+mkdir -p "$out"
+build=${TESSEL_BUILD:-/tmp/tessel_gpu_build}
+sum="$out/summary.txt"
+step() {  # step NAME LIMIT_S COMMAND...: runs it, logs rc and seconds
+  local name=$1 lim=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$lim" "$@" > "/tmp/gpu_session_$name.log" 2>&1
+  echo "$name rc=$? $((SECONDS - t0))s" >> "$sum"
+  tail -3 "/tmp/gpu_session_$name.log" >> "$sum"
+}
+nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader >> "$sum"
+tests=OFF
+[ "$part" = verify ] && tests=ON
+# shellcheck disable=SC2086 # TESSEL_CMAKE_ARGS is a list of arguments
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSEL_ENABLE_CUDA=ON -DTESSEL_BUILD_TESTS=$tests \
+  -DTESSEL_BUILD_LADDER=ON -DTESSEL_LADDER_INSTANCES=one -DTESSEL_BUILD_PYTHON=OFF ${TESSEL_CMAKE_ARGS:-} \
+  > /tmp/gpu_session_cmake.log 2>&1
+targets=(tessel)
+[ "$part" = verify ] && targets+=(gemm_test gemm_workspace_test)
+step build 240 ninja -C "$build" -j16 "${targets[@]}"
+t="$build/tessel"
+case "$part" in
+  verify)
+    step ctest 150 bash -c "cd '$build' && ctest -j14 --timeout 90 -R 'SmallM|WorkspaceCase|K13|K14|k13|k14|k15|Plan|Paths'"
+    grep -E "\*\*\*Failed|tests passed" /tmp/gpu_session_ctest.log >> "$sum"
+    for tool in racecheck synccheck; do
+      for shape in "13 777 1001" "64 136 4096" "24 2048 640"; do
+        # shellcheck disable=SC2086 # the shape is three words
+        set -- $shape
+        step "${tool}_$1x$2x$3" 40 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name kns=gemm_small_m \
+          "$t" bench gemm --m "$1" --n "$2" --k "$3" --impl small_m --splits 3 --out-dtype fp32 --alpha 2 --beta -1 \
+          --verify tier1 --order none
+      done
+    done
+    step tier1_fp16 60 "$t" bench gemm --suite bench/tier1_small_m.csv --layout all --impl auto --verify tier1 \
+      --order none --out-dtype fp16 --csv "$out/tier1_fp16.csv"
+    ;;
+  seed:*)
+    s=${part#seed:}
+    step "seed$s" 420 "$t" bench gemm --suite "random:$s:200" --impl auto,cublas --csv "$out/seed$s.csv"
+    ;;
+  *)
+    echo "gpu_session.sh: unknown part '$part' (verify or seed:S)" >&2
+    exit 2
+    ;;
+esac
