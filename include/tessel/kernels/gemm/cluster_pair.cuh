@@ -86,18 +86,21 @@ __device__ __forceinline__ void load_stage(const CUtensorMap* map_a, const CUten
   }
 }
 
-/// A consumer warp's release of stage `st` to both producers: this CTA's,
-/// and the peer's, which multicasts its half of the shared operand into it.
-/// A stage may be refilled only when the consumers of both CTAs are done
-/// with it, so each stage's empty barrier counts every consumer warp of both.
-template <class Pipeline>
-__device__ __forceinline__ void release_both(const Pipeline& pipe, const typename Pipeline::State& st, int lane,
-                                             std::uint32_t rank) {
-  __syncwarp();
-  if (lane == 0) {
-    pipe.consumer_release(st);
-    pipe.consumer_release_cluster(st, rank ^ 1u);
+/// A consumer warp's release of a stage to both producers (consume()'s
+/// `release`, wgmma_mainloop.cuh): this CTA's, and the peer's, which
+/// multicasts its half of the shared operand into it.  A stage may be
+/// refilled only when the consumers of both CTAs are done with it, so each
+/// stage's empty barrier counts every consumer warp of both.
+struct ReleaseBoth {
+  std::uint32_t rank;  // this CTA's rank in the cluster
+  template <class Pipeline>
+  __device__ __forceinline__ void operator()(const Pipeline& pipe, const typename Pipeline::State& st, int lane) const {
+    __syncwarp();
+    if (lane == 0) {
+      pipe.consumer_release(st);
+      pipe.consumer_release_cluster(st, rank ^ 1u);
+    }
   }
-}
+};
 
 }  // namespace tessel::gemm_kernels::cluster

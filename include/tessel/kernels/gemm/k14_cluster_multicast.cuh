@@ -101,16 +101,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
     const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
     arch::sm90::cluster_wait();  // both CTAs' barriers are initialized
-    // A stage goes back to both producers (the peer multicasts into it).
-    const auto release = [rank](const Pipeline& pp, const typename Pipeline::State& st, int ln) {
-      cluster::release_both(pp, st, ln, rank);
-    };
     typename Pipeline::State read;
     for (blocks::TileCoord pair; scheduler.next(pair);) {
       const blocks::TileCoord tile = X::tile_of(pair, rank);
       epilogue.prefetch_c(tile, t);  // C's tile into L2 (beta != 0)
       typename X::FragC acc;         // (BN/2,1,1) f32: 64 x BN per warpgroup
-      consume<X>(pipe, read, shared, thr_desc, 0, static_cast<int>(k_tiles), acc, lane, Nothing{}, Nothing{}, release);
+      // A stage goes back to both producers (the peer multicasts into it).
+      consume<X>(pipe, read, shared, thr_desc, 0, static_cast<int>(k_tiles), acc, lane, Nothing{}, Nothing{},
+                 cluster::ReleaseBoth{rank});
       epilogue.store(tile, acc, t);
     }
     epilogue.finish(t);
