@@ -45,6 +45,13 @@ template <>
 Status launch_tiles_m64<32>(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_tiles_m64<64>(const GemmArgs& g, cudaStream_t stream);
+/// The swapped-only widths 48, 80, 96 (k13_m64_wide.cu): the caller's A K-major (A:k), else a status saying so.
+template <>
+Status launch_tiles_m64<48>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles_m64<80>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles_m64<96>(const GemmArgs& g, cudaStream_t stream);
 /// k13 with the unswapped one-warpgroup tile 64 x 128 (GemmTuning::tile_m =
 /// 64 on an unswapped problem): TMA-stored D, splits of K as above.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
