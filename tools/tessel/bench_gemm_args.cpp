@@ -623,8 +623,8 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       return false;
     }
     if (o.tuning.tile_m == 64 && !swapped_only_width(o.tuning.tile_n) &&
-        (o.tuning.tile_n > 128 || (o.tuning.swap_ab == SwapAB::off && o.tuning.tile_n != 0 &&
-                                   o.tuning.tile_n != 128))) {
+        (o.tuning.tile_n > 128 ||
+         (o.tuning.swap_ab == SwapAB::off && o.tuning.tile_n != 0 && o.tuning.tile_n != 128))) {
       error =
           "--tile-m: 64-row tiles are 64 x 16, 32 or 64 swapped and 64 x 128 unswapped (with --swap-ab off, --tile-n "
           "128 or none)";
