@@ -124,7 +124,7 @@ struct AotKernel {
 };
 
 /// The ahead-of-time instance of tile BM x BN (Fused: the fused-epilogue one;
-/// BM = 64: the one-warpgroup tiles, swapped 64 x {16, 32, 64}, unswapped 64 x 128).
+/// BM = 64: the one-warpgroup tiles, swapped 64 x {16, 32, 48, 64, 80, 96}, unswapped 64 x 128).
 template <int BN, bool Fused = false, int BM = gk::kBM>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
   return launch_tiles_with<BN, Fused, AotKernel<BN, Fused, BM>, BM>(g, stream, transposed, AotKernel<BN, Fused, BM>{});
