@@ -701,9 +701,18 @@ TEST(GemmTune, SwappedWidthsBetweenThePowersOfTwo) {
   EXPECT_EQ(wide(gemm_candidates(32, 4096, 4096, 132, false, false)), 0);         // M <= 32: 16 and 32 hold it
   EXPECT_EQ(wide(gemm_candidates(4096, 4096, 4096, 132, false, false)), 0);       // above the model's domain
   EXPECT_EQ(wide(gemm_candidates(896, 320, 2368, 132, true, false)), 0);          // fused: unswapped instances only
-  // Every listed width has the model's constants.
+  // Every listed width has the model's constants, but the model leaves them to measured tuning unless asked.
   for (const GemmCandidate& c : gemm_candidates(896, 320, 2368, 132, false, false))
     EXPECT_NE(model_family(c), nullptr) << candidate_name(c);
+  PlanProblem p;
+  p.m = 896, p.n = 320, p.k = 2368, p.lda = 2368, p.ldb = 320;
+  GemmCandidate c;
+  double us = 0;
+  ASSERT_TRUE(model_choice(p, 132, c, us));
+  EXPECT_FALSE(swapped_only_width(c.tile_n)) << candidate_name(c);
+  p.asked = GemmTuning{80, 0, SwapAB::on, 0, GemmJit::off, 64};
+  ASSERT_TRUE(model_choice(p, 132, c, us));
+  EXPECT_EQ(candidate_name(c).substr(0, 9), "k13:64x80");
 }
 
 TEST(GemmTune, Candidates) {
