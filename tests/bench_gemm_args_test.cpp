@@ -400,6 +400,21 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   a.tile_m = "128";
   EXPECT_EQ(parse_ok(a).tuning.tile_m, 128);
   a.tile_m = "";
+  // The swapped widths between the powers of two: the swap on and the 64-row tile, else refused by name.
+  a.swap_ab = "on";
+  a.tile_m = "64";
+  for (const char* w : {"48", "80", "96"}) {
+    a.tile_n = w;
+    EXPECT_EQ(parse_ok(a).tuning.tile_n, std::stoi(w));
+  }
+  a.tile_m = "128";
+  EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
+  a.tile_m = "";
+  a.swap_ab = "off";
+  a.tile_n = "80";
+  EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
+  a.swap_ab = "";
+  a.tile_n = "";
   for (auto [field, flag, bad] :
        {std::tuple{&GemmBenchArgs::iterations, "--iterations", "0"},
         std::tuple{&GemmBenchArgs::iterations, "--iterations", "x"},

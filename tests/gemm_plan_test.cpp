@@ -676,10 +676,43 @@ TEST(GemmTune, NamesRoundTrip) {
       ASSERT_TRUE(back) << candidate_name(c);
       EXPECT_EQ(*back, c) << candidate_name(c);
     }
-  for (const char* bad :
-       {"", "k13", "k13:128x192", "k13:128x100:s1", "k13:128x192:s0", "k13:128x192:s1:x", "k12:128x128", "k15:128x256",
-        "k14:64x64", "k13:64x256:s1", "k13:128x128:s1:swap", "k13:99999x128:s1", "k13:128x192:s1 "})
+  for (const char* bad : {"", "k13", "k13:128x192", "k13:128x100:s1", "k13:128x192:s0", "k13:128x192:s1:x",
+                          "k12:128x128", "k15:128x256", "k14:64x64", "k13:64x256:s1", "k13:128x128:s1:swap",
+                          "k13:99999x128:s1", "k13:128x192:s1 ", "k13:64x48:s1", "k13:128x80:s1:swap", "k14:64x96"})
     EXPECT_FALSE(parse_candidate(bad)) << bad;
+}
+
+// The swapped widths between the powers of two (64 x 48, 80, 96): listed where A is K-major, M > 32 and the problem
+// is in the model's domain, and they round-trip by name.
+TEST(GemmTune, SwappedWidthsBetweenThePowersOfTwo) {
+  const auto wide = [](const std::vector<GemmCandidate>& cs) -> int {
+    int n = 0;
+    for (const GemmCandidate& c : cs) {
+      if (!swapped_only_width(c.tile_n)) continue;
+      ++n;
+      EXPECT_TRUE(c.swap && c.tile_m == 64 && c.impl == GemmImpl::k13_wgmma_in_flight) << candidate_name(c);
+      const std::optional<GemmCandidate> back = parse_candidate(candidate_name(c));
+      EXPECT_TRUE(back && *back == c) << candidate_name(c);
+    }
+    return n;
+  };
+  EXPECT_GE(wide(gemm_candidates(896, 320, 2368, 132, false, false)), 3);         // unsplit, and split where few tiles
+  EXPECT_EQ(wide(gemm_candidates(896, 320, 2368, 132, false, false, false)), 0);  // A M-major
+  EXPECT_EQ(wide(gemm_candidates(32, 4096, 4096, 132, false, false)), 0);         // M <= 32: 16 and 32 hold it
+  EXPECT_EQ(wide(gemm_candidates(4096, 4096, 4096, 132, false, false)), 0);       // above the model's domain
+  EXPECT_EQ(wide(gemm_candidates(896, 320, 2368, 132, true, false)), 0);          // fused: unswapped instances only
+  // Every listed width has the model's constants, but the model leaves them to measured tuning unless asked.
+  for (const GemmCandidate& c : gemm_candidates(896, 320, 2368, 132, false, false))
+    EXPECT_NE(model_family(c), nullptr) << candidate_name(c);
+  PlanProblem p;
+  p.m = 896, p.n = 320, p.k = 2368, p.lda = 2368, p.ldb = 320;
+  GemmCandidate c;
+  double us = 0;
+  ASSERT_TRUE(model_choice(p, 132, c, us));
+  EXPECT_FALSE(swapped_only_width(c.tile_n)) << candidate_name(c);
+  p.asked = GemmTuning{80, 0, SwapAB::on, 0, GemmJit::off, 64};
+  ASSERT_TRUE(model_choice(p, 132, c, us));
+  EXPECT_EQ(candidate_name(c).substr(0, 9), "k13:64x80");
 }
 
 TEST(GemmTune, Candidates) {

@@ -77,7 +77,7 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
   }
   if (!s.empty() || c.splits < 1 || c.splits > 64 || (c.tile_m != 64 && c.tile_m != 128)) return std::nullopt;
   const int w = c.tile_n;
-  const bool k13_ok = c.swap           ? (w == 16 || w == 32 || w == 64)
+  const bool k13_ok = c.swap           ? (w == 16 || w == 32 || w == 64 || (c.tile_m == 64 && swapped_only_width(w)))
                       : c.tile_m == 64 ? w == 128
                                        : (w == 64 || w == 128 || w == 192 || w == 256);
   if (c.impl == GemmImpl::k13_wgmma_in_flight && !k13_ok) return std::nullopt;
@@ -96,6 +96,8 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 ///    least 8 k-tiles of 64;
 ///  - k13 swapped (D^T = B^T A^T) where M <= 128: 128 or 64 rows of N by 16,
 ///    32 or 64 of M, the widths that hold M in at most 4 tiles, split as above;
+///    and where A is K-major, M > 32 and 2 M N K < 10^10, 64 rows of N by 48,
+///    80 or 96 of M (the widths between, which fill the SMs more evenly);
 ///  - k14 (2-CTA clusters multicasting B) on 64 x 128, 128 x 128, 128 x 192 and 128 x 256,
 ///    where M spans at least two tile rows (the cluster pairs M-neighbours);
 ///  - k15 (pingpong on 128 x 128) where beta = 0.
@@ -103,7 +105,8 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 /// 128 x 64, 128, 256) and k15 keep it fused, so only those are listed.
 /// C++ example: gemm_candidates(4096, 4096, 4096, 132, false, false).size() == 10 (k13's five tiles
 /// unsplit: even 128 x 256 makes 512 tiles; k14's four; k15).
-inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t k, int sms, bool fused, bool reads_c) {
+inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t k, int sms, bool fused, bool reads_c,
+                                                  bool a_k_major = true) {
   using plan_detail::ceil_div;
   std::vector<GemmCandidate> out;
   const index_t k_tiles = ceil_div(k, 64);
@@ -126,6 +129,8 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
         k13(128, w, true);
         k13(64, w, true);
       }
+  if (a_k_major && m > 32 && 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < 1e10)
+    for (int w : {48, 80, 96}) k13(64, w, true);
   // k14 pairs each tile with its M-neighbour: with one tile row the partner has nothing to compute.
   for (auto [tm, tn] : {std::pair{64, 128}, std::pair{128, 128}, std::pair{128, 192}, std::pair{128, 256}})
     if (m > tm) out.push_back({GemmImpl::k14_cluster_multicast, tm, tn, 1, false});

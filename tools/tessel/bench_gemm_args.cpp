@@ -600,8 +600,8 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   if (!a.tile_n.empty()) {
     if (!parse_count(a.tile_n, "--tile-n", 16, 256, o.tuning.tile_n, error)) return false;
     const int w = o.tuning.tile_n;
-    if (w != 16 && w != 32 && w != 64 && w != 128 && w != 192 && w != 256) {
-      error = "--tile-n: " + quoted(trim(a.tile_n)) + " is not 16, 32, 64, 128, 192 or 256";
+    if (w != 16 && w != 32 && w != 64 && w != 128 && w != 192 && w != 256 && !swapped_only_width(w)) {
+      error = "--tile-n: " + quoted(trim(a.tile_n)) + " is not 16, 32, 64, 128, 192 or 256 (or 48, 80, 96 swapped)";
       return false;
     }
   }
@@ -622,8 +622,9 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       error = "--tile-m: " + quoted(trim(a.tile_m)) + " is not 64 or 128";
       return false;
     }
-    if (o.tuning.tile_m == 64 && (o.tuning.tile_n > 128 || (o.tuning.swap_ab == SwapAB::off && o.tuning.tile_n != 0 &&
-                                                            o.tuning.tile_n != 128))) {
+    if (o.tuning.tile_m == 64 && !swapped_only_width(o.tuning.tile_n) &&
+        (o.tuning.tile_n > 128 ||
+         (o.tuning.swap_ab == SwapAB::off && o.tuning.tile_n != 0 && o.tuning.tile_n != 128))) {
       error =
           "--tile-m: 64-row tiles are 64 x 16, 32 or 64 swapped and 64 x 128 unswapped (with --swap-ab off, --tile-n "
           "128 or none)";
@@ -637,7 +638,12 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
             "no --swap-ab), not off";
     return false;
   }
-  if (o.tuning.swap_ab == SwapAB::on && o.tuning.tile_n > 64) {
+  if (swapped_only_width(o.tuning.tile_n) && (o.tuning.swap_ab != SwapAB::on || o.tuning.tile_m != 64)) {
+    error = "--tile-n: " + std::to_string(o.tuning.tile_n) +
+            " is a swapped one-warpgroup width: it needs --swap-ab on and --tile-m 64";
+    return false;
+  }
+  if (o.tuning.swap_ab == SwapAB::on && o.tuning.tile_n > 64 && !swapped_only_width(o.tuning.tile_n)) {
     error = "--tile-n: with --swap-ab on the tile's width along M is 16, 32 or 64 (got " +
             std::to_string(o.tuning.tile_n) + ")";
     return false;

@@ -512,13 +512,14 @@ int main(int argc, char** argv) {
       ->type_name("ORDER");
   bench_gemm
       ->add_option("--tile-n", gemm_args.tile_n,
-                   "k13/auto: tile width 64, 128, 192 or 256; with --swap-ab on, the width along M: 16, 32 or 64 "
-                   "(default: the plan's choice)")
+                   "k13/auto: tile width 64, 128, 192 or 256; with --swap-ab on, the width along M: 16, 32 or 64, "
+                   "or with --tile-m 64 also 48, 80 or 96 (A:k only) (default: the plan's choice)")
       ->type_name("N");
   bench_gemm
-      ->add_option("--tile-m", gemm_args.tile_m,
-                   "k13: the tile's rows, 128 (two consumer warpgroups) or 64 (one: swapped 64 x 16, 32 or 64, "
-                   "twice the CTAs without splitting K; unswapped 64 x 128) (default: the plan's)")
+      ->add_option(
+          "--tile-m", gemm_args.tile_m,
+          "k13: the tile's rows, 128 (two consumer warpgroups) or 64 (one: swapped 64 x 16, 32, 48, 64, 80 or 96, "
+          "twice the CTAs without splitting K; unswapped 64 x 128) (default: the plan's)")
       ->type_name("M");
   bench_gemm
       ->add_option("--swap-ab", gemm_args.swap_ab,

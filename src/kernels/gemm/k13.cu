@@ -48,16 +48,21 @@ Status check_k13_tuning(const GemmArgs& a) {
     return Status::failure(Status::invalid_argument, "k13: tuning.swap_ab must be SwapAB::plan, off or on (got " +
                                                          std::to_string(static_cast<int>(t.swap_ab)) + ")");
   if (t.tile_n != 0 && t.tile_n != 16 && t.tile_n != 32 && t.tile_n != 64 && t.tile_n != 128 && t.tile_n != 192 &&
-      t.tile_n != 256)
+      t.tile_n != 256 && !swapped_only_width(t.tile_n))
     return Status::failure(Status::invalid_argument,
-                           "k13: tuning.tile_n must be 0 (the plan's), 16, 32, 64, 128, 192 or 256 (got " +
+                           "k13: tuning.tile_n must be 0 (the plan's), 16, 32, 64, 128, 192 or 256, or 48, 80 or 96 "
+                           "swapped (got " +
                                std::to_string(t.tile_n) + ")");
+  if (swapped_only_width(t.tile_n) && (t.swap_ab != SwapAB::on || t.tile_m != 64))
+    return Status::failure(Status::invalid_argument,
+                           "k13: tuning.tile_n = " + std::to_string(t.tile_n) +
+                               " is a swapped one-warpgroup width: it needs tuning.swap_ab on and tuning.tile_m 64");
   if ((t.tile_n == 16 || t.tile_n == 32) && t.swap_ab == SwapAB::off)
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.tile_n = " + std::to_string(t.tile_n) +
                                " needs the swap of A and B (tuning.swap_ab on or the plan's, not off): unswapped "
                                "tiles are 64, 128, 192 or 256 wide");
-  if (t.swap_ab == SwapAB::on && t.tile_n > 64)
+  if (t.swap_ab == SwapAB::on && t.tile_n > 64 && !swapped_only_width(t.tile_n))
     return Status::failure(Status::invalid_argument,
                            "k13: with the swap of A and B (tuning.swap_ab on), tuning.tile_n (the tile's width "
                            "along M) must be 0 (the plan's), 16, 32 or 64 (got " +
@@ -66,7 +71,8 @@ Status check_k13_tuning(const GemmArgs& a) {
     return Status::failure(Status::invalid_argument, "k13: tuning.tile_m must be 0 (the plan's), 64 or 128 (got " +
                                                          std::to_string(t.tile_m) + ")");
   // The one-warpgroup tiles: 64 x {16, 32, 64} swapped, 64 x 128 unswapped.
-  if (t.tile_m == 64 && (t.tile_n > 128 || (t.swap_ab == SwapAB::off && t.tile_n != 0 && t.tile_n != 128)))
+  if (t.tile_m == 64 && !swapped_only_width(t.tile_n) &&
+      (t.tile_n > 128 || (t.swap_ab == SwapAB::off && t.tile_n != 0 && t.tile_n != 128)))
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.tile_m = 64 (one consumer warpgroup) runs the swapped tiles 64 x 16, 32 or "
                            "64 and the unswapped 64 x 128: with tile_m 64, tile_n must be 0, 16, 32, 64 or 128, and "
@@ -105,6 +111,10 @@ Status check_k13(const GemmArgs& a) {
                                std::to_string(a.tuning.tile_n) +
                                "; the plan swaps M <= 64 with N >= 128, or set tuning.swap_ab on for 64 x 16, 32 "
                                "or 64)");
+  if (swapped_only_width(a.tuning.tile_n) && a.layout.a != MajorA::k)
+    return Status::failure(Status::unsupported, "k13: the swapped tile 64 x " + std::to_string(a.tuning.tile_n) +
+                                                    " reads A K-major only (A:k); with A:m the swapped widths are "
+                                                    "16, 32 and 64");
   // The narrowest tile has the most tiles (128 x 64 unswapped, 128 of N x 16
   // of M swapped); times the splits (the plan's at most 16), the work units
   // must count in 31 bits, with room for a grid's stride past the last
@@ -219,6 +229,12 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
             return k13::launch_tiles_m64<16>(s, stream);
           case 32:
             return k13::launch_tiles_m64<32>(s, stream);
+          case 48:
+            return k13::launch_tiles_m64<48>(s, stream);
+          case 80:
+            return k13::launch_tiles_m64<80>(s, stream);
+          case 96:
+            return k13::launch_tiles_m64<96>(s, stream);
           default:
             return k13::launch_tiles_m64<64>(s, stream);
         }

@@ -4,7 +4,8 @@
 // tessel/gemm_plan.hpp, where the caller left it 0), makes the padded copies
 // of operands TMA cannot read and swaps A and B where the tuning says so;
 // k13_n{16,32,64,128,192,256}.cu launch the kernels of one tile width on
-// operands TMA can read, k13_epi_n{64,128,256}.cu the fused-epilogue ones.
+// operands TMA can read (k13_m64_wide.cu the swapped 64 x 48, 80, 96), k13_epi_n{64,128,256}.cu the
+// fused-epilogue ones.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -34,7 +35,7 @@ Status launch_tiles<192>(const GemmArgs& g, cudaStream_t stream, bool transposed
 template <>
 Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream, bool transposed);
 
-/// k13 with the swapped one-warpgroup tile 64 x BN (BN = 16, 32, 64;
+/// k13 with the swapped one-warpgroup tile 64 x BN (BN = 16, 32, 64, and 48, 80, 96 below;
 /// GemmTuning::tile_m = 64) on the swapped problem g (transposed D and C),
 /// g.tuning.splits (>= 1) splits of K, A and B whose rows TMA can read.
 template <int BN>
@@ -45,6 +46,13 @@ template <>
 Status launch_tiles_m64<32>(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_tiles_m64<64>(const GemmArgs& g, cudaStream_t stream);
+/// The swapped-only widths 48, 80, 96 (k13_m64_wide.cu): the caller's A K-major (A:k), else a status saying so.
+template <>
+Status launch_tiles_m64<48>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles_m64<80>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles_m64<96>(const GemmArgs& g, cudaStream_t stream);
 /// k13 with the unswapped one-warpgroup tile 64 x 128 (GemmTuning::tile_m =
 /// 64 on an unswapped problem): TMA-stored D, splits of K as above.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);

@@ -49,6 +49,44 @@ typename Cfg::template ParamsOf<T> params_of(const GemmArgs& g) {
   }
 }
 
+/// launch_tiles_with's launch for one input type and layout.
+template <class Cfg, class T, MajorA MA, MajorB MB, class KernelOf>
+Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, const KernelOf& kernel_of) {
+  constexpr int BM = Cfg::kBM, BN = Cfg::kBN;
+  using X = gk::KernelTiles<T, MA, MB, Cfg>;
+  CUtensorMap map_a, map_b;
+  if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k13"); !s) return s;
+  CUtensorMap map_d{};
+  bool tma_store = false;  // no map: D is written from registers
+  if constexpr (Cfg::kTmaStore)
+    if (!transposed) tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
+  // D^T staged as D's rows and TMA-stored (beta = 0; with C the register epilogue reads C transposed).
+  if constexpr (Cfg::kTransposed)
+    if (transposed && g.beta == 0.0f) tma_store = tma::d_store_map<X::template EpilogueT>(g, map_d, "k13", true);
+  const void* kernel = kernel_of.template operator()<T, MA, MB>();
+  if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
+  const index_t tiles = ceil_div(g.m, index_t{BM}) * ceil_div(g.n, index_t{BN});
+  const int splits = g.tuning.splits < 1 ? 1 : g.tuning.splits;
+  int sms = 0;
+  if (Status s = tma::sm_count("k13", sms); !s) return s;
+  const index_t whole = g.tuning.split_tail ? split_tail_whole(tiles, sms) : 0;
+  dim3 grid;
+  if (Status s = tma::persistent_grid(g, "k13", grid, whole + (tiles - whole) * splits); !s) return s;
+  Workspace ws;
+  if (Status s = ws.make(tiles, whole, splits, BM, BN, stream); !s) return s;
+  if constexpr (Cfg::kRuntimeDepth)
+    ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)
+                                      : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
+  // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
+  auto params = params_of<Cfg, T>(g);
+  int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
+  void* args[] = {&map_a, &map_b, &map_d, &tma_store, &transposed, &params, &ws.sk, &group};
+  (void)cudaLaunchKernel(kernel, grid, dim3(Cfg::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
+  const Status s = launch_status("k13");
+  ws.release(stream);
+  return s;
+}
+
 /// The launch of tile width BN's kernel (Fused: a fused-epilogue
 /// configuration, gk::Config<BN, true>; never transposed): the maps of A, B
 /// and D, split K's workspace, the persistent grid, the shared memory, and
@@ -65,38 +103,14 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
                                                     " has no " + (transposed ? "transposed" : "untransposed") +
                                                     " epilogue");
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
-    using X = gk::KernelTiles<T, MA, MB, Cfg>;
-    CUtensorMap map_a, map_b;
-    if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k13"); !s) return s;
-    CUtensorMap map_d{};
-    bool tma_store = false;  // no map: D is written from registers
-    if constexpr (Cfg::kTmaStore)
-      if (!transposed) tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
-    // D^T staged as D's rows and TMA-stored (beta = 0; with C the register epilogue reads C transposed).
-    if constexpr (Cfg::kTransposed)
-      if (transposed && g.beta == 0.0f) tma_store = tma::d_store_map<X::template EpilogueT>(g, map_d, "k13", true);
-    const void* kernel = kernel_of.template operator()<T, MA, MB>();
-    if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
-    const index_t tiles = ceil_div(g.m, index_t{BM}) * ceil_div(g.n, index_t{BN});
-    const int splits = g.tuning.splits < 1 ? 1 : g.tuning.splits;
-    int sms = 0;
-    if (Status s = tma::sm_count("k13", sms); !s) return s;
-    const index_t whole = g.tuning.split_tail ? split_tail_whole(tiles, sms) : 0;
-    dim3 grid;
-    if (Status s = tma::persistent_grid(g, "k13", grid, whole + (tiles - whole) * splits); !s) return s;
-    Workspace ws;
-    if (Status s = ws.make(tiles, whole, splits, BM, BN, stream); !s) return s;
-    if constexpr (Cfg::kRuntimeDepth)
-      ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)
-                                        : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
-    // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
-    auto params = params_of<Cfg, T>(g);
-    int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
-    void* args[] = {&map_a, &map_b, &map_d, &tma_store, &transposed, &params, &ws.sk, &group};
-    (void)cudaLaunchKernel(kernel, grid, dim3(Cfg::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
-    const Status s = launch_status("k13");
-    ws.release(stream);
-    return s;
+    if constexpr (Cfg::kSwappedOnly && MB != MajorB::k) {
+      // The swapped problem's B is the caller's A: these widths read it K-major only (A:k).
+      return Status::failure(Status::unsupported, "k13: the swapped tile 64 x " + std::to_string(BN) +
+                                                      " reads A K-major only (A:k; with A:m use a width of 16, 32 "
+                                                      "or 64)");
+    } else {
+      return launch_kernel<Cfg, T, MA, MB>(g, stream, transposed, kernel_of);
+    }
   });
 }
 
@@ -110,7 +124,7 @@ struct AotKernel {
 };
 
 /// The ahead-of-time instance of tile BM x BN (Fused: the fused-epilogue one;
-/// BM = 64: the one-warpgroup tiles, swapped 64 x {16, 32, 64}, unswapped 64 x 128).
+/// BM = 64: the one-warpgroup tiles, swapped 64 x {16, 32, 48, 64, 80, 96}, unswapped 64 x 128).
 template <int BN, bool Fused = false, int BM = gk::kBM>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
   return launch_tiles_with<BN, Fused, AotKernel<BN, Fused, BM>, BM>(g, stream, transposed, AotKernel<BN, Fused, BM>{});

@@ -33,8 +33,10 @@ namespace tessel::gemm_kernels {
 /// modes, which wgmma reads as well).
 template <class T, OperandMajor Major, int Rows>
 struct TmaOperand {
-  static_assert(Rows % 64 == 0 || (sizeof(T) == 2 && (Rows == 16 || Rows == 32)),
-                "tessel: operand tiles are 64-row atoms, or one 16- or 32-row atom of 16-bit elements");
+  static_assert(Rows % 64 == 0 || (sizeof(T) == 2 && (Rows == 16 || Rows == 32)) ||
+                    (Major == OperandMajor::k && Rows % 8 == 0),
+                "tessel: operand tiles are 64-row atoms, or one 16- or 32-row atom of 16-bit elements, or K-major "
+                "tiles of any multiple of 8 rows");
   static constexpr SwizzledLayout mn_major() {
     if constexpr (Rows % 64 == 0)
       return compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK),

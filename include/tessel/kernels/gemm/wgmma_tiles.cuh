@@ -30,12 +30,19 @@ inline constexpr int kSmemLimit = 227 * 1024;  // the opt-in maximum of dynamic 
 /// memory, unswapped problems only).
 template <int BN, bool Fused = false, int BM = kBM>
 struct Config {
-  static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256,
-                "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}");
+  /// The swapped-only widths 48, 80 and 96 (64 rows of N by that much of M,
+  /// one consumer warpgroup): between the power-of-two widths, so that a
+  /// problem's tiles come nearer to filling the SMs (cuBLASLt runs 64 x 48
+  /// and 64 x 80 tiles on such problems).  Their M side is the wgmma's B
+  /// operand and must be K-major (A:k), whose tiles take any multiple of 8 rows.
+  static constexpr bool kSwappedOnly = BN == 48 || BN == 80 || BN == 96;
+  static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256 || kSwappedOnly,
+                "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}, and swapped 64 x {48, 80, 96}");
   static_assert(!Fused || BN >= 64, "tessel: k13's fused epilogue is the TMA-store epilogue's (BN >= 64)");
-  static_assert(BM == 128 || (BM == 64 && (BN <= 64 || BN == 128) && !Fused),
-                "tessel: k13's 64-row tiles (one consumer warpgroup) are the swapped 64 x {16, 32, 64} and the "
-                "unswapped 64 x 128 only");
+  static_assert(BM == 128 || (BM == 64 && (BN <= 64 || BN == 128 || kSwappedOnly) && !Fused),
+                "tessel: k13's 64-row tiles (one consumer warpgroup) are the swapped 64 x {16, 32, 48, 64, 80, 96} "
+                "and the unswapped 64 x 128 only");
+  static_assert(!kSwappedOnly || BM == 64, "tessel: the widths 48, 80 and 96 are 64-row swapped tiles");
   /// The tile's rows: 128 (two consumer warpgroups, 64 rows each), or 64 (one
   /// consumer warpgroup: the swapped small-M tiles, twice the CTAs of 128
   /// rows of N without splitting K; and the unswapped 64 x 128 of small
@@ -50,13 +57,13 @@ struct Config {
   /// has compile-time ones).
   using Epi = RuntimeEpilogue;
   /// D through the TMA-store epilogue (unswapped problems; BN >= 64).
-  static constexpr bool kTmaStore = BN >= 64;
+  static constexpr bool kTmaStore = BN >= 64 && !kSwappedOnly;
   /// D^T (swapped problems; BN <= 64, the widths the plan swaps with:
   /// wider tiles keep the program they were measured with): staged as D's
   /// rows and TMA-stored (TmaStoreEpilogueTransposed) at beta = 0 where TMA
   /// can describe D, else from registers (epilogue_registers_transposed).
   /// Not in a fused instance: the plan does not swap with an epilogue.
-  static constexpr bool kTransposed = BN <= 64 && !Fused;
+  static constexpr bool kTransposed = (BN <= 64 || kSwappedOnly) && !Fused;
   /// The warpgroup epilogue (plain 128 x 256 tiles; TmaStoreEpilogue's
   /// warpgroup form): with 16-bit D, beta = 0, TMA stores and no split K
   /// (run-time conditions, the kernel's `by_warpgroup`), each consumer
@@ -113,7 +120,7 @@ struct Config {
   /// stamps, docs/heuristics.md, rule 4b).
   static constexpr bool kRuntimeDepth = BN <= 32;
   /// The stages in flight with the grid's full CTAs (and a launch that does not say).
-  static constexpr int kDepthCap = BN <= 32 ? 4 * 128 / BM : BM == 64 && BN == 64 ? 8 : 1 << 20;
+  static constexpr int kDepthCap = BN <= 32 ? 4 * 128 / BM : BM == 64 && (BN == 64 || kSwappedOnly) ? 8 : 1 << 20;
   static constexpr int kStagesThatFit = (kSmemLimit - kStagingBytes - kBiasBytes - 1024) / kStageBytes;
   static constexpr int kStages = kRuntimeDepth || kStagesThatFit < kDepthCap ? kStagesThatFit : kDepthCap;
   static_assert(kStages >= 2, "tessel: at least two stages");
