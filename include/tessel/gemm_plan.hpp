@@ -102,8 +102,7 @@ constexpr int split_k_unless_filled(index_t tiles, index_t k_tiles, int sms, int
 /// Rule 4, swap at M ≤ 64 and N ≥ 128: N then fills the 128 box rows that M would leave mostly zero-filled.
 constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }
 constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }  // the width that holds M
-/// k13's swapped one-warpgroup widths between the powers of two (64 rows of N by 48, 80 or 96 of M; A:k only).
-constexpr bool swapped_only_width(int w) { return w == 48 || w == 80 || w == 96; }
+constexpr bool swapped_only_width(int w) { return w == 48 || w == 80 || w == 96; }      // 64 x 48, 80, 96 swapped, A:k
 /// The tile rows a call runs: the caller's where it set the tile (tile_m, tile_n or splits), else the plan's.
 constexpr int planned_tile_m(const GemmTuning& asked, const GemmTuning& plan) {
   return asked.tile_m != 0 || asked.tile_n != 0 || asked.splits != 0 ? asked.tile_m : plan.tile_m;
