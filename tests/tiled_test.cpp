@@ -69,6 +69,77 @@ TEST(TiledCopy, CopyIfWithTailsOnTheHost) {
   }
 }
 
+// 32-bit offsets (narrow_offsets): where every offset fits in int, the same tiles, partitions and copies as with
+// index_t, computed in int.
+TEST(Tensor, NarrowOffsetsWhereTheyFit) {
+  std::vector<float> a(16);
+  const auto big = [&](index_t m, index_t n) { return make_global_tensor(a.data(), {m, n}, {n, index_t{1}}); };
+  Tensor<ViewEngine<float, Space::global>, Strided<2, int>> g32{};
+  EXPECT_TRUE(narrow_offsets(big(4096, 4096), g32));  // the last offset 16,777,215
+  EXPECT_EQ(g32.layout.stride[0], 4096);
+  EXPECT_EQ(g32.data(), a.data());
+  EXPECT_FALSE(narrow_offsets(big(46341, 46341), g32));  // 2,147,488,280 > 2^31 - 1
+  EXPECT_TRUE(narrow_offsets(big(46340, 46340), g32));   // 2,147,395,599
+  // Whole tiles past the end count: with 128 x 64 tiles the extents are 46464 x 46400.
+  EXPECT_FALSE(narrow_offsets<Tile>(big(46340, 46340), g32));
+  EXPECT_TRUE(narrow_offsets<Tile>(big(4096, 4096), g32));
+  // Negative and huge strides, huge extents.
+  EXPECT_FALSE(
+      narrow_offsets(make_global_tensor(a.data(), {index_t{2}, index_t{2}}, {index_t{1} << 31, index_t{1}}), g32));
+  EXPECT_TRUE(narrow_offsets(make_global_tensor(a.data(), {index_t{4}, index_t{4}}, {index_t{-4}, index_t{1}}), g32));
+  EXPECT_EQ(g32.layout(3, 1), -11);
+  EXPECT_FALSE(
+      narrow_offsets(make_global_tensor(a.data(), {index_t{1} << 32, index_t{1}}, {index_t{0}, index_t{1}}), g32));
+  // The partitions of a 32-bit tile hold int offsets: fewer registers a thread.
+  using P64 = decltype(VectorCopy{}.get_slice(0).partition_S(local_tile<Tile>(big(300, 1000), 0, 0)).layout);
+  using P32 = decltype(VectorCopy{}.get_slice(0).partition_S(local_tile<Tile>(g32, 0, 0)).layout);
+  static_assert(std::is_same_v<P32::offset_type, int> && std::is_same_v<P64::offset_type, index_t>);
+  static_assert(sizeof(P32) < sizeof(P64));
+}
+
+TEST(Tensor, NarrowOffsetsGiveTheSameElements) {
+  for (auto [M, N] : std::vector<std::pair<int, int>>{{1, 4}, {127, 60}, {200, 136}, {300, 1000}}) {
+    std::vector<float> a(static_cast<std::size_t>(M * N)), b(a.size(), -1.f), smem(128 * 64, -2.f);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i);
+    Tensor<ViewEngine<float, Space::global>, Strided<2, int>> gA{}, gB{};
+    ASSERT_TRUE(
+        narrow_offsets<Tile>(make_global_tensor(a.data(), {index_t{M}, index_t{N}}, {index_t{N}, index_t{1}}), gA));
+    ASSERT_TRUE(
+        narrow_offsets<Tile>(make_global_tensor(b.data(), {index_t{M}, index_t{N}}, {index_t{N}, index_t{1}}), gB));
+    const auto g64 = make_global_tensor(a.data(), {index_t{M}, index_t{N}}, {index_t{N}, index_t{1}});
+    constexpr Layout sl = make_layout(make_shape(128, 64), LayoutRight{});
+    const auto sA = make_smem_tensor<sl>(smem.data());
+    const VectorCopy tc;
+    for (int bm = 0; bm < (M + 127) / 128; ++bm)
+      for (int bn = 0; bn < (N + 63) / 64; ++bn) {
+        const auto tA = local_tile<Tile>(gA, bm, bn);
+        const auto tB = local_tile<Tile>(gB, bm, bn);
+        const auto t64 = local_tile<Tile>(g64, bm, bn);
+        EXPECT_EQ(tA.data(), t64.data());
+        for (int t = 0; t < 128; ++t) {
+          const auto p32 = tc.get_slice(t).partition_S(tA);
+          const auto p64 = tc.get_slice(t).partition_S(t64);
+          for (int v = 0; v < decltype(p32)::kValues; ++v) {
+            EXPECT_EQ(p32.inside(v), p64.inside(v));
+            EXPECT_EQ(p32.coord(v), p64.coord(v));
+            if (p64.inside(v)) {
+              EXPECT_EQ(p32.addr(v), p64.addr(v));
+            }
+          }
+          const auto narrow = p32(_, 3, 0);  // a slice keeps int offsets
+          const auto wide = p64(_, 3, 0);
+          for (int v = 0; v < 8; ++v)
+            if (wide.inside(v)) {
+              EXPECT_EQ(narrow.addr(v), wide.addr(v));
+            }
+          copy_if(tc, p32, tc.get_slice(t).partition_D(sA));
+        }
+        for (int t = 0; t < 128; ++t) copy_if(tc, tc.get_slice(t).partition_S(sA), tc.get_slice(t).partition_D(tB));
+      }
+    EXPECT_EQ(a, b) << M << "x" << N;
+  }
+}
+
 TEST(TiledMma, LayoutsOfA2x2x1TiledAtom) {
   constexpr TiledMmaLayouts t = make_tiled_mma_layouts(kSM80_16x8x16_F32BF16BF16F32_TN, 2, 2, 1);
   EXPECT_EQ(t.threads, 128);

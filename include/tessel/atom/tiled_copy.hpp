@@ -69,10 +69,10 @@ TESSEL_HDI constexpr auto partition_thread(const Tensor<E, StaticSwizzledLayout<
   constexpr bool splits = swizzle_splits(P, L.swizzle);
   return Tensor<E, ThrOffsets<thread_values(P), L.swizzle, splits>>{t.engine, {StaticLayout<P>{}(thread, 0)}};
 }
-template <IntTuple Tile, Layout TV, class E, IntTuple Shape, int R>
-TESSEL_HDI constexpr auto partition_thread(const Tensor<E, TileLayout<Shape, R>>& t, int thread) {
+template <IntTuple Tile, Layout TV, class E, IntTuple Shape, int R, OffsetType I>
+TESSEL_HDI constexpr auto partition_thread(const Tensor<E, TileLayout<Shape, R, I>>& t, int thread) {
   constexpr Layout P = partition_layout(coord_layout(Shape), Tile, TV);
-  Tensor<E, ThrCoords<thread_values(P), R>> v{t.engine, {}};
+  Tensor<E, ThrCoords<thread_values(P), R, I>> v{t.engine, {}};
   v.layout.set_thread(StaticLayout<P>{}(thread, 0), t.layout.stride, t.layout.residue);
   return v;
 }

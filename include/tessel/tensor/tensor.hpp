@@ -11,7 +11,8 @@
 //             run-time (Strided<R>: a whole global matrix).  A thread's share
 //             of a partition is a static value layout of shape (V, REST...)
 //             plus the thread's run-time base (ThrOffsets over static memory,
-//             ThrCoords over a tile).
+//             ThrCoords over a tile).  The run-time ones compute offsets in
+//             index_t, or in int where narrow_offsets found that they fit.
 //
 // The algebra underneath is the value-based one of core/ (docs/design.md):
 // every layout here is a Layout value lifted into a type, so partitions and
@@ -97,24 +98,37 @@ struct ArrayEngine {
 
 // ================================================================ run-time layouts
 
+/// The integer type run-time layouts compute offsets in: index_t (64 bits),
+/// or int where every offset of the tensor is known to fit (narrow_offsets
+/// checks it): a kernel then multiplies and adds in 32 bits, half the
+/// registers and instructions of 64-bit offsets.
+template <class I>
+concept OffsetType = std::is_same_v<I, index_t> || std::is_same_v<I, int>;
+
 /// A flat rank-R layout with run-time extents and strides, e.g. an M x N
-/// row-major matrix `(M,N):(ld,1)`.  Evaluated at natural coordinates only.
-template <int R>
+/// row-major matrix `(M,N):(ld,1)`, offsets computed in I.  Evaluated at
+/// natural coordinates only.
+template <int R, OffsetType I = index_t>
 struct Strided {
   static_assert(R >= 1 && R <= 5, "tessel: Strided supports ranks 1 to 5");
   static constexpr int kRank = R;
-  index_t shape[R];
-  index_t stride[R];
+  using offset_type = I;
+  I shape[R];
+  I stride[R];
 
   template <class... Cs>
-  requires(sizeof...(Cs) == R) TESSEL_HDI constexpr index_t operator()(Cs... cs) const {
-    const index_t c[R] = {static_cast<index_t>(cs)...};
-    index_t off = 0;
+  requires(sizeof...(Cs) == R) TESSEL_HDI constexpr I operator()(Cs... cs) const {
+    const I c[R] = {static_cast<I>(cs)...};
+    I off = 0;
     for (int i = 0; i < R; ++i) off += c[i] * stride[i];
     return off;
   }
   /// The same layout as a tessel Layout value (for the algebra and printing).
-  constexpr Layout value() const { return Layout{flat_tuple_of(shape, R), flat_tuple_of(stride, R)}; }
+  constexpr Layout value() const {
+    index_t s[R], d[R];
+    for (int i = 0; i < R; ++i) s[i] = shape[i], d[i] = stride[i];
+    return Layout{flat_tuple_of(s, R), flat_tuple_of(d, R)};
+  }
 };
 
 /// A tile of a Strided<R> layout: static extents `Shape` (a flat IntTuple),
@@ -122,31 +136,32 @@ struct Strided {
 /// parent (`residue[k]` = extent of mode k left from the tile's origin,
 /// possibly larger than the tile).  Evaluated at natural coordinates or at a
 /// packed coordinate (`offset`).
-template <IntTuple Shape, int R>
+template <IntTuple Shape, int R, OffsetType I = index_t>
 struct TileLayout {
   static_assert(rank(Shape) == R, "tessel: tile rank must equal the tensor rank");
   static constexpr IntTuple kShape = Shape;
   static constexpr int kRank = R;
   static constexpr index_t kSize = size(Shape);
-  template <int I>
-  static constexpr index_t kExtent = Shape.is_int() ? Shape.val[0] : Shape.val[I];
+  template <int K>
+  static constexpr index_t kExtent = Shape.is_int() ? Shape.val[0] : Shape.val[K];
+  using offset_type = I;
 
-  index_t stride[R];
-  index_t residue[R];
+  I stride[R];
+  I residue[R];
 
   template <class... Cs>
-  requires(sizeof...(Cs) == R) TESSEL_HDI constexpr index_t operator()(Cs... cs) const {
-    const index_t c[R] = {static_cast<index_t>(cs)...};
-    index_t off = 0;
+  requires(sizeof...(Cs) == R) TESSEL_HDI constexpr I operator()(Cs... cs) const {
+    const I c[R] = {static_cast<I>(cs)...};
+    I off = 0;
     TESSEL_UNROLL
     for (int i = 0; i < R; ++i) off += c[i] * stride[i];
     return off;
   }
   /// Offset of a packed tile coordinate.
-  TESSEL_HDI constexpr index_t offset(index_t packed) const {
-    index_t off = 0;
+  TESSEL_HDI constexpr I offset(index_t packed) const {
+    I off = 0;
     TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) off += coord_field(packed, i) * stride[i];
+    for (int i = 0; i < R; ++i) off += static_cast<I>(coord_field(packed, i)) * stride[i];
     return off;
   }
   /// Is a packed tile coordinate inside the parent?
@@ -159,7 +174,7 @@ struct TileLayout {
   /// Does the whole tile lie inside the parent (no predication needed)?
   TESSEL_HDI constexpr bool full() const {
     // Extents as scalar constants: device code cannot index kShape at run time.
-    return [&]<int... I>(std::integer_sequence<int, I...>) { return ((residue[I] >= kExtent<I>)&&...); }
+    return [&]<int... K>(std::integer_sequence<int, K...>) { return ((residue[K] >= kExtent<K>)&&...); }
     (std::make_integer_sequence<int, R>{});
   }
 };
@@ -243,25 +258,27 @@ struct ThrOffsets {
 /// fields sum to the element's coordinate, so no field carries: the offset
 /// splits into the thread's part plus a compile-time coordinate times the
 /// strides, and the bounds test compares against compile-time constants.
-template <Layout Vals, int R>
+template <Layout Vals, int R, OffsetType I = index_t>
 struct ThrCoords {
   static constexpr Layout kVals = Vals;
   static constexpr int kRank = rank(Vals);
   static constexpr index_t kSize = size(Vals);
-  index_t stride[R];
-  index_t limit[R];     // residue minus the thread's own coordinate, per mode
-  index_t base;         // the thread's packed coordinate
-  index_t base_offset;  // the thread's part of every offset
+  using offset_type = I;
+  I stride[R];
+  I limit[R];     // residue minus the thread's own coordinate, per mode
+  index_t base;   // the thread's packed coordinate
+  I base_offset;  // the thread's part of every offset
   index_t off = 0;
 
   /// Sets the thread's part from its packed coordinate and the tile's strides and residue.
-  TESSEL_HDI constexpr void set_thread(index_t packed, const index_t (&tile_stride)[R], const index_t (&residue)[R]) {
+  TESSEL_HDI constexpr void set_thread(index_t packed, const I (&tile_stride)[R], const I (&residue)[R]) {
     base = packed;
     base_offset = 0;
     for (int i = 0; i < R; ++i) {
+      const I c = static_cast<I>(coord_field(packed, i));
       stride[i] = tile_stride[i];
-      limit[i] = residue[i] - coord_field(packed, i);
-      base_offset += coord_field(packed, i) * tile_stride[i];
+      limit[i] = residue[i] - c;
+      base_offset += c * tile_stride[i];
     }
   }
   template <class... Cs>
@@ -269,11 +286,11 @@ struct ThrCoords {
     return base + off + StaticLayout<Vals>{}(cs...);
   }
   template <class... Cs>
-  TESSEL_HDI constexpr index_t operator()(Cs... cs) const {
+  TESSEL_HDI constexpr I operator()(Cs... cs) const {
     const index_t c = off + StaticLayout<Vals>{}(cs...);
-    index_t o = base_offset;
+    I o = base_offset;
     TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) o += coord_field(c, i) * stride[i];
+    for (int i = 0; i < R; ++i) o += static_cast<I>(coord_field(c, i)) * stride[i];
     return o;
   }
   template <class... Cs>
@@ -281,11 +298,11 @@ struct ThrCoords {
     const index_t c = off + StaticLayout<Vals>{}(cs...);
     bool in = true;
     TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) in = in && coord_field(c, i) < limit[i];
+    for (int i = 0; i < R; ++i) in = in && static_cast<I>(coord_field(c, i)) < limit[i];
     return in;
   }
   template <Layout V2>
-  using With = ThrCoords<V2, R>;
+  using With = ThrCoords<V2, R, I>;
   /// The same thread's share with value layout V2 and `fixed` more offset (a slice).
   template <Layout V2>
   TESSEL_HDI constexpr With<V2> sliced(index_t fixed) const {
@@ -417,6 +434,41 @@ TESSEL_HDI constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_globa
   return g;
 }
 
+/// g with its offsets computed in int (Strided<R, int>), where they all fit:
+/// with TileShape (a type with a static `value`, as local_tile takes), every
+/// offset of every tile of that shape, the last ones past the end included
+/// (extents rounded up to whole tiles), else every offset of g itself.  True
+/// and `out` set where the sum over modes of (extent - 1) x |stride| is at
+/// most INT_MAX; else false and `out` untouched (keep the 64-bit tensor).
+/// C++ example: a 4096 x 4096 row-major matrix narrows (its last offset is
+/// 16,777,215); 46341 x 46341 does not (2,147,488,280 > 2^31 - 1).
+template <class TileShape = void, class T, int R>
+TESSEL_HD constexpr bool narrow_offsets(const Tensor<ViewEngine<T, Space::global>, Strided<R>>& g,
+                                        Tensor<ViewEngine<T, Space::global>, Strided<R, int>>& out) {
+  constexpr index_t kMax = 2147483647;
+  index_t reach = 0;
+  for (int i = 0; i < R; ++i) {
+    index_t e = g.layout.shape[i];
+    const index_t s = g.layout.stride[i] < 0 ? -g.layout.stride[i] : g.layout.stride[i];
+    if constexpr (!std::is_void_v<TileShape>) {
+      constexpr IntTuple t = TileShape::value;
+      const index_t te = t.is_int() ? t.val[0] : t.val[i];
+      e = (e + te - 1) / te * te;
+    }
+    if (e < 0 || e > kMax || s > kMax) return false;
+    if (e > 1 && s > 0) {
+      if (s > (kMax - reach) / (e - 1)) return false;
+      reach += (e - 1) * s;
+    }
+  }
+  out.engine = g.engine;
+  for (int i = 0; i < R; ++i) {
+    out.layout.shape[i] = static_cast<int>(g.layout.shape[i]);
+    out.layout.stride[i] = static_cast<int>(g.layout.stride[i]);
+  }
+  return true;
+}
+
 /// A tensor with static layout L at p in shared memory (L may be swizzled).
 template <Layout L, class T>
 TESSEL_HDI constexpr Tensor<ViewEngine<T, Space::shared>, StaticLayout<L>> make_smem_tensor(T* p) {
@@ -444,14 +496,14 @@ TESSEL_HDI constexpr auto make_coord_tile(Rs... residue) {
 /// tiles of shape `TileShape::value`: local_tile(g, (i,j)) starts at element
 /// (i*T0, j*T1).  C++ example: local_tile<TileShape<128,64>>(gA, 2, 0) is
 /// rows 256..383, columns 0..63 of gA.
-template <class TileShape, class T, int R, class... Cs>
+template <class TileShape, class T, int R, OffsetType I, class... Cs>
 requires(sizeof...(Cs) == R) TESSEL_HD
-    constexpr auto local_tile(const Tensor<ViewEngine<T, Space::global>, Strided<R>>& g, Cs... tile_coord) {
+    constexpr auto local_tile(const Tensor<ViewEngine<T, Space::global>, Strided<R, I>>& g, Cs... tile_coord) {
   constexpr IntTuple s = TileShape::value;
-  const index_t c[R] = {static_cast<index_t>(tile_coord)...};
-  Tensor<ViewEngine<T, Space::global>, TileLayout<s, R>> t{{g.engine.ptr}, {}};
+  const I c[R] = {static_cast<I>(tile_coord)...};
+  Tensor<ViewEngine<T, Space::global>, TileLayout<s, R, I>> t{{g.engine.ptr}, {}};
   for (int i = 0; i < R; ++i) {
-    const index_t origin = c[i] * (s.is_int() ? s.val[0] : s.val[i]);
+    const I origin = c[i] * static_cast<I>(s.is_int() ? s.val[0] : s.val[i]);
     t.engine.ptr += origin * g.layout.stride[i];
     t.layout.stride[i] = g.layout.stride[i];
     t.layout.residue[i] = g.layout.shape[i] - origin;
