@@ -44,6 +44,15 @@ Status with_fp32_layouts(const GemmArgs& a, F&& f) {
   if (!is_one_instance_call(true, a.ab_type, a.layout)) return ladder_instance_missing(true);
   return f.template operator()<MajorA::m, MajorB::n>();
 }
+/// with_types for a swapped problem (k13's D^T = B^T A^T): the instance the
+/// one call this build serves (bf16, A:k, B:n) runs swapped, A:m, B:k, so
+/// that such a build runs it and the SASS record guards the code that runs.
+template <class F>
+Status with_swapped_types(const GemmArgs& a, F&& f) {
+  if (a.ab_type != DType::bf16 || a.layout.a != MajorA::m || a.layout.b != MajorB::k)
+    return ladder_instance_missing(false);
+  return f.template operator()<__nv_bfloat16, MajorA::m, MajorB::k>();
+}
 }  // namespace
 #else
 /// Calls `f.template operator()<T, MA, MB>()` with T the input element type
@@ -77,6 +86,14 @@ Status with_types(const GemmArgs& a, F&& f) {
   return Status::failure(Status::invalid_argument, "A and B must be bf16 or fp16");
 #endif
 }
+
+#if !defined(TESSEL_LADDER_ONE_INSTANCE) || defined(TESSEL_GEMM_ONE_INSTANCE)
+/// with_types for a swapped problem: the same instances in a full build.
+template <class F>
+Status with_swapped_types(const GemmArgs& a, F&& f) {
+  return with_types(a, static_cast<F&&>(f));
+}
+#endif
 
 /// The fp32 ladder's dispatch (f01..f12): calls `f.template operator()<MA,
 /// MB>()` with the layout of `a` as compile-time arguments; A and B are fp32

@@ -102,7 +102,7 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
     return Status::failure(Status::unsupported, "k13: tile " + std::to_string(BM) + " x " + std::to_string(BN) +
                                                     " has no " + (transposed ? "transposed" : "untransposed") +
                                                     " epilogue");
-  return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
+  const auto body = [&]<class T, MajorA MA, MajorB MB>() {
     if constexpr (Cfg::kSwappedOnly && MB != MajorB::k) {
       // The swapped problem's B is the caller's A: these widths read it K-major only (A:k).
       return Status::failure(Status::unsupported, "k13: the swapped tile 64 x " + std::to_string(BN) +
@@ -111,7 +111,13 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
     } else {
       return launch_kernel<Cfg, T, MA, MB>(g, stream, transposed, kernel_of);
     }
-  });
+  };
+  if constexpr (Cfg::kTransposed && !Cfg::kTmaStore)
+    return with_swapped_types(g, body);  // a swapped-only tile
+  else if constexpr (Cfg::kTransposed)
+    return transposed ? with_swapped_types(g, body) : with_types(g, body);
+  else
+    return with_types(g, body);
 }
 
 /// The ahead-of-time instance gk::gemm_wgmma_in_flight<T, MA, MB, Config<BN, Fused, BM>>, for launch_tiles_with.
