@@ -129,7 +129,7 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
         k13(128, w, true);
         k13(64, w, true);
       }
-  if (a_k_major && m > 32 && 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < 1e10)
+  if (a_k_major && m > 32 && plan_detail::flops(m, n, k) < 1e10)  // the model's domain (kModelMaxFlops)
     for (int w : {48, 80, 96}) k13(64, w, true);
   // k14 pairs each tile with its M-neighbour: with one tile row the partner has nothing to compute.
   for (auto [tm, tn] : {std::pair{64, 128}, std::pair{128, 128}, std::pair{128, 192}, std::pair{128, 256}})
