@@ -1,15 +1,15 @@
 // Launcher of ladder step k13 (include/tessel/kernels/gemm/k13_wgmma_in_flight.cuh):
 // the checks, the tuning (the caller's, else the plan's), the padded copies
 // of operands TMA cannot read (k11's launcher), the swap of A and B for
-// small M, then the kernels of the chosen tile width (k13_n{16,...,256}.cu),
-// or with an epilogue (GemmArgs::epilogue) the fused instance of that width
-// (k13_epi_n{64,128,256}.cu), or where there is none the plain kernels and
+// small M, then the kernels of the chosen tile width (instances.cu's k13 units),
+// or with an epilogue (GemmArgs::epilogue) the fused instance of that width,
+// or where there is none the plain kernels and
 // the elementwise epilogue (epilogue.cu); with GemmTuning::jit, a run-time
 // compiled fused instance where the tuning asks for one (k13_jit.cu).
 #include <string>
 
 #include "src/jit/jit.hpp"
-#include "src/kernels/gemm/k13_launch.hpp"
+#include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
 
 namespace tessel::gemm_launch {

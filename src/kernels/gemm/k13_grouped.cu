@@ -1,9 +1,8 @@
 // Launcher of k13's batched and grouped kernel (include/tessel/kernels/gemm/
 // k13_grouped.cuh): whether it can serve a call, and the width's launch
-// (k13_grouped_n{128,256}.cu).  What it cannot serve, tessel::gemm and
+// (instances.cu).  What it cannot serve, tessel::gemm and
 // tessel::gemm_grouped run as single launches (src/kernels/gemm.cu).
-#include "src/kernels/gemm/k13_grouped_launch.hpp"
-#include "src/kernels/gemm/k15_launch.hpp"
+#include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/launch.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
 

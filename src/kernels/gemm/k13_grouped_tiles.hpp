@@ -1,6 +1,6 @@
 // The body of the launchers of k13's batched and grouped kernel
 // (include/tessel/kernels/gemm/k13_grouped.cuh), one translation unit per
-// tile width (k13_grouped_n{128,256}.cu): the problems' descriptors (three
+// tile width (instances.cu): the problems' descriptors (three
 // TMA maps each), where they go (a kernel parameter for a batch, device
 // memory for a group), and the launch.  k13_grouped.cu decides whether the
 // kernel can serve a call at all.
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "src/kernels/gemm/k13_grouped_launch.hpp"
+#include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
 #include "src/kernels/gemm/workspace.hpp"
 #include "tessel/kernels/gemm/k13_grouped.cuh"

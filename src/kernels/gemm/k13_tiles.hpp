@@ -1,11 +1,11 @@
-// The body of k13's per-width launchers (k13_n{16,32,64,128,192,256}.cu, and
-// the fused-epilogue instances k13_epi_n{64,128,256}.cu): the maps of A, B
+// The body of k13's per-width launchers (instances.cu's k13 units, plain and
+// fused): the maps of A, B
 // and D, split K's workspace, and the launch.
 #pragma once
 
 #include <string>
 
-#include "src/kernels/gemm/k13_launch.hpp"
+#include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
 #include "src/kernels/gemm/workspace.hpp"
 #include "tessel/kernels/gemm/k13_wgmma_in_flight.cuh"

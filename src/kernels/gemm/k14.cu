@@ -1,11 +1,11 @@
 // Launcher of ladder step k14 (include/tessel/kernels/gemm/k14_cluster_multicast.cuh):
 // the checks, the tile width (the caller's, else the plan's), the padded
 // copies of operands TMA cannot read (k11's launcher), then the cluster
-// launch of the chosen width (k14_n{64,128,192,256}.cu; tile_m 64: the
-// 64 x 128 tile, k14_n128.cu).
+// launch of the chosen width (instances.cu's k14 units; tile_m 64: the
+// 64 x 128 tile).
 #include <string>
 
-#include "src/kernels/gemm/k14_launch.hpp"
+#include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
 
 namespace tessel::gemm_launch {

@@ -1,4 +1,4 @@
-// The body of k14's per-width launchers (k14_n{64,128,192,256}.cu): the maps
+// The body of k14's per-width launchers (instances.cu's k14 units): the maps
 // of A, B (the shared one in the halves the two CTAs of a cluster load) and D, the cluster
 // count, and the cluster launch.
 #pragma once
@@ -6,7 +6,7 @@
 #include <atomic>
 #include <string>
 
-#include "src/kernels/gemm/k14_launch.hpp"
+#include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
 #include "tessel/kernels/gemm/k14_cluster_multicast.cuh"
 

@@ -1,7 +1,7 @@
 // Launcher of ladder step k15 (include/tessel/kernels/gemm/k15_pingpong.cuh):
 // the checks, the raster group (the caller's, else the plan's), the padded
 // copies of operands TMA cannot read (k11's launcher), then the plain
-// kernels (here) or the fused-epilogue ones (k15_epi.cu).
+// kernels (here) or the fused-epilogue ones (instances.cu).
 #include <string>
 
 #include "src/kernels/gemm/k15_tiles.hpp"

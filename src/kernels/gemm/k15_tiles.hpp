@@ -1,9 +1,9 @@
-// The body of k15's launchers (k15.cu: plain, k15_epi.cu: fused): the maps of
+// The body of k15's launchers (k15.cu: plain, instances.cu: fused): the maps of
 // A, B and D, the persistent grid, and the launch.
 #pragma once
 
+#include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/k13_tiles.hpp"
-#include "src/kernels/gemm/k15_launch.hpp"
 #include "tessel/kernels/gemm/k15_pingpong.cuh"
 
 namespace tessel::gemm_launch::k15 {

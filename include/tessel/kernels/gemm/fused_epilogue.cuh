@@ -35,7 +35,7 @@
 namespace tessel::gemm_kernels {
 
 /// A fused instance's epilogue as run-time values (EpilogueParams): the
-/// ahead-of-time instances (k13_epi_n*.cu), one per tile width, input type
+/// ahead-of-time instances (src/kernels/gemm/instances.cu), one per tile width, input type
 /// and layout, serving every activation and bias kind, beta = 0 and no aux
 /// (k13_fuses).  The sentinel of StaticEpilogue below.
 struct RuntimeEpilogue {

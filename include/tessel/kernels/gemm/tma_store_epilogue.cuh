@@ -472,8 +472,8 @@ struct TmaStoreEpilogue {
   /// apply() calls pair_value(q, i) inside unrolled loops, where q and i are
   /// not constant expressions: as a search over the thread's values, nvcc
   /// folded that search at every unrolled (chunk, pair), and it took about
-  /// half of every TMA-store kernel's compile time (k13_n256.cu
-  /// 165 s of CPU, 71 s with the table; the machine code is the same).
+  /// half of every TMA-store kernel's compile time (k13's 128 x 256
+  /// unit 165 s of CPU, 71 s with the table; the machine code is the same).
   struct PairTable {
     int v[kChunks][kChunkPairs > 0 ? kChunkPairs : 1];
   };

@@ -1,11 +1,7 @@
-// Launcher of ladder step k13 (include/tessel/kernels/gemm/k13_wgmma_in_flight.cuh),
-// in seven translation units so that nvcc compiles the tile widths in
-// parallel: k13.cu checks the arguments, resolves the tuning (the plan's,
-// tessel/gemm_plan.hpp, where the caller left it 0), makes the padded copies
-// of operands TMA cannot read and swaps A and B where the tuning says so;
-// k13_n{16,32,64,128,192,256}.cu launch the kernels of one tile width on
-// operands TMA can read (k13_m64_wide.cu the swapped 64 x 48, 80, 96), k13_epi_n{64,128,256}.cu the
-// fused-epilogue ones.
+// The entry points of the Hopper steps' launchers (k13, k14, k15), each defined in one translation unit of its own
+// so that nvcc compiles them in parallel: k13.cu, k14.cu, k15.cu and k13_grouped.cu check the arguments, resolve the
+// tuning (the caller's, else the plan's, tessel/gemm_plan.hpp), make the padded copies of operands TMA cannot read and
+// call one of these; instances.cu defines them, one CMake-generated unit per tile (its table of units is there).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -46,7 +42,7 @@ template <>
 Status launch_tiles_m64<32>(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_tiles_m64<64>(const GemmArgs& g, cudaStream_t stream);
-/// The swapped-only widths 48, 80, 96 (k13_m64_wide.cu): the caller's A K-major (A:k), else a status saying so.
+/// The swapped-only widths 48, 80, 96: the caller's A K-major (A:k), else a status saying so.
 template <>
 Status launch_tiles_m64<48>(const GemmArgs& g, cudaStream_t stream);
 template <>
@@ -57,8 +53,7 @@ Status launch_tiles_m64<96>(const GemmArgs& g, cudaStream_t stream);
 /// 64 on an unswapped problem): TMA-stored D, splits of K as above.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
 
-/// k13's fused-epilogue instance with tile 128 x BN (BN = 64, 128, 256;
-/// k13_epi_n{64,128,256}.cu): D = act(alpha * A B + beta * C + bias) and
+/// k13's fused-epilogue instance with tile 128 x BN (BN = 64, 128, 256): D = act(alpha * A B + beta * C + bias) and
 /// aux, g.epilogue, computed in the kernel's epilogue; unswapped problems,
 /// g.tuning.splits (>= 1) splits of K, A and B whose rows TMA can read.
 template <int BN>
@@ -84,4 +79,51 @@ Status jit_kernel(const GemmArgs& g, const void*& kernel);
 /// fused instance of width g.tuning.tile_n is launched: launch_tiles_with.
 Status launch_jit_tiles(const GemmArgs& g, cudaStream_t stream, const void* kernel);
 
+/// `count` checked problems (one with batch >= 1, or a group of batch-1
+/// problems sharing types and layout, whose A and B rows TMA can read) in
+/// one launch with tile 128 x BN.  One problem: its descriptor is the
+/// kernel's parameter; more: the descriptors go to device memory on `stream`.
+template <int BN>
+Status launch_grouped_tiles(const GemmArgs* problems, int count, cudaStream_t stream);
+template <>
+Status launch_grouped_tiles<128>(const GemmArgs* problems, int count, cudaStream_t stream);
+template <>
+Status launch_grouped_tiles<256>(const GemmArgs* problems, int count, cudaStream_t stream);
+
 }  // namespace tessel::gemm_launch::k13
+
+namespace tessel::gemm_launch::k14 {
+
+/// k14 with tile 128 x BN on A and B whose rows TMA can read.
+template <int BN>
+Status launch_tiles(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles<64>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles<128>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles<192>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream);
+/// k14 with the one-warpgroup tile 64 x 128 (GemmTuning::tile_m = 64): clusters of M-neighbours sharing B.
+Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
+
+}  // namespace tessel::gemm_launch::k14
+
+namespace tessel::gemm_launch::k15 {
+
+/// k15 on A and B whose rows TMA can read, beta = 0 (check_k15); Fused: the
+/// instance that computes g.epilogue (no aux) in the kernel's epilogue.
+template <bool Fused>
+Status launch_tiles(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles<false>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_tiles<true>(const GemmArgs& g, cudaStream_t stream);
+
+/// Every batch of checked `g` (batch > 1, beta = 0, no epilogue, A and B
+/// TMA-readable as k13's batched kernel wants them) in one launch of k15's
+/// batched kernel (k15_grouped.cuh).
+Status launch_batched_tiles(const GemmArgs& g, cudaStream_t stream);
+
+}  // namespace tessel::gemm_launch::k15

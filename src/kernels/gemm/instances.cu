@@ -1,0 +1,196 @@
+// Every ahead-of-time instance of the Hopper steps and of the fallbacks `auto` reaches, one translation unit each:
+// CMake writes a unit per name in TESSEL_GEMM_UNITS (CMakeLists.txt) that defines TESSEL_UNIT_<NAME> and includes
+// this file, so that nvcc compiles the instances in parallel while their table is one file.  A unit's kernels are the
+// template instances its launch functions name; instances.hpp declares them.
+#if defined(TESSEL_UNIT_K13_N16) || defined(TESSEL_UNIT_K13_N32) || defined(TESSEL_UNIT_K13_N64) ||               \
+    defined(TESSEL_UNIT_K13_N128) || defined(TESSEL_UNIT_K13_N192) || defined(TESSEL_UNIT_K13_N256) ||            \
+    defined(TESSEL_UNIT_K13_M64_WIDE) || defined(TESSEL_UNIT_K13_EPI_N64) || defined(TESSEL_UNIT_K13_EPI_N128) || \
+    defined(TESSEL_UNIT_K13_EPI_N256)
+// ---- k13 (k13_wgmma_in_flight.cuh): 128 x BN tiles; the one-warpgroup 64 x BN, swapped (D^T) below 128.
+#include "src/kernels/gemm/k13_tiles.hpp"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k13 {
+// 128 x BN, and up to 64 the swapped 64 x BN (the x 16 and x 32 tiles serve small M, swapped).
+#define TESSEL_K13_TILES(BN)                                                         \
+  template <>                                                                        \
+  Status launch_tiles<BN>(const GemmArgs& g, cudaStream_t stream, bool transposed) { \
+    return launch_tiles_of<BN>(g, stream, transposed);                               \
+  }
+#define TESSEL_K13_SWAPPED_M64(BN)                                      \
+  template <>                                                           \
+  Status launch_tiles_m64<BN>(const GemmArgs& g, cudaStream_t stream) { \
+    return launch_tiles_of<BN, false, 64>(g, stream, true);             \
+  }
+#if defined(TESSEL_UNIT_K13_M64_WIDE)
+// The swapped-only 64 x 48, 80, 96: 64 rows of N by that much of M, A read K-major (measured tuning's tiles).
+TESSEL_K13_SWAPPED_M64(48)
+TESSEL_K13_SWAPPED_M64(80)
+TESSEL_K13_SWAPPED_M64(96)
+#elif defined(TESSEL_UNIT_K13_EPI_N64) || defined(TESSEL_UNIT_K13_EPI_N128) || defined(TESSEL_UNIT_K13_EPI_N256)
+// The fused-epilogue instances (docs/epilogues.md), units of their own beside the plain ones of their width.
+template <>
+Status launch_fused_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<TESSEL_UNIT_WIDTH, true>(g, stream, false);
+}
+#else
+TESSEL_K13_TILES(TESSEL_UNIT_WIDTH)
+#if TESSEL_UNIT_WIDTH <= 64
+TESSEL_K13_SWAPPED_M64(TESSEL_UNIT_WIDTH)
+#elif TESSEL_UNIT_WIDTH == 128
+// The unswapped one-warpgroup 64 x 128 (rule 1b).
+Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<128, false, 64>(g, stream, false);
+}
+#endif
+#endif
+#undef TESSEL_K13_TILES
+#undef TESSEL_K13_SWAPPED_M64
+}  // namespace tessel::gemm_launch::k13
+#endif
+
+#if defined(TESSEL_UNIT_K13_GROUPED_N128) || defined(TESSEL_UNIT_K13_GROUPED_N256)
+// ---- k13's batched and grouped kernel (k13_grouped.cuh), 128 x 128 and 128 x 256.
+#include "src/kernels/gemm/k13_grouped_tiles.hpp"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k13 {
+template <>
+Status launch_grouped_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs* problems, int count, cudaStream_t stream) {
+  return launch_grouped_with<GroupedFamily<TESSEL_UNIT_WIDTH>>(problems, count, stream);
+}
+}  // namespace tessel::gemm_launch::k13
+#endif
+
+#if defined(TESSEL_UNIT_K14_N64) || defined(TESSEL_UNIT_K14_N128) || defined(TESSEL_UNIT_K14_N192) || \
+    defined(TESSEL_UNIT_K14_N256)
+// ---- k14 (k14_cluster_multicast.cuh): 128 x BN tiles on pairs of CTAs; at 128 also the 64 x 128 pairs.
+#include "src/kernels/gemm/k14_tiles.hpp"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k14 {
+template <>
+Status launch_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<TESSEL_UNIT_WIDTH>(g, stream);
+}
+#if defined(TESSEL_UNIT_K14_N128)
+Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) { return launch_tiles_of<128, 64>(g, stream); }
+#endif
+}  // namespace tessel::gemm_launch::k14
+#endif
+
+#if defined(TESSEL_UNIT_K15_EPI)
+// ---- k15's fused-epilogue kernels (k15_pingpong.cuh), beside its plain ones (k15.cu).
+#include "src/kernels/gemm/k15_tiles.hpp"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k15 {
+template <>
+Status launch_tiles<true>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<true>(g, stream);
+}
+}  // namespace tessel::gemm_launch::k15
+#endif
+
+#if defined(TESSEL_UNIT_K15_BATCHED)
+// ---- k15's batched kernel (k15_grouped.cuh): k13 grouped's descriptors and launch with k15's tiles and kernel;
+// whether it serves a call is decided in k13_grouped.cu.
+#include "src/kernels/gemm/k13_grouped_tiles.hpp"
+#include "tessel/gemm_plan.hpp"
+#include "tessel/kernels/gemm/k15_grouped.cuh"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k15 {
+namespace {
+
+/// k15's pingpong kernel over a k13::GroupSet, as launch_grouped_with takes it.
+template <int Stages>
+struct BatchedFamily {
+  template <class T, MajorA MA, MajorB MB>
+  using Tiles = gemm_kernels::k15::Tiles<T, MA, MB, gemm_kernels::k15::BatchedConfig<Stages>>;
+  template <class T, MajorA MA, MajorB MB>
+  static constexpr auto kernel() {
+    return &gemm_kernels::k15::gemm_pingpong_grouped<T, MA, MB, Stages>;
+  }
+  static constexpr int kThreads = gemm_kernels::k15::kThreads;
+  static constexpr const char* kName = "k15 batched";
+};
+
+}  // namespace
+
+Status launch_batched_tiles(const GemmArgs& g, cudaStream_t stream) {
+  int sms = 0;
+  if (Status s = tma::sm_count("k15 batched", sms); !s) return s;
+  // Rule 11c (gemm_plan.hpp): the pipeline's depth.
+  return batched_stages_for(g.m, g.n, g.k, sms) == 3 ? k13::launch_grouped_with<BatchedFamily<3>>(&g, 1, stream)
+                                                     : k13::launch_grouped_with<BatchedFamily<4>>(&g, 1, stream);
+}
+
+}  // namespace tessel::gemm_launch::k15
+#endif
+
+#if defined(TESSEL_UNIT_K08)
+// ---- k08 (k08_smem_epilogue.cuh): mma.sync, what the TMA steps fall back to without a padded copy.
+#include "src/kernels/gemm/multistage_launch.hpp"
+#include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch {
+Status check_k08(const GemmArgs& a) { return check_multistage<gemm_kernels::k08::Config>(a, "k08"); }
+Status launch_k08(const GemmArgs& a, cudaStream_t stream) {
+  return launch_multistage<gemm_kernels::k08::Config>(a, stream, "k08");
+}
+}  // namespace tessel::gemm_launch
+#endif
+
+#if defined(TESSEL_UNIT_F07)
+// ---- f07 (f07_two_ctas_per_sm.cuh): fp32, f06's tiles under 128 registers, two CTAs per SM, four cp.async stages.
+#include "src/kernels/gemm/fp32_launch.hpp"
+#include "tessel/kernels/gemm/f07_two_ctas_per_sm.cuh"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch {
+
+// The same grid as f04..f06 (one CTA per 128x128 tile, x along N), so the same limits.
+static_assert(gemm_kernels::f07::kBM == gemm_kernels::f04::kBM && gemm_kernels::f07::kBN == gemm_kernels::f04::kBN);
+
+Status check_f07(const GemmArgs& a) { return check_fp32_pipelined(a, "f07"); }
+
+Status launch_f07(const GemmArgs& a, cudaStream_t stream) {
+  namespace k = gemm_kernels::f07;
+  return with_fp32_layouts(a, [&]<MajorA MA, MajorB MB>() {
+    auto* kernel = &k::gemm_two_ctas<MA, MB>;
+    // 66 KB of stages: above the 48 KB that needs no opt-in.
+    if (Status s = allow_smem(kernel, k::kSmemBytes, "f07"); !s) return s;
+    kernel<<<tile_grid(a, k::kBM, k::kBN).dim(), k::kThreads, k::kSmemBytes, stream>>>(make_params<float>(a));
+    return launch_status("f07");
+  });
+}
+
+}  // namespace tessel::gemm_launch
+#endif
+
+#if defined(TESSEL_UNIT_F08)
+// ---- f08 (f08_thread_tile_16x8.cuh): fp32, 16 x 8 accumulators a thread on a 128 x 256 tile, one CTA per SM; f10's
+// and f11's kernel where TMA cannot take the call.
+#include "src/kernels/gemm/fp32_launch.hpp"
+#include "tessel/kernels/gemm/f08_thread_tile_16x8.cuh"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch {
+
+Status check_f08(const GemmArgs& a) {
+  using Cfg = gemm_kernels::f08::Tile;
+  return check_tile_grid(a, Cfg::kBM, Cfg::kBN, "f08");
+}
+
+Status launch_f08(const GemmArgs& a, cudaStream_t stream) {
+  namespace k = gemm_kernels::f08;
+  using Cfg = gemm_kernels::f08::Tile;
+  return with_fp32_layouts(a, [&]<MajorA MA, MajorB MB>() {
+    auto* kernel = &k::gemm_thread_tile_16x8<MA, MB, Cfg>;
+    // 49 KB of stages: above the 48 KB that needs no opt-in.
+    if (Status s = allow_smem(kernel, Cfg::kSmemBytes, "f08"); !s) return s;
+    kernel<<<tile_grid(a, Cfg::kBM, Cfg::kBN).dim(), k::kThreads, Cfg::kSmemBytes, stream>>>(make_params<float>(a));
+    return launch_status("f08");
+  });
+}
+
+}  // namespace tessel::gemm_launch
+#endif
+
+#ifndef TESSEL_UNIT_BUILT
+#error "instances.cu: compiled without a TESSEL_UNIT_<NAME> it knows (CMake's TESSEL_GEMM_UNITS writes the units)"
+#endif
