@@ -400,6 +400,14 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   a.tile_m = "128";
   EXPECT_EQ(parse_ok(a).tuning.tile_m, 128);
   a.tile_m = "";
+  // k14's clusters: 2 (pairs) or 4 (2 x 2).
+  a.cluster = "4";
+  EXPECT_EQ(parse_ok(a).tuning.cluster, 4);
+  a.cluster = "3";
+  EXPECT_EQ(parse_error(a).rfind("--cluster", 0), 0u);
+  a.cluster = "8";
+  EXPECT_EQ(parse_error(a).rfind("--cluster", 0), 0u);
+  a.cluster = "";
   // The swapped widths between the powers of two: the swap on and the 64-row tile, else refused by name.
   a.swap_ab = "on";
   a.tile_m = "64";

@@ -6,6 +6,7 @@
 #
 #   bash bench/lab/gpu_session.sh OUT verify     # build + tests + sanitizers
 #   bash bench/lab/gpu_session.sh OUT seed:S     # build + random:S:200, auto against cuBLASLt
+#   bash bench/lab/gpu_session.sh OUT cluster:FILE  # k14's 2 x 2 clusters: tier 1, sanitizers, FILE's problems
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -59,8 +60,30 @@ case "$part" in
     s=${part#seed:}
     step "seed$s" 420 "$t" bench gemm --suite "random:$s:200" --impl auto,cublas --csv "$out/seed$s.csv"
     ;;
+  cluster:*)
+    f=${part#cluster:}
+    for tm in 64 128; do
+      step "t1_2x2_$tm" 60 "$t" bench gemm --suite bench/tier1_residues.csv --layout all --impl k14 --cluster 4 \
+        --tile-m "$tm" --verify tier1 --order none --csv "/tmp/t1_2x2_$tm.csv"
+      echo "t1_2x2_$tm: $(grep -c ',passed,' "/tmp/t1_2x2_$tm.csv") rows passed of $(($(wc -l < "/tmp/t1_2x2_$tm.csv") - 1))" >> "$sum"
+    done
+    for tool in racecheck synccheck; do
+      step "${tool}_2x2" 60 compute-sanitizer --tool "$tool" --error-exitcode 9 "$t" bench gemm --m 300 --n 520 \
+        --k 1000 --impl k14 --cluster 4 --tile-m 64 --verify tier1 --order none
+    done
+    step pairs 150 "$t" bench gemm --suite "$f" --impl k14,cublas --tile-m 64 --csv "$out/pairs.csv"
+    step c2x2 150 "$t" bench gemm --suite "$f" --impl k14,cublas --cluster 4 --tile-m 64 --csv "$out/c2x2.csv"
+    step auto 150 "$t" bench gemm --suite "$f" --impl auto,cublas --csv "$out/auto.csv"
+    # k15's pingpong CTAs in pairs sharing B, against k15 (one run each, cuBLASLt in both): tier 1, then times.
+    step t1_k15c 60 "$t" bench gemm --suite bench/tier1_residues.csv --layout all --impl k15 --cluster 2 \
+      --verify tier1 --order none --csv /tmp/t1_k15c.csv
+    echo "t1_k15c: $(grep -c ',passed,' /tmp/t1_k15c.csv) rows passed of $(($(wc -l < /tmp/t1_k15c.csv) - 1))" >> "$sum"
+    step k15c 120 "$t" bench gemm --m 2048,4096 --n 2048,4096 --k 1024,4096 --impl k15,cublas --cluster 2 \
+      --csv "$out/k15c.csv"
+    step k15 120 "$t" bench gemm --m 2048,4096 --n 2048,4096 --k 1024,4096 --impl k15,cublas --csv "$out/k15.csv"
+    ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify or seed:S)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S or cluster:FILE)" >&2
     exit 2
     ;;
 esac

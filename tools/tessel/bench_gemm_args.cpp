@@ -670,6 +670,13 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   }
   o.tuning.split_tail = a.split_tail;
   if (!a.stages.empty() && !parse_count(a.stages, "--stages", 1, 64, o.tuning.stages, error)) return false;
+  if (!a.cluster.empty()) {
+    if (!parse_count(a.cluster, "--cluster", 2, 4, o.tuning.cluster, error)) return false;
+    if (o.tuning.cluster == 3) {
+      error = "--cluster: " + quoted(trim(a.cluster)) + " is not 2 (k14's pairs) or 4 (2 x 2)";
+      return false;
+    }
+  }
   if (!a.raster_group.empty() && !parse_count(a.raster_group, "--raster-group", 1, 65536, o.tuning.raster_group, error))
     return false;
 

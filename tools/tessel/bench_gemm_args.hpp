@@ -109,6 +109,7 @@ struct GemmBenchArgs {
   std::string swap_ab;         // --swap-ab on|off (default: the plan's)
   std::string raster_group;    // --raster-group G: tile rows per group of k13's raster (default: the plan's)
   bool split_tail = false;     // --split-tail: with --splits, only the tiles past the full waves split
+  std::string cluster;         // --cluster N: k14's CTAs a cluster, 2 (pairs) or 4 (2 x 2)
   std::string stages;          // --stages S: k13's swapped x 16 / x 32 tiles' stages in flight (default: the launch's)
   std::string m_max;           // --m-max M: keep the suite's problems with M <= M
   std::string flush;           // --flush read|memset (default read)

@@ -532,6 +532,11 @@ int main(int argc, char** argv) {
                        "k13/auto: with --splits S, split only the tiles past the grid's full waves, the full waves "
                        "unsplit (default: the plan's)");
   bench_gemm
+      ->add_option("--cluster", gemm_args.cluster,
+                   "k14: CTAs a cluster, 2 (pairs sharing one operand, the default) or 4 (2 x 2 sharing A and B; "
+                   "tiles 64 x 128 and 128 x 128); k15: 2 runs its pingpong CTAs in pairs sharing B")
+      ->type_name("N");
+  bench_gemm
       ->add_option("--stages", gemm_args.stages,
                    "k13/auto: stages in flight of the swapped x 16 / x 32 tiles, 1..64, at most those that fit "
                    "(default: the launch's, by the grid's size); other tiles keep their compiled depth; auto then "

@@ -76,6 +76,93 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) { return la
 }  // namespace tessel::gemm_launch::k14
 #endif
 
+#if defined(TESSEL_UNIT_K14_2X2)
+// ---- k14 on clusters of 2 x 2 CTAs: tiles 64 x 128 and 128 x 128, each CTA requesting half of A's and half of B's
+// lines of a k-tile from L2.
+#include "src/kernels/gemm/k14_tiles.hpp"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k14 {
+
+namespace {
+// The 2 x 2 cluster's bookkeeping: CTA r at (r % 2, r / 2); A's shares go along the cluster row (ranks r % 2,
+// r % 2 + 2), B's along the column (ranks 2 (r / 2), +1); each stage hears from 3 CTAs; cluster tile (1, 1)'s CTA 3 is
+// tile (3, 3).
+using X22 = gemm_kernels::cluster::ClusterTiles<__nv_bfloat16, MajorA::k, MajorB::n,
+                                                gemm_kernels::wgmma::Config<128, false, 128>, 2, 2>;
+static_assert(X22::kSize == 4 && X22::kSenders == 3);
+static_assert(X22::mask_a(0) == 0b0101 && X22::mask_a(3) == 0b1010 && X22::mask_b(1) == 0b0011 &&
+              X22::mask_b(2) == 0b1100);
+static_assert(X22::share_a(2) == 1 && X22::share_b(2) == 0 && X22::share_a(1) == 0 && X22::share_b(1) == 1);
+static_assert(X22::tile_of({1, 1}, 3).m == 3 && X22::tile_of({1, 1}, 3).n == 3 && X22::tile_of({1, 1}, 1).m == 3 &&
+              X22::tile_of({1, 1}, 1).n == 2);
+static_assert(X22::pair_rows(5) == 3 && X22::pair_cols(4) == 2);
+}  // namespace
+
+Status launch_tiles_2x2(const GemmArgs& g, cudaStream_t stream) {
+  return g.tuning.tile_m == 64 ? launch_tiles_of<128, 64, 2, 2>(g, stream) : launch_tiles_of<128, 128, 2, 2>(g, stream);
+}
+
+}  // namespace tessel::gemm_launch::k14
+#endif
+
+#if defined(TESSEL_UNIT_K15_CLUSTER)
+// ---- k15 on clusters of two CTAs sharing B (k15_cluster.cuh): the maps (B's in the halves the pair's CTAs load),
+// the pairs that fit, the cluster launch.
+#include <string>
+
+#include "src/kernels/gemm/k14_tiles.hpp"
+#include "src/kernels/gemm/k15_tiles.hpp"
+#include "tessel/kernels/gemm/k15_cluster.cuh"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k15 {
+
+Status launch_tiles_cluster(const GemmArgs& g, cudaStream_t stream) {
+  using Cfg = gk::Config<false>;
+  return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
+    using X = gk::ClusterTiles<T, MA, MB, Cfg>;
+    CUtensorMap map_a, map_b;
+    if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k15"); !s) return s;
+    CUtensorMap map_d{};
+    const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k15");
+    auto* kernel = &gk::gemm_pingpong_cluster<T, MA, MB, Cfg>;
+    if (Status s = allow_smem(kernel, X::kSmemBytes, "k15"); !s) return s;
+    int sms = 0, clusters = 0;
+    if (Status s = tma::sm_count("k15", sms); !s) return s;
+    if (Status s = k14::max_clusters<X>(kernel, gk::kThreads, X::kSmemBytes, sms, clusters, X::kSize); !s) return s;
+    const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{gk::kBM})) * X::pair_cols(ceil_div(g.n, index_t{gk::kBN}));
+    const index_t used = pairs < clusters ? pairs : clusters;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = k14::cluster_config(static_cast<unsigned>(used * X::kSize), gk::kThreads,
+                                                       X::kSmemBytes, stream, attr, X::kSize);
+    const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return Status::failure(Status::cuda_error, std::string("k15: ") + cudaGetErrorString(e));
+    }
+    return launch_status("k15");
+  });
+}
+
+}  // namespace tessel::gemm_launch::k15
+#endif
+
+#if defined(TESSEL_UNIT_CLUSTERS_ABSENT)
+// ---- Without the ladder: the cluster compositions' launchers, refusing.
+#include <string>
+
+#include "src/kernels/gemm/instances.hpp"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch {
+namespace {
+Status clusters_absent(const char* what) {
+  return Status::failure(Status::unsupported, std::string(what) + " is built with the ladder (TESSEL_BUILD_LADDER=ON)");
+}
+}  // namespace
+Status k14::launch_tiles_2x2(const GemmArgs&, cudaStream_t) { return clusters_absent("k14 on 2 x 2 clusters"); }
+Status k15::launch_tiles_cluster(const GemmArgs&, cudaStream_t) { return clusters_absent("k15 on clusters"); }
+}  // namespace tessel::gemm_launch
+#endif
+
 #if defined(TESSEL_UNIT_K15_EPI)
 // ---- k15's fused-epilogue kernels (k15_pingpong.cuh), beside its plain ones (k15.cu).
 #include "src/kernels/gemm/k15_tiles.hpp"

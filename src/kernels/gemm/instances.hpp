@@ -107,6 +107,9 @@ template <>
 Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream);
 /// k14 with the one-warpgroup tile 64 x 128 (GemmTuning::tile_m = 64): clusters of M-neighbours sharing B.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
+/// k14 on clusters of 2 x 2 CTAs (GemmTuning::cluster = 4): A's tile shared along N, B's along M, on tiles 64 x 128
+/// (tile_m 64) or 128 x 128.
+Status launch_tiles_2x2(const GemmArgs& g, cudaStream_t stream);
 
 }  // namespace tessel::gemm_launch::k14
 
@@ -120,6 +123,9 @@ template <>
 Status launch_tiles<false>(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_tiles<true>(const GemmArgs& g, cudaStream_t stream);
+/// k15 on clusters of two M-neighbour CTAs sharing B (GemmTuning::cluster = 2): the plain kernel only (no fused
+/// epilogue).
+Status launch_tiles_cluster(const GemmArgs& g, cudaStream_t stream);
 
 /// Every batch of checked `g` (batch > 1, beta = 0, no epilogue, A and B
 /// TMA-readable as k13's batched kernel wants them) in one launch of k15's

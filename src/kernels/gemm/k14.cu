@@ -22,6 +22,14 @@ Status check_k14(const GemmArgs& a) {
     return Status::failure(Status::unsupported,
                            "k14: its 64-row tile is 64 x 128 (with tuning.tile_m = 64, tile_n must be 0 or 128, got " +
                                std::to_string(a.tuning.tile_n) + ")");
+  if (a.tuning.cluster != 0 && a.tuning.cluster != 2 && a.tuning.cluster != 4)
+    return Status::failure(Status::invalid_argument, "k14: tuning.cluster must be 0 or 2 (pairs) or 4 (2 x 2), got " +
+                                                         std::to_string(a.tuning.cluster));
+  if (a.tuning.cluster == 4 && a.tuning.tile_n != 0 && a.tuning.tile_n != 128)
+    return Status::failure(Status::unsupported,
+                           "k14: its 2 x 2 clusters run tiles 64 x 128 and 128 x 128 (tuning.tile_n must be 0 or "
+                           "128, got " +
+                               std::to_string(a.tuning.tile_n) + ")");
   // The scheduler counts tile pairs in 32 bits (k14::Scheduler): the most
   // tiles (128 x 64, or 64 x 128), with room for a grid's stride past the last.
   const index_t tiles = ceil_div(a.m, index_t{64}) * ceil_div(a.n, index_t{64});
@@ -41,6 +49,7 @@ Status resolved(const GemmArgs& a, GemmArgs& g) {
     if (Status s = tma::sm_count("k14", sms); !s) return s;
     g.tuning = k14_tile(g.m, g.n, g.k, sms, g.tuning);  // k14 never swaps
   }
+  if (g.tuning.cluster == 4) g.tuning.tile_n = 128;  // the 2 x 2 clusters' tiles
   return Status::success();
 }
 
@@ -55,6 +64,7 @@ Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
   GemmArgs g;
   if (Status s = resolved(a, g); !s) return s;
   return tma::launch<false>(g, stream, "k14", [stream](const GemmArgs& t) {
+    if (t.tuning.cluster == 4) return k14::launch_tiles_2x2(t, stream);       // 64 or 128 x 128 (check_k14)
     if (t.tuning.tile_m == 64) return k14::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k14)
     switch (t.tuning.tile_n) {
       case 64:

@@ -14,10 +14,10 @@ namespace tessel::gemm_launch::k14 {
 
 namespace gk = gemm_kernels::k14;
 
-/// A launch of `ctas` CTAs of k14 in clusters of kClusterM along x; `attr`
+/// A launch of `ctas` CTAs of k14 in clusters of `size` along x; `attr`
 /// is the cluster attribute the config points to (the caller keeps it alive).
 inline cudaLaunchConfig_t cluster_config(unsigned ctas, int threads, int smem_bytes, cudaStream_t stream,
-                                         cudaLaunchAttribute& attr) {
+                                         cudaLaunchAttribute& attr, int size) {
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(ctas);
   cfg.blockDim = dim3(static_cast<unsigned>(threads));
@@ -25,7 +25,7 @@ inline cudaLaunchConfig_t cluster_config(unsigned ctas, int threads, int smem_by
   cfg.stream = stream;
   attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = gk::kClusterM;
+  attr.val.clusterDim.x = static_cast<unsigned>(size);
   attr.val.clusterDim.y = 1;
   attr.val.clusterDim.z = 1;
   cfg.attrs = &attr;
@@ -38,7 +38,7 @@ inline cudaLaunchConfig_t cluster_config(unsigned ctas, int threads, int smem_by
 /// once per device and kernel (`Tag`: the kernel's Tiles): the query costs
 /// microseconds on every call otherwise.
 template <class Tag, class K>
-Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out) {
+Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out, int size) {
   static std::atomic<int> cache[64] = {};  // per device; 0: not read yet
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess)
@@ -46,36 +46,40 @@ Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out) {
   if (device >= 0 && device < 64 && (out = cache[device].load(std::memory_order_relaxed)) > 0) return Status::success();
   cudaLaunchAttribute attr;
   const cudaLaunchConfig_t cfg =
-      cluster_config(static_cast<unsigned>(sms / gk::kClusterM * gk::kClusterM), threads, smem_bytes, nullptr, attr);
+      cluster_config(static_cast<unsigned>(sms / size * size), threads, smem_bytes, nullptr, attr, size);
   const cudaError_t e = cudaOccupancyMaxActiveClusters(&out, kernel, &cfg);
   if (e != cudaSuccess || out < 1)
-    return Status::failure(Status::cuda_error, std::string("k14: no cluster of two CTAs fits on this device: ") +
+    return Status::failure(Status::cuda_error, "k14: no cluster of " + std::to_string(size) +
+                                                   " CTAs fits on this device: " +
                                                    (e != cudaSuccess ? cudaGetErrorString(e) : "0 active clusters"));
   if (device >= 0 && device < 64) cache[device].store(out, std::memory_order_relaxed);
   return Status::success();
 }
 
-/// The launch of tile BM x BN (BM = 64: one consumer warpgroup, 64 x 128).
-template <int BN, int BM = gemm_kernels::wgmma::kBM>
+/// The launch of tile BM x BN (BM = 64: one consumer warpgroup, 64 x 128) on
+/// clusters of CM x CN CTAs (default: k14's pairs).
+template <int BN, int BM = gemm_kernels::wgmma::kBM,
+          int CM = gemm_kernels::cluster::kPairM<gemm_kernels::wgmma::Config<BN, false, BM>>,
+          int CN = gemm_kernels::cluster::kPairN<gemm_kernels::wgmma::Config<BN, false, BM>>>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
   using Cfg = gemm_kernels::wgmma::Config<BN, false, BM>;
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
-    using X = gk::Tiles<T, MA, MB, Cfg>;
+    using X = gemm_kernels::cluster::ClusterTiles<T, MA, MB, Cfg, CM, CN>;
     CUtensorMap map_a, map_b;
     if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k14"); !s) return s;
     CUtensorMap map_d{};
     const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k14");
-    auto* kernel = &gk::gemm_cluster_multicast<T, MA, MB, Cfg>;
+    auto* kernel = &gk::gemm_cluster_multicast<T, MA, MB, Cfg, CM, CN>;
     if (Status s = allow_smem(kernel, X::kSmemBytes, "k14"); !s) return s;
     int sms = 0, clusters = 0;
     if (Status s = tma::sm_count("k14", sms); !s) return s;
-    if (Status s = max_clusters<X>(kernel, Cfg::kThreads, X::kSmemBytes, sms, clusters); !s) return s;
+    if (Status s = max_clusters<X>(kernel, Cfg::kThreads, X::kSmemBytes, sms, clusters, X::kSize); !s) return s;
     const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{BM})) * X::pair_cols(ceil_div(g.n, index_t{BN}));
     const index_t used = pairs < clusters ? pairs : clusters;
 
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t cfg =
-        cluster_config(static_cast<unsigned>(used * gk::kClusterM), Cfg::kThreads, X::kSmemBytes, stream, attr);
+        cluster_config(static_cast<unsigned>(used * X::kSize), Cfg::kThreads, X::kSmemBytes, stream, attr, X::kSize);
     const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
     if (e != cudaSuccess) {
       (void)cudaGetLastError();

@@ -45,6 +45,10 @@ Status check_k15(const GemmArgs& a) {
     return Status::failure(Status::unsupported,
                            "k15: beta must be 0 (k15 does not read C: beside a warpgroup's 128 accumulators the "
                            "reads of C spill; k13 and auto serve beta != 0)");
+  if (t.cluster != 0 && (t.cluster != 2 || a.epilogue.active()))
+    return Status::failure(Status::unsupported,
+                           "k15: tuning.cluster must be 0, or 2 (pairs sharing B) without an epilogue (got " +
+                               std::to_string(t.cluster) + ")");
   const index_t tiles = ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{128});
   if (tiles > tma::kMaxScheduledUnits || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
     return Status::failure(Status::unsupported, "k15: more than 2^31 - 2^20 tiles of 128 x 128 or 2^31 k-tiles");
@@ -86,6 +90,7 @@ Status launch_k15(const GemmArgs& a, cudaStream_t stream) {
     return launch_epilogue(g, stream);
   }
   return tma::launch<false>(g, stream, "k15", [stream](const GemmArgs& t) {
+    if (t.tuning.cluster == 2) return k15::launch_tiles_cluster(t, stream);  // plain (check_k15)
     return t.epilogue.active() ? k15::launch_tiles<true>(t, stream) : k15::launch_tiles<false>(t, stream);
   });
 }

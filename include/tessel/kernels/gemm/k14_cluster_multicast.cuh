@@ -41,18 +41,18 @@
 
 namespace tessel::gemm_kernels::k14 {
 
-using cluster::kClusterM;
-using cluster::Scheduler;  // pairs of tiles in the grouped raster
+using cluster::Scheduler;  // cluster tiles in the grouped raster
 using cluster::Tiles;      // k13's tiles with the shared operand in two parts
 
-/// Launch with cluster dimension (2, 1, 1), an even number of CTAs (at most
-/// twice the clusters that fit at once, at most twice the tile pairs),
-/// Cfg::kThreads each and Tiles<...>::kSmemBytes of dynamic shared memory.
-template <class T, MajorA MA, MajorB MB, class Cfg>
+/// Launch with cluster dimension (CM x CN, 1, 1), a multiple of CM x CN
+/// CTAs (at most the clusters that fit at once, at most the cluster tiles),
+/// Cfg::kThreads each and ClusterTiles<...>::kSmemBytes of dynamic shared
+/// memory.  CM x CN = 2 x 1 or 1 x 2: k14's pairs (the default).
+template <class T, MajorA MA, MajorB MB, class Cfg, int CM = cluster::kPairM<Cfg>, int CN = cluster::kPairN<Cfg>>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_cluster_multicast(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                            const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p) {
-  using X = Tiles<T, MA, MB, Cfg>;
+  using X = cluster::ClusterTiles<T, MA, MB, Cfg, CM, CN>;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
@@ -63,14 +63,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const std::uint32_t rank = arch::sm90::cluster_ctarank();
 
   constexpr int kConsumerWarps = Cfg::kConsumerWarps;
-  if (threadIdx.x == 0) pipe.init(kClusterM * kConsumerWarps);  // every consumer warp of both CTAs releases
+  if (threadIdx.x == 0) pipe.init(X::kSenders * kConsumerWarps);  // every consumer warp of each sender releases
   // The cluster barrier in two halves: no peer multicasts into or arrives on an uninitialized barrier, and each
   // side's setup (setmaxnreg, the maps' prefetch) overlaps its round trip; relaxed, as init's fence released them.
   arch::sm90::cluster_arrive_relaxed();
 
   const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{kBK});
-  const index_t cluster = blockIdx.x / kClusterM, clusters = gridDim.x / kClusterM;
+  const index_t cluster = blockIdx.x / X::kSize, clusters = gridDim.x / X::kSize;
   Scheduler scheduler(X::pair_rows(tiles_m), X::pair_cols(tiles_n), cluster, clusters);
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
@@ -86,12 +86,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (blocks::TileCoord pair; scheduler.next(pair);) {
         const blocks::TileCoord tile = X::tile_of(pair, rank);
         for (index_t kt = 0; kt < k_tiles; ++kt, ++write) {
-          pipe.producer_acquire(write, X::kStageBytes);  // free in both CTAs (16 releases)
+          pipe.producer_acquire(write, X::kStageBytes);  // free in every CTA it fills (its senders' releases)
           cluster::load_stage<X>(&map_a, &map_b, shared, pipe, write.index(), rank, tile, kt);
         }
       }
-      // No cluster barrier at the end: once every stage's last fill is released by both CTAs' consumers, no peer
-      // arrives here or writes into this CTA's shared memory, and it may exit while the peer runs its epilogue.
+      // No cluster barrier at the end: once every stage's last fill is released by every sender's consumers, no
+      // peer arrives here or writes into this CTA's shared memory, and it may exit while peers run their epilogues.
       pipe.producer_tail(write);
     }
     __syncwarp();
@@ -100,15 +100,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA's 256 (128 at 64 rows)
     const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
     const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
-    arch::sm90::cluster_wait();  // both CTAs' barriers are initialized
+    arch::sm90::cluster_wait();  // every CTA's barriers are initialized
     typename Pipeline::State read;
     for (blocks::TileCoord pair; scheduler.next(pair);) {
       const blocks::TileCoord tile = X::tile_of(pair, rank);
       epilogue.prefetch_c(tile, t);  // C's tile into L2 (beta != 0)
       typename X::FragC acc;         // (BN/2,1,1) f32: 64 x BN per warpgroup
-      // A stage goes back to both producers (the peer multicasts into it).
+      // A stage goes back to every producer that multicasts into it.
       consume<X>(pipe, read, shared, thr_desc, 0, static_cast<int>(k_tiles), acc, lane, Nothing{}, Nothing{},
-                 cluster::ReleaseBoth{rank});
+                 cluster::ReleaseCluster<X>{rank});
       epilogue.store(tile, acc, t);
     }
     epilogue.finish(t);
