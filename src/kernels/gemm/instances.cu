@@ -119,27 +119,8 @@ namespace tessel::gemm_launch::k15 {
 Status launch_tiles_cluster(const GemmArgs& g, cudaStream_t stream) {
   using Cfg = gk::Config<false>;
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
-    using X = gk::ClusterTiles<T, MA, MB, Cfg>;
-    CUtensorMap map_a, map_b;
-    if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k15"); !s) return s;
-    CUtensorMap map_d{};
-    const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k15");
-    auto* kernel = &gk::gemm_pingpong_cluster<T, MA, MB, Cfg>;
-    if (Status s = allow_smem(kernel, X::kSmemBytes, "k15"); !s) return s;
-    int sms = 0, clusters = 0;
-    if (Status s = tma::sm_count("k15", sms); !s) return s;
-    if (Status s = k14::max_clusters<X>(kernel, gk::kThreads, X::kSmemBytes, sms, clusters, X::kSize); !s) return s;
-    const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{gk::kBM})) * X::pair_cols(ceil_div(g.n, index_t{gk::kBN}));
-    const index_t used = pairs < clusters ? pairs : clusters;
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = k14::cluster_config(static_cast<unsigned>(used * X::kSize), gk::kThreads,
-                                                       X::kSmemBytes, stream, attr, X::kSize);
-    const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();
-      return Status::failure(Status::cuda_error, std::string("k15: ") + cudaGetErrorString(e));
-    }
-    return launch_status("k15");
+    return k14::launch_on_clusters<gk::ClusterTiles<T, MA, MB, Cfg>, gk::kBM, gk::kBN, T, MA, MB>(
+        g, &gk::gemm_pingpong_cluster<T, MA, MB, Cfg>, gk::kThreads, stream, "k15");
   });
 }
 

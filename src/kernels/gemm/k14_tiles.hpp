@@ -56,6 +56,31 @@ Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out, i
   return Status::success();
 }
 
+/// The launch of `kernel` (tiles X, BM x BN each, `threads` a CTA) on clusters of X::kSize CTAs: A's, B's and D's
+/// maps, one cluster per cluster tile up to those that fit at once; errors name `step`.  k14 and k15 on pairs.
+template <class X, int BM, int BN, class T, MajorA MA, MajorB MB, class K>
+Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_t stream, const char* step) {
+  CUtensorMap map_a, map_b;
+  if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, step); !s) return s;
+  CUtensorMap map_d{};
+  const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, step);
+  if (Status s = allow_smem(kernel, X::kSmemBytes, step); !s) return s;
+  int sms = 0, clusters = 0;
+  if (Status s = tma::sm_count(step, sms); !s) return s;
+  if (Status s = max_clusters<X>(kernel, threads, X::kSmemBytes, sms, clusters, X::kSize); !s) return s;
+  const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{BM})) * X::pair_cols(ceil_div(g.n, index_t{BN}));
+  const index_t used = pairs < clusters ? pairs : clusters;
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg =
+      cluster_config(static_cast<unsigned>(used * X::kSize), threads, X::kSmemBytes, stream, attr, X::kSize);
+  const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return Status::failure(Status::cuda_error, std::string(step) + ": " + cudaGetErrorString(e));
+  }
+  return launch_status(step);
+}
+
 /// The launch of tile BM x BN (BM = 64: one consumer warpgroup, 64 x 128) on
 /// clusters of CM x CN CTAs (default: k14's pairs).
 template <int BN, int BM = gemm_kernels::wgmma::kBM,
@@ -65,27 +90,8 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
   using Cfg = gemm_kernels::wgmma::Config<BN, false, BM>;
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
     using X = gemm_kernels::cluster::ClusterTiles<T, MA, MB, Cfg, CM, CN>;
-    CUtensorMap map_a, map_b;
-    if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, "k14"); !s) return s;
-    CUtensorMap map_d{};
-    const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k14");
-    auto* kernel = &gk::gemm_cluster_multicast<T, MA, MB, Cfg, CM, CN>;
-    if (Status s = allow_smem(kernel, X::kSmemBytes, "k14"); !s) return s;
-    int sms = 0, clusters = 0;
-    if (Status s = tma::sm_count("k14", sms); !s) return s;
-    if (Status s = max_clusters<X>(kernel, Cfg::kThreads, X::kSmemBytes, sms, clusters, X::kSize); !s) return s;
-    const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{BM})) * X::pair_cols(ceil_div(g.n, index_t{BN}));
-    const index_t used = pairs < clusters ? pairs : clusters;
-
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg =
-        cluster_config(static_cast<unsigned>(used * X::kSize), Cfg::kThreads, X::kSmemBytes, stream, attr, X::kSize);
-    const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();
-      return Status::failure(Status::cuda_error, std::string("k14: ") + cudaGetErrorString(e));
-    }
-    return launch_status("k14");
+    return launch_on_clusters<X, BM, BN, T, MA, MB>(g, &gk::gemm_cluster_multicast<T, MA, MB, Cfg, CM, CN>,
+                                                    Cfg::kThreads, stream, "k14");
   });
 }
 
