@@ -229,12 +229,12 @@ constexpr TailPlan split_tail_plan(index_t m, index_t n, index_t k, int sms, int
 /// Rule 12's model, for one wave of 128 x 128 tiles: k13's 128 x `w` tiles split `s` ways (tiles x s on one wave)
 /// take ceil(k-tiles / s) k-steps, each the larger of the family's tensor time (kModelFamilies) and the grid's
 /// operand bytes a k-step, s x (N-tiles x M + M-tiles x N) x 128, over L2's bandwidth to the SMs; a split adds rule
-/// 14's 4 + 3.5 x s k-steps.  ncu at 1041 x 1600 x 14016 (H200, one wave at 1.65-1.70 GHz) put 128 x 128 unsplit
-/// (117 CTAs, 102 us) and 128 x 256 split 2 (126 CTAs, 83 us) both at 7.9-8.2 TB/s, the tensor cores 56 and 78 %
-/// busy: on a full wave the narrower tile reads more bytes a flop and waits on L2, not on its wgmmas.
+/// 14's 4 + 3.5 x s k-steps.  The bandwidth is what the model's tuning logs fit when the k-step also carries the
+/// grid's bytes (12.7 TB/s; H200); ncu at 1041 x 1600 x 14016 found 7.9-8.2 TB/s, with 128 x 128 (117 CTAs,
+/// 102 us) and 128 x 256 split 2 (126 CTAs, 83 us) both held there, so this rule leaves such problems to k15.
 struct OneWaveCost {
-  double l2_bytes_per_ns = 8000.0;  ///< L2 to the SMs, the whole grid
-  double gain = 0.9;                ///< another (width, splits) must predict at most this share of the plan's time
+  double l2_bytes_per_ns = 12700.0;  ///< L2 to the SMs, the whole grid
+  double gain = 0.9;                 ///< another (width, splits) must predict at most this share of the plan's time
 };
 inline constexpr OneWaveCost kOneWaveCost{};
 /// Rule 12's predicted nanoseconds of 128 x `w` tiles split `s` ways (one wave; the fixed costs left out).
@@ -249,7 +249,7 @@ constexpr double one_wave_time(index_t m, index_t n, index_t k, int w, int s, co
 }
 /// Rule 12: over k13's widths and 1..8 splits of >= 8 k-tiles that fit one wave, the (width, splits) of least
 /// one_wave_time where it is <= `gain` of the plan's 128 x 128 split `plan_splits` ways; else the plan's.
-/// C++ example: one_wave_plan(1041, 1600, 14016, 132, 1) == TailPlan{256, 2}; (440, 2880, 4160, 132, 1): {128, 1}.
+/// C++ example: one_wave_plan(400, 2304, 13800, 132, 1) == TailPlan{256, 3}; (440, 2880, 4160, 132, 1): {128, 1}.
 constexpr TailPlan one_wave_plan(index_t m, index_t n, index_t k, int sms, int plan_splits,
                                  const OneWaveCost& c = kOneWaveCost) {
   const TailPlan plan{128, plan_splits};
