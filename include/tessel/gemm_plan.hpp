@@ -297,5 +297,4 @@ constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool 
   if (tma_kernel && shares) return GemmImpl::f11_stream_k;
   return full ? GemmImpl::f10_tma_loads : GemmImpl::f07_two_ctas_per_sm;
 }
-
 }  // namespace tessel
