@@ -312,30 +312,50 @@ static_assert(k15_meets_cap(4096, 4096, 4096) && !k15_meets_cap(8192, 8192, 256)
 
 // Rule 12: where the plan gives one wave of 128 x 128 tiles, k15 runs it
 // (beta = 0), whether or not A's rows are whole lines.
-TEST(GemmPlan, SmallGridPingpongRule) {
-  const auto k15 = [](index_t m, index_t n, index_t k, index_t lda, float beta = 0.0f) {
+TEST(GemmPlan, OneWaveRule) {
+  const auto in = [](index_t m, index_t n, index_t k, index_t lda, float beta = 0.0f) {
     const bool whole = lda % 8 != 0 || lda % 64 == 0;
-    return k15_small_grid_for(m, n, 132, plan_k13(m, n, k, 132, 0, SwapAB::plan, whole), beta);
+    return one_wave_for(m, n, 132, plan_k13(m, n, k, 132, 0, SwapAB::plan, whole), beta);
   };
-  EXPECT_TRUE(k15(1000, 1000, 1000, 1000));         // 64 tiles; rule 1 kept 128 x 128 (A rows not whole lines)
-  EXPECT_TRUE(k15(1000, 2000, 1000, 1000));         // 128 tiles
-  EXPECT_TRUE(k15(200, 1000, 2000, 2000));          // 16 tiles
-  EXPECT_TRUE(k15(1000, 1000, 4000, 4000));         // 63 k-tiles: no split
-  EXPECT_TRUE(k15(2048, 1024, 1024, 1024));         // 128 tiles of whole lines: rule 1's 128 x 128
-  EXPECT_TRUE(k15(1152, 1024, 512, 512));           // 72 tiles: just over half the SMs
-  EXPECT_TRUE(k15(1408, 1536, 2048, 2048));         // 132 tiles: one full wave
-  EXPECT_TRUE(k15(2048, 1024, 8192, 8192));         // long K, 128 tiles: no split (more than half the SMs)
-  EXPECT_FALSE(k15(1000, 1000, 1000, 1000, 1.0f));  // C: k15 reads none
-  EXPECT_FALSE(k15(1024, 1024, 1024, 1024));        // 64 tiles of whole lines: rule 1's 128 x 64 stays
-  EXPECT_FALSE(k15(1000, 1000, 1000, 1001));        // lda % 8 != 0: the padded copy's whole lines, 128 x 64
-  EXPECT_FALSE(k15(2000, 2000, 2000, 2000));        // 256 tiles: rule 2's grid
-  EXPECT_FALSE(k15(1536, 1536, 1536, 1536));        // 144 tiles: more than a wave
-  EXPECT_FALSE(k15(1000, 1000, 8192, 8192));        // lda whole lines: 128 x 64
-  EXPECT_FALSE(k15(1000, 1000, 8008, 8008));        // rule 3 splits K (126 k-tiles, 64 tiles)
-  EXPECT_FALSE(k15(16, 1000, 1000, 1000));          // swapped (rule 4)
+  EXPECT_TRUE(in(1000, 1000, 1000, 1000));         // 64 tiles; rule 1 kept 128 x 128 (A rows not whole lines)
+  EXPECT_TRUE(in(1000, 2000, 1000, 1000));         // 128 tiles
+  EXPECT_TRUE(in(200, 1000, 2000, 2000));          // 16 tiles
+  EXPECT_TRUE(in(2048, 1024, 1024, 1024));         // 128 tiles of whole lines: rule 1's 128 x 128
+  EXPECT_TRUE(in(1408, 1536, 2048, 2048));         // 132 tiles: one full wave
+  EXPECT_TRUE(in(1000, 1000, 8008, 8008));         // rule 3's split plan: the model weighs it too
+  EXPECT_FALSE(in(1000, 1000, 1000, 1000, 1.0f));  // C: k15 reads none, the model was measured without
+  EXPECT_FALSE(in(1024, 1024, 1024, 1024));        // 64 tiles of whole lines: rule 1's 128 x 64 stays
+  EXPECT_FALSE(in(1000, 1000, 1000, 1001));        // lda % 8 != 0: the padded copy's whole lines, 128 x 64
+  EXPECT_FALSE(in(2000, 2000, 2000, 2000));        // 256 tiles: rule 2's grid
+  EXPECT_FALSE(in(1536, 1536, 1536, 1536));        // 144 tiles: more than a wave
+  EXPECT_FALSE(in(16, 1000, 1000, 1000));          // swapped (rule 4)
 }
-static_assert(k15_small_grid_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f));
-static_assert(k15_small_grid_for(2048, 1024, 132, {128, 1, SwapAB::off}, 0.0f));
+static_assert(one_wave_for(1000, 1000, 132, {128, 1, SwapAB::off}, 0.0f));
+static_assert(!one_wave_for(1000, 1000, 132, {128, 1, SwapAB::off, 8, GemmJit::off, 64}, 0.0f));
+
+// Rule 12's model against what was measured on one wave (H200, same run, k15 against the model's choice): the
+// wider tile split where the grid's operand bytes hold 128 x 128 back, k15 where the wider tiles lost or nothing
+// timed ran faster.
+static_assert(one_wave_plan(400, 2304, 13800, 132, 1) == TailPlan{256, 3});  // 1.49x k15's speed
+static_assert(one_wave_plan(759, 1920, 14424, 132, 1) == TailPlan{192, 2});  // 1.16x
+static_assert(one_wave_plan(5408, 384, 5568, 132, 1) == TailPlan{128, 1});   // 128 x 192: 0.77x
+static_assert(one_wave_plan(440, 2880, 4160, 132, 1) == TailPlan{128, 1});   // tuned: nothing faster
+static_assert(one_wave_plan(300, 3520, 6080, 132, 1) == TailPlan{128, 1});   // tuned: nothing faster
+static_assert(one_wave_plan(448, 4160, 5120, 132, 1) == TailPlan{128, 1});   // k15 0.996 of cuBLASLt
+TEST(GemmModel, OneWaveTimeFollowsTheBoundThatHolds) {
+  // 44 tiles of 448 x 1296: the tensor cores bind (314 ns a k-step, 229 k-steps); split 4 ways L2 does.
+  EXPECT_NEAR(one_wave_time(448, 1296, 14624, 128, 1), 229 * 314.1, 1.0);
+  const double bytes = 4.0 * (11 * 448 + 4 * 1296) * 128.0;
+  EXPECT_NEAR(one_wave_time(448, 1296, 14624, 128, 4),
+              58 * (bytes / kOneWaveCost.l2_bytes_per_ns) + (4 + 3.5 * 4) * 314.1, 1.0);
+  // No candidate leaves the one wave.
+  for (index_t n : {1024, 2048, 4096, 8192})
+    for (index_t m : {256, 640, 1024}) {
+      if (plan_detail::tile_count(m, n) > 132) continue;
+      const TailPlan p = one_wave_plan(m, n, 8192, 132, 1);
+      EXPECT_LE(ceil_div(m, index_t{128}) * ceil_div(n, index_t{p.tile_n}) * p.splits, 132) << m << "x" << n;
+    }
+}
 
 // Rule 13: where B's rows straddle lines and the 64 x 128 tiles' pairs fit
 // one wave of clusters (with two to spare), k14 runs them, with or without

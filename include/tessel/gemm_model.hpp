@@ -226,6 +226,46 @@ constexpr TailPlan split_tail_plan(index_t m, index_t n, index_t k, int sms, int
   }
   return best_t <= 0.95 * base ? best : TailPlan{plan_w, 1};
 }
+/// Rule 12's model, for one wave of 128 x 128 tiles: k13's 128 x `w` tiles split `s` ways (tiles x s on one wave)
+/// take ceil(k-tiles / s) k-steps, each the larger of the family's tensor time (kModelFamilies) and the grid's
+/// operand bytes a k-step, s x (N-tiles x M + M-tiles x N) x 128, over L2's bandwidth to the SMs; a split adds rule
+/// 14's 4 + 3.5 x s k-steps.  The bandwidth is what the model's tuning logs fit when the k-step also carries the
+/// grid's bytes (12.7 TB/s; H200); ncu at 1041 x 1600 x 14016 found 7.9-8.2 TB/s, with 128 x 128 (117 CTAs,
+/// 102 us) and 128 x 256 split 2 (126 CTAs, 83 us) both held there, so this rule leaves such problems to k15.
+struct OneWaveCost {
+  double l2_bytes_per_ns = 12700.0;  ///< L2 to the SMs, the whole grid
+  double gain = 0.9;                 ///< another (width, splits) must predict at most this share of the plan's time
+};
+inline constexpr OneWaveCost kOneWaveCost{};
+/// Rule 12's predicted nanoseconds of 128 x `w` tiles split `s` ways (one wave; the fixed costs left out).
+constexpr double one_wave_time(index_t m, index_t n, index_t k, int w, int s, const OneWaveCost& c = kOneWaveCost) {
+  const ModelFamily* f = model_family({GemmImpl::k13_wgmma_in_flight, 128, w, 1, false});
+  if (f == nullptr || s < 1) return 1e30;
+  const double tm = static_cast<double>(ceil_div(m, index_t{128})), tn = static_cast<double>(ceil_div(n, index_t{w}));
+  const double bytes = s * (tn * static_cast<double>(m) + tm * static_cast<double>(n)) * 128.0;
+  const double step = bytes / c.l2_bytes_per_ns > f->mma_ns ? bytes / c.l2_bytes_per_ns : f->mma_ns;
+  const double split = s > 1 ? (kTailCost.fixed + kTailCost.per_split * s) * f->mma_ns : 0.0;
+  return static_cast<double>(ceil_div(ceil_div(k, index_t{64}), static_cast<index_t>(s))) * step + split;
+}
+/// Rule 12: over k13's widths and 1..8 splits of >= 8 k-tiles that fit one wave, the (width, splits) of least
+/// one_wave_time where it is <= `gain` of the plan's 128 x 128 split `plan_splits` ways; else the plan's.
+/// C++ example: one_wave_plan(400, 2304, 13800, 132, 1) == TailPlan{256, 3}; (440, 2880, 4160, 132, 1): {128, 1}.
+constexpr TailPlan one_wave_plan(index_t m, index_t n, index_t k, int sms, int plan_splits,
+                                 const OneWaveCost& c = kOneWaveCost) {
+  const TailPlan plan{128, plan_splits};
+  const double base = one_wave_time(m, n, k, 128, plan_splits, c);
+  const index_t kt = ceil_div(k, index_t{64});
+  TailPlan best = plan;
+  double best_t = base;
+  for (int w : {256, 192, 128})
+    for (int s = 1; s <= 8; ++s) {
+      if (ceil_div(m, index_t{128}) * ceil_div(n, index_t{w}) * s > sms || (s > 1 && kt < 8 * index_t{s})) continue;
+      const double t = one_wave_time(m, n, k, w, s, c);
+      if (t < best_t) best_t = t, best = {w, s};
+    }
+  return best_t <= c.gain * base ? best : plan;
+}
+
 /// The stages a CTA of a streaming tile keeps in flight where the kernel lets
 /// the launch choose (k13's swapped x 16 and x 32 tiles: their K loop reads
 /// only the weights, one SM's loads are the limit, and shared memory holds

@@ -9,7 +9,7 @@
 //   4. Untuned single calls without an epilogue: rule 15 (small_m_for); below 10^10 flops the model (gemm_model.hpp).
 //   5. plan_k13: rules 4, 4b (swap), 1, 1b, 3b (small grids), 2 (width), 3 (split), 7 (fused), 6 (raster group).
 //   6. Untuned single calls: rules 10, 10b (k15_for, k15_meets_cap), 13, 13b (k14_straddle_for, k14_thin_pair_for),
-//      12 (k15_small_grid_for), 5 (k14_for); where k13 is left, rule 14 (split_tail_plan, gemm_model.hpp).
+//      12 (one_wave_for, one_wave_plan), 5 (k14_for); where k13 is left, rule 14 (split_tail_plan, gemm_model.hpp).
 #pragma once
 #include <initializer_list>
 #include <string>
@@ -212,9 +212,9 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
 }
 /// Rule 10b: past 4e10 flops with K > 1024 a GEMM alone meets the power cap, where k15 (more L2 bytes) clocks lower.
 constexpr bool k15_meets_cap(index_t m, index_t n, index_t k) { return plan_detail::flops(m, n, k) > 4e10 && k > 1024; }
-/// Rule 12: unsplit unswapped two-warpgroup 128 x 128 `t` on one wave, beta = 0: k15, ahead wherever measured.
-constexpr bool k15_small_grid_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
-  if (beta != 0.0f || t.tile_n != 128 || t.tile_m == 64 || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
+/// Rule 12's domain: an unswapped two-warpgroup 128 x 128 `t` (split or not) on one wave, beta = 0 (one_wave_plan).
+constexpr bool one_wave_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
+  if (beta != 0.0f || t.tile_n != 128 || t.tile_m == 64 || t.swap_ab == SwapAB::on) return false;
   return plan_detail::tile_count(m, n) <= static_cast<index_t>(sms);
 }
 /// Rule 13: B's rows straddling lines, M > 64, unswapped: k14's 64 x 128 pairs multicast B, halving its L2 requests.
@@ -297,5 +297,4 @@ constexpr GemmImpl fp32_step_for(index_t m, index_t n, index_t k, int sms, bool 
   if (tma_kernel && shares) return GemmImpl::f11_stream_k;
   return full ? GemmImpl::f10_tma_loads : GemmImpl::f07_two_ctas_per_sm;
 }
-
 }  // namespace tessel

@@ -824,11 +824,24 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
       return plan;
     }
   }
-  // Rule 12: k15 on a one-wave grid of 128 x 128 tiles (no epilogue: not measured with one).
-  if (!fused && args.batch == 1 && untuned && k15_small_grid_for(args.m, args.n, sms, plan.tuning, args.beta)) {
-    plan.impl = GemmImpl::k15_pingpong;
-    plan.why = "k15 pingpong 128x128 one wave";
-    return plan;
+  // Rule 12: one wave of 128 x 128 tiles (no epilogue: not measured with one): the width and splits that the
+  // one-wave model prefers (one_wave_plan, gemm_model.hpp); where that is 128 x 128 unsplit, k15.
+  if (!fused && args.batch == 1 && untuned && one_wave_for(args.m, args.n, sms, plan.tuning, args.beta)) {
+    const TailPlan w = one_wave_plan(args.m, args.n, args.k, sms, plan.tuning.splits);
+    if (w.tile_n == 128 && w.splits == 1) {
+      plan.impl = GemmImpl::k15_pingpong;
+      plan.tuning.splits = 1;
+      plan.why = "k15 pingpong 128x128 one wave";
+      return plan;
+    }
+    if (w.tile_n != 128 || w.splits != plan.tuning.splits) {
+      plan.tuning.tile_n = w.tile_n;
+      plan.tuning.splits = w.splits;
+      if (args.tuning.raster_group == 0) plan.tuning.raster_group = raster_group_for(0, 0, w.tile_n, sms);
+      plan.why =
+          "k13 tile 128x" + std::to_string(w.tile_n) + " splits " + std::to_string(w.splits) + " (one wave, L2-bound)";
+      return plan;
+    }
   }
   if (!fused && args.batch == 1 && untuned && k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
     plan.impl = GemmImpl::k14_cluster_multicast;
