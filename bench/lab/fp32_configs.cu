@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tessel/arch/sm90_tensor_map.hpp"
@@ -174,12 +175,14 @@ void f10_maps(const Bufs& s, int n, CUtensorMap& ma, CUtensorMap& mb) {
   map(mb, s.b, k10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
-// f10's kernel (A:k or A:m, B:n) with its TMA maps, as f10.cu makes them;
-// `s.ref` must hold the reference of the same layout.
-using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>);
-template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
+// f10's kernel (A:k or A:m, B:n) with its TMA maps and epilogue tensors, as
+// f10.cu makes them; `s.ref` must hold the reference of the same layout.
+// F10KernelBefore: the signature of f10_before.cuh's kernel (no epilogue tensors).
+using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f10::Out);
+using F10KernelBefore = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>);
+template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1, class K = F10Kernel>
 void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
-             F10Kernel kernel = &gk::f10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>) {
+             K kernel = &gk::f10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>) {
   namespace k10 = gk::f10;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k10::kSmemBytes));
   cudaFuncAttributes fa;
@@ -187,9 +190,18 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
   CUtensorMap ma, mb;
   f10_maps<MA>(s, n, ma, mb);
   const gk::Params<float> p = square_params(s, n);
+  k10::Out out;
+  if (!k10::make_out(p, out)) {
+    std::fprintf(stderr, "f10: the offsets of D's tiles do not fit in int at n = %d\n", n);
+    std::exit(3);
+  }
   const dim3 grid((n + k10::kBN - 1) / k10::kBN, (n + k10::kBM - 1) / k10::kBM);
-  check_and_time(name, s, n, cublas_ms, fa.numRegs, k10::kSmemBytes,
-                 [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p); });
+  check_and_time(name, s, n, cublas_ms, fa.numRegs, k10::kSmemBytes, [&] {
+    if constexpr (std::is_same_v<K, F10Kernel>)
+      kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p, out);
+    else
+      kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p);
+  });
 }
 
 // SCREEN=6: f11's body (f11::stream_k_body, its defaults) in kernels of
@@ -394,12 +406,14 @@ int main(int argc, char** argv) {
     } else if (screen == "4") {  // f10 before and after the refactor, A:k then A:m, alternating
 #ifdef HAVE_F10_BEFORE
       for (int round = 0; round < 2; ++round) {
-        run_f10<MajorA::k, false>("f10 A:k before", s, n, cublas_ms, &gk::f10_before::gemm_tma_loads<MajorA::k>);
+        run_f10<MajorA::k, false, -1, F10KernelBefore>("f10 A:k before", s, n, cublas_ms,
+                                                       &gk::f10_before::gemm_tma_loads<MajorA::k>);
         run_f10<MajorA::k, false>("f10 A:k after", s, n, cublas_ms);
       }
       const float am_ms = to_a_m();
       for (int round = 0; round < 2; ++round) {
-        run_f10<MajorA::m, true>("f10 A:m before", s, n, am_ms, &gk::f10_before::gemm_tma_loads<MajorA::m>);
+        run_f10<MajorA::m, true, -1, F10KernelBefore>("f10 A:m before", s, n, am_ms,
+                                                      &gk::f10_before::gemm_tma_loads<MajorA::m>);
         run_f10<MajorA::m, true>("f10 A:m after", s, n, am_ms);
       }
 #else

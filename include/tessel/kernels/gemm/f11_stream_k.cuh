@@ -34,6 +34,7 @@
 #include <cstdint>
 
 #include "tessel/arch/sm90.hpp"
+#include "tessel/kernels/gemm/f07_two_ctas_per_sm.cuh"
 #include "tessel/kernels/gemm/f10_tma_loads.cuh"
 
 namespace tessel::gemm_kernels::f11 {
@@ -49,7 +50,37 @@ using f10::kStageBytesB;
 using f10::kStages;
 using f10::kThreads;
 using f10::lds128;
-using f10::ThreadTile;
+
+/// This thread's place in the CTA tile: warp (wm, wn) of 64 x 64, lane (tm,
+/// tn), the thread tile of f10 (f10::Tiling writes it as layouts).
+struct ThreadTile {
+  int wm, wn, tm, tn;
+  __device__ explicit ThreadTile(int t) : wm((t >> 5) & 1), wn(t >> 6), tm(t & 7), tn((t & 31) >> 3) {}
+  /// Row of D (in the CTA tile) of this thread's accumulator row i < 8.
+  template <MajorA MA>
+  __device__ int row(int i) const {
+    if constexpr (MA == MajorA::k)
+      return 64 * wm + tm + 8 * i;
+    else
+      return 64 * wm + 4 * tm + 32 * (i / 4) + i % 4;
+  }
+  /// Column of D (in the CTA tile) of this thread's accumulator column c < 16.
+  __device__ int col(int c) const { return 64 * wn + 4 * tn + 16 * (c / 4) + c % 4; }
+};
+
+/// D = alpha * acc + beta * C for this thread's 8 x 16 values.
+template <MajorA MA>
+__device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, const ThreadTile& th,
+                                const float (&acc)[8][16]) {
+  const f07::RegisterEpilogue out(p);
+  TESSEL_UNROLL
+  for (int i = 0; i < 8; ++i) {
+    const index_t row = m0 + th.row<MA>(i);
+    if (row >= p.m) continue;
+    TESSEL_UNROLL
+    for (int j = 0; j < 4; ++j) out.four(p, row, n0 + th.col(4 * j), &acc[i][4 * j]);
+  }
+}
 
 /// The shared stages and their full barriers, as TMA fills them.
 struct Stages {
@@ -272,7 +303,7 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
       int m0, n0;
       corner(whole, m0, n0);
       product_of_k_range<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, st, th, t, m0, n0, 0, sk.k_tiles, 0, acc);
-      f10::epilogue<MA>(p, m0, n0, th, acc);
+      epilogue<MA>(p, m0, n0, th, acc);
       return;
     }
   }
@@ -330,7 +361,7 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
       }
       if (t == 0) sk.counters[u] = 0;  // every contributor has counted in: ready for the next launch
     }
-    f10::epilogue<MA>(p, m0, n0, th, acc);
+    epilogue<MA>(p, m0, n0, th, acc);
   }
 }
 
