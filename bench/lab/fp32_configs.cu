@@ -210,8 +210,8 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
 #define TESSEL_F11_CAPPED(NAME, CAP, MA)                                                                              \
   __global__ void __maxnreg__(CAP)                                                                                    \
       NAME(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, gk::Params<float> p, \
-           gk::f11::StreamK sk) {                                                                                     \
-    gk::f11::stream_k_body<MA, true, MA == MajorA::m ? 7 : -1>(map_a, map_b, p, sk);                                  \
+           gk::f10::Out out, gk::f11::StreamK sk) {                                                                   \
+    gk::f11::stream_k_body<MA, true, MA == MajorA::m ? 7 : -1>(map_a, map_b, p, out, sk);                             \
   }
 TESSEL_F11_CAPPED(f11_am_cap204, 204, MajorA::m)
 TESSEL_F11_CAPPED(f11_am_cap216, 216, MajorA::m)
@@ -224,8 +224,8 @@ TESSEL_F11_CAPPED(f11_ak_cap240, 240, MajorA::k)
 #define TESSEL_F11_FORM(NAME, MA, READS, FORM)                                                                        \
   __global__ void __launch_bounds__(gk::f11::kThreads, 1)                                                             \
       NAME(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, gk::Params<float> p, \
-           gk::f11::StreamK sk) {                                                                                     \
-    gk::f11::stream_k_body<MA, true, READS, FORM>(map_a, map_b, p, sk);                                               \
+           gk::f10::Out out, gk::f11::StreamK sk) {                                                                   \
+    gk::f11::stream_k_body<MA, true, READS, FORM>(map_a, map_b, p, out, sk);                                          \
   }
 TESSEL_F11_FORM(f11_am_form1_r7, MajorA::m, 7, 1)
 TESSEL_F11_FORM(f11_am_form1_r3, MajorA::m, 3, 1)
@@ -254,7 +254,7 @@ tessel::StreamKSplit lab_split(int tiles, int k_tiles, int sms, int mode) {
 // f11's kernel (stream-K on f10's tile) with its split as f11.cu makes it:
 // partial tiles and counters allocated here (the counters zeroed once; the
 // kernel sets them back to zero).
-using F11Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f11::StreamK);
+using F11Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f10::Out, gk::f11::StreamK);
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
 void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
              F11Kernel kernel = &gk::f11::gemm_stream_k<MA, Serpentine, NextReadsAfterRow>, int split_mode = 0) {
@@ -281,8 +281,13 @@ void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
   CK(cudaMemset(counters, 0, static_cast<size_t>(tiles) * 4 + 4));
   sk.partials = partials, sk.counters = counters;
   const gk::Params<float> p = square_params(s, n);
+  gk::f10::Out out;
+  if (!gk::f10::make_out(p, out)) {
+    std::fprintf(stderr, "f11: the offsets of D's tiles do not fit in int at n = %d\n", n);
+    std::exit(3);
+  }
   check_and_time(name, s, n, cublas_ms, fa.numRegs, k11::kSmemBytes,
-                 [&] { kernel<<<sk.dp_tiles + sk.sk_ctas, k11::kThreads, k11::kSmemBytes>>>(ma, mb, p, sk); });
+                 [&] { kernel<<<sk.dp_tiles + sk.sk_ctas, k11::kThreads, k11::kSmemBytes>>>(ma, mb, p, out, sk); });
   CK(cudaFree(partials));
   CK(cudaFree(counters));
 }

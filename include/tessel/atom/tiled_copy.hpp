@@ -58,13 +58,25 @@ namespace detail {
 /// offsets (swizzled, if the layout is); over a tile of a run-time tensor they
 /// are packed tile coordinates (coord_layout), so that the algebra stays
 /// static and only "coordinate times stride" is left for run time.
+/// Thread `thread`'s offset P(thread, 0) in the partition's offset type I.
+/// For 32-bit offsets the index is divided as unsigned: a thread index is
+/// never negative, and unsigned division by the thread mode's extents is
+/// shifts and masks, without int division's sign fix-ups (the value is the
+/// same modulo 2^32, and the caller checks that P's offsets fit in int).
+/// C++ example: P = ((8,4),4):((4,64),1) gives thread 9 the offset 4 + 64 = 68.
+template <Layout P, class I>
+TESSEL_HDI constexpr I thread_base(int thread) {
+  if constexpr (sizeof(I) == 4)
+    return static_cast<I>(StaticLayout<P>{}(static_cast<unsigned>(thread), 0u));
+  else
+    return static_cast<I>(StaticLayout<P>{}(thread, 0));
+}
 template <IntTuple Tile, Layout TV, class E, Layout L>
 TESSEL_HDI constexpr auto partition_thread(const Tensor<E, StaticLayout<L>>& t, int thread) {
   constexpr Layout P = partition_layout(L, Tile, TV);
   using I = engine_offset_t<E>;
   static_assert(sizeof(I) == sizeof(index_t) || fits_in_int32(P), "tessel: a 32-bit partition of a tile past 2^31");
-  return Tensor<E, ThrOffsets<thread_values(P), Swizzle{}, false, I>>{t.engine,
-                                                                      {static_cast<I>(StaticLayout<P>{}(thread, 0))}};
+  return Tensor<E, ThrOffsets<thread_values(P), Swizzle{}, false, I>>{t.engine, {thread_base<P, I>(thread)}};
 }
 template <IntTuple Tile, Layout TV, class E, SwizzledLayout L>
 TESSEL_HDI constexpr auto partition_thread(const Tensor<E, StaticSwizzledLayout<L>>& t, int thread) {
@@ -72,8 +84,7 @@ TESSEL_HDI constexpr auto partition_thread(const Tensor<E, StaticSwizzledLayout<
   constexpr bool splits = swizzle_splits(P, L.swizzle);
   using I = engine_offset_t<E>;
   static_assert(sizeof(I) == sizeof(index_t) || fits_in_int32(P), "tessel: a 32-bit partition of a tile past 2^31");
-  return Tensor<E, ThrOffsets<thread_values(P), L.swizzle, splits, I>>{t.engine,
-                                                                       {static_cast<I>(StaticLayout<P>{}(thread, 0))}};
+  return Tensor<E, ThrOffsets<thread_values(P), L.swizzle, splits, I>>{t.engine, {thread_base<P, I>(thread)}};
 }
 template <IntTuple Tile, Layout TV, class E, IntTuple Shape, int R, OffsetType I, int U>
 TESSEL_HDI constexpr auto partition_thread(const Tensor<E, TileLayout<Shape, R, I, U>>& t, int thread) {

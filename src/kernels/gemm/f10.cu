@@ -11,23 +11,16 @@ namespace tessel::gemm_launch {
 
 bool f10_kernel_applies(const GemmArgs& a) { return f10_maps::kernel_applies(a); }
 
-namespace {
-/// Does f10's own kernel run `a` (else f08's), and with which epilogue tensors?
-bool f10_runs(const GemmArgs& a, f10_maps::k10::Out& out) {
-  return f10_maps::kernel_applies(a) && f10_maps::k10::make_out(make_params<float>(a), out);
-}
-}  // namespace
-
 Status check_f10(const GemmArgs& a) {
   f10_maps::k10::Out out;
-  if (!f10_runs(a, out)) return check_f08(a);
+  if (!f10_maps::kernel_runs(a, out)) return check_f08(a);
   return check_tile_grid(a, f10_maps::k10::kBM, f10_maps::k10::kBN, "f10");
 }
 
 Status launch_f10(const GemmArgs& a, cudaStream_t stream) {
   namespace k10 = f10_maps::k10;
   k10::Out out;
-  if (!f10_runs(a, out)) return launch_f08(a, stream);
+  if (!f10_maps::kernel_runs(a, out)) return launch_f08(a, stream);
   CUtensorMap map_a, map_b;
   if (Status s = f10_maps::make_maps(a, map_a, map_b, "f10"); !s) return s;
   const auto run = [&]<MajorA MA>() {

@@ -183,20 +183,20 @@ inline bool make_out(const Params<float>& p, Out& out) {
                               out.c);
 }
 
-/// D = alpha * acc + beta * C for this thread's 8 x 16 values, from
-/// registers as f08's (f07::RegisterEpilogue): where D's rows (and, with
+/// D = alpha * acc + beta * C for this thread's 8 x 16 values of tile (bm,
+/// bn) (tile coordinates), from registers as f08's (f07::RegisterEpilogue): where D's rows (and, with
 /// beta != 0, C's) are 16-byte aligned, four neighbouring columns go as one
 /// 128-bit load of C and one 128-bit store of D, element by element
 /// elsewhere; rows >= M and columns >= N are skipped.  alpha and beta are
 /// read once per row, as that class reads them once per four columns: read
-/// once before the rows, ptxas gave the A:m kernel 234 registers instead of
-/// 204 and more FFMAs with two source registers in one bank (15.5 against
-/// 14.8 % of the loop's; A:k 28.0 against 27.3 %: ffma_banks.py).
+/// once before the rows, ptxas gave the A:m kernel 230 registers instead of
+/// 202 and more FFMAs with two source registers in one bank (16.6 against
+/// 15.4 % of the loop's; A:k 28.7 against 27.0 %: ffma_banks.py).
 template <MajorA MA>
-__device__ inline void epilogue(const Params<float>& p, const Out& out, int t, const float (&acc)[8][16]) {
+__device__ inline void epilogue(const Params<float>& p, const Out& out, int bm, int bn, int t,
+                                const float (&acc)[8][16]) {
   using WriteC = typename Tiling<MA>::WriteC;
   using Tile = TileShape<kBM, kBN>;
-  const int bm = static_cast<int>(blockIdx.y), bn = static_cast<int>(blockIdx.x);
   // ((4,4),8) or ((4,4),(4,2)), 1, 1: value c + 16 i is acc[i][c].
   const auto tDgD = WriteC{}.get_slice(t).partition_D(local_tile<Tile>(out.d, bm, bn));
   const auto tDgC = WriteC{}.get_slice(t).partition_S(local_tile<Tile>(out.c, bm, bn));
@@ -359,7 +359,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (t == 0 && kt + kStages < k_tiles) load(kt + kStages, s);
   }
 
-  epilogue<MA>(p, out, t, acc);
+  epilogue<MA>(p, out, static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x), t, acc);
 }
 
 }  // namespace tessel::gemm_kernels::f10
