@@ -265,3 +265,86 @@ TEST(Tensor, GroupModesAndCoordinateTiles) {
   EXPECT_EQ(coord_field(tc.coord(8 * 7), 0), 112);
   EXPECT_FALSE(tc.inside(8 * 7));
 }
+
+// 32-bit shared addresses (SmemAddrEngine): the same partitions as a pointer into shared memory, offsets in int
+// and addresses in 32 bits, swizzled or not.
+TEST(Tensor, SharedAddressPartitionsMatchPointerPartitions) {
+  static_assert(std::is_same_v<decltype(SmemAddr<float>{1024} + 3), SmemAddr<float>>);
+  EXPECT_EQ((SmemAddr<float>{1024} + 3).addr, 1036u);
+  EXPECT_EQ(SmemAddr<float>{1024}[3].addr, 1036u);
+  std::vector<float> smem(128 * 64);
+  const std::uint32_t base = 0x400;  // any 16-byte aligned shared address
+  const auto addr_of = [&](const float* p) { return base + static_cast<std::uint32_t>((p - smem.data()) * 4); };
+  constexpr Layout L = make_layout(make_shape(128, 64), LayoutRight{});
+  constexpr SwizzledLayout SL{Swizzle{3, 2, 3}, L};  // 16-byte chunks of 128-byte rows, 8 chunks swizzled
+  const auto plain = make_smem_tensor<L>(smem.data());
+  const auto plain32 = make_smem_tensor<L>(SmemAddr<float>{base});
+  const auto swz = make_smem_tensor<SL>(smem.data());
+  const auto swz32 = make_smem_tensor<SL>(SmemAddr<float>{base});
+  EXPECT_EQ(plain32(5, 2).addr, base + 4 * (5 * 64 + 2));
+  for (int t = 0; t < 128; ++t) {
+    const auto p = VectorCopy{}.get_slice(t).partition_S(plain);
+    const auto p32 = VectorCopy{}.get_slice(t).partition_S(plain32);
+    const auto ps = VectorCopy{}.get_slice(t).partition_S(swz);
+    const auto ps32 = VectorCopy{}.get_slice(t).partition_S(swz32);
+    static_assert(std::is_same_v<decltype(p32)::layout_type::offset_type, int>);
+    static_assert(std::is_same_v<decltype(p)::layout_type::offset_type, index_t>);
+    static_assert(std::is_same_v<decltype(ps32.addr(0)), SmemAddr<float>>);
+    for (int v = 0; v < decltype(p)::kValues; ++v) {
+      EXPECT_EQ(p32.addr(v).addr, addr_of(p.addr(v)));
+      EXPECT_EQ(ps32.addr(v).addr, addr_of(ps.addr(v)));
+    }
+    for (int r = 0; r < 8; ++r)  // slices keep int offsets and the thread's swizzled base
+      for (int v = 0; v < 8; ++v) EXPECT_EQ(ps32(_, r, 0).addr(v).addr, addr_of(ps(_, r, 0).addr(v)));
+  }
+}
+
+// Sw(x) in x's own type: the same bits as the 64-bit Swizzle, for int and index_t.
+TEST(Tensor, SwizzleInTheOffsetType) {
+  constexpr Swizzle sw{2, 2, 3};  // the 64-byte TMA swizzle on 4-byte elements
+  for (int x = 0; x < 4096; ++x) {
+    EXPECT_EQ(detail::swizzle_as<sw>(x), sw(x));
+    EXPECT_EQ(detail::swizzle_as<sw>(index_t{x}), sw(x));
+  }
+  static_assert(std::is_same_v<decltype(detail::swizzle_as<sw>(3)), int>);
+  static_assert(detail::swizzle_as<sw>(197) == (197 ^ 8));  // bits 5..6 (10) XOR-ed into bits 2..3
+}
+
+// A unit-stride mode (Strided<R, I, U>): narrow_offsets checks that stride, offsets and partitions take the
+// coordinate as is, and a vector must run along that mode.
+TEST(Tensor, UnitStrideModeNarrowsAndAddressesAsTheRuntimeStride) {
+  for (auto [M, N] : std::vector<std::pair<int, int>>{{1, 4}, {127, 60}, {200, 136}}) {
+    std::vector<float> a(static_cast<std::size_t>(M * (N + 3)));
+    const index_t ld = N + 3;  // padded rows
+    const auto g = make_global_tensor(a.data(), {index_t{M}, index_t{N}}, {ld, index_t{1}});
+    Tensor<ViewEngine<float, Space::global>, Strided<2, int, 1>> gu{};
+    ASSERT_TRUE(narrow_offsets<Tile>(g, gu));
+    static_assert(decltype(gu)::layout_type::kUnitMode == 1);
+    EXPECT_EQ(gu.layout(3, 2), 3 * ld + 2);
+    for (int bm = 0; bm < (M + 127) / 128; ++bm)
+      for (int bn = 0; bn < (N + 63) / 64; ++bn) {
+        const auto tu = local_tile<Tile>(gu, bm, bn);
+        const auto t64 = local_tile<Tile>(g, bm, bn);
+        static_assert(decltype(tu)::layout_type::kUnitMode == 1);
+        EXPECT_EQ(tu.data(), t64.data());
+        for (int t = 0; t < 128; t += 7) {
+          const auto pu = VectorCopy{}.get_slice(t).partition_S(tu);
+          const auto p64 = VectorCopy{}.get_slice(t).partition_S(t64);
+          for (int v = 0; v < decltype(pu)::kValues; ++v) {
+            EXPECT_EQ(pu.inside(v), p64.inside(v));
+            if (p64.inside(v)) {
+              EXPECT_EQ(pu.addr(v), p64.addr(v));
+            }
+          }
+        }
+      }
+  }
+  // Columns of stride 4 are not a unit-stride mode 1: refused, out untouched.
+  std::vector<float> b(16);
+  Tensor<ViewEngine<float, Space::global>, Strided<2, int, 1>> gu{};
+  EXPECT_FALSE(narrow_offsets(make_global_tensor(b.data(), {index_t{4}, index_t{4}}, {index_t{1}, index_t{4}}), gu));
+  EXPECT_EQ(gu.data(), nullptr);
+  // The same tensor narrows without a unit-stride mode.
+  Tensor<ViewEngine<float, Space::global>, Strided<2, int>> g32{};
+  EXPECT_TRUE(narrow_offsets(make_global_tensor(b.data(), {index_t{4}, index_t{4}}, {index_t{1}, index_t{4}}), g32));
+}

@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tessel/arch/sm90_tensor_map.hpp"
@@ -174,12 +175,14 @@ void f10_maps(const Bufs& s, int n, CUtensorMap& ma, CUtensorMap& mb) {
   map(mb, s.b, k10::kBoxBn, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
-// f10's kernel (A:k or A:m, B:n) with its TMA maps, as f10.cu makes them;
-// `s.ref` must hold the reference of the same layout.
-using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>);
-template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
+// f10's kernel (A:k or A:m, B:n) with its TMA maps and epilogue tensors, as
+// f10.cu makes them; `s.ref` must hold the reference of the same layout.
+// F10KernelBefore: the signature of f10_before.cuh's kernel (no epilogue tensors).
+using F10Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f10::Out);
+using F10KernelBefore = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>);
+template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1, class K = F10Kernel>
 void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
-             F10Kernel kernel = &gk::f10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>) {
+             K kernel = &gk::f10::gemm_tma_loads<MA, Serpentine, NextReadsAfterRow>) {
   namespace k10 = gk::f10;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, k10::kSmemBytes));
   cudaFuncAttributes fa;
@@ -187,9 +190,18 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
   CUtensorMap ma, mb;
   f10_maps<MA>(s, n, ma, mb);
   const gk::Params<float> p = square_params(s, n);
+  k10::Out out;
+  if (!k10::make_out(p, out)) {
+    std::fprintf(stderr, "f10: the offsets of D's tiles do not fit in int at n = %d\n", n);
+    std::exit(3);
+  }
   const dim3 grid((n + k10::kBN - 1) / k10::kBN, (n + k10::kBM - 1) / k10::kBM);
-  check_and_time(name, s, n, cublas_ms, fa.numRegs, k10::kSmemBytes,
-                 [&] { kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p); });
+  check_and_time(name, s, n, cublas_ms, fa.numRegs, k10::kSmemBytes, [&] {
+    if constexpr (std::is_same_v<K, F10Kernel>)
+      kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p, out);
+    else
+      kernel<<<grid, k10::kThreads, k10::kSmemBytes>>>(ma, mb, p);
+  });
 }
 
 // SCREEN=6: f11's body (f11::stream_k_body, its defaults) in kernels of
@@ -198,8 +210,8 @@ void run_f10(const char* name, const Bufs& s, int n, float cublas_ms,
 #define TESSEL_F11_CAPPED(NAME, CAP, MA)                                                                              \
   __global__ void __maxnreg__(CAP)                                                                                    \
       NAME(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, gk::Params<float> p, \
-           gk::f11::StreamK sk) {                                                                                     \
-    gk::f11::stream_k_body<MA, true, MA == MajorA::m ? 7 : -1>(map_a, map_b, p, sk);                                  \
+           gk::f10::Out out, gk::f11::StreamK sk) {                                                                   \
+    gk::f11::stream_k_body<MA, true, MA == MajorA::m ? 7 : -1>(map_a, map_b, p, out, sk);                             \
   }
 TESSEL_F11_CAPPED(f11_am_cap204, 204, MajorA::m)
 TESSEL_F11_CAPPED(f11_am_cap216, 216, MajorA::m)
@@ -212,8 +224,8 @@ TESSEL_F11_CAPPED(f11_ak_cap240, 240, MajorA::k)
 #define TESSEL_F11_FORM(NAME, MA, READS, FORM)                                                                        \
   __global__ void __launch_bounds__(gk::f11::kThreads, 1)                                                             \
       NAME(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, gk::Params<float> p, \
-           gk::f11::StreamK sk) {                                                                                     \
-    gk::f11::stream_k_body<MA, true, READS, FORM>(map_a, map_b, p, sk);                                               \
+           gk::f10::Out out, gk::f11::StreamK sk) {                                                                   \
+    gk::f11::stream_k_body<MA, true, READS, FORM>(map_a, map_b, p, out, sk);                                          \
   }
 TESSEL_F11_FORM(f11_am_form1_r7, MajorA::m, 7, 1)
 TESSEL_F11_FORM(f11_am_form1_r3, MajorA::m, 3, 1)
@@ -242,7 +254,7 @@ tessel::StreamKSplit lab_split(int tiles, int k_tiles, int sms, int mode) {
 // f11's kernel (stream-K on f10's tile) with its split as f11.cu makes it:
 // partial tiles and counters allocated here (the counters zeroed once; the
 // kernel sets them back to zero).
-using F11Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f11::StreamK);
+using F11Kernel = void (*)(const CUtensorMap, const CUtensorMap, gk::Params<float>, gk::f10::Out, gk::f11::StreamK);
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow = -1>
 void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
              F11Kernel kernel = &gk::f11::gemm_stream_k<MA, Serpentine, NextReadsAfterRow>, int split_mode = 0) {
@@ -269,8 +281,13 @@ void run_f11(const char* name, const Bufs& s, int n, float cublas_ms,
   CK(cudaMemset(counters, 0, static_cast<size_t>(tiles) * 4 + 4));
   sk.partials = partials, sk.counters = counters;
   const gk::Params<float> p = square_params(s, n);
+  gk::f10::Out out;
+  if (!gk::f10::make_out(p, out)) {
+    std::fprintf(stderr, "f11: the offsets of D's tiles do not fit in int at n = %d\n", n);
+    std::exit(3);
+  }
   check_and_time(name, s, n, cublas_ms, fa.numRegs, k11::kSmemBytes,
-                 [&] { kernel<<<sk.dp_tiles + sk.sk_ctas, k11::kThreads, k11::kSmemBytes>>>(ma, mb, p, sk); });
+                 [&] { kernel<<<sk.dp_tiles + sk.sk_ctas, k11::kThreads, k11::kSmemBytes>>>(ma, mb, p, out, sk); });
   CK(cudaFree(partials));
   CK(cudaFree(counters));
 }
@@ -394,12 +411,14 @@ int main(int argc, char** argv) {
     } else if (screen == "4") {  // f10 before and after the refactor, A:k then A:m, alternating
 #ifdef HAVE_F10_BEFORE
       for (int round = 0; round < 2; ++round) {
-        run_f10<MajorA::k, false>("f10 A:k before", s, n, cublas_ms, &gk::f10_before::gemm_tma_loads<MajorA::k>);
+        run_f10<MajorA::k, false, -1, F10KernelBefore>("f10 A:k before", s, n, cublas_ms,
+                                                       &gk::f10_before::gemm_tma_loads<MajorA::k>);
         run_f10<MajorA::k, false>("f10 A:k after", s, n, cublas_ms);
       }
       const float am_ms = to_a_m();
       for (int round = 0; round < 2; ++round) {
-        run_f10<MajorA::m, true>("f10 A:m before", s, n, am_ms, &gk::f10_before::gemm_tma_loads<MajorA::m>);
+        run_f10<MajorA::m, true, -1, F10KernelBefore>("f10 A:m before", s, n, am_ms,
+                                                      &gk::f10_before::gemm_tma_loads<MajorA::m>);
         run_f10<MajorA::m, true>("f10 A:m after", s, n, am_ms);
       }
 #else

@@ -58,21 +58,38 @@ namespace detail {
 /// offsets (swizzled, if the layout is); over a tile of a run-time tensor they
 /// are packed tile coordinates (coord_layout), so that the algebra stays
 /// static and only "coordinate times stride" is left for run time.
+/// Thread `thread`'s offset P(thread, 0) in the partition's offset type I.
+/// For 32-bit offsets the index is divided as unsigned: a thread index is
+/// never negative, and unsigned division by the thread mode's extents is
+/// shifts and masks, without int division's sign fix-ups (the value is the
+/// same modulo 2^32, and the caller checks that P's offsets fit in int).
+/// C++ example: P = ((8,4),4):((4,64),1) gives thread 9 the offset 4 + 64 = 68.
+template <Layout P, class I>
+TESSEL_HDI constexpr I thread_base(int thread) {
+  if constexpr (sizeof(I) == 4)
+    return static_cast<I>(StaticLayout<P>{}(static_cast<unsigned>(thread), 0u));
+  else
+    return static_cast<I>(StaticLayout<P>{}(thread, 0));
+}
 template <IntTuple Tile, Layout TV, class E, Layout L>
 TESSEL_HDI constexpr auto partition_thread(const Tensor<E, StaticLayout<L>>& t, int thread) {
   constexpr Layout P = partition_layout(L, Tile, TV);
-  return Tensor<E, ThrOffsets<thread_values(P)>>{t.engine, {StaticLayout<P>{}(thread, 0)}};
+  using I = engine_offset_t<E>;
+  static_assert(sizeof(I) == sizeof(index_t) || fits_in_int32(P), "tessel: a 32-bit partition of a tile past 2^31");
+  return Tensor<E, ThrOffsets<thread_values(P), Swizzle{}, false, I>>{t.engine, {thread_base<P, I>(thread)}};
 }
 template <IntTuple Tile, Layout TV, class E, SwizzledLayout L>
 TESSEL_HDI constexpr auto partition_thread(const Tensor<E, StaticSwizzledLayout<L>>& t, int thread) {
   constexpr Layout P = partition_layout(L.layout, Tile, TV);
   constexpr bool splits = swizzle_splits(P, L.swizzle);
-  return Tensor<E, ThrOffsets<thread_values(P), L.swizzle, splits>>{t.engine, {StaticLayout<P>{}(thread, 0)}};
+  using I = engine_offset_t<E>;
+  static_assert(sizeof(I) == sizeof(index_t) || fits_in_int32(P), "tessel: a 32-bit partition of a tile past 2^31");
+  return Tensor<E, ThrOffsets<thread_values(P), L.swizzle, splits, I>>{t.engine, {thread_base<P, I>(thread)}};
 }
-template <IntTuple Tile, Layout TV, class E, IntTuple Shape, int R, OffsetType I>
-TESSEL_HDI constexpr auto partition_thread(const Tensor<E, TileLayout<Shape, R, I>>& t, int thread) {
+template <IntTuple Tile, Layout TV, class E, IntTuple Shape, int R, OffsetType I, int U>
+TESSEL_HDI constexpr auto partition_thread(const Tensor<E, TileLayout<Shape, R, I, U>>& t, int thread) {
   constexpr Layout P = partition_layout(coord_layout(Shape), Tile, TV);
-  Tensor<E, ThrCoords<thread_values(P), R, I>> v{t.engine, {}};
+  Tensor<E, ThrCoords<thread_values(P), R, I, U>> v{t.engine, {}};
   v.layout.set_thread(StaticLayout<P>{}(thread, 0), t.layout.stride, t.layout.residue);
   return v;
 }
@@ -102,11 +119,16 @@ constexpr bool values_contiguous(const Layout& P, int vec, index_t unit) {
   return true;
 }
 /// Do all vector starts (values v with v % vec == 0) land on offsets that are
-/// multiples of vec, for every thread?
+/// multiples of vec, for every thread?  P(t, v) = P(t, 0) + P(0, v) (a layout
+/// is linear over its top-level modes), and t = 0 or v = 0 gives each term
+/// alone, so this is every thread's offset and every start's offset aligned:
+/// threads + values evaluations instead of their product.
 constexpr bool vector_starts_aligned(const Layout& P, int vec) {
-  const index_t threads = size(mode(P, 0));
-  for (index_t i = 0; i < size(P); ++i)
-    if ((i / threads) % vec == 0 && P(i) % vec != 0) return false;
+  const Layout T = mode(P, 0), V = mode(P, 1);
+  for (index_t t = 0; t < size(T); ++t)
+    if (T(t) % vec != 0) return false;
+  for (index_t v = 0; v < size(V); v += vec)
+    if (V(v) % vec != 0) return false;
   return true;
 }
 /// The packed field along which a global vector runs (its values step by
@@ -148,6 +170,8 @@ struct TiledCopy {
       if constexpr (requires { L::kShape; }) {
         constexpr int field = detail::vector_field(P, kVec);
         static_assert(field >= -1, "tessel: the atom's vector does not run along one mode of the global tile");
+        static_assert(field < 0 || L::kUnitMode < 0 || field == L::kUnitMode,
+                      "tessel: the atom's vector runs along a mode other than the tensor's unit-stride mode");
         static_assert(
             kVec == 1 || detail::values_contiguous(P, kVec, field < 0 ? 1 : index_t{1} << (kCoordBits * field)),
             "tessel: a thread's vector of values is not contiguous in the global tile");

@@ -96,6 +96,51 @@ struct ArrayEngine {
   TESSEL_HDI constexpr const T* data() const { return regs.data(); }
 };
 
+/// The 32-bit shared-memory address of an element of T (the shared window's
+/// address, which ld.shared, st.shared and TMA take): p + n is n elements
+/// further, computed in 32 bits, and p[n] is that address too (generic code
+/// cannot dereference it; architecture code loads from `addr`).
+/// C++ example: SmemAddr<float>{1024} + 3 is SmemAddr<float>{1036}.
+template <class T>
+struct SmemAddr {
+  std::uint32_t addr;
+  template <class I>
+  TESSEL_HDI constexpr SmemAddr operator+(I n) const {
+    return {addr + static_cast<std::uint32_t>(n) * static_cast<std::uint32_t>(sizeof(T))};
+  }
+  template <class I>
+  TESSEL_HDI constexpr SmemAddr operator[](I n) const {
+    return *this + n;
+  }
+};
+
+/// Shared memory named by a 32-bit address: a tensor over it computes its
+/// offsets in int and its addresses in 32 bits (t.addr(v) is a SmemAddr), so
+/// a partition of it keeps one 32-bit register per base where a pointer
+/// engine's 64-bit offsets cost two.  Made by make_smem_tensor<L>(SmemAddr).
+template <class T>
+struct SmemAddrEngine {
+  using value_type = T;
+  using offset_type = int;
+  static constexpr Space space = Space::shared;
+  SmemAddr<T> ptr;
+  TESSEL_HDI constexpr SmemAddr<T> data() const { return ptr; }
+};
+
+namespace detail {
+/// The offset type of partitions of a static tensor over engine E: the
+/// engine's own (int for 32-bit shared addresses), else index_t.
+template <class E>
+constexpr auto engine_offset() {
+  if constexpr (requires { typename E::offset_type; })
+    return typename E::offset_type{};
+  else
+    return index_t{};
+}
+template <class E>
+using engine_offset_t = decltype(engine_offset<E>());
+}  // namespace detail
+
 // ================================================================ run-time layouts
 
 /// The integer type run-time layouts compute offsets in: index_t (64 bits),
@@ -107,20 +152,29 @@ concept OffsetType = std::is_same_v<I, index_t> || std::is_same_v<I, int>;
 
 /// A flat rank-R layout with run-time extents and strides, e.g. an M x N
 /// row-major matrix `(M,N):(ld,1)`, offsets computed in I.  Evaluated at
-/// natural coordinates only.
-template <int R, OffsetType I = index_t>
+/// natural coordinates only.  U >= 0 names a mode whose stride is 1 by
+/// construction (the contiguous mode): offsets then take its coordinate as
+/// is, so that a compile-time step along it is an immediate, not a multiply
+/// by a run-time 1, and vectors are checked to run along it.
+/// C++ example: Strided<2, int, 1> with shape (M,N), stride (ld,1) maps
+/// (3,2) to 3*ld + 2, mode 1's stride taken as 1 whatever is stored.
+template <int R, OffsetType I = index_t, int U = -1>
 struct Strided {
   static_assert(R >= 1 && R <= 5, "tessel: Strided supports ranks 1 to 5");
+  static_assert(U >= -1 && U < R, "tessel: the unit-stride mode must be a mode of the layout (or -1: none)");
   static constexpr int kRank = R;
+  static constexpr int kUnitMode = U;
   using offset_type = I;
   I shape[R];
   I stride[R];
 
+  /// The stride of mode i: 1 for the unit-stride mode, else the stored one.
+  TESSEL_HDI constexpr I step(int i) const { return i == U ? I{1} : stride[i]; }
   template <class... Cs>
   requires(sizeof...(Cs) == R) TESSEL_HDI constexpr I operator()(Cs... cs) const {
     const I c[R] = {static_cast<I>(cs)...};
     I off = 0;
-    for (int i = 0; i < R; ++i) off += c[i] * stride[i];
+    for (int i = 0; i < R; ++i) off += c[i] * step(i);
     return off;
   }
   /// The same layout as a tessel Layout value (for the algebra and printing).
@@ -131,16 +185,17 @@ struct Strided {
   }
 };
 
-/// A tile of a Strided<R> layout: static extents `Shape` (a flat IntTuple),
-/// the parent's run-time strides, and how much of the tile lies inside the
-/// parent (`residue[k]` = extent of mode k left from the tile's origin,
-/// possibly larger than the tile).  Evaluated at natural coordinates or at a
-/// packed coordinate (`offset`).
-template <IntTuple Shape, int R, OffsetType I = index_t>
+/// A tile of a Strided<R, I, U> layout: static extents `Shape` (a flat
+/// IntTuple), the parent's run-time strides (mode U's is 1 by construction),
+/// and how much of the tile lies inside the parent (`residue[k]` = extent of
+/// mode k left from the tile's origin, possibly larger than the tile).
+/// Evaluated at natural coordinates or at a packed coordinate (`offset`).
+template <IntTuple Shape, int R, OffsetType I = index_t, int U = -1>
 struct TileLayout {
   static_assert(rank(Shape) == R, "tessel: tile rank must equal the tensor rank");
   static constexpr IntTuple kShape = Shape;
   static constexpr int kRank = R;
+  static constexpr int kUnitMode = U;
   static constexpr index_t kSize = size(Shape);
   template <int K>
   static constexpr index_t kExtent = Shape.is_int() ? Shape.val[0] : Shape.val[K];
@@ -149,19 +204,20 @@ struct TileLayout {
   I stride[R];
   I residue[R];
 
+  TESSEL_HDI constexpr I step(int i) const { return i == U ? I{1} : stride[i]; }
   template <class... Cs>
   requires(sizeof...(Cs) == R) TESSEL_HDI constexpr I operator()(Cs... cs) const {
     const I c[R] = {static_cast<I>(cs)...};
     I off = 0;
     TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) off += c[i] * stride[i];
+    for (int i = 0; i < R; ++i) off += c[i] * step(i);
     return off;
   }
   /// Offset of a packed tile coordinate.
   TESSEL_HDI constexpr I offset(index_t packed) const {
     I off = 0;
     TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) off += static_cast<I>(coord_field(packed, i)) * stride[i];
+    for (int i = 0; i < R; ++i) off += static_cast<I>(coord_field(packed, i)) * step(i);
     return off;
   }
   /// Is a packed tile coordinate inside the parent?
@@ -204,50 +260,70 @@ constexpr bool swizzle_splits(const Layout& P, const Swizzle& sw) {
   const index_t lo_mask = (index_t{1} << (sw.m + sw.s + sw.b)) - 1;
   const index_t threads = size(mode(P, 0)), values = size(mode(P, 1));
   const Layout T = mode(P, 0), V = mode(P, 1);
+  // The threads' offsets once (a CTA has at most 1024 threads), not once per value.
+  if (threads > 1024) return false;
+  index_t base[1024]{};
+  for (index_t t = 0; t < threads; ++t) base[t] = T(t);
   for (index_t v = 0; v < values; ++v) {
     const index_t c = V(v);
     for (index_t t = 0; t < threads; ++t) {
-      const index_t b = T(t);
+      const index_t b = base[t];
       if (sw(b + c) != ((sw(b) ^ sw(c & lo_mask)) + (c & ~lo_mask))) return false;
     }
   }
   return true;
 }
+
+/// Sw(x) computed in x's own type (a 32-bit offset stays 32-bit).
+/// C++ example: swizzle_as<Sw<2,2,3>>(197) == 205, an int (bits 5..6 = 10
+/// XOR-ed into bits 2..3).
+template <Swizzle Sw, class I>
+TESSEL_HDI constexpr I swizzle_as(I x) {
+  constexpr I mask = (I{1} << Sw.b) - 1;
+  if constexpr (Sw.b == 0)
+    return x;
+  else if constexpr (Sw.s >= 0)
+    return x ^ ((x & (mask << (Sw.m + Sw.s))) >> Sw.s);
+  else
+    return x ^ ((x & (mask << Sw.m)) << -Sw.s);
+}
 }  // namespace detail
 
 /// A thread's share of a tensor with a static (possibly swizzled) layout:
 /// value coordinate v is element Sw(base + off + Vals(v)).  `base` is the
-/// thread's part (computed once), `off` what slicing fixed, Vals static.
+/// thread's part (computed once), `off` what slicing fixed, Vals static;
+/// offsets in I (int over 32-bit shared addresses: SmemAddrEngine).
 /// `Splits` (detail::swizzle_splits, checked on the whole partition) lets the
 /// swizzle of the thread's part be computed once.
-template <Layout Vals, Swizzle Sw = Swizzle{}, bool Splits = false>
+template <Layout Vals, Swizzle Sw = Swizzle{}, bool Splits = false, OffsetType I = index_t>
 struct ThrOffsets {
   static constexpr Layout kVals = Vals;
   static constexpr int kRank = rank(Vals);
   static constexpr index_t kSize = size(Vals);
-  index_t base;
-  index_t off = 0;
+  using offset_type = I;
+  I base;
+  I off = 0;
 
   template <class... Cs>
-  TESSEL_HDI constexpr index_t operator()(Cs... cs) const {
-    const index_t c = off + StaticLayout<Vals>{}(cs...);
+  TESSEL_HDI constexpr I operator()(Cs... cs) const {
+    const I c = off + static_cast<I>(StaticLayout<Vals>{}(cs...));
     if constexpr (Sw.b == 0) {
       return base + c;
     } else if constexpr (Splits) {
       // Sw(base + c) = (Sw(base) ^ Sw(lo c)) + hi c: one register for the
       // thread's swizzled base, one XOR per distinct low part, immediates.
-      constexpr index_t lo_mask = (index_t{1} << (Sw.m + Sw.s + Sw.b)) - 1;
-      return (Sw(base) ^ Sw(c & lo_mask)) + (c & ~lo_mask);
+      constexpr I lo_mask = (I{1} << (Sw.m + Sw.s + Sw.b)) - 1;
+      return (detail::swizzle_as<Sw>(base) ^ detail::swizzle_as<Sw>(c & lo_mask)) + (c & ~lo_mask);
     } else {
-      return Sw(base + c);
+      return detail::swizzle_as<Sw>(base + c);
     }
   }
   template <Layout V2>
-  using With = ThrOffsets<V2, Sw, Splits>;
+  using With = ThrOffsets<V2, Sw, Splits, I>;
   /// The same thread's share with value layout V2 and `fixed` more offset (a slice).
   template <Layout V2>
   TESSEL_HDI constexpr With<V2> sliced(index_t fixed) const {
-    return With<V2>{base, off + fixed};
+    return With<V2>{base, static_cast<I>(off + fixed)};
   }
 };
 
@@ -258,7 +334,8 @@ struct ThrOffsets {
 /// fields sum to the element's coordinate, so no field carries: the offset
 /// splits into the thread's part plus a compile-time coordinate times the
 /// strides, and the bounds test compares against compile-time constants.
-template <Layout Vals, int R, OffsetType I = index_t>
+/// Mode U (if U >= 0) has stride 1 by construction (Strided's unit mode).
+template <Layout Vals, int R, OffsetType I = index_t, int U = -1>
 struct ThrCoords {
   static constexpr Layout kVals = Vals;
   static constexpr int kRank = rank(Vals);
@@ -270,6 +347,7 @@ struct ThrCoords {
   I base_offset;  // the thread's part of every offset
   index_t off = 0;
 
+  TESSEL_HDI constexpr I step(int i) const { return i == U ? I{1} : stride[i]; }
   /// Sets the thread's part from its packed coordinate and the tile's strides and residue.
   TESSEL_HDI constexpr void set_thread(index_t packed, const I (&tile_stride)[R], const I (&residue)[R]) {
     base = packed;
@@ -278,7 +356,7 @@ struct ThrCoords {
       const I c = static_cast<I>(coord_field(packed, i));
       stride[i] = tile_stride[i];
       limit[i] = residue[i] - c;
-      base_offset += c * tile_stride[i];
+      base_offset += c * step(i);
     }
   }
   template <class... Cs>
@@ -290,7 +368,7 @@ struct ThrCoords {
     const index_t c = off + StaticLayout<Vals>{}(cs...);
     I o = base_offset;
     TESSEL_UNROLL
-    for (int i = 0; i < R; ++i) o += static_cast<I>(coord_field(c, i)) * stride[i];
+    for (int i = 0; i < R; ++i) o += static_cast<I>(coord_field(c, i)) * step(i);
     return o;
   }
   template <class... Cs>
@@ -302,7 +380,7 @@ struct ThrCoords {
     return in;
   }
   template <Layout V2>
-  using With = ThrCoords<V2, R, I>;
+  using With = ThrCoords<V2, R, I, U>;
   /// The same thread's share with value layout V2 and `fixed` more offset (a slice).
   template <Layout V2>
   TESSEL_HDI constexpr With<V2> sliced(index_t fixed) const {
@@ -434,18 +512,23 @@ TESSEL_HDI constexpr Tensor<ViewEngine<T, Space::global>, Strided<R>> make_globa
   return g;
 }
 
-/// g with its offsets computed in int (Strided<R, int>), where they all fit:
-/// with TileShape (a type with a static `value`, as local_tile takes), every
-/// offset of every tile of that shape, the last ones past the end included
-/// (extents rounded up to whole tiles), else every offset of g itself.  True
-/// and `out` set where the sum over modes of (extent - 1) x |stride| is at
-/// most INT_MAX; else false and `out` untouched (keep the 64-bit tensor).
-/// C++ example: a 4096 x 4096 row-major matrix narrows (its last offset is
-/// 16,777,215); 46341 x 46341 does not (2,147,488,280 > 2^31 - 1).
-template <class TileShape = void, class T, int R>
+/// g with its offsets computed in int (Strided<R, int, U>), where they all
+/// fit: with TileShape (a type with a static `value`, as local_tile takes),
+/// every offset of every tile of that shape, the last ones past the end
+/// included (extents rounded up to whole tiles), else every offset of g
+/// itself.  True and `out` set where the sum over modes of (extent - 1) x
+/// |stride| is at most INT_MAX and, if out names a unit-stride mode U, g's
+/// stride there is 1; else false and `out` untouched (keep the 64-bit tensor).
+/// C++ example: a 4096 x 4096 row-major matrix, (4096,4096):(4096,1),
+/// narrows (its last offset is 16,777,215), also to Strided<2, int, 1>;
+/// 46341 x 46341 does not (2,147,488,280 > 2^31 - 1); (4,4):(1,4) does not
+/// narrow to Strided<2, int, 1> (mode 1's stride is 4).
+template <class TileShape = void, class T, int R, int U>
 TESSEL_HD constexpr bool narrow_offsets(const Tensor<ViewEngine<T, Space::global>, Strided<R>>& g,
-                                        Tensor<ViewEngine<T, Space::global>, Strided<R, int>>& out) {
+                                        Tensor<ViewEngine<T, Space::global>, Strided<R, int, U>>& out) {
   constexpr index_t kMax = 2147483647;
+  if constexpr (U >= 0)
+    if (g.layout.stride[U] != 1) return false;
   index_t reach = 0;
   for (int i = 0; i < R; ++i) {
     index_t e = g.layout.shape[i];
@@ -478,6 +561,18 @@ template <SwizzledLayout L, class T>
 TESSEL_HDI constexpr Tensor<ViewEngine<T, Space::shared>, StaticSwizzledLayout<L>> make_smem_tensor(T* p) {
   return {{p}, {}};
 }
+/// The same at a 32-bit shared address: its partitions compute offsets in
+/// int and addresses in 32 bits.
+/// C++ example: make_smem_tensor<(128,16):(1,128)>(SmemAddr<float>{a}) has
+/// element (5, 2) at address a + 4 * 261.
+template <Layout L, class T>
+TESSEL_HDI constexpr Tensor<SmemAddrEngine<T>, StaticLayout<L>> make_smem_tensor(SmemAddr<T> p) {
+  return {{p}, {}};
+}
+template <SwizzledLayout L, class T>
+TESSEL_HDI constexpr Tensor<SmemAddrEngine<T>, StaticSwizzledLayout<L>> make_smem_tensor(SmemAddr<T> p) {
+  return {{p}, {}};
+}
 
 /// The coordinates (not the memory) of a tile of shape Shape::value whose
 /// part inside its parent is `residue`: partitioning it gives each value its
@@ -496,15 +591,15 @@ TESSEL_HDI constexpr auto make_coord_tile(Rs... residue) {
 /// tiles of shape `TileShape::value`: local_tile(g, (i,j)) starts at element
 /// (i*T0, j*T1).  C++ example: local_tile<TileShape<128,64>>(gA, 2, 0) is
 /// rows 256..383, columns 0..63 of gA.
-template <class TileShape, class T, int R, OffsetType I, class... Cs>
+template <class TileShape, class T, int R, OffsetType I, int U, class... Cs>
 requires(sizeof...(Cs) == R) TESSEL_HD
-    constexpr auto local_tile(const Tensor<ViewEngine<T, Space::global>, Strided<R, I>>& g, Cs... tile_coord) {
+    constexpr auto local_tile(const Tensor<ViewEngine<T, Space::global>, Strided<R, I, U>>& g, Cs... tile_coord) {
   constexpr IntTuple s = TileShape::value;
   const I c[R] = {static_cast<I>(tile_coord)...};
-  Tensor<ViewEngine<T, Space::global>, TileLayout<s, R, I>> t{{g.engine.ptr}, {}};
+  Tensor<ViewEngine<T, Space::global>, TileLayout<s, R, I, U>> t{{g.engine.ptr}, {}};
   for (int i = 0; i < R; ++i) {
     const I origin = c[i] * static_cast<I>(s.is_int() ? s.val[0] : s.val[i]);
-    t.engine.ptr += origin * g.layout.stride[i];
+    t.engine.ptr += origin * g.layout.step(i);
     t.layout.stride[i] = g.layout.stride[i];
     t.layout.residue[i] = g.layout.shape[i] - origin;
   }

@@ -22,6 +22,13 @@ inline bool kernel_applies(const GemmArgs& a) {
   return a.layout.b == MajorB::n && tma_rows(a.a, a.lda) && tma_rows(a.b, a.ldb);
 }
 
+/// Does f10's (f11's) kernel run `a`, with `out` its epilogue's tensors?  It
+/// takes `a` and every offset of D's and C's tiles fits in int (k10::make_out);
+/// else f08's kernel runs the problem.
+inline bool kernel_runs(const GemmArgs& a, k10::Out& out) {
+  return kernel_applies(a) && k10::make_out(make_params<float>(a), out);
+}
+
 /// The map of a row-major (outer x inner) fp32 matrix with leading dimension
 /// ld, read in boxes {box[0] inner, box[1] outer}.
 inline arch::sm90::TensorMapStatus map_2d(CUtensorMap& map, const void* p, index_t inner, index_t outer, index_t ld,

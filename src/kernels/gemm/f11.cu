@@ -5,7 +5,8 @@
 // stream-ordered pool and the tiles' counters are the stream's kept-zero
 // array (split_counters, workspace.hpp: the kernel sets each back to zero),
 // or counters zeroed on the stream where there is no such array.  Problems
-// f10's kernel does not take run f08's kernel, as in f10.
+// f10's kernel does not run (f10_maps::kernel_runs: TMA rows, C and D
+// offsets in int) run f08's kernel, as in f10.
 #include <climits>
 
 #include "src/kernels/gemm/f10_launch.hpp"
@@ -36,19 +37,22 @@ Status check_f11_kernel(const GemmArgs& a, const char* step) {
 }
 
 Status check_f11(const GemmArgs& a) {
-  if (!f10_maps::kernel_applies(a)) return check_f08(a);
+  gemm_kernels::f10::Out out;
+  if (!f10_maps::kernel_runs(a, out)) return check_f08(a);
   return check_f11_kernel(a, "f11");
 }
 
 std::size_t f11_workspace_bytes(const GemmArgs& a) {
-  if (!f10_maps::kernel_applies(a)) return 0;  // f08's kernel takes none
+  gemm_kernels::f10::Out out;
+  if (!f10_maps::kernel_runs(a, out)) return 0;  // f08's kernel takes none
   // At most one partial tile per stream-K CTA (one per SM) and one counter per tile.
   const auto sms = static_cast<std::size_t>(device_sm_count());
   return sms * k11::kPartialFloats * sizeof(float) + static_cast<std::size_t>(tiles_of(a)) * sizeof(int) + 256;
 }
 
 Status launch_f11(const GemmArgs& a, cudaStream_t stream) {
-  if (!f10_maps::kernel_applies(a)) return launch_f08(a, stream);
+  gemm_kernels::f10::Out out;
+  if (!f10_maps::kernel_runs(a, out)) return launch_f08(a, stream);
   CUtensorMap map_a, map_b;
   if (Status s = f10_maps::make_maps(a, map_a, map_b, "f11"); !s) return s;
   int sms = 0;
@@ -75,7 +79,7 @@ Status launch_f11(const GemmArgs& a, cudaStream_t stream) {
     auto* kernel = &k11::gemm_stream_k<MA>;
     if (Status s = allow_smem(kernel, k11::kSmemBytes, "f11"); !s) return s;
     const auto ctas = static_cast<unsigned>(sk.dp_tiles + sk.sk_ctas);
-    kernel<<<ctas, k11::kThreads, k11::kSmemBytes, stream>>>(map_a, map_b, make_params<float>(a), sk);
+    kernel<<<ctas, k11::kThreads, k11::kSmemBytes, stream>>>(map_a, map_b, make_params<float>(a), out, sk);
     return launch_status("f11");
   };
   Status s = a.layout.a == MajorA::k ? run.template operator()<MajorA::k>() : run.template operator()<MajorA::m>();

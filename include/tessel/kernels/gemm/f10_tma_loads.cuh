@@ -33,16 +33,26 @@
 // it with the k-tile kStages ahead.
 // Epilogue from registers as f08: 128-bit loads of C and stores of D where
 // the rows are 16-byte aligned, element by element elsewhere.
+// The addresses are the library's layouts, in 32 bits: the thread tile is a
+// set of thread-value layouts (Tiling), the fragment reads are partitions of
+// the stages' static layouts (A:k's swizzle included) at 32-bit shared
+// addresses, and the epilogue's accesses are partitions of D's and C's tiles
+// whose offsets are int (narrow_offsets, on the host).  64-bit offsets per
+// access (f05/f06) cost two registers per base and two instructions per
+// add, and spilled; in 32 bits the loop keeps one register per base, as raw
+// shared addresses did, and the epilogue's arithmetic shrinks by a fourth.
 // Served: B:n with A:k or A:m, A and B rows that TMA can describe (leading
-// dimensions multiples of 4 floats, 16-byte aligned bases); the launcher
-// runs f08 for the other problems.
+// dimensions multiples of 4 floats, 16-byte aligned bases), C and D whose
+// tiles' offsets fit in int; the launcher runs f08 for the other problems.
 #pragma once
 
 #include <cstdint>
 
 #include "tessel/arch/sm90.hpp"
+#include "tessel/atom/copy_atom.hpp"
+#include "tessel/atom/tiled_copy.hpp"
 #include "tessel/kernels/gemm/common.cuh"
-#include "tessel/kernels/gemm/f07_two_ctas_per_sm.cuh"
+#include "tessel/tensor/tensor.hpp"
 
 namespace tessel::gemm_kernels::f10 {
 
@@ -60,45 +70,173 @@ static_assert(kStageBytesA % kAlign == 0 && kStageBytesB % kAlign == 0);
 /// swizzle, A:m {128 rows, 16 k}, B:n {256 columns, 16 k}.
 inline constexpr int kBoxAk[2] = {kBK, kBM}, kBoxAm[2] = {kBM, kBK}, kBoxBn[2] = {kBN, kBK};
 
-/// This thread's place in the CTA tile: warp (wm, wn) of 64 x 64, lane (tm, tn).
-struct ThreadTile {
-  int wm, wn, tm, tn;
-  __device__ explicit ThreadTile(int t) : wm((t >> 5) & 1), wn(t >> 6), tm(t & 7), tn((t & 31) >> 3) {}
-  /// Row of D (in the CTA tile) of this thread's accumulator row i < 8.
-  template <MajorA MA>
-  __device__ int row(int i) const {
-    if constexpr (MA == MajorA::k)
-      return 64 * wm + tm + 8 * i;
-    else
-      return 64 * wm + 4 * tm + 32 * (i / 4) + i % 4;
-  }
-  /// Column of D (in the CTA tile) of this thread's accumulator column c < 16.
-  __device__ int col(int c) const { return 64 * wn + 4 * tn + 16 * (c / 4) + c % 4; }
-};
-
-/// D = alpha * acc + beta * C for this thread's 8 x 16 values.
-template <MajorA MA>
-__device__ inline void epilogue(const Params<float>& p, index_t m0, index_t n0, const ThreadTile& th,
-                                const float (&acc)[8][16]) {
-  const f07::RegisterEpilogue out(p);
-  TESSEL_UNROLL
-  for (int i = 0; i < 8; ++i) {
-    const index_t row = m0 + th.row<MA>(i);
-    if (row >= p.m) continue;
-    TESSEL_UNROLL
-    for (int j = 0; j < 4; ++j) out.four(p, row, n0 + th.col(4 * j), &acc[i][4 * j]);
-  }
-}
-
 __device__ inline void lds128(std::uint32_t addr, float* f) {
   asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
                : "=f"(f[0]), "=f"(f[1]), "=f"(f[2]), "=f"(f[3])
                : "r"(addr));
 }
 
+/// The thread tile as layouts.  Thread t is lane (tm, tn) = (t % 8, t / 8 % 4)
+/// of warp (wm, wn) = (t / 32 % 2, t / 64): thread mode (8,4,2,4), 2 warps
+/// of 64 x 64 along M and 4 along N.  Each TV layout maps (thread, value)
+/// to the column-major index of the element in its tile:
+///  * C on the (128,256) tile of D, value c + 16 i (acc[i][c]) at row i,
+///    column c of the thread: columns 4 tn + 64 wn + c % 4 + 16 (c / 4);
+///    rows tm + 64 wm + 8 i (A:k) or 4 tm + 64 wm + i % 4 + 32 (i / 4) (A:m);
+///  * A on the (128,4) slice of 4 k (A:k: value q + 4 i is row i at k q) or
+///    the (128,1) slice of one k (A:m: value i is row i): C's rows;
+///  * B on the (256,1) slice of one k, value c is column c: C's columns.
+/// A's thread strides are C's along M (0 along N: a row of warps shares A),
+/// B's C's along N (checked below).
+template <MajorA MA>
+struct Tiling {
+  static constexpr bool kAk = MA == MajorA::k;
+  static constexpr IntTuple kThr = make_shape(8, 4, 2, 4);
+  static constexpr Layout kC =
+      kAk ? make_layout(make_shape(kThr, make_shape(make_shape(4, 4), 8)),
+                        make_stride(make_stride(1, 4 * kBM, 64, 64 * kBM), make_stride(make_stride(kBM, 16 * kBM), 8)))
+          : make_layout(make_shape(kThr, make_shape(make_shape(4, 4), make_shape(4, 2))),
+                        make_stride(make_stride(4, 4 * kBM, 64, 64 * kBM),
+                                    make_stride(make_stride(kBM, 16 * kBM), make_stride(1, 32))));
+  static constexpr IntTuple kTileC = make_shape(kBM, kBN);
+  static constexpr Layout kA =
+      kAk ? make_layout(make_shape(kThr, make_shape(4, 8)), make_stride(make_stride(1, 0, 64, 0), make_stride(kBM, 8)))
+          : make_layout(make_shape(kThr, make_shape(4, 2)), make_stride(make_stride(4, 0, 64, 0), make_stride(1, 32)));
+  static constexpr IntTuple kTileA = kAk ? make_shape(kBM, 4) : make_shape(kBM, 1);
+  static constexpr Layout kB =
+      make_layout(make_shape(kThr, make_shape(4, 4)), make_stride(make_stride(0, 4, 0, 64), make_stride(1, 16)));
+  static constexpr IntTuple kTileB = make_shape(kBN, 1);
+
+  /// The stages as TMA writes them, in floats: A:k (128 rows, 16 k), rows
+  /// of 16 floats in the 64-byte swizzle (Sw<2,2,3>: 16-byte chunk q of row
+  /// r at q ^ ((r/2) % 4)); A:m (128,16) M-contiguous; B:n (256,16).
+  static constexpr SwizzledLayout kSmemAk{Swizzle{2, 2, 3}, make_layout(make_shape(kBM, kBK), LayoutRight{})};
+  static constexpr Layout kSmemAm = make_layout(make_shape(kBM, kBK));
+  static constexpr Layout kSmemB = make_layout(make_shape(kBN, kBK));
+
+  /// The LDS.128 reads of A and B (4 floats contiguous in the stage) and
+  /// the epilogue's 128-bit accesses of C and D (4 neighbouring columns).
+  using ReadA = TiledCopy<UniversalCopy<float, 128>, kA, kTileA>;
+  using ReadB = TiledCopy<UniversalCopy<float, 128>, kB, kTileB>;
+  using WriteC = TiledCopy<UniversalCopy<float, 128>, kC, kTileC>;
+
+  /// Thread t's share of the A (B) stage at shared address `stage`, offsets
+  /// in int: A:k (16,1,4) (4 k x 8 rows, per group of 4 k), A:m (8,1,16)
+  /// (8 rows, per k), B (16,1,16) (16 columns, per k).  A:k's 8 rows of a
+  /// group have the same swizzle term, (tm/2) % 4, so the partition
+  /// swizzles the thread's base once and a group costs one XOR.
+  __device__ static auto part_a(std::uint32_t stage, int t) {
+    if constexpr (kAk)
+      return ReadA{}.get_slice(t).partition_S(make_smem_tensor<kSmemAk>(SmemAddr<float>{stage}));
+    else
+      return ReadA{}.get_slice(t).partition_S(make_smem_tensor<kSmemAm>(SmemAddr<float>{stage}));
+  }
+  __device__ static auto part_b(std::uint32_t stage, int t) {
+    return ReadB{}.get_slice(t).partition_S(make_smem_tensor<kSmemB>(SmemAddr<float>{stage}));
+  }
+
+  /// C is a bijection onto the tile, and A's rows and B's columns are C's:
+  /// C(t, c + 16 i) = A(t, i') + 128 B(t, c), thread and value parts apart
+  /// (a layout is linear over its modes), i' = 4 i for A:k (k = 0), i for A:m.
+  static constexpr bool consistent() {
+    if (size(right_inverse(kC).value()) != kBM * kBN) return false;
+    const Layout tc = mode(kC, 0), ta = mode(kA, 0), tb = mode(kB, 0);
+    for (int t = 0; t < kThreads; ++t)
+      if (tc(t) != ta(t) + kBM * tb(t)) return false;
+    const Layout vc = mode(kC, 1), va = mode(kA, 1), vb = mode(kB, 1);
+    for (int i = 0; i < 8; ++i)
+      for (int c = 0; c < 16; ++c)
+        if (vc(c + 16 * i) != va(kAk ? 4 * i : i) + kBM * vb(c)) return false;
+    return true;
+  }
+  static_assert(consistent(), "tessel: f10's A, B and C thread layouts disagree");
+};
+
+/// Every vector of a thread's slice of a shared stage into registers f, one LDS.128 each.
+template <class Part>
+__device__ inline void read_slice(const Part& part, float* f) {
+  TESSEL_UNROLL
+  for (int v = 0; v < Part::kValues; v += 4) lds128(part.addr(v).addr, f + v);
+}
+
+/// D and C (read where beta != 0) as the epilogue addresses them: (M, N)
+/// row-major tensors, columns contiguous (unit-stride mode 1), offsets in
+/// int.  make_out builds them on the host with narrow_offsets, which checks
+/// that every offset of every 128 x 256 tile, the last ones past the edges
+/// included, fits.
+struct Out {
+  Tensor<ViewEngine<float, Space::global>, Strided<2, int, 1>> d;
+  Tensor<ViewEngine<const float, Space::global>, Strided<2, int, 1>> c;
+};
+/// The epilogue's tensors of problem p (host side): false, `out` unusable,
+/// where an offset of D's or C's tiles does not fit in int (the launcher
+/// then runs f08's kernel, which computes them in 64 bits).
+inline bool make_out(const Params<float>& p, Out& out) {
+  using Tile = TileShape<kBM, kBN>;
+  if (!narrow_offsets<Tile>(make_global_tensor(static_cast<float*>(p.d), {p.m, p.n}, {p.ldd, index_t{1}}), out.d))
+    return false;
+  if (p.c == nullptr) {  // never read (beta == 0): D's layout keeps the tensor well formed
+    out.c = {{nullptr}, out.d.layout};
+    return true;
+  }
+  return narrow_offsets<Tile>(make_global_tensor(static_cast<const float*>(p.c), {p.m, p.n}, {p.ldc, index_t{1}}),
+                              out.c);
+}
+
+/// D = alpha * acc + beta * C for this thread's 8 x 16 values of tile (bm,
+/// bn) (tile coordinates), from registers as f08's (f07::RegisterEpilogue): where D's rows (and, with
+/// beta != 0, C's) are 16-byte aligned, four neighbouring columns go as one
+/// 128-bit load of C and one 128-bit store of D, element by element
+/// elsewhere; rows >= M and columns >= N are skipped.  alpha and beta are
+/// read once per row, as that class reads them once per four columns: read
+/// once before the rows, ptxas gave the A:m kernel 230 registers instead of
+/// 202 and more FFMAs with two source registers in one bank (16.6 against
+/// 15.4 % of the loop's; A:k 28.7 against 27.0 %: ffma_banks.py).
+template <MajorA MA>
+__device__ inline void epilogue(const Params<float>& p, const Out& out, int bm, int bn, int t,
+                                const float (&acc)[8][16]) {
+  using WriteC = typename Tiling<MA>::WriteC;
+  using Tile = TileShape<kBM, kBN>;
+  // ((4,4),8) or ((4,4),(4,2)), 1, 1: value c + 16 i is acc[i][c].
+  const auto tDgD = WriteC{}.get_slice(t).partition_D(local_tile<Tile>(out.d, bm, bn));
+  const auto tDgC = WriteC{}.get_slice(t).partition_S(local_tile<Tile>(out.c, bm, bn));
+  const bool read_c = p.beta != 0.0f;
+  const bool vec =
+      reinterpret_cast<std::uintptr_t>(out.d.data()) % 16 == 0 && out.d.layout.stride[0] % 4 == 0 &&
+      (!read_c || (reinterpret_cast<std::uintptr_t>(out.c.data()) % 16 == 0 && out.c.layout.stride[0] % 4 == 0));
+  TESSEL_UNROLL
+  for (int i = 0; i < 8; ++i) {
+    // Row i outside D, or its first column (then every column): nothing to write.
+    if (!tDgD.inside(16 * i)) continue;
+    const float s_alpha = alpha_of(p), s_beta = read_c ? beta_of(p) : 0.0f;
+    TESSEL_UNROLL
+    for (int j = 0; j < 4; ++j) {
+      const int v = 16 * i + 4 * j;
+      const float* a = &acc[i][4 * j];
+      if (vec && tDgD.inside(v + 3)) {
+        float4 x = make_float4(s_alpha * a[0], s_alpha * a[1], s_alpha * a[2], s_alpha * a[3]);
+        if (read_c) {
+          const float4 y = *reinterpret_cast<const float4*>(tDgC.addr(v));
+          x.x += s_beta * y.x, x.y += s_beta * y.y, x.z += s_beta * y.z, x.w += s_beta * y.w;
+        }
+        *reinterpret_cast<float4*>(tDgD.addr(v)) = x;
+      } else {
+        TESSEL_UNROLL
+        for (int e = 0; e < 4; ++e) {
+          if (!tDgD.inside(v + e)) continue;
+          float x = s_alpha * a[e];
+          if (read_c) x += s_beta * *tDgC.addr(v + e);
+          *tDgD.addr(v + e) = x;
+        }
+      }
+    }
+  }
+}
+
 /// The fp32 GEMM of f10 (see the header comment): one CTA of 256 threads per
 /// 128 x 256 tile of D (blockIdx.x along N, blockIdx.y along M), one per SM.
-/// map_a: A:k {K, M} or A:m {M, K}; map_b: B:n {N, K} (f10.cu).
+/// map_a: A:k {K, M} or A:m {M, K}; map_b: B:n {N, K} (f10.cu); out: D and C
+/// with int offsets (make_out).
 /// Serpentine: the FFMA order of f08's Config (every other row of the thread
 /// tile backwards, so that a row's last FFMA and the next row's first share
 /// B's value).  On for A:m: in its SASS the FFMAs with two source registers
@@ -115,7 +253,7 @@ __device__ inline void lds128(std::uint32_t addr, float* f) {
 template <MajorA MA, bool Serpentine = MA == MajorA::m, int NextReadsAfterRow = -1>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_tma_loads(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                   Params<float> p) {
+                   Params<float> p, Out out) {
   extern __shared__ std::uint8_t smem_raw[];
   __shared__ alignas(8) std::uint64_t full[kStages];
   const std::uint32_t base = (arch::smem_addr(smem_raw) + kAlign - 1) & ~std::uint32_t{kAlign - 1};
@@ -147,35 +285,19 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (t == 0)
     for (int s = 0; s < kStages && s < k_tiles; ++s) load(s, s);
 
-  const ThreadTile th(t);
-  // Byte offsets of this thread's fragments in a stage.  A:k: row r's 16-byte
-  // chunk q sits at r*64 + 16*(q ^ ((r/2) % 4)); r = 64 wm + tm + 8 i, so
-  // the swizzle term is (tm/2) % 4 for every i.
-  const std::uint32_t off_b = static_cast<std::uint32_t>(th.col(0)) * 4;
-  std::uint32_t off_a;
-  int swz = 0;
-  if constexpr (MA == MajorA::k) {
-    off_a = static_cast<std::uint32_t>(64 * th.wm + th.tm) * 64;
-    swz = (th.tm >> 1) & 3;
-  } else {
-    off_a = static_cast<std::uint32_t>(th.row<MA>(0)) * 4;
-  }
-  // A's 8 values at one k (A:m), or at 4 consecutive k (A:k: a[i][q], one LDS.128 per row).
+  using TL = Tiling<MA>;
+  // A's 8 values at one k (A:m), or at 4 consecutive k (A:k: a[i][q], one
+  // LDS.128 per row), from the stage at shared address `stage`.
   const auto read_a = [&](std::uint32_t stage, int k, float(&a)[8][4]) {
-    if constexpr (MA == MajorA::k) {
-      const std::uint32_t chunk = static_cast<std::uint32_t>(((k / 4) ^ swz) * 16);
-      TESSEL_UNROLL
-      for (int i = 0; i < 8; ++i) lds128(stage + off_a + 512 * i + chunk, a[i]);
-    } else {
-      const std::uint32_t row = stage + static_cast<std::uint32_t>(k) * (kBM * 4) + off_a;
-      lds128(row, a[0]);
-      lds128(row + 32 * 4, a[1]);
-    }
+    const auto tCsA = TL::part_a(stage, t);  // A:k (16,1,4), A:m (8,1,16)
+    if constexpr (MA == MajorA::k)
+      read_slice(tCsA(_, 0, k / 4), &a[0][0]);
+    else
+      read_slice(tCsA(_, 0, k), &a[0][0]);
   };
   const auto read_b = [&](std::uint32_t stage, int k, float(&b)[16]) {
-    const std::uint32_t row = stage + static_cast<std::uint32_t>(k) * (kBN * 4) + off_b;
-    TESSEL_UNROLL
-    for (int j = 0; j < 4; ++j) lds128(row + 64 * j, &b[4 * j]);
+    const auto tCsB = TL::part_b(stage, t);  // (16,1,16)
+    read_slice(tCsB(_, 0, k), b);
   };
 
   float acc[8][16];
@@ -237,7 +359,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (t == 0 && kt + kStages < k_tiles) load(kt + kStages, s);
   }
 
-  epilogue<MA>(p, m0, n0, th, acc);
+  epilogue<MA>(p, out, static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x), t, acc);
 }
 
 }  // namespace tessel::gemm_kernels::f10

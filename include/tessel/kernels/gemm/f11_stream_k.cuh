@@ -28,7 +28,9 @@
 // in which the hardware starts the CTAs.
 //
 // The main loop is f10's (product_of_k_range), run once per piece with the
-// stages' barrier phases carried from piece to piece.
+// stages' barrier phases carried from piece to piece; the epilogue is f10's
+// (f10::epilogue, on D's and C's tiles with int offsets: the launcher runs
+// f08's kernel where they do not fit).
 #pragma once
 
 #include <cstdint>
@@ -49,7 +51,45 @@ using f10::kStageBytesB;
 using f10::kStages;
 using f10::kThreads;
 using f10::lds128;
-using f10::ThreadTile;
+
+/// This thread's place in the CTA tile: warp (wm, wn) of 64 x 64, lane (tm,
+/// tn), f10's thread tile (f10::Tiling<MA>::kC, checked below).  f11's
+/// fragment reads stay on these 32-bit shared offsets rather than on
+/// f10::Tiling's partitions (the same addresses): in f11's two copies of the
+/// main loop ptxas then allocated the piece loop worse (A:m same-bank FFMAs
+/// 9.2 -> 18.3 % and 13 LDS.128 within 20 instructions of their use, against
+/// 0; 255 registers with the partitions' unsigned thread offsets).
+struct ThreadTile {
+  int wm, wn, tm, tn;
+  TESSEL_HDI constexpr explicit ThreadTile(int t) : wm((t >> 5) & 1), wn(t >> 6), tm(t & 7), tn((t & 31) >> 3) {}
+  /// Row of D (in the CTA tile) of this thread's accumulator row i < 8.
+  template <MajorA MA>
+  TESSEL_HDI constexpr int row(int i) const {
+    if constexpr (MA == MajorA::k)
+      return 64 * wm + tm + 8 * i;
+    else
+      return 64 * wm + 4 * tm + 32 * (i / 4) + i % 4;
+  }
+  /// Column of D (in the CTA tile) of this thread's accumulator column c < 16.
+  TESSEL_HDI constexpr int col(int c) const { return 64 * wn + 4 * tn + 16 * (c / 4) + c % 4; }
+};
+/// ThreadTile is f10's C layout: value c + 16 i of thread t at (row(i), col(c)),
+/// thread and value parts apart (a layout is linear over its modes).
+template <MajorA MA>
+constexpr bool thread_tile_is_f10s() {
+  constexpr Layout kC = f10::Tiling<MA>::kC;
+  const Layout tc = mode(kC, 0), vc = mode(kC, 1);
+  for (int t = 0; t < kThreads; ++t) {
+    const ThreadTile th(t);
+    if (tc(t) != th.row<MA>(0) + kBM * th.col(0)) return false;
+  }
+  const ThreadTile t0(0);
+  for (int i = 0; i < 8; ++i)
+    for (int c = 0; c < 16; ++c)
+      if (vc(c + 16 * i) != t0.row<MA>(i) + kBM * t0.col(c)) return false;
+  return true;
+}
+static_assert(thread_tile_is_f10s<MajorA::k>() && thread_tile_is_f10s<MajorA::m>());
 
 /// The shared stages and their full barriers, as TMA fills them.
 struct Stages {
@@ -242,7 +282,7 @@ __device__ inline void wait_count(const int* counter, int expected) {
 /// whole tiles after them.
 template <MajorA MA, bool Serpentine, int NextReadsAfterRow, int Form = 0>
 __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CUtensorMap& map_b,
-                                              const Params<float>& p, const StreamK& sk) {
+                                              const Params<float>& p, const f10::Out& out, const StreamK& sk) {
   extern __shared__ std::uint8_t smem_raw[];
   __shared__ alignas(8) std::uint64_t full[kStages];
   const int t = static_cast<int>(threadIdx.x);
@@ -254,9 +294,10 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
   __syncthreads();
   const ThreadTile th(t);
   float acc[8][16];
-  const auto corner = [&](int tile, int& m0, int& n0) {
-    m0 = (tile / sk.tiles_n) * kBM;
-    n0 = (tile % sk.tiles_n) * kBN;
+  // Tile `tile`'s tile coordinates (bm, bn) and first row and column (m0, n0).
+  const auto corner = [&](int tile, int& bm, int& bn, int& m0, int& n0) {
+    bm = tile / sk.tiles_n, bn = tile % sk.tiles_n;
+    m0 = bm * kBM, n0 = bn * kBN;
   };
   // This CTA's slice: one whole tile for b < dp_tiles, else stream-K CTA c's
   // slice of the shared tiles, walked as (tile, first k-tile, k-tiles left)
@@ -269,10 +310,10 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
   const int whole = Form == 2 ? b - sk.sk_ctas : b;
   if constexpr (Form >= 1) {
     if (c < 0) {
-      int m0, n0;
-      corner(whole, m0, n0);
+      int bm, bn, m0, n0;
+      corner(whole, bm, bn, m0, n0);
       product_of_k_range<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, st, th, t, m0, n0, 0, sk.k_tiles, 0, acc);
-      f10::epilogue<MA>(p, m0, n0, th, acc);
+      f10::epilogue<MA>(p, out, bm, bn, t, acc);
       return;
     }
   }
@@ -287,8 +328,8 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
   for (; left > 0; ++tile, kb = 0) {
     const int u = tile - sk.dp_tiles;  // shared tile u (u >= 0)
     const int ke = left < sk.k_tiles - kb ? kb + left : sk.k_tiles;
-    int m0, n0;
-    corner(tile, m0, n0);
+    int bm, bn, m0, n0;
+    corner(tile, bm, bn, m0, n0);
     product_of_k_range<MA, Serpentine, NextReadsAfterRow>(map_a, map_b, st, th, t, m0, n0, kb, ke, g, acc);
     g += ke - kb;
     left -= ke - kb;
@@ -330,7 +371,7 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
       }
       if (t == 0) sk.counters[u] = 0;  // every contributor has counted in: ready for the next launch
     }
-    f10::epilogue<MA>(p, m0, n0, th, acc);
+    f10::epilogue<MA>(p, out, bm, bn, t, acc);
   }
 }
 
@@ -344,8 +385,8 @@ __device__ __forceinline__ void stream_k_body(const CUtensorMap& map_a, const CU
 template <MajorA MA, bool Serpentine = true, int NextReadsAfterRow = MA == MajorA::m ? 7 : -1, int Form = 2>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Params<float> p,
-                  StreamK sk) {
-  stream_k_body<MA, Serpentine, NextReadsAfterRow, Form>(map_a, map_b, p, sk);
+                  f10::Out out, StreamK sk) {
+  stream_k_body<MA, Serpentine, NextReadsAfterRow, Form>(map_a, map_b, p, out, sk);
 }
 
 }  // namespace tessel::gemm_kernels::f11
