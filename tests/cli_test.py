@@ -779,6 +779,29 @@ class BenchGemm(unittest.TestCase):
                      "--group-m", "--grouped moe"]:
             self.assertIn(text, out)
 
+    def test_list_prints_a_suite_that_reads_back(self):
+        """--list prints the problems (random draws included) as a suite CSV, on any machine; it reads back."""
+        rc, out, err = tessel("bench", "gemm", "--suite", "random:2027:5", "--list")
+        self.assertEqual(rc, 0, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "group,m,n,k,dtype,out_dtype,layout,alpha,beta")
+        self.assertEqual(len(lines), 6)
+        self.assertEqual(lines[1], 'odd,29,653,5248,bf16,bf16,"A:k,B:n",1,0')  # the generator's first draw of seed 2027
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "suite.csv")
+            with open(path, "w") as f:
+                f.write(out)
+            rc, again, err = tessel("bench", "gemm", "--suite", path, "--list")
+            self.assertEqual((rc, again), (0, out), err)
+        rc, out, _ = tessel("bench", "gemm", "--m", "64", "--n", "64", "--k", "64", "--alpha", "0.1", "--beta", "-1.5",
+                            "--layout", "all", "--list")
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(out.splitlines()), 5)
+        self.assertIn('cli,64,64,64,bf16,bf16,"A:m,B:k",0.1,-1.5', out)
+        rc, out, err = tessel("bench", "gemm", "--m", "64", "--n", "64", "--k", "64", "--batch", "3", "--list")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertIn("--list: batched and grouped problems are not a suite's rows", err)
+
     def test_valid_arguments_without_gpu_exit_4(self):
         if gpu_present():
             self.skipTest("a GPU is present: see test_gpu_run")

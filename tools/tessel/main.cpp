@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -528,6 +529,10 @@ int main(int argc, char** argv) {
       ->type_name("on|off");
   bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
       ->type_name("S");
+  bool gemm_list = false;
+  bench_gemm->add_flag("--list", gemm_list,
+                       "print the problems as a suite CSV (header group,m,n,k,dtype,out_dtype,layout,alpha,beta) and "
+                       "exit, no GPU needed: what random:SEED:COUNT draws, for a second build or a subset");
   bench_gemm->add_flag("--split-tail", gemm_args.split_tail,
                        "k13/auto: with --splits S, split only the tiles past the grid's full waves, the full waves "
                        "unsplit (default: the plan's)");
@@ -674,6 +679,25 @@ int main(int argc, char** argv) {
     if (!tessel::bench::parse_gemm_bench_args(gemm_args, opt, error)) {
       std::cerr << "tessel bench gemm: " << error << "\n";
       return kExitUsage;
+    }
+    if (gemm_list) {
+      for (const tessel::bench::GemmProblem& p : opt.problems)
+        if (p.batch != 1 || !p.group_m.empty()) {
+          std::cerr << "tessel bench gemm: --list: batched and grouped problems are not a suite's rows\n";
+          return kExitUsage;
+        }
+      // The scales are floats (the GEMM's): the shortest text that reads back as the same float.
+      const auto scale = [](double v) {
+        char buf[32];
+        const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+        return std::string(buf, r.ptr);
+      };
+      std::cout << "group,m,n,k,dtype,out_dtype,layout,alpha,beta\n";
+      for (const tessel::bench::GemmProblem& p : opt.problems)
+        std::cout << p.group << ',' << p.m << ',' << p.n << ',' << p.k << ',' << tessel::name(p.in) << ','
+                  << tessel::name(p.out) << ",\"" << tessel::name(p.layout) << "\"," << scale(p.alpha) << ','
+                  << scale(p.beta) << '\n';
+      return 0;
     }
 #if defined(TESSEL_HAVE_CUDA)
     return tessel::bench::run_gemm_bench(opt);
