@@ -7,6 +7,7 @@
 #   bash bench/lab/gpu_session.sh OUT verify     # build + tests + sanitizers
 #   bash bench/lab/gpu_session.sh OUT seed:S     # build + random:S:200, auto against cuBLASLt
 #   bash bench/lab/gpu_session.sh OUT cluster:FILE  # k14's 2 x 2 clusters: tier 1, sanitizers, FILE's problems
+#   bash bench/lab/gpu_session.sh OUT sanitize:k13,k14  # bench/sanitize.sh's parts, the log in OUT
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -82,8 +83,15 @@ case "$part" in
       --csv "$out/k15c.csv"
     step k15 120 "$t" bench gemm --m 2048,4096 --n 2048,4096 --k 1024,4096 --impl k15,cublas --csv "$out/k15.csv"
     ;;
+  sanitize:*)
+    # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.
+    parts=${part#sanitize:}
+    # shellcheck disable=SC2086 # the parts are words
+    step sanitize 420 env TESSEL_BIN="$t" bash bench/sanitize.sh ${parts//,/ }
+    cp /tmp/gpu_session_sanitize.log "$out/sanitizer_${parts//,/_}.log"
+    ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify, seed:S or cluster:FILE)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE or sanitize:PARTS)" >&2
     exit 2
     ;;
 esac
