@@ -802,6 +802,22 @@ class BenchGemm(unittest.TestCase):
         self.assertEqual((rc, out), (2, ""))
         self.assertIn("--list: batched and grouped problems are not a suite's rows", err)
 
+    def test_sanitizer_table_parses(self):
+        """bench/sanitize.sh's every run (DRY=1 prints them) is arguments the bench takes: each with --list
+        exits 0, or for the batched and grouped runs with --list's own refusal (it comes after the parse)."""
+        script = os.path.join(os.path.dirname(HERE), "bench", "sanitize.sh")
+        p = subprocess.run(["bash", script, "all"], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, DRY="1", TOOLS="memcheck", TESSEL_BIN=TESSEL))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        runs = [line.split(TESSEL, 1)[1].split() for line in p.stdout.splitlines() if line.startswith("timeout")]
+        self.assertGreater(len(runs), 20)
+        for args in runs:
+            with self.subTest(args=" ".join(args)):
+                rc, _, err = tessel(*args, "--list")
+                if rc != 0:
+                    self.assertEqual(rc, 2)
+                    self.assertIn("--list: batched and grouped problems are not a suite's rows", err)
+
     def test_valid_arguments_without_gpu_exit_4(self):
         if gpu_present():
             self.skipTest("a GPU is present: see test_gpu_run")
