@@ -9,11 +9,16 @@
 #
 #   bench/lab/ab_builds.sh A_BIN B_BIN SUITE OUT [bench arguments...]
 #
-# SUITE: a suite file or random:SEED:COUNT; the problems are A_BIN's
-# `--list` of it with the bench arguments (--dtype fp32, --layout all, ...).
+# SUITE: a suite file or random:SEED:COUNT; the problems are B_BIN's
+# `--list` of it with the bench arguments (--dtype fp32, --layout all, ...):
+# B is the newer build, and A may predate `--list`.
 # OUT: a folder, gets a.csv and b.csv (the two builds' rows) and summary.txt:
-# per problem t_a / t_b (each through its ratio to cuBLASLt; > 1: B faster),
-# their geometric mean, the problems more than 2 % worse, the worst ten.
+# per problem t_a / t_b (> 1: B faster) from tessel's own medians and through
+# each build's ratio to cuBLASLt, their geometric means and the problems more
+# than 2 % worse, over all problems and over those where both builds chose the
+# same configuration (the `note` column); the worst ten by time.  Below ~50 us
+# cuBLASLt's own median moves 2-10 % between the two runs of a problem, so
+# the ratio carries its noise too: read both.
 set -euo pipefail
 a_bin=${1:?A_BIN}
 b_bin=${2:?B_BIN}
@@ -23,7 +28,7 @@ shift 4
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$a_bin" bench gemm --suite "$suite" "$@" --list > "$work/all.csv"
+"$b_bin" bench gemm --suite "$suite" "$@" --list > "$work/all.csv"
 header=$(head -1 "$work/all.csv")
 tail -n +2 "$work/all.csv" | split -l "${BLOCK:-10}" - "$work/block_"
 rm -f "$out/a.csv" "$out/b.csv"
@@ -41,23 +46,43 @@ for block in "$work"/block_*; do
   i=$((i + 1))
 done
 python3 - "$out" "${IMPL:-auto}" > "$out/summary.txt" <<'EOF'
-import csv, math, sys
+import csv, math, re, sys
 out, impl = sys.argv[1], sys.argv[2]
 def rows(path):
     got = {}
     for r in csv.DictReader(open(path)):
-        if r["impl"] == impl and r["disposition"] == "passed" and r["ratio"]:
+        if r["impl"] == impl and r["disposition"] == "passed" and r["median_ms"]:
             got[(r["m"], r["n"], r["k"], r["layout"], r["dtype"], r["out_dtype"])] = r
     return got
+def config(note):
+    """(kernel, tile, splits, swapped) from either form of the note: the rules' or the model's."""
+    m = re.search(r"model (k1\d):(\d+x\d+)(?::s(\d+))?(:swap)?", note)
+    if m:
+        return m[1], m[2], m[3] or "1", bool(m[4])
+    m = re.search(r"(k1\d) (?:tile |pingpong 2x)(\d+x\d+)(?: splits (\d+))?( swapped)?", note)
+    return (m[1], m[2], m[3] or "1", bool(m[4])) if m else note
 a, b = rows(out + "/a.csv"), rows(out + "/b.csv")
-both = sorted(set(a) & set(b))
-x = [(float(b[p]["ratio"]) / float(a[p]["ratio"]), p, a[p]["note"], b[p]["note"]) for p in both]
+x = []
+for p in sorted(set(a) & set(b)):
+    t = float(a[p]["median_ms"]) / float(b[p]["median_ms"])
+    r = float(b[p]["ratio"]) / float(a[p]["ratio"]) if a[p]["ratio"] and b[p]["ratio"] else None
+    x.append((t, r, config(a[p]["note"]) == config(b[p]["note"]), p, a[p]["note"], b[p]["note"]))
 if not x:
     sys.exit("no problem passed in both builds")
-g = math.exp(sum(math.log(v) for v, *_ in x) / len(x))
-print("%d problems in both; geomean t_a / t_b %.4f; more than 2 %% worse: %d; more than 2 %% better: %d"
-      % (len(x), g, sum(v < 0.98 for v, *_ in x), sum(v > 1.02 for v, *_ in x)))
-for v, p, na, nb in sorted(x)[:10]:
-    print("%.3f %sx%sx%s %s %s/%s | A: %s | B: %s" % (v, p[0], p[1], p[2], p[3], p[4], p[5], na[:50], nb[:50]))
+def gm(z):
+    return math.exp(sum(map(math.log, z)) / len(z)) if z else float("nan")
+def line(name, sel):
+    t = [v[0] for v in sel]
+    r = [v[1] for v in sel if v[1] is not None]
+    if t:
+        print("%s: %d problems; by time geomean t_a / t_b %.4f, more than 2 %% worse %d, better %d; "
+              "through cuBLASLt %.4f (%d), more than 2 %% worse %d"
+              % (name, len(t), gm(t), sum(v < 0.98 for v in t), sum(v > 1.02 for v in t), gm(r), len(r),
+                 sum(v < 0.98 for v in r)))
+line("all", x)
+line("same configuration (as the note names it)", [v for v in x if v[2]])
+for t, r, same, p, na, nb in sorted(x, key=lambda v: v[0])[:10]:
+    print("%.3f (ratio %s) %sx%sx%s %s %s/%s | A: %s | B: %s"
+          % (t, "%.3f" % r if r else "-", p[0], p[1], p[2], p[3], p[4], p[5], na[:50], nb[:50]))
 EOF
 cat "$out/summary.txt"
