@@ -4,11 +4,12 @@
 #   golden      ownership formulas, TMA image = wgmma atom, descriptor bits (host only)
 #   tensor_map  the tensor-map rules (host only) and the driver's verdict (GPU)
 #   wgmma       wgmma SS and RS against a host GEMM (GPU)
+#   wgmma_fp8   FP8 wgmma SS, every e4m3/e5m2 pair, against a host GEMM (GPU)
 #   tma         TMA load/store round trips (GPU)
 #   sync        mbarrier, elect.sync, setmaxnreg, cluster multicast (GPU)
 # The host-only tests run everywhere; the GPU ones skip with a message where
 # no sm_90 device is present.
-foreach(topic IN ITEMS golden tensor_map wgmma tma sync)
+foreach(topic IN ITEMS golden tensor_map wgmma wgmma_fp8 tma sync)
   set(sm90_test arch_sm90_${topic}_test)
   add_executable(${sm90_test} ${sm90_test}.cu)
   target_link_libraries(${sm90_test} PRIVATE tessel::tessel tessel::calc tessel_cuda_flags tessel_warnings

@@ -162,13 +162,6 @@ HostOperand build_operand(GmmaMajor major, GmmaSwizzle sw, int mn, const std::ve
   return op;
 }
 
-std::vector<int> random_ints(std::size_t n, std::mt19937& rng) {
-  std::uniform_int_distribution<int> dist(-4, 4);
-  std::vector<int> v(n);
-  for (int& x : v) x = dist(rng);
-  return v;
-}
-
 /// D = [C +] ScaleA * A * B on the GPU vs the host, exactly.  A is 64 x kK
 /// (SS: stored with (major_a, sw_a)); B is N x kK as (n, k), stored with (MB, sw_b).
 template <WgmmaType T, int N, GmmaMajor MA, GmmaMajor MB, bool kRS, int kScaleA = 1>
@@ -231,17 +224,7 @@ void run_wgmma(GmmaSwizzle sw_a, GmmaSwizzle sw_b, bool accumulate, unsigned see
   std::vector<float> got;
   CUDA_CHECK(d_d.download(got));
 
-  int mismatches = 0;
-  for (int m = 0; m < 64; ++m)
-    for (int n = 0; n < N; ++n) {
-      int want = accumulate ? c[static_cast<std::size_t>(m * N + n)] : 0;
-      for (int k = 0; k < kK; ++k)
-        want += kScaleA * a[static_cast<std::size_t>(m * kK + k)] * b[static_cast<std::size_t>(n * kK + k)];
-      const float g = got[static_cast<std::size_t>(m * N + n)];
-      if (g != static_cast<float>(want) && mismatches++ < 5)
-        ADD_FAILURE() << "D(" << m << "," << n << ") = " << g << ", expected " << want;
-    }
-  EXPECT_EQ(mismatches, 0) << "mismatching elements of the 64 x " << N << " result";
+  expect_exact_gemm(got, a, b, c, N, kK, kScaleA, accumulate);
 }
 
 template <WgmmaType T, bool kRS, int... Is>

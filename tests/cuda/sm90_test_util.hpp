@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -94,6 +95,34 @@ TESSEL_HD constexpr int acc_row(int t, int i) { return 16 * (t / 32) + (t % 32) 
 TESSEL_HD constexpr int acc_col(int t, int i) { return 8 * (i >> 2) + 2 * (t % 4) + (i & 1); }
 TESSEL_HD constexpr int afrag_row(int t, int i) { return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i >> 1) & 1); }
 TESSEL_HD constexpr int afrag_col(int t, int i) { return 2 * (t % 4) + (i & 1) + 8 * (i >> 2); }
+
+// ---------------------------------------------------------------- exact wgmma results
+
+/// n integers uniform in [-4, 4]: every 16- and 8-bit input type holds them
+/// exactly, and sums of up to a few thousand of their products stay exact.
+inline std::vector<int> random_ints(std::size_t n, std::mt19937& rng) {
+  std::uniform_int_distribution<int> dist(-4, 4);
+  std::vector<int> v(n);
+  for (int& x : v) x = dist(rng);
+  return v;
+}
+
+/// Checks a 64 x n row-major result against [C +] scale_a * A B^T with A 64 x k
+/// and B n x k row-major (as (n, k)), exactly; reports the first mismatches.
+inline void expect_exact_gemm(const std::vector<float>& got, const std::vector<int>& a, const std::vector<int>& b,
+                              const std::vector<int>& c, int n, int k, int scale_a, bool accumulate) {
+  int mismatches = 0;
+  for (int m = 0; m < 64; ++m)
+    for (int j = 0; j < n; ++j) {
+      int want = accumulate ? c[static_cast<std::size_t>(m * n + j)] : 0;
+      for (int kk = 0; kk < k; ++kk)
+        want += scale_a * a[static_cast<std::size_t>(m * k + kk)] * b[static_cast<std::size_t>(j * k + kk)];
+      const float g = got[static_cast<std::size_t>(m * n + j)];
+      if (g != static_cast<float>(want) && mismatches++ < 5)
+        ADD_FAILURE() << "D(" << m << "," << j << ") = " << g << ", expected " << want;
+    }
+  EXPECT_EQ(mismatches, 0) << "mismatching elements of the 64 x " << n << " result";
+}
 
 // ---------------------------------------------------------------- mbarrier wait
 
