@@ -813,6 +813,23 @@ TEST(GemmModel, KeepsTheCallersKnobs) {
   EXPECT_FALSE(model_choice(p, 132, c, us));
 }
 
+// At most kModelNarrowM rows, M goes on a swapped tile's narrow side: the
+// unswapped 64 x 128 the constants alone preferred at 8 x 14272 x 3168 ran
+// 29.7 us against 26.7 for the swapped 128 x 16 (seed 606, H200).  A caller
+// who turns the swap off still gets an unswapped tile.
+TEST(GemmModel, FewRowsTakeSwappedTiles) {
+  for (index_t m : {1, 8, 16}) {
+    PlanProblem p{m, 14272, 3168, 3168, 14272};
+    GemmCandidate c;
+    double us = 0;
+    ASSERT_TRUE(model_choice(p, 132, c, us));
+    EXPECT_TRUE(c.swap) << "M = " << m << ": " << candidate_name(c);
+    p.asked = GemmTuning{0, 0, SwapAB::off};
+    ASSERT_TRUE(model_choice(p, 132, c, us));
+    EXPECT_FALSE(c.swap) << "M = " << m << " with the swap off";
+  }
+}
+
 // The table of problems and the choice measured best for each
 // (tests/data/plan_cases.tsv: held-out random problems where the model's
 // choice was timed within 2 % of the fastest configuration on an H200).

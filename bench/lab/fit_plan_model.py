@@ -35,6 +35,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 SMS = 132
+NARROW_M = 16  # gemm_model.hpp kModelNarrowM: at most this many rows of M, only swapped tiles are chosen
 
 
 def parse_key(key):
@@ -194,6 +195,8 @@ def evaluate(model, x, data, label):
             f = family(c)
             if f not in per:
                 continue
+            if p["m"] <= NARROW_M and p["m"] < p["n"] and not c["swap"]:
+                continue
             scored.append((Model.predict(g, per[f], features(p, c)), choice, us))
         if not scored:
             continue
@@ -236,6 +239,7 @@ def main():
         evaluate(model, sol.x, test, "the other half (not fitted)")
     if a.holdout:
         evaluate(model, sol.x, read_logs(a.holdout), "held-out problems")
+        evaluate(model, sol.x, read_logs(a.holdout, 1e10), "held-out problems below 1e10")
     if a.cpp:
         for f, v in per.items():
             print('    {"%s", %.1f, %.1f, %.3f, %.3f},' % (f, v["mma_ns"], v["unit_ns"], v["straddle_a"], v["straddle_b"]))

@@ -60,6 +60,8 @@ struct ModelShared {
 
 /// Where the model decides (flops of 2 M N K below this).
 inline constexpr double kModelMaxFlops = 1e10;
+/// At most this many rows of M, the model takes only swapped tiles (model_choice).
+inline constexpr index_t kModelNarrowM = 16;
 
 inline constexpr ModelShared kModelShared{4.78, 3370.0, 145.0, 3.74, 5.12};
 
@@ -170,6 +172,10 @@ inline bool model_choice(const PlanProblem& p, int sms, GemmCandidate& out, doub
     // The swapped 64 x 48, 80, 96 tiles are measured tuning's: their predictions miss by as much as they gain (held
     // out, the model's picks among them ran 1.004x the previous choice's time, 512 x 656 x 6272 0.82x).
     if (swapped_only_width(c.tile_n) && p.asked.tile_n == 0) continue;
+    // M of at most 16 rows goes on a swapped tile's narrow side (16 wide): an unswapped tile's 64 or more rows would
+    // waste three quarters of its tensor work and staging, which the per-family constants do not see (held out below
+    // 10^10, regret 1.043 -> 1.033; docs/heuristics.md, "The model").
+    if (!c.swap && p.m <= kModelNarrowM && p.m < p.n && p.asked.swap_ab != SwapAB::off) continue;
     const double t = predicted_us(p, c, sms);
     if (!found || t < us) out = c, us = t, found = true;
   }
