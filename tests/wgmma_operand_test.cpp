@@ -119,3 +119,55 @@ TEST(WgmmaOperand, LayoutsADescriptorCannotReadAreRefusedWithTheRule) {
   EXPECT_FALSE(p.ok);
   EXPECT_STREQ(p.why, "the tile is not a whole number of wgmma atoms (MN a multiple of the atom's, K of 16)");
 }
+
+// FP8 operands (atom K 32, 1-byte elements): the layouts TMA writes for K-major
+// tiles give the same byte geometry as bf16's, and the plan says so; an
+// MN-major FP8 tile is refused (wgmma cannot transpose 8-bit operands).
+TEST(WgmmaOperand, Fp8PlansAreTheBytesOfTheBf16Ones) {
+  namespace sm90 = arch::sm90;
+  // 128-byte swizzle: rows of 128 one-byte elements, Sw<3,4,3> in element units.
+  const Layout sw128_atom = make_layout(make_shape(8, 128), make_stride(128, 1));
+  const SwizzledLayout k128{Swizzle{3, 4, 3}, tile_to_shape(sw128_atom, make_shape(128, 128)).value()};
+  GmmaOperandPlan p = make_gmma_operand_plan(k128, 1, 64, 32);
+  ASSERT_TRUE(p.ok) << p.why;
+  EXPECT_TRUE(p.k_major);
+  EXPECT_EQ(p.swizzle_bytes, 128);
+  EXPECT_EQ(p.sbo, 1024u);
+  // The same tile read as k16 atoms of 2-byte elements has the same plan in bytes.
+  const SwizzledLayout k128_bf16{Swizzle{3, 3, 3},
+                                 tile_to_shape(atom_layouts::gmma_k_sw128.layout, make_shape(128, 64)).value()};
+  const GmmaOperandPlan q = make_gmma_operand_plan(k128_bf16, 2, 64);
+  ASSERT_TRUE(q.ok) << q.why;
+  EXPECT_EQ(p.sbo, q.sbo);
+  EXPECT_EQ(p.lbo, q.lbo);
+  // No swizzle: 8 x 16-byte core matrices (16 elements a row) placed MN-first.
+  const Layout core = make_layout(make_shape(8, 16), make_stride(16, 1));
+  const SwizzledLayout none{Swizzle{}, tile_to_shape(core, make_shape(64, 64)).value()};
+  p = make_gmma_operand_plan(none, 1, 64, 32);
+  ASSERT_TRUE(p.ok) << p.why;
+  const sm90::DescStrides d = sm90::dense_tile_strides(sm90::GmmaMajor::k, sm90::GmmaSwizzle::none, 64, 1);
+  EXPECT_EQ(p.lbo, d.lbo_bytes);
+  EXPECT_EQ(p.sbo, d.sbo_bytes);
+  // MN contiguous: refused by name.
+  const SwizzledLayout mn{Swizzle{}, make_layout(make_shape(64, 32), make_stride(1, 64))};
+  p = make_gmma_operand_plan(mn, 1, 64, 32);
+  EXPECT_FALSE(p.ok);
+  EXPECT_STREQ(p.why, "FP8 operands are K-major (wgmma has no transpose for 8-bit types)");
+  // K = 48 is not whole k32 steps.
+  const SwizzledLayout k48{Swizzle{}, make_layout(make_shape(64, 48), make_stride(48, 1))};
+  p = make_gmma_operand_plan(k48, 1, 64, 32);
+  EXPECT_FALSE(p.ok);
+  EXPECT_STREQ(p.why, "the tile is not a whole number of wgmma atoms (MN a multiple of the atom's, K of 32)");
+}
+
+TEST(WgmmaAtom, Fp8AtomTilesLikeTheBf16One) {
+  for (int n : {16, 64, 128, 256}) {
+    const TiledMmaLayouts f = make_tiled_mma_layouts(wgmma_fp8_info(n), 2, 1, 1);
+    const TiledMmaLayouts b = make_tiled_mma_layouts(wgmma_info(n, true), 2, 1, 1);
+    EXPECT_EQ(f.threads, 256);
+    EXPECT_EQ(f.m, 128);
+    EXPECT_EQ(f.n, n);
+    EXPECT_EQ(to_string(f.c), to_string(b.c)) << "the same accumulators, n=" << n;
+  }
+  EXPECT_EQ(wgmma_fp8_info(64).k, 32);
+}

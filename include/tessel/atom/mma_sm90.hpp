@@ -120,14 +120,15 @@ struct SM90_64xNx16_F32_RS {
 
 namespace detail {
 /// The descriptors of thread `thread`'s atoms over shared tile `s` (layout
-/// (MN, K)), partitioned by tile `Tile` and TV layout `TV` of a TiledMMA:
+/// (MN, K)), partitioned by tile `Tile` and TV layout `TV` of a TiledMMA
+/// whose atoms are (AtomMN, AtomK):
 /// shape (1, REST_MN, REST_K), element (0, m, k) the descriptor of atom
 /// (m, k).  The plan (major, swizzle, LBO, SBO) is derived from the layout
 /// and checked at compile time.
-template <IntTuple Tile, Layout TV, int AtomMN, arch::sm90::GmmaMajor Major, class T, SwizzledLayout L>
+template <IntTuple Tile, Layout TV, int AtomMN, arch::sm90::GmmaMajor Major, int AtomK = 16, class T, SwizzledLayout L>
 __device__ auto make_gmma_descriptors(const Tensor<ViewEngine<T, Space::shared>, StaticSwizzledLayout<L>>& s,
                                       int thread) {
-  constexpr GmmaOperandPlan plan = make_gmma_operand_plan(L, sizeof(T), AtomMN);
+  constexpr GmmaOperandPlan plan = make_gmma_operand_plan(L, sizeof(T), AtomMN, AtomK);
   static_assert(plan.ok, "tessel: the shared tile is not one wgmma reads (see make_gmma_operand_plan)");
   static_assert(plan.k_major == (Major == arch::sm90::GmmaMajor::k),
                 "tessel: the atom's major (tA/tB) does not match the shared layout's contiguous index");

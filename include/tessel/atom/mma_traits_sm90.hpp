@@ -17,10 +17,10 @@
 namespace tessel {
 
 namespace detail {
-/// The whole (rows, 16) operand tile for every one of 128 threads.
-constexpr Layout warpgroup_shares_tile(int rows) {
+/// The whole (rows, k) operand tile for every one of 128 threads.
+constexpr Layout warpgroup_shares_tile(int rows, int k = 16) {
   return make_layout(make_layout(make_shape(128), make_stride(0)),
-                     make_layout(make_shape(rows, 16), make_stride(1, rows)));
+                     make_layout(make_shape(rows, k), make_stride(1, rows)));
 }
 }  // namespace detail
 
@@ -36,6 +36,21 @@ constexpr MmaAtomInfo wgmma_info(int n, bool a_in_smem) {
                      128,
                      a_in_smem ? detail::warpgroup_shares_tile(64) : atom_layouts::wgmma_a,
                      detail::warpgroup_shares_tile(n),
+                     atom_layouts::wgmma_c(n)};
+}
+
+/// wgmma m64nNk32 with FP8 A and B (e4m3/e5m2), f32 accumulators, SS only:
+/// the 16-bit atom's accumulator layout over a k32 step of 1-byte elements.
+/// C++ example: wgmma_fp8_info(128).k == 32.
+constexpr MmaAtomInfo wgmma_fp8_info(int n) {
+  return MmaAtomInfo{"SM90_64xNx32_F32_SS_FP8",
+                     "wgmma.mma_async.sync.aligned.m64nNk32.f32",
+                     64,
+                     n,
+                     32,
+                     128,
+                     detail::warpgroup_shares_tile(64, 32),
+                     detail::warpgroup_shares_tile(n, 32),
                      atom_layouts::wgmma_c(n)};
 }
 
@@ -63,8 +78,8 @@ constexpr index_t gmma_desc_offset_mn(const GmmaOperandPlan& p, index_t i, index
   return S == 0 ? (i / 8) * p.sbo + (i % 8) * elem : (i / W) * p.lbo + (i % W) * elem;
 }
 constexpr index_t gmma_desc_offset_k(const GmmaOperandPlan& p, index_t j, index_t elem) {
-  const index_t S = p.swizzle_bytes;
-  if (p.k_major) return S == 0 ? (j / 8) * p.lbo + (j % 8) * elem : j * elem;
+  const index_t S = p.swizzle_bytes, row = 16 / elem;  // elements in a core matrix's 16-byte row
+  if (p.k_major) return S == 0 ? (j / row) * p.lbo + (j % row) * elem : j * elem;
   return S == 0 ? (j / 8) * p.lbo + (j % 8) * 16 : (j / 8) * p.sbo + (j % 8) * S;
 }
 constexpr index_t gmma_desc_offset(const GmmaOperandPlan& p, index_t i, index_t j, index_t elem) {
@@ -73,11 +88,12 @@ constexpr index_t gmma_desc_offset(const GmmaOperandPlan& p, index_t i, index_t 
 }  // namespace detail
 
 /// The descriptor plan of a shared operand tile `L` (MN, K) of `elem`-byte
-/// elements read by wgmma atoms of (atom_mn, 16): the swizzle must be one
-/// wgmma reads (Sw<1..3, 4-log2(elem), 3> or none), and every atom's
+/// elements read by wgmma atoms of (atom_mn, atom_k): 16-bit atoms are k16,
+/// FP8 atoms k32 (the same 32 bytes) and K-major only.  The swizzle must be
+/// one wgmma reads (Sw<1..3, 4-log2(elem), 3> or none), and every atom's
 /// elements must sit where a descriptor at the atom's origin reads them
 /// (checked element by element).  ok == false says why not.
-constexpr GmmaOperandPlan make_gmma_operand_plan(const SwizzledLayout& L, int elem, int atom_mn) {
+constexpr GmmaOperandPlan make_gmma_operand_plan(const SwizzledLayout& L, int elem, int atom_mn, int atom_k = 16) {
   GmmaOperandPlan p;
   const Layout& l = L.layout;
   if (rank(l) != 2) {
@@ -85,8 +101,9 @@ constexpr GmmaOperandPlan make_gmma_operand_plan(const SwizzledLayout& L, int el
     return p;
   }
   const index_t mn = size(mode(l, 0)), kk = size(mode(l, 1));
-  if (mn % atom_mn != 0 || kk % 16 != 0) {
-    p.why = "the tile is not a whole number of wgmma atoms (MN a multiple of the atom's, K of 16)";
+  if (mn % atom_mn != 0 || kk % atom_k != 0) {
+    p.why = atom_k == 16 ? "the tile is not a whole number of wgmma atoms (MN a multiple of the atom's, K of 16)"
+                         : "the tile is not a whole number of wgmma atoms (MN a multiple of the atom's, K of 32)";
     return p;
   }
   const int mlog = elem == 1 ? 4 : elem == 2 ? 3 : elem == 4 ? 2 : -1;
@@ -101,10 +118,14 @@ constexpr GmmaOperandPlan make_gmma_operand_plan(const SwizzledLayout& L, int el
     p.why = "neither K nor MN is contiguous";
     return p;
   }
-  const index_t W = p.swizzle_bytes / elem;
+  if (!p.k_major && elem == 1) {
+    p.why = "FP8 operands are K-major (wgmma has no transpose for 8-bit types)";
+    return p;
+  }
+  const index_t W = p.swizzle_bytes / elem, row = 16 / elem;
   if (p.k_major) {
     p.sbo = static_cast<std::uint32_t>((at(8 % mn, 0) - at(0, 0)) * elem);
-    p.lbo = p.swizzle_bytes == 0 ? static_cast<std::uint32_t>((at(0, 8) - at(0, 0)) * elem) : 16;
+    p.lbo = p.swizzle_bytes == 0 ? static_cast<std::uint32_t>((at(0, row % kk) - at(0, 0)) * elem) : 16;
   } else {
     p.sbo = static_cast<std::uint32_t>((at(0, 8) - at(0, 0)) * elem);
     p.lbo = p.swizzle_bytes == 0 ? static_cast<std::uint32_t>((at(0, 8) - at(0, 0)) * elem)
@@ -121,12 +142,12 @@ constexpr GmmaOperandPlan make_gmma_operand_plan(const SwizzledLayout& L, int el
         p.why = "an element is not where a wgmma descriptor at its atom's origin reads it";
         return p;
       }
-  for (index_t k0 = 0; k0 < kk; k0 += 16) {
+  for (index_t k0 = 0; k0 < kk; k0 += atom_k) {
     if ((m1l(k0) + m0l(0)) * elem % 16 != 0) {
       p.why = "an atom's origin is not 16-byte aligned";
       return p;
     }
-    for (index_t j = 0; j < 16; ++j)
+    for (index_t j = 0; j < atom_k; ++j)
       if ((m1l(k0 + j) - m1l(k0)) * elem != detail::gmma_desc_offset_k(p, j, elem)) {
         p.why = "an element is not where a wgmma descriptor at its atom's origin reads it";
         return p;
