@@ -42,8 +42,8 @@ struct SM90_64xNx32_F32_SS_FP8 {
   /// d (+)= A * B^T for the atom's N/2 accumulators of this thread; all 128
   /// threads of the warpgroup issue it.  scale_d false: d's input is ignored.
   __device__ static void fma(float* d, std::uint64_t desc_a, std::uint64_t desc_b, bool scale_d = true) {
-    arch::sm90::wgmma_ss_fp8<detail::fp8_type<TA>(), detail::fp8_type<TB>(), N>(
-        *reinterpret_cast<float(*)[N / 2]>(d), desc_a, desc_b, scale_d);
+    arch::sm90::wgmma_ss_fp8<detail::fp8_type<TA>(), detail::fp8_type<TB>(), N>(*reinterpret_cast<float(*)[N / 2]>(d),
+                                                                                desc_a, desc_b, scale_d);
   }
   template <IntTuple Tile, Layout TV, class S>
   __device__ static auto make_operand_A(const S& s, int thread) {

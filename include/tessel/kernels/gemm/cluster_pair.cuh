@@ -40,7 +40,7 @@ struct ClusterOf : Base {
   /// the map with these boxes).
   template <class Op, int Rows, int Parts>
   struct Split : Op {
-    using Tma = TmaTile<T, make_shape(Rows, kBK), Op::kSmem, Parts>;
+    using Tma = TmaTile<T, make_shape(Rows, Base::kBK), Op::kSmem, Parts>;
     static_assert(Tma::kBoxes % Parts == 0, "tessel: a cluster splits a shared operand's boxes evenly");
   };
   using OpA = Split<typename Base::OpA, Base::kBM, CN>;

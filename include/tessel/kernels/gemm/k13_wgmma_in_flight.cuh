@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // fields live across it, where the fused 128 x 256 instance has no register to spare).
   const auto make_scheduler = [&]<class S>() {
     const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
-    const index_t k_tiles = ceil_div(p.k, index_t{kBK});
+    const index_t k_tiles = ceil_div(p.k, index_t{X::kBK});
     return S(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group}, sk.whole);
   };
 

@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   arch::sm90::cluster_arrive_relaxed();
 
   const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
-  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
+  const index_t k_tiles = ceil_div(p.k, index_t{X::kBK});
   const index_t cluster = blockIdx.x / X::kSize, clusters = gridDim.x / X::kSize;
   Scheduler scheduler(X::pair_rows(tiles_m), X::pair_cols(tiles_n), cluster, clusters);
 

@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   arch::sm90::cluster_arrive_relaxed();  // the peer multicasts and arrives only on initialized barriers
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
-  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
+  const index_t k_tiles = ceil_div(p.k, index_t{X::kBK});
   const index_t cluster = blockIdx.x / X::kSize, clusters = gridDim.x / X::kSize;
   const index_t pairs = X::pair_rows(tiles_m) * X::pair_cols(tiles_n);
   cluster::Scheduler scheduler(X::pair_rows(tiles_m), X::pair_cols(tiles_n), cluster, clusters);

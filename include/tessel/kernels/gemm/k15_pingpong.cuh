@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
 
   const index_t tiles_m = ceil_div(p.m, index_t{kBM}), tiles_n = ceil_div(p.n, index_t{kBN});
-  const index_t k_tiles = ceil_div(p.k, index_t{kBK});
+  const index_t k_tiles = ceil_div(p.k, index_t{X::kBK});
   blocks::SplitKScheduler<blocks::GroupedRasterN> scheduler(tiles_m, tiles_n, k_tiles, 1, blockIdx.x, gridDim.x,
                                                             blocks::GroupedRasterN{group});
 

@@ -27,6 +27,23 @@ template <int Rows>
 inline constexpr SwizzledLayout kSmemKMajor = compose(
     Swizzle{3, 3, 3}, tile_to_shape(make_layout(make_shape(8, kBK), LayoutRight{}), make_shape(Rows, kBK)).value());
 
+/// The Hopper kernels' k-tile: 128 bytes of K in every operand row, one
+/// 128-byte swizzle row: 64 16-bit elements (kBK) or 128 FP8 ones.
+template <class T>
+inline constexpr int kBKOf = 128 / static_cast<int>(sizeof(T));
+
+/// kSmemKMajor for elements of any size: rows of kBKOf<T> elements, the
+/// 16-byte chunk index XOR the row index mod 8 (Sw<3, 4 - log2(bytes), 3>).
+/// Example: a 1-byte T and Rows = 64 give Sw<3,4,3> o ((8,8),(128)):((128,1024),(1)) up to coalescing.
+template <class T, int Rows>
+inline constexpr SwizzledLayout kSmemKMajorOf =
+    compose(Swizzle{3,
+                    sizeof(T) == 1   ? 4
+                    : sizeof(T) == 2 ? 3
+                                     : 2,
+                    3},
+            tile_to_shape(make_layout(make_shape(8, kBKOf<T>), LayoutRight{}), make_shape(Rows, kBKOf<T>)).value());
+
 /// M/N-major (Rows, 64) tile: atoms of 64 (M or N) x 8 (K), each k a
 /// 128-byte row, swizzled the same way (Sw<3,3,3> on (64,8):(1,64)).
 template <int Rows>

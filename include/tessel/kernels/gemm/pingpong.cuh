@@ -32,7 +32,8 @@ struct Tiles {
   using Epi = typename Cfg::Epi;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
   using OpB = TmaOperand<T, major_of(MB), kBN>;
-  using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, 1, 1, 1>;
+  static constexpr int kBK = kBKOf<T>;  // a k-tile: 128 bytes of K
+  using TM = TiledMma<typename wgmma::WgmmaAtomFor<T, kBN, major_of(MA), major_of(MB)>::type, 1, 1, 1>;
   using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (64,2,1) f32
   template <class U>
   using Epilogue = TmaStoreEpilogue<U, TM, kBM, kBN>;

@@ -23,8 +23,9 @@
 
 namespace tessel::gemm_kernels {
 
-/// An operand tile (Rows, 64) as TMA writes it, and the TMA copy of it.
-/// K-major: rows of 64 k, 128 bytes each (kSmemKMajor).  M/N-major: atoms of
+/// An operand tile (Rows, kBKOf<T>) as TMA writes it, and the TMA copy of it.
+/// K-major: rows of 128 bytes of k (kSmemKMajorOf: 64 16-bit or 128 FP8
+/// elements).  M/N-major (16-bit elements only): atoms of
 /// (64 m x 64 k), each k a 128-byte row, the atoms 4096 elements apart
 /// (TmaTile finds that a box cannot span two atoms and cuts the tile into
 /// Rows/64 boxes).  An M/N-major tile of 16 or 32 rows (k13's swapped
@@ -33,6 +34,7 @@ namespace tessel::gemm_kernels {
 /// modes, which wgmma reads as well).
 template <class T, OperandMajor Major, int Rows>
 struct TmaOperand {
+  static_assert(Major == OperandMajor::k || sizeof(T) == 2, "tessel: M/N-major operand tiles hold 16-bit elements");
   static_assert(Rows % 64 == 0 || (sizeof(T) == 2 && (Rows == 16 || Rows == 32)) ||
                     (Major == OperandMajor::k && Rows % 8 == 0),
                 "tessel: operand tiles are 64-row atoms, or one 16- or 32-row atom of 16-bit elements, or K-major "
@@ -44,9 +46,9 @@ struct TmaOperand {
     else
       return compose(Swizzle{Rows == 16 ? 1 : 2, 3, 3}, make_layout(make_shape(Rows, kBK), make_stride(1, Rows)));
   }
-  static constexpr SwizzledLayout kSmem = Major == OperandMajor::k ? kSmemKMajor<Rows> : mn_major();
-  static constexpr int kElems = Rows * kBK;
-  using Tma = TmaTile<T, make_shape(Rows, kBK), kSmem>;
+  static constexpr SwizzledLayout kSmem = Major == OperandMajor::k ? kSmemKMajorOf<T, Rows> : mn_major();
+  static constexpr int kElems = Rows * kBKOf<T>;
+  using Tma = TmaTile<T, make_shape(Rows, kBKOf<T>), kSmem>;
 };
 
 namespace warp_specialized {

@@ -52,7 +52,7 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
   using TM = typename X::TM;
-  constexpr int kRK = kBK / TM::kL.k;  // wgmmas (k16) per k-tile
+  constexpr int kRK = X::kBK / TM::kL.k;  // wgmmas per k-tile (4: k16 of 16-bit, k32 of FP8 elements)
   for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
     pipe.consumer_wait(read);
     const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)

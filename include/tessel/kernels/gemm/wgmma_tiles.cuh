@@ -103,7 +103,7 @@ struct Config {
     return bytes;
   }
   static constexpr int kStagingBytes = staging_bytes();
-  static constexpr int kStageBytes = (kBM + BN) * kBK * 2;  // 16-bit operands
+  static constexpr int kStageBytes = (kBM + BN) * 128;  // 128 bytes of K a row (kBKOf), whatever the type
   /// The swapped 16- and 32-wide tiles (small M: every SM streams the
   /// weights) hold every stage that fits but keep a run-time number of them in
   /// flight (kRuntimeDepth, blocks::RingState; the launcher's choice,
@@ -137,6 +137,14 @@ struct SpecializedConfig : Config<BN, true> {
   using Epi = E;
 };
 
+/// The wgmma atom of Tiles<T, ...>: the 16-bit one here; wgmma_fp8.cuh
+/// specializes it for FP8 elements (K-major only), so that 16-bit kernels do
+/// not parse the FP8 wrappers.
+template <class T, int BN, OperandMajor MA, OperandMajor MB>
+struct WgmmaAtomFor {
+  using type = SM90_64xNx16_F32_SS<T, BN, MA, MB>;
+};
+
 /// The operands, the TiledMMA, the fragments and the shared memory of one
 /// input type, layout and tile width.
 /// `Warpgroups`: D's map has one box per consumer warpgroup (k13's kernel
@@ -149,7 +157,8 @@ struct Tiles {
   using Epi = typename Cfg::Epi;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
   using OpB = TmaOperand<T, major_of(MB), kBN>;
-  using TM = TiledMma<SM90_64xNx16_F32_SS<T, kBN, major_of(MA), major_of(MB)>, kBM / 64, 1, 1>;
+  static constexpr int kBK = kBKOf<T>;  // a k-tile: 128 bytes of K
+  using TM = TiledMma<typename WgmmaAtomFor<T, kBN, major_of(MA), major_of(MB)>::type, kBM / 64, 1, 1>;
   using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (BN/2,1,1) f32
   /// The walk over the stages: all kStages, or (Cfg::kRuntimeDepth) the first `depth` of them.
   using State = std::conditional_t<Cfg::kRuntimeDepth, blocks::RingState<kStages>, blocks::PipelineState<kStages>>;
@@ -167,11 +176,11 @@ struct Tiles {
   using EpilogueT = TmaStoreEpilogueTransposed<U, TM, kBM, kBN>;
   static_assert(TM::kThreads == kConsumerThreads, "one TiledMMA thread per consumer thread");
   static constexpr int kStageBytes = (OpA::kElems + OpB::kElems) * static_cast<int>(sizeof(T));
-  static_assert(kStageBytes == Cfg::kStageBytes, "the stage count assumed 16-bit operands");
+  static_assert(kStageBytes == Cfg::kStageBytes, "the stage count assumed 128 bytes of K a row");
 
   struct SharedStorage {
-    alignas(1024) T a[kStages][OpA::kElems];         // kStages x (128,64)
-    alignas(1024) T b[kStages][OpB::kElems];         // kStages x (BN,64)
+    alignas(1024) T a[kStages][OpA::kElems];         // kStages x (BM,kBK)
+    alignas(1024) T b[kStages][OpB::kElems];         // kStages x (BN,kBK)
     using Staging = OutStaging<Cfg::kStagingBytes>;  // D's staging buffers, in the output type
     alignas(1024) Staging d;
     blocks::PipelineStorage<kStages> pipe;

@@ -1,0 +1,98 @@
+// k13 on FP8 operands (kernels/gemm/wgmma_fp8.cuh): the 16-bit kernel's main
+// loop, scheduler, split K and epilogue with the FP8 atom as its TiledMMA and
+// k-tiles of 128 FP8 elements, launched through k13's own launch body
+// (src/kernels/gemm/k13_tiles.hpp) before the library takes FP8 calls.  Exact
+// against the host for small integers (e4m3 and e5m2 hold [-4, 4] exactly,
+// the sums fit f32's mantissa), D in f32, A:k and B:k (FP8 reads K-major only),
+// whole and partial tiles, split K.  GPU; skips without one.
+#include <gtest/gtest.h>
+
+#include <cuda_fp8.h>
+
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpu_test.hpp"
+#include "src/kernels/gemm/k13_tiles.hpp"
+#include "tessel/kernels/gemm/wgmma_fp8.cuh"
+
+using namespace tessel;
+namespace gk = tessel::gemm_kernels::k13;
+
+namespace {
+
+template <class T, int BN, int BM = 128>
+Status launch_fp8(const GemmArgs& g) {
+  using Cfg = gk::Config<BN, false, BM>;
+  return gemm_launch::k13::launch_kernel<Cfg, T, MajorA::k, MajorB::k>(g, nullptr, false,
+                                                                      gemm_launch::k13::AotKernel<BN, false, BM>{});
+}
+
+/// D (M x N, f32) = A (M x K) B^T, B stored as N x K (B:k); `splits` along K.
+template <class T, int BN, int BM = 128>
+void run(index_t m, index_t n, index_t k, int splits) {
+  SCOPED_TRACE(::testing::Message() << m << " x " << n << " x " << k << " tile " << BM << " x " << BN << " split "
+                                    << splits << (std::is_same_v<T, __nv_fp8_e5m2> ? " e5m2" : " e4m3"));
+  std::mt19937 rng(static_cast<unsigned>(m * 7 + n * 3 + k));
+  std::uniform_int_distribution<int> dist(-4, 4);
+  std::vector<int> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(n * k));
+  std::vector<T> ha(a.size()), hb(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ha[i] = T(static_cast<float>(a[i] = dist(rng)));
+  for (std::size_t i = 0; i < b.size(); ++i) hb[i] = T(static_cast<float>(b[i] = dist(rng)));
+  tessel::testing::DeviceArray<T> da(ha.size()), db(hb.size());
+  tessel::testing::DeviceArray<float> dd(static_cast<std::size_t>(m * n));
+  ASSERT_TRUE(da.ptr && db.ptr && dd.ptr);
+  CUDA_CHECK(cudaMemcpy(da.ptr, ha.data(), ha.size(), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(db.ptr, hb.data(), hb.size(), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dd.ptr, 0xFF, static_cast<std::size_t>(m * n) * sizeof(float)));  // NaN poison
+
+  GemmArgs g;
+  g.a = da.ptr;
+  g.b = db.ptr;
+  g.d = dd.ptr;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.lda = k;
+  g.ldb = k;
+  g.ldd = n;
+  g.ldc = n;
+  g.cd_type = DType::f32;
+  g.layout = {MajorA::k, MajorB::k};
+  g.tuning.splits = splits;
+  const Status s = launch_fp8<T, BN, BM>(g);
+  ASSERT_TRUE(s.is_ok()) << s.message;
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> d(static_cast<std::size_t>(m * n));
+  CUDA_CHECK(cudaMemcpy(d.data(), dd.ptr, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      long ref = 0;
+      for (index_t kk = 0; kk < k; ++kk) ref += a[static_cast<std::size_t>(i * k + kk)] * b[static_cast<std::size_t>(j * k + kk)];
+      const float got = d[static_cast<std::size_t>(i * n + j)];
+      if (got != static_cast<float>(ref) && bad++ < 5)
+        ADD_FAILURE() << "D(" << i << "," << j << ") = " << got << ", expected " << ref;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+}  // namespace
+
+TEST(GemmFp8K13, WholeTiles) {
+  REQUIRE_SM90();
+  run<__nv_fp8_e4m3, 128>(256, 256, 512, 1);
+  run<__nv_fp8_e4m3, 256>(256, 512, 1024, 1);
+}
+TEST(GemmFp8K13, PartialTilesAndKTail) {
+  REQUIRE_SM90();
+  run<__nv_fp8_e4m3, 128>(200, 136, 144, 1);  // K = 144: one whole 128-element k-tile and a tail
+  run<__nv_fp8_e5m2, 128>(1000, 520, 400, 1);
+}
+TEST(GemmFp8K13, SplitK) {
+  REQUIRE_SM90();
+  run<__nv_fp8_e4m3, 128>(256, 384, 2048, 4);
+  run<__nv_fp8_e4m3, 128, 64>(64, 1024, 1536, 3);  // the 64-row tile: one consumer warpgroup
+}
