@@ -27,7 +27,7 @@ template <class T, int BN, int BM = 128>
 Status launch_fp8(const GemmArgs& g) {
   using Cfg = gk::Config<BN, false, BM>;
   return gemm_launch::k13::launch_kernel<Cfg, T, MajorA::k, MajorB::k>(g, nullptr, false,
-                                                                      gemm_launch::k13::AotKernel<BN, false, BM>{});
+                                                                       gemm_launch::k13::AotKernel<BN, false, BM>{});
 }
 
 /// D (M x N, f32) = A (M x K) B^T, B stored as N x K (B:k); `splits` along K.
@@ -71,7 +71,8 @@ void run(index_t m, index_t n, index_t k, int splits) {
   for (index_t i = 0; i < m; ++i)
     for (index_t j = 0; j < n; ++j) {
       long ref = 0;
-      for (index_t kk = 0; kk < k; ++kk) ref += a[static_cast<std::size_t>(i * k + kk)] * b[static_cast<std::size_t>(j * k + kk)];
+      for (index_t kk = 0; kk < k; ++kk)
+        ref += a[static_cast<std::size_t>(i * k + kk)] * b[static_cast<std::size_t>(j * k + kk)];
       const float got = d[static_cast<std::size_t>(i * n + j)];
       if (got != static_cast<float>(ref) && bad++ < 5)
         ADD_FAILURE() << "D(" << i << "," << j << ") = " << got << ", expected " << ref;
