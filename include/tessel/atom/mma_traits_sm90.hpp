@@ -125,7 +125,7 @@ constexpr GmmaOperandPlan make_gmma_operand_plan(const SwizzledLayout& L, int el
   const index_t W = p.swizzle_bytes / elem, row = 16 / elem;
   if (p.k_major) {
     p.sbo = static_cast<std::uint32_t>((at(8 % mn, 0) - at(0, 0)) * elem);
-    p.lbo = p.swizzle_bytes == 0 ? static_cast<std::uint32_t>((at(0, row % kk) - at(0, 0)) * elem) : 16;
+    p.lbo = p.swizzle_bytes == 0 ? static_cast<std::uint32_t>((at(0, row) - at(0, 0)) * elem) : 16;
   } else {
     p.sbo = static_cast<std::uint32_t>((at(0, 8) - at(0, 0)) * elem);
     p.lbo = p.swizzle_bytes == 0 ? static_cast<std::uint32_t>((at(0, 8) - at(0, 0)) * elem)

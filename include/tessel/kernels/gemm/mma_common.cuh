@@ -19,14 +19,6 @@ namespace tessel::gemm_kernels {
 
 inline constexpr int kBK = 64;
 
-/// K-major (Rows, 64) tile: rows of 64 elements, the 16-byte chunk index
-/// XOR the row index mod 8 (Sw<3,3,3>), so the 8 rows an ldmatrix reads at
-/// one chunk position fall in 8 different bank groups.
-/// Example: Rows = 128 gives Sw<3,3,3> o ((8,16),(64)):((64,512),(1)) up to coalescing.
-template <int Rows>
-inline constexpr SwizzledLayout kSmemKMajor = compose(
-    Swizzle{3, 3, 3}, tile_to_shape(make_layout(make_shape(8, kBK), LayoutRight{}), make_shape(Rows, kBK)).value());
-
 /// The Hopper kernels' k-tile: 128 bytes of K in every operand row, one
 /// 128-byte swizzle row: 64 16-bit elements (kBK) or 128 FP8 ones.
 template <class T>
@@ -43,6 +35,13 @@ inline constexpr SwizzledLayout kSmemKMajorOf =
                                      : 2,
                     3},
             tile_to_shape(make_layout(make_shape(8, kBKOf<T>), LayoutRight{}), make_shape(Rows, kBKOf<T>)).value());
+
+/// K-major (Rows, 64) tile of 16-bit elements: rows of 64 elements, the
+/// 16-byte chunk index XOR the row index mod 8 (Sw<3,3,3>), so the 8 rows an
+/// ldmatrix reads at one chunk position fall in 8 different bank groups.
+/// Example: Rows = 128 gives Sw<3,3,3> o ((8,16),(64)):((64,512),(1)) up to coalescing.
+template <int Rows>
+inline constexpr SwizzledLayout kSmemKMajor = kSmemKMajorOf<std::uint16_t, Rows>;
 
 /// M/N-major (Rows, 64) tile: atoms of 64 (M or N) x 8 (K), each k a
 /// 128-byte row, swizzled the same way (Sw<3,3,3> on (64,8):(1,64)).
