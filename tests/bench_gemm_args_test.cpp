@@ -330,6 +330,26 @@ TEST(BenchGemmArgs, TypesAndScales) {
   EXPECT_NE(parse_error(a).find("--beta"), std::string::npos);
 }
 
+TEST(BenchGemmArgs, Fp8Inputs) {
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.dtype = "e4m3";  // FP8: the output bf16 and the layout A:k, B:k unless named
+  GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 1u);
+  EXPECT_EQ(o.problems[0].in, DType::e4m3);
+  EXPECT_EQ(o.problems[0].out, DType::bf16);
+  EXPECT_EQ(o.problems[0].layout, (GemmLayout{MajorA::k, MajorB::k}));
+  a.dtype = "e5m2";
+  a.out_dtype = "fp32";
+  a.layouts = {"kn"};  // named: kept (tessel and cuBLASLt then say what they refuse)
+  o = parse_ok(a);
+  EXPECT_EQ(o.problems[0].in, DType::e5m2);
+  EXPECT_EQ(o.problems[0].out, DType::f32);
+  EXPECT_EQ(o.problems[0].layout, (GemmLayout{MajorA::k, MajorB::n}));
+  a = mnk("64", "64", "64");
+  a.out_dtype = "e4m3";  // FP8 is an input type only
+  EXPECT_NE(parse_error(a).find("FP8 is an input type"), std::string::npos);
+}
+
 TEST(BenchGemmArgs, ProtocolFlags) {
   GemmBenchArgs a = mnk("64", "64", "64");
   a.iterations = "100";

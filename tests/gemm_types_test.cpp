@@ -78,7 +78,11 @@ TEST(GemmTypes, Fp32LadderNames) {
 }
 
 TEST(GemmTypes, DTypeNamesRoundTrip) {
-  for (DType t : {DType::bf16, DType::f16, DType::f32}) EXPECT_EQ(parse_dtype(name(t)), t) << name(t);
+  for (DType t : {DType::bf16, DType::f16, DType::f32, DType::e4m3, DType::e5m2})
+    EXPECT_EQ(parse_dtype(name(t)), t) << name(t);
+  EXPECT_EQ(parse_dtype("fp8_e4m3"), DType::e4m3);
+  EXPECT_EQ(parse_dtype("fp8_e5m2"), DType::e5m2);
+  EXPECT_FALSE(parse_dtype("fp8").has_value());  // which of the two: said, never guessed
   EXPECT_EQ(parse_dtype("bf16"), DType::bf16);
   EXPECT_EQ(parse_dtype("fp16"), DType::f16);
   EXPECT_EQ(parse_dtype("f16"), DType::f16);
@@ -90,6 +94,10 @@ TEST(GemmTypes, DTypeNamesRoundTrip) {
   EXPECT_EQ(size_bytes(DType::bf16), 2);
   EXPECT_EQ(size_bytes(DType::f16), 2);
   EXPECT_EQ(size_bytes(DType::f32), 4);
+  EXPECT_EQ(size_bytes(DType::e4m3), 1);
+  EXPECT_EQ(size_bytes(DType::e5m2), 1);
+  EXPECT_TRUE(is_fp8(DType::e4m3) && is_fp8(DType::e5m2));
+  EXPECT_FALSE(is_fp8(DType::bf16) || is_fp8(DType::f16) || is_fp8(DType::f32));
 }
 
 TEST(GemmTypes, LayoutNamesRoundTrip) {

@@ -36,9 +36,11 @@ constexpr bool iequal(std::string_view a, std::string_view b) {
 
 // ------------------------------------------------------------------ element types
 
-enum class DType { bf16, f16, f32 };
+/// e4m3 and e5m2 are the two FP8 formats (OCP FP8, CUDA's __nv_fp8_e4m3 and
+/// __nv_fp8_e5m2): input types only (A and B), C and D are 16 or 32 bits.
+enum class DType { bf16, f16, f32, e4m3, e5m2 };
 
-/// "bf16", "fp16", "fp32" (the spelling of CSV/JSON columns and messages).
+/// "bf16", "fp16", "fp32", "e4m3", "e5m2" (the spelling of CSV/JSON columns and messages).
 constexpr const char* name(DType t) {
   switch (t) {
     case DType::bf16:
@@ -47,18 +49,27 @@ constexpr const char* name(DType t) {
       return "fp16";
     case DType::f32:
       return "fp32";
+    case DType::e4m3:
+      return "e4m3";
+    case DType::e5m2:
+      return "e5m2";
   }
   return "unknown";
 }
-/// "bf16", "fp16"/"f16", "fp32"/"f32", exactly (case and spaces matter).
+/// "bf16", "fp16"/"f16", "fp32"/"f32", "e4m3"/"fp8_e4m3", "e5m2"/"fp8_e5m2",
+/// exactly (case and spaces matter).
 constexpr std::optional<DType> parse_dtype(std::string_view s) {
   if (s == "bf16") return DType::bf16;
   if (s == "fp16" || s == "f16") return DType::f16;
   if (s == "fp32" || s == "f32") return DType::f32;
+  if (s == "e4m3" || s == "fp8_e4m3") return DType::e4m3;
+  if (s == "e5m2" || s == "fp8_e5m2") return DType::e5m2;
   return std::nullopt;
 }
-/// Bytes of one element: 2 or 4.
-constexpr int size_bytes(DType t) { return t == DType::f32 ? 4 : 2; }
+/// Is `t` one of the FP8 formats?
+constexpr bool is_fp8(DType t) { return t == DType::e4m3 || t == DType::e5m2; }
+/// Bytes of one element: 1, 2 or 4.
+constexpr int size_bytes(DType t) { return t == DType::f32 ? 4 : is_fp8(t) ? 1 : 2; }
 
 // ------------------------------------------------------------------ layouts
 

@@ -106,6 +106,13 @@ Status check_common(const GemmArgs& g) {
     return invalid("extents must be positive (got M=" + std::to_string(g.m) + ", N=" + std::to_string(g.n) +
                    ", K=" + std::to_string(g.k) + ")");
   if (g.a == nullptr || g.b == nullptr || g.d == nullptr) return invalid("A, B and D must not be null");
+  const auto known = [](DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || is_fp8(t); };
+  if (!known(g.ab_type))
+    return invalid("ab_type must be a DType (got " + std::to_string(static_cast<int>(g.ab_type)) + ")");
+  if (!known(g.cd_type) || is_fp8(g.cd_type))
+    return invalid(std::string("cd_type must be bf16, fp16 or fp32 (got ") +
+                   (is_fp8(g.cd_type) ? name(g.cd_type) : std::to_string(static_cast<int>(g.cd_type)).c_str()) +
+                   "; FP8 is an input type)");
   const auto misaligned = [](const void* p, std::uintptr_t to) {
     return reinterpret_cast<std::uintptr_t>(p) % to != 0;
   };
@@ -220,6 +227,9 @@ Status check_types(GemmImpl impl, const GemmArgs& g) {
   if (g.ab_type == DType::f32)
     return invalid(std::string(short_name(impl)) +
                    ": A and B must be bf16 or fp16 (k01..k13; fp32 inputs are the fp32 ladder f01..f12)");
+  if (is_fp8(g.ab_type) && impl != GemmImpl::k13_wgmma_in_flight)
+    return Status::failure(Status::unsupported, std::string(short_name(impl)) + ": FP8 A and B (" + name(g.ab_type) +
+                                                    ") run on k13 only (or auto)");
   return Status::success();
 }
 
@@ -229,6 +239,7 @@ Status check_types(GemmImpl impl, const GemmArgs& g) {
 /// success otherwise and in every `all` build.
 Status check_ladder_instance(GemmImpl impl, const GemmArgs& g) {
 #if defined(TESSEL_LADDER_BUILT_ONE) || defined(TESSEL_GEMM_BUILT_ONE)
+  if (is_fp8(g.ab_type)) return Status::success();  // k13's FP8 instances are in every build (instances.cu)
 #if !defined(TESSEL_GEMM_BUILT_ONE)
   if (!is_teaching_step(impl)) return Status::success();
 #endif
@@ -280,7 +291,8 @@ DeviceTraits device_traits() {
 
 /// Does measured tuning apply to `args` (asked, single 16-bit problem, sm_90)?
 bool tunable(const GemmArgs& args) {
-  if (!gemm_launch::tune_wanted(args) || args.batch != 1 || args.ab_type == DType::f32) return false;
+  if (!gemm_launch::tune_wanted(args) || args.batch != 1 || args.ab_type == DType::f32 || is_fp8(args.ab_type))
+    return false;
   const DeviceTraits dev = device_traits();
   return dev.major == 9 && dev.minor == 0;
 }
@@ -355,6 +367,10 @@ bool model_choice_memo(const PlanProblem& p, int sms, GemmCandidate& out, std::s
 /// step and tuning for `args`.
 Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
   if (Status s = gemm_launch::check_k13_tuning(args); !s) return s;
+  const DeviceTraits dev = device_traits();
+  if (is_fp8(args.ab_type) && dev.major != 0 && (dev.major != 9 || dev.minor != 0))
+    return Status::failure(Status::unsupported, "FP8 A and B need an sm_90 device (wgmma); this one is sm_" +
+                                                    std::to_string(dev.major) + std::to_string(dev.minor));
   const GemmPlan plan = gemm_plan(args);
   impl = plan.impl;
   out = args;
@@ -709,6 +725,14 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   }
   const DeviceTraits dev = device_traits();
   const int major = dev.major, minor = dev.minor, sms = dev.sms;
+  if (is_fp8(args.ab_type)) {
+    // FP8 inputs: k13's FP8 tiles (k13_fp8.cu), which need sm_90 (wgmma).
+    plan.impl = GemmImpl::k13_wgmma_in_flight;
+    plan.tuning = gemm_launch::k13_fp8_tuned(args).tuning;
+    plan.why = std::string("k13 FP8 tile ") + (plan.tuning.tile_m == 64 ? "64" : "128") + "x" +
+               std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits);
+    return plan;
+  }
   if (major != 9 || minor != 0) {
     // wgmma and TMA are sm_90 instructions; elsewhere the best mma.sync step runs.
     plan.impl = GemmImpl::k08_smem_epilogue;
@@ -954,6 +978,8 @@ Status gemm_grouped_check(const GemmArgs* problems, int count) {
       s = Status::failure(Status::unsupported,
                           "a fused epilogue (bias, activation, aux) is not served in a group: call it per problem");
     if (s && x.ab_type == DType::f32) s = check_types(GemmImpl::f07_two_ctas_per_sm, x);
+    if (s && is_fp8(x.ab_type))
+      s = Status::failure(Status::unsupported, "FP8 A and B are not served in a group yet: call gemm per problem");
     if (!s) return Status::failure(s.code, "problem " + std::to_string(g) + ": " + s.message);
   }
   if (Status s = check_group_rules(problems, count); !s) return s;

@@ -305,6 +305,80 @@ TEST(GemmApi, TypeRulesOfTheTwoLadders) {
   EXPECT_EQ(gemm_check(GemmImpl::automatic, g).code, Status::invalid_argument);
 }
 
+/// A well-formed FP8 problem (A:k, B:k, rows of 16-byte multiples), D bf16.
+GemmArgs fp8_args() {
+  GemmArgs g = valid_args();
+  g.ab_type = DType::e4m3;
+  g.layout = {MajorA::k, MajorB::k};
+  g.m = 200, g.n = 136, g.k = 256;
+  g.lda = g.ldb = 256, g.ldc = g.ldd = 136;
+  g.beta = 0.0f;
+  return g;
+}
+
+TEST(GemmApi, Fp8RulesAreNamed) {
+  // What FP8 A and B need (k13's FP8 tiles): each rule broken alone gets a status naming it.
+  for (DType ab : {DType::e4m3, DType::e5m2}) {
+    GemmArgs g = fp8_args();
+    g.ab_type = ab;
+    EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok())
+        << gemm_check(GemmImpl::k13_wgmma_in_flight, g).message;
+    EXPECT_TRUE(gemm_check(GemmImpl::automatic, g).is_ok()) << gemm_check(GemmImpl::automatic, g).message;
+    g.beta = 1.0f;  // C in D's type, read in the epilogue
+    EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok());
+  }
+  const auto refused = [](const GemmArgs& g, GemmImpl impl, Status::Code code, const char* words) {
+    const Status s = gemm_check(impl, g);
+    EXPECT_EQ(s.code, code) << s.message;
+    EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
+  };
+  constexpr GemmImpl k13 = GemmImpl::k13_wgmma_in_flight;
+  for (GemmLayout l : kAllGemmLayouts) {
+    if (l == GemmLayout{MajorA::k, MajorB::k}) continue;
+    GemmArgs g = fp8_args();
+    g.layout = l;
+    g.lda = l.a == MajorA::k ? g.k : g.m + 8;
+    g.ldb = l.b == MajorB::k ? g.k : g.n;
+    refused(g, k13, Status::unsupported, "K-major");
+    refused(g, GemmImpl::automatic, Status::unsupported, "K-major");
+  }
+  GemmArgs g = fp8_args();
+  g.lda = 264;
+  refused(g, k13, Status::unsupported, "multiples of 16");
+  g = fp8_args();
+  g.b = static_cast<const char*>(g.b) + 8;
+  refused(g, k13, Status::unsupported, "16-byte aligned");
+  g = fp8_args();
+  g.batch = 2, g.stride_a = g.m * g.lda, g.stride_b = g.n * g.ldb, g.stride_d = g.m * g.ldd;
+  refused(g, GemmImpl::automatic, Status::unsupported, "single problem");
+  g = fp8_args();
+  g.epilogue.act = Activation::relu;
+  refused(g, GemmImpl::automatic, Status::unsupported, "no fused epilogue");
+  g = fp8_args();
+  g.tuning.tile_n = 64;
+  refused(g, k13, Status::unsupported, "tile_n must be 0 (the plan's), 128 or 256");
+  g.tuning.tile_n = 256, g.tuning.tile_m = 64;
+  refused(g, k13, Status::invalid_argument, "64 x 128");
+  g = fp8_args();
+  g.tuning.swap_ab = SwapAB::on;
+  refused(g, k13, Status::unsupported, "no swap");
+  g = fp8_args();
+  g.tuning.splits = 3;  // K = 256 FP8 elements: two k-tiles of 128 bytes
+  refused(g, k13, Status::invalid_argument, "2 k-tiles of 128 bytes");
+  g.tuning.splits = 2;
+  EXPECT_TRUE(gemm_check(k13, g).is_ok()) << gemm_check(k13, g).message;
+  for (GemmImpl impl : {GemmImpl::k12_wgmma, GemmImpl::k15_pingpong, GemmImpl::small_m_stream})
+    if (!outside_built_instance(impl, valid_args())) refused(fp8_args(), impl, Status::unsupported, "k13 only");
+  g = fp8_args();
+  g.cd_type = DType::e4m3;  // FP8 is an input type
+  refused(g, GemmImpl::automatic, Status::invalid_argument, "cd_type must be bf16, fp16 or fp32");
+  g = fp8_args();
+  const GemmArgs group[2] = {g, g};
+  const Status s = gemm_grouped_check(group, 2);
+  EXPECT_EQ(s.code, Status::unsupported) << s.message;
+  EXPECT_NE(s.message.find("FP8"), std::string::npos) << s.message;
+}
+
 TEST(GemmApi, NullCAndSmallLdcAreFineWhenBetaIsZero) {
   GemmArgs g = valid_args();
   g.beta = 0.0f;

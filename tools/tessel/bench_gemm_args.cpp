@@ -123,7 +123,7 @@ bool parse_scale(std::string_view text, std::string_view flag, double& out, std:
 bool parse_input_type(std::string_view text, std::string_view flag, DType& out, std::string& error) {
   const std::optional<DType> t = parse_dtype(trim(text));
   if (!t) {
-    error = std::string(flag) + ": " + quoted(trim(text)) + " is not a type (bf16, fp16 or fp32)";
+    error = std::string(flag) + ": " + quoted(trim(text)) + " is not a type (bf16, fp16, fp32, e4m3 or e5m2)";
     return false;
   }
   out = *t;
@@ -132,8 +132,9 @@ bool parse_input_type(std::string_view text, std::string_view flag, DType& out, 
 
 bool parse_output_type(std::string_view text, std::string_view flag, DType& out, std::string& error) {
   const std::optional<DType> t = parse_dtype(trim(text));
-  if (!t) {
-    error = std::string(flag) + ": " + quoted(trim(text)) + " is not a type (bf16, fp16 or fp32)";
+  if (!t || is_fp8(*t)) {
+    error = std::string(flag) + ": " + quoted(trim(text)) + " is not an output type (bf16, fp16 or fp32" +
+            (t ? "; FP8 is an input type)" : ")");
     return false;
   }
   out = *t;
@@ -437,7 +438,7 @@ bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& 
     std::string err;
     p.in = defaults.in;
     if (!cell("dtype").empty() && !parse_input_type(cell("dtype"), "dtype", p.in, err)) return fail(err);
-    p.out = defaults.out.value_or(p.in);
+    p.out = defaults.out.value_or(default_out_type(p.in));
     if (!cell("out_dtype").empty() && !parse_output_type(cell("out_dtype"), "out_dtype", p.out, err)) return fail(err);
     p.alpha = defaults.alpha;
     p.beta = defaults.beta;
@@ -506,7 +507,7 @@ std::vector<GemmProblem> random_problems(std::uint64_t seed, int count, const Su
     } while (2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) > kMaxFlops);
     p.group = extent_group(p.m, p.n, p.k);
     p.in = defaults.in;
-    p.out = defaults.out.value_or(p.in);
+    p.out = defaults.out.value_or(default_out_type(p.in));
     p.alpha = defaults.alpha;
     p.beta = defaults.beta;
     for (GemmLayout l : defaults.layouts) {
@@ -692,6 +693,8 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     d.layouts.clear();
     for (const std::string& l : a.layouts)
       if (!parse_layout_list(l, "--layout", d.layouts, error)) return false;
+  } else if (is_fp8(d.in)) {
+    d.layouts = {GemmLayout{MajorA::k, MajorB::k}};  // the one FP8 layout wgmma and cuBLASLt read
   }
   if (!a.alpha.empty() && !parse_scale(a.alpha, "--alpha", d.alpha, error)) return false;
   if (!a.beta.empty() && !parse_scale(a.beta, "--beta", d.beta, error)) return false;
@@ -806,7 +809,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       for (std::int64_t m : ms) p.m += m;
       p.n = ns[0], p.k = ks[0];
       p.in = d.in;
-      p.out = d.out.value_or(d.in);
+      p.out = d.out.value_or(default_out_type(d.in));
       p.layout = l;
       p.alpha = d.alpha;
       p.beta = d.beta;
@@ -894,7 +897,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
             p.group = "cli";
             p.m = m, p.n = n, p.k = k;
             p.in = d.in;
-            p.out = d.out.value_or(d.in);
+            p.out = d.out.value_or(default_out_type(d.in));
             p.layout = l;
             p.alpha = d.alpha;
             p.beta = d.beta;

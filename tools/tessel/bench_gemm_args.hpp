@@ -173,9 +173,13 @@ bool parse_extent_list(std::string_view text, std::string_view flag, std::vector
 bool parse_gemm_bench_args(const GemmBenchArgs& args, GemmBenchOptions& out, std::string& error);
 
 /// What a suite row does not say: the command line's values.
+/// The output type of a problem whose input type is `in` and whose output
+/// type nothing names: the input type, bf16 for FP8 inputs (FP8 is an input type only).
+constexpr DType default_out_type(DType in) { return is_fp8(in) ? DType::bf16 : in; }
+
 struct SuiteDefaults {
   DType in = DType::bf16;
-  std::optional<DType> out;                       // nullopt: the row's input type
+  std::optional<DType> out;                       // nullopt: default_out_type of the row's input type
   std::vector<GemmLayout> layouts{GemmLayout{}};  // a row without a layout runs each of these
   double alpha = 1.0, beta = 0.0;
 };

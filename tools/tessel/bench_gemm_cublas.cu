@@ -25,6 +25,10 @@ cudaDataType_t to_cuda_type(DType t) {
       return CUDA_R_16F;
     case DType::f32:
       return CUDA_R_32F;
+    case DType::e4m3:
+      return CUDA_R_8F_E4M3;
+    case DType::e5m2:
+      return CUDA_R_8F_E5M2;
   }
   return CUDA_R_32F;
 }

@@ -4,6 +4,7 @@
 // counters into a verdict and a message naming the first failing element.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -21,12 +22,16 @@ namespace {
 
 using bf16 = __nv_bfloat16;
 using f16 = __half;
+using e4m3 = __nv_fp8_e4m3;
+using e5m2 = __nv_fp8_e5m2;
 
 // ================================================================== element types
 
 __host__ __device__ inline double to_double(bf16 x) { return static_cast<double>(__bfloat162float(x)); }
 __host__ __device__ inline double to_double(f16 x) { return static_cast<double>(__half2float(x)); }
 __host__ __device__ inline double to_double(float x) { return static_cast<double>(x); }
+__host__ __device__ inline double to_double(e4m3 x) { return static_cast<double>(static_cast<float>(x)); }
+__host__ __device__ inline double to_double(e5m2 x) { return static_cast<double>(static_cast<float>(x)); }
 
 /// Round to nearest even (the conversions are host and device functions).
 template <class T>
@@ -35,6 +40,8 @@ __host__ __device__ T round_float(float x) {
     return __float2bfloat16_rn(x);
   else if constexpr (std::is_same_v<T, f16>)
     return __float2half_rn(x);
+  else if constexpr (std::is_same_v<T, e4m3> || std::is_same_v<T, e5m2>)
+    return T(x);  // nearest, saturating to the largest finite value (inputs only)
   else
     return x;
 }
@@ -54,11 +61,14 @@ double unit_roundoff(DType t) {
       return std::ldexp(1.0, -11);
     case DType::f32:
       return std::ldexp(1.0, -24);
+    case DType::e4m3:  // not an output type (parse_gemm_bench_args)
+    case DType::e5m2:
+      break;
   }
   return 1.0;
 }
 
-/// Calls f with a value of the storage type of `t` (a type tag).
+/// Calls f with a value of the storage type of output type `t` (a type tag).
 template <class F>
 void with_type(DType t, F&& f) {
   switch (t) {
@@ -69,10 +79,28 @@ void with_type(DType t, F&& f) {
       f(f16{});
       break;
     case DType::f32:
+    case DType::e4m3:  // not an output type (parse_gemm_bench_args)
+    case DType::e5m2:
       f(float{});
       break;
   }
 }
+/// with_type for an input type: also the FP8 formats.
+template <class F>
+void with_input_type(DType t, F&& f) {
+  if (t == DType::e4m3)
+    f(e4m3{});
+  else if (t == DType::e5m2)
+    f(e5m2{});
+  else
+    with_type(t, static_cast<F&&>(f));
+}
+
+/// The accumulation's unit roundoff per element of K, in the tier-2 bound:
+/// fp32's 2^-24 per FMA; for FP8 inputs 2^-18, the FP8 tensor core's
+/// accumulator keeping about 14 bits (DeepSeek-V3's report on Hopper): an
+/// error of 2^-13 of the running sum per k32 instruction, K/32 of them.
+double accumulation_roundoff(DType in) { return is_fp8(in) ? 0x1p-18 : 0x1p-24; }
 
 // ================================================================== device kernels
 
@@ -102,13 +130,14 @@ __global__ void fill_random(T* p, std::size_t n, std::uint64_t seed, bool small_
 }
 
 /// The fp64 reference: ref = alpha * A*B + beta * C and the tier-2 bound
-///   2 u |ref| + 2 K 2^-24 |alpha| (|A||B|)_ij + 2 u |beta C_ij|
-/// per element, both accumulated in double.  2^-24 is fp32's unit roundoff:
-/// every ladder accumulates in fp32, and a sum of K products rounded once
-/// per FMA is within K 2^-24 (|A||B|)_ij of the exact one (to first order;
-/// the factor 2 is margin).  The inputs are not rounded again: bf16, fp16
-/// and fp32 values are exact in double, so the bound holds for the fp32
-/// ladder's fp32 inputs as it does for 16-bit ones.  A plain shared-memory tiled
+///   2 u |ref| + 2 K u_acc |alpha| (|A||B|)_ij + 2 u |beta C_ij|
+/// per element, both accumulated in double.  u_acc is 2^-24, fp32's unit
+/// roundoff, for 16- and 32-bit inputs: every ladder accumulates in fp32, and
+/// a sum of K products rounded once per FMA is within K 2^-24 (|A||B|)_ij of
+/// the exact one (to first order; the factor 2 is margin); for FP8 inputs
+/// accumulation_roundoff's 2^-18.  The inputs are not rounded again: FP8,
+/// bf16, fp16 and fp32 values are exact in double, so the bound holds for
+/// every input type alike.  A plain shared-memory tiled
 /// kernel: 64x64 outputs per block, 16 of K per step, 4x4 per thread.  A and B
 /// are read through the layout's strides, with the tile loads mapped so that
 /// consecutive threads read consecutive addresses in every layout.
@@ -125,9 +154,9 @@ struct RefParams {
   bool b_n;
   const TOut* c;  // null when beta == 0
   std::int64_t ldc;
-  double alpha, beta, u_out;
-  const TOut* bias;  // null: no bias
-  bool bias_row;     // per row (length M), else per column (length N)
+  double alpha, beta, u_out, u_acc;  // u_acc: accumulation_roundoff
+  const TOut* bias;                  // null: no bias
+  bool bias_row;                     // per row (length M), else per column (length N)
   Activation act;
   double* ref;    // m x n, row-major, ld n
   double* bound;  // m x n, row-major, ld n
@@ -197,7 +226,7 @@ __global__ void __launch_bounds__(kThreads) reference_gemm(RefParams<TIn, TOut> 
     }
     __syncthreads();
   }
-  const double k_term = 2.0 * static_cast<double>(p.k) * 0x1p-24 * fabs(p.alpha);
+  const double k_term = 2.0 * static_cast<double>(p.k) * p.u_acc * fabs(p.alpha);
 #pragma unroll
   for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -278,7 +307,7 @@ __global__ void __launch_bounds__(kThreads) compare_output(const TOut* d, const 
 
 void fill_inputs(ProblemData& d, bool small_integers, int sms, cudaStream_t s) {
   auto fill = [&](const DeviceBuffer& buf, DType t, std::size_t n, std::uint64_t seed) {
-    with_type(t, [&](auto tag) {
+    with_input_type(t, [&](auto tag) {
       using T = decltype(tag);
       fill_random<T><<<grid_for(sms), kThreads, 0, s>>>(buf.as<T>(), n, seed, small_integers);
     });
@@ -296,7 +325,7 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
     const dim3 grid(static_cast<unsigned>((d.p.n + kRefTile - 1) / kRefTile),
                     static_cast<unsigned>((sp.m + kRefTile - 1) / kRefTile));
     if (grid.y > 65535) throw BenchError("reference GEMM: M = " + std::to_string(sp.m) + " is too large for its grid");
-    with_type(d.p.in, [&](auto in_tag) {
+    with_input_type(d.p.in, [&](auto in_tag) {
       with_type(d.p.out, [&](auto out_tag) {
         using TIn = decltype(in_tag);
         using TOut = decltype(out_tag);
@@ -318,6 +347,7 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
           rp.alpha = d.p.alpha;
           rp.beta = d.p.beta;
           rp.u_out = unit_roundoff(d.p.out);
+          rp.u_acc = accumulation_roundoff(d.p.in);
           rp.bias = d.bias.as<TOut>();  // null without a bias (single problems only)
           rp.bias_row = d.p.epilogue.bias == BiasKind::row;
           rp.act = d.p.epilogue.act;

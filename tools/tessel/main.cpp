@@ -449,9 +449,12 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   bench_gemm
       ->add_option("--dtype", gemm_args.dtype,
-                   "type of A and B: bf16 (default), fp16, or fp32 (the fp32 ladder f01..f12; C and D fp32)")
+                   "type of A and B: bf16 (default), fp16, fp32 (the fp32 ladder f01..f12; C and D fp32), or e4m3 or "
+                   "e5m2 (FP8 on k13: A:k, B:k, the default layout then; C and D bf16 by default)")
       ->type_name("TYPE");
-  bench_gemm->add_option("--out-dtype", gemm_args.out_dtype, "type of C and D: bf16, fp16 or fp32 (default: --dtype)")
+  bench_gemm
+      ->add_option("--out-dtype", gemm_args.out_dtype,
+                   "type of C and D: bf16, fp16 or fp32 (default: --dtype; bf16 for FP8)")
       ->type_name("TYPE");
   bench_gemm
       ->add_option("--layout", gemm_args.layouts,

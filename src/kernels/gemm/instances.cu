@@ -48,6 +48,34 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) {
 }  // namespace tessel::gemm_launch::k13
 #endif
 
+#if defined(TESSEL_UNIT_K13_FP8_N128) || defined(TESSEL_UNIT_K13_FP8_N256)
+// ---- k13 on FP8 A and B (wgmma_fp8.cuh): e4m3 and e5m2, A:k and B:k only; at 128 also the 64 x 128 tile.  Built in
+// every build, also one of one instance per step: FP8 has no other layout, and nvcc takes 15 s for this unit.
+#include <cuda_fp8.h>
+
+#include "src/kernels/gemm/k13_tiles.hpp"
+#include "tessel/kernels/gemm/wgmma_fp8.cuh"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k13 {
+namespace {
+template <int BN, int BM = 128>
+Status launch_fp8_of(const GemmArgs& g, cudaStream_t stream) {
+  using Cfg = gemm_kernels::k13::Config<BN, false, BM>;
+  const AotKernel<BN, false, BM> kernel{};
+  return g.ab_type == DType::e5m2 ? launch_kernel<Cfg, __nv_fp8_e5m2, MajorA::k, MajorB::k>(g, stream, false, kernel)
+                                  : launch_kernel<Cfg, __nv_fp8_e4m3, MajorA::k, MajorB::k>(g, stream, false, kernel);
+}
+}  // namespace
+template <>
+Status launch_fp8_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_fp8_of<TESSEL_UNIT_WIDTH>(g, stream);
+}
+#if TESSEL_UNIT_WIDTH == 128
+Status launch_fp8_tiles_m64(const GemmArgs& g, cudaStream_t stream) { return launch_fp8_of<128, 64>(g, stream); }
+#endif
+}  // namespace tessel::gemm_launch::k13
+#endif
+
 #if defined(TESSEL_UNIT_K13_GROUPED_N128) || defined(TESSEL_UNIT_K13_GROUPED_N256)
 // ---- k13's batched and grouped kernel (k13_grouped.cuh), 128 x 128 and 128 x 256.
 #include "src/kernels/gemm/k13_grouped_tiles.hpp"

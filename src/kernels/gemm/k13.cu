@@ -78,7 +78,8 @@ Status check_k13_tuning(const GemmArgs& a) {
                            "64 and the unswapped 64 x 128: with tile_m 64, tile_n must be 0, 16, 32, 64 or 128, and "
                            "with the swap off 0 or 128 (got tile_n " +
                                std::to_string(t.tile_n) + ")");
-  const index_t k_tiles = ceil_div(a.k, index_t{64});
+  // A k-tile holds 128 bytes of K: 64 16-bit elements, 128 FP8 ones.
+  const index_t k_tiles = ceil_div(a.k * size_bytes(a.ab_type), index_t{128});
   if (t.raster_group < 0 || t.raster_group > 65536)
     return Status::failure(
         Status::invalid_argument,
@@ -97,13 +98,14 @@ Status check_k13_tuning(const GemmArgs& a) {
   if (t.splits > k_tiles)
     return Status::failure(Status::invalid_argument, "k13: tuning.splits = " + std::to_string(t.splits) +
                                                          " exceeds K's " + std::to_string(k_tiles) +
-                                                         " k-tiles of 64 (K = " + std::to_string(a.k) +
+                                                         " k-tiles of 128 bytes (K = " + std::to_string(a.k) +
                                                          "): a split would be empty");
   return Status::success();
 }
 
 Status check_k13(const GemmArgs& a) {
   if (Status s = check_k13_tuning(a); !s) return s;
+  if (is_fp8(a.ab_type)) return check_k13_fp8(a);  // its own instances and rules (k13_fp8.cu)
   if (a.tuning.tile_m == 64 && !runs_swapped(a) && a.tuning.tile_n != 0 && a.tuning.tile_n != 128)
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.tile_m = 64 on an unswapped problem is the 64 x 128 tile: tile_n must be 0 "
@@ -152,8 +154,12 @@ Status tuned(const GemmArgs& a, GemmArgs& g) {
 
 std::size_t k13_workspace_bytes(const GemmArgs& a) {
   GemmArgs g;
-  if (!tuned(a, g)) return 0;  // the launch fails before it takes any
-  std::size_t bytes = pads_of(g, true).bytes();
+  const bool fp8 = is_fp8(a.ab_type);  // FP8: no padded copies (check_k13_fp8)
+  if (fp8)
+    g = k13_fp8_tuned(a);
+  else if (!tuned(a, g))
+    return 0;  // the launch fails before it takes any
+  std::size_t bytes = fp8 ? 0 : pads_of(g, true).bytes();
   const int splits = g.tuning.splits < 1 ? 1 : g.tuning.splits;
   if (splits > 1) {  // k13_tiles.hpp's Workspace: partial tiles, then the counters
     const bool swap = g.tuning.swap_ab == SwapAB::on;
@@ -169,6 +175,7 @@ std::size_t k13_workspace_bytes(const GemmArgs& a) {
 }
 
 Status prepare_k13_jit(const GemmArgs& a) {
+  if (is_fp8(a.ab_type)) return Status::success();  // no epilogue to compile (check_k13_fp8)
   GemmArgs g;
   if (Status s = tuned(a, g); !s) return s;
   if (!g.epilogue.active() || !k13_wants_jit(g.tuning, g.beta, g.epilogue.aux != nullptr)) return Status::success();
@@ -177,6 +184,7 @@ Status prepare_k13_jit(const GemmArgs& a) {
 }
 
 Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
+  if (is_fp8(a.ab_type)) return launch_k13_fp8(a, stream);
   GemmArgs g;
   if (Status s = tuned(a, g); !s) return s;
   const bool aux = g.epilogue.aux != nullptr;

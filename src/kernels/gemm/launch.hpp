@@ -53,6 +53,15 @@ void f12_copies(const GemmArgs& a, bool& copy_a, bool& copy_b);
 Status check_k13_tuning(const GemmArgs& args);
 #undef TESSEL_GEMM_STEP
 
+/// k13 on FP8 A and B (k13_fp8.cu): the rules beyond check_k13_tuning's
+/// (check_k13 calls it), the plan's tuning on `sms` SMs, `args` with the
+/// tuning the caller left to the plan filled in, and the launch (launch_k13
+/// calls it).
+Status check_k13_fp8(const GemmArgs& args);
+GemmTuning plan_k13_fp8(const GemmArgs& args, int sms);
+GemmArgs k13_fp8_tuned(const GemmArgs& args);
+Status launch_k13_fp8(const GemmArgs& args, cudaStream_t stream);
+
 /// Compiles or loads the run-time compiled kernel launch_k13(args) would
 /// launch (k13_jit.cu), without launching; ok when it needs none.
 Status prepare_k13_jit(const GemmArgs& args);
