@@ -729,8 +729,10 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     // FP8 inputs: k13's FP8 tiles (k13_fp8.cu), which need sm_90 (wgmma).
     plan.impl = GemmImpl::k13_wgmma_in_flight;
     plan.tuning = gemm_launch::k13_fp8_tuned(args).tuning;
+    const int every = args.fp8_promote_every > 0 ? args.fp8_promote_every : kFp8PromoteEvery;
     plan.why = std::string("k13 FP8 tile ") + (plan.tuning.tile_m == 64 ? "64" : "128") + "x" +
-               std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits);
+               std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
+               (args.fp8_fast_accum ? ", fast accumulation" : ", promoted every " + std::to_string(every));
     return plan;
   }
   if (major != 9 || minor != 0) {

@@ -356,12 +356,24 @@ TEST(GemmApi, Fp8RulesAreNamed) {
   refused(g, GemmImpl::automatic, Status::unsupported, "no fused epilogue");
   g = fp8_args();
   g.tuning.tile_n = 64;
-  refused(g, k13, Status::unsupported, "tile_n must be 0 (the plan's), 128 or 256");
+  refused(g, k13, Status::unsupported, "tile_n must be 0 (the plan's), 128, 192 or 256, or 16, 32, 64 swapped");
+  g.tuning.tile_n = 256;  // sums in the tensor core only
+  refused(g, k13, Status::unsupported, "fp8_fast_accum");
+  g.fp8_fast_accum = true;
+  EXPECT_TRUE(gemm_check(k13, g).is_ok()) << gemm_check(k13, g).message;
+  g = fp8_args();
+  g.fp8_promote_every = 65;
+  refused(g, k13, Status::invalid_argument, "fp8_promote_every must be in 0..64");
   g.tuning.tile_n = 256, g.tuning.tile_m = 64;
   refused(g, k13, Status::invalid_argument, "64 x 128");
   g = fp8_args();
-  g.tuning.swap_ab = SwapAB::on;
-  refused(g, k13, Status::unsupported, "no swap");
+  g.tuning.swap_ab = SwapAB::on;  // the swapped tiles: 64 rows of N by 16, 32 or 64 of M
+  for (int w : {0, 16, 32, 64}) {
+    g.tuning.tile_n = w;
+    EXPECT_TRUE(gemm_check(k13, g).is_ok()) << w << ": " << gemm_check(k13, g).message;
+  }
+  g.tuning.tile_m = 128;
+  refused(g, k13, Status::unsupported, "64 x 16, 32 and 64");
   g = fp8_args();
   g.tuning.splits = 3;  // K = 256 FP8 elements: two k-tiles of 128 bytes
   refused(g, k13, Status::invalid_argument, "2 k-tiles of 128 bytes");

@@ -4,7 +4,8 @@
 // (src/kernels/gemm/k13_tiles.hpp) before the library takes FP8 calls.  Exact
 // against the host for small integers (e4m3 and e5m2 hold [-4, 4] exactly,
 // the sums fit f32's mantissa), D in f32, A:k and B:k (FP8 reads K-major only),
-// whole and partial tiles, split K.  GPU; skips without one.
+// whole and partial tiles, split K, the promoted sums' intervals (a run's end
+// inside and at the end of a unit) and fast accumulation.  GPU; skips without one.
 #include <gtest/gtest.h>
 
 #include <cuda_fp8.h>
@@ -30,11 +31,13 @@ Status launch_fp8(const GemmArgs& g) {
                                                                        gemm_launch::k13::AotKernel<BN, false, BM>{});
 }
 
-/// D (M x N, f32) = A (M x K) B^T, B stored as N x K (B:k); `splits` along K.
+/// D (M x N, f32) = A (M x K) B^T, B stored as N x K (B:k); `splits` along
+/// K; sums promoted every `promote` k-tiles (0: the default), or none (`fast`).
 template <class T, int BN, int BM = 128>
-void run(index_t m, index_t n, index_t k, int splits) {
+void run(index_t m, index_t n, index_t k, int splits, int promote = 0, bool fast = false) {
   SCOPED_TRACE(::testing::Message() << m << " x " << n << " x " << k << " tile " << BM << " x " << BN << " split "
-                                    << splits << (std::is_same_v<T, __nv_fp8_e5m2> ? " e5m2" : " e4m3"));
+                                    << splits << (std::is_same_v<T, __nv_fp8_e5m2> ? " e5m2" : " e4m3") << " promote "
+                                    << promote << (fast ? " fast" : ""));
   std::mt19937 rng(static_cast<unsigned>(m * 7 + n * 3 + k));
   std::uniform_int_distribution<int> dist(-4, 4);
   std::vector<int> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(n * k));
@@ -62,6 +65,8 @@ void run(index_t m, index_t n, index_t k, int splits) {
   g.cd_type = DType::f32;
   g.layout = {MajorA::k, MajorB::k};
   g.tuning.splits = splits;
+  g.fp8_promote_every = promote;
+  g.fp8_fast_accum = fast;
   const Status s = launch_fp8<T, BN, BM>(g);
   ASSERT_TRUE(s.is_ok()) << s.message;
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -96,4 +101,13 @@ TEST(GemmFp8K13, SplitK) {
   REQUIRE_SM90();
   run<__nv_fp8_e4m3, 128>(256, 384, 2048, 4);
   run<__nv_fp8_e4m3, 128, 64>(64, 1024, 1536, 3);  // the 64-row tile: one consumer warpgroup
+}
+TEST(GemmFp8K13, PromotionIntervals) {
+  REQUIRE_SM90();
+  // K = 1664: 13 k-tiles, so every interval below ends a run inside the unit and one at its end.
+  for (int every : {1, 2, 4, 5, 64}) run<__nv_fp8_e4m3, 128>(256, 256, 1664, 1, every);
+  run<__nv_fp8_e4m3, 192>(300, 400, 1664, 1, 3);
+  run<__nv_fp8_e5m2, 192>(128, 192, 1664, 2, 2);  // split K: each unit's runs start at its own k-tile
+  run<__nv_fp8_e4m3, 128, 64>(64, 200, 1664, 1, 1);
+  run<__nv_fp8_e4m3, 128>(256, 256, 1664, 1, 0, true);  // fast: one run over the unit
 }

@@ -59,6 +59,8 @@ GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
   g.k = d.p.k;
   g.ab_type = d.p.in;
   g.cd_type = d.p.out;
+  g.fp8_fast_accum = d.p.fp8_fast_accum;
+  g.fp8_promote_every = d.p.fp8_promote_every;
   g.layout = d.p.layout;
   g.a = d.a.get();
   g.lda = d.lda();

@@ -671,6 +671,14 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   }
   o.tuning.split_tail = a.split_tail;
   if (!a.stages.empty() && !parse_count(a.stages, "--stages", 1, 64, o.tuning.stages, error)) return false;
+  int promote_every = 0;
+  if (!a.fp8_promote_every.empty() &&
+      !parse_count(a.fp8_promote_every, "--fp8-promote-every", 1, 64, promote_every, error))
+    return false;
+  if (a.fp8_fast_accum && promote_every != 0) {
+    error = "--fp8-promote-every: not with --fp8-fast-accum (fast accumulation promotes nothing)";
+    return false;
+  }
   if (!a.cluster.empty()) {
     if (!parse_count(a.cluster, "--cluster", 2, 4, o.tuning.cluster, error)) return false;
     if (o.tuning.cluster == 3) {
@@ -913,6 +921,8 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   for (GemmProblem& p : o.problems) {
     p.epilogue = epilogue;
     p.batch = batch;
+    p.fp8_fast_accum = a.fp8_fast_accum;
+    p.fp8_promote_every = promote_every;
     if (batch > 1) p.group = p.group == "cli" ? "batched" : p.group;
   }
   for (const GemmProblem& p : o.problems)

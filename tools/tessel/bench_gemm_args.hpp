@@ -83,6 +83,10 @@ struct GemmProblem {
   /// tessel::gemm_grouped; m is then the sum of group_m (the rows of the
   /// stacked A and D).  Empty: not grouped.
   std::vector<std::int64_t> group_m;
+  /// FP8 inputs: GemmArgs' fp8_fast_accum (also cuBLASLt's FAST_ACCUM) and
+  /// fp8_promote_every (--fp8-fast-accum, --fp8-promote-every); others ignore them.
+  bool fp8_fast_accum = false;
+  int fp8_promote_every = 0;
 };
 /// "4096x4096x4096"; batched "32x(512x512x128)"; grouped "[64,128]x4096x7168".
 std::string shape_name(const GemmProblem& p);
@@ -104,23 +108,25 @@ struct GemmBenchArgs {
   std::string iterations, warmup, repeat, verify;
   std::string min_ms;   // --min-ms MS: minimum timed milliseconds per loop (default 200)
   std::string heat_ms;  // --heat-ms MS: untimed launches before a problem's first block (default: blocks: --min-ms)
-  std::string tile_n, splits;  // k13's tuning (default: the plan's)
-  std::string tile_m;          // --tile-m 64|128: k13's tile rows (64: swapped problems only; default 128)
-  std::string swap_ab;         // --swap-ab on|off (default: the plan's)
-  std::string raster_group;    // --raster-group G: tile rows per group of k13's raster (default: the plan's)
-  bool split_tail = false;     // --split-tail: with --splits, only the tiles past the full waves split
-  std::string cluster;         // --cluster N: k14's CTAs a cluster, 2 (pairs) or 4 (2 x 2)
-  std::string stages;          // --stages S: k13's swapped x 16 / x 32 tiles' stages in flight (default: the launch's)
-  std::string m_max;           // --m-max M: keep the suite's problems with M <= M
-  std::string flush;           // --flush read|memset (default read)
-  std::string order;           // --order interleaved|blocks (default interleaved)
-  std::string epilogue;        // --epilogue NAME (default none)
-  std::string bias;            // --bias row|col (default col)
-  std::string batch;           // --batch B: strided batched (default 1)
-  std::string group_m;         // --group-m LIST: grouped, one problem per M (with --n, --k)
-  std::string grouped;         // --grouped moe: the MoE group (M 64..2048, N 4096, K 7168)
-  std::string jit;             // --jit (on) or TESSEL_JIT: on/1, always, off/0 (GemmTuning::jit; default off)
-  std::string reference;       // --reference cublas|cublas_fp32 (default cublas)
+  std::string tile_n, splits;   // k13's tuning (default: the plan's)
+  std::string tile_m;           // --tile-m 64|128: k13's tile rows (64: swapped problems only; default 128)
+  std::string swap_ab;          // --swap-ab on|off (default: the plan's)
+  std::string raster_group;     // --raster-group G: tile rows per group of k13's raster (default: the plan's)
+  bool split_tail = false;      // --split-tail: with --splits, only the tiles past the full waves split
+  std::string cluster;          // --cluster N: k14's CTAs a cluster, 2 (pairs) or 4 (2 x 2)
+  std::string stages;           // --stages S: k13's swapped x 16 / x 32 tiles' stages in flight (default: the launch's)
+  bool fp8_fast_accum = false;  // --fp8-fast-accum: FP8 sums in the tensor core throughout (tessel and cuBLASLt)
+  std::string fp8_promote_every;  // --fp8-promote-every P: FP8 sums promoted every P k-tiles (default: the library's)
+  std::string m_max;              // --m-max M: keep the suite's problems with M <= M
+  std::string flush;              // --flush read|memset (default read)
+  std::string order;              // --order interleaved|blocks (default interleaved)
+  std::string epilogue;           // --epilogue NAME (default none)
+  std::string bias;               // --bias row|col (default col)
+  std::string batch;              // --batch B: strided batched (default 1)
+  std::string group_m;            // --group-m LIST: grouped, one problem per M (with --n, --k)
+  std::string grouped;            // --grouped moe: the MoE group (M 64..2048, N 4096, K 7168)
+  std::string jit;                // --jit (on) or TESSEL_JIT: on/1, always, off/0 (GemmTuning::jit; default off)
+  std::string reference;          // --reference cublas|cublas_fp32 (default cublas)
 };
 
 /// The validated options.  With an epilogue other than none, every step runs

@@ -44,6 +44,11 @@ std::string CublasGemm::make_call(const SubProblem& sub, std::int64_t batch, LtC
   const cublasOperation_t op_b = a_k ? CUBLAS_OP_N : CUBLAS_OP_T;  // cuBLAS's B is tessel's A
   CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_TRANSA, &op_a, sizeof op_a));
   CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_TRANSB, &op_b, sizeof op_b));
+  if (is_fp8(p.in)) {
+    // FP8: cuBLASLt promotes its sums by default; FAST_ACCUM sums in the tensor core, as tessel's fp8_fast_accum.
+    const std::int8_t fast = p.fp8_fast_accum ? 1 : 0;
+    CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+  }
   // The epilogue, where cuBLASLt has it (single problems: the argument
   // parser refuses an epilogue with a batch or a group): its bias is per row
   // of its D^T (N values), tessel's column bias.

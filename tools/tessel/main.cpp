@@ -536,6 +536,13 @@ int main(int argc, char** argv) {
   bench_gemm->add_flag("--list", gemm_list,
                        "print the problems as a suite CSV (header group,m,n,k,dtype,out_dtype,layout,alpha,beta) and "
                        "exit, no GPU needed: what random:SEED:COUNT draws, for a second build or a subset");
+  bench_gemm->add_flag("--fp8-fast-accum", gemm_args.fp8_fast_accum,
+                       "FP8: sum in the tensor core's accumulator from the first k-tile to the last, tessel and "
+                       "cuBLASLt (FAST_ACCUM) alike (default: both promote the sums into fp32)");
+  bench_gemm
+      ->add_option("--fp8-promote-every", gemm_args.fp8_promote_every,
+                   "FP8: promote the sums into fp32 every P k-tiles of 128, 1..64 (default: the library's)")
+      ->type_name("P");
   bench_gemm->add_flag("--split-tail", gemm_args.split_tail,
                        "k13/auto: with --splits S, split only the tiles past the grid's full waves, the full waves "
                        "unsplit (default: the plan's)");

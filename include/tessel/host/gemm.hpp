@@ -129,7 +129,22 @@ struct GemmArgs {
   /// workspace runs the kept choice or the plan: it times nothing.
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
+  /// FP8 A and B (ab_type e4m3 or e5m2; docs/fp8.md); other types ignore
+  /// both.  The tensor core sums FP8 products in an accumulator of about 14
+  /// bits, so by default the sum of every `fp8_promote_every` k-tiles of 128
+  /// elements (0: kFp8PromoteEvery) is added into fp32 registers (cuBLASLt's
+  /// default, and DeepSeek-V3's promotion).  fp8_fast_accum = true sums in the
+  /// tensor core from the first k-tile to the last (cuBLASLt's FAST_ACCUM,
+  /// torch's use_fast_accum): faster on large tiles, an error that grows with
+  /// K.  Checked: fp8_promote_every in 0..64; the 128 x 256 tile only with
+  /// fp8_fast_accum (two accumulators of it do not fit in registers).
+  bool fp8_fast_accum = false;
+  int fp8_promote_every = 0;
 };
+
+/// The default promotion interval of FP8 sums (GemmArgs::fp8_promote_every),
+/// in k-tiles of 128 elements: measured, docs/fp8.md.
+inline constexpr int kFp8PromoteEvery = 8;
 
 /// The bytes of `workspace` that gemm(impl, args) needs (0: none), after the
 /// checks of gemm_check (whose status it returns, with `bytes` set to 0, on

@@ -48,9 +48,10 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) {
 }  // namespace tessel::gemm_launch::k13
 #endif
 
-#if defined(TESSEL_UNIT_K13_FP8_N128) || defined(TESSEL_UNIT_K13_FP8_N256)
-// ---- k13 on FP8 A and B (wgmma_fp8.cuh): e4m3 and e5m2, A:k and B:k only; at 128 also the 64 x 128 tile.  Built in
-// every build, also one of one instance per step: FP8 has no other layout, and nvcc takes 15 s for this unit.
+#if defined(TESSEL_UNIT_K13_FP8_N128) || defined(TESSEL_UNIT_K13_FP8_N192) || defined(TESSEL_UNIT_K13_FP8_N256)
+// ---- k13 on FP8 A and B (wgmma_fp8.cuh): e4m3 and e5m2, A:k and B:k only; 128 x BN, the 64 x 128 and the swapped
+// 64 x {16, 32, 64}.  Built in every build, also one of one instance per step: FP8 has no other layout, and nvcc
+// takes 15 s for a unit.
 #include <cuda_fp8.h>
 
 #include "src/kernels/gemm/k13_tiles.hpp"
@@ -59,11 +60,12 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) {
 namespace tessel::gemm_launch::k13 {
 namespace {
 template <int BN, int BM = 128>
-Status launch_fp8_of(const GemmArgs& g, cudaStream_t stream) {
+Status launch_fp8_of(const GemmArgs& g, cudaStream_t stream, bool transposed = false) {
   using Cfg = gemm_kernels::k13::Config<BN, false, BM>;
   const AotKernel<BN, false, BM> kernel{};
-  return g.ab_type == DType::e5m2 ? launch_kernel<Cfg, __nv_fp8_e5m2, MajorA::k, MajorB::k>(g, stream, false, kernel)
-                                  : launch_kernel<Cfg, __nv_fp8_e4m3, MajorA::k, MajorB::k>(g, stream, false, kernel);
+  return g.ab_type == DType::e5m2
+             ? launch_kernel<Cfg, __nv_fp8_e5m2, MajorA::k, MajorB::k>(g, stream, transposed, kernel)
+             : launch_kernel<Cfg, __nv_fp8_e4m3, MajorA::k, MajorB::k>(g, stream, transposed, kernel);
 }
 }  // namespace
 template <>
@@ -72,6 +74,20 @@ Status launch_fp8_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t strea
 }
 #if TESSEL_UNIT_WIDTH == 128
 Status launch_fp8_tiles_m64(const GemmArgs& g, cudaStream_t stream) { return launch_fp8_of<128, 64>(g, stream); }
+#elif TESSEL_UNIT_WIDTH == 192
+// The swapped 64 x 16, 32 and 64 (small M), in the unit with the fewest kernels.
+template <>
+Status launch_fp8_swapped<16>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_fp8_of<16, 64>(g, stream, true);
+}
+template <>
+Status launch_fp8_swapped<32>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_fp8_of<32, 64>(g, stream, true);
+}
+template <>
+Status launch_fp8_swapped<64>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_fp8_of<64, 64>(g, stream, true);
+}
 #endif
 }  // namespace tessel::gemm_launch::k13
 #endif

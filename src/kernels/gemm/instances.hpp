@@ -54,15 +54,27 @@ Status launch_tiles_m64<96>(const GemmArgs& g, cudaStream_t stream);
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
 
 /// k13 on FP8 A and B (g.ab_type e4m3 or e5m2; A:k, B:k, rows TMA can read;
-/// wgmma_fp8.cuh) with tile 128 x BN (BN = 128, 256), or 64 x 128 (_m64);
+/// wgmma_fp8.cuh) with tile 128 x BN (BN = 128, 192, 256), or 64 x 128 (_m64);
 /// unswapped, g.tuning.splits (>= 1) splits of K.
 template <int BN>
 Status launch_fp8_tiles(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_fp8_tiles<128>(const GemmArgs& g, cudaStream_t stream);
 template <>
+Status launch_fp8_tiles<192>(const GemmArgs& g, cudaStream_t stream);
+template <>
 Status launch_fp8_tiles<256>(const GemmArgs& g, cudaStream_t stream);
 Status launch_fp8_tiles_m64(const GemmArgs& g, cudaStream_t stream);
+/// The swapped FP8 tiles 64 x BN (BN = 16, 32, 64) on the swapped problem g
+/// (D^T = B^T A^T: g's A is the caller's B; D and C transposed).
+template <int BN>
+Status launch_fp8_swapped(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_fp8_swapped<16>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_fp8_swapped<32>(const GemmArgs& g, cudaStream_t stream);
+template <>
+Status launch_fp8_swapped<64>(const GemmArgs& g, cudaStream_t stream);
 
 /// k13's fused-epilogue instance with tile 128 x BN (BN = 64, 128, 256): D = act(alpha * A B + beta * C + bias) and
 /// aux, g.epilogue, computed in the kernel's epilogue; unswapped problems,

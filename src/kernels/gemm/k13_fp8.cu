@@ -24,11 +24,21 @@ Status fp8_unsupported(const std::string& rule) { return Status::failure(Status:
 GemmArgs k13_fp8_tuned(const GemmArgs& a) {
   GemmArgs g = a;
   const GemmTuning plan = plan_k13_fp8(a, device_sm_count());
-  if (g.tuning.tile_m == 0) g.tuning.tile_m = plan.tile_m == 64 && a.tuning.tile_n != 256 ? 64 : 128;
-  if (g.tuning.tile_n == 0) g.tuning.tile_n = g.tuning.tile_m == 64 ? 128 : plan.tile_n;
-  if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
-  if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
-  g.tuning.swap_ab = SwapAB::off;
+  GemmTuning& t = g.tuning;
+  const bool swap =
+      t.swap_ab == SwapAB::on || (t.swap_ab == SwapAB::plan &&
+                                  (t.tile_n == 16 || t.tile_n == 32 || (t.tile_n == 0 && plan.swap_ab == SwapAB::on)));
+  t.swap_ab = swap ? SwapAB::on : SwapAB::off;
+  if (swap) {  // the swapped tiles have 64 rows (of N) by 16, 32 or 64 of M
+    t.tile_m = 64;
+    if (t.tile_n == 0) t.tile_n = plan.swap_ab == SwapAB::on ? plan.tile_n : 64;
+  } else {
+    if (t.tile_m == 0)
+      t.tile_m = plan.swap_ab == SwapAB::off && plan.tile_m == 64 && t.tile_n != 192 && t.tile_n != 256 ? 64 : 128;
+    if (t.tile_n == 0) t.tile_n = t.tile_m == 64 || plan.swap_ab == SwapAB::on ? 128 : plan.tile_n;
+  }
+  if (t.splits == 0) t.splits = plan.splits;
+  if (t.raster_group == 0) t.raster_group = plan.raster_group;
   return g;
 }
 
@@ -49,10 +59,21 @@ Status check_k13_fp8(const GemmArgs& a) {
   if (a.epilogue.active())
     return fp8_unsupported("no fused epilogue (bias, activation, aux) yet: run the GEMM, then gemm_epilogue_apply");
   const GemmTuning& t = a.tuning;
-  if (t.swap_ab == SwapAB::on)
-    return fp8_unsupported("no swap of A and B (tuning.swap_ab on): FP8 tiles are 128 x 128, 128 x 256 and 64 x 128");
-  if (t.tile_n != 0 && t.tile_n != 128 && t.tile_n != 256)
-    return fp8_unsupported("tuning.tile_n must be 0 (the plan's), 128 or 256 (got " + std::to_string(t.tile_n) + ")");
+  if (t.swap_ab == SwapAB::on &&
+      ((t.tile_n != 0 && t.tile_n != 16 && t.tile_n != 32 && t.tile_n != 64) || t.tile_m == 128))
+    return fp8_unsupported("with the swap of A and B the FP8 tiles are 64 x 16, 32 and 64 (tile_m 64; got " +
+                           std::to_string(t.tile_m) + " x " + std::to_string(t.tile_n) + ")");
+  if (t.swap_ab != SwapAB::on && t.tile_n != 0 && t.tile_n != 16 && t.tile_n != 32 && t.tile_n != 128 &&
+      t.tile_n != 192 && t.tile_n != 256)
+    return fp8_unsupported("tuning.tile_n must be 0 (the plan's), 128, 192 or 256, or 16, 32, 64 swapped (got " +
+                           std::to_string(t.tile_n) + ")");
+  if (a.fp8_promote_every < 0 || a.fp8_promote_every > 64)
+    return fp8_invalid("fp8_promote_every must be in 0..64, 0 for the default (got " +
+                       std::to_string(a.fp8_promote_every) + ")");
+  if (t.tile_n == 256 && !a.fp8_fast_accum)
+    return fp8_unsupported(
+        "the 128 x 256 tile sums in the tensor core only (two of its accumulators do not fit in "
+        "registers): set fp8_fast_accum, or tile_n 128 or 192 to promote the sums");
   // The work units count in 31 bits (blocks::SplitKScheduler), as for 16 bits.
   const index_t tiles = ceil_div(a.m, index_t{64}) * ceil_div(a.n, index_t{128});
   if (tiles * (t.splits == 0 ? 16 : t.splits) > tma::kMaxScheduledUnits)
@@ -65,19 +86,63 @@ GemmTuning plan_k13_fp8(const GemmArgs& a, int sms) {
   // twice the FP8 products per cycle: (M, N, K) in FP8 moves the bytes and
   // takes the tensor-core cycles of (M, N, K/2) in bf16, so the 16-bit plan
   // of that problem chooses (its splits count the same k-tiles), kept to the
-  // FP8 tiles: no swap, 128 x 128, 128 x 256 and 64 x 128.
+  // FP8 tiles: unswapped 128 x {128, 192, 256} and 64 x 128, swapped 64 x
+  // {16, 32, 64}.
   if (sms < 1) return GemmTuning{128, 1, SwapAB::off, 8};  // no device to plan for: the launch will say why
   const auto whole_lines = [](index_t ld) { return ld % 128 == 0; };
-  GemmTuning t = plan_k13(a.m, a.n, ceil_div(a.k, index_t{2}), sms, a.tuning.tile_n == 256 ? 256 : 0, SwapAB::off,
-                          whole_lines(a.lda), false, whole_lines(a.ldb));
-  t.tile_n = t.tile_m == 64 || t.tile_n < 192 ? 128 : 256;
+  const int asked = a.tuning.tile_n, forced = asked == 16 || asked == 32 || asked >= 192 ? asked : 0;
+  const SwapAB swap = asked >= 128 ? SwapAB::off : a.tuning.swap_ab;
+  GemmTuning t =
+      plan_k13(a.m, a.n, ceil_div(a.k, index_t{2}), sms, forced, swap, whole_lines(a.lda), false, whole_lines(a.ldb));
+  if (t.swap_ab == SwapAB::on) {
+    // Swapped 128-row tiles (rule 4) run as 64-row ones, twice the CTAs: half the splits.
+    if (t.tile_m != 64) t.splits = (t.splits + 1) / 2;
+    t.tile_m = 64;
+    return t;
+  }
+  if (t.tile_m == 64 || forced != 0) return t;
+  if (a.fp8_fast_accum) {
+    t.tile_n = t.tile_n < 192 ? 128 : t.tile_n;
+    return t;
+  }
+  // Promoted sums need two accumulators, and 192 is the widest tile that holds
+  // them: 128 or 192 by waves times a tile's time, which grows with its width
+  // over its efficiency (192 reads 17 % fewer bytes a product: measured 1.075x
+  // 128's speed where both fill their last wave, 8192 x 28672 x 8192, H200).
+  const auto cost = [&](index_t w, double efficiency) {
+    const index_t tiles = ceil_div(a.m, index_t{128}) * ceil_div(a.n, w) * t.splits;
+    return static_cast<double>(ceil_div(tiles, index_t{sms}) * w) / efficiency;
+  };
+  t.tile_n = cost(192, 1.075) < cost(128, 1.0) ? 192 : 128;
   return t;
 }
 
 Status launch_k13_fp8(const GemmArgs& a, cudaStream_t stream) {
   const GemmArgs g = k13_fp8_tuned(a);
+  if (g.tuning.swap_ab == SwapAB::on) {
+    // D^T = B^T A^T: the kernel's A is B (N x K, K-major) and its B is A; D and C are written and read transposed.
+    GemmArgs s = g;
+    s.m = g.n, s.n = g.m;
+    s.a = g.b, s.lda = g.ldb;
+    s.b = g.a, s.ldb = g.lda;
+    switch (g.tuning.tile_n) {
+      case 16:
+        return k13::launch_fp8_swapped<16>(s, stream);
+      case 32:
+        return k13::launch_fp8_swapped<32>(s, stream);
+      default:
+        return k13::launch_fp8_swapped<64>(s, stream);
+    }
+  }
   if (g.tuning.tile_m == 64) return k13::launch_fp8_tiles_m64(g, stream);
-  return g.tuning.tile_n == 256 ? k13::launch_fp8_tiles<256>(g, stream) : k13::launch_fp8_tiles<128>(g, stream);
+  switch (g.tuning.tile_n) {
+    case 256:
+      return k13::launch_fp8_tiles<256>(g, stream);
+    case 192:
+      return k13::launch_fp8_tiles<192>(g, stream);
+    default:
+      return k13::launch_fp8_tiles<128>(g, stream);
+  }
 }
 
 }  // namespace tessel::gemm_launch

@@ -77,6 +77,8 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   if constexpr (Cfg::kRuntimeDepth)
     ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)
                                       : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
+  if constexpr (X::kPromotes)
+    ws.sk.promote = g.fp8_fast_accum ? 0 : g.fp8_promote_every > 0 ? g.fp8_promote_every : kFp8PromoteEvery;
   // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
   auto params = params_of<Cfg, T>(g);
   int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;

@@ -109,7 +109,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     typename X::FragC acc;                                  // (BN/2,1,1) f32: 64 x BN per warpgroup
     const auto bias_share = epilogue.load_bias(u.tile, t);  // a fused instance's; stored after the main loop
     epilogue.prefetch_c(u.tile, t);
-    consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane);
+    if constexpr (X::kPromotes)
+      consume_promoted<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc,
+                          lane, sk.promote);
+    else
+      consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane);
     if (sk.splits > 1 && u.id >= sk.whole) {
       const index_t rows_left = p.m - u.tile.m * X::kBM;
       const auto tCcD =

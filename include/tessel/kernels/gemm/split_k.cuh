@@ -28,6 +28,10 @@ struct SplitK {
   /// with the schedule's other run-time knobs so that the kernel's signature,
   /// which run-time compiled instances name, stays the same.
   int depth = 0;
+  /// Nor is this: FP8's promotion interval, the k-tiles whose wgmmas sum in
+  /// the tensor core before their sum is added to the fp32 accumulators
+  /// (consume_promoted; 0: at the unit's end only).
+  int promote = 0;
 };
 
 /// Split K's side of the epilogue (splits > 1), for a kernel whose tile X

@@ -160,6 +160,9 @@ struct Tiles {
   static constexpr int kBK = kBKOf<T>;  // a k-tile: 128 bytes of K
   using TM = TiledMma<typename WgmmaAtomFor<T, kBN, major_of(MA), major_of(MB)>::type, kBM / 64, 1, 1>;
   using FragC = typename TM::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (BN/2,1,1) f32
+  /// FP8 tiles up to 192 wide promote their sums into fp32 registers
+  /// (consume_promoted, a second FragC); at 256 two would not fit in registers.
+  static constexpr bool kPromotes = sizeof(T) == 1 && kBN <= 192;
   /// The walk over the stages: all kStages, or (Cfg::kRuntimeDepth) the first `depth` of them.
   using State = std::conditional_t<Cfg::kRuntimeDepth, blocks::RingState<kStages>, blocks::PipelineState<kStages>>;
   using Pipeline = blocks::TmaPipeline<kStages, State>;
