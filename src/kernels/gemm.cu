@@ -732,6 +732,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     const int every = args.fp8_promote_every > 0 ? args.fp8_promote_every : kFp8PromoteEvery;
     plan.why = std::string("k13 FP8 tile ") + (plan.tuning.tile_m == 64 ? "64" : "128") + "x" +
                std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
+               (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "") +
                (args.fp8_fast_accum ? ", fast accumulation" : ", promoted every " + std::to_string(every));
     return plan;
   }
