@@ -20,8 +20,8 @@ add_executable(gemm_workspace_test gemm_workspace_test.cpp)
 target_link_libraries(gemm_workspace_test PRIVATE tessel::kernels GTest::gtest_main tessel_warnings)
 gtest_discover_tests(gemm_workspace_test DISCOVERY_TIMEOUT 60)
 
-# k13 on FP8 operands through k13's launch body, before the library takes FP8
-# calls (GPU; skips without one).  It instantiates its kernels itself.
+# k13 on FP8 operands through k13's launch body (GPU; skips without one; it
+# instantiates its kernels itself), and the FP8 plan's choices (no GPU needed).
 add_executable(gemm_fp8_test gemm_fp8_test.cu)
 target_include_directories(gemm_fp8_test PRIVATE ${PROJECT_SOURCE_DIR})
 target_link_libraries(gemm_fp8_test PRIVATE tessel::kernels tessel_cuda_flags GTest::gtest_main)

@@ -17,6 +17,7 @@
 
 #include "gpu_test.hpp"
 #include "src/kernels/gemm/k13_tiles.hpp"
+#include "src/kernels/gemm/launch.hpp"
 #include "tessel/kernels/gemm/wgmma_fp8.cuh"
 
 using namespace tessel;
@@ -110,4 +111,36 @@ TEST(GemmFp8K13, PromotionIntervals) {
   run<__nv_fp8_e5m2, 192>(128, 192, 1664, 2, 2);  // split K: each unit's runs start at its own k-tile
   run<__nv_fp8_e4m3, 128, 64>(64, 200, 1664, 1, 1);
   run<__nv_fp8_e4m3, 128>(256, 256, 1664, 1, 0, true);  // fast: one run over the unit
+}
+
+// The FP8 plan on 132 SMs (no GPU needed): the choices the H200 runs measured (docs/fp8.md), each
+// following from the bf16 plan of (M, N, K/2) and, promoted, the waves-times-width model.
+TEST(GemmFp8Plan, ChoicesOfTheMeasuredSuite) {
+  struct Case {
+    index_t m, n, k;
+    bool fast;
+    int tile_m, tile_n;
+    bool swapped;
+  };
+  const Case cases[] = {
+      {1024, 1024, 1024, false, 64, 128, false},   // small: the one-warpgroup tile
+      {4096, 4096, 4096, false, 128, 128, false},  // 8 waves of 128 x 128 beat 6 of 192 (1024 < 1152 / 1.075)
+      {8192, 8192, 8192, false, 128, 192, false},  // 21 waves of 192 beat 32 of 128
+      {4096, 4096, 4096, true, 128, 256, false},   // fast accumulation: the 16-bit plan's 256
+      {16, 8192, 8192, false, 64, 16, true},       // small M swapped
+      {64, 8192, 8192, false, 64, 64, true},      {128, 8192, 8192, false, 64, 128, false},
+  };
+  for (const Case& c : cases) {
+    GemmArgs g;
+    g.ab_type = DType::e4m3;
+    g.layout = {MajorA::k, MajorB::k};
+    g.m = c.m, g.n = c.n, g.k = c.k;
+    g.lda = g.ldb = c.k;
+    g.fp8_fast_accum = c.fast;
+    const GemmTuning t = gemm_launch::plan_k13_fp8(g, 132);
+    EXPECT_EQ(t.tile_m == 64 ? 64 : 128, c.tile_m) << c.m << "x" << c.n << "x" << c.k;
+    EXPECT_EQ(t.tile_n, c.tile_n) << c.m << "x" << c.n << "x" << c.k;
+    EXPECT_EQ(t.swap_ab == SwapAB::on, c.swapped) << c.m << "x" << c.n << "x" << c.k;
+    EXPECT_EQ(t.splits, 1) << c.m << "x" << c.n << "x" << c.k;
+  }
 }
