@@ -381,6 +381,11 @@ TEST(GemmApi, Fp8RulesAreNamed) {
   EXPECT_TRUE(gemm_check(k13, g).is_ok()) << gemm_check(k13, g).message;
   for (GemmImpl impl : {GemmImpl::k12_wgmma, GemmImpl::k15_pingpong, GemmImpl::small_m_stream})
     if (!outside_built_instance(impl, valid_args())) refused(fp8_args(), impl, Status::unsupported, "k13 only");
+  g = fp8_args();  // 2^19 x 2^19: the swapped 64 x 16 tiles times 16 splits would overflow the scheduler's int
+  g.m = g.n = index_t{1} << 19, g.k = 16, g.lda = g.ldb = 16, g.ldd = g.n;
+  refused(g, k13, Status::unsupported, "work units");
+  g.tuning.swap_ab = SwapAB::off, g.tuning.splits = 1;
+  EXPECT_TRUE(gemm_check(k13, g).is_ok()) << gemm_check(k13, g).message;
   g = fp8_args();
   g.cd_type = DType::e4m3;  // FP8 is an input type
   refused(g, GemmImpl::automatic, Status::invalid_argument, "cd_type must be bf16, fp16 or fp32");

@@ -74,10 +74,12 @@ Status check_k13_fp8(const GemmArgs& a) {
     return fp8_unsupported(
         "the 128 x 256 tile sums in the tensor core only (two of its accumulators do not fit in "
         "registers): set fp8_fast_accum, or tile_n 128 or 192 to promote the sums");
-  // The work units count in 31 bits (blocks::SplitKScheduler), as for 16 bits.
-  const index_t tiles = ceil_div(a.m, index_t{64}) * ceil_div(a.n, index_t{128});
+  // The work units count in 31 bits (blocks::SplitKScheduler), as for 16 bits: the narrowest tile
+  // the call may run (64 x 128, or swapped 64 of N x 16 of M where the swap is not off) times the splits.
+  const index_t tiles = t.swap_ab == SwapAB::off ? ceil_div(a.m, index_t{64}) * ceil_div(a.n, index_t{128})
+                                                 : ceil_div(a.n, index_t{64}) * ceil_div(a.m, index_t{16});
   if (tiles * (t.splits == 0 ? 16 : t.splits) > tma::kMaxScheduledUnits)
-    return fp8_unsupported("more than 2^31 - 2^20 work units (tiles of 64 x 128 times splits)");
+    return fp8_unsupported("more than 2^31 - 2^20 work units (tiles of 64 x 128, or 64 x 16 swapped, times splits)");
   return Status::success();
 }
 
