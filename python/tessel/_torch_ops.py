@@ -28,6 +28,8 @@ if not available:
     raise ImportError("PyTorch %s has no torch.library.custom_op (2.4 and later)" % torch.__version__)
 
 _DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+# FP8 inputs run the plain call (no gradient of FP8 operands, no operator yet).
+_FP8 = tuple(getattr(torch, n) for n in ("float8_e4m3fn", "float8_e5m2") if hasattr(torch, n))
 # Activations whose derivative needs the value before the activation (the GEMM's aux output).
 _SMOOTH = ("gelu_erf", "gelu_tanh", "silu")
 
@@ -91,8 +93,8 @@ def gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stre
     the plain call's errors for arguments of the wrong kind)."""
     grad = _needs_grad(a, b, c, bias)
     traced = _traced(a)
-    if not (grad or traced):
-        return NotImplemented
+    if not (grad or traced) or a.dtype in _FP8:
+        return NotImplemented  # the plain call (FP8: no gradient, and no operator yet)
     if out is not None or aux is not None or stream is not None:
         if grad:
             _not_differentiable("tessel.gemm", "out=, aux= or stream=")

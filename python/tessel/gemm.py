@@ -55,6 +55,10 @@ def _torch_module():
         import torch
         _torch = torch
         _TORCH_DTYPES.update({torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"})
+        # FP8 inputs (docs/fp8.md), where this PyTorch has them: a and b K-major (b = w.t() of an N x K w).
+        for name, dtype in (("float8_e4m3fn", "e4m3"), ("float8_e5m2", "e5m2")):
+            if hasattr(torch, name):
+                _TORCH_DTYPES[getattr(torch, name)] = dtype
     return _torch
 
 
@@ -106,8 +110,8 @@ def _read(x, what, batched=False, meta=False):
                              (what, "2-D or 3-D" if batched else "2-D", x.dim(), tuple(x.shape)))
         dtype = _TORCH_DTYPES.get(x.dtype)
         if dtype is None:
-            raise TypeError("%s: element type %s is not one tessel takes (bfloat16, float16, float32)" %
-                            (what, x.dtype))
+            raise TypeError("%s: element type %s is not one tessel takes (bfloat16, float16, float32; "
+                            "float8_e4m3fn and float8_e5m2 for a and b)" % (what, x.dtype))
         t.ptr, t.shape, t.strides = 0 if meta else x.data_ptr(), tuple(x.shape), tuple(x.stride())
         t.dtype, t.device, t.kind = dtype, x.device.index, "torch"
         return _split_batch(t)
@@ -196,6 +200,8 @@ def _empty_like(t, m, n, dtype):
     raise TypeError("out= is needed for tensors of %s (tessel allocates PyTorch and CuPy outputs only)" %
                     type(t.obj).__name__)
 
+
+_FP8 = ("e4m3", "e5m2")  # input types only: out defaults to bfloat16 for them
 
 _DTYPE_NAMES = {
     "bf16": "bf16", "bfloat16": "bf16", "fp16": "fp16", "f16": "fp16", "float16": "fp16", "half": "fp16",
@@ -328,8 +334,10 @@ def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, str
     if C is None and beta != 0:
         raise ValueError("beta = %g needs c (C is read only where beta != 0)" % beta)
     want = _dtype_name(out_dtype)
+    if C is not None and C.dtype in _FP8:
+        raise TypeError("c: FP8 is an input type (a and b); c and out are bfloat16, float16 or float32")
     if out is None:
-        dtype = want or (C.dtype if C is not None else A.dtype)
+        dtype = want or (C.dtype if C is not None else "bf16" if A.dtype in _FP8 else A.dtype)
         out = _empty_like(A, m, n, dtype)
     D = _read(out, "out", meta=meta)
     if D.shape != (m, n):

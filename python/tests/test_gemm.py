@@ -342,3 +342,23 @@ def test_batched_and_grouped_errors_write_nothing():
         tessel.gemm_grouped([a], [b, b])
     torch.cuda.synchronize()
     assert torch.equal(out, poisoned)
+
+
+@needs_gpu
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
+@pytest.mark.parametrize("fp8", ["float8_e4m3fn", "float8_e5m2"])
+def test_fp8_inputs_exact(fp8):
+    """FP8 a and b (docs/fp8.md): K-major both (b as w.t() of an N x K w), bfloat16 out by default,
+    per-tensor scales folded into alpha; small integers are exact in both formats."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("FP8 GEMMs run on sm_90")
+    m, n, k = 200, 136, 256
+    a = small_ints(m, k, torch.float32, 1).cuda()
+    w = small_ints(n, k, torch.float32, 2).cuda()
+    dtype = getattr(torch, fp8)
+    d = tessel.gemm(a.to(dtype), w.to(dtype).t(), alpha=0.125)
+    assert d.dtype == torch.bfloat16 and d.shape == (m, n)
+    ref = reference(a, w.t(), alpha=0.125)
+    assert torch.equal(d.cpu(), ref.to(torch.bfloat16))
+    with pytest.raises(tessel.GemmError, match="K-major"):
+        tessel.gemm(a.to(dtype), w.t().contiguous().to(dtype))  # b N-major: wgmma reads FP8 K-major only
