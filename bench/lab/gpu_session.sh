@@ -8,6 +8,7 @@
 #   bash bench/lab/gpu_session.sh OUT seed:S     # build + random:S:200, auto against cuBLASLt
 #   bash bench/lab/gpu_session.sh OUT cluster:FILE  # k14's 2 x 2 clusters: tier 1, sanitizers, FILE's problems
 #   bash bench/lab/gpu_session.sh OUT sanitize:k13,k14  # bench/sanitize.sh's parts, the log in OUT
+#   bash bench/lab/gpu_session.sh OUT fp8        # build + FP8 tier 1, the suite against cuBLASLt's FP8, memcheck
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -83,6 +84,34 @@ case "$part" in
       --csv "$out/k15c.csv"
     step k15 120 "$t" bench gemm --m 2048,4096 --n 2048,4096 --k 1024,4096 --impl k15,cublas --csv "$out/k15.csv"
     ;;
+  fp8)
+    # FP8 (docs/fp8.md): tier 1 over bench/tier1_residues.csv with K rounded up to a multiple of 16,
+    # promoted, fast and e5m2 with fp16 output; the suite's shapes with K % 16 = 0 against cuBLASLt's
+    # FP8, promoted and fast; memcheck at three shapes (swapped, 64-row, 128-row tiles).
+    awk -F, '/^#/ || /^group/ {print; next} {print $1","$2","$3","int(($4 + 15) / 16) * 16}' \
+      bench/tier1_residues.csv > /tmp/t1_fp8.csv
+    for mode in promoted fast; do
+      flag=""
+      [ "$mode" = fast ] && flag=--fp8-fast-accum
+      # shellcheck disable=SC2086 # the flag is one word or none
+      step "t1_$mode" 90 "$t" bench gemm --suite /tmp/t1_fp8.csv --dtype e4m3 $flag --impl auto --verify tier1 \
+        --order none --csv "$out/t1_fp8_$mode.csv"
+      echo "t1_$mode: $(grep -c ',passed,' "$out/t1_fp8_$mode.csv") rows passed of 64" >> "$sum"
+    done
+    step t1_e5m2 90 "$t" bench gemm --suite /tmp/t1_fp8.csv --dtype e5m2 --out-dtype fp16 --alpha 2 --beta -1 \
+      --impl auto --verify tier1 --order none --csv "$out/t1_fp8_e5m2.csv"
+    grep -v '^#' tests/data/bench_suite.csv | awk -F, 'NR == 1 || $4 % 16 == 0' > /tmp/suite_fp8.csv
+    step suite_promoted 150 "$t" bench gemm --suite /tmp/suite_fp8.csv --dtype e4m3 --impl auto,cublas \
+      --csv "$out/suite_fp8_promoted.csv"
+    step suite_fast 150 "$t" bench gemm --suite /tmp/suite_fp8.csv --dtype e4m3 --fp8-fast-accum \
+      --impl auto,cublas --csv "$out/suite_fp8_fast.csv"
+    for shape in "5 4096 16384" "100 136 256" "1000 520 4096"; do
+      # shellcheck disable=SC2086 # the shape is three words
+      set -- $shape
+      step "memcheck_fp8_$1x$2x$3" 40 compute-sanitizer --tool memcheck --error-exitcode 9 "$t" bench gemm --m "$1" \
+        --n "$2" --k "$3" --dtype e4m3 --impl auto --verify tier1 --order none
+    done
+    ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.
     parts=${part#sanitize:}
@@ -91,7 +120,7 @@ case "$part" in
     cp /tmp/gpu_session_sanitize.log "$out/sanitizer_${parts//,/_}.log"
     ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE or sanitize:PARTS)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8 or sanitize:PARTS)" >&2
     exit 2
     ;;
 esac
