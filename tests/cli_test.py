@@ -760,7 +760,17 @@ class BenchGemm(unittest.TestCase):
         (["--m", "64", "--n", "64", "--k", "64", "--batch", "0"], "--batch"),
         (["--grouped", "dense"], "--grouped: 'dense' is not a known group"),
         (["--group-m", "64,128", "--n", "64"], "--k is required with --group-m"),
+        (["--m", "64", "--n", "64", "--k", "64", "--out-dtype", "e4m3"], "FP8 is an input type"),
+        (["--m", "64", "--n", "64", "--k", "64", "--fp8-fast-accum", "--fp8-promote-every", "2"],
+         "--fp8-promote-every: not with --fp8-fast-accum"),
     ]
+
+    def test_tune_refuses_types_it_does_not_tune(self):
+        for dtype in ("e4m3", "fp32"):
+            with self.subTest(dtype=dtype):
+                rc, out, err = tessel("tune", "--suite", "random:1:2", "--dtype", dtype)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("inputs are not tuned", err)
 
     def test_argument_errors_exit_2(self):
         for args, message in self.ERRORS:

@@ -735,6 +735,13 @@ int main(int argc, char** argv) {
       std::cerr << "tessel tune: " << error << "\n";
       return kExitUsage;
     }
+    for (const tessel::bench::GemmProblem& p : opt.problems)
+      if (p.in == tessel::DType::f32 || tessel::is_fp8(p.in)) {
+        // Measured tuning covers 16-bit inputs: the others would run their plan and keep nothing.
+        std::cerr << "tessel tune: " << tessel::name(p.in)
+                  << " inputs are not tuned (measured tuning covers bf16 and fp16; the plan serves the rest)\n";
+        return kExitUsage;
+      }
 #if defined(TESSEL_HAVE_CUDA)
     std::cerr << "tessel tune: cache " << tessel::tune_cache_dir() << "\n";
     return tessel::bench::run_gemm_bench(opt);
