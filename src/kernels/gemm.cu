@@ -699,6 +699,8 @@ Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream) {
     return invalid("gemm_epilogue_apply: extents must be positive (got M=" + std::to_string(g.m) +
                    ", N=" + std::to_string(g.n) + ")");
   if (g.d == nullptr) return invalid("gemm_epilogue_apply: D must not be null");
+  if (g.cd_type != DType::bf16 && g.cd_type != DType::f16 && g.cd_type != DType::f32)
+    return invalid("gemm_epilogue_apply: cd_type must be bf16, fp16 or fp32 (D's type)");
   if (g.ldd < g.n) return invalid("gemm_epilogue_apply: ldd must be at least N (D is row-major)");
   if (Status s = check_epilogue(g, false); !s) return Status::failure(s.code, "gemm_epilogue_apply: " + s.message);
   return gemm_launch::launch_epilogue(g, stream);

@@ -645,6 +645,9 @@ TEST(GemmApi, EpilogueApplyChecksItsOwnArguments) {
   h = g, h.ldd = h.n - 1;
   EXPECT_EQ(gemm_epilogue_apply(h).code, Status::invalid_argument);
   EXPECT_NE(gemm_epilogue_apply(h).message.find("ldd"), std::string::npos);
+  h = g, h.cd_type = DType::e4m3;  // FP8 is an input type: D is never FP8
+  EXPECT_EQ(gemm_epilogue_apply(h).code, Status::invalid_argument);
+  EXPECT_NE(gemm_epilogue_apply(h).message.find("cd_type"), std::string::npos);
 }
 
 // Rule 7 of the plan: with an epilogue, `auto` never picks k14 and, on sm_90,
