@@ -22,12 +22,14 @@ bool runs_swapped(const GemmArgs& a) {
   return plan_k13(a.m, a.n, a.k, 1, a.tuning.tile_n, a.tuning.swap_ab, true, a.epilogue.active()).swap_ab == SwapAB::on;
 }
 
+}  // namespace
+
 /// The problem D^T = B^T A^T that k13 computes for `a` swapped: the
 /// kernel's A is B as an (N, K) operand (B:n, N contiguous, is an A:m; B:k
 /// an A:k), its B is A as a (K, M) one (A:k is a B:k, A:m a B:n), and C and
 /// D keep their pointers and leading dimensions: the kernel reads and writes
 /// them transposed (the `transposed` argument of launch_tiles).
-GemmArgs swapped(const GemmArgs& a) {
+GemmArgs k13_swapped(const GemmArgs& a) {
   GemmArgs s = a;
   s.m = a.n;
   s.n = a.m;
@@ -39,8 +41,6 @@ GemmArgs swapped(const GemmArgs& a) {
   s.layout.b = a.layout.a == MajorA::k ? MajorB::k : MajorB::n;
   return s;
 }
-
-}  // namespace
 
 Status check_k13_tuning(const GemmArgs& a) {
   const GemmTuning& t = a.tuning;
@@ -230,7 +230,7 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
       }
     }
     if (t.tuning.swap_ab == SwapAB::on) {
-      const GemmArgs s = swapped(t);
+      const GemmArgs s = k13_swapped(t);
       if (t.tuning.tile_m == 64) {
         switch (t.tuning.tile_n) {
           case 16:

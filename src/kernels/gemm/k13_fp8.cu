@@ -122,11 +122,7 @@ GemmTuning plan_k13_fp8(const GemmArgs& a, int sms) {
 Status launch_k13_fp8(const GemmArgs& a, cudaStream_t stream) {
   const GemmArgs g = k13_fp8_tuned(a);
   if (g.tuning.swap_ab == SwapAB::on) {
-    // D^T = B^T A^T: the kernel's A is B (N x K, K-major) and its B is A; D and C are written and read transposed.
-    GemmArgs s = g;
-    s.m = g.n, s.n = g.m;
-    s.a = g.b, s.lda = g.ldb;
-    s.b = g.a, s.ldb = g.lda;
+    const GemmArgs s = k13_swapped(g);  // A:k, B:k stays A:k, B:k
     switch (g.tuning.tile_n) {
       case 16:
         return k13::launch_fp8_swapped<16>(s, stream);

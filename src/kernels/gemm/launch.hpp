@@ -53,6 +53,10 @@ void f12_copies(const GemmArgs& a, bool& copy_a, bool& copy_b);
 Status check_k13_tuning(const GemmArgs& args);
 #undef TESSEL_GEMM_STEP
 
+/// The problem D^T = B^T A^T that k13 runs for `args` swapped (k13.cu): the
+/// kernel's A is B, its B is A, M and N exchanged; D and C keep their
+/// pointers and leading dimensions (the kernel writes and reads them transposed).
+GemmArgs k13_swapped(const GemmArgs& args);
 /// k13 on FP8 A and B (k13_fp8.cu): the rules beyond check_k13_tuning's
 /// (check_k13 calls it), the plan's tuning on `sms` SMs, `args` with the
 /// tuning the caller left to the plan filled in, and the launch (launch_k13
