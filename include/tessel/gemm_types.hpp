@@ -193,6 +193,39 @@ constexpr std::optional<BiasKind> parse_bias_kind(std::string_view s) {
   return std::nullopt;
 }
 
+/// How an FP8 call's A and B are scaled (GemmArgs::fp8_scale; docs/fp8.md):
+/// D = alpha * (sA . A)(sB . B) + beta * C, with fp32 scales
+///   none     no scale (alpha alone)
+///   tensor   one scale each for A and B, read from device memory
+///   channel  one per row of A (M) and one per column of B (N)
+///   block    one per 128 elements of K of each row of A (M x ceil(K/128)) and
+///            one per 128 x 128 block of B (ceil(N/128) x ceil(K/128)),
+///            row-major, K's blocks contiguous: DeepSeek-V3's recipe, the
+///            layout of cuBLASLt's VEC128_32F and BLK128x128_32F modes.
+enum class Fp8Scale : unsigned char { none, tensor, channel, block };
+inline constexpr Fp8Scale kAllFp8Scales[] = {Fp8Scale::none, Fp8Scale::tensor, Fp8Scale::channel, Fp8Scale::block};
+
+/// "none", "tensor", "channel", "block".
+constexpr const char* name(Fp8Scale s) {
+  switch (s) {
+    case Fp8Scale::none:
+      return "none";
+    case Fp8Scale::tensor:
+      return "tensor";
+    case Fp8Scale::channel:
+      return "channel";
+    case Fp8Scale::block:
+      return "block";
+  }
+  return "unknown";
+}
+/// The names above, case ignored; no spaces.
+constexpr std::optional<Fp8Scale> parse_fp8_scale(std::string_view s) {
+  for (Fp8Scale x : kAllFp8Scales)
+    if (names_detail::iequal(s, name(x))) return x;
+  return std::nullopt;
+}
+
 // ------------------------------------------------------------------ implementations
 
 /// The steps of the ladder (docs/ladder.md), in order.

@@ -118,6 +118,20 @@ Status check_common(const GemmArgs& g) {
   };
   if (misaligned(g.alpha_device, 4) || misaligned(g.beta_device, 4))
     return invalid("alpha_device and beta_device must be 4-byte aligned (they point to a float)");
+  if (static_cast<unsigned>(g.fp8_scale) > static_cast<unsigned>(Fp8Scale::block))
+    return invalid("fp8_scale must be an Fp8Scale (got " + std::to_string(static_cast<int>(g.fp8_scale)) + ")");
+  if (g.fp8_scale == Fp8Scale::none) {
+    if (g.fp8_scale_a != nullptr || g.fp8_scale_b != nullptr)
+      return invalid("fp8_scale_a or fp8_scale_b is set but fp8_scale is none (set the mode the scales are in)");
+  } else {
+    if (!is_fp8(g.ab_type))
+      return invalid(std::string("fp8_scale ") + name(g.fp8_scale) + " needs FP8 A and B (got " + name(g.ab_type) +
+                     ")");
+    if (g.fp8_scale_a == nullptr || g.fp8_scale_b == nullptr)
+      return invalid(std::string("fp8_scale ") + name(g.fp8_scale) + " needs fp8_scale_a and fp8_scale_b");
+    if (misaligned(g.fp8_scale_a, 4) || misaligned(g.fp8_scale_b, 4))
+      return invalid("fp8_scale_a and fp8_scale_b must be 4-byte aligned (they point to floats)");
+  }
   if (g.beta_device != nullptr && g.c == nullptr)
     return invalid("C is null but beta_device is set (C is read whatever the value beta_device points to)");
   if (g.workspace == nullptr && g.workspace_bytes != 0)
@@ -731,11 +745,14 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     // FP8 inputs: k13's FP8 tiles (k13_fp8.cu), which need sm_90 (wgmma).
     plan.impl = GemmImpl::k13_wgmma_in_flight;
     plan.tuning = gemm_launch::k13_fp8_tuned(args).tuning;
-    const int every = args.fp8_promote_every > 0 ? args.fp8_promote_every : kFp8PromoteEvery;
+    const int every = args.fp8_scale == Fp8Scale::block ? 1
+                      : args.fp8_promote_every > 0      ? args.fp8_promote_every
+                                                        : kFp8PromoteEvery;
     plan.why = std::string("k13 FP8 tile ") + (plan.tuning.tile_m == 64 ? "64" : "128") + "x" +
                std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
                (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "") +
-               (args.fp8_fast_accum ? ", fast accumulation" : ", promoted every " + std::to_string(every));
+               (args.fp8_fast_accum ? ", fast accumulation" : ", promoted every " + std::to_string(every)) +
+               (args.fp8_scale == Fp8Scale::none ? "" : std::string(", scales per ") + name(args.fp8_scale));
     return plan;
   }
   if (major != 9 || minor != 0) {

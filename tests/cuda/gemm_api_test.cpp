@@ -396,6 +396,55 @@ TEST(GemmApi, Fp8RulesAreNamed) {
   EXPECT_NE(s.message.find("FP8"), std::string::npos) << s.message;
 }
 
+TEST(GemmApi, Fp8ScaleRulesAreNamed) {
+  // FP8 scales: each rule broken alone gets a status naming it; nothing is launched.
+  static const float sa[1] = {1.0f}, sb[1] = {1.0f};
+  const auto refused = [](const GemmArgs& g, GemmImpl impl, Status::Code code, const char* words) {
+    const Status s = gemm_check(impl, g);
+    EXPECT_EQ(s.code, code) << s.message;
+    EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
+  };
+  constexpr GemmImpl k13 = GemmImpl::k13_wgmma_in_flight;
+  for (Fp8Scale mode : {Fp8Scale::tensor, Fp8Scale::channel, Fp8Scale::block}) {
+    GemmArgs g = fp8_args();
+    g.fp8_scale = mode, g.fp8_scale_a = sa, g.fp8_scale_b = sb;
+    for (GemmImpl impl : {k13, GemmImpl::automatic})
+      EXPECT_TRUE(gemm_check(impl, g).is_ok()) << name(mode) << ": " << gemm_check(impl, g).message;
+    GemmArgs x = g;
+    x.fp8_scale_b = nullptr;
+    refused(x, GemmImpl::automatic, Status::invalid_argument, "needs fp8_scale_a and fp8_scale_b");
+    x = g;
+    x.fp8_scale_a = reinterpret_cast<const float*>(reinterpret_cast<const char*>(sa) + 2);
+    refused(x, GemmImpl::automatic, Status::invalid_argument, "4-byte aligned");
+    x = valid_args();  // bf16
+    x.fp8_scale = mode, x.fp8_scale_a = sa, x.fp8_scale_b = sb;
+    refused(x, GemmImpl::automatic, Status::invalid_argument, "needs FP8 A and B");
+  }
+  GemmArgs g = fp8_args();
+  g.fp8_scale_a = sa;  // a scale without a mode would be ignored: refused instead
+  refused(g, GemmImpl::automatic, Status::invalid_argument, "fp8_scale is none");
+  g = fp8_args();
+  g.fp8_scale = static_cast<Fp8Scale>(9), g.fp8_scale_a = sa, g.fp8_scale_b = sb;
+  refused(g, GemmImpl::automatic, Status::invalid_argument, "must be an Fp8Scale");
+  g = fp8_args();
+  g.fp8_scale = Fp8Scale::block, g.fp8_scale_a = sa, g.fp8_scale_b = sb;
+  GemmArgs x = g;
+  x.fp8_fast_accum = true;
+  refused(x, k13, Status::unsupported, "block scales promote every k-tile");
+  x = g;
+  x.fp8_promote_every = 4;
+  refused(x, k13, Status::unsupported, "block scales promote every k-tile");
+  x = g;
+  x.tuning.tile_n = 192;
+  refused(x, k13, Status::unsupported, "unswapped 128-wide tiles");
+  x = g;
+  x.tuning.swap_ab = SwapAB::on;
+  refused(x, k13, Status::unsupported, "unswapped 128-wide tiles");
+  x = g;
+  x.fp8_promote_every = 1, x.tuning.tile_n = 128, x.tuning.tile_m = 64;
+  EXPECT_TRUE(gemm_check(k13, x).is_ok()) << gemm_check(k13, x).message;
+}
+
 TEST(GemmApi, NullCAndSmallLdcAreFineWhenBetaIsZero) {
   GemmArgs g = valid_args();
   g.beta = 0.0f;

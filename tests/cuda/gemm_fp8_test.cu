@@ -10,6 +10,7 @@
 
 #include <cuda_fp8.h>
 
+#include <cmath>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -111,6 +112,96 @@ TEST(GemmFp8K13, PromotionIntervals) {
   run<__nv_fp8_e5m2, 192>(128, 192, 1664, 2, 2);  // split K: each unit's runs start at its own k-tile
   run<__nv_fp8_e4m3, 128, 64>(64, 200, 1664, 1, 1);
   run<__nv_fp8_e4m3, 128>(256, 256, 1664, 1, 0, true);  // fast: one run over the unit
+}
+
+namespace {
+
+/// tessel::gemm (auto, or the tile asked for) with FP8 scales `mode`:
+/// exact against the host for small integers and power-of-two scales (the
+/// dequantized products are integers times powers of two, the sums exact in
+/// f32), D in f32.  Block scales at every residue of N and K against their
+/// 128-element blocks.
+void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, int tile_n = 0, int splits = 0,
+                bool fast = false) {
+  SCOPED_TRACE(::testing::Message() << name(mode) << " " << m << " x " << n << " x " << k << " tile " << tile_m << " x "
+                                    << tile_n << " splits " << splits << (fast ? " fast" : ""));
+  using T = __nv_fp8_e4m3;
+  std::mt19937 rng(static_cast<unsigned>(m * 5 + n * 11 + k));
+  std::uniform_int_distribution<int> dist(-4, 4), pow2(-2, 2);
+  std::vector<int> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(n * k));
+  std::vector<T> ha(a.size()), hb(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ha[i] = T(static_cast<float>(a[i] = dist(rng)));
+  for (std::size_t i = 0; i < b.size(); ++i) hb[i] = T(static_cast<float>(b[i] = dist(rng)));
+  const index_t kb = (k + 127) / 128, nb = (n + 127) / 128;
+  const std::size_t na = mode == Fp8Scale::tensor ? 1 : mode == Fp8Scale::channel ? m : m * kb;
+  const std::size_t nbs = mode == Fp8Scale::tensor ? 1 : mode == Fp8Scale::channel ? n : nb * kb;
+  std::vector<float> sa(na), sb(nbs);
+  for (float& x : sa) x = std::ldexp(1.0f, pow2(rng));
+  for (float& x : sb) x = std::ldexp(1.0f, pow2(rng));
+  const auto scale_a = [&](index_t i, index_t l) {
+    return mode == Fp8Scale::tensor ? sa[0] : mode == Fp8Scale::channel ? sa[i] : sa[i * kb + l / 128];
+  };
+  const auto scale_b = [&](index_t l, index_t j) {
+    return mode == Fp8Scale::tensor ? sb[0] : mode == Fp8Scale::channel ? sb[j] : sb[(j / 128) * kb + l / 128];
+  };
+  tessel::testing::DeviceArray<T> da(ha.size()), db(hb.size());
+  tessel::testing::DeviceArray<float> dd(static_cast<std::size_t>(m * n)), dsa(na), dsb(nbs);
+  ASSERT_TRUE(da.ptr && db.ptr && dd.ptr && dsa.ptr && dsb.ptr);
+  CUDA_CHECK(cudaMemcpy(da.ptr, ha.data(), ha.size(), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(db.ptr, hb.data(), hb.size(), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(dsa.ptr, sa.data(), na * sizeof(float), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(dsb.ptr, sb.data(), nbs * sizeof(float), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dd.ptr, 0xFF, static_cast<std::size_t>(m * n) * sizeof(float)));  // NaN poison
+  GemmArgs g;
+  g.ab_type = DType::e4m3;
+  g.cd_type = DType::f32;
+  g.a = da.ptr, g.b = db.ptr, g.d = dd.ptr;
+  g.m = m, g.n = n, g.k = k;
+  g.lda = g.ldb = k, g.ldd = g.ldc = n;
+  g.layout = {MajorA::k, MajorB::k};
+  g.alpha = 0.5f;
+  g.tuning.tile_m = tile_m, g.tuning.tile_n = tile_n, g.tuning.splits = splits;
+  if (tile_n == 16 || tile_n == 32) g.tuning.swap_ab = SwapAB::on;
+  g.fp8_fast_accum = fast;
+  g.fp8_scale = mode, g.fp8_scale_a = dsa.ptr, g.fp8_scale_b = dsb.ptr;
+  const Status s = gemm(GemmImpl::automatic, g);
+  ASSERT_TRUE(s.is_ok()) << s.message;
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> d(static_cast<std::size_t>(m * n));
+  CUDA_CHECK(cudaMemcpy(d.data(), dd.ptr, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      double ref = 0;
+      for (index_t l = 0; l < k; ++l)
+        ref += double{scale_a(i, l)} * a[static_cast<std::size_t>(i * k + l)] * scale_b(l, j) *
+               b[static_cast<std::size_t>(j * k + l)];
+      const float got = d[static_cast<std::size_t>(i * n + j)];
+      if (got != static_cast<float>(0.5 * ref) && bad++ < 5)
+        ADD_FAILURE() << "D(" << i << "," << j << ") = " << got << ", expected " << 0.5 * ref;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+}  // namespace
+
+TEST(GemmFp8Scales, TensorAndChannel) {
+  REQUIRE_SM90();
+  for (Fp8Scale mode : {Fp8Scale::tensor, Fp8Scale::channel}) {
+    run_scaled(mode, 200, 136, 400);                      // the plan's tile
+    run_scaled(mode, 300, 400, 1664, 128, 192);           // promoted 128 x 192
+    run_scaled(mode, 256, 520, 1024, 128, 256, 0, true);  // 128 x 256, fast accumulation
+    run_scaled(mode, 64, 200, 1664, 64, 128, 3);          // 64 x 128, split K
+    run_scaled(mode, 24, 300, 1024, 64, 16);              // swapped: A's scales index the kernel's columns
+    run_scaled(mode, 40, 264, 512, 64, 32, 2);
+  }
+}
+TEST(GemmFp8Scales, Block) {
+  REQUIRE_SM90();
+  run_scaled(Fp8Scale::block, 256, 256, 1664);             // 13 k-tiles: 13 blocks of K
+  run_scaled(Fp8Scale::block, 200, 392, 400, 128, 128);    // N and K not multiples of 128: partial blocks
+  run_scaled(Fp8Scale::block, 72, 136, 1040, 64, 128, 3);  // the 64-row tile, split K
+  run_scaled(Fp8Scale::block, 8, 520, 2048);               // small M: the plan's unswapped tile
 }
 
 // The FP8 plan on 132 SMs (no GPU needed): the choices the H200 runs measured (docs/fp8.md), each

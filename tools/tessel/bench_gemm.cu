@@ -61,6 +61,9 @@ GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
   g.cd_type = d.p.out;
   g.fp8_fast_accum = d.p.fp8_fast_accum;
   g.fp8_promote_every = d.p.fp8_promote_every;
+  g.fp8_scale = d.p.fp8_scale;
+  g.fp8_scale_a = d.scale_a.as<float>();
+  g.fp8_scale_b = d.scale_b.as<float>();
   g.layout = d.p.layout;
   g.a = d.a.get();
   g.lda = d.lda();

@@ -679,6 +679,19 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     error = "--fp8-promote-every: not with --fp8-fast-accum (fast accumulation promotes nothing)";
     return false;
   }
+  Fp8Scale fp8_scale = Fp8Scale::none;
+  if (!a.scale.empty()) {
+    const auto s = parse_fp8_scale(trim(a.scale));
+    if (!s) {
+      error = "--scale: " + quoted(trim(a.scale)) + " is not none, tensor, channel or block";
+      return false;
+    }
+    fp8_scale = *s;
+  }
+  if (fp8_scale == Fp8Scale::block && (a.fp8_fast_accum || promote_every > 1)) {
+    error = "--scale block: block scales promote every k-tile (not with --fp8-fast-accum or --fp8-promote-every > 1)";
+    return false;
+  }
   if (!a.cluster.empty()) {
     if (!parse_count(a.cluster, "--cluster", 2, 4, o.tuning.cluster, error)) return false;
     if (o.tuning.cluster == 3) {
@@ -923,8 +936,15 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     p.batch = batch;
     p.fp8_fast_accum = a.fp8_fast_accum;
     p.fp8_promote_every = promote_every;
+    p.fp8_scale = fp8_scale;
     if (batch > 1) p.group = p.group == "cli" ? "batched" : p.group;
   }
+  for (const GemmProblem& p : o.problems)
+    if (p.fp8_scale != Fp8Scale::none && !is_fp8(p.in)) {
+      error = std::string("--scale ") + name(p.fp8_scale) + ": scales are for FP8 inputs (--dtype e4m3 or e5m2; got " +
+              name(p.in) + ")";
+      return false;
+    }
   for (const GemmProblem& p : o.problems)
     if (p.in == DType::f32 && p.out != DType::f32) {
       error = "--out-dtype: fp32 inputs take fp32 C and D (the fp32 ladder f01..f12 and cuBLAS's fp32 GEMM); got " +

@@ -87,6 +87,9 @@ struct GemmProblem {
   /// fp8_promote_every (--fp8-fast-accum, --fp8-promote-every); others ignore them.
   bool fp8_fast_accum = false;
   int fp8_promote_every = 0;
+  /// FP8 scales (--scale): the mode of GemmArgs::fp8_scale and cuBLASLt's
+  /// matching scale modes; the bench fills them with powers of two.
+  Fp8Scale fp8_scale = Fp8Scale::none;
 };
 /// "4096x4096x4096"; batched "32x(512x512x128)"; grouped "[64,128]x4096x7168".
 std::string shape_name(const GemmProblem& p);
@@ -117,6 +120,7 @@ struct GemmBenchArgs {
   std::string stages;           // --stages S: k13's swapped x 16 / x 32 tiles' stages in flight (default: the launch's)
   bool fp8_fast_accum = false;  // --fp8-fast-accum: FP8 sums in the tensor core throughout (tessel and cuBLASLt)
   std::string fp8_promote_every;  // --fp8-promote-every P: FP8 sums promoted every P k-tiles (default: the library's)
+  std::string scale;              // --scale none|tensor|channel|block: FP8 scales (default none)
   std::string m_max;              // --m-max M: keep the suite's problems with M <= M
   std::string flush;              // --flush read|memset (default read)
   std::string order;              // --order interleaved|blocks (default interleaved)

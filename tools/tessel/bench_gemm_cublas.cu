@@ -48,6 +48,22 @@ std::string CublasGemm::make_call(const SubProblem& sub, std::int64_t batch, LtC
     // FP8: cuBLASLt promotes its sums by default; FAST_ACCUM sums in the tensor core, as tessel's fp8_fast_accum.
     const std::int8_t fast = p.fp8_fast_accum ? 1 : 0;
     CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+    if (p.fp8_scale != Fp8Scale::none) {
+      // cuBLAS's A is tessel's B: its scales (one, per column of D (N), or per 128 x 128 block), and the
+      // other way round; block: 1 x 128 on tessel's A, 128 x 128 on B, each K's blocks contiguous as tessel's.
+      const cublasLtMatmulMatrixScale_t mode_b =
+          p.fp8_scale == Fp8Scale::tensor    ? CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F
+          : p.fp8_scale == Fp8Scale::channel ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
+                                             : CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+      const cublasLtMatmulMatrixScale_t mode_a =
+          p.fp8_scale == Fp8Scale::block ? CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F : mode_b;
+      const void* sa = d_.scale_b.get();
+      const void* sb = d_.scale_a.get();
+      CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode_b, sizeof mode_b));
+      CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode_a, sizeof mode_a));
+      CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+      CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+    }
   }
   // The epilogue, where cuBLASLt has it (single problems: the argument
   // parser refuses an epilogue with a batch or a group): its bias is per row

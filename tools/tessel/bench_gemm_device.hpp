@@ -100,7 +100,9 @@ struct SubProblem {
 struct ProblemData {
   const GemmProblem& p;
   DeviceBuffer a, b, c, d_tessel, d_cublas, ref, bound, stats;
-  DeviceBuffer bias;  // the epilogue's bias (M or N elements of the output type), if it has one
+  DeviceBuffer bias;              // the epilogue's bias (M or N elements of the output type), if it has one
+  DeviceBuffer scale_a, scale_b;  // FP8 scales (fp32, GemmArgs::fp8_scale's layout), if the problem has them
+  std::size_t scale_a_elems = 0, scale_b_elems = 0;
   std::vector<SubProblem> subs;
   std::size_t a_elems = 0, b_elems = 0, d_elems = 0, bias_elems = 0;
 
@@ -120,6 +122,13 @@ struct ProblemData {
     b = DeviceBuffer(b_elems * elem_bytes(p.in), "B");
     if (p.beta != 0.0) c = DeviceBuffer(d_elems * elem_bytes(p.out), "C");  // C is read only when beta != 0
     if (bias_elems > 0) bias = DeviceBuffer(bias_elems * elem_bytes(p.out), "bias");
+    if (p.fp8_scale != Fp8Scale::none) {
+      const std::size_t kb = z((p.k + 127) / 128), nb = z((p.n + 127) / 128);
+      scale_a_elems = p.fp8_scale == Fp8Scale::tensor ? 1 : p.fp8_scale == Fp8Scale::channel ? z(p.m) : z(p.m) * kb;
+      scale_b_elems = p.fp8_scale == Fp8Scale::tensor ? 1 : p.fp8_scale == Fp8Scale::channel ? z(p.n) : nb * kb;
+      scale_a = DeviceBuffer(scale_a_elems * sizeof(float), "A's scales");
+      scale_b = DeviceBuffer(scale_b_elems * sizeof(float), "B's scales");
+    }
     d_tessel = DeviceBuffer(d_elems * elem_bytes(p.out), "D (tessel)");
     d_cublas = DeviceBuffer(d_elems * elem_bytes(p.out), "D (cuBLAS)");
     if (with_reference) {

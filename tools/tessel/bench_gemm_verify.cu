@@ -129,6 +129,47 @@ __global__ void fill_random(T* p, std::size_t n, std::uint64_t seed, bool small_
   }
 }
 
+/// FP8 scales: powers of two from 1/4 to 4 (exact in every tier; tier 1's
+/// products stay integers times powers of two).
+__global__ void fill_scales(float* p, std::size_t n, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    p[i] = ldexpf(1.0f, static_cast<int>(hash32(seed * 0x100000001B3ull ^ i) % 5u) - 2);
+}
+
+/// An FP8 problem's scales as the reference reads them: A's of element (i, l)
+/// and B's of element (l, j) of the dequantized operands (GemmArgs::fp8_scale).
+struct RefScales {
+  Fp8Scale mode = Fp8Scale::none;
+  const float* a = nullptr;
+  const float* b = nullptr;
+  std::int64_t k_blocks = 0;
+  __device__ double of_a(std::int64_t i, std::int64_t l) const {
+    switch (mode) {
+      case Fp8Scale::tensor:
+        return a[0];
+      case Fp8Scale::channel:
+        return a[i];
+      case Fp8Scale::block:
+        return a[i * k_blocks + l / 128];
+      default:
+        return 1.0;
+    }
+  }
+  __device__ double of_b(std::int64_t l, std::int64_t j) const {
+    switch (mode) {
+      case Fp8Scale::tensor:
+        return b[0];
+      case Fp8Scale::channel:
+        return b[j];
+      case Fp8Scale::block:
+        return b[(j / 128) * k_blocks + l / 128];
+      default:
+        return 1.0;
+    }
+  }
+};
+
 /// The fp64 reference: ref = alpha * A*B + beta * C and the tier-2 bound
 ///   2 u |ref| + 2 K u_acc |alpha| (|A||B|)_ij + 2 u |beta C_ij|
 /// per element, both accumulated in double.  u_acc is 2^-24, fp32's unit
@@ -158,8 +199,9 @@ struct RefParams {
   const TOut* bias;                  // null: no bias
   bool bias_row;                     // per row (length M), else per column (length N)
   Activation act;
-  double* ref;    // m x n, row-major, ld n
-  double* bound;  // m x n, row-major, ld n
+  double* ref;       // m x n, row-major, ld n
+  double* bound;     // m x n, row-major, ld n
+  RefScales scales;  // FP8: A and B dequantized by them
 };
 
 /// act(x) in double, the activations' definitions (gemm_types.hpp).
@@ -201,12 +243,16 @@ __global__ void __launch_bounds__(kThreads) reference_gemm(RefParams<TIn, TOut> 
     for (int e = t; e < kRefTile * kRefK; e += kThreads) {
       int ii = p.a_k ? e / kRefK : e % kRefTile, ll = p.a_k ? e % kRefK : e / kRefTile;
       std::int64_t gi = i0 + ii, gl = l0 + ll;
-      As[ll][ii] = gi < p.m && gl < p.k ? to_double(p.a[p.a_k ? gi * p.lda + gl : gi + gl * p.lda]) : 0.0;
+      As[ll][ii] = gi < p.m && gl < p.k
+                       ? to_double(p.a[p.a_k ? gi * p.lda + gl : gi + gl * p.lda]) * p.scales.of_a(gi, gl)
+                       : 0.0;
       const int jj = p.b_n ? e % kRefTile : e / kRefK;
       ll = p.b_n ? e / kRefTile : e % kRefK;
       const std::int64_t gj = j0 + jj;
       gl = l0 + ll;
-      Bs[ll][jj] = gl < p.k && gj < p.n ? to_double(p.b[p.b_n ? gl * p.ldb + gj : gl + gj * p.ldb]) : 0.0;
+      Bs[ll][jj] = gl < p.k && gj < p.n
+                       ? to_double(p.b[p.b_n ? gl * p.ldb + gj : gl + gj * p.ldb]) * p.scales.of_b(gl, gj)
+                       : 0.0;
     }
     __syncthreads();
 #pragma unroll 4
@@ -317,6 +363,12 @@ void fill_inputs(ProblemData& d, bool small_integers, int sms, cudaStream_t s) {
   fill(d.b, d.p.in, d.b_elems, 2);
   if (d.c.get()) fill(d.c, d.p.out, d.d_elems, 3);
   if (d.bias.get()) fill(d.bias, d.p.out, d.bias_elems, 4);
+  if (d.scale_a.get()) {
+    fill_scales<<<grid_for(sms), kThreads, 0, s>>>(d.scale_a.as<float>(), d.scale_a_elems, 5);
+    CUDA_CHECK(cudaGetLastError());
+    fill_scales<<<grid_for(sms), kThreads, 0, s>>>(d.scale_b.as<float>(), d.scale_b_elems, 6);
+    CUDA_CHECK(cudaGetLastError());
+  }
 }
 
 void launch_reference(ProblemData& d, cudaStream_t s) {
@@ -353,6 +405,7 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
           rp.act = d.p.epilogue.act;
           rp.ref = d.ref.as<double>() + sp.d_off;
           rp.bound = d.bound.as<double>() + sp.d_off;
+          rp.scales = {d.p.fp8_scale, d.scale_a.as<float>(), d.scale_b.as<float>(), (d.p.k + 127) / 128};
           reference_gemm<TIn, TOut><<<grid, kThreads, 0, s>>>(rp);
         }
       });

@@ -543,6 +543,12 @@ int main(int argc, char** argv) {
       ->add_option("--fp8-promote-every", gemm_args.fp8_promote_every,
                    "FP8: promote the sums into fp32 every P k-tiles of 128, 1..64 (default: the library's)")
       ->type_name("P");
+  bench_gemm
+      ->add_option("--scale", gemm_args.scale,
+                   "FP8 scales, tessel and cuBLASLt alike: none, tensor (one each for A and B), channel (per row of "
+                   "A and column of B) or block (1 x 128 of A, 128 x 128 of B); filled with powers of two "
+                   "(default none)")
+      ->type_name("MODE");
   bench_gemm->add_flag("--split-tail", gemm_args.split_tail,
                        "k13/auto: with --splits S, split only the tiles past the grid's full waves, the full waves "
                        "unsplit (default: the plan's)");

@@ -140,6 +140,16 @@ struct GemmArgs {
   /// fp8_fast_accum (two accumulators of it do not fit in registers).
   bool fp8_fast_accum = false;
   int fp8_promote_every = 0;
+  /// FP8 scales (Fp8Scale, tessel/gemm_types.hpp): fp32 arrays in device
+  /// memory, `fp8_scale_a` A's and `fp8_scale_b` B's, read when the kernel
+  /// runs.  Checked (invalid_argument): FP8 A and B; both pointers set and
+  /// 4-byte aligned where the mode is not none, null where it is.  Block
+  /// scales promote every k-tile (fp8_fast_accum false, fp8_promote_every 0
+  /// or 1) on the unswapped 128-wide tiles (tile_n 0 or 128, no swap):
+  /// otherwise `unsupported`.
+  Fp8Scale fp8_scale = Fp8Scale::none;
+  const float* fp8_scale_a = nullptr;
+  const float* fp8_scale_b = nullptr;
 };
 
 /// The default promotion interval of FP8 sums (GemmArgs::fp8_promote_every),

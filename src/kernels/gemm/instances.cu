@@ -59,13 +59,28 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) {
 #define TESSEL_UNIT_BUILT
 namespace tessel::gemm_launch::k13 {
 namespace {
+template <class Cfg>
+struct Fp8Kernel {
+  template <class T, MajorA MA, MajorB MB>
+  const void* operator()() const {
+    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, Cfg>);
+  }
+};
+template <class Cfg>
+Status launch_fp8_cfg(const GemmArgs& g, cudaStream_t stream, bool transposed) {
+  return g.ab_type == DType::e5m2
+             ? launch_kernel<Cfg, __nv_fp8_e5m2, MajorA::k, MajorB::k>(g, stream, transposed, Fp8Kernel<Cfg>{})
+             : launch_kernel<Cfg, __nv_fp8_e4m3, MajorA::k, MajorB::k>(g, stream, transposed, Fp8Kernel<Cfg>{});
+}
+/// Tile BM x BN's instance for the call's scales: none, per tensor or channel, or (128 wide) per block.
 template <int BN, int BM = 128>
 Status launch_fp8_of(const GemmArgs& g, cudaStream_t stream, bool transposed = false) {
-  using Cfg = gemm_kernels::k13::Config<BN, false, BM>;
-  const AotKernel<BN, false, BM> kernel{};
-  return g.ab_type == DType::e5m2
-             ? launch_kernel<Cfg, __nv_fp8_e5m2, MajorA::k, MajorB::k>(g, stream, transposed, kernel)
-             : launch_kernel<Cfg, __nv_fp8_e4m3, MajorA::k, MajorB::k>(g, stream, transposed, kernel);
+  using Cfg = gk::Config<BN, false, BM>;
+  if (g.fp8_scale == Fp8Scale::none) return launch_fp8_cfg<Cfg>(g, stream, transposed);
+  if constexpr (BN == 128)
+    if (g.fp8_scale == Fp8Scale::block)
+      return launch_fp8_cfg<gk::Scaled<Cfg, gemm_kernels::Fp8Scales::block>>(g, stream, transposed);
+  return launch_fp8_cfg<gk::Scaled<Cfg, gemm_kernels::Fp8Scales::channel>>(g, stream, transposed);
 }
 }  // namespace
 template <>

@@ -21,7 +21,13 @@ Status fp8_unsupported(const std::string& rule) { return Status::failure(Status:
 
 }  // namespace
 
-GemmArgs k13_fp8_tuned(const GemmArgs& a) {
+GemmArgs k13_fp8_tuned(const GemmArgs& args) {
+  GemmArgs blocks = args;
+  if (args.fp8_scale == Fp8Scale::block) {  // the unswapped 128-wide tiles (check_k13_fp8)
+    blocks.tuning.swap_ab = SwapAB::off;
+    blocks.tuning.tile_n = 128;
+  }
+  const GemmArgs& a = blocks;
   GemmArgs g = a;
   const GemmTuning plan = plan_k13_fp8(a, device_sm_count());
   GemmTuning& t = g.tuning;
@@ -70,6 +76,16 @@ Status check_k13_fp8(const GemmArgs& a) {
   if (a.fp8_promote_every < 0 || a.fp8_promote_every > 64)
     return fp8_invalid("fp8_promote_every must be in 0..64, 0 for the default (got " +
                        std::to_string(a.fp8_promote_every) + ")");
+  if (a.fp8_scale == Fp8Scale::block) {
+    // Block scales change with every 128 elements of K (one k-tile), so every
+    // k-tile's sum is promoted and scaled, on tiles one block of B wide.
+    if (a.fp8_fast_accum || a.fp8_promote_every > 1)
+      return fp8_unsupported(
+          "block scales promote every k-tile: fp8_fast_accum must be false and fp8_promote_every 0 or 1");
+    if (t.swap_ab == SwapAB::on || (t.tile_n != 0 && t.tile_n != 128))
+      return fp8_unsupported("block scales run on the unswapped 128-wide tiles (tile_n 0 or 128, no swap; got " +
+                             std::to_string(t.tile_n) + (t.swap_ab == SwapAB::on ? ", swapped)" : ")"));
+  }
   if (t.tile_n == 256 && !a.fp8_fast_accum)
     return fp8_unsupported(
         "the 128 x 256 tile sums in the tensor core only (two of its accumulators do not fit in "

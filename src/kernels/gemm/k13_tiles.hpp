@@ -79,6 +79,10 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
                                       : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
   if constexpr (X::kPromotes)
     ws.sk.promote = g.fp8_fast_accum ? 0 : g.fp8_promote_every > 0 ? g.fp8_promote_every : kFp8PromoteEvery;
+  if constexpr (sizeof(T) == 1) {
+    static_assert(static_cast<int>(Fp8Scale::block) == gemm_kernels::Fp8Scales::block, "the modes' numbers agree");
+    ws.sk.scales = {static_cast<int>(g.fp8_scale), g.fp8_scale_a, g.fp8_scale_b, ceil_div(g.k, index_t{128})};
+  }
   // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
   auto params = params_of<Cfg, T>(g);
   int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;

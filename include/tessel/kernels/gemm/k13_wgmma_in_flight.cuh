@@ -13,6 +13,7 @@
 #pragma once
 
 #include "tessel/atom/mma_sm90.hpp"
+#include "tessel/kernels/gemm/fp8_mainloop.cuh"
 #include "tessel/kernels/gemm/fused_epilogue.cuh"
 #include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
 #include "tessel/kernels/gemm/overlapped_epilogue.cuh"
@@ -28,6 +29,7 @@ using gemm_kernels::SplitK;
 using wgmma::Config;
 using wgmma::kBM;
 using wgmma::KernelTiles;
+using wgmma::Scaled;
 using wgmma::SpecializedConfig;
 using wgmma::Tiles;
 inline constexpr int kConsumerWarps = 8;  // two warpgroups, 64 rows of the tile each
@@ -100,7 +102,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const SplitKReduce<X> reduce{sk, shared.ticket};
   typename Pipeline::State read = X::state(sk.depth);
   if constexpr (Cfg::kWarpgroupEpilogue) {
-    if (tma_store && !transposed && sk.splits == 1 && p.beta == 0.0f && p.cd_type != DType::f32) {
+    if (tma_store && !transposed && sk.splits == 1 && p.beta == 0.0f && p.cd_type != DType::f32 &&
+        Cfg::kScales == Fp8Scales::none) {
       consume_with_overlapped_epilogue<X>(&map_d, p, scheduler, pipe, read, shared, thr_desc, t, lane);
       return;
     }
@@ -109,9 +112,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     typename X::FragC acc;                                  // (BN/2,1,1) f32: 64 x BN per warpgroup
     const auto bias_share = epilogue.load_bias(u.tile, t);  // a fused instance's; stored after the main loop
     epilogue.prefetch_c(u.tile, t);
-    if constexpr (X::kPromotes)
-      consume_promoted<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc,
-                          lane, sk.promote);
+    if constexpr (sizeof(T) == 1)
+      consume_fp8<X, static_cast<Fp8Scales::Mode>(Cfg::kScales)>(pipe, read, shared, thr_desc, u, acc, lane, sk, p.m,
+                                                                 p.n, t);
     else
       consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane);
     if (sk.splits > 1 && u.id >= sk.whole) {

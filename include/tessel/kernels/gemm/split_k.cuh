@@ -12,6 +12,19 @@
 
 namespace tessel::gemm_kernels {
 
+/// An FP8 call's scales as its kernel reads them (GemmArgs::fp8_scale,
+/// fp8_mainloop.cuh): none; `a` and `b` one float each (tensor); M and N
+/// floats (channel); or M x k_blocks and ceil(N/128) x k_blocks, row-major
+/// (block: one per 128 elements of K of each row of A, one per 128 x 128
+/// block of B), k_blocks = ceil(K / 128).
+struct Fp8Scales {
+  enum Mode : int { none = 0, tensor = 1, channel = 2, block = 3 };
+  int mode = none;
+  const float* a = nullptr;
+  const float* b = nullptr;
+  index_t k_blocks = 0;
+};
+
 /// Where split K keeps its partial tiles: `splits` fp32 (128 x BN) tiles per
 /// split output tile, and one arrival counter per split output tile (zero
 /// before the launch; the last unit of a tile sets it back to zero).  The
@@ -32,6 +45,8 @@ struct SplitK {
   /// the tensor core before their sum is added to the fp32 accumulators
   /// (consume_promoted; 0: at the unit's end only).
   int promote = 0;
+  /// Nor these: an FP8 call's scales (fp8_mainloop.cuh).
+  Fp8Scales scales{};
 };
 
 /// Split K's side of the epilogue (splits > 1), for a kernel whose tile X

@@ -73,57 +73,6 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
   release(pipe, read.previous(), lane);
 }
 
-/// consume() for FP8 with promotion: the tensor core's FP8 accumulator
-/// keeps about 14 bits (docs/fp8.md), so each run of `interval` k-tiles
-/// (0: the whole unit) sums its wgmmas into `part`, starting from zero, and
-/// the run's sum is then added to `acc` in fp32.  Within a run one batch
-/// stays in flight as in consume(); a run's end waits for its last batch
-/// (the next run overwrites `part`), where the other consumer warpgroup's
-/// batches keep the tensor core busy.  X::FragC twice: tiles up to 128 x 192.
-template <class X, class Thr, class Release = ReleaseLocal>
-__device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
-                                                 typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin,
-                                                 int k_end, typename X::FragC& acc, int lane, int interval,
-                                                 const Release& release = {}) {
-  using OpA = typename X::OpA;
-  using OpB = typename X::OpB;
-  using TM = typename X::TM;
-  constexpr int kRK = X::kBK / TM::kL.k;
-  typename X::FragC part;  // (BN/2,1,1) f32: the run's sum
-  TESSEL_UNROLL
-  for (int i = 0; i < X::FragC::kValues; ++i) *acc.addr(i) = 0.0f;
-  const int run = interval > 0 ? interval : k_end - k_begin;
-  int in_run = 0;              // k-tiles of the current run issued before this one
-  bool previous_held = false;  // the previous k-tile's stage is not yet released
-  for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
-    pipe.consumer_wait(read);
-    const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
-    const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
-    warpgroup_fence_operand(part);
-    warpgroup_arrive();
-    TESSEL_UNROLL
-    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), part, in_run > 0 || k > 0);
-    warpgroup_commit_batch();
-    const bool run_ends = in_run + 1 == run || kt + 1 == k_end;
-    if (run_ends) {
-      warpgroup_wait<0>();  // the run's last batch: `part` is its sum
-      warpgroup_fence_operand(part);
-      if (previous_held) release(pipe, read.previous(), lane);
-      release(pipe, read, lane);
-      TESSEL_UNROLL
-      for (int i = 0; i < X::FragC::kValues; ++i) *acc.addr(i) += *part.addr(i);
-      in_run = 0;
-      previous_held = false;
-    } else {
-      warpgroup_wait<1>();  // k-tile kt-1's batch is done: its stage may be refilled
-      warpgroup_fence_operand(part);
-      if (previous_held) release(pipe, read.previous(), lane);
-      ++in_run;
-      previous_held = true;
-    }
-  }
-}
-
 /// The producer's early start (k13's): the producer's first warp issues the
 /// first k-tile's loads before the CTA's barrier.  One lane
 /// initializes the barriers, the warp works out its first unit, the lane

@@ -78,6 +78,8 @@ struct Config {
   /// k13 table has the cycles per GEMM).
   /// Narrower tiles leave in as many chunks as they have buffers.
   static constexpr bool kWarpgroupEpilogue = kTmaStore && !Fused && BN == 256 && BM == 128;
+  /// FP8 scales (Fp8Scales::Mode, fp8_mainloop.cuh): none here; Scaled<Cfg, Mode> has them.
+  static constexpr int kScales = 0;
   /// The kernel's parameters.
   template <class T>
   using ParamsOf = std::conditional_t<Fused, FusedParams<T>, Params<T>>;
@@ -197,6 +199,14 @@ struct Tiles {
   using Storage = std::conditional_t<Cfg::kFused, FusedStorage, SharedStorage>;
   static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage));
   static_assert(kSmemBytes <= kSmemLimit, "tessel: k13's shared memory exceeds 227 KB");
+};
+
+/// Configuration Cfg for FP8 with scales `Mode` (Fp8Scales::channel, which
+/// also serves per-tensor scales, or block): instances of their own, so
+/// that each kernel has one path through a unit's registers.
+template <class Cfg, int Mode>
+struct Scaled : Cfg {
+  static constexpr int kScales = Mode;
 };
 
 /// The Tiles of k13's kernel for configuration Cfg (D's map with a box per

@@ -1,0 +1,194 @@
+// tessel/kernels/gemm/fp8_mainloop.cuh — what an FP8 main loop adds to the
+// 16-bit one (wgmma_mainloop.cuh): promotion of the tensor core's sums into
+// fp32 registers with a batch kept in flight, and the scales (per tensor,
+// per row of A and column of B, or per block: 1 x 128 of A, 128 x 128 of B).
+// Block scales change every 128 elements of K, one FP8 k-tile, so they are
+// applied where each k-tile's sum is promoted; the others are constant along
+// K and multiply the unit's sum once, at its end.
+#pragma once
+
+#include "tessel/kernels/gemm/split_k.cuh"
+#include "tessel/kernels/gemm/wgmma_mainloop.cuh"
+
+namespace tessel::gemm_kernels {
+
+/// Thread t's value v of an accumulator X::FragC sits at row 64 (t / 128) +
+/// 16 (t % 128 / 32) + (t % 32) / 4 + 8 ((v / 2) % 2), column 8 (v / 4) +
+/// 2 (t % 4) + v % 2 (wgmma's fragment), so a thread's values span two rows:
+/// checked for X's TiledMMA on the first warp of each warpgroup (the others differ by rows).
+template <class X>
+constexpr bool fp8_fragment_rows() {
+  constexpr Layout c = X::TM::template kPartC<coord_layout(make_shape(X::kBM, X::kBN))>;
+  constexpr int values = static_cast<int>(size(mode(c, 1)));
+  for (int w = 0; w < X::kBM / 64; ++w)
+    for (int l = 0; l < 32; ++l)
+      for (int v = 0; v < values; ++v) {
+        const auto at = StaticLayout<c>{}(128 * w + l, v);
+        if (coord_field(at, 0) != 64 * w + l / 4 + 8 * ((v / 2) % 2) ||
+            coord_field(at, 1) != 8 * (v / 4) + 2 * (l % 4) + v % 2)
+          return false;
+      }
+  return true;
+}
+
+/// The row and column of thread t's value v in X's tile (see fp8_fragment_rows).
+template <class X>
+__device__ __forceinline__ auto fp8_value_coord(int t, int v) {
+  constexpr Layout c = X::TM::template kPartC<coord_layout(make_shape(X::kBM, X::kBN))>;
+  return StaticLayout<c>{}(t, v);
+}
+
+/// A promotion without scales: acc += part.
+struct PlainPromotion {
+  struct Factors {};
+  __device__ Factors fetch(index_t) const { return {}; }
+  template <class Frag>
+  __device__ void add(Frag& acc, const Frag& part, const Factors&) const {
+    TESSEL_UNROLL
+    for (int i = 0; i < Frag::kValues; ++i) *acc.addr(i) += *part.addr(i);
+  }
+};
+
+/// Block scales at promotion: k-tile kt's sum times A's scale of the row's
+/// 128 elements of K and B's of the tile's 128 x 128 block (the tile is one
+/// block of N wide: tiles 128 columns wide, unswapped).  A's scales are
+/// read for the thread's two rows (those past M read row M - 1's: never
+/// stored) while the k-tile's batch runs.
+template <class X>
+struct BlockPromotion {
+  static_assert(X::kBN == 128 && fp8_fragment_rows<X>(),
+                "tessel: block scales take 128-wide tiles of wgmma's fragment");
+  const float* a0;  // A's scales of the thread's first row, one a k-tile
+  const float* a1;  // of its second row (8 below)
+  const float* b;   // B's scales of the tile's block of N, one a k-tile
+  __device__ BlockPromotion(const Fp8Scales& s, index_t tile_m, index_t tile_n, index_t m, int t) {
+    const auto row = [&](int v) {
+      const index_t r = tile_m * X::kBM + coord_field(fp8_value_coord<X>(t, v), 0);
+      return (r < m ? r : m - 1) * s.k_blocks;
+    };
+    a0 = s.a + row(0);
+    a1 = s.a + row(2);
+    b = s.b + tile_n * s.k_blocks;
+  }
+  struct Factors {
+    float a0, a1, b;
+  };
+  __device__ Factors fetch(index_t kt) const { return {__ldg(a0 + kt), __ldg(a1 + kt), __ldg(b + kt)}; }
+  template <class Frag>
+  __device__ void add(Frag& acc, const Frag& part, const Factors& f) const {
+    const float s0 = f.a0 * f.b, s1 = f.a1 * f.b;
+    TESSEL_UNROLL
+    for (int i = 0; i < Frag::kValues; ++i) *acc.addr(i) = fmaf(*part.addr(i), (i / 2) % 2 ? s1 : s0, *acc.addr(i));
+  }
+};
+
+/// consume() for FP8 with promotion: the tensor core's FP8 accumulator
+/// keeps about 14 bits (docs/fp8.md), so each run of `interval` k-tiles
+/// (0: the whole unit) sums its wgmmas into `part`, starting from zero, and
+/// the run's sum is then added to `acc` in fp32.  Within a run one batch
+/// stays in flight as in consume(); a run's end waits for its last batch
+/// (the next run overwrites `part`), where the other consumer warpgroup's
+/// batches keep the tensor core busy.  X::FragC twice: tiles up to 128 x 192.
+/// `promote` adds a run's sum (PlainPromotion, or BlockPromotion with its
+/// factors fetched while the run's last batch runs).  Keeping a batch
+/// in flight across a promotion takes a third FragC: with the kernel's state
+/// that is more than 232 registers at 128 x 128 (ptxas spilled 400-750 bytes
+/// and serialized the wgmmas).
+template <class X, class Thr, class Promotion, class Release = ReleaseLocal>
+__device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
+                                                 typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin,
+                                                 int k_end, typename X::FragC& acc, int lane, int interval,
+                                                 const Promotion& promote, const Release& release = {}) {
+  using OpA = typename X::OpA;
+  using OpB = typename X::OpB;
+  using TM = typename X::TM;
+  constexpr int kRK = X::kBK / TM::kL.k;
+  typename X::FragC part;  // (BN/2,1,1) f32: the run's sum
+  TESSEL_UNROLL
+  for (int i = 0; i < X::FragC::kValues; ++i) *acc.addr(i) = 0.0f;
+  const int run = interval > 0 ? interval : k_end - k_begin;
+  int in_run = 0;              // k-tiles of the current run issued before this one
+  bool previous_held = false;  // the previous k-tile's stage is not yet released
+  for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
+    pipe.consumer_wait(read);
+    const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
+    const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
+    warpgroup_fence_operand(part);
+    warpgroup_arrive();
+    TESSEL_UNROLL
+    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), part, in_run > 0 || k > 0);
+    warpgroup_commit_batch();
+    const bool run_ends = in_run + 1 == run || kt + 1 == k_end;
+    if (run_ends) {
+      const auto factors = promote.fetch(kt);  // loads in flight while the batch runs
+      warpgroup_wait<0>();                     // the run's last batch: `part` is its sum
+      warpgroup_fence_operand(part);
+      if (previous_held) release(pipe, read.previous(), lane);
+      release(pipe, read, lane);
+      promote.add(acc, part, factors);
+      in_run = 0;
+      previous_held = false;
+    } else {
+      warpgroup_wait<1>();  // k-tile kt-1's batch is done: its stage may be refilled
+      warpgroup_fence_operand(part);
+      if (previous_held) release(pipe, read.previous(), lane);
+      ++in_run;
+      previous_held = true;
+    }
+  }
+}
+
+/// The per-tensor and per-channel scales, constant along K, on a unit's sum
+/// (acc): times A's scale of the value's row and B's of its column, where a
+/// tensor's scale is the same float for every row (a stride of 0; rows past
+/// M and columns past N read the last one's: never stored).  `m`, `n`: the
+/// problem's extents as the kernel sees them (the launcher swaps A's and
+/// B's scales with A and B).  No branch on the mode: a second path through
+/// the unit's registers made ptxas serialize the wgmmas.
+template <class X>
+__device__ __forceinline__ void apply_outer_scales(const Fp8Scales& s, typename X::FragC& acc, index_t tile_m,
+                                                   index_t tile_n, index_t m, index_t n, int t) {
+  static_assert(fp8_fragment_rows<X>(), "tessel: the scales take wgmma's fragment");
+  const index_t step = s.mode == Fp8Scales::channel ? 1 : 0;
+  const auto row_scale = [&](int v) {
+    const index_t r = tile_m * X::kBM + coord_field(fp8_value_coord<X>(t, v), 0);
+    return __ldg(s.a + (r < m ? r : m - 1) * step);
+  };
+  const float r0 = row_scale(0), r1 = row_scale(2);
+  const index_t col0 = tile_n * X::kBN;
+  TESSEL_UNROLL
+  for (int j = 0; j < X::FragC::kValues / 4; ++j) TESSEL_UNROLL
+  for (int h = 0; h < 2; ++h) {
+    const index_t c = col0 + coord_field(fp8_value_coord<X>(t, 4 * j + h), 1);
+    const float b = __ldg(s.b + (c < n ? c : n - 1) * step);
+    *acc.addr(4 * j + h) *= r0 * b;
+    *acc.addr(4 * j + h + 2) *= r1 * b;
+  }
+}
+
+/// An FP8 unit's main loop, by the instance's scales (Scales, a
+/// compile-time choice: one path through the unit's registers): none or
+/// outer (per tensor or channel, at the unit's end) with the promotion the
+/// launch chose (every `sk.promote` k-tiles, 0: at the unit's end; the
+/// 128 x 256 tile sums in the tensor core), or block scales at every
+/// k-tile's promotion.
+template <class X, Fp8Scales::Mode Scales, class Thr, class Release = ReleaseLocal>
+__device__ __forceinline__ void consume_fp8(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
+                                            typename X::SharedStorage& shared, const Thr& thr_desc,
+                                            const blocks::WorkUnit& u, typename X::FragC& acc, int lane,
+                                            const SplitK& sk, index_t m, index_t n, int t,
+                                            const Release& release = {}) {
+  const int kb = static_cast<int>(u.k_begin), ke = static_cast<int>(u.k_end);
+  if constexpr (Scales == Fp8Scales::block) {
+    consume_promoted<X>(pipe, read, shared, thr_desc, kb, ke, acc, lane, 1,
+                        BlockPromotion<X>(sk.scales, u.tile.m, u.tile.n, m, t), release);
+    return;
+  } else if constexpr (!X::kPromotes) {
+    consume<X>(pipe, read, shared, thr_desc, kb, ke, acc, lane, Nothing{}, Nothing{}, release);
+  } else {
+    consume_promoted<X>(pipe, read, shared, thr_desc, kb, ke, acc, lane, sk.promote, PlainPromotion{}, release);
+  }
+  if constexpr (Scales != Fp8Scales::none) apply_outer_scales<X>(sk.scales, acc, u.tile.m, u.tile.n, m, n, t);
+}
+
+}  // namespace tessel::gemm_kernels
