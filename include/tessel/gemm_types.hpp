@@ -198,10 +198,11 @@ constexpr std::optional<BiasKind> parse_bias_kind(std::string_view s) {
 ///   none     no scale (alpha alone)
 ///   tensor   one scale each for A and B, read from device memory
 ///   channel  one per row of A (M) and one per column of B (N)
-///   block    one per 128 elements of K of each row of A (M x ceil(K/128)) and
-///            one per 128 x 128 block of B (ceil(N/128) x ceil(K/128)),
-///            row-major, K's blocks contiguous: DeepSeek-V3's recipe, the
-///            layout of cuBLASLt's VEC128_32F and BLK128x128_32F modes.
+///   block    one per 128 elements of K of each row of A, a k-block's M
+///            scales contiguous (ceil(K/128) x M, row-major), and one per
+///            128 x 128 block of B (ceil(N/128) x ceil(K/128), row-major):
+///            DeepSeek-V3's recipe, in the layouts of cuBLASLt's VEC128_32F
+///            and BLK128x128_32F modes (torch's _scaled_mm blockwise scales).
 enum class Fp8Scale : unsigned char { none, tensor, channel, block };
 inline constexpr Fp8Scale kAllFp8Scales[] = {Fp8Scale::none, Fp8Scale::tensor, Fp8Scale::channel, Fp8Scale::block};
 

@@ -139,7 +139,7 @@ void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, 
   for (float& x : sa) x = std::ldexp(1.0f, pow2(rng));
   for (float& x : sb) x = std::ldexp(1.0f, pow2(rng));
   const auto scale_a = [&](index_t i, index_t l) {
-    return mode == Fp8Scale::tensor ? sa[0] : mode == Fp8Scale::channel ? sa[i] : sa[i * kb + l / 128];
+    return mode == Fp8Scale::tensor ? sa[0] : mode == Fp8Scale::channel ? sa[i] : sa[(l / 128) * m + i];
   };
   const auto scale_b = [&](index_t l, index_t j) {
     return mode == Fp8Scale::tensor ? sb[0] : mode == Fp8Scale::channel ? sb[j] : sb[(j / 128) * kb + l / 128];

@@ -50,7 +50,7 @@ std::string CublasGemm::make_call(const SubProblem& sub, std::int64_t batch, LtC
     CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
     if (p.fp8_scale != Fp8Scale::none) {
       // cuBLAS's A is tessel's B: its scales (one, per column of D (N), or per 128 x 128 block), and the
-      // other way round; block: 1 x 128 on tessel's A, 128 x 128 on B, each K's blocks contiguous as tessel's.
+      // other way round; block: 1 x 128 on tessel's A, 128 x 128 on B, in tessel's layouts (GemmArgs::fp8_scale).
       const cublasLtMatmulMatrixScale_t mode_b =
           p.fp8_scale == Fp8Scale::tensor    ? CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F
           : p.fp8_scale == Fp8Scale::channel ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F

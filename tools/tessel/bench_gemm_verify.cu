@@ -143,7 +143,7 @@ struct RefScales {
   Fp8Scale mode = Fp8Scale::none;
   const float* a = nullptr;
   const float* b = nullptr;
-  std::int64_t k_blocks = 0;
+  std::int64_t k_blocks = 0, m = 0;
   __device__ double of_a(std::int64_t i, std::int64_t l) const {
     switch (mode) {
       case Fp8Scale::tensor:
@@ -151,7 +151,7 @@ struct RefScales {
       case Fp8Scale::channel:
         return a[i];
       case Fp8Scale::block:
-        return a[i * k_blocks + l / 128];
+        return a[(l / 128) * m + i];
       default:
         return 1.0;
     }
@@ -405,7 +405,7 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
           rp.act = d.p.epilogue.act;
           rp.ref = d.ref.as<double>() + sp.d_off;
           rp.bound = d.bound.as<double>() + sp.d_off;
-          rp.scales = {d.p.fp8_scale, d.scale_a.as<float>(), d.scale_b.as<float>(), (d.p.k + 127) / 128};
+          rp.scales = {d.p.fp8_scale, d.scale_a.as<float>(), d.scale_b.as<float>(), (d.p.k + 127) / 128, sp.m};
           reference_gemm<TIn, TOut><<<grid, kThreads, 0, s>>>(rp);
         }
       });

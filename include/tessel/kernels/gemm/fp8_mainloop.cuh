@@ -51,20 +51,22 @@ struct PlainPromotion {
 
 /// Block scales at promotion: k-tile kt's sum times A's scale of the row's
 /// 128 elements of K and B's of the tile's 128 x 128 block (the tile is one
-/// block of N wide: tiles 128 columns wide, unswapped).  A's scales are
-/// read for the thread's two rows (those past M read row M - 1's: never
-/// stored) while the k-tile's batch runs.
+/// block of N wide: tiles 128 columns wide, unswapped).  A's scales of a
+/// k-tile are M contiguous floats (a tile's 128 rows are 512 bytes), read
+/// for the thread's two rows (those past M read row M - 1's: never
+/// stored) before the k-tile's stage is waited for.
 template <class X>
 struct BlockPromotion {
   static_assert(X::kBN == 128 && fp8_fragment_rows<X>(),
                 "tessel: block scales take 128-wide tiles of wgmma's fragment");
-  const float* a0;  // A's scales of the thread's first row, one a k-tile
+  const float* a0;  // A's scale of the thread's first row in k-tile 0, one every `m` floats
   const float* a1;  // of its second row (8 below)
   const float* b;   // B's scales of the tile's block of N, one a k-tile
-  __device__ BlockPromotion(const Fp8Scales& s, index_t tile_m, index_t tile_n, index_t m, int t) {
+  index_t m;
+  __device__ BlockPromotion(const Fp8Scales& s, index_t tile_m, index_t tile_n, index_t rows, int t) : m(rows) {
     const auto row = [&](int v) {
       const index_t r = tile_m * X::kBM + coord_field(fp8_value_coord<X>(t, v), 0);
-      return (r < m ? r : m - 1) * s.k_blocks;
+      return r < rows ? r : rows - 1;
     };
     a0 = s.a + row(0);
     a1 = s.a + row(2);
@@ -73,7 +75,7 @@ struct BlockPromotion {
   struct Factors {
     float a0, a1, b;
   };
-  __device__ Factors fetch(index_t kt) const { return {__ldg(a0 + kt), __ldg(a1 + kt), __ldg(b + kt)}; }
+  __device__ Factors fetch(index_t kt) const { return {__ldg(a0 + kt * m), __ldg(a1 + kt * m), __ldg(b + kt)}; }
   template <class Frag>
   __device__ void add(Frag& acc, const Frag& part, const Factors& f) const {
     const float s0 = f.a0 * f.b, s1 = f.a1 * f.b;
@@ -90,7 +92,7 @@ struct BlockPromotion {
 /// (the next run overwrites `part`), where the other consumer warpgroup's
 /// batches keep the tensor core busy.  X::FragC twice: tiles up to 128 x 192.
 /// `promote` adds a run's sum (PlainPromotion, or BlockPromotion with its
-/// factors fetched while the run's last batch runs).  Keeping a batch
+/// factors loaded before the run's last stage is waited for).  Keeping a batch
 /// in flight across a promotion takes a third FragC: with the kernel's state
 /// that is more than 232 registers at 128 x 128 (ptxas spilled 400-750 bytes
 /// and serialized the wgmmas).
@@ -110,6 +112,8 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
   int in_run = 0;              // k-tiles of the current run issued before this one
   bool previous_held = false;  // the previous k-tile's stage is not yet released
   for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
+    typename Promotion::Factors factors{};  // a run's last k-tile's, loaded before its stage is waited for
+    if (in_run + 1 == run || kt + 1 == k_end) factors = promote.fetch(kt);
     pipe.consumer_wait(read);
     const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
     const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
@@ -120,8 +124,7 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
     warpgroup_commit_batch();
     const bool run_ends = in_run + 1 == run || kt + 1 == k_end;
     if (run_ends) {
-      const auto factors = promote.fetch(kt);  // loads in flight while the batch runs
-      warpgroup_wait<0>();                     // the run's last batch: `part` is its sum
+      warpgroup_wait<0>();  // the run's last batch: `part` is its sum
       warpgroup_fence_operand(part);
       if (previous_held) release(pipe, read.previous(), lane);
       release(pipe, read, lane);
@@ -145,6 +148,15 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
 /// problem's extents as the kernel sees them (the launcher swaps A's and
 /// B's scales with A and B).  No branch on the mode: a second path through
 /// the unit's registers made ptxas serialize the wgmmas.
+/// A scale read after the main loop: a volatile load keeps the compiler from
+/// hoisting it (its address is known from the start) above the wgmmas, where
+/// a tile's worth of them held registers through the loop and spilled.
+__device__ __forceinline__ float load_scale_late(const float* p) {
+  float v;
+  asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(v) : "l"(p));
+  return v;
+}
+
 template <class X>
 __device__ __forceinline__ void apply_outer_scales(const Fp8Scales& s, typename X::FragC& acc, index_t tile_m,
                                                    index_t tile_n, index_t m, index_t n, int t) {
@@ -152,7 +164,7 @@ __device__ __forceinline__ void apply_outer_scales(const Fp8Scales& s, typename 
   const index_t step = s.mode == Fp8Scales::channel ? 1 : 0;
   const auto row_scale = [&](int v) {
     const index_t r = tile_m * X::kBM + coord_field(fp8_value_coord<X>(t, v), 0);
-    return __ldg(s.a + (r < m ? r : m - 1) * step);
+    return load_scale_late(s.a + (r < m ? r : m - 1) * step);
   };
   const float r0 = row_scale(0), r1 = row_scale(2);
   const index_t col0 = tile_n * X::kBN;
@@ -160,7 +172,7 @@ __device__ __forceinline__ void apply_outer_scales(const Fp8Scales& s, typename 
   for (int j = 0; j < X::FragC::kValues / 4; ++j) TESSEL_UNROLL
   for (int h = 0; h < 2; ++h) {
     const index_t c = col0 + coord_field(fp8_value_coord<X>(t, 4 * j + h), 1);
-    const float b = __ldg(s.b + (c < n ? c : n - 1) * step);
+    const float b = load_scale_late(s.b + (c < n ? c : n - 1) * step);
     *acc.addr(4 * j + h) *= r0 * b;
     *acc.addr(4 * j + h + 2) *= r1 * b;
   }

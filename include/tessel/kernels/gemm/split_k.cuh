@@ -14,7 +14,7 @@ namespace tessel::gemm_kernels {
 
 /// An FP8 call's scales as its kernel reads them (GemmArgs::fp8_scale,
 /// fp8_mainloop.cuh): none; `a` and `b` one float each (tensor); M and N
-/// floats (channel); or M x k_blocks and ceil(N/128) x k_blocks, row-major
+/// floats (channel); or k_blocks x M and ceil(N/128) x k_blocks, row-major
 /// (block: one per 128 elements of K of each row of A, one per 128 x 128
 /// block of B), k_blocks = ceil(K / 128).
 struct Fp8Scales {
