@@ -7,6 +7,8 @@
 // K and multiply the unit's sum once, at its end.
 #pragma once
 
+#include <type_traits>
+
 #include "tessel/kernels/gemm/split_k.cuh"
 #include "tessel/kernels/gemm/wgmma_mainloop.cuh"
 
@@ -54,7 +56,7 @@ struct PlainPromotion {
 /// block of N wide: tiles 128 columns wide, unswapped).  A's scales of a
 /// k-tile are M contiguous floats (a tile's 128 rows are 512 bytes), read
 /// for the thread's two rows (those past M read row M - 1's: never
-/// stored) before the k-tile's stage is waited for.
+/// stored) two k-tiles ahead (consume_promoted).
 template <class X>
 struct BlockPromotion {
   static_assert(X::kBN == 128 && fp8_fragment_rows<X>(),
@@ -92,7 +94,8 @@ struct BlockPromotion {
 /// (the next run overwrites `part`), where the other consumer warpgroup's
 /// batches keep the tensor core busy.  X::FragC twice: tiles up to 128 x 192.
 /// `promote` adds a run's sum (PlainPromotion, or BlockPromotion with its
-/// factors loaded before the run's last stage is waited for).  Keeping a batch
+/// factors loaded two runs ahead: a k-tile's wgmmas take about 300 ns, less
+/// than an L2 round trip under load; factors with data take interval 1).  Keeping a batch
 /// in flight across a promotion takes a third FragC: with the kernel's state
 /// that is more than 232 registers at 128 x 128 (ptxas spilled 400-750 bytes
 /// and serialized the wgmmas).
@@ -109,11 +112,13 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
   TESSEL_UNROLL
   for (int i = 0; i < X::FragC::kValues; ++i) *acc.addr(i) = 0.0f;
   const int run = interval > 0 ? interval : k_end - k_begin;
+  // k-tile kt clamped into the unit (factors loaded past it are never used).
+  const auto within = [&](index_t kt) { return kt < k_end ? kt : k_end > k_begin ? k_end - 1 : k_begin; };
   int in_run = 0;              // k-tiles of the current run issued before this one
   bool previous_held = false;  // the previous k-tile's stage is not yet released
-  for (index_t kt = k_begin; kt < k_end; ++kt, ++read) {
-    typename Promotion::Factors factors{};  // a run's last k-tile's, loaded before its stage is waited for
-    if (in_run + 1 == run || kt + 1 == k_end) factors = promote.fetch(kt);
+  // One k-tile.  At a run's end `f` holds the run's factors; it is refilled
+  // with those of the run two runs later.
+  const auto step = [&](index_t kt, typename Promotion::Factors& f) {
     pipe.consumer_wait(read);
     const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
     const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
@@ -128,7 +133,8 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
       warpgroup_fence_operand(part);
       if (previous_held) release(pipe, read.previous(), lane);
       release(pipe, read, lane);
-      promote.add(acc, part, factors);
+      promote.add(acc, part, f);
+      f = promote.fetch(within(kt + 2 * run));
       in_run = 0;
       previous_held = false;
     } else {
@@ -138,6 +144,23 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
       ++in_run;
       previous_held = true;
     }
+    ++read;
+  };
+  // The first two runs' factors.
+  typename Promotion::Factors f0 = promote.fetch(within(k_begin + run - 1));
+  typename Promotion::Factors f1 = promote.fetch(within(k_begin + 2 * run - 1));
+  if constexpr (std::is_empty_v<typename Promotion::Factors>) {
+    for (index_t kt = k_begin; kt < k_end; ++kt) step(kt, f0);
+  } else {
+    // Factors change every k-tile (interval 1): two sets alternate by k-tile,
+    // so neither is copied into the other.  A copy in a rolled loop was
+    // placed between a k-tile's wgmmas and waited there for the load.
+    index_t kt = k_begin;
+    for (; kt + 1 < k_end; kt += 2) {
+      step(kt, f0);
+      step(kt + 1, f1);
+    }
+    if (kt < k_end) step(kt, f0);
   }
 }
 
