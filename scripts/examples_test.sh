@@ -27,7 +27,7 @@ cmake -S examples -B "$build/examples_subdir" -DTESSEL_SOURCE_DIR="$PWD" -DCMAKE
 cmake --build "$build/examples_subdir" -j 2 --target layout_print >/dev/null
 "$build/examples_subdir/layout_print" | grep -q "((2,4),(3,5)):((20,1),(40,4))"
 echo "examples: layout_print ok (tessel as a subproject)"
-for example in gemm_bf16 gemm_bias_gelu gemm_grouped; do
+for example in gemm_bf16 gemm_bias_gelu gemm_grouped gemm_fp8; do
   if [ -x "$build/examples/$example" ]; then
     "$build/examples/$example"
   else

@@ -68,7 +68,8 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
             std::int64_t ldb, std::uintptr_t c, std::int64_t ldc, std::uintptr_t d, std::int64_t ldd, double alpha,
             double beta, std::string_view activation, std::string_view bias_kind, std::uintptr_t bias,
             std::uintptr_t aux, std::int64_t ldaux, std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b,
-            std::int64_t stride_c, std::int64_t stride_d, int device, std::uintptr_t stream) {
+            std::int64_t stride_c, std::int64_t stride_d, std::string_view fp8_scale, std::uintptr_t scale_a,
+            std::uintptr_t scale_b, int device, std::uintptr_t stream) {
   // "tuned": auto with measured tuning (GemmTuning::tune), tessel.gemm(tune=True).
   const bool tune = impl_name == "tuned";
   const std::optional<tessel::GemmImpl> impl = tune ? tessel::GemmImpl::automatic : tessel::parse_gemm_impl(impl_name);
@@ -110,6 +111,11 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
   g.stride_c = stride_c;
   g.stride_d = stride_d;
   g.tuning.tune = tune;
+  const std::optional<tessel::Fp8Scale> scale = tessel::parse_fp8_scale(fp8_scale);
+  if (!scale) return fail(tessel::Status::invalid_argument, "unknown FP8 scale mode '" + std::string(fp8_scale) + "'");
+  g.fp8_scale = *scale;
+  g.fp8_scale_a = reinterpret_cast<const float*>(scale_a);
+  g.fp8_scale_b = reinterpret_cast<const float*>(scale_b);
   return on_device(device, [&] { return tessel::gemm(*impl, g, reinterpret_cast<cudaStream_t>(stream)); });
 }
 
@@ -224,7 +230,8 @@ void bind_gemm(nb::module_& m) {
       "obj"_a, "(ok, (ptr, shape, strides, dtype name or None, DLPack device type, device id) or message)");
   m.def("_gemm", &gemm, "impl"_a, "m"_a, "n"_a, "k"_a, "ab"_a, "cd"_a, "layout"_a, "a"_a, "lda"_a, "b"_a, "ldb"_a,
         "c"_a, "ldc"_a, "d"_a, "ldd"_a, "alpha"_a, "beta"_a, "activation"_a, "bias_kind"_a, "bias"_a, "aux"_a,
-        "ldaux"_a, "batch"_a, "stride_a"_a, "stride_b"_a, "stride_c"_a, "stride_d"_a, "device"_a, "stream"_a,
+        "ldaux"_a, "batch"_a, "stride_a"_a, "stride_b"_a, "stride_c"_a, "stride_d"_a, "fp8_scale"_a, "scale_a"_a,
+        "scale_b"_a, "device"_a, "stream"_a,
         "(code, message): tessel::gemm on device pointers (0: success); the GIL is released during the call");
   m.def("_gemm_grouped", &gemm_grouped, "ab"_a, "cd"_a, "layout"_a, "problems"_a, "device"_a, "stream"_a,
         "(code, message): tessel::gemm_grouped over (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta) tuples");

@@ -334,7 +334,9 @@ def gemm(a: _Tensor,
          aux: Optional[_Tensor] = None,
          impl: str = "auto",
          stream: Optional[_Stream] = None,
-         tune: bool = False) -> _Tensor:
+         tune: bool = False,
+         scale_a: Optional[_Tensor] = None,
+         scale_b: Optional[_Tensor] = None) -> _Tensor:
     ...
 
 

@@ -89,8 +89,8 @@ def _dlpack_info(
 
 def _gemm(impl: str, m: int, n: int, k: int, ab: str, cd: str, layout: str, a: int, lda: int, b: int, ldb: int, c: int,
           ldc: int, d: int, ldd: int, alpha: float, beta: float, activation: str, bias_kind: str, bias: int, aux: int,
-          ldaux: int, batch: int, stride_a: int, stride_b: int, stride_c: int, stride_d: int, device: int,
-          stream: int) -> Tuple[int, str]:
+          ldaux: int, batch: int, stride_a: int, stride_b: int, stride_c: int, stride_d: int, fp8_scale: str,
+          scale_a: int, scale_b: int, device: int, stream: int) -> Tuple[int, str]:
     """(code, message): tessel::gemm on device pointers (0: success); the GIL is released during the call."""
 
 

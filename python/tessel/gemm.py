@@ -12,6 +12,7 @@ a wrong kind of argument or element type, ``ValueError`` (a ``GemmError``)
 with the library's message for a problem it rejects, ``RuntimeError`` for a
 CUDA failure.
 """
+import math
 import sys as _sys
 
 from . import _tessel
@@ -235,24 +236,27 @@ _ACTIVATIONS = {
 }
 
 
+def _read_vector(x, what, meta=False):
+    """(pointer, shape, strides, dtype name, device) of a small CUDA tensor (a bias, FP8 scales)."""
+    if _is_torch(x):
+        _torch_module()
+        if not (x.is_cuda or (meta and x.device.type == "meta")):
+            raise ValueError("%s must be a CUDA tensor (got one on %s)" % (what, x.device))
+        return 0 if meta else x.data_ptr(), tuple(x.shape), tuple(x.stride()), _TORCH_DTYPES.get(x.dtype), x.device.index
+    if meta or not hasattr(x, "__dlpack__"):
+        raise TypeError("%s must be a CUDA tensor; got %s" % (what, type(x).__name__))
+    ok, info = _tessel._dlpack_info(x)
+    if not ok:
+        raise TypeError("%s: %s" % (what, info))
+    ptr, shape, strides, dtype, device_type, device = info
+    if device_type != _KDL_CUDA:
+        raise ValueError("%s must be a CUDA tensor" % what)
+    return ptr, tuple(shape), tuple(strides), dtype, device
+
+
 def _read_bias(bias, m, n, dtype, meta=False):
     """(kind, pointer) of a bias broadcast as in ``a @ b + bias``: (N,) or (1, N) per column, (M, 1) per row."""
-    if _is_torch(bias):
-        _torch_module()
-        if not (bias.is_cuda or (meta and bias.device.type == "meta")):
-            raise ValueError("bias must be a CUDA tensor (got one on %s)" % bias.device)
-        shape, strides, bdtype = tuple(bias.shape), tuple(bias.stride()), _TORCH_DTYPES.get(bias.dtype)
-        ptr, device = 0 if meta else bias.data_ptr(), bias.device.index
-    else:
-        if meta or not hasattr(bias, "__dlpack__"):
-            raise TypeError("bias must be a CUDA tensor; got %s" % type(bias).__name__)
-        ok, info = _tessel._dlpack_info(bias)
-        if not ok:
-            raise TypeError("bias: %s" % info)
-        ptr, shape, strides, bdtype, device_type, device = info
-        shape, strides = tuple(shape), tuple(strides)
-        if device_type != _KDL_CUDA:
-            raise ValueError("bias must be a CUDA tensor")
+    ptr, shape, strides, bdtype, device = _read_vector(bias, "bias", meta)
     if bdtype != dtype:
         raise TypeError("bias must have out's element type %s (got %s)" % (dtype, bdtype))
     if len(shape) == 1 or (len(shape) == 2 and shape[0] == 1 and shape[1] == n):
@@ -270,8 +274,51 @@ def _read_bias(bias, m, n, dtype, meta=False):
     return kind, ptr, device
 
 
+def _packed(shape, strides, order):
+    """Whether a tensor of ``shape`` lies packed with its dimensions ``order``ed from the fastest."""
+    step = 1
+    for d in order:
+        if shape[d] > 1 and strides[d] != step:
+            return False
+        step *= shape[d]
+    return True
+
+
+def _read_scales(scale_a, scale_b, m, n, k, meta=False):
+    """(mode, pointer a, pointer b, devices) of FP8 scales (docs/fp8.md, Scales): one float each
+    (per tensor); (M,) or (M, 1) and (N,) or (1, N) (per row of a, column of b); or A's
+    (M, ceil(K/128)) with M contiguous (``s.t()`` of a contiguous (ceil(K/128), M)) and B's
+    (ceil(K/128), ceil(N/128)) with K contiguous (``s.t()`` of a weight's contiguous
+    (ceil(N/128), ceil(K/128))), or that contiguous tensor itself (per block)."""
+    if scale_a is None and scale_b is None:
+        return "none", 0, 0, set()
+    if scale_a is None or scale_b is None:
+        raise ValueError("scale_a and scale_b come together (got only %s)" % ("scale_a" if scale_b is None else "scale_b"))
+    pa, sa, ta, da, deva = _read_vector(scale_a, "scale_a", meta)
+    pb, sb, tb, db, devb = _read_vector(scale_b, "scale_b", meta)
+    for what, dt in (("scale_a", da), ("scale_b", db)):
+        if dt != "fp32":
+            raise TypeError("%s must be float32 (got %s)" % (what, dt))
+    numel_a, numel_b = math.prod(sa), math.prod(sb)
+    kb, nb = -(-k // 128), -(-n // 128)
+    if numel_a == 1 and numel_b == 1:
+        mode = "tensor"
+    elif sa in ((m, ), (m, 1)) and sb in ((n, ), (1, n)) and _packed(sa, ta, range(len(sa))) and \
+            _packed(sb, tb, range(len(sb))):
+        mode = "channel"
+    elif sa == (m, kb) and _packed(sa, ta, (0, 1)) and \
+            ((sb == (kb, nb) and _packed(sb, tb, (0, 1))) or (sb == (nb, kb) and _packed(sb, tb, (1, 0)))):
+        mode = "block"
+    else:
+        raise ValueError("scale_a %s (strides %s) and scale_b %s (strides %s) are none of the FP8 scale modes for "
+                         "%d x %d x %d: one float each (per tensor); (M,) or (M, 1) and (N,) or (1, N) (per "
+                         "channel); (M, ceil(K/128)) with M contiguous and (ceil(K/128), ceil(N/128)) with K "
+                         "contiguous or (ceil(N/128), ceil(K/128)) row-major (per block)" % (sa, ta, sb, tb, m, n, k))
+    return mode, pa, pb, {deva, devb}
+
+
 def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_dtype=None, out=None, aux=None,
-         impl="auto", stream=None, tune=False):
+         impl="auto", stream=None, tune=False, scale_a=None, scale_b=None):
     """``alpha * a @ b + beta * c`` by tessel::gemm; returns ``out`` (allocated when not given).
 
     ``a`` (M x K) and ``b`` (K x N): CUDA tensors of one element type, bf16 or
@@ -292,21 +339,30 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     fastest, in memory and in the on-disk cache (``TESSEL_TUNE_CACHE``).
     ``stream``: an int (a cudaStream_t) or a stream object; default the
     tensors' framework's current stream.
+    ``scale_a``, ``scale_b``: float32 CUDA tensors of FP8 a's and b's scales,
+    ``(a * scale_a) @ (b * scale_b)`` broadcast by their shapes: one float
+    each (per tensor); (M, 1) and (1, N) (per row of a and column of b); or
+    per block, a's (M, ceil(K/128)) one per 1 x 128 of a row (M contiguous:
+    ``s.t()`` of a contiguous (ceil(K/128), M)) and b's (ceil(K/128),
+    ceil(N/128)) one per 128 x 128 (``s.t()`` of a weight's contiguous
+    (ceil(N/128), ceil(K/128))), as ``torch._scaled_mm`` takes them.
 
     On PyTorch tensors that need a gradient, under ``torch.compile`` and on
     fake or meta tensors the call runs as the custom operator
     ``torch.ops.tessel.gemm`` (differentiable, traced without a graph break;
     docs/python.md, "PyTorch: autograd and torch.compile"); otherwise directly.
     """
-    ops = _ops_for(a)
+    ops = _ops_for(a) if scale_a is None and scale_b is None else None  # scales: FP8, no operator
     if ops is not None:
         d = ops.gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stream, tune)
         if d is not NotImplemented:
             return d
-    return _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stream, tune)
+    return _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stream, tune, scale_a=scale_a,
+                 scale_b=scale_b)
 
 
-def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stream, tune, meta=False):
+def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, stream, tune, meta=False, scale_a=None,
+          scale_b=None):
     """tessel.gemm without the operator: checks, then the launch; ``meta``: the checks and the
     allocation of ``out`` alone, on fake or meta tensors (the operator's shape function)."""
 
@@ -351,23 +407,32 @@ def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, str
         raise ValueError("aux must be %d x %d of out's type %s (got %d x %d %s)" %
                          (m, n, D.dtype, X.shape[0], X.shape[1], X.dtype))
     bias_kind, bias_ptr, bias_device = ("none", 0, None) if bias is None else _read_bias(bias, m, n, D.dtype, meta)
-    devices = {t.device for t in (A, B, C, D, X) if t is not None}
+    scales = _read_scales(scale_a, scale_b, m, n, k, meta)
+    if scales[0] != "none" and A.dtype not in _FP8:
+        raise TypeError("scale_a and scale_b scale FP8 a and b (got %s)" % A.dtype)
+    devices = {t.device for t in (A, B, C, D, X) if t is not None} | scales[3]
     if bias_device is not None:
         devices.add(bias_device)
     if len(devices) != 1:
-        raise ValueError("a, b, c and out must be on one CUDA device (got devices %s)" % sorted(devices))
+        raise ValueError("a, b, c, out and the scales must be on one CUDA device (got devices %s)" % sorted(devices))
 
-    _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, meta=meta)
+    _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, meta=meta,
+            scales=scales[:3])
     return out
 
 
-def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, batch=1, meta=False):
+def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, batch=1, meta=False,
+            scales=("none", 0, 0)):
     """The layouts from the strides (a column-major D as D^T = B^T A^T), then _tessel._gemm (not
     for ``meta``: the checks alone); raises on failure."""
     dmaj = _major(D)
     if dmaj is None:
         raise ValueError("out must be row- or column-major (strides %s for shape %s)" % (D.strides, D.shape))
     if dmaj[0] == "col":
+        if scales[0] == "block":
+            raise GemmError("block scales take a row-major out (A's 1 x 128 blocks do not transpose into B's "
+                            "128 x 128)")
+        scales = (scales[0], scales[2], scales[1])
         # D^T (N x M, row-major) = B^T A^T: the transposed views, read as they are.
         A, B = B.transposed(), A.transposed()
         D = D.transposed()
@@ -393,8 +458,8 @@ def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta,
     code, message = _tessel._gemm(impl, m, n, k, A.dtype, D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
                                   C.ptr if C is not None else 0, cmaj[1], D.ptr, dmaj[1], float(alpha), float(beta),
                                   act, bias_kind, bias_ptr, X.ptr if X is not None else 0, xmaj[1], batch, A.bstride,
-                                  B.bstride, C.bstride if C is not None else 0, D.bstride, D.device,
-                                  _stream_of(A, stream))
+                                  B.bstride, C.bstride if C is not None else 0, D.bstride, scales[0], scales[1],
+                                  scales[2], D.device, _stream_of(A, stream))
     if code != _OK:
         _raise(code, message)
 

@@ -362,3 +362,68 @@ def test_fp8_inputs_exact(fp8):
     assert torch.equal(d.cpu(), ref.to(torch.bfloat16))
     with pytest.raises(tessel.GemmError, match="K-major"):
         tessel.gemm(a.to(dtype), w.t().contiguous().to(dtype))  # b N-major: wgmma reads FP8 K-major only
+
+
+def pow2_scales(shape, seed):
+    """float32 powers of two from 1/4 to 4: exact products with small integers."""
+    g = torch.Generator().manual_seed(seed)
+    return torch.pow(2.0, torch.randint(-2, 3, shape, generator=g).to(torch.float32))
+
+
+@needs_gpu
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
+@pytest.mark.parametrize("mode", ["tensor", "channel", "block", "block_weight", "channel_col_out"])
+def test_fp8_scales_exact(mode):
+    """FP8 with scale_a and scale_b (docs/fp8.md, Scales), the mode read from their shapes: exact
+    against the dequantized product (small integers, powers of two); partial blocks of K and N."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("FP8 GEMMs run on sm_90")
+    m, n, k = 200, 264, 400
+    kb, nb = -(-k // 128), -(-n // 128)
+    a = small_ints(m, k, torch.float32, 3)
+    w = small_ints(n, k, torch.float32, 4)  # b = w.t(): K-major
+    if mode == "tensor":
+        sa, sb = pow2_scales((1, ), 5), pow2_scales((), 6)
+        da, dw = a * sa, w * sb
+    elif mode.startswith("channel"):
+        sa, sb = pow2_scales((m, 1), 5), pow2_scales((1, n), 6)
+        da, dw = a * sa, w * sb.t()
+    else:
+        sa_t, sw = pow2_scales((kb, m), 5), pow2_scales((nb, kb), 6)  # A's k-block-major; the weight's
+        sa, sb = sa_t.t(), (sw if mode == "block_weight" else sw.t())
+        da = a * sa_t.t().repeat_interleave(128, dim=1)[:, :k]
+        dw = w * sw.repeat_interleave(128, dim=0)[:n].repeat_interleave(128, dim=1)[:, :k]
+    f8 = torch.float8_e4m3fn
+    out = None
+    if mode == "channel_col_out":
+        out = torch.full((n, m), float("nan"), dtype=torch.bfloat16, device="cuda").t()  # column-major D
+    d = tessel.gemm(a.cuda().to(f8), w.cuda().to(f8).t(), scale_a=sa.cuda(), scale_b=sb.cuda(), out=out)
+    ref = reference(da, dw.t())
+    assert torch.equal(d.cpu(), ref.to(torch.bfloat16))
+
+
+@needs_gpu
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
+def test_fp8_scale_errors():
+    """Scales that fit no mode, of the wrong type or with 16-bit inputs raise before anything is written."""
+    m, n, k = 64, 128, 256
+    f8 = torch.float8_e4m3fn
+    a = small_ints(m, k, torch.float32, 1).cuda().to(f8)
+    b = small_ints(n, k, torch.float32, 2).cuda().to(f8).t()
+    one = torch.ones(1, device="cuda")
+    out = torch.full((m, n), 7.0, dtype=torch.bfloat16, device="cuda")
+    with pytest.raises(ValueError, match="come together"):
+        tessel.gemm(a, b, scale_a=one, out=out)
+    with pytest.raises(TypeError, match="float32"):
+        tessel.gemm(a, b, scale_a=one.half(), scale_b=one, out=out)
+    with pytest.raises(ValueError, match="none of the FP8 scale modes"):
+        tessel.gemm(a, b, scale_a=torch.ones(m, 3, device="cuda"), scale_b=one, out=out)
+    with pytest.raises(ValueError, match="none of the FP8 scale modes"):  # A's block scales K-contiguous
+        tessel.gemm(a, b, scale_a=torch.ones(m, 2, device="cuda"), scale_b=torch.ones(2, 1, device="cuda"), out=out)
+    with pytest.raises(TypeError, match="scale FP8"):
+        tessel.gemm(a.to(torch.bfloat16), b.to(torch.bfloat16), scale_a=one, scale_b=one, out=out)
+    with pytest.raises(tessel.GemmError, match="row-major out"):
+        tessel.gemm(a, b, scale_a=torch.ones(2, m, device="cuda").t(), scale_b=torch.ones(1, 2, device="cuda"),
+                    out=torch.empty(n, m, dtype=torch.bfloat16, device="cuda").t())
+    torch.cuda.synchronize()
+    assert bool((out == 7.0).all())
