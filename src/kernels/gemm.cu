@@ -941,6 +941,11 @@ Status check_group_rules(const GemmArgs* p, int count) {
                            "launches split no K and swap no operands), tile_m 0 or 128 and raster_group 0..65536");
     if (t.tile_n != 0 && tile_n != 0 && t.tile_n != tile_n)
       return group_invalid(g, "the problems of a group name one tuning.tile_n (one tile width per launch)");
+    if (is_fp8(x.ab_type) &&
+        (t.tile_n == 256 || x.fp8_fast_accum != first.fp8_fast_accum || x.fp8_promote_every != first.fp8_promote_every))
+      return group_invalid(g,
+                           "an FP8 group runs 128 x 128 tiles (tile_n 0 or 128) and its problems share "
+                           "fp8_fast_accum and fp8_promote_every (problem 0's)");
     if (t.tile_n != 0) tile_n = t.tile_n;
   }
   return Status::success();
@@ -1000,8 +1005,11 @@ Status gemm_grouped_check(const GemmArgs* problems, int count) {
       s = Status::failure(Status::unsupported,
                           "a fused epilogue (bias, activation, aux) is not served in a group: call it per problem");
     if (s && x.ab_type == DType::f32) s = check_types(GemmImpl::f07_two_ctas_per_sm, x);
-    if (s && is_fp8(x.ab_type))
-      s = Status::failure(Status::unsupported, "FP8 A and B are not served in a group yet: call gemm per problem");
+    if (s && is_fp8(x.ab_type)) s = gemm_launch::check_k13_fp8(x);
+    if (s && is_fp8(x.ab_type) && x.fp8_scale != Fp8Scale::none)
+      s = Status::failure(Status::unsupported,
+                          "FP8 scales in a group: give per-tensor scales as each problem's alpha, or call gemm "
+                          "per problem for scales per channel or block");
     if (!s) return Status::failure(s.code, "problem " + std::to_string(g) + ": " + s.message);
   }
   if (Status s = check_group_rules(problems, count); !s) return s;
@@ -1029,8 +1037,9 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
                "), the first: " + plan.why;
     return plan;
   }
-  const int bn = forced != 0
-                     ? forced
+  const bool fp8 = is_fp8(problems[0].ab_type);  // the FP8 grouped kernel's one tile: 128 x 128
+  const int bn = forced != 0 || fp8
+                     ? (fp8 ? 128 : forced)
                      : plan_group_tile(
                            [&](int w, index_t& tiles, double& used, double& computed) {
                              tiles = 0, used = computed = 0.0;
@@ -1045,7 +1054,8 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
                            dev.sms);
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   plan.tuning = GemmTuning{bn, 1, SwapAB::off};
-  plan.why = "k13 grouped tile 128x" + std::to_string(bn) + " (" + std::to_string(count) + " problems)";
+  plan.why = std::string(fp8 ? "k13 grouped FP8" : "k13 grouped") + " tile 128x" + std::to_string(bn) + " (" +
+             std::to_string(count) + " problems)";
   return plan;
 }
 

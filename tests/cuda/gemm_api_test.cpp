@@ -389,11 +389,33 @@ TEST(GemmApi, Fp8RulesAreNamed) {
   g = fp8_args();
   g.cd_type = DType::e4m3;  // FP8 is an input type
   refused(g, GemmImpl::automatic, Status::invalid_argument, "cd_type must be bf16, fp16 or fp32");
-  g = fp8_args();
-  const GemmArgs group[2] = {g, g};
-  const Status s = gemm_grouped_check(group, 2);
-  EXPECT_EQ(s.code, Status::unsupported) << s.message;
-  EXPECT_NE(s.message.find("FP8"), std::string::npos) << s.message;
+}
+
+TEST(GemmApi, Fp8GroupRulesAreNamed) {
+  // An FP8 group: each problem meets the single FP8 call's rules; the group runs 128 x 128 tiles, shares its
+  // promotion, and takes per-tensor scales as alpha only.
+  GemmArgs group[2] = {fp8_args(), fp8_args()};
+  group[1].m = 70, group[1].a = fake(5), group[1].b = fake(6), group[1].d = fake(7);
+  const auto group_refused = [&](Status::Code code, const char* words) {
+    const Status s = gemm_grouped_check(group, 2);
+    EXPECT_EQ(s.code, code) << s.message;
+    EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
+    group[1] = group[0];
+    group[1].m = 70, group[1].a = fake(5), group[1].b = fake(6), group[1].d = fake(7);
+  };
+  EXPECT_TRUE(gemm_grouped_check(group, 2).is_ok()) << gemm_grouped_check(group, 2).message;
+  group[1].tuning.tile_n = 256, group[1].fp8_fast_accum = true, group[0].fp8_fast_accum = true;
+  group_refused(Status::invalid_argument, "FP8 group runs 128 x 128 tiles");
+  group[0].fp8_fast_accum = false;
+  group[1].fp8_promote_every = 2;
+  group_refused(Status::invalid_argument, "share fp8_fast_accum and fp8_promote_every");
+  static const float sa[1] = {1.0f}, sb[1] = {1.0f};
+  group[1].fp8_scale = Fp8Scale::tensor, group[1].fp8_scale_a = sa, group[1].fp8_scale_b = sb;
+  group_refused(Status::unsupported, "FP8 scales in a group");
+  group[1].layout = {MajorA::k, MajorB::n}, group[1].ldb = group[1].n;
+  group_refused(Status::unsupported, "K-major");
+  group[1].lda = 264;
+  group_refused(Status::unsupported, "multiples of 16");
 }
 
 TEST(GemmApi, Fp8ScaleRulesAreNamed) {

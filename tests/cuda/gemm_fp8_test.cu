@@ -5,12 +5,14 @@
 // against the host for small integers (e4m3 and e5m2 hold [-4, 4] exactly,
 // the sums fit f32's mantissa), D in f32, A:k and B:k (FP8 reads K-major only),
 // whole and partial tiles, split K, the promoted sums' intervals (a run's end
-// inside and at the end of a unit) and fast accumulation.  GPU; skips without one.
+// inside and at the end of a unit) and fast accumulation; scales; groups through
+// tessel::gemm_grouped (k13's grouped kernel).  GPU; skips without one.
 #include <gtest/gtest.h>
 
 #include <cuda_fp8.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -184,6 +186,91 @@ void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, 
 }
 
 }  // namespace
+
+namespace {
+
+/// FP8 problems of M x N x K each (M from `ms`, each its own A, B, C and D)
+/// through tessel::gemm_grouped: exact against the host for small integers,
+/// D = 2 A B^T + beta C in f32 with beta -1 on every other problem; sums
+/// promoted every `promote` k-tiles (0: the default) or none (`fast`).
+template <class T>
+void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote, bool fast) {
+  SCOPED_TRACE(::testing::Message() << ms.size() << " problems, N " << n << " K " << k << " promote " << promote
+                                    << (fast ? " fast" : "") << (std::is_same_v<T, __nv_fp8_e5m2> ? " e5m2" : " e4m3"));
+  std::mt19937 rng(static_cast<unsigned>(n * 3 + k + ms.size()));
+  std::uniform_int_distribution<int> dist(-4, 4);
+  using tessel::testing::DeviceArray;
+  struct Problem {
+    std::vector<int> a, b, c;
+    std::unique_ptr<DeviceArray<T>> da, db;
+    std::unique_ptr<DeviceArray<float>> dc, dd;
+  };
+  std::vector<Problem> ps(ms.size());
+  std::vector<GemmArgs> group(ms.size());
+  for (std::size_t g = 0; g < ms.size(); ++g) {
+    Problem& p = ps[g];
+    const index_t m = ms[g];
+    const auto draw = [&](std::vector<int>& v, std::size_t count) {
+      v.resize(count);
+      for (int& x : v) x = dist(rng);
+    };
+    draw(p.a, static_cast<std::size_t>(m * k)), draw(p.b, static_cast<std::size_t>(n * k));
+    draw(p.c, static_cast<std::size_t>(m * n));
+    std::vector<T> ha(p.a.size()), hb(p.b.size());
+    for (std::size_t i = 0; i < ha.size(); ++i) ha[i] = T(static_cast<float>(p.a[i]));
+    for (std::size_t i = 0; i < hb.size(); ++i) hb[i] = T(static_cast<float>(p.b[i]));
+    std::vector<float> hc(p.c.begin(), p.c.end());
+    p.da = std::make_unique<DeviceArray<T>>(ha.size()), p.db = std::make_unique<DeviceArray<T>>(hb.size());
+    p.dc = std::make_unique<DeviceArray<float>>(hc.size()), p.dd = std::make_unique<DeviceArray<float>>(hc.size());
+    ASSERT_TRUE(p.da->ptr && p.db->ptr && p.dc->ptr && p.dd->ptr);
+    CUDA_CHECK(p.da->upload(ha));
+    CUDA_CHECK(p.db->upload(hb));
+    CUDA_CHECK(p.dc->upload(hc));
+    CUDA_CHECK(p.dd->fill_bytes(0xFF));  // NaN poison
+    GemmArgs& x = group[g];
+    x.ab_type = std::is_same_v<T, __nv_fp8_e5m2> ? DType::e5m2 : DType::e4m3;
+    x.cd_type = DType::f32;
+    x.layout = {MajorA::k, MajorB::k};
+    x.a = p.da->ptr, x.b = p.db->ptr, x.c = p.dc->ptr, x.d = p.dd->ptr;
+    x.m = m, x.n = n, x.k = k;
+    x.lda = x.ldb = k, x.ldc = x.ldd = n;
+    x.alpha = 2.0f, x.beta = g % 2 ? -1.0f : 0.0f;
+    x.fp8_promote_every = promote, x.fp8_fast_accum = fast;
+  }
+  const GemmPlan plan = gemm_plan_grouped(group.data(), static_cast<int>(group.size()));
+  EXPECT_EQ(plan.why.rfind("k13 grouped FP8 tile 128x128", 0), 0u) << plan.why;
+  const Status s = gemm_grouped(group.data(), static_cast<int>(group.size()));
+  ASSERT_TRUE(s.is_ok()) << s.message;
+  CUDA_CHECK(cudaDeviceSynchronize());
+  for (std::size_t g = 0; g < ms.size(); ++g) {
+    const Problem& p = ps[g];
+    const index_t m = ms[g];
+    std::vector<float> d;
+    CUDA_CHECK(p.dd->download(d));
+    int bad = 0;
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j) {
+        long ref = 0;
+        for (index_t l = 0; l < k; ++l)
+          ref += p.a[static_cast<std::size_t>(i * k + l)] * p.b[static_cast<std::size_t>(j * k + l)];
+        const float want = 2.0f * static_cast<float>(ref) + group[g].beta * p.c[static_cast<std::size_t>(i * n + j)];
+        const float got = d[static_cast<std::size_t>(i * n + j)];
+        if (got != want && bad++ < 5)
+          ADD_FAILURE() << "problem " << g << ": D(" << i << "," << j << ") = " << got << ", expected " << want;
+      }
+    EXPECT_EQ(bad, 0) << "problem " << g;
+  }
+}
+
+}  // namespace
+
+TEST(GemmFp8Grouped, ExactThroughTheApi) {
+  REQUIRE_SM90();
+  run_group<__nv_fp8_e4m3>({1, 64, 130, 300}, 136, 400, 0, false);  // partial tiles, a K tail
+  run_group<__nv_fp8_e5m2>({200, 7, 128}, 264, 1664, 1, false);     // promoted every k-tile
+  run_group<__nv_fp8_e4m3>({129, 256}, 128, 1664, 3, false);        // runs ending inside and at a unit's end
+  run_group<__nv_fp8_e4m3>({129, 256}, 128, 1664, 0, true);         // fast: one run a unit
+}
 
 TEST(GemmFp8Scales, TensorAndChannel) {
   REQUIRE_SM90();

@@ -12,6 +12,11 @@
 
 namespace tessel::gemm_launch::k13 {
 
+/// The k-tiles per promotion of an FP8 call's sums into fp32 (0: at a unit's end).
+inline int fp8_promote_interval(const GemmArgs& g) {
+  return g.fp8_fast_accum ? 0 : g.fp8_promote_every > 0 ? g.fp8_promote_every : kFp8PromoteEvery;
+}
+
 /// k13 with tile 128 x BN and g.tuning.splits (>= 1) splits of K, on A and B
 /// whose rows TMA can read.  `transposed`: g is the swapped problem (k13.cu's
 /// swapped()), whose D and C the kernel writes and reads transposed; only
@@ -112,6 +117,8 @@ template <>
 Status launch_grouped_tiles<128>(const GemmArgs* problems, int count, cudaStream_t stream);
 template <>
 Status launch_grouped_tiles<256>(const GemmArgs* problems, int count, cudaStream_t stream);
+/// launch_grouped_tiles<128> for problems of FP8 A and B (e4m3 or e5m2, A:k, B:k; built in every build).
+Status launch_grouped_fp8_tiles(const GemmArgs* problems, int count, cudaStream_t stream);
 
 }  // namespace tessel::gemm_launch::k13
 

@@ -13,9 +13,10 @@ namespace {
 /// Can TMA read A's and B's rows as they are (no padded copies: a batch or
 /// a group is not copied) and step between their batches?
 bool operands_ready(const GemmArgs& a) {
-  if (!tma::tma_ready(a.a, a.lda, 2) || !tma::tma_ready(a.b, a.ldb, 2)) return false;
-  if (a.batch > 1 && ((a.stride_a * 2) % 16 != 0 || (a.stride_b * 2) % 16 != 0)) return false;
-  return a.ab_type != DType::f32;
+  if (a.ab_type == DType::f32) return false;
+  const int bytes = static_cast<int>(size_bytes(a.ab_type));
+  if (!tma::tma_ready(a.a, a.lda, bytes) || !tma::tma_ready(a.b, a.ldb, bytes)) return false;
+  return a.batch == 1 || ((a.stride_a * bytes) % 16 == 0 && (a.stride_b * bytes) % 16 == 0);
 }
 
 /// Work units: tiles of 128 x 128 (the narrower width) times batches.
@@ -65,6 +66,7 @@ bool k13_grouped_applies(const GemmArgs* problems, int count) {
 }
 
 Status launch_k13_grouped(const GemmArgs* problems, int count, int tile_n, cudaStream_t stream) {
+  if (is_fp8(problems[0].ab_type)) return k13::launch_grouped_fp8_tiles(problems, count, stream);  // 128 x 128
   return tile_n == 128 ? k13::launch_grouped_tiles<128>(problems, count, stream)
                        : k13::launch_grouped_tiles<256>(problems, count, stream);
 }

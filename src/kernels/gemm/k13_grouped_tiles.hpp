@@ -66,7 +66,7 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out, con
   out.stride_d = x.stride_d;
   out.tiles_m = static_cast<int>(ceil_div(x.m, index_t{gk::kBM}));
   out.tiles_n = static_cast<int>(ceil_div(x.n, index_t{X::kBN}));
-  out.k_tiles = static_cast<int>(ceil_div(x.k, index_t{gemm_kernels::kBK}));
+  out.k_tiles = static_cast<int>(ceil_div(x.k, index_t{X::kBK}));
   out.batch = static_cast<int>(x.batch);
   out.unit_begin = unit_begin;
   out.units = out.tiles_m * out.tiles_n * out.batch;
@@ -125,89 +125,96 @@ struct GroupedFamily {
   static constexpr const char* kName = "k13 grouped";
 };
 
-/// `count` problems in one launch of Family's kernel over a k13::GroupSet:
-/// the descriptors (cached), then the batch's as the kernel's parameter or
-/// the group's in device memory.
+/// `count` problems of T in one launch of Family's kernel over a
+/// k13::GroupSet: the descriptors (cached), then the batch's as the kernel's
+/// parameter or the group's in device memory.
+template <class Family, class T, MajorA MA, MajorB MB>
+Status launch_grouped_as(const GemmArgs* problems, int count, cudaStream_t stream) {
+  using X = typename Family::template Tiles<T, MA, MB>;
+  auto* kernel = Family::template kernel<T, MA, MB>();
+  if (Status s = allow_smem(kernel, X::kSmemBytes, Family::kName); !s) return s;
+  gk::GroupSet<T> set{};
+  set.count = count;
+  if constexpr (sizeof(T) == 1) set.promote = fp8_promote_interval(problems[0]);  // the group shares it
+  // The descriptors: the last call's when the problems are the same.
+  static DescriptorCache<T> cache;
+  std::vector<gk::GroupProblem<T>> built;
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    bool hit = static_cast<int>(cache.args.size()) == count;
+    for (int g = 0; hit && g < count; ++g) hit = same_problem(cache.args[static_cast<std::size_t>(g)], problems[g]);
+    if (hit) {
+      built = cache.problems;
+    } else {
+      built.resize(static_cast<std::size_t>(count));
+      int units = 0;
+      for (int g = 0; g < count; ++g) {
+        if (Status s = describe<T, MA, MB, X>(problems[g], units, built[static_cast<std::size_t>(g)], Family::kName);
+            !s)
+          return s;
+        units += built[static_cast<std::size_t>(g)].units;
+      }
+      cache.args.assign(problems, problems + count);
+      cache.problems = built;
+    }
+  }
+  set.units = built.back().unit_begin + built.back().units;
+  int sms = 0;
+  if (Status s = tma::sm_count(Family::kName, sms); !s) return s;
+  const dim3 grid(static_cast<unsigned>(set.units < sms ? set.units : sms));
+  if (count == 1) {  // a batch: its descriptor is the kernel's parameter
+    set.first = built[0];
+    kernel<<<grid, Family::kThreads, X::kSmemBytes, stream>>>(set);
+    return launch_status(Family::kName);
+  }
+  // A group: the descriptors in device memory, copied on the stream from
+  // a pinned buffer (so that the copy is asynchronous).
+  const std::size_t bytes = built.size() * sizeof(gk::GroupProblem<T>);
+  // A failed CUDA call of the staging, named after the kernel family and the step.
+  const auto failed = [](const char* step) { return launch_status((std::string(Family::kName) + step).c_str()); };
+  StagingRing* ring_of_device = staging_ring();
+  if (ring_of_device == nullptr)
+    return Status::failure(Status::cuda_error,
+                           std::string(Family::kName) + ": no current device below index 64 to stage for");
+  StagingRing& ring = *ring_of_device;
+  std::unique_lock<std::mutex> lock(ring.mu);
+  const int slot = ring.next;
+  ring.next = (ring.next + 1) % StagingRing::kSlots;
+  if (ring.done[slot] == nullptr && cudaEventCreateWithFlags(&ring.done[slot], cudaEventDisableTiming) != cudaSuccess)
+    return failed(" (staging event)");
+  if (cudaEventSynchronize(ring.done[slot]) != cudaSuccess) return failed(" (staging)");
+  if (ring.bytes[slot] < bytes) {
+    if (ring.host[slot] != nullptr) (void)cudaFreeHost(ring.host[slot]);
+    ring.host[slot] = nullptr;
+    ring.bytes[slot] = 0;
+    if (cudaMallocHost(&ring.host[slot], bytes) != cudaSuccess) return failed(" (pinned staging)");
+    ring.bytes[slot] = bytes;
+  }
+  std::memcpy(ring.host[slot], built.data(), bytes);
+  void* dev = workspace_alloc(bytes, stream);
+  if (dev == nullptr)
+    return Status::failure(Status::cuda_error, std::string(Family::kName) + ": cannot allocate " +
+                                                   std::to_string(bytes) +
+                                                   " bytes of descriptors from tessel's memory pool");
+  if (cudaMemcpyAsync(dev, ring.host[slot], bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
+      cudaEventRecord(ring.done[slot], stream) != cudaSuccess) {
+    (void)workspace_free(dev, stream);
+    return failed(" (descriptor copy)");
+  }
+  lock.unlock();
+  set.first = built[0];  // unused (list is set); keeps the parameter defined
+  set.list = static_cast<const gk::GroupProblem<T>*>(dev);
+  kernel<<<grid, Family::kThreads, X::kSmemBytes, stream>>>(set);
+  const Status s = launch_status(Family::kName);
+  (void)workspace_free(dev, stream);
+  return s;
+}
+
+/// launch_grouped_as for the group's types and layout (problem 0's: they share them).
 template <class Family>
 Status launch_grouped_with(const GemmArgs* problems, int count, cudaStream_t stream) {
   return with_types(problems[0], [&]<class T, MajorA MA, MajorB MB>() {
-    using X = typename Family::template Tiles<T, MA, MB>;
-    auto* kernel = Family::template kernel<T, MA, MB>();
-    if (Status s = allow_smem(kernel, X::kSmemBytes, Family::kName); !s) return s;
-    gk::GroupSet<T> set{};
-    set.count = count;
-    // The descriptors: the last call's when the problems are the same.
-    static DescriptorCache<T> cache;
-    std::vector<gk::GroupProblem<T>> built;
-    {
-      std::lock_guard<std::mutex> lock(cache.mu);
-      bool hit = static_cast<int>(cache.args.size()) == count;
-      for (int g = 0; hit && g < count; ++g) hit = same_problem(cache.args[static_cast<std::size_t>(g)], problems[g]);
-      if (hit) {
-        built = cache.problems;
-      } else {
-        built.resize(static_cast<std::size_t>(count));
-        int units = 0;
-        for (int g = 0; g < count; ++g) {
-          if (Status s = describe<T, MA, MB, X>(problems[g], units, built[static_cast<std::size_t>(g)], Family::kName);
-              !s)
-            return s;
-          units += built[static_cast<std::size_t>(g)].units;
-        }
-        cache.args.assign(problems, problems + count);
-        cache.problems = built;
-      }
-    }
-    set.units = built.back().unit_begin + built.back().units;
-    int sms = 0;
-    if (Status s = tma::sm_count(Family::kName, sms); !s) return s;
-    const dim3 grid(static_cast<unsigned>(set.units < sms ? set.units : sms));
-    if (count == 1) {  // a batch: its descriptor is the kernel's parameter
-      set.first = built[0];
-      kernel<<<grid, Family::kThreads, X::kSmemBytes, stream>>>(set);
-      return launch_status(Family::kName);
-    }
-    // A group: the descriptors in device memory, copied on the stream from
-    // a pinned buffer (so that the copy is asynchronous).
-    const std::size_t bytes = built.size() * sizeof(gk::GroupProblem<T>);
-    // A failed CUDA call of the staging, named after the kernel family and the step.
-    const auto failed = [](const char* step) { return launch_status((std::string(Family::kName) + step).c_str()); };
-    StagingRing* ring_of_device = staging_ring();
-    if (ring_of_device == nullptr)
-      return Status::failure(Status::cuda_error,
-                             std::string(Family::kName) + ": no current device below index 64 to stage for");
-    StagingRing& ring = *ring_of_device;
-    std::unique_lock<std::mutex> lock(ring.mu);
-    const int slot = ring.next;
-    ring.next = (ring.next + 1) % StagingRing::kSlots;
-    if (ring.done[slot] == nullptr && cudaEventCreateWithFlags(&ring.done[slot], cudaEventDisableTiming) != cudaSuccess)
-      return failed(" (staging event)");
-    if (cudaEventSynchronize(ring.done[slot]) != cudaSuccess) return failed(" (staging)");
-    if (ring.bytes[slot] < bytes) {
-      if (ring.host[slot] != nullptr) (void)cudaFreeHost(ring.host[slot]);
-      ring.host[slot] = nullptr;
-      ring.bytes[slot] = 0;
-      if (cudaMallocHost(&ring.host[slot], bytes) != cudaSuccess) return failed(" (pinned staging)");
-      ring.bytes[slot] = bytes;
-    }
-    std::memcpy(ring.host[slot], built.data(), bytes);
-    void* dev = workspace_alloc(bytes, stream);
-    if (dev == nullptr)
-      return Status::failure(Status::cuda_error, std::string(Family::kName) + ": cannot allocate " +
-                                                     std::to_string(bytes) +
-                                                     " bytes of descriptors from tessel's memory pool");
-    if (cudaMemcpyAsync(dev, ring.host[slot], bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
-        cudaEventRecord(ring.done[slot], stream) != cudaSuccess) {
-      (void)workspace_free(dev, stream);
-      return failed(" (descriptor copy)");
-    }
-    lock.unlock();
-    set.first = built[0];  // unused (list is set); keeps the parameter defined
-    set.list = static_cast<const gk::GroupProblem<T>*>(dev);
-    kernel<<<grid, Family::kThreads, X::kSmemBytes, stream>>>(set);
-    const Status s = launch_status(Family::kName);
-    (void)workspace_free(dev, stream);
-    return s;
+    return launch_grouped_as<Family, T, MA, MB>(problems, count, stream);
   });
 }
 

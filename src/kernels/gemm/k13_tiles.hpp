@@ -77,8 +77,7 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   if constexpr (Cfg::kRuntimeDepth)
     ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)
                                       : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
-  if constexpr (X::kPromotes)
-    ws.sk.promote = g.fp8_fast_accum ? 0 : g.fp8_promote_every > 0 ? g.fp8_promote_every : kFp8PromoteEvery;
+  if constexpr (X::kPromotes) ws.sk.promote = fp8_promote_interval(g);
   if constexpr (sizeof(T) == 1) {
     static_assert(static_cast<int>(Fp8Scale::block) == gemm_kernels::Fp8Scales::block, "the modes' numbers agree");
     ws.sk.scales = {static_cast<int>(g.fp8_scale), g.fp8_scale_a, g.fp8_scale_b, ceil_div(g.k, index_t{128})};

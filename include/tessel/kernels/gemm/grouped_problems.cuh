@@ -57,7 +57,8 @@ struct GroupSet {
   GroupProblem<T> first;                  // used when `list` is null
   const GroupProblem<T>* list = nullptr;  // `count` problems, unit_begin ascending
   int count = 1;
-  int units = 0;  // over every problem
+  int units = 0;    // over every problem
+  int promote = 0;  // FP8: k-tiles per promotion of the sums into fp32 (0: at a unit's end)
 };
 
 /// Where a work unit lies.

@@ -22,6 +22,9 @@
 // batches leave through the same epilogue's row stores (no map), the
 // pointers moved to the batch.  So k13's epilogue (tma_store_epilogue.cuh)
 // is used unchanged: only Params and the tile coordinate it is given differ.
+// On FP8 A and B (128 x 128 tiles) the main loop is consume_promoted with
+// the launch's promotion interval (fp8_mainloop.cuh); per-tensor scales are
+// each problem's alpha.
 #pragma once
 
 #include "tessel/kernels/gemm/grouped_problems.cuh"
@@ -66,7 +69,13 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constan
   for (GroupUnit u; scheduler.next(u);) {
     const GroupProblem<T>& gp = scheduler.problem(u.g);
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
-    consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane);
+    // The k-tile count made warp-uniform: read from a problem in memory, ptxas could not prove it
+    // uniform and serialized the wgmmas behind the promotion's branch (C7518).
+    if constexpr (X::kPromotes)
+      consume_promoted<X>(pipe, read, shared, thr_desc, 0, __shfl_sync(0xffffffffu, gp.k_tiles, 0), acc, lane,
+                          set.promote, PlainPromotion{});
+    else
+      consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane);
 
     // The epilogue's problem: batch u.batch of problem u.g.
     Params<T> p = gp.p;
