@@ -582,7 +582,7 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False):
         if k != k2:
             raise ValueError("problem %d: a is %d x %d and b is %d x %d: a's columns must equal b's rows" %
                              (g, m, k, k2, n))
-        o = out[g] if out is not None else _empty_like(A, m, n, want or A.dtype)
+        o = out[g] if out is not None else _empty_like(A, m, n, want or ("bf16" if A.dtype in _FP8 else A.dtype))
         D = _read(o, "out[%d]" % g, meta=meta)
         if D.shape != (m, n):
             raise ValueError("out[%d] must be %d x %d (got %d x %d)" % (g, m, n, D.shape[0], D.shape[1]))

@@ -427,3 +427,18 @@ def test_fp8_scale_errors():
                     out=torch.empty(n, m, dtype=torch.bfloat16, device="cuda").t())
     torch.cuda.synchronize()
     assert bool((out == 7.0).all())
+
+
+@needs_gpu
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
+def test_fp8_grouped_exact():
+    """An FP8 group (docs/fp8.md, Groups): experts of different M in one launch, bfloat16 out by default, exact."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("FP8 GEMMs run on sm_90")
+    n, k, f8 = 136, 256, torch.float8_e4m3fn
+    xs = [small_ints(m, k, torch.float32, 10 + m) for m in (1, 70, 200)]
+    ws = [small_ints(n, k, torch.float32, 20 + m) for m in (1, 70, 200)]
+    outs = tessel.gemm_grouped([x.cuda().to(f8) for x in xs], [w.cuda().to(f8).t() for w in ws], alpha=0.5)
+    for x, w, d in zip(xs, ws, outs):
+        assert d.dtype == torch.bfloat16
+        assert torch.equal(d.cpu(), reference(x, w.t(), alpha=0.5).to(torch.bfloat16))
