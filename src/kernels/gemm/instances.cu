@@ -60,17 +60,10 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) {
 namespace tessel::gemm_launch::k13 {
 namespace {
 template <class Cfg>
-struct Fp8Kernel {
-  template <class T, MajorA MA, MajorB MB>
-  const void* operator()() const {
-    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, Cfg>);
-  }
-};
-template <class Cfg>
 Status launch_fp8_cfg(const GemmArgs& g, cudaStream_t stream, bool transposed) {
   return g.ab_type == DType::e5m2
-             ? launch_kernel<Cfg, __nv_fp8_e5m2, MajorA::k, MajorB::k>(g, stream, transposed, Fp8Kernel<Cfg>{})
-             : launch_kernel<Cfg, __nv_fp8_e4m3, MajorA::k, MajorB::k>(g, stream, transposed, Fp8Kernel<Cfg>{});
+             ? launch_kernel<Cfg, __nv_fp8_e5m2, MajorA::k, MajorB::k>(g, stream, transposed, CfgKernel<Cfg>{})
+             : launch_kernel<Cfg, __nv_fp8_e4m3, MajorA::k, MajorB::k>(g, stream, transposed, CfgKernel<Cfg>{});
 }
 /// Tile BM x BN's instance for the call's scales: none, per tensor or channel, or (128 wide) per block.
 template <int BN, int BM = 128>

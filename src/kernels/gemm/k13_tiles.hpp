@@ -125,14 +125,17 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
     return with_types(g, body);
 }
 
-/// The ahead-of-time instance gk::gemm_wgmma_in_flight<T, MA, MB, Config<BN, Fused, BM>>, for launch_tiles_with.
-template <int BN, bool Fused, int BM = gk::kBM>
-struct AotKernel {
+/// The ahead-of-time instance gk::gemm_wgmma_in_flight<T, MA, MB, Cfg>, for launch_tiles_with and launch_kernel.
+template <class Cfg>
+struct CfgKernel {
   template <class T, MajorA MA, MajorB MB>
   const void* operator()() const {
-    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, gk::Config<BN, Fused, BM>>);
+    return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, Cfg>);
   }
 };
+/// The instance of tile BM x BN (Fused: with the fused epilogue).
+template <int BN, bool Fused, int BM = gk::kBM>
+using AotKernel = CfgKernel<gk::Config<BN, Fused, BM>>;
 
 /// The ahead-of-time instance of tile BM x BN (Fused: the fused-epilogue one;
 /// BM = 64: the one-warpgroup tiles, swapped 64 x {16, 32, 48, 64, 80, 96}, unswapped 64 x 128).
