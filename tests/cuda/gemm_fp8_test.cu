@@ -28,6 +28,20 @@ namespace gk = tessel::gemm_kernels::k13;
 
 namespace {
 
+/// `count` integers in [-4, 4] (e4m3 and e5m2 hold them exactly) drawn from `rng`, and their FP8 copy on the device.
+template <class T>
+struct Fp8Ints {
+  std::vector<int> v;
+  tessel::testing::DeviceArray<T> dev;
+  bool uploaded = false;
+  Fp8Ints(std::size_t count, std::mt19937& rng) : v(count), dev(count) {
+    std::uniform_int_distribution<int> dist(-4, 4);
+    std::vector<T> h(count);
+    for (std::size_t i = 0; i < count; ++i) h[i] = T(static_cast<float>(v[i] = dist(rng)));
+    uploaded = dev.ptr != nullptr && dev.upload(h) == cudaSuccess;
+  }
+};
+
 template <class T, int BN, int BM = 128>
 Status launch_fp8(const GemmArgs& g) {
   using Cfg = gk::Config<BN, false, BM>;
@@ -43,21 +57,14 @@ void run(index_t m, index_t n, index_t k, int splits, int promote = 0, bool fast
                                     << splits << (std::is_same_v<T, __nv_fp8_e5m2> ? " e5m2" : " e4m3") << " promote "
                                     << promote << (fast ? " fast" : ""));
   std::mt19937 rng(static_cast<unsigned>(m * 7 + n * 3 + k));
-  std::uniform_int_distribution<int> dist(-4, 4);
-  std::vector<int> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(n * k));
-  std::vector<T> ha(a.size()), hb(b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) ha[i] = T(static_cast<float>(a[i] = dist(rng)));
-  for (std::size_t i = 0; i < b.size(); ++i) hb[i] = T(static_cast<float>(b[i] = dist(rng)));
-  tessel::testing::DeviceArray<T> da(ha.size()), db(hb.size());
+  const Fp8Ints<T> a(static_cast<std::size_t>(m * k), rng), b(static_cast<std::size_t>(n * k), rng);
   tessel::testing::DeviceArray<float> dd(static_cast<std::size_t>(m * n));
-  ASSERT_TRUE(da.ptr && db.ptr && dd.ptr);
-  CUDA_CHECK(cudaMemcpy(da.ptr, ha.data(), ha.size(), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(db.ptr, hb.data(), hb.size(), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemset(dd.ptr, 0xFF, static_cast<std::size_t>(m * n) * sizeof(float)));  // NaN poison
+  ASSERT_TRUE(a.uploaded && b.uploaded && dd.ptr);
+  CUDA_CHECK(dd.fill_bytes(0xFF));  // NaN poison
 
   GemmArgs g;
-  g.a = da.ptr;
-  g.b = db.ptr;
+  g.a = a.dev.ptr;
+  g.b = b.dev.ptr;
   g.d = dd.ptr;
   g.m = m;
   g.n = n;
@@ -81,7 +88,7 @@ void run(index_t m, index_t n, index_t k, int splits, int promote = 0, bool fast
     for (index_t j = 0; j < n; ++j) {
       long ref = 0;
       for (index_t kk = 0; kk < k; ++kk)
-        ref += a[static_cast<std::size_t>(i * k + kk)] * b[static_cast<std::size_t>(j * k + kk)];
+        ref += a.v[static_cast<std::size_t>(i * k + kk)] * b.v[static_cast<std::size_t>(j * k + kk)];
       const float got = d[static_cast<std::size_t>(i * n + j)];
       if (got != static_cast<float>(ref) && bad++ < 5)
         ADD_FAILURE() << "D(" << i << "," << j << ") = " << got << ", expected " << ref;
@@ -129,11 +136,8 @@ void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, 
                                     << tile_n << " splits " << splits << (fast ? " fast" : ""));
   using T = __nv_fp8_e4m3;
   std::mt19937 rng(static_cast<unsigned>(m * 5 + n * 11 + k));
-  std::uniform_int_distribution<int> dist(-4, 4), pow2(-2, 2);
-  std::vector<int> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(n * k));
-  std::vector<T> ha(a.size()), hb(b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) ha[i] = T(static_cast<float>(a[i] = dist(rng)));
-  for (std::size_t i = 0; i < b.size(); ++i) hb[i] = T(static_cast<float>(b[i] = dist(rng)));
+  std::uniform_int_distribution<int> pow2(-2, 2);
+  const Fp8Ints<T> a(static_cast<std::size_t>(m * k), rng), b(static_cast<std::size_t>(n * k), rng);
   const index_t kb = (k + 127) / 128, nb = (n + 127) / 128;
   const std::size_t na = mode == Fp8Scale::tensor ? 1 : mode == Fp8Scale::channel ? m : m * kb;
   const std::size_t nbs = mode == Fp8Scale::tensor ? 1 : mode == Fp8Scale::channel ? n : nb * kb;
@@ -146,18 +150,15 @@ void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, 
   const auto scale_b = [&](index_t l, index_t j) {
     return mode == Fp8Scale::tensor ? sb[0] : mode == Fp8Scale::channel ? sb[j] : sb[(j / 128) * kb + l / 128];
   };
-  tessel::testing::DeviceArray<T> da(ha.size()), db(hb.size());
   tessel::testing::DeviceArray<float> dd(static_cast<std::size_t>(m * n)), dsa(na), dsb(nbs);
-  ASSERT_TRUE(da.ptr && db.ptr && dd.ptr && dsa.ptr && dsb.ptr);
-  CUDA_CHECK(cudaMemcpy(da.ptr, ha.data(), ha.size(), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(db.ptr, hb.data(), hb.size(), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(dsa.ptr, sa.data(), na * sizeof(float), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(dsb.ptr, sb.data(), nbs * sizeof(float), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemset(dd.ptr, 0xFF, static_cast<std::size_t>(m * n) * sizeof(float)));  // NaN poison
+  ASSERT_TRUE(a.uploaded && b.uploaded && dd.ptr && dsa.ptr && dsb.ptr);
+  CUDA_CHECK(dsa.upload(sa));
+  CUDA_CHECK(dsb.upload(sb));
+  CUDA_CHECK(dd.fill_bytes(0xFF));  // NaN poison
   GemmArgs g;
   g.ab_type = DType::e4m3;
   g.cd_type = DType::f32;
-  g.a = da.ptr, g.b = db.ptr, g.d = dd.ptr;
+  g.a = a.dev.ptr, g.b = b.dev.ptr, g.d = dd.ptr;
   g.m = m, g.n = n, g.k = k;
   g.lda = g.ldb = k, g.ldd = g.ldc = n;
   g.layout = {MajorA::k, MajorB::k};
@@ -176,8 +177,8 @@ void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, 
     for (index_t j = 0; j < n; ++j) {
       double ref = 0;
       for (index_t l = 0; l < k; ++l)
-        ref += double{scale_a(i, l)} * a[static_cast<std::size_t>(i * k + l)] * scale_b(l, j) *
-               b[static_cast<std::size_t>(j * k + l)];
+        ref += double{scale_a(i, l)} * a.v[static_cast<std::size_t>(i * k + l)] * scale_b(l, j) *
+               b.v[static_cast<std::size_t>(j * k + l)];
       const float got = d[static_cast<std::size_t>(i * n + j)];
       if (got != static_cast<float>(0.5 * ref) && bad++ < 5)
         ADD_FAILURE() << "D(" << i << "," << j << ") = " << got << ", expected " << 0.5 * ref;
@@ -201,8 +202,8 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
   std::uniform_int_distribution<int> dist(-4, 4);
   using tessel::testing::DeviceArray;
   struct Problem {
-    std::vector<int> a, b, c;
-    std::unique_ptr<DeviceArray<T>> da, db;
+    std::unique_ptr<Fp8Ints<T>> a, b;
+    std::vector<int> c;
     std::unique_ptr<DeviceArray<float>> dc, dd;
   };
   std::vector<Problem> ps(ms.size());
@@ -210,28 +211,20 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
   for (std::size_t g = 0; g < ms.size(); ++g) {
     Problem& p = ps[g];
     const index_t m = ms[g];
-    const auto draw = [&](std::vector<int>& v, std::size_t count) {
-      v.resize(count);
-      for (int& x : v) x = dist(rng);
-    };
-    draw(p.a, static_cast<std::size_t>(m * k)), draw(p.b, static_cast<std::size_t>(n * k));
-    draw(p.c, static_cast<std::size_t>(m * n));
-    std::vector<T> ha(p.a.size()), hb(p.b.size());
-    for (std::size_t i = 0; i < ha.size(); ++i) ha[i] = T(static_cast<float>(p.a[i]));
-    for (std::size_t i = 0; i < hb.size(); ++i) hb[i] = T(static_cast<float>(p.b[i]));
+    p.a = std::make_unique<Fp8Ints<T>>(static_cast<std::size_t>(m * k), rng);
+    p.b = std::make_unique<Fp8Ints<T>>(static_cast<std::size_t>(n * k), rng);
+    p.c.resize(static_cast<std::size_t>(m * n));
+    for (int& x : p.c) x = dist(rng);
     std::vector<float> hc(p.c.begin(), p.c.end());
-    p.da = std::make_unique<DeviceArray<T>>(ha.size()), p.db = std::make_unique<DeviceArray<T>>(hb.size());
     p.dc = std::make_unique<DeviceArray<float>>(hc.size()), p.dd = std::make_unique<DeviceArray<float>>(hc.size());
-    ASSERT_TRUE(p.da->ptr && p.db->ptr && p.dc->ptr && p.dd->ptr);
-    CUDA_CHECK(p.da->upload(ha));
-    CUDA_CHECK(p.db->upload(hb));
+    ASSERT_TRUE(p.a->uploaded && p.b->uploaded && p.dc->ptr && p.dd->ptr);
     CUDA_CHECK(p.dc->upload(hc));
     CUDA_CHECK(p.dd->fill_bytes(0xFF));  // NaN poison
     GemmArgs& x = group[g];
     x.ab_type = std::is_same_v<T, __nv_fp8_e5m2> ? DType::e5m2 : DType::e4m3;
     x.cd_type = DType::f32;
     x.layout = {MajorA::k, MajorB::k};
-    x.a = p.da->ptr, x.b = p.db->ptr, x.c = p.dc->ptr, x.d = p.dd->ptr;
+    x.a = p.a->dev.ptr, x.b = p.b->dev.ptr, x.c = p.dc->ptr, x.d = p.dd->ptr;
     x.m = m, x.n = n, x.k = k;
     x.lda = x.ldb = k, x.ldc = x.ldd = n;
     x.alpha = 2.0f, x.beta = g % 2 ? -1.0f : 0.0f;
@@ -252,7 +245,7 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
       for (index_t j = 0; j < n; ++j) {
         long ref = 0;
         for (index_t l = 0; l < k; ++l)
-          ref += p.a[static_cast<std::size_t>(i * k + l)] * p.b[static_cast<std::size_t>(j * k + l)];
+          ref += p.a->v[static_cast<std::size_t>(i * k + l)] * p.b->v[static_cast<std::size_t>(j * k + l)];
         const float want = 2.0f * static_cast<float>(ref) + group[g].beta * p.c[static_cast<std::size_t>(i * n + j)];
         const float got = d[static_cast<std::size_t>(i * n + j)];
         if (got != want && bad++ < 5)
