@@ -1038,8 +1038,9 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
     return plan;
   }
   const bool fp8 = is_fp8(problems[0].ab_type);  // the FP8 grouped kernel's one tile: 128 x 128
-  const int bn = forced != 0 || fp8
-                     ? (fp8 ? 128 : forced)
+  const int bn = fp8 ? 128
+                 : forced != 0
+                     ? forced
                      : plan_group_tile(
                            [&](int w, index_t& tiles, double& used, double& computed) {
                              tiles = 0, used = computed = 0.0;

@@ -42,6 +42,26 @@ struct Fp8Ints {
   }
 };
 
+/// Row i of A (M x K) times row j of B (N x K), both K-major small integers.
+long dot_ints(const std::vector<int>& a, const std::vector<int>& b, index_t i, index_t j, index_t k) {
+  long sum = 0;
+  for (index_t l = 0; l < k; ++l)
+    sum += a[static_cast<std::size_t>(i * k + l)] * b[static_cast<std::size_t>(j * k + l)];
+  return sum;
+}
+
+/// D's elements (M x N, row-major f32) that differ from want(i, j), the first five reported.
+template <class Want>
+int count_wrong(const std::vector<float>& d, index_t m, index_t n, const Want& want, const std::string& what = "") {
+  int bad = 0;
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      const float w = want(i, j), got = d[static_cast<std::size_t>(i * n + j)];
+      if (got != w && bad++ < 5) ADD_FAILURE() << what << "D(" << i << "," << j << ") = " << got << ", expected " << w;
+    }
+  return bad;
+}
+
 template <class T, int BN, int BM = 128>
 Status launch_fp8(const GemmArgs& g) {
   using Cfg = gk::Config<BN, false, BM>;
@@ -81,19 +101,10 @@ void run(index_t m, index_t n, index_t k, int splits, int promote = 0, bool fast
   const Status s = launch_fp8<T, BN, BM>(g);
   ASSERT_TRUE(s.is_ok()) << s.message;
   CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<float> d(static_cast<std::size_t>(m * n));
-  CUDA_CHECK(cudaMemcpy(d.data(), dd.ptr, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  int bad = 0;
-  for (index_t i = 0; i < m; ++i)
-    for (index_t j = 0; j < n; ++j) {
-      long ref = 0;
-      for (index_t kk = 0; kk < k; ++kk)
-        ref += a.v[static_cast<std::size_t>(i * k + kk)] * b.v[static_cast<std::size_t>(j * k + kk)];
-      const float got = d[static_cast<std::size_t>(i * n + j)];
-      if (got != static_cast<float>(ref) && bad++ < 5)
-        ADD_FAILURE() << "D(" << i << "," << j << ") = " << got << ", expected " << ref;
-    }
-  EXPECT_EQ(bad, 0);
+  std::vector<float> d;
+  CUDA_CHECK(dd.download(d));
+  EXPECT_EQ(count_wrong(d, m, n, [&](index_t i, index_t j) { return static_cast<float>(dot_ints(a.v, b.v, i, j, k)); }),
+            0);
 }
 
 }  // namespace
@@ -170,20 +181,16 @@ void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, 
   const Status s = gemm(GemmImpl::automatic, g);
   ASSERT_TRUE(s.is_ok()) << s.message;
   CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<float> d(static_cast<std::size_t>(m * n));
-  CUDA_CHECK(cudaMemcpy(d.data(), dd.ptr, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  int bad = 0;
-  for (index_t i = 0; i < m; ++i)
-    for (index_t j = 0; j < n; ++j) {
-      double ref = 0;
-      for (index_t l = 0; l < k; ++l)
-        ref += double{scale_a(i, l)} * a.v[static_cast<std::size_t>(i * k + l)] * scale_b(l, j) *
-               b.v[static_cast<std::size_t>(j * k + l)];
-      const float got = d[static_cast<std::size_t>(i * n + j)];
-      if (got != static_cast<float>(0.5 * ref) && bad++ < 5)
-        ADD_FAILURE() << "D(" << i << "," << j << ") = " << got << ", expected " << 0.5 * ref;
-    }
-  EXPECT_EQ(bad, 0);
+  std::vector<float> d;
+  CUDA_CHECK(dd.download(d));
+  const auto want = [&](index_t i, index_t j) {
+    double ref = 0;
+    for (index_t l = 0; l < k; ++l)
+      ref += double{scale_a(i, l)} * a.v[static_cast<std::size_t>(i * k + l)] * scale_b(l, j) *
+             b.v[static_cast<std::size_t>(j * k + l)];
+    return static_cast<float>(0.5 * ref);
+  };
+  EXPECT_EQ(count_wrong(d, m, n, want), 0);
 }
 
 }  // namespace
@@ -240,18 +247,11 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
     const index_t m = ms[g];
     std::vector<float> d;
     CUDA_CHECK(p.dd->download(d));
-    int bad = 0;
-    for (index_t i = 0; i < m; ++i)
-      for (index_t j = 0; j < n; ++j) {
-        long ref = 0;
-        for (index_t l = 0; l < k; ++l)
-          ref += p.a->v[static_cast<std::size_t>(i * k + l)] * p.b->v[static_cast<std::size_t>(j * k + l)];
-        const float want = 2.0f * static_cast<float>(ref) + group[g].beta * p.c[static_cast<std::size_t>(i * n + j)];
-        const float got = d[static_cast<std::size_t>(i * n + j)];
-        if (got != want && bad++ < 5)
-          ADD_FAILURE() << "problem " << g << ": D(" << i << "," << j << ") = " << got << ", expected " << want;
-      }
-    EXPECT_EQ(bad, 0) << "problem " << g;
+    const auto want = [&](index_t i, index_t j) {
+      return 2.0f * static_cast<float>(dot_ints(p.a->v, p.b->v, i, j, k)) +
+             group[g].beta * p.c[static_cast<std::size_t>(i * n + j)];
+    };
+    EXPECT_EQ(count_wrong(d, m, n, want, "problem " + std::to_string(g) + ": "), 0) << "problem " << g;
   }
 }
 
