@@ -172,6 +172,8 @@ inline bool model_choice(const PlanProblem& p, int sms, GemmCandidate& out, doub
     // The swapped 64 x 48, 80, 96 tiles are measured tuning's: their predictions miss by as much as they gain (held
     // out, the model's picks among them ran 1.004x the previous choice's time, 512 x 656 x 6272 0.82x).
     if (swapped_only_width(c.tile_n) && p.asked.tile_n == 0) continue;
+    // k14 split is measured tuning's: its family's constants were fitted to unsplit pairs only.
+    if (c.impl == GemmImpl::k14_cluster_multicast && c.splits > 1) continue;
     // M of at most 16 rows goes on a swapped tile's narrow side (16 wide): an unswapped tile's 64 or more rows would
     // waste three quarters of its tensor work and staging, which the per-family constants do not see (held out below
     // 10^10, regret 1.043 -> 1.033; docs/heuristics.md, "The model").

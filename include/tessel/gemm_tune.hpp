@@ -28,12 +28,13 @@ struct GemmCandidate {
   }
 };
 
-/// "k13:128x192:s1", "k13:64x32:s2:swap", "k14:64x128", "k15:128x128": the
-/// cache's spelling, read back by parse_candidate.
+/// "k13:128x192:s1", "k13:64x32:s2:swap", "k14:64x128", "k14:64x128:s3" (k14
+/// split), "k15:128x128": the cache's spelling, read back by parse_candidate.
 /// C++ example: candidate_name({GemmImpl::k13_wgmma_in_flight, 64, 32, 2, true}) == "k13:64x32:s2:swap".
 inline std::string candidate_name(const GemmCandidate& c) {
   std::string s = std::string(short_name(c.impl)) + ":" + std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n);
   if (c.impl == GemmImpl::k13_wgmma_in_flight) s += ":s" + std::to_string(c.splits) + (c.swap ? ":swap" : "");
+  if (c.impl == GemmImpl::k14_cluster_multicast && c.splits > 1) s += ":s" + std::to_string(c.splits);
   return s;
 }
 
@@ -74,6 +75,9 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
     if (!take(s, ":s")) return std::nullopt;
     c.splits = take_number(s);
     c.swap = take(s, ":swap");
+  } else if (c.impl == GemmImpl::k14_cluster_multicast && take(s, ":s")) {
+    c.splits = take_number(s);
+    if (c.splits < 2 || c.tile_n != 128) return std::nullopt;  // split k14: 64 x 128 and 128 x 128 (check_k14)
   }
   if (!s.empty() || c.splits < 1 || c.splits > 64 || (c.tile_m != 64 && c.tile_m != 128)) return std::nullopt;
   const int w = c.tile_n;
@@ -100,6 +104,7 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 ///    80 or 96 of M (the widths between, which fill the SMs more evenly);
 ///  - k14 (2-CTA clusters multicasting B) on 64 x 128, 128 x 128, 128 x 192 and 128 x 256,
 ///    where M spans at least two tile rows (the cluster pairs M-neighbours);
+///    on 64 x 128 and 128 x 128 also split as k13's are;
 ///  - k15 (pingpong on 128 x 128) where beta = 0.
 /// `fused`: the call has an epilogue; only k13's fused instances (unswapped
 /// 128 x 64, 128, 256) and k15 keep it fused, so only those are listed.
@@ -110,14 +115,18 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
   using plan_detail::ceil_div;
   std::vector<GemmCandidate> out;
   const index_t k_tiles = ceil_div(k, 64);
+  // The splits of a grid of `tiles` that fills less than the SMs: each split keeps 8 k-tiles, at most two waves.
+  const auto split = [&](GemmImpl impl, int tile_m, int tile_n, bool swap, index_t tiles) {
+    if (tiles >= sms) return;
+    for (int s : {2, 3, 4, 6, 8, 12, 16})
+      if (tiles * s <= 2 * static_cast<index_t>(sms) && k_tiles >= 8 * static_cast<index_t>(s))
+        out.push_back({impl, tile_m, tile_n, s, swap});
+  };
   const auto k13 = [&](int tile_m, int tile_n, bool swap) {
     // Swapped, the tile's rows run along N and its columns along M.
     const index_t tiles = swap ? ceil_div(n, tile_m) * ceil_div(m, tile_n) : ceil_div(m, tile_m) * ceil_div(n, tile_n);
     out.push_back({GemmImpl::k13_wgmma_in_flight, tile_m, tile_n, 1, swap});
-    if (tiles >= sms) return;
-    for (int s : {2, 3, 4, 6, 8, 12, 16})
-      if (tiles * s <= 2 * static_cast<index_t>(sms) && k_tiles >= 8 * static_cast<index_t>(s))
-        out.push_back({GemmImpl::k13_wgmma_in_flight, tile_m, tile_n, s, swap});
+    split(GemmImpl::k13_wgmma_in_flight, tile_m, tile_n, swap, tiles);
   };
   for (int w : {64, 128, 192, 256})
     if (!fused || w != 192) k13(128, w, false);
@@ -133,7 +142,12 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
     for (int w : {48, 80, 96}) k13(64, w, true);
   // k14 pairs each tile with its M-neighbour: with one tile row the partner has nothing to compute.
   for (auto [tm, tn] : {std::pair{64, 128}, std::pair{128, 128}, std::pair{128, 192}, std::pair{128, 256}})
-    if (m > tm) out.push_back({GemmImpl::k14_cluster_multicast, tm, tn, 1, false});
+    if (m > tm) {
+      out.push_back({GemmImpl::k14_cluster_multicast, tm, tn, 1, false});
+      // Split on pairs: a pair's CTAs count as tiles (an odd row of tiles gets a partner outside M).
+      if (tn == 128)
+        split(GemmImpl::k14_cluster_multicast, tm, tn, false, ceil_div(ceil_div(m, tm), 2) * 2 * ceil_div(n, tn));
+    }
   if (!reads_c) out.push_back({GemmImpl::k15_pingpong, 128, 128, 1, false});
   return out;
 }

@@ -1726,14 +1726,18 @@ INSTANTIATE_TEST_SUITE_P(K13Tuning, Gemm,
 // 64 columns, odd tile-column counts (N = 1..64, 129, 257: 1, 3, 5 columns)
 // leave a cluster's second tile outside D; the one-warpgroup 64 x 128 tile
 // pairs M-neighbours (odd counts of 64-row tiles: M = 1..64, 129, 257).
-INSTANTIATE_TEST_SUITE_P(K14Tuning, Gemm,
-                         ::testing::Values(StepParam{GemmImpl::k14_cluster_multicast, {64, 1}},
-                                           StepParam{GemmImpl::k14_cluster_multicast, {128, 1}},
-                                           StepParam{GemmImpl::k14_cluster_multicast, {192, 1}},
-                                           StepParam{GemmImpl::k14_cluster_multicast, {256, 1}},
-                                           StepParam{GemmImpl::k14_cluster_multicast,
-                                                     {128, 1, SwapAB::plan, 0, GemmJit::off, 64}}),
-                         param_name);
+// Split K on pairs (64 x 128 and 128 x 128; 2, 3 and 7 ranges, cut to K's
+// k-tiles): each CTA tile of a pair has its own partials and counter, the
+// padding tile outside M included.
+INSTANTIATE_TEST_SUITE_P(
+    K14Tuning, Gemm,
+    ::testing::Values(
+        StepParam{GemmImpl::k14_cluster_multicast, {64, 1}}, StepParam{GemmImpl::k14_cluster_multicast, {128, 1}},
+        StepParam{GemmImpl::k14_cluster_multicast, {192, 1}}, StepParam{GemmImpl::k14_cluster_multicast, {256, 1}},
+        StepParam{GemmImpl::k14_cluster_multicast, {128, 1, SwapAB::plan, 0, GemmJit::off, 64}},
+        StepParam{GemmImpl::k14_cluster_multicast, {128, 2}}, StepParam{GemmImpl::k14_cluster_multicast, {128, 7}},
+        StepParam{GemmImpl::k14_cluster_multicast, {128, 3, SwapAB::plan, 0, GemmJit::off, 64}}),
+    param_name);
 // The swap of A and B (D^T = B^T A^T: D TMA-stored as its rows at beta = 0, else written transposed from registers)
 // forced on every shape, M > 64 included: each swapped width the plan can
 // choose (16, 32, 64), without a split and with two ranges (the partials of

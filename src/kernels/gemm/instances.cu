@@ -145,6 +145,22 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) { return la
 }  // namespace tessel::gemm_launch::k14
 #endif
 
+#if defined(TESSEL_UNIT_K14_SPLIT)
+// ---- k14 splitting K (gemm_cluster_split): pairs of M-neighbours sharing B on tiles 64 x 128 and 128 x 128.
+#include "src/kernels/gemm/k14_tiles.hpp"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k14 {
+Status launch_tiles_split(const GemmArgs& g, cudaStream_t stream) {
+  using gemm_kernels::cluster::kPairM;
+  using gemm_kernels::cluster::kPairN;
+  using C64 = gemm_kernels::wgmma::Config<128, false, 64>;
+  using C128 = gemm_kernels::wgmma::Config<128, false, 128>;
+  return g.tuning.tile_m == 64 ? launch_tiles_of<128, 64, kPairM<C64>, kPairN<C64>, true>(g, stream)
+                               : launch_tiles_of<128, 128, kPairM<C128>, kPairN<C128>, true>(g, stream);
+}
+}  // namespace tessel::gemm_launch::k14
+#endif
+
 #if defined(TESSEL_UNIT_K14_2X2)
 // ---- k14 on clusters of 2 x 2 CTAs: tiles 64 x 128 and 128 x 128, each CTA requesting half of A's and half of B's
 // lines of a k-tile from L2.

@@ -137,6 +137,8 @@ template <>
 Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream);
 /// k14 with the one-warpgroup tile 64 x 128 (GemmTuning::tile_m = 64): clusters of M-neighbours sharing B.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
+/// k14 splitting K g.tuning.splits ways (2..64) on pairs sharing B: tile 64 x 128 (tuning.tile_m = 64) or 128 x 128.
+Status launch_tiles_split(const GemmArgs& g, cudaStream_t stream);
 /// k14 on clusters of 2 x 2 CTAs (GemmTuning::cluster = 4): A's tile shared along N, B's along M, on tiles 64 x 128
 /// (tile_m 64) or 128 x 128.
 Status launch_tiles_2x2(const GemmArgs& g, cudaStream_t stream);

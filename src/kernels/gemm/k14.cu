@@ -12,9 +12,13 @@ namespace tessel::gemm_launch {
 
 Status check_k14(const GemmArgs& a) {
   if (Status s = check_k13_tuning(a); !s) return s;
-  if (a.tuning.splits > 1)
-    return Status::failure(Status::unsupported, "k14: no split K (tuning.splits must be 0 or 1, got " +
-                                                    std::to_string(a.tuning.splits) + "); k13 splits K");
+  if (a.tuning.splits > 1 && ((a.tuning.tile_n != 0 && a.tuning.tile_n != 128) || a.tuning.cluster == 4))
+    return Status::failure(Status::unsupported,
+                           "k14: split K runs on pairs of 64 x 128 or 128 x 128 tiles (with tuning.splits = " +
+                               std::to_string(a.tuning.splits) + ", tile_n must be 0 or 128 and cluster 0 or 2, got " +
+                               std::to_string(a.tuning.tile_n) + " and " + std::to_string(a.tuning.cluster) + ")");
+  if (a.tuning.split_tail)
+    return Status::failure(Status::unsupported, "k14: no split tail (tuning.split_tail); k13 splits the tail");
   if (a.tuning.swap_ab == SwapAB::on || a.tuning.tile_n == 16 || a.tuning.tile_n == 32)
     return Status::failure(Status::unsupported,
                            "k14: no swap of A and B (tuning.swap_ab must not be on, tile_n not 16 or 32); k13 swaps");
@@ -32,9 +36,11 @@ Status check_k14(const GemmArgs& a) {
                                std::to_string(a.tuning.tile_n) + ")");
   // The scheduler counts tile pairs in 32 bits (k14::Scheduler): the most
   // tiles (128 x 64, or 64 x 128), with room for a grid's stride past the last.
-  const index_t tiles = ceil_div(a.m, index_t{64}) * ceil_div(a.n, index_t{64});
+  // Split, the units are tiles times splits.
+  const index_t tiles =
+      ceil_div(a.m, index_t{64}) * ceil_div(a.n, index_t{64}) * (a.tuning.splits > 1 ? a.tuning.splits : 1);
   if (tiles > tma::kMaxScheduledUnits)
-    return Status::failure(Status::unsupported, "k14: more than 2^31 - 2^20 tiles of 64 x 64");
+    return Status::failure(Status::unsupported, "k14: more than 2^31 - 2^20 tiles of 64 x 64 (times the splits)");
   return tma::check(a, "k14");
 }
 
@@ -43,7 +49,8 @@ namespace {
 /// `a` with k14's tile filled in where the caller left it to the plan.
 Status resolved(const GemmArgs& a, GemmArgs& g) {
   g = a;
-  g.tuning.splits = 1;
+  if (g.tuning.splits < 1) g.tuning.splits = 1;
+  if (g.tuning.splits > 1 && g.tuning.tile_n == 0) g.tuning.tile_n = 128;  // split K's tiles (check_k14)
   if (g.tuning.tile_n == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k14", sms); !s) return s;
@@ -57,13 +64,24 @@ Status resolved(const GemmArgs& a, GemmArgs& g) {
 
 std::size_t k14_workspace_bytes(const GemmArgs& a) {
   GemmArgs g;
-  return resolved(a, g) ? pads_of(g, true).bytes() : 0;  // a failed resolution fails the launch first
+  if (!resolved(a, g)) return 0;  // a failed resolution fails the launch first
+  std::size_t bytes = pads_of(g, true).bytes();
+  if (g.tuning.splits > 1) {  // k14_tiles.hpp's launch_on_clusters: a partial tile per split of every CTA tile of the
+                              // pairs (M-neighbours), then the counters
+    const index_t bm = g.tuning.tile_m == 64 ? 64 : 128;
+    const auto slots =
+        static_cast<std::size_t>(ceil_div(ceil_div(g.m, bm), index_t{2}) * 2 * ceil_div(g.n, index_t{128}));
+    bytes += slots * static_cast<std::size_t>(g.tuning.splits) * static_cast<std::size_t>(bm) * 128 * sizeof(float) +
+             slots * sizeof(int) + 256;
+  }
+  return bytes;
 }
 
 Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
   GemmArgs g;
   if (Status s = resolved(a, g); !s) return s;
   return tma::launch<false>(g, stream, "k14", [stream](const GemmArgs& t) {
+    if (t.tuning.splits > 1) return k14::launch_tiles_split(t, stream);       // 64 or 128 x 128 (check_k14)
     if (t.tuning.cluster == 4) return k14::launch_tiles_2x2(t, stream);       // 64 or 128 x 128 (check_k14)
     if (t.tuning.tile_m == 64) return k14::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k14)
     switch (t.tuning.tile_n) {

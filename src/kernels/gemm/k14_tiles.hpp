@@ -5,9 +5,12 @@
 
 #include <atomic>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
+#include "src/kernels/gemm/workspace.hpp"
 #include "tessel/kernels/gemm/k14_cluster_multicast.cuh"
 
 namespace tessel::gemm_launch::k14 {
@@ -57,8 +60,10 @@ Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out, i
 }
 
 /// The launch of `kernel` (tiles X, BM x BN each, `threads` a CTA) on clusters of X::kSize CTAs: A's, B's and D's
-/// maps, one cluster per cluster tile up to those that fit at once; errors name `step`.  k14 and k15 on pairs.
-template <class X, int BM, int BN, class T, MajorA MA, MajorB MB, class K>
+/// maps, one cluster per unit (cluster tile, or with Split each of its g.tuning.splits k-ranges) up to those that
+/// fit at once; with Split, the partials and counters of every CTA tile of the cluster tiles; errors name `step`.
+/// k14 and k15 on pairs.
+template <class X, int BM, int BN, class T, MajorA MA, MajorB MB, bool Split = false, class K>
 Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_t stream, const char* step) {
   CUtensorMap map_a, map_b;
   if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, step); !s) return s;
@@ -67,13 +72,37 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
   if (Status s = allow_smem(kernel, X::kSmemBytes, step); !s) return s;
   int sms = 0, clusters = 0;
   if (Status s = tma::sm_count(step, sms); !s) return s;
-  if (Status s = max_clusters<X>(kernel, threads, X::kSmemBytes, sms, clusters, X::kSize); !s) return s;
+  // The occupancy query is cached per kernel: the split instance is a kernel of its own.
+  if (Status s = max_clusters<std::pair<X, std::bool_constant<Split>>>(kernel, threads, X::kSmemBytes, sms, clusters,
+                                                                       X::kSize);
+      !s)
+    return s;
   const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{BM})) * X::pair_cols(ceil_div(g.n, index_t{BN}));
-  const index_t used = pairs < clusters ? pairs : clusters;
+  const int splits = Split && g.tuning.splits > 1 ? g.tuning.splits : 1;
+  const index_t units = pairs * splits;
+  const index_t used = units < clusters ? units : clusters;
   cudaLaunchAttribute attr;
   const cudaLaunchConfig_t cfg =
       cluster_config(static_cast<unsigned>(used * X::kSize), threads, X::kSmemBytes, stream, attr, X::kSize);
-  const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
+  cudaError_t e = cudaSuccess;
+  if constexpr (Split) {
+    gemm_kernels::SplitK sk;
+    sk.splits = splits;
+    PartialsAndCounters mem;
+    if (splits > 1) {
+      const auto slots = static_cast<std::size_t>(pairs) * X::kSize;  // a CTA tile each, padding tiles included
+      if (Status s = mem.make(slots * splits * BM * BN * sizeof(float), slots, stream, step, "split K's workspace",
+                              "split K's counters");
+          !s)
+        return s;
+      sk.partials = mem.partials;
+      sk.counters = mem.counters;
+    }
+    e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g), sk);
+    mem.release(stream);
+  } else {
+    e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
+  }
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
     return Status::failure(Status::cuda_error, std::string(step) + ": " + cudaGetErrorString(e));
@@ -82,16 +111,21 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
 }
 
 /// The launch of tile BM x BN (BM = 64: one consumer warpgroup, 64 x 128) on
-/// clusters of CM x CN CTAs (default: k14's pairs).
+/// clusters of CM x CN CTAs (default: k14's pairs); Split: the instance that
+/// splits K (gemm_cluster_split, g.tuning.splits ways).
 template <int BN, int BM = gemm_kernels::wgmma::kBM,
           int CM = gemm_kernels::cluster::kPairM<gemm_kernels::wgmma::Config<BN, false, BM>>,
-          int CN = gemm_kernels::cluster::kPairN<gemm_kernels::wgmma::Config<BN, false, BM>>>
+          int CN = gemm_kernels::cluster::kPairN<gemm_kernels::wgmma::Config<BN, false, BM>>, bool Split = false>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
   using Cfg = gemm_kernels::wgmma::Config<BN, false, BM>;
   return with_types(g, [&]<class T, MajorA MA, MajorB MB>() {
     using X = gemm_kernels::cluster::ClusterTiles<T, MA, MB, Cfg, CM, CN>;
-    return launch_on_clusters<X, BM, BN, T, MA, MB>(g, &gk::gemm_cluster_multicast<T, MA, MB, Cfg, CM, CN>,
-                                                    Cfg::kThreads, stream, "k14");
+    if constexpr (Split)
+      return launch_on_clusters<X, BM, BN, T, MA, MB, true>(g, &gk::gemm_cluster_split<T, MA, MB, Cfg, CM, CN>,
+                                                            Cfg::kThreads, stream, "k14");
+    else
+      return launch_on_clusters<X, BM, BN, T, MA, MB>(g, &gk::gemm_cluster_multicast<T, MA, MB, Cfg, CM, CN>,
+                                                      Cfg::kThreads, stream, "k14");
   });
 }
 

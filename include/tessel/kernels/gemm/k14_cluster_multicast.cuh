@@ -18,9 +18,8 @@
 // rank r of cluster c takes tile 2i + r (or 2j + r) of the c-th,
 // (c + clusters)-th, ... tile pair; a stage is refilled by both producers,
 // so every consumer warp releases it to both CTAs (16 arrivals per stage);
-// no split K (k14 serves the grids of full waves; the plan keeps k13 for the
-// rest).  The 64 x 128 tile (Config's BM = 64, one consumer warpgroup)
-// shares B between M-neighbours, as cuBLASLt runs 1000^3
+// split K only in its own instances (gemm_cluster_split, below).  The 64 x 128 tile (Config's BM = 64, one consumer
+// warpgroup) shares B between M-neighbours, as cuBLASLt runs 1000^3
 // (`..._64x128_64x8_2x1_...`): where rows straddle 128-byte lines the L2's
 // requests per flop bound a small problem, and the cluster halves B's.
 //
@@ -35,6 +34,7 @@
 
 #include "tessel/kernels/gemm/cluster_pair.cuh"
 #include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
+#include "tessel/kernels/gemm/split_k.cuh"
 #include "tessel/kernels/gemm/tile_epilogue.cuh"
 #include "tessel/kernels/gemm/wgmma_mainloop.cuh"
 #include "tessel/kernels/gemm/wgmma_tiles.cuh"
@@ -44,18 +44,21 @@ namespace tessel::gemm_kernels::k14 {
 using cluster::Scheduler;  // cluster tiles in the grouped raster
 using cluster::Tiles;      // k13's tiles with the shared operand in two parts
 
-/// Launch with cluster dimension (CM x CN, 1, 1), a multiple of CM x CN
-/// CTAs (at most the clusters that fit at once, at most the cluster tiles),
-/// Cfg::kThreads each and ClusterTiles<...>::kSmemBytes of dynamic shared
-/// memory.  CM x CN = 2 x 1 or 1 x 2: k14's pairs (the default).
-template <class T, MajorA MA, MajorB MB, class Cfg, int CM = cluster::kPairM<Cfg>, int CN = cluster::kPairN<Cfg>>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
-    gemm_cluster_multicast(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                           const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p) {
+/// The cluster shell; Split: units are (cluster tile, split) of
+/// blocks::SplitKScheduler over the cluster tiles, every CTA of a cluster
+/// taking the same k-range of its own tile, and split K's reduction
+/// (split_k.cuh) before the epilogue, a slot per CTA tile.
+template <class T, MajorA MA, MajorB MB, class Cfg, int CM, int CN, bool Split>
+__device__ __forceinline__ void run(const CUtensorMap& map_a, const CUtensorMap& map_b, const CUtensorMap& map_d,
+                                    bool tma_store, const Params<T>& p, const SplitK& sk) {
   using X = cluster::ClusterTiles<T, MA, MB, Cfg, CM, CN>;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
+  // Split: a unit's tile is the cluster tile (its id among them); unsplit, the cluster tile itself.
+  using Sched =
+      std::conditional_t<Split, blocks::SplitKScheduler<blocks::GroupedRaster<warp_specialized::kGroup>>, Scheduler>;
+  using Unit = std::conditional_t<Split, blocks::WorkUnit, blocks::TileCoord>;
   extern __shared__ __align__(1024) unsigned char smem[];
   auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
   const Pipeline pipe(shared.pipe);
@@ -71,7 +74,26 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{X::kBK});
   const index_t cluster = blockIdx.x / X::kSize, clusters = gridDim.x / X::kSize;
-  Scheduler scheduler(X::pair_rows(tiles_m), X::pair_cols(tiles_n), cluster, clusters);
+  const auto make_scheduler = [&]() {
+    if constexpr (Split)
+      return Sched(X::pair_rows(tiles_m), X::pair_cols(tiles_n), k_tiles, sk.splits, cluster, clusters);
+    else
+      return Sched(X::pair_rows(tiles_m), X::pair_cols(tiles_n), cluster, clusters);
+  };
+  Sched scheduler = make_scheduler();
+  // A unit's cluster tile and k-tiles.
+  const auto pair_of = [](const Unit& u) {
+    if constexpr (Split)
+      return u.tile;
+    else
+      return u;
+  };
+  const auto k_range = [&](const Unit& u, int& begin, int& end) {
+    if constexpr (Split)
+      begin = u.k_begin, end = u.k_end;
+    else
+      begin = 0, end = static_cast<int>(k_tiles);
+  };
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
     Schedule::producer_start();
@@ -83,9 +105,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     arch::sm90::cluster_wait();  // the peer's barriers are initialized: multicast into it, and its releases arrive
     if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       typename Pipeline::State write;
-      for (blocks::TileCoord pair; scheduler.next(pair);) {
-        const blocks::TileCoord tile = X::tile_of(pair, rank);
-        for (index_t kt = 0; kt < k_tiles; ++kt, ++write) {
+      for (Unit u; scheduler.next(u);) {
+        const blocks::TileCoord tile = X::tile_of(pair_of(u), rank);
+        int k_begin, k_end;
+        k_range(u, k_begin, k_end);
+        for (index_t kt = k_begin; kt < k_end; ++kt, ++write) {
           pipe.producer_acquire(write, X::kStageBytes);  // free in every CTA it fills (its senders' releases)
           cluster::load_stage<X>(&map_a, &map_b, shared, pipe, write.index(), rank, tile, kt);
         }
@@ -100,19 +124,58 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA's 256 (128 at 64 rows)
     const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
     const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
+    const SplitKReduce<X, kConsumerBarrier> reduce{sk, shared.ticket};
     arch::sm90::cluster_wait();  // every CTA's barriers are initialized
     typename Pipeline::State read;
-    for (blocks::TileCoord pair; scheduler.next(pair);) {
-      const blocks::TileCoord tile = X::tile_of(pair, rank);
+    for (Unit u; scheduler.next(u);) {
+      const blocks::TileCoord tile = X::tile_of(pair_of(u), rank);
       epilogue.prefetch_c(tile, t);  // C's tile into L2 (beta != 0)
       typename X::FragC acc;         // (BN/2,1,1) f32: 64 x BN per warpgroup
+      int k_begin, k_end;
+      k_range(u, k_begin, k_end);
       // A stage goes back to every producer that multicasts into it.
-      consume<X>(pipe, read, shared, thr_desc, 0, static_cast<int>(k_tiles), acc, lane, Nothing{}, Nothing{},
+      consume<X>(pipe, read, shared, thr_desc, k_begin, k_end, acc, lane, Nothing{}, Nothing{},
                  cluster::ReleaseCluster<X>{rank});
+      if constexpr (Split) {
+        if (sk.splits > 1) {
+          // Each CTA's tile has its own partials and counter: slot (cluster tile id) x kSize + rank.
+          blocks::WorkUnit mine = u;
+          mine.id = u.id * X::kSize + static_cast<int>(rank);
+          mine.tile = tile;
+          const index_t rows_left = p.m - tile.m * X::kBM;
+          const auto tCcD =
+              TM{}.get_slice(t).partition_C(coord_tile<TileShape<X::kBM, X::kBN>>(rows_left, index_t{X::kBN}));
+          if (!reduce.last_adds(mine, acc, tCcD, rows_left, t)) continue;
+        }
+      }
       epilogue.store(tile, acc, t);
     }
     epilogue.finish(t);
   }
+}
+
+/// Launch with cluster dimension (CM x CN, 1, 1), a multiple of CM x CN
+/// CTAs (at most the clusters that fit at once, at most the cluster tiles),
+/// Cfg::kThreads each and ClusterTiles<...>::kSmemBytes of dynamic shared
+/// memory.  CM x CN = 2 x 1 or 1 x 2: k14's pairs (the default).
+template <class T, MajorA MA, MajorB MB, class Cfg, int CM = cluster::kPairM<Cfg>, int CN = cluster::kPairN<Cfg>>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_cluster_multicast(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                           const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p) {
+  run<T, MA, MB, Cfg, CM, CN, false>(map_a, map_b, map_d, tma_store, p, SplitK{});
+}
+
+/// gemm_cluster_multicast with K split `sk.splits` ways (sk.whole = 0): at
+/// most the clusters of (cluster tile, split) units, and sk's partials and
+/// counters for every CTA tile of the cluster tiles (pair_rows x pair_cols x
+/// kSize slots).  Where few tiles meet a long K, the grid fills the SMs as
+/// k13's split does, and each CTA requests only its share of the shared
+/// operand's lines.
+template <class T, MajorA MA, MajorB MB, class Cfg, int CM = cluster::kPairM<Cfg>, int CN = cluster::kPairN<Cfg>>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_cluster_split(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                       const __grid_constant__ CUtensorMap map_d, bool tma_store, Params<T> p, SplitK sk) {
+  run<T, MA, MB, Cfg, CM, CN, true>(map_a, map_b, map_d, tma_store, p, sk);
 }
 
 }  // namespace tessel::gemm_kernels::k14
