@@ -355,4 +355,20 @@ constexpr bool small_m_for(index_t m, index_t n, index_t k, index_t ldb, int sms
   return m <= 16 || small_m_splits(m, n, k, sms) <= 8;
 }
 
+/// An FP8 group's tile rows (k13's grouped kernel, 128 columns): 64 where
+/// its waves of 64-row tiles, each taking kFp8Group64TileTime of a 128-row
+/// tile's time (one consumer warpgroup, B read twice as often a product),
+/// end sooner than the waves of 128-row tiles; `tiles128` and `tiles64` are
+/// the group's tiles at each height.  Small experts (M ≤ 64) waste half of a
+/// 128-row tile.
+/// C++ example: fp8_group_tile_rows(256, 256, 132) == 64 (eight experts of 64 x 4096);
+/// fp8_group_tile_rows(1600, 3168, 132) == 128 (M 64 ... 2048 x 4096).
+inline constexpr double kFp8Group64TileTime = 0.55;
+constexpr int fp8_group_tile_rows(index_t tiles128, index_t tiles64, int sms) {
+  if (sms <= 0) return 128;
+  const auto waves = [&](index_t tiles) { return static_cast<double>((tiles + sms - 1) / sms); };
+  return kFp8Group64TileTime * waves(tiles64) < waves(tiles128) ? 64 : 128;
+}
+static_assert(fp8_group_tile_rows(256, 256, 132) == 64 && fp8_group_tile_rows(1600, 3168, 132) == 128);
+
 }  // namespace tessel

@@ -921,7 +921,7 @@ Status group_invalid(int g, const std::string& msg) { return invalid("problem " 
 /// problem passed the single-problem checks.
 Status check_group_rules(const GemmArgs* p, int count) {
   const GemmArgs& first = p[0];
-  int tile_n = 0;
+  int tile_n = 0, tile_m = 0;
   for (int g = 0; g < count; ++g) {
     const GemmArgs& x = p[g];
     if (x.batch != 1)
@@ -935,18 +935,20 @@ Status check_group_rules(const GemmArgs* p, int count) {
     const GemmTuning& t = x.tuning;
     if ((t.tile_n != 0 && t.tile_n != 128 && t.tile_n != 256) || (t.splits != 0 && t.splits != 1) ||
         (t.swap_ab != SwapAB::plan && t.swap_ab != SwapAB::off) || t.raster_group < 0 || t.raster_group > 65536 ||
-        (t.tile_m != 0 && t.tile_m != 128))
+        (t.tile_m != 0 && t.tile_m != 128 && !(t.tile_m == 64 && is_fp8(x.ab_type))))
       return group_invalid(g,
                            "a group's tuning is tile_n 0, 128 or 256, splits 0 or 1, no swap (grouped "
-                           "launches split no K and swap no operands), tile_m 0 or 128 and raster_group 0..65536");
-    if (t.tile_n != 0 && tile_n != 0 && t.tile_n != tile_n)
-      return group_invalid(g, "the problems of a group name one tuning.tile_n (one tile width per launch)");
+                           "launches split no K and swap no operands), tile_m 0 or 128 (or 64 for FP8) and "
+                           "raster_group 0..65536");
+    if ((t.tile_n != 0 && tile_n != 0 && t.tile_n != tile_n) || (t.tile_m != 0 && tile_m != 0 && t.tile_m != tile_m))
+      return group_invalid(g, "the problems of a group name one tuning.tile_n and tile_m (one tile per launch)");
     if (is_fp8(x.ab_type) &&
         (t.tile_n == 256 || x.fp8_fast_accum != first.fp8_fast_accum || x.fp8_promote_every != first.fp8_promote_every))
       return group_invalid(g,
-                           "an FP8 group runs 128 x 128 tiles (tile_n 0 or 128) and its problems share "
+                           "an FP8 group runs tiles 128 wide (tile_n 0 or 128) and its problems share "
                            "fp8_fast_accum and fp8_promote_every (problem 0's)");
     if (t.tile_n != 0) tile_n = t.tile_n;
+    if (t.tile_m != 0) tile_m = t.tile_m;
   }
   return Status::success();
 }
@@ -1027,9 +1029,11 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
     return plan;
   }
   const DeviceTraits dev = device_traits();
-  int forced = 0;
-  for (int g = 0; g < count; ++g)
+  int forced = 0, forced_m = 0;
+  for (int g = 0; g < count; ++g) {
     if (problems[g].tuning.tile_n != 0) forced = problems[g].tuning.tile_n;
+    if (problems[g].tuning.tile_m != 0) forced_m = problems[g].tuning.tile_m;
+  }
   if (problems[0].ab_type == DType::f32 || dev.major != 9 || dev.minor != 0) {
     plan = gemm_plan(problems[0]);
     plan.why = "each problem by itself (" +
@@ -1037,7 +1041,7 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
                "), the first: " + plan.why;
     return plan;
   }
-  const bool fp8 = is_fp8(problems[0].ab_type);  // the FP8 grouped kernel's one tile: 128 x 128
+  const bool fp8 = is_fp8(problems[0].ab_type);  // FP8 groups: 128 wide, 128 or 64 rows
   const int bn = fp8 ? 128
                  : forced != 0
                      ? forced
@@ -1053,10 +1057,21 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
                              }
                            },
                            dev.sms);
+  int bm = 128;
+  if (fp8) {
+    index_t tiles128 = 0, tiles64 = 0;
+    for (int g = 0; g < count; ++g) {
+      const GemmArgs& x = problems[g];
+      tiles128 += plan_detail::ceil_div(x.m, 128) * plan_detail::ceil_div(x.n, 128) * x.batch;
+      tiles64 += plan_detail::ceil_div(x.m, 64) * plan_detail::ceil_div(x.n, 128) * x.batch;
+    }
+    bm = forced_m != 0 ? forced_m : fp8_group_tile_rows(tiles128, tiles64, dev.sms);
+  }
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   plan.tuning = GemmTuning{bn, 1, SwapAB::off};
-  plan.why = std::string(fp8 ? "k13 grouped FP8" : "k13 grouped") + " tile 128x" + std::to_string(bn) + " (" +
-             std::to_string(count) + " problems)";
+  plan.tuning.tile_m = bm;
+  plan.why = std::string(fp8 ? "k13 grouped FP8" : "k13 grouped") + " tile " + std::to_string(bm) + "x" +
+             std::to_string(bn) + " (" + std::to_string(count) + " problems)";
   return plan;
 }
 
@@ -1064,7 +1079,7 @@ Status gemm_grouped(const GemmArgs* problems, int count, cudaStream_t stream) {
   if (Status s = gemm_grouped_check(problems, count); !s) return s;
   const GemmPlan plan = gemm_plan_grouped(problems, count);
   if (plan.why.rfind("k13 grouped", 0) == 0 && gemm_launch::k13_grouped_applies(problems, count))
-    return gemm_launch::launch_k13_grouped(problems, count, plan.tuning.tile_n, stream);
+    return gemm_launch::launch_k13_grouped(problems, count, plan.tuning, stream);
   // Elsewhere (another device, fp32 inputs, operands TMA cannot read): one
   // call per problem, all checked above.
   for (int g = 0; g < count; ++g)

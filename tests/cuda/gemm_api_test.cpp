@@ -405,8 +405,13 @@ TEST(GemmApi, Fp8GroupRulesAreNamed) {
   };
   EXPECT_TRUE(gemm_grouped_check(group, 2).is_ok()) << gemm_grouped_check(group, 2).message;
   group[1].tuning.tile_n = 256, group[1].fp8_fast_accum = true, group[0].fp8_fast_accum = true;
-  group_refused(Status::invalid_argument, "FP8 group runs 128 x 128 tiles");
-  group[0].fp8_fast_accum = false;
+  group_refused(Status::invalid_argument, "FP8 group runs tiles 128 wide");
+  group[0].fp8_fast_accum = group[1].fp8_fast_accum = false;
+  group[0].tuning.tile_m = group[1].tuning.tile_m = 64;  // 64-row tiles: FP8 groups only
+  EXPECT_TRUE(gemm_grouped_check(group, 2).is_ok()) << gemm_grouped_check(group, 2).message;
+  group[1].tuning.tile_m = 128;
+  group_refused(Status::invalid_argument, "one tuning.tile_n and tile_m");
+  group[0].tuning.tile_m = 0;
   group[1].fp8_promote_every = 2;
   group_refused(Status::invalid_argument, "share fp8_fast_accum and fp8_promote_every");
   static const float sa[1] = {1.0f}, sb[1] = {1.0f};
@@ -898,6 +903,8 @@ TEST(GemmApi, GroupRulesAreInvalidArgument) {
   expect_group_invalid(v, "split K", "tuning");
   v = valid_group(8), v[1].tuning.tile_n = 64;
   expect_group_invalid(v, "tile_n 64", "tuning");
+  v = valid_group(8), v[1].tuning.tile_m = 64;  // 64-row tiles: FP8 groups only
+  expect_group_invalid(v, "tile_m 64", "or 64 for FP8");
   v = valid_group(8), v[1].tuning.swap_ab = SwapAB::on;
   expect_group_invalid(v, "the swap", "tuning");
   v = valid_group(8), v[1].tuning.tile_n = 128, v[6].tuning.tile_n = 256;

@@ -202,9 +202,10 @@ namespace {
 /// D = 2 A B^T + beta C in f32 with beta -1 on every other problem; sums
 /// promoted every `promote` k-tiles (0: the default) or none (`fast`).
 template <class T>
-void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote, bool fast) {
-  SCOPED_TRACE(::testing::Message() << ms.size() << " problems, N " << n << " K " << k << " promote " << promote
-                                    << (fast ? " fast" : "") << (std::is_same_v<T, __nv_fp8_e5m2> ? " e5m2" : " e4m3"));
+void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote, bool fast, int tile_m = 0) {
+  SCOPED_TRACE(::testing::Message() << ms.size() << " problems, N " << n << " K " << k << " tile_m " << tile_m
+                                    << " promote " << promote << (fast ? " fast" : "")
+                                    << (std::is_same_v<T, __nv_fp8_e5m2> ? " e5m2" : " e4m3"));
   std::mt19937 rng(static_cast<unsigned>(n * 3 + k + ms.size()));
   std::uniform_int_distribution<int> dist(-4, 4);
   using tessel::testing::DeviceArray;
@@ -236,9 +237,11 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
     x.lda = x.ldb = k, x.ldc = x.ldd = n;
     x.alpha = 2.0f, x.beta = g % 2 ? -1.0f : 0.0f;
     x.fp8_promote_every = promote, x.fp8_fast_accum = fast;
+    x.tuning.tile_m = tile_m;
   }
   const GemmPlan plan = gemm_plan_grouped(group.data(), static_cast<int>(group.size()));
-  EXPECT_EQ(plan.why.rfind("k13 grouped FP8 tile 128x128", 0), 0u) << plan.why;
+  const std::string tile = tile_m == 0 ? "" : std::to_string(tile_m) + "x128";
+  EXPECT_EQ(plan.why.rfind("k13 grouped FP8 tile " + tile, 0), 0u) << plan.why;
   const Status s = gemm_grouped(group.data(), static_cast<int>(group.size()));
   ASSERT_TRUE(s.is_ok()) << s.message;
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -259,10 +262,13 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
 
 TEST(GemmFp8Grouped, ExactThroughTheApi) {
   REQUIRE_SM90();
-  run_group<__nv_fp8_e4m3>({1, 64, 130, 300}, 136, 400, 0, false);  // partial tiles, a K tail
-  run_group<__nv_fp8_e5m2>({200, 7, 128}, 264, 1664, 1, false);     // promoted every k-tile
-  run_group<__nv_fp8_e4m3>({129, 256}, 128, 1664, 3, false);        // runs ending inside and at a unit's end
-  run_group<__nv_fp8_e4m3>({129, 256}, 128, 1664, 0, true);         // fast: one run a unit
+  for (int tile_m : {128, 64}) {
+    run_group<__nv_fp8_e4m3>({1, 64, 130, 300}, 136, 400, 0, false, tile_m);  // partial tiles, a K tail
+    run_group<__nv_fp8_e5m2>({200, 7, 128}, 264, 1664, 1, false, tile_m);     // promoted every k-tile
+    run_group<__nv_fp8_e4m3>({129, 256}, 128, 1664, 3, false, tile_m);        // runs ending inside and at a unit's end
+    run_group<__nv_fp8_e4m3>({129, 256}, 128, 1664, 0, true, tile_m);         // fast: one run a unit
+  }
+  run_group<__nv_fp8_e4m3>({64, 64, 64}, 256, 512, 0, false);  // the plan's rows (64 here: fp8_group_tile_rows)
 }
 
 TEST(GemmFp8Scales, TensorAndChannel) {

@@ -113,18 +113,25 @@ Status launch_grouped_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs* problems, int cou
 #endif
 
 #if defined(TESSEL_UNIT_K13_GROUPED_FP8)
-// ---- k13's grouped kernel on FP8 A and B: 128 x 128 tiles, their sums promoted (wgmma_fp8.cuh's atom).
+// ---- k13's grouped kernel on FP8 A and B: 128 x 128 and 64 x 128 tiles, their sums promoted (wgmma_fp8.cuh's atom).
 #include <cuda_fp8.h>
 
 #include "src/kernels/gemm/k13_grouped_tiles.hpp"
 #include "tessel/kernels/gemm/wgmma_fp8.cuh"
 #define TESSEL_UNIT_BUILT
 namespace tessel::gemm_launch::k13 {
-Status launch_grouped_fp8_tiles(const GemmArgs* problems, int count, cudaStream_t stream) {
-  using F = GroupedFamily<128>;
+namespace {
+template <int BM>
+Status launch_grouped_fp8_of(const GemmArgs* problems, int count, cudaStream_t stream) {
+  using F = GroupedFamily<128, BM>;
   return problems[0].ab_type == DType::e5m2
              ? launch_grouped_as<F, __nv_fp8_e5m2, MajorA::k, MajorB::k>(problems, count, stream)
              : launch_grouped_as<F, __nv_fp8_e4m3, MajorA::k, MajorB::k>(problems, count, stream);
+}
+}  // namespace
+Status launch_grouped_fp8_tiles(const GemmArgs* problems, int count, int tile_m, cudaStream_t stream) {
+  return tile_m == 64 ? launch_grouped_fp8_of<64>(problems, count, stream)
+                      : launch_grouped_fp8_of<128>(problems, count, stream);
 }
 }  // namespace tessel::gemm_launch::k13
 #endif

@@ -117,8 +117,9 @@ template <>
 Status launch_grouped_tiles<128>(const GemmArgs* problems, int count, cudaStream_t stream);
 template <>
 Status launch_grouped_tiles<256>(const GemmArgs* problems, int count, cudaStream_t stream);
-/// launch_grouped_tiles<128> for problems of FP8 A and B (e4m3 or e5m2, A:k, B:k; built in every build).
-Status launch_grouped_fp8_tiles(const GemmArgs* problems, int count, cudaStream_t stream);
+/// launch_grouped_tiles<128> for problems of FP8 A and B (e4m3 or e5m2, A:k, B:k; built in every build), the tiles
+/// `tile_m` (128 or 64) rows high.
+Status launch_grouped_fp8_tiles(const GemmArgs* problems, int count, int tile_m, cudaStream_t stream);
 
 }  // namespace tessel::gemm_launch::k13
 

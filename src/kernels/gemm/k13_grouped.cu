@@ -19,8 +19,10 @@ bool operands_ready(const GemmArgs& a) {
   return a.batch == 1 || ((a.stride_a * bytes) % 16 == 0 && (a.stride_b * bytes) % 16 == 0);
 }
 
-/// Work units: tiles of 128 x 128 (the narrower width) times batches.
-index_t units_of(const GemmArgs& a) { return ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{128}) * a.batch; }
+/// Work units: tiles of 128 x 128 (the narrower width; 64 x 128 on FP8) times batches.
+index_t units_of(const GemmArgs& a) {
+  return ceil_div(a.m, index_t{is_fp8(a.ab_type) ? 64 : 128}) * ceil_div(a.n, index_t{128}) * a.batch;
+}
 
 /// A batch (batch > 1) that one launch of a batched kernel (k13's or k15's)
 /// can take: its operands TMA-ready, its units and k-tiles in 31 bits.
@@ -65,8 +67,9 @@ bool k13_grouped_applies(const GemmArgs* problems, int count) {
   return units <= tma::kMaxScheduledUnits;
 }
 
-Status launch_k13_grouped(const GemmArgs* problems, int count, int tile_n, cudaStream_t stream) {
-  if (is_fp8(problems[0].ab_type)) return k13::launch_grouped_fp8_tiles(problems, count, stream);  // 128 x 128
+Status launch_k13_grouped(const GemmArgs* problems, int count, const GemmTuning& tiles, cudaStream_t stream) {
+  const int tile_n = tiles.tile_n;
+  if (is_fp8(problems[0].ab_type)) return k13::launch_grouped_fp8_tiles(problems, count, tiles.tile_m, stream);
   return tile_n == 128 ? k13::launch_grouped_tiles<128>(problems, count, stream)
                        : k13::launch_grouped_tiles<256>(problems, count, stream);
 }

@@ -48,12 +48,12 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out, con
   if (!e.ok()) return Status::failure(Status::unsupported, std::string(who) + ": TMA map of B: " + e.message);
   // D by TMA stores: a batch's D as one tall matrix when the batches lie
   // whole tiles of rows apart and M is whole tiles (k13_grouped.cuh).
-  const index_t tile_rows = x.ldd > 0 ? x.stride_d / (index_t{gk::kBM} * x.ldd) : 0;
-  const bool stacks = x.batch == 1 || (x.m % gk::kBM == 0 && x.stride_d % (index_t{gk::kBM} * x.ldd) == 0 &&
-                                       tile_rows * gk::kBM * (x.batch - 1) + x.m < (index_t{1} << 31));
+  const index_t tile_rows = x.ldd > 0 ? x.stride_d / (index_t{X::kBM} * x.ldd) : 0;
+  const bool stacks = x.batch == 1 || (x.m % X::kBM == 0 && x.stride_d % (index_t{X::kBM} * x.ldd) == 0 &&
+                                       tile_rows * X::kBM * (x.batch - 1) + x.m < (index_t{1} << 31));
   out.tma_store = false;
   if (stacks && tma::tma_ready(x.d, x.ldd, size_bytes(x.cd_type))) {
-    const index_t rows = x.batch == 1 ? x.m : tile_rows * gk::kBM * (x.batch - 1) + x.m;
+    const index_t rows = x.batch == 1 ? x.m : tile_rows * X::kBM * (x.batch - 1) + x.m;
     const auto map_d = [&]<class U>() {
       return X::template Epilogue<U>::Tma::make_map(
           out.map_d, make_global_tensor(static_cast<const U*>(x.d), {rows, x.n}, {x.ldd, one}), TmaUse::store);
@@ -64,7 +64,7 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out, con
   out.p = make_params<T>(x);
   out.stride_c = x.stride_c;
   out.stride_d = x.stride_d;
-  out.tiles_m = static_cast<int>(ceil_div(x.m, index_t{gk::kBM}));
+  out.tiles_m = static_cast<int>(ceil_div(x.m, index_t{X::kBM}));
   out.tiles_n = static_cast<int>(ceil_div(x.n, index_t{X::kBN}));
   out.k_tiles = static_cast<int>(ceil_div(x.k, index_t{X::kBK}));
   out.batch = static_cast<int>(x.batch);
@@ -111,17 +111,18 @@ inline StagingRing* staging_ring() {
   return &rings[device];
 }
 
-/// k13's grouped kernel with tile 128 x BN, as launch_grouped_with takes a
+/// k13's grouped kernel with tile BM x BN, as launch_grouped_with takes a
 /// kernel family: its Tiles, its kernel, its threads per CTA and its name.
-template <int BN>
+template <int BN, int BM = 128>
 struct GroupedFamily {
+  using Cfg = gk::Config<BN, false, BM>;
   template <class T, MajorA MA, MajorB MB>
-  using Tiles = gk::Tiles<T, MA, MB, gk::Config<BN>>;
+  using Tiles = gk::Tiles<T, MA, MB, Cfg>;
   template <class T, MajorA MA, MajorB MB>
   static constexpr auto kernel() {
-    return &gk::gemm_grouped<T, MA, MB, gk::Config<BN>>;
+    return &gk::gemm_grouped<T, MA, MB, Cfg>;
   }
-  static constexpr int kThreads = gk::kThreads;
+  static constexpr int kThreads = Cfg::kThreads;
   static constexpr const char* kName = "k13 grouped";
 };
 

@@ -91,11 +91,12 @@ Status launch_k15_batched(const GemmArgs& args, cudaStream_t stream);
 /// The most problems gemm_grouped takes (the descriptors' count is an int
 /// on the device, and a group beyond this is better served as a batch).
 inline constexpr int kMaxGroups = 1 << 16;
-/// Can the grouped kernel serve the checked group: 16-bit inputs whose A and
-/// B rows TMA can read, the work units in 31 bits.
+/// Can the grouped kernel serve the checked group: 16-bit or FP8 inputs whose
+/// A and B rows TMA can read, the work units in 31 bits.
 bool k13_grouped_applies(const GemmArgs* problems, int count);
-/// The group in one persistent launch of the grouped kernel, tile 128 x tile_n.
-Status launch_k13_grouped(const GemmArgs* problems, int count, int tile_n, cudaStream_t stream);
+/// The group in one persistent launch of the grouped kernel, tile
+/// tiles.tile_m (FP8: 128 or 64; else 128) x tiles.tile_n (FP8: 128).
+Status launch_k13_grouped(const GemmArgs* problems, int count, const GemmTuning& tiles, cudaStream_t stream);
 
 /// The most workspace bytes the launch of checked `args` takes
 /// (gemm_workspace_size): k13's padded copies and split K's partial tiles

@@ -32,10 +32,10 @@
 
 namespace tessel::gemm_kernels::k13 {
 
-/// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes;
-/// Cfg::kTmaStore (BN >= 64).
+/// Launch with min(SMs, units) CTAs of Cfg::kThreads and Tiles<...>::kSmemBytes;
+/// Cfg::kTmaStore (BN >= 64).  Tiles of 128 rows, or of 64 (one consumer warpgroup) on FP8.
 template <class T, MajorA MA, MajorB MB, class Cfg>
-__global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constant__ GroupSet<T> set) {
+__global__ void __launch_bounds__(Cfg::kThreads, 1) gemm_grouped(const __grid_constant__ GroupSet<T> set) {
   using X = Tiles<T, MA, MB, Cfg>;
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
@@ -47,6 +47,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constan
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const bool maps_in_memory = set.list != nullptr;
 
+  constexpr int kConsumerWarps = Cfg::kConsumerWarps;
   if (threadIdx.x == 0) pipe.init(kConsumerWarps);  // one release per consumer warp
   __syncthreads();
 
@@ -61,7 +62,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constan
   }
   Schedule::consumer_start();
 
-  const int t = static_cast<int>(threadIdx.x);  // thread t of 256 in the TiledMMA
+  const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA (256 threads, 128 at 64 rows)
   // The operands' descriptors from lane 0's slice, warp-uniform (as k13's kernel).
   const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
   typename Pipeline::State read;
@@ -87,7 +88,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemm_grouped(const __grid_constan
         // D of every batch is one tall matrix: batch b's tile rows are b x
         // d_tile_rows further down, M and C's pointer move with them so that
         // the epilogue's row of C (tile.m x 128 + r) is batch b's row.
-        const index_t rows = index_t{u.batch} * gp.d_tile_rows * kBM;
+        const index_t rows = index_t{u.batch} * gp.d_tile_rows * X::kBM;
         tile.m += index_t{u.batch} * gp.d_tile_rows;
         p.m += rows;
         if (p.c != nullptr)
