@@ -230,13 +230,12 @@ TEST_P(WorkspaceCase, ExactAndNothingFromThePool) {
   ASSERT_TRUE(sized.is_ok()) << sized.message;
   EXPECT_GT(need, 0u) << c.what << ": this case takes scratch memory";
 
-  // Without a workspace: the call takes its scratch from tessel's pool.
-  const std::uint64_t before_pool = gemm_pool_allocations();
+  // Without a workspace: the call takes its scratch from tessel (its pool, or split K's buffers kept per stream:
+  // SplitScratchIsKeptPerStream).
   Status s = gemm(c.impl, g);
   ASSERT_TRUE(s.is_ok()) << c.what << ": " << s.message;
   CUDA_CHECK(cudaDeviceSynchronize());
-  EXPECT_GT(gemm_pool_allocations(), before_pool) << c.what;
-  EXPECT_TRUE(p.exact(2.0f, c.beta)) << c.what << " (tessel's pool)";
+  EXPECT_TRUE(p.exact(2.0f, c.beta)) << c.what << " (tessel's scratch)";
 
   // With one of gemm_workspace_size's bytes: the same D, nothing allocated.
   Workspace ws(need);
@@ -264,6 +263,45 @@ TEST_P(WorkspaceCase, ExactAndNothingFromThePool) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Gemm, WorkspaceCase, ::testing::ValuesIn(kCases));
+
+// Split K's partials and counters are kept per stream: a stream's first split
+// call takes them from the pool, later ones (as large or smaller) allocate
+// nothing and stay exact, a larger one takes a larger buffer.
+TEST(GemmWorkspace, SplitScratchIsKeptPerStream) {
+  REQUIRE_SM90();
+  Problem p(200, 136, 1024, {MajorA::k, MajorB::n}, 0, false);
+  ASSERT_TRUE(p.upload());
+  GemmArgs g = p.args(2.0f, 0.0f);
+  g.tuning = GemmTuning{128, 4, SwapAB::off};
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  const std::uint64_t first = gemm_pool_allocations();
+  ASSERT_TRUE(gemm(GemmImpl::k13_wgmma_in_flight, g, stream).is_ok());
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_GT(gemm_pool_allocations(), first) << "a new stream's first split call allocates its buffers";
+  EXPECT_TRUE(p.exact(2.0f, 0.0f));
+  for (int splits : {4, 2, 3}) {
+    ASSERT_TRUE(p.poison());
+    g.tuning.splits = splits;
+    const std::uint64_t before = gemm_pool_allocations();
+    ASSERT_TRUE(gemm(GemmImpl::k13_wgmma_in_flight, g, stream).is_ok());
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    EXPECT_EQ(gemm_pool_allocations(), before) << splits << " splits: the kept buffers serve";
+    EXPECT_TRUE(p.exact(2.0f, 0.0f)) << splits << " splits";
+  }
+  // 4 MiB of partials (4 tiles of 128 x 256, 8 splits) outgrow the first buffer (1 MiB: 4 tiles of 128 x 128, 4
+  // splits).
+  Problem big(256, 512, 1024, {MajorA::k, MajorB::n}, 0, false);
+  ASSERT_TRUE(big.upload());
+  GemmArgs h = big.args(1.0f, 0.0f);
+  h.tuning = GemmTuning{256, 8, SwapAB::off};
+  const std::uint64_t before = gemm_pool_allocations();
+  ASSERT_TRUE(gemm(GemmImpl::k13_wgmma_in_flight, h, stream).is_ok());
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_GT(gemm_pool_allocations(), before);
+  EXPECT_TRUE(big.exact(1.0f, 0.0f));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
 
 TEST(GemmWorkspace, BatchOfLaunchesReusesTheWorkspace) {
   REQUIRE_SM90();

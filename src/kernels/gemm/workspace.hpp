@@ -133,6 +133,19 @@ inline cudaError_t workspace_free(void* p, cudaStream_t stream) {
   return cudaFreeAsync(p, stream);
 }
 
+/// The (device, stream id) key of a stream whose launches run one after
+/// another; false where that cannot be promised (split_counters' list).
+inline bool ordered_stream_key(cudaStream_t stream, int& device, unsigned long long& id) {
+  if (stream == cudaStreamPerThread || active_arena() != nullptr) return false;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone ||
+      cudaStreamGetId(stream, &id) != cudaSuccess || cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
 /// Split K's arrival counters for launches on `stream`: at least `count` ints,
 /// zero whenever no launch on `stream` is running, because the last unit of
 /// every tile sets its counter back to zero (k13's SplitKReduce).  So a launch
@@ -150,15 +163,9 @@ inline constexpr int kMaxCounterStreams = 64;
 
 inline int* split_counters(std::size_t count, cudaStream_t stream) {
   // With the caller's workspace the counters are carved from it (nothing kept by tessel).
-  if (stream == cudaStreamPerThread || active_arena() != nullptr) return nullptr;
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  unsigned long long id = 0;
   int device = 0;
-  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone ||
-      cudaStreamGetId(stream, &id) != cudaSuccess || cudaGetDevice(&device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return nullptr;
-  }
+  unsigned long long id = 0;
+  if (!ordered_stream_key(stream, device, id)) return nullptr;
   struct Slot {
     int device = -1;
     unsigned long long stream_id = 0;
@@ -190,10 +197,55 @@ inline int* split_counters(std::size_t count, cudaStream_t stream) {
   return fresh;
 }
 
+/// Split K's partial tiles for launches on `stream`: at least `bytes`, kept
+/// per (device, stream) as split_counters keeps the counters, so that a
+/// split call allocates and frees nothing.  Why: an allocation and a free
+/// from the pool per call (cudaMallocFromPoolAsync, cudaFreeAsync) put about
+/// 5 µs into the stream's time of every split call (H200: k13 64 x 128 split
+/// 4 at 256 x 1024 x 13152 took 26.0 µs between events against a 20.6 µs
+/// kernel by ncu; unsplit, 35.1 against 35.2).  A launch's partials are dead
+/// once it ends and launches on one stream run in turn, so they share one
+/// buffer.  Up to kKeptPartialBytes a stream (every split the plan makes of
+/// k13's widest tile on one wave fits); a buffer outgrown is kept, not freed,
+/// so that a launch another thread enqueued with it never runs on freed
+/// memory.  nullptr where split_counters would give none or `bytes` is larger.
+inline constexpr std::size_t kKeptPartialBytes = std::size_t{40} << 20;
+
+inline float* split_partials(std::size_t bytes, cudaStream_t stream) {
+  int device = 0;
+  unsigned long long id = 0;
+  if (bytes > kKeptPartialBytes || !ordered_stream_key(stream, device, id)) return nullptr;
+  struct Slot {
+    int device = -1;
+    unsigned long long stream_id = 0;
+    void* p = nullptr;
+    std::size_t bytes = 0;
+  };
+  static std::mutex mutex;
+  static Slot slots[kMaxCounterStreams];
+  const std::lock_guard<std::mutex> lock(mutex);
+  Slot *slot = nullptr, *free_slot = nullptr;
+  for (Slot& s : slots) {
+    if (s.p != nullptr && s.device == device && s.stream_id == id) slot = &s;
+    if (s.p == nullptr && free_slot == nullptr) free_slot = &s;
+  }
+  if (slot != nullptr && slot->bytes >= bytes) return static_cast<float*>(slot->p);
+  if (slot == nullptr) slot = free_slot;
+  if (slot == nullptr) return nullptr;
+  std::size_t n = std::size_t{1} << 20;
+  while (n < bytes) n *= 2;
+  if (n > kKeptPartialBytes) n = kKeptPartialBytes;
+  void* fresh = workspace_alloc(n, stream);
+  if (fresh == nullptr) return nullptr;
+  *slot = Slot{device, id, fresh, n};  // the outgrown buffer stays allocated (above)
+  return static_cast<float*>(fresh);
+}
+
 /// One launch's partial tiles and their counters (k13's split K, f11's
-/// stream-K): `partial_bytes` from tessel's pool, then `counters` ints, the
-/// stream's kept-zero array (split_counters) or, where there is none, ints
-/// after the partials, zeroed on the stream.  release() after the launch,
+/// stream-K): the stream's kept partials and kept-zero counters
+/// (split_partials, split_counters) where it has them, else `partial_bytes`
+/// from tessel's pool, then `counters` ints, the stream's kept-zero array or,
+/// where there is none, ints after the partials, zeroed on the stream.  release() after the launch,
 /// in stream order.  Errors name `step` and what failed: `partials_name`
 /// (the allocation) or `counters_name` (the zeroing).
 struct PartialsAndCounters {
@@ -203,6 +255,13 @@ struct PartialsAndCounters {
   Status make(std::size_t partial_bytes, std::size_t count, cudaStream_t stream, const char* step,
               const char* partials_name, const char* counters_name) {
     int* kept = split_counters(count, stream);
+    if (kept != nullptr) {  // the stream's kept partials too, where it has them: nothing allocated
+      if (float* p = split_partials(partial_bytes, stream); p != nullptr) {
+        partials = p;
+        counters = kept;
+        return Status::success();
+      }
+    }
     const std::size_t bytes = partial_bytes + (kept != nullptr ? 0 : count * sizeof(int));
     ptr = workspace_alloc(bytes, stream);
     if (ptr == nullptr)
