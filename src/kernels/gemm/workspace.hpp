@@ -161,11 +161,9 @@ inline bool ordered_stream_key(cudaStream_t stream, int& device, unsigned long l
 /// the caller then zeroes counters of its own on the stream.
 inline constexpr int kMaxCounterStreams = 64;
 
-inline int* split_counters(std::size_t count, cudaStream_t stream) {
-  // With the caller's workspace the counters are carved from it (nothing kept by tessel).
-  int device = 0;
-  unsigned long long id = 0;
-  if (!ordered_stream_key(stream, device, id)) return nullptr;
+/// `device` and `id`: the stream's ordered_stream_key, which the caller has
+/// found (where there is none, the caller has counters of its own).
+inline int* split_counters(std::size_t count, cudaStream_t stream, int device, unsigned long long id) {
   struct Slot {
     int device = -1;
     unsigned long long stream_id = 0;
@@ -208,13 +206,11 @@ inline int* split_counters(std::size_t count, cudaStream_t stream) {
 /// buffer.  Up to kKeptPartialBytes a stream (every split the plan makes of
 /// k13's widest tile on one wave fits); a buffer outgrown is kept, not freed,
 /// so that a launch another thread enqueued with it never runs on freed
-/// memory.  nullptr where split_counters would give none or `bytes` is larger.
+/// memory.  nullptr where `bytes` is larger; `device`, `id` as split_counters'.
 inline constexpr std::size_t kKeptPartialBytes = std::size_t{40} << 20;
 
-inline float* split_partials(std::size_t bytes, cudaStream_t stream) {
-  int device = 0;
-  unsigned long long id = 0;
-  if (bytes > kKeptPartialBytes || !ordered_stream_key(stream, device, id)) return nullptr;
+inline float* split_partials(std::size_t bytes, cudaStream_t stream, int device, unsigned long long id) {
+  if (bytes > kKeptPartialBytes) return nullptr;
   struct Slot {
     int device = -1;
     unsigned long long stream_id = 0;
@@ -254,9 +250,13 @@ struct PartialsAndCounters {
   int* counters = nullptr;
   Status make(std::size_t partial_bytes, std::size_t count, cudaStream_t stream, const char* step,
               const char* partials_name, const char* counters_name) {
-    int* kept = split_counters(count, stream);
+    // With the caller's workspace, under capture or on the per-thread stream nothing is kept (ordered_stream_key).
+    int device = 0;
+    unsigned long long id = 0;
+    const bool ordered = ordered_stream_key(stream, device, id);
+    int* kept = ordered ? split_counters(count, stream, device, id) : nullptr;
     if (kept != nullptr) {  // the stream's kept partials too, where it has them: nothing allocated
-      if (float* p = split_partials(partial_bytes, stream); p != nullptr) {
+      if (float* p = split_partials(partial_bytes, stream, device, id); p != nullptr) {
         partials = p;
         counters = kept;
         return Status::success();
