@@ -3,12 +3,14 @@
 // share operand tiles, each loading its share by TMA multicast into the CTAs
 // that need it.  Here: the tiles with the shared operands split in parts
 // (ClusterTiles; Tiles, k14's pairs), the cluster tiles the CTAs walk
-// (Scheduler), the producer's loads of one stage, and the consumers' release
+// (Scheduler), the units they take (Units: cluster tiles, or split K's
+// ranges of them), the producer's loads of one stage, and the consumers' release
 // of a stage to every producer that fills it.  Taken by k14
 // (k14_cluster_multicast.cuh).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tessel/arch/sm90.hpp"
 #include "tessel/kernels/blocks/pipeline_sm90.cuh"
@@ -104,6 +106,53 @@ using Tiles = ClusterTiles<T, MA, MB, Cfg, kPairM<Cfg>, kPairN<Cfg>>;
 /// a cluster walks the same cluster tiles.  Counted in 32 bits (check_k14
 /// bounds the tiles), so that the first costs no 64-bit division.
 using Scheduler = blocks::PersistentScheduler<blocks::GroupedRaster<warp_specialized::kGroup>, unsigned>;
+
+/// The units a cluster's CTAs walk, all CTAs of a cluster the same: cluster
+/// tiles (Scheduler), or with Split a cluster tile's k-ranges, `splits` of
+/// them (blocks::SplitKScheduler over the cluster tiles).  A CTA computes its
+/// own tile of the unit's cluster tile (X::tile_of(pair(u), rank)) over the
+/// unit's k-tiles [k_begin(u), k_end(u)).
+template <class X, bool Split>
+class Units {
+  using Sched =
+      std::conditional_t<Split, blocks::SplitKScheduler<blocks::GroupedRaster<warp_specialized::kGroup>>, Scheduler>;
+
+ public:
+  using Unit = std::conditional_t<Split, blocks::WorkUnit, blocks::TileCoord>;
+  __device__ Units(index_t tiles_m, index_t tiles_n, index_t k_tiles, int splits, index_t cluster, index_t clusters)
+      : sched_(make(X::pair_rows(tiles_m), X::pair_cols(tiles_n), k_tiles, splits, cluster, clusters)),
+        k_tiles_(static_cast<int>(k_tiles)) {}
+  __device__ bool next(Unit& u) { return sched_.next(u); }
+  __device__ static blocks::TileCoord pair(const Unit& u) {
+    if constexpr (Split)
+      return u.tile;
+    else
+      return u;
+  }
+  __device__ int k_begin(const Unit& u) const {
+    if constexpr (Split)
+      return u.k_begin;
+    else
+      return 0;
+  }
+  __device__ int k_end(const Unit& u) const {
+    if constexpr (Split)
+      return u.k_end;
+    else
+      return k_tiles_;
+  }
+
+ private:
+  __device__ static Sched make(index_t rows, index_t cols, index_t k_tiles, int splits, index_t cluster,
+                               index_t clusters) {
+    if constexpr (Split)
+      return Sched(rows, cols, k_tiles, splits, cluster, clusters);
+    else
+      return Sched(rows, cols, cluster, clusters);
+  }
+  Sched sched_;
+  int k_tiles_;
+};
 
 /// The producer thread's loads of k-tile kt of `tile` into stage s, whose
 /// full barrier is armed for all of A and B (producer_acquire, once the

@@ -5,31 +5,18 @@
 // B; at BN = 64 they are horizontal, (m, 2j) and (m, 2j + 1), and share A
 // (the wider operand tile).  The cluster's pieces are cluster_pair.cuh's.
 //
-// Why: at its power cap (700 W) k13 runs at the clock its energy per flop
-// allows, and that energy is within about 5 % of cuBLASLt's at 4096^3 and
-// 8192^3 (docs/ladder.md, k13): the gap left is data movement.  Per k-tile a
-// k13 CTA reads A (128 x 64, 16 KB) and B (BN x 64, 32 KB at BN = 256) from
-// L2; sharing B over two CTAs cuts that to 16 + 16 KB, a third less L2 ->
-// shared-memory traffic for the same wgmmas.  Small problems (1000^3:
-// 128 x 64 tiles, 16 k-tiles each) are bound by the L2's request rate, not by
-// the tensor cores, and gain the same way.
+// Why: per k-tile a k13 CTA reads A (128 x 64, 16 KB) and B (BN x 64, 32 KB
+// at BN = 256) from L2; sharing B over two CTAs cuts that to 16 + 16 KB, a
+// third less L2 traffic and fewer L2 requests for the same wgmmas, which is
+// what binds where rows straddle 128-byte lines.  Prediction and measurement:
+// docs/ladder.md, k14.
 //
 // What changes against k13: the launch has cluster dimension (2, 1, 1), CTA
 // rank r of cluster c takes tile 2i + r (or 2j + r) of the c-th,
 // (c + clusters)-th, ... tile pair; a stage is refilled by both producers,
-// so every consumer warp releases it to both CTAs (16 arrivals per stage);
-// split K only in its own instances (gemm_cluster_split, below).  The 64 x 128 tile (Config's BM = 64, one consumer
-// warpgroup) shares B between M-neighbours, as cuBLASLt runs 1000^3
-// (`..._64x128_64x8_2x1_...`): where rows straddle 128-byte lines the L2's
-// requests per flop bound a small problem, and the cluster halves B's.
-//
-// Predicted (docs/ladder.md, k14): the L2 -> SM bytes per tile drop by a
-// third; in the k11 energy study the TMA traffic alone drew about 390 W at
-// full clock, multicast saved 4 % of that traffic's energy per GEMM.  So +1..3 %
-// at the power-capped sizes (4096^3, 8192^3, the llm shapes), more where the
-// L2 request rate limits (1000^3, 1024^3: +10..20 %); a stage now waits for
-// the slower of two CTAs, which cost the mma.sync kernel 3-5 % (k11's
-// multicast variant), less here where wgmma keeps a k-tile in flight.
+// so every consumer warp releases it to both CTAs (16 arrivals per stage).
+// The 64 x 128 tile (one consumer warpgroup) shares B between M-neighbours.
+// Split K runs in instances of its own (gemm_cluster_split, below).
 #pragma once
 
 #include "tessel/kernels/gemm/cluster_pair.cuh"
@@ -55,10 +42,8 @@ __device__ __forceinline__ void run(const CUtensorMap& map_a, const CUtensorMap&
   using TM = typename X::TM;
   using Pipeline = typename X::Pipeline;
   using Schedule = k10::ProducerWarpgroupPersistent;  // setmaxnreg 40 / 232
-  // Split: a unit's tile is the cluster tile (its id among them); unsplit, the cluster tile itself.
-  using Sched =
-      std::conditional_t<Split, blocks::SplitKScheduler<blocks::GroupedRaster<warp_specialized::kGroup>>, Scheduler>;
-  using Unit = std::conditional_t<Split, blocks::WorkUnit, blocks::TileCoord>;
+  using Units = cluster::Units<X, Split>;
+  using Unit = typename Units::Unit;
   extern __shared__ __align__(1024) unsigned char smem[];
   auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
   const Pipeline pipe(shared.pipe);
@@ -74,26 +59,7 @@ __device__ __forceinline__ void run(const CUtensorMap& map_a, const CUtensorMap&
   const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
   const index_t k_tiles = ceil_div(p.k, index_t{X::kBK});
   const index_t cluster = blockIdx.x / X::kSize, clusters = gridDim.x / X::kSize;
-  const auto make_scheduler = [&]() {
-    if constexpr (Split)
-      return Sched(X::pair_rows(tiles_m), X::pair_cols(tiles_n), k_tiles, sk.splits, cluster, clusters);
-    else
-      return Sched(X::pair_rows(tiles_m), X::pair_cols(tiles_n), cluster, clusters);
-  };
-  Sched scheduler = make_scheduler();
-  // A unit's cluster tile and k-tiles.
-  const auto pair_of = [](const Unit& u) {
-    if constexpr (Split)
-      return u.tile;
-    else
-      return u;
-  };
-  const auto k_range = [&](const Unit& u, int& begin, int& end) {
-    if constexpr (Split)
-      begin = u.k_begin, end = u.k_end;
-    else
-      begin = 0, end = static_cast<int>(k_tiles);
-  };
+  Units scheduler(tiles_m, tiles_n, k_tiles, sk.splits, cluster, clusters);
 
   if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread issues every load
     Schedule::producer_start();
@@ -106,10 +72,8 @@ __device__ __forceinline__ void run(const CUtensorMap& map_a, const CUtensorMap&
     if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       typename Pipeline::State write;
       for (Unit u; scheduler.next(u);) {
-        const blocks::TileCoord tile = X::tile_of(pair_of(u), rank);
-        int k_begin, k_end;
-        k_range(u, k_begin, k_end);
-        for (index_t kt = k_begin; kt < k_end; ++kt, ++write) {
+        const blocks::TileCoord tile = X::tile_of(Units::pair(u), rank);
+        for (index_t kt = scheduler.k_begin(u); kt < scheduler.k_end(u); ++kt, ++write) {
           pipe.producer_acquire(write, X::kStageBytes);  // free in every CTA it fills (its senders' releases)
           cluster::load_stage<X>(&map_a, &map_b, shared, pipe, write.index(), rank, tile, kt);
         }
@@ -128,14 +92,12 @@ __device__ __forceinline__ void run(const CUtensorMap& map_a, const CUtensorMap&
     arch::sm90::cluster_wait();  // every CTA's barriers are initialized
     typename Pipeline::State read;
     for (Unit u; scheduler.next(u);) {
-      const blocks::TileCoord tile = X::tile_of(pair_of(u), rank);
+      const blocks::TileCoord tile = X::tile_of(Units::pair(u), rank);
       epilogue.prefetch_c(tile, t);  // C's tile into L2 (beta != 0)
       typename X::FragC acc;         // (BN/2,1,1) f32: 64 x BN per warpgroup
-      int k_begin, k_end;
-      k_range(u, k_begin, k_end);
       // A stage goes back to every producer that multicasts into it.
-      consume<X>(pipe, read, shared, thr_desc, k_begin, k_end, acc, lane, Nothing{}, Nothing{},
-                 cluster::ReleaseCluster<X>{rank});
+      consume<X>(pipe, read, shared, thr_desc, scheduler.k_begin(u), scheduler.k_end(u), acc, lane, Nothing{},
+                 Nothing{}, cluster::ReleaseCluster<X>{rank});
       if constexpr (Split) {
         if (sk.splits > 1) {
           // Each CTA's tile has its own partials and counter: slot (cluster tile id) x kSize + rank.
