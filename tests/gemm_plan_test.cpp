@@ -781,15 +781,15 @@ TEST(GemmTune, Candidates) {
   }
   EXPECT_GT(splits16, 0);
   EXPECT_GT(swapped, 0);
-  // k14 splits its 64 x 128 and 128 x 128 pairs as k13 splits, counting a pair's padding tile outside M; the model
-  // leaves those to measured tuning.
+  // k14 splits its 64 x 128 and 128 x 128 pairs as k13 splits where the tile rows pair evenly (448 rows: 7 of 64, 4
+  // of 128, so only 128 x 128); the model leaves those to measured tuning.
   int k14_split = 0;
   for (const GemmCandidate& c : gemm_candidates(448, 576, 7040, 132, false, false))
     if (c.impl == GemmImpl::k14_cluster_multicast && c.splits > 1) {
       ++k14_split;
       EXPECT_EQ(c.tile_n, 128);
-      const index_t ctas = (448 + 2 * c.tile_m - 1) / (2 * c.tile_m) * 2 * 5 * c.splits;  // padded pairs x 5 columns
-      EXPECT_LE(ctas, 264) << candidate_name(c);
+      EXPECT_EQ(c.tile_m, 128) << candidate_name(c);
+      EXPECT_LE(4 * 5 * c.splits, 264) << candidate_name(c);  // 4 x 5 tiles
     }
   EXPECT_GT(k14_split, 0);
   PlanProblem p448{448, 576, 7040, 7040, 576};
