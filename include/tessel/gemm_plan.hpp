@@ -24,10 +24,10 @@ enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 /// Run-time compiled fused epilogues for k13 (docs/design.md §6): `off` none; `on` where the ahead-of-time set has
 /// no fused kernel (C or aux) on a width with fused instances; `always` every such call.  Failing, the call runs AOT.
 enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
-/// k13's knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K,
-/// `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b, 4b), `tune`: measured tuning,
-/// `split_tail`: split only the tiles past the grid's full waves (rule 14), `stages` in flight of the swapped x 16/32
-/// tiles (stages_in_flight, gemm_model.hpp; at most those that fit; other tiles keep their compiled depth).
+/// The knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K (k13;
+/// k14 on 64 x 128 and 128 x 128 pairs), `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b,
+/// 4b), `tune`: measured tuning, `split_tail`: split only the tiles past the grid's full waves (rule 14), `stages` in
+/// flight of the swapped x 16/32 tiles (stages_in_flight, gemm_model.hpp; other tiles keep their compiled depth).
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
