@@ -161,26 +161,35 @@ inline bool ordered_stream_key(cudaStream_t stream, int& device, unsigned long l
 /// the caller then zeroes counters of its own on the stream.
 inline constexpr int kMaxCounterStreams = 64;
 
+/// A buffer kept for one (device, stream): split_counters' and
+/// split_partials' tables hold kMaxCounterStreams of them.
+struct KeptSlot {
+  int device = -1;
+  unsigned long long stream_id = 0;
+  void* p = nullptr;
+  std::size_t size = 0;  // elements (counters) or bytes (partials)
+};
+
+/// The stream's slot in `slots`, else the first unused one; nullptr where
+/// every slot holds another stream's buffer.  The caller holds its table's lock.
+inline KeptSlot* kept_slot(KeptSlot (&slots)[kMaxCounterStreams], int device, unsigned long long id) {
+  KeptSlot* free_slot = nullptr;
+  for (KeptSlot& s : slots) {
+    if (s.p != nullptr && s.device == device && s.stream_id == id) return &s;
+    if (s.p == nullptr && free_slot == nullptr) free_slot = &s;
+  }
+  return free_slot;
+}
+
 /// `device` and `id`: the stream's ordered_stream_key, which the caller has
 /// found (where there is none, the caller has counters of its own).
 inline int* split_counters(std::size_t count, cudaStream_t stream, int device, unsigned long long id) {
-  struct Slot {
-    int device = -1;
-    unsigned long long stream_id = 0;
-    int* counters = nullptr;
-    std::size_t count = 0;
-  };
   static std::mutex mutex;
-  static Slot slots[kMaxCounterStreams];
+  static KeptSlot slots[kMaxCounterStreams];
   const std::lock_guard<std::mutex> lock(mutex);
-  Slot *slot = nullptr, *free_slot = nullptr;  // the stream's, else the first unused one
-  for (Slot& s : slots) {
-    if (s.counters != nullptr && s.device == device && s.stream_id == id) slot = &s;
-    if (s.counters == nullptr && free_slot == nullptr) free_slot = &s;
-  }
-  if (slot != nullptr && slot->count >= count) return slot->counters;
-  if (slot == nullptr) slot = free_slot;
+  KeptSlot* slot = kept_slot(slots, device, id);
   if (slot == nullptr) return nullptr;  // kMaxCounterStreams streams hold arrays already
+  if (slot->p != nullptr && slot->size >= count) return static_cast<int*>(slot->p);
   std::size_t n = 1024;
   while (n < count) n *= 2;
   auto* fresh = static_cast<int*>(workspace_alloc(n * sizeof(int), stream));
@@ -190,50 +199,39 @@ inline int* split_counters(std::size_t count, cudaStream_t stream, int device, u
     (void)cudaFreeAsync(fresh, stream);
     return nullptr;
   }
-  if (slot->counters != nullptr) (void)cudaFreeAsync(slot->counters, stream);  // after the launches that used it
-  *slot = Slot{device, id, fresh, n};
+  if (slot->p != nullptr) (void)cudaFreeAsync(slot->p, stream);  // after the launches that used it
+  *slot = KeptSlot{device, id, fresh, n};
   return fresh;
 }
 
 /// Split K's partial tiles for launches on `stream`: at least `bytes`, kept
 /// per (device, stream) as split_counters keeps the counters, so that a
 /// split call allocates and frees nothing.  Why: an allocation and a free
-/// from the pool per call (cudaMallocFromPoolAsync, cudaFreeAsync) put about
-/// 5 µs into the stream's time of every split call (H200: k13 64 x 128 split
-/// 4 at 256 x 1024 x 13152 took 26.0 µs between events against a 20.6 µs
-/// kernel by ncu; unsplit, 35.1 against 35.2).  A launch's partials are dead
-/// once it ends and launches on one stream run in turn, so they share one
-/// buffer.  Up to kKeptPartialBytes a stream (every split the plan makes of
-/// k13's widest tile on one wave fits); a buffer outgrown is kept, not freed,
-/// so that a launch another thread enqueued with it never runs on freed
-/// memory.  nullptr where `bytes` is larger; `device`, `id` as split_counters'.
+/// from the pool per call (cudaMallocFromPoolAsync, cudaFreeAsync) cost a
+/// split call 0.62 µs at the median (H200, 51 split problems of the
+/// any-shape distribution, none slower kept; docs/heuristics.md, "Split K's
+/// scratch").  A launch's partials are dead once it ends and launches on one
+/// stream run in turn, so they share one buffer.  Up to kKeptPartialBytes a
+/// stream (every split the plan makes of k13's widest tile on one wave
+/// fits); a buffer outgrown is kept, not freed, so that a launch another
+/// thread enqueued with it never runs on freed memory.  nullptr where
+/// `bytes` is larger; `device`, `id` as split_counters'.
 inline constexpr std::size_t kKeptPartialBytes = std::size_t{40} << 20;
 
 inline float* split_partials(std::size_t bytes, cudaStream_t stream, int device, unsigned long long id) {
   if (bytes > kKeptPartialBytes) return nullptr;
-  struct Slot {
-    int device = -1;
-    unsigned long long stream_id = 0;
-    void* p = nullptr;
-    std::size_t bytes = 0;
-  };
   static std::mutex mutex;
-  static Slot slots[kMaxCounterStreams];
+  static KeptSlot slots[kMaxCounterStreams];
   const std::lock_guard<std::mutex> lock(mutex);
-  Slot *slot = nullptr, *free_slot = nullptr;
-  for (Slot& s : slots) {
-    if (s.p != nullptr && s.device == device && s.stream_id == id) slot = &s;
-    if (s.p == nullptr && free_slot == nullptr) free_slot = &s;
-  }
-  if (slot != nullptr && slot->bytes >= bytes) return static_cast<float*>(slot->p);
-  if (slot == nullptr) slot = free_slot;
+  KeptSlot* slot = kept_slot(slots, device, id);
   if (slot == nullptr) return nullptr;
+  if (slot->p != nullptr && slot->size >= bytes) return static_cast<float*>(slot->p);
   std::size_t n = std::size_t{1} << 20;
   while (n < bytes) n *= 2;
   if (n > kKeptPartialBytes) n = kKeptPartialBytes;
   void* fresh = workspace_alloc(n, stream);
   if (fresh == nullptr) return nullptr;
-  *slot = Slot{device, id, fresh, n};  // the outgrown buffer stays allocated (above)
+  *slot = KeptSlot{device, id, fresh, n};  // the outgrown buffer stays allocated (above)
   return static_cast<float*>(fresh);
 }
 
@@ -241,8 +239,8 @@ inline float* split_partials(std::size_t bytes, cudaStream_t stream, int device,
 /// stream-K): the stream's kept partials and kept-zero counters
 /// (split_partials, split_counters) where it has them, else `partial_bytes`
 /// from tessel's pool, then `counters` ints, the stream's kept-zero array or,
-/// where there is none, ints after the partials, zeroed on the stream.  release() after the launch,
-/// in stream order.  Errors name `step` and what failed: `partials_name`
+/// where there is none, ints after the partials, zeroed on the stream.
+/// release() after the launch, in stream order.  Errors name `step` and what failed: `partials_name`
 /// (the allocation) or `counters_name` (the zeroing).
 struct PartialsAndCounters {
   void* ptr = nullptr;
