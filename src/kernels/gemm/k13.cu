@@ -170,8 +170,7 @@ std::size_t k13_workspace_bytes(const GemmArgs& a) {
     const index_t all = ceil_div(rows, bm) * ceil_div(cols, bn);
     const auto tiles =
         static_cast<std::size_t>(all - (g.tuning.split_tail ? split_tail_whole(all, device_sm_count()) : 0));
-    bytes +=
-        tiles * static_cast<std::size_t>(splits) * static_cast<std::size_t>(bm * bn) * 4 + tiles * sizeof(int) + 256;
+    bytes += split_k_bytes(tiles, splits, static_cast<int>(bm), static_cast<int>(bn));
   }
   return bytes;
 }

@@ -66,13 +66,10 @@ std::size_t k14_workspace_bytes(const GemmArgs& a) {
   GemmArgs g;
   if (!resolved(a, g)) return 0;  // a failed resolution fails the launch first
   std::size_t bytes = pads_of(g, true).bytes();
-  if (g.tuning.splits > 1) {  // k14_tiles.hpp's launch_on_clusters: a partial tile per split of every CTA tile of the
-                              // pairs (M-neighbours), then the counters
-    const index_t bm = g.tuning.tile_m == 64 ? 64 : 128;
-    const auto slots =
-        static_cast<std::size_t>(ceil_div(ceil_div(g.m, bm), index_t{2}) * 2 * ceil_div(g.n, index_t{128}));
-    bytes += slots * static_cast<std::size_t>(g.tuning.splits) * static_cast<std::size_t>(bm) * 128 * sizeof(float) +
-             slots * sizeof(int) + 256;
+  if (g.tuning.splits > 1) {  // launch_on_clusters: M-neighbour pairs of 64 or 128 x 128 tiles (check_k14)
+    const int bm = g.tuning.tile_m == 64 ? 64 : 128;
+    const index_t slots = cluster_tile_slots(ceil_div(g.m, index_t{bm}), ceil_div(g.n, index_t{128}), 2, 1);
+    bytes += split_k_bytes(static_cast<std::size_t>(slots), g.tuning.splits, bm, 128);
   }
   return bytes;
 }

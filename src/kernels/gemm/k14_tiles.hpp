@@ -90,7 +90,8 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
     sk.splits = splits;
     PartialsAndCounters mem;
     if (splits > 1) {
-      const auto slots = static_cast<std::size_t>(pairs) * X::kSize;  // a CTA tile each, padding tiles included
+      const auto slots = static_cast<std::size_t>(  // a CTA tile each, padding tiles included (k14_workspace_bytes)
+          cluster_tile_slots(ceil_div(g.m, index_t{BM}), ceil_div(g.n, index_t{BN}), X::kCM, X::kCN));
       if (Status s = mem.make(slots * splits * BM * BN * sizeof(float), slots, stream, step, "split K's workspace",
                               "split K's counters");
           !s)

@@ -242,6 +242,23 @@ inline float* split_partials(std::size_t bytes, cudaStream_t stream, int device,
 /// where there is none, ints after the partials, zeroed on the stream.
 /// release() after the launch, in stream order.  Errors name `step` and what failed: `partials_name`
 /// (the allocation) or `counters_name` (the zeroing).
+/// What split K takes from a caller's workspace: a bm x bn fp32 partial tile
+/// per split of each of `tiles` CTA tiles, then a counter a tile (one
+/// allocation, PartialsAndCounters::make), plus the Arena's 256-byte alignment.
+inline std::size_t split_k_bytes(std::size_t tiles, int splits, int bm, int bn) {
+  return tiles * static_cast<std::size_t>(splits) * static_cast<std::size_t>(bm) * static_cast<std::size_t>(bn) *
+             sizeof(float) +
+         tiles * sizeof(int) + 256;
+}
+
+/// The CTA tiles of a grid of tiles_m x tiles_n tiles padded to whole clusters
+/// of cm x cn (a slot each for split K, padding tiles included): 3 x 5 tiles
+/// on pairs along M (2 x 1) take 4 x 5 = 20 slots.
+inline constexpr index_t cluster_tile_slots(index_t tiles_m, index_t tiles_n, int cm, int cn) {
+  return (tiles_m + cm - 1) / cm * cm * ((tiles_n + cn - 1) / cn * cn);
+}
+static_assert(cluster_tile_slots(3, 5, 2, 1) == 20 && cluster_tile_slots(3, 5, 2, 2) == 24);
+
 struct PartialsAndCounters {
   void* ptr = nullptr;
   float* partials = nullptr;
