@@ -350,6 +350,35 @@ TEST(BenchGemmArgs, Fp8Inputs) {
   EXPECT_NE(parse_error(a).find("FP8 is an input type"), std::string::npos);
 }
 
+TEST(BenchGemmArgs, Fp8PairsOfFormats) {
+  // A's and B's FP8 formats where they differ: "e4m3xe5m2" (A e4m3, B e5m2), in the dtype column as typed.
+  GemmBenchArgs a = mnk("64", "64", "64");
+  a.dtype = "e5m2xe4m3";
+  GemmBenchOptions o = parse_ok(a);
+  ASSERT_EQ(o.problems.size(), 1u);
+  EXPECT_EQ(o.problems[0].in, DType::e5m2);
+  EXPECT_EQ(o.problems[0].in_b, DType::e4m3);
+  EXPECT_EQ(o.problems[0].out, DType::bf16);
+  EXPECT_EQ(o.problems[0].layout, (GemmLayout{MajorA::k, MajorB::k}));
+  GemmBenchRow r;
+  r.problem = o.problems[0];
+  EXPECT_EQ(csv_fields(csv_row(DeviceInfo{}, r))[9], "e5m2xe4m3");
+  a.dtype = "e4m3";  // one format: no B type of its own
+  EXPECT_FALSE(parse_ok(a).problems[0].in_b);
+  EXPECT_EQ(input_type_name(DType::e4m3, std::nullopt), "e4m3");
+  EXPECT_EQ(input_type_name(DType::e4m3, DType::e4m3), "e4m3");
+  for (const char* bad : {"e4m3xe4m3", "bf16xe4m3", "bf16xfp16", "e4m3x", "xe5m2"}) {
+    a.dtype = bad;
+    EXPECT_NE(parse_error(a).find("--dtype: '" + std::string(bad) + "' is not a type"), std::string::npos) << bad;
+  }
+  std::istringstream in("group,m,n,k,dtype\ng,64,32,16,e4m3xe5m2\n");
+  std::vector<GemmProblem> rows;
+  std::string error;
+  ASSERT_TRUE(read_suite(in, "s.csv", SuiteDefaults{}, rows, error)) << error;
+  EXPECT_EQ(rows[0].in, DType::e4m3);
+  EXPECT_EQ(rows[0].in_b, DType::e5m2);
+}
+
 TEST(BenchGemmArgs, ProtocolFlags) {
   GemmBenchArgs a = mnk("64", "64", "64");
   a.iterations = "100";

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "tessel/core/major.hpp"
 
@@ -70,6 +71,23 @@ constexpr std::optional<DType> parse_dtype(std::string_view s) {
 constexpr bool is_fp8(DType t) { return t == DType::e4m3 || t == DType::e5m2; }
 /// Bytes of one element: 1, 2 or 4.
 constexpr int size_bytes(DType t) { return t == DType::f32 ? 4 : is_fp8(t) ? 1 : 2; }
+/// A's and B's types (GemmArgs::ab_type, b_type) from one name for both
+/// ("bf16": bf16 and bf16) or two FP8 formats that differ, A's then B's,
+/// joined by 'x' ("e4m3xe5m2": e4m3 and e5m2); nullopt for anything else.
+constexpr std::optional<std::pair<DType, DType>> parse_input_types(std::string_view s) {
+  const std::size_t x = s.find('x');
+  if (x == std::string_view::npos) {
+    const std::optional<DType> t = parse_dtype(s);
+    if (!t) return std::nullopt;
+    return std::pair{*t, *t};
+  }
+  const std::optional<DType> a = parse_dtype(s.substr(0, x)), b = parse_dtype(s.substr(x + 1));
+  if (!a || !b || !is_fp8(*a) || !is_fp8(*b) || *a == *b) return std::nullopt;
+  return std::pair{*a, *b};
+}
+static_assert(parse_input_types("e5m2xe4m3") == std::pair{DType::e5m2, DType::e4m3} &&
+              parse_input_types("fp16") == std::pair{DType::f16, DType::f16} && !parse_input_types("e4m3xe4m3") &&
+              !parse_input_types("bf16xe4m3"));
 
 // ------------------------------------------------------------------ layouts
 

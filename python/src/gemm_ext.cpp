@@ -75,15 +75,18 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
   const std::optional<tessel::GemmImpl> impl = tune ? tessel::GemmImpl::automatic : tessel::parse_gemm_impl(impl_name);
   if (!impl)
     return fail(tessel::Status::invalid_argument, "impl: unknown implementation '" + std::string(impl_name) + "'");
-  const std::optional<tessel::DType> ab_type = dtype_of(ab), cd_type = dtype_of(cd);
-  if (!ab_type || !cd_type) return fail(tessel::Status::invalid_argument, "unknown element type");
+  // ab: A's and B's type, or their FP8 formats where they differ ("e4m3xe5m2").
+  const auto ab_types = tessel::parse_input_types(ab);
+  const std::optional<tessel::DType> cd_type = dtype_of(cd);
+  if (!ab_types || !cd_type) return fail(tessel::Status::invalid_argument, "unknown element type");
   const std::optional<tessel::GemmLayout> l = tessel::parse_gemm_layout(layout);
   if (!l) return fail(tessel::Status::invalid_argument, "unknown layout '" + std::string(layout) + "'");
   tessel::GemmArgs g;
   g.m = m;
   g.n = n;
   g.k = k;
-  g.ab_type = *ab_type;
+  g.ab_type = ab_types->first;
+  g.b_type = ab_types->second;
   g.cd_type = *cd_type;
   g.layout = *l;
   g.a = reinterpret_cast<const void*>(a);
@@ -124,8 +127,9 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
 /// and the layout; the GIL released during the call.
 Result gemm_grouped(std::string_view ab, std::string_view cd, std::string_view layout, const nb::list& problems,
                     int device, std::uintptr_t stream) {
-  const std::optional<tessel::DType> ab_type = dtype_of(ab), cd_type = dtype_of(cd);
-  if (!ab_type || !cd_type) return fail(tessel::Status::invalid_argument, "unknown element type");
+  const auto ab_types = tessel::parse_input_types(ab);  // as _gemm's
+  const std::optional<tessel::DType> cd_type = dtype_of(cd);
+  if (!ab_types || !cd_type) return fail(tessel::Status::invalid_argument, "unknown element type");
   const std::optional<tessel::GemmLayout> l = tessel::parse_gemm_layout(layout);
   if (!l) return fail(tessel::Status::invalid_argument, "unknown layout '" + std::string(layout) + "'");
   std::vector<tessel::GemmArgs> group;
@@ -137,7 +141,8 @@ Result gemm_grouped(std::string_view ab, std::string_view cd, std::string_view l
     g.m = nb::cast<std::int64_t>(t[0]);
     g.n = nb::cast<std::int64_t>(t[1]);
     g.k = nb::cast<std::int64_t>(t[2]);
-    g.ab_type = *ab_type;
+    g.ab_type = ab_types->first;
+    g.b_type = ab_types->second;
     g.cd_type = *cd_type;
     g.layout = *l;
     g.a = reinterpret_cast<const void*>(nb::cast<std::uintptr_t>(t[3]));

@@ -322,8 +322,9 @@ def gemm(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_d
     """``alpha * a @ b + beta * c`` by tessel::gemm; returns ``out`` (allocated when not given).
 
     ``a`` (M x K) and ``b`` (K x N): CUDA tensors of one element type, bf16 or
-    fp16 (fp32 for the fp32 ladder); row- or column-major, any leading
-    dimension tessel takes.  ``c`` (M x N) is read where ``beta != 0``.
+    fp16 (fp32 for the fp32 ladder), or FP8 (``float8_e4m3fn``,
+    ``float8_e5m2``; a and b may differ in format); row- or column-major, any
+    leading dimension tessel takes.  ``c`` (M x N) is read where ``beta != 0``.
     ``out`` (M x N): D, row- or column-major; ``out_dtype`` (bf16, fp16 or
     fp32; default: ``c``'s type, else ``a``'s) when tessel allocates it.
     ``bias``: added before the activation, broadcast as in ``a @ b + bias``:
@@ -378,8 +379,8 @@ def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, str
             raise ValueError("tune=True chooses the configuration itself: it takes impl='auto' (got %r)" % (impl, ))
         impl = "tuned"
     A, B = _read(a, "a", meta=meta), _read(b, "b", meta=meta)
-    if A.dtype != B.dtype:
-        raise TypeError("a and b must have one element type (got %s and %s)" % (A.dtype, B.dtype))
+    if A.dtype != B.dtype and not (A.dtype in _FP8 and B.dtype in _FP8):
+        raise TypeError("a and b must have one element type, or two FP8 formats (got %s and %s)" % (A.dtype, B.dtype))
     m, k = A.shape
     k2, n = B.shape
     if k != k2:
@@ -421,6 +422,11 @@ def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, str
     return out
 
 
+def _input_types(A, B):
+    """The library's name of a's and b's types: 'bf16', or their FP8 formats where they differ, 'e4m3xe5m2'."""
+    return A.dtype if A.dtype == B.dtype else A.dtype + "x" + B.dtype
+
+
 def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, batch=1, meta=False,
             scales=("none", 0, 0)):
     """The layouts from the strides (a column-major D as D^T = B^T A^T), then _tessel._gemm (not
@@ -455,7 +461,7 @@ def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta,
     layout = ("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k")
     if meta:
         return
-    code, message = _tessel._gemm(impl, m, n, k, A.dtype, D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
+    code, message = _tessel._gemm(impl, m, n, k, _input_types(A, B), D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
                                   C.ptr if C is not None else 0, cmaj[1], D.ptr, dmaj[1], float(alpha), float(beta),
                                   act, bias_kind, bias_ptr, X.ptr if X is not None else 0, xmaj[1], batch, A.bstride,
                                   B.bstride, C.bstride if C is not None else 0, D.bstride, scales[0], scales[1],
@@ -606,13 +612,14 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False):
         raise TypeError("the problems of a group share their element types (got %s)" % sorted(dtypes))
     if len(devices) != 1:
         raise ValueError("the problems of a group are on one CUDA device (got %s)" % sorted(devices))
-    ab, _, cd = dtypes.pop()
-    if ab != _:
-        raise TypeError("a and b must have one element type (got %s and %s)" % (ab, _))
+    ab, bt, cd = dtypes.pop()
+    if ab != bt and not (ab in _FP8 and bt in _FP8):
+        raise TypeError("a and b must have one element type, or two FP8 formats (got %s and %s)" % (ab, bt))
     if meta:
         return outs
     first = _read(a[0], "a[0]")
-    code, message = _tessel._gemm_grouped(ab, cd, layouts.pop(), problems, first.device, _stream_of(first, stream))
+    code, message = _tessel._gemm_grouped(ab if ab == bt else ab + "x" + bt, cd, layouts.pop(), problems, first.device,
+                                          _stream_of(first, stream))
     if code != _OK:
         _raise(code, message)
     return outs

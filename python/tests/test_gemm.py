@@ -364,6 +364,28 @@ def test_fp8_inputs_exact(fp8):
         tessel.gemm(a.to(dtype), w.t().contiguous().to(dtype))  # b N-major: wgmma reads FP8 K-major only
 
 
+@needs_gpu
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
+@pytest.mark.parametrize("fa,fb", [("float8_e4m3fn", "float8_e5m2"), ("float8_e5m2", "float8_e4m3fn")])
+def test_fp8_mixed_formats_exact(fa, fb):
+    """a and b in different FP8 formats (e5m2 gradients times e4m3 weights): exact, also with a column-major
+    out (computed as D^T = B^T A^T, the formats swapped with the operands) and in a group; FP8 with bf16 refused."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("FP8 GEMMs run on sm_90")
+    m, n, k = 200, 136, 256
+    a = small_ints(m, k, torch.float32, 1).cuda()
+    w = small_ints(n, k, torch.float32, 2).cuda()
+    ta, tb = getattr(torch, fa), getattr(torch, fb)
+    ref = reference(a, w.t(), alpha=0.5).to(torch.bfloat16).cpu()
+    assert torch.equal(tessel.gemm(a.to(ta), w.to(tb).t(), alpha=0.5).cpu(), ref)
+    out = torch.full((n, m), float("nan"), dtype=torch.bfloat16, device="cuda").t()
+    assert torch.equal(tessel.gemm(a.to(ta), w.to(tb).t(), alpha=0.5, out=out).cpu(), ref)
+    outs = tessel.gemm_grouped([a.to(ta), a[:70].to(ta)], [w.to(tb).t(), w.to(tb).t()], alpha=0.5)
+    assert torch.equal(outs[0].cpu(), ref) and torch.equal(outs[1].cpu(), ref[:70])
+    with pytest.raises(TypeError, match="two FP8 formats"):
+        tessel.gemm(a.to(ta), w.to(torch.bfloat16).t())
+
+
 def pow2_scales(shape, seed):
     """float32 powers of two from 1/4 to 4: exact products with small integers."""
     g = torch.Generator().manual_seed(seed)

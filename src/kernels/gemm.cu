@@ -67,7 +67,7 @@ Span span_a(const GemmArgs& g) {
 }
 Span span_b(const GemmArgs& g) {
   const bool bn = g.layout.b == MajorB::n;
-  return span_of(g.b, bn ? g.k : g.n, bn ? g.n : g.k, g.ldb, g.batch, g.stride_b, g.ab_type);
+  return span_of(g.b, bn ? g.k : g.n, bn ? g.n : g.k, g.ldb, g.batch, g.stride_b, b_type_of(g));
 }
 Span span_c(const GemmArgs& g) { return span_of(g.c, g.m, g.n, g.ldc, g.batch, g.stride_c, g.cd_type); }
 Span span_d(const GemmArgs& g) { return span_of(g.d, g.m, g.n, g.ldd, g.batch, g.stride_d, g.cd_type); }
@@ -109,6 +109,11 @@ Status check_common(const GemmArgs& g) {
   const auto known = [](DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || is_fp8(t); };
   if (!known(g.ab_type))
     return invalid("ab_type must be a DType (got " + std::to_string(static_cast<int>(g.ab_type)) + ")");
+  if (g.b_type && !known(*g.b_type))
+    return invalid("b_type must be a DType (got " + std::to_string(static_cast<int>(*g.b_type)) + ")");
+  if (b_type_of(g) != g.ab_type && !(is_fp8(g.ab_type) && is_fp8(b_type_of(g))))
+    return invalid(std::string("b_type ") + name(b_type_of(g)) + " differs from ab_type " + name(g.ab_type) +
+                   ": only FP8 A and B may differ in format (e4m3 x e5m2, e5m2 x e4m3)");
   if (!known(g.cd_type) || is_fp8(g.cd_type))
     return invalid(std::string("cd_type must be bf16, fp16 or fp32 (got ") +
                    (is_fp8(g.cd_type) ? name(g.cd_type) : std::to_string(static_cast<int>(g.cd_type)).c_str()) +
@@ -126,7 +131,7 @@ Status check_common(const GemmArgs& g) {
   } else {
     if (!is_fp8(g.ab_type))
       return invalid(std::string("fp8_scale ") + name(g.fp8_scale) + " needs FP8 A and B (got " + name(g.ab_type) +
-                     ")");
+                     ")");  // B's type follows (mixed types are FP8 only)
     if (g.fp8_scale_a == nullptr || g.fp8_scale_b == nullptr)
       return invalid(std::string("fp8_scale ") + name(g.fp8_scale) + " needs fp8_scale_a and fp8_scale_b");
     if (misaligned(g.fp8_scale_a, 4) || misaligned(g.fp8_scale_b, 4))
@@ -218,7 +223,7 @@ Status check_epilogue(const GemmArgs& g, bool operands) {
   const bool ak = g.layout.a == MajorA::k, bn = g.layout.b == MajorB::n;
   if (overlap(aux, matrix_bytes(g.a, ak ? g.m : g.k, ak ? g.k : g.m, g.lda, ab)))
     return invalid("epilogue.aux must not overlap A");
-  if (overlap(aux, matrix_bytes(g.b, bn ? g.k : g.n, bn ? g.n : g.k, g.ldb, ab)))
+  if (overlap(aux, matrix_bytes(g.b, bn ? g.k : g.n, bn ? g.n : g.k, g.ldb, size_bytes(b_type_of(g)))))
     return invalid("epilogue.aux must not overlap B");
   if (g.c != nullptr && g.beta != 0.0f && overlap(aux, matrix_bytes(g.c, g.m, g.n, g.ldc, elem)))
     return invalid("epilogue.aux must not overlap C");
@@ -559,7 +564,7 @@ GemmArgs batch_item(const GemmArgs& g, index_t b) {
     return p == nullptr ? nullptr : static_cast<const char*>(p) + b * stride * size_bytes(t);
   };
   s.a = at(g.a, g.stride_a, g.ab_type);
-  s.b = at(g.b, g.stride_b, g.ab_type);
+  s.b = at(g.b, g.stride_b, b_type_of(g));
   s.c = at(g.c, g.stride_c, g.cd_type);
   s.d = const_cast<char*>(at(g.d, g.stride_d, g.cd_type));
   return s;
@@ -926,9 +931,10 @@ Status check_group_rules(const GemmArgs* p, int count) {
     const GemmArgs& x = p[g];
     if (x.batch != 1)
       return group_invalid(g, "a grouped problem is one GEMM (batch = 1; got batch=" + std::to_string(x.batch) + ")");
-    if (x.ab_type != first.ab_type || x.cd_type != first.cd_type)
-      return group_invalid(g, "all problems of a group share ab_type and cd_type (problem 0's: " +
-                                  std::string(name(first.ab_type)) + " -> " + name(first.cd_type) + ")");
+    if (x.ab_type != first.ab_type || b_type_of(x) != b_type_of(first) || x.cd_type != first.cd_type)
+      return group_invalid(g, "all problems of a group share ab_type, b_type and cd_type (problem 0's: " +
+                                  std::string(name(first.ab_type)) + " x " + name(b_type_of(first)) + " -> " +
+                                  name(first.cd_type) + ")");
     if (x.layout.a != first.layout.a || x.layout.b != first.layout.b)
       return group_invalid(
           g, "all problems of a group share the layout (problem 0's: " + std::string(name(first.layout)) + ")");

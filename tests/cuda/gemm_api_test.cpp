@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tessel/gemm_tune.hpp"
@@ -389,6 +390,45 @@ TEST(GemmApi, Fp8RulesAreNamed) {
   g = fp8_args();
   g.cd_type = DType::e4m3;  // FP8 is an input type
   refused(g, GemmImpl::automatic, Status::invalid_argument, "cd_type must be bf16, fp16 or fp32");
+}
+
+TEST(GemmApi, Fp8FormatsOfAAndBMayDiffer) {
+  // b_type: B's format where it differs from A's (wgmma's e4m3 x e5m2 and e5m2 x e4m3); only FP8 pairs differ.
+  for (auto [a, b] : {std::pair{DType::e4m3, DType::e5m2}, std::pair{DType::e5m2, DType::e4m3}}) {
+    GemmArgs g = fp8_args();
+    g.ab_type = a, g.b_type = b;
+    EXPECT_EQ(b_type_of(g), b);
+    for (GemmImpl impl : {GemmImpl::automatic, GemmImpl::k13_wgmma_in_flight})
+      EXPECT_TRUE(gemm_check(impl, g).is_ok()) << gemm_check(impl, g).message;
+    g.tuning.swap_ab = SwapAB::on;  // the swapped tiles read the formats the other way round
+    EXPECT_TRUE(gemm_check(GemmImpl::k13_wgmma_in_flight, g).is_ok());
+  }
+  GemmArgs g = fp8_args();
+  g.b_type = DType::e4m3;  // the same as ab_type: one format
+  EXPECT_TRUE(gemm_check(GemmImpl::automatic, g).is_ok());
+  EXPECT_EQ(b_type_of(fp8_args()), DType::e4m3);  // unset: ab_type's
+  const auto refused = [](const GemmArgs& x, const char* words) {
+    const Status s = gemm_check(GemmImpl::automatic, x);
+    EXPECT_EQ(s.code, Status::invalid_argument) << s.message;
+    EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
+  };
+  g = valid_args();  // bf16 A
+  g.b_type = DType::f16;
+  refused(g, "only FP8 A and B may differ in format");
+  g.b_type = DType::e4m3;
+  refused(g, "b_type e4m3 differs from ab_type bf16");
+  g = fp8_args();
+  g.b_type = static_cast<DType>(42);
+  refused(g, "b_type must be a DType");
+  // A group shares its formats.
+  GemmArgs group[2] = {fp8_args(), fp8_args()};
+  group[1].m = 70, group[1].a = fake(5), group[1].b = fake(6), group[1].d = fake(7);
+  group[0].b_type = group[1].b_type = DType::e5m2;
+  EXPECT_TRUE(gemm_grouped_check(group, 2).is_ok()) << gemm_grouped_check(group, 2).message;
+  group[1].b_type.reset();
+  const Status s = gemm_grouped_check(group, 2);
+  EXPECT_EQ(s.code, Status::invalid_argument);
+  EXPECT_NE(s.message.find("share ab_type, b_type and cd_type"), std::string::npos) << s.message;
 }
 
 TEST(GemmApi, Fp8GroupRulesAreNamed) {
@@ -896,7 +936,7 @@ TEST(GemmApi, GroupRulesAreInvalidArgument) {
   v = valid_group(8), v[4].ab_type = DType::f16;
   expect_group_invalid(v, "mixed input types", "share ab_type");
   v = valid_group(8), v[4].cd_type = DType::f32;
-  expect_group_invalid(v, "mixed output types", "share ab_type and cd_type");
+  expect_group_invalid(v, "mixed output types", "share ab_type, b_type and cd_type");
   v = valid_group(8), v[7].layout.b = MajorB::k, v[7].ldb = v[7].k;
   expect_group_invalid(v, "mixed layouts", "share the layout");
   v = valid_group(8), v[1].tuning.splits = 2;

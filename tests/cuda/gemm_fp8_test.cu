@@ -136,30 +136,39 @@ TEST(GemmFp8K13, PromotionIntervals) {
 
 namespace {
 
+/// The DType of an FP8 element type.
+template <class T>
+constexpr DType fp8_dtype() {
+  return std::is_same_v<T, __nv_fp8_e5m2> ? DType::e5m2 : DType::e4m3;
+}
+
 /// tessel::gemm (auto, or the tile asked for) with FP8 scales `mode`:
 /// exact against the host for small integers and power-of-two scales (the
 /// dequantized products are integers times powers of two, the sums exact in
 /// f32), D in f32.  Block scales at every residue of N and K against their
-/// 128-element blocks.
+/// 128-element blocks.  A's elements TA, B's TB (b_type where they differ).
+template <class TA = __nv_fp8_e4m3, class TB = TA>
 void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, int tile_n = 0, int splits = 0,
-                bool fast = false) {
+                bool fast = false, SwapAB swap = SwapAB::plan) {
   SCOPED_TRACE(::testing::Message() << name(mode) << " " << m << " x " << n << " x " << k << " tile " << tile_m << " x "
-                                    << tile_n << " splits " << splits << (fast ? " fast" : ""));
-  using T = __nv_fp8_e4m3;
+                                    << tile_n << " splits " << splits << (fast ? " fast" : "") << " "
+                                    << name(fp8_dtype<TA>()) << " x " << name(fp8_dtype<TB>()));
   std::mt19937 rng(static_cast<unsigned>(m * 5 + n * 11 + k));
   std::uniform_int_distribution<int> pow2(-2, 2);
-  const Fp8Ints<T> a(static_cast<std::size_t>(m * k), rng), b(static_cast<std::size_t>(n * k), rng);
+  const Fp8Ints<TA> a(static_cast<std::size_t>(m * k), rng);
+  const Fp8Ints<TB> b(static_cast<std::size_t>(n * k), rng);
   const index_t kb = (k + 127) / 128, nb = (n + 127) / 128;
-  const std::size_t na = mode == Fp8Scale::tensor ? 1 : mode == Fp8Scale::channel ? m : m * kb;
-  const std::size_t nbs = mode == Fp8Scale::tensor ? 1 : mode == Fp8Scale::channel ? n : nb * kb;
+  const bool per_tensor = mode == Fp8Scale::tensor || mode == Fp8Scale::none;  // none: scales of 1, not passed
+  const std::size_t na = per_tensor ? 1 : mode == Fp8Scale::channel ? m : m * kb;
+  const std::size_t nbs = per_tensor ? 1 : mode == Fp8Scale::channel ? n : nb * kb;
   std::vector<float> sa(na), sb(nbs);
-  for (float& x : sa) x = std::ldexp(1.0f, pow2(rng));
-  for (float& x : sb) x = std::ldexp(1.0f, pow2(rng));
+  for (float& x : sa) x = mode == Fp8Scale::none ? 1.0f : std::ldexp(1.0f, pow2(rng));
+  for (float& x : sb) x = mode == Fp8Scale::none ? 1.0f : std::ldexp(1.0f, pow2(rng));
   const auto scale_a = [&](index_t i, index_t l) {
-    return mode == Fp8Scale::tensor ? sa[0] : mode == Fp8Scale::channel ? sa[i] : sa[(l / 128) * m + i];
+    return per_tensor ? sa[0] : mode == Fp8Scale::channel ? sa[i] : sa[(l / 128) * m + i];
   };
   const auto scale_b = [&](index_t l, index_t j) {
-    return mode == Fp8Scale::tensor ? sb[0] : mode == Fp8Scale::channel ? sb[j] : sb[(j / 128) * kb + l / 128];
+    return per_tensor ? sb[0] : mode == Fp8Scale::channel ? sb[j] : sb[(j / 128) * kb + l / 128];
   };
   tessel::testing::DeviceArray<float> dd(static_cast<std::size_t>(m * n)), dsa(na), dsb(nbs);
   ASSERT_TRUE(a.uploaded && b.uploaded && dd.ptr && dsa.ptr && dsb.ptr);
@@ -167,7 +176,8 @@ void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, 
   CUDA_CHECK(dsb.upload(sb));
   CUDA_CHECK(dd.fill_bytes(0xFF));  // NaN poison
   GemmArgs g;
-  g.ab_type = DType::e4m3;
+  g.ab_type = fp8_dtype<TA>();
+  if constexpr (!std::is_same_v<TA, TB>) g.b_type = fp8_dtype<TB>();
   g.cd_type = DType::f32;
   g.a = a.dev.ptr, g.b = b.dev.ptr, g.d = dd.ptr;
   g.m = m, g.n = n, g.k = k;
@@ -175,9 +185,9 @@ void run_scaled(Fp8Scale mode, index_t m, index_t n, index_t k, int tile_m = 0, 
   g.layout = {MajorA::k, MajorB::k};
   g.alpha = 0.5f;
   g.tuning.tile_m = tile_m, g.tuning.tile_n = tile_n, g.tuning.splits = splits;
-  if (tile_n == 16 || tile_n == 32) g.tuning.swap_ab = SwapAB::on;
+  g.tuning.swap_ab = tile_n == 16 || tile_n == 32 ? SwapAB::on : swap;
   g.fp8_fast_accum = fast;
-  g.fp8_scale = mode, g.fp8_scale_a = dsa.ptr, g.fp8_scale_b = dsb.ptr;
+  if (mode != Fp8Scale::none) g.fp8_scale = mode, g.fp8_scale_a = dsa.ptr, g.fp8_scale_b = dsb.ptr;
   const Status s = gemm(GemmImpl::automatic, g);
   ASSERT_TRUE(s.is_ok()) << s.message;
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -201,16 +211,17 @@ namespace {
 /// through tessel::gemm_grouped: exact against the host for small integers,
 /// D = 2 A B^T + beta C in f32 with beta -1 on every other problem; sums
 /// promoted every `promote` k-tiles (0: the default) or none (`fast`).
-template <class T>
+template <class T, class TB = T>
 void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote, bool fast, int tile_m = 0) {
   SCOPED_TRACE(::testing::Message() << ms.size() << " problems, N " << n << " K " << k << " tile_m " << tile_m
-                                    << " promote " << promote << (fast ? " fast" : "")
-                                    << (std::is_same_v<T, __nv_fp8_e5m2> ? " e5m2" : " e4m3"));
+                                    << " promote " << promote << (fast ? " fast" : "") << " " << name(fp8_dtype<T>())
+                                    << " x " << name(fp8_dtype<TB>()));
   std::mt19937 rng(static_cast<unsigned>(n * 3 + k + ms.size()));
   std::uniform_int_distribution<int> dist(-4, 4);
   using tessel::testing::DeviceArray;
   struct Problem {
-    std::unique_ptr<Fp8Ints<T>> a, b;
+    std::unique_ptr<Fp8Ints<T>> a;
+    std::unique_ptr<Fp8Ints<TB>> b;
     std::vector<int> c;
     std::unique_ptr<DeviceArray<float>> dc, dd;
   };
@@ -220,7 +231,7 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
     Problem& p = ps[g];
     const index_t m = ms[g];
     p.a = std::make_unique<Fp8Ints<T>>(static_cast<std::size_t>(m * k), rng);
-    p.b = std::make_unique<Fp8Ints<T>>(static_cast<std::size_t>(n * k), rng);
+    p.b = std::make_unique<Fp8Ints<TB>>(static_cast<std::size_t>(n * k), rng);
     p.c.resize(static_cast<std::size_t>(m * n));
     for (int& x : p.c) x = dist(rng);
     std::vector<float> hc(p.c.begin(), p.c.end());
@@ -229,7 +240,8 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
     CUDA_CHECK(p.dc->upload(hc));
     CUDA_CHECK(p.dd->fill_bytes(0xFF));  // NaN poison
     GemmArgs& x = group[g];
-    x.ab_type = std::is_same_v<T, __nv_fp8_e5m2> ? DType::e5m2 : DType::e4m3;
+    x.ab_type = fp8_dtype<T>();
+    if constexpr (!std::is_same_v<T, TB>) x.b_type = fp8_dtype<TB>();
     x.cd_type = DType::f32;
     x.layout = {MajorA::k, MajorB::k};
     x.a = p.a->dev.ptr, x.b = p.b->dev.ptr, x.c = p.dc->ptr, x.d = p.dd->ptr;
@@ -282,6 +294,28 @@ TEST(GemmFp8Scales, TensorAndChannel) {
     run_scaled(mode, 40, 264, 512, 64, 32, 2);
   }
 }
+TEST(GemmFp8Mixed, EveryTileThroughTheApi) {
+  // A and B in different formats (b_type): every FP8 instance, where the swapped tiles read B's format as wgmma's A.
+  REQUIRE_SM90();
+  using E4 = __nv_fp8_e4m3;
+  using E5 = __nv_fp8_e5m2;
+  run_scaled<E4, E5>(Fp8Scale::none, 200, 136, 400);                               // the plan's tile
+  run_scaled<E5, E4>(Fp8Scale::none, 256, 384, 1664, 128, 128, 4);                 // split K
+  run_scaled<E4, E5>(Fp8Scale::none, 300, 400, 1664, 128, 192);                    // promoted 128 x 192
+  run_scaled<E5, E4>(Fp8Scale::none, 256, 520, 1024, 128, 256, 0, true);           // 128 x 256, fast accumulation
+  run_scaled<E4, E5>(Fp8Scale::none, 64, 200, 1664, 64, 128, 3);                   // 64 x 128
+  run_scaled<E5, E4>(Fp8Scale::none, 24, 300, 1024, 64, 16);                       // swapped 64 x 16
+  run_scaled<E4, E5>(Fp8Scale::none, 40, 264, 512, 64, 32, 2);                     // swapped 64 x 32, split K
+  run_scaled<E5, E4>(Fp8Scale::none, 56, 200, 512, 64, 64, 0, false, SwapAB::on);  // swapped 64 x 64
+  run_scaled<E4, E5>(Fp8Scale::channel, 40, 264, 512, 64, 32);
+  run_scaled<E5, E4>(Fp8Scale::tensor, 300, 400, 1664);
+  run_scaled<E4, E5>(Fp8Scale::block, 200, 392, 400, 128, 128);
+  for (int tile_m : {128, 64}) {
+    run_group<E4, E5>({1, 64, 130, 300}, 136, 400, 0, false, tile_m);
+    run_group<E5, E4>({129, 256}, 128, 1664, 3, false, tile_m);
+  }
+}
+
 TEST(GemmFp8Scales, Block) {
   REQUIRE_SM90();
   run_scaled(Fp8Scale::block, 256, 256, 1664);             // 13 k-tiles: 13 blocks of K

@@ -58,6 +58,7 @@ GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
   g.n = d.p.n;
   g.k = d.p.k;
   g.ab_type = d.p.in;
+  g.b_type = d.p.in_b;
   g.cd_type = d.p.out;
   g.fp8_fast_accum = d.p.fp8_fast_accum;
   g.fp8_promote_every = d.p.fp8_promote_every;
@@ -274,7 +275,7 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
       const GemmProblem& p = opt.problems[pi];
       const std::size_t rows_before = rep.emitted();
       std::cerr << "problem " << pi + 1 << "/" << opt.problems.size() << ": " << p.group << " " << shape_name(p) << " "
-                << tessel::name(p.in) << "->" << tessel::name(p.out) << " " << tessel::name(p.layout)
+                << input_type_name(p.in, p.in_b) << "->" << tessel::name(p.out) << " " << tessel::name(p.layout)
                 << " alpha=" << p.alpha << " beta=" << p.beta << "\n";
       // Rows not yet emitted when a problem fails with a CUDA error.
       auto emit_error_rows = [&](const std::string& why) {

@@ -120,15 +120,28 @@ bool parse_scale(std::string_view text, std::string_view flag, double& out, std:
   return true;
 }
 
-bool parse_input_type(std::string_view text, std::string_view flag, DType& out, std::string& error) {
-  const std::optional<DType> t = parse_dtype(trim(text));
-  if (!t) {
-    error = std::string(flag) + ": " + quoted(trim(text)) + " is not a type (bf16, fp16, fp32, e4m3 or e5m2)";
+}  // namespace
+
+std::string input_type_name(DType in, const std::optional<DType>& in_b) {
+  return in_b && *in_b != in ? std::string(tessel::name(in)) + "x" + tessel::name(*in_b) : tessel::name(in);
+}
+
+bool parse_input_type(std::string_view text, std::string_view flag, DType& in, std::optional<DType>& in_b,
+                      std::string& error) {
+  const std::string_view t = trim(text);
+  const auto types = parse_input_types(t);
+  if (!types) {
+    error = std::string(flag) + ": " + quoted(t) +
+            " is not a type (bf16, fp16, fp32, e4m3 or e5m2; or where A's and B's differ, their FP8 formats: "
+            "e4m3xe5m2, e5m2xe4m3)";
     return false;
   }
-  out = *t;
+  in = types->first;
+  in_b = types->second != types->first ? std::optional<DType>(types->second) : std::nullopt;
   return true;
 }
+
+namespace {
 
 bool parse_output_type(std::string_view text, std::string_view flag, DType& out, std::string& error) {
   const std::optional<DType> t = parse_dtype(trim(text));
@@ -437,7 +450,8 @@ bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& 
       if (!parse_positive(cell(ext_names[i]), *ext[i])) return fail(not_positive(ext_names[i], cell(ext_names[i])));
     std::string err;
     p.in = defaults.in;
-    if (!cell("dtype").empty() && !parse_input_type(cell("dtype"), "dtype", p.in, err)) return fail(err);
+    p.in_b = defaults.in_b;
+    if (!cell("dtype").empty() && !parse_input_type(cell("dtype"), "dtype", p.in, p.in_b, err)) return fail(err);
     p.out = defaults.out.value_or(default_out_type(p.in));
     if (!cell("out_dtype").empty() && !parse_output_type(cell("out_dtype"), "out_dtype", p.out, err)) return fail(err);
     p.alpha = defaults.alpha;
@@ -507,6 +521,7 @@ std::vector<GemmProblem> random_problems(std::uint64_t seed, int count, const Su
     } while (2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) > kMaxFlops);
     p.group = extent_group(p.m, p.n, p.k);
     p.in = defaults.in;
+    p.in_b = defaults.in_b;
     p.out = defaults.out.value_or(default_out_type(p.in));
     p.alpha = defaults.alpha;
     p.beta = defaults.beta;
@@ -704,7 +719,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
 
   // Types, layouts, scales.
   SuiteDefaults d;
-  if (!a.dtype.empty() && !parse_input_type(a.dtype, "--dtype", d.in, error)) return false;
+  if (!a.dtype.empty() && !parse_input_type(a.dtype, "--dtype", d.in, d.in_b, error)) return false;
   if (!a.out_dtype.empty()) {
     DType t{};
     if (!parse_output_type(a.out_dtype, "--out-dtype", t, error)) return false;
@@ -830,6 +845,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       for (std::int64_t m : ms) p.m += m;
       p.n = ns[0], p.k = ks[0];
       p.in = d.in;
+      p.in_b = d.in_b;
       p.out = d.out.value_or(default_out_type(d.in));
       p.layout = l;
       p.alpha = d.alpha;
@@ -918,6 +934,7 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
             p.group = "cli";
             p.m = m, p.n = n, p.k = k;
             p.in = d.in;
+            p.in_b = d.in_b;
             p.out = d.out.value_or(default_out_type(d.in));
             p.layout = l;
             p.alpha = d.alpha;
@@ -1030,7 +1047,7 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
                                std::to_string(p.m),
                                std::to_string(p.n),
                                std::to_string(p.k),
-                               tessel::name(p.in),
+                               input_type_name(p.in, p.in_b),
                                tessel::name(p.out),
                                csv_field(tessel::name(p.layout)),
                                fmt_scale(p.alpha),
@@ -1073,7 +1090,7 @@ std::string csv_row(const DeviceInfo& dev, const GemmBenchRow& r) {
 namespace {
 /// What tells one problem from another in the summaries (its repeats share it).
 std::string problem_key(const GemmProblem& p) {
-  return p.group + "|" + shape_name(p) + "|" + tessel::name(p.in) + "|" + tessel::name(p.out) + "|" +
+  return p.group + "|" + shape_name(p) + "|" + input_type_name(p.in, p.in_b) + "|" + tessel::name(p.out) + "|" +
          tessel::name(p.layout) + "|" + fmt_scale(p.alpha) + "|" + fmt_scale(p.beta) + "|" + epilogue_name(p.epilogue);
 }
 }  // namespace
@@ -1219,7 +1236,7 @@ void write_json(std::ostream& out, const DeviceInfo& d, const ProtocolInfo& p, c
     out << (i ? ",\n    " : "\n    ") << "{\"gpu\": " << json_string(d.gpu) << ", \"sm_count\": " << d.sm_count
         << ", \"commit\": " << json_string(d.commit) << ", \"impl\": " << json_string(r.impl)
         << ", \"group\": " << json_string(q.group) << ", \"repeat\": " << r.repeat << ", \"m\": " << q.m
-        << ", \"n\": " << q.n << ", \"k\": " << q.k << ", \"dtype\": " << json_string(tessel::name(q.in))
+        << ", \"n\": " << q.n << ", \"k\": " << q.k << ", \"dtype\": " << json_string(input_type_name(q.in, q.in_b))
         << ", \"out_dtype\": " << json_string(tessel::name(q.out))
         << ", \"layout\": " << json_string(tessel::name(q.layout)) << ", \"alpha\": " << json_number(q.alpha)
         << ", \"beta\": " << json_number(q.beta) << ", \"verify\": " << json_string(r.verify)

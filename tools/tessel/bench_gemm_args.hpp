@@ -72,6 +72,7 @@ struct GemmProblem {
   std::string group;  // the suite's group, or "cli" for --m/--n/--k problems
   std::int64_t m = 0, n = 0, k = 0;
   DType in = DType::bf16, out = DType::bf16;
+  std::optional<DType> in_b;  // B's type where it differs from A's (FP8, --dtype e4m3xe5m2)
   GemmLayout layout{};
   double alpha = 1.0, beta = 0.0;
   BenchEpilogue epilogue{};
@@ -186,9 +187,17 @@ bool parse_gemm_bench_args(const GemmBenchArgs& args, GemmBenchOptions& out, std
 /// The output type of a problem whose input type is `in` and whose output
 /// type nothing names: the input type, bf16 for FP8 inputs (FP8 is an input type only).
 constexpr DType default_out_type(DType in) { return is_fp8(in) ? DType::bf16 : in; }
+/// The input type as --dtype and the dtype column spell it: "bf16", or A's
+/// and B's FP8 formats where they differ, "e4m3xe5m2".
+std::string input_type_name(DType in, const std::optional<DType>& in_b);
+/// Parses an input type (parse_dtype's names, or two different FP8 formats
+/// joined by 'x': A's, then B's); on failure `error` names `flag`.
+bool parse_input_type(std::string_view text, std::string_view flag, DType& in, std::optional<DType>& in_b,
+                      std::string& error);
 
 struct SuiteDefaults {
   DType in = DType::bf16;
+  std::optional<DType> in_b;                      // B's type where it differs (FP8 pairs, "e4m3xe5m2")
   std::optional<DType> out;                       // nullopt: default_out_type of the row's input type
   std::vector<GemmLayout> layouts{GemmLayout{}};  // a row without a layout runs each of these
   double alpha = 1.0, beta = 0.0;

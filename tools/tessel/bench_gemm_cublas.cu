@@ -103,7 +103,8 @@ std::string CublasGemm::make_call(const SubProblem& sub, std::int64_t batch, LtC
   }
   const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
   const std::int64_t m = sub.m;
-  CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&c.la, to_cuda_type(p.in), u(b_n ? p.n : p.k), u(b_n ? p.k : p.n), d_.ldb()));
+  CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&c.la, to_cuda_type(p.in_b.value_or(p.in)), u(b_n ? p.n : p.k),
+                                          u(b_n ? p.k : p.n), d_.ldb()));
   CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&c.lb, to_cuda_type(p.in), u(a_k ? p.k : m), u(a_k ? m : p.k), d_.lda(m)));
   CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&c.lc, to_cuda_type(p.out), u(p.n), u(m), d_.ldd()));
   if (batch > 1) {

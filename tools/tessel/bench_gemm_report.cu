@@ -62,7 +62,7 @@ Reporter::Reporter(const DeviceInfo& dev, std::ostream& csv, std::size_t total) 
 void Reporter::start(const std::string& impl, const GemmProblem& p, int repeat) {
   line_open_ = true;
   std::cerr << "[" << rows_.size() + 1 << "/" << total_ << "] " << impl << " " << shape_name(p) << " "
-            << tessel::name(p.in);
+            << input_type_name(p.in, p.in_b);
   if (p.out != p.in) std::cerr << "->" << tessel::name(p.out);
   std::cerr << " " << tessel::name(p.layout);
   if (p.alpha != 1.0 || p.beta != 0.0) std::cerr << " alpha=" << p.alpha << " beta=" << p.beta;

@@ -184,13 +184,13 @@ struct RefScales {
 /// consecutive threads read consecutive addresses in every layout.
 constexpr int kRefTile = 64, kRefK = 16;
 
-template <class TIn, class TOut>
+template <class TIn, class TOut, class TB = TIn>  // TB: B's type where it differs (FP8 pairs)
 struct RefParams {
   std::int64_t m, n, k;
   const TIn* a;
   std::int64_t lda;
   bool a_k;
-  const TIn* b;
+  const TB* b;
   std::int64_t ldb;
   bool b_n;
   const TOut* c;  // null when beta == 0
@@ -231,8 +231,8 @@ __device__ inline double act_error(Activation a) {
                                      : 0.0;
 }
 
-template <class TIn, class TOut>
-__global__ void __launch_bounds__(kThreads) reference_gemm(RefParams<TIn, TOut> p) {
+template <class TIn, class TOut, class TB>
+__global__ void __launch_bounds__(kThreads) reference_gemm(RefParams<TIn, TOut, TB> p) {
   __shared__ double As[kRefK][kRefTile];  // As[l][i] = A(i0 + i, l0 + l)
   __shared__ double Bs[kRefK][kRefTile];  // Bs[l][j] = B(l0 + l, j0 + j)
   const int t = static_cast<int>(threadIdx.x), tx = t % 16, ty = t / 16;
@@ -360,7 +360,7 @@ void fill_inputs(ProblemData& d, bool small_integers, int sms, cudaStream_t s) {
     CUDA_CHECK(cudaGetLastError());
   };
   fill(d.a, d.p.in, d.a_elems, 1);
-  fill(d.b, d.p.in, d.b_elems, 2);
+  fill(d.b, d.p.in_b.value_or(d.p.in), d.b_elems, 2);
   if (d.c.get()) fill(d.c, d.p.out, d.d_elems, 3);
   if (d.bias.get()) fill(d.bias, d.p.out, d.bias_elems, 4);
   if (d.scale_a.get()) {
@@ -378,36 +378,42 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
                     static_cast<unsigned>((sp.m + kRefTile - 1) / kRefTile));
     if (grid.y > 65535) throw BenchError("reference GEMM: M = " + std::to_string(sp.m) + " is too large for its grid");
     with_input_type(d.p.in, [&](auto in_tag) {
-      with_type(d.p.out, [&](auto out_tag) {
-        using TIn = decltype(in_tag);
-        using TOut = decltype(out_tag);
-        // fp32 inputs take fp32 outputs (parse_gemm_bench_args); the other
-        // pairs would be instantiated for nothing.
-        if constexpr (!std::is_same_v<TIn, float> || std::is_same_v<TOut, float>) {
-          RefParams<TIn, TOut> rp{};
-          rp.m = sp.m;
-          rp.n = d.p.n;
-          rp.k = d.p.k;
-          rp.a = d.a.as<TIn>() + sp.a_off;
-          rp.lda = d.lda(sp.m);
-          rp.a_k = d.a_k();
-          rp.b = d.b.as<TIn>() + sp.b_off;
-          rp.ldb = d.ldb();
-          rp.b_n = d.b_n();
-          rp.c = d.c.get() != nullptr ? d.c.as<TOut>() + sp.d_off : nullptr;  // null when beta == 0
-          rp.ldc = d.ldd();
-          rp.alpha = d.p.alpha;
-          rp.beta = d.p.beta;
-          rp.u_out = unit_roundoff(d.p.out);
-          rp.u_acc = accumulation_roundoff(d.p.in);
-          rp.bias = d.bias.as<TOut>();  // null without a bias (single problems only)
-          rp.bias_row = d.p.epilogue.bias == BiasKind::row;
-          rp.act = d.p.epilogue.act;
-          rp.ref = d.ref.as<double>() + sp.d_off;
-          rp.bound = d.bound.as<double>() + sp.d_off;
-          rp.scales = {d.p.fp8_scale, d.scale_a.as<float>(), d.scale_b.as<float>(), (d.p.k + 127) / 128, sp.m};
-          reference_gemm<TIn, TOut><<<grid, kThreads, 0, s>>>(rp);
-        }
+      with_input_type(d.p.in_b.value_or(d.p.in), [&](auto b_tag) {
+        with_type(d.p.out, [&](auto out_tag) {
+          using TIn = decltype(in_tag);
+          using TB = decltype(b_tag);
+          using TOut = decltype(out_tag);
+          // fp32 inputs take fp32 outputs (parse_gemm_bench_args), and only FP8
+          // A and B differ in type; the other combinations would be
+          // instantiated for nothing.
+          constexpr bool fp8_pair = sizeof(TIn) == 1 && sizeof(TB) == 1;
+          if constexpr ((std::is_same_v<TIn, TB> || fp8_pair) &&
+                        (!std::is_same_v<TIn, float> || std::is_same_v<TOut, float>)) {
+            RefParams<TIn, TOut, TB> rp{};
+            rp.m = sp.m;
+            rp.n = d.p.n;
+            rp.k = d.p.k;
+            rp.a = d.a.as<TIn>() + sp.a_off;
+            rp.lda = d.lda(sp.m);
+            rp.a_k = d.a_k();
+            rp.b = d.b.as<TB>() + sp.b_off;
+            rp.ldb = d.ldb();
+            rp.b_n = d.b_n();
+            rp.c = d.c.get() != nullptr ? d.c.as<TOut>() + sp.d_off : nullptr;  // null when beta == 0
+            rp.ldc = d.ldd();
+            rp.alpha = d.p.alpha;
+            rp.beta = d.p.beta;
+            rp.u_out = unit_roundoff(d.p.out);
+            rp.u_acc = accumulation_roundoff(d.p.in);
+            rp.bias = d.bias.as<TOut>();  // null without a bias (single problems only)
+            rp.bias_row = d.p.epilogue.bias == BiasKind::row;
+            rp.act = d.p.epilogue.act;
+            rp.ref = d.ref.as<double>() + sp.d_off;
+            rp.bound = d.bound.as<double>() + sp.d_off;
+            rp.scales = {d.p.fp8_scale, d.scale_a.as<float>(), d.scale_b.as<float>(), (d.p.k + 127) / 128, sp.m};
+            reference_gemm<TIn, TOut, TB><<<grid, kThreads, 0, s>>>(rp);
+          }
+        });
       });
     });
     CUDA_CHECK(cudaGetLastError());

@@ -450,7 +450,8 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--dtype", gemm_args.dtype,
                    "type of A and B: bf16 (default), fp16, fp32 (the fp32 ladder f01..f12; C and D fp32), or e4m3 or "
-                   "e5m2 (FP8 on k13: A:k, B:k, the default layout then; C and D bf16 by default)")
+                   "e5m2 (FP8 on k13: A:k, B:k, the default layout then; C and D bf16 by default), or A's and B's "
+                   "FP8 formats where they differ: e4m3xe5m2, e5m2xe4m3")
       ->type_name("TYPE");
   bench_gemm
       ->add_option("--out-dtype", gemm_args.out_dtype,
@@ -710,9 +711,9 @@ int main(int argc, char** argv) {
       };
       std::cout << "group,m,n,k,dtype,out_dtype,layout,alpha,beta\n";
       for (const tessel::bench::GemmProblem& p : opt.problems)
-        std::cout << p.group << ',' << p.m << ',' << p.n << ',' << p.k << ',' << tessel::name(p.in) << ','
-                  << tessel::name(p.out) << ",\"" << tessel::name(p.layout) << "\"," << scale(p.alpha) << ','
-                  << scale(p.beta) << '\n';
+        std::cout << p.group << ',' << p.m << ',' << p.n << ',' << p.k << ','
+                  << tessel::bench::input_type_name(p.in, p.in_b) << ',' << tessel::name(p.out) << ",\""
+                  << tessel::name(p.layout) << "\"," << scale(p.alpha) << ',' << scale(p.beta) << '\n';
       return 0;
     }
 #if defined(TESSEL_HAVE_CUDA)

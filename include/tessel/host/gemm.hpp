@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "tessel/core/config.hpp"
 #include "tessel/gemm_plan.hpp"
@@ -68,8 +69,13 @@ struct GemmEpilogue {
 /// at all).
 struct GemmArgs {
   index_t m = 0, n = 0, k = 0;
-  DType ab_type = DType::bf16;
+  DType ab_type = DType::bf16;  // A's type, and B's unless b_type says otherwise
   DType cd_type = DType::bf16;
+  /// B's type where it differs from A's (b_type_of): FP8 only, e4m3 x e5m2 or
+  /// e5m2 x e4m3 (wgmma's mixed forms, as in cuBLASLt; e5m2 gradients times
+  /// e4m3 weights in a backward pass).  Unset, or equal to ab_type: B is
+  /// ab_type.  Checked (invalid_argument): where it differs, both FP8.
+  std::optional<DType> b_type;
   GemmLayout layout{};
   const void* a = nullptr;
   index_t lda = 0;
@@ -152,6 +158,9 @@ struct GemmArgs {
   const float* fp8_scale_b = nullptr;
 };
 
+/// B's element type: GemmArgs::b_type where set, else ab_type.
+inline DType b_type_of(const GemmArgs& g) { return g.b_type.value_or(g.ab_type); }
+
 /// The default promotion interval of FP8 sums (GemmArgs::fp8_promote_every),
 /// in k-tiles of 128 elements: measured, docs/fp8.md.
 inline constexpr int kFp8PromoteEvery = 8;
@@ -204,7 +213,7 @@ Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream = nullptr);
 /// checks a single one (the message names the problem's index), and the
 /// group's rules are (invalid_argument, naming the rule): count >= 1 and
 /// `problems` not null; every problem has batch = 1; all problems share
-/// ab_type, cd_type and layout; every problem's tuning is the default or
+/// ab_type, b_type, cd_type and layout; every problem's tuning is the default or
 /// names the same tile_n (0, 128 or 256; no split of K, no swap); no
 /// problem's D overlaps another problem's D, A, B or C (byte ranges).
 /// alpha and beta may differ between problems.

@@ -48,22 +48,56 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) {
 }  // namespace tessel::gemm_launch::k13
 #endif
 
-#if defined(TESSEL_UNIT_K13_FP8_N128) || defined(TESSEL_UNIT_K13_FP8_N192) || defined(TESSEL_UNIT_K13_FP8_N256)
-// ---- k13 on FP8 A and B (wgmma_fp8.cuh): e4m3 and e5m2, A:k and B:k only; 128 x BN, the 64 x 128 and the swapped
-// 64 x {16, 32, 64}.  Built in every build, also one of one instance per step: FP8 has no other layout, and nvcc
-// takes 15 s for a unit.
+#if defined(TESSEL_UNIT_K13_FP8_N128) || defined(TESSEL_UNIT_K13_FP8_N192) || defined(TESSEL_UNIT_K13_FP8_N256) || \
+    defined(TESSEL_UNIT_K13_FP8_MIXED_N128) || defined(TESSEL_UNIT_K13_FP8_MIXED_N192) ||                          \
+    defined(TESSEL_UNIT_K13_FP8_MIXED_N256) || defined(TESSEL_UNIT_K13_GROUPED_FP8) ||                             \
+    defined(TESSEL_UNIT_K13_GROUPED_FP8_MIXED)
+// ---- k13 on FP8 A and B (wgmma_fp8.cuh): A:k and B:k only.  Built in every build, also one of one instance per
+// step: FP8 has no other layout, and nvcc takes 15 s for a unit.  The _mixed units hold the instances whose A and B
+// differ in format (Fp8Mixed), so that a call of one format compiles no more than before.
 #include <cuda_fp8.h>
 
-#include "src/kernels/gemm/k13_tiles.hpp"
+#include "src/kernels/gemm/instances.hpp"
 #include "tessel/kernels/gemm/wgmma_fp8.cuh"
+#if defined(TESSEL_UNIT_K13_FP8_MIXED_N128) || defined(TESSEL_UNIT_K13_FP8_MIXED_N192) || \
+    defined(TESSEL_UNIT_K13_FP8_MIXED_N256) || defined(TESSEL_UNIT_K13_GROUPED_FP8_MIXED)
+#define TESSEL_UNIT_FP8_MIXED true
+#else
+#define TESSEL_UNIT_FP8_MIXED false
+#endif
+namespace tessel::gemm_launch::k13 {
+namespace {
+/// f.template operator()<T>() with T the kernel's element type for g's A and
+/// B: __nv_fp8_e4m3 or __nv_fp8_e5m2 where they share a format, else
+/// Fp8Mixed<A's, B's> (Mixed; a swapped problem's A is the caller's B).
+template <bool Mixed, class F>
+Status with_fp8_types(const GemmArgs& g, F&& f) {
+  const bool a5 = g.ab_type == DType::e5m2;
+  if constexpr (Mixed) {
+    using gemm_kernels::wgmma::Fp8Mixed;
+    return a5 ? f.template operator()<Fp8Mixed<__nv_fp8_e5m2, __nv_fp8_e4m3>>()
+              : f.template operator()<Fp8Mixed<__nv_fp8_e4m3, __nv_fp8_e5m2>>();
+  } else {
+    return a5 ? f.template operator()<__nv_fp8_e5m2>() : f.template operator()<__nv_fp8_e4m3>();
+  }
+}
+}  // namespace
+}  // namespace tessel::gemm_launch::k13
+#endif
+
+#if defined(TESSEL_UNIT_K13_FP8_N128) || defined(TESSEL_UNIT_K13_FP8_N192) || defined(TESSEL_UNIT_K13_FP8_N256) || \
+    defined(TESSEL_UNIT_K13_FP8_MIXED_N128) || defined(TESSEL_UNIT_K13_FP8_MIXED_N192) ||                          \
+    defined(TESSEL_UNIT_K13_FP8_MIXED_N256)
+// ---- k13's FP8 tiles: 128 x BN, the 64 x 128 and the swapped 64 x {16, 32, 64}.
+#include "src/kernels/gemm/k13_tiles.hpp"
 #define TESSEL_UNIT_BUILT
 namespace tessel::gemm_launch::k13 {
 namespace {
 template <class Cfg>
 Status launch_fp8_cfg(const GemmArgs& g, cudaStream_t stream, bool transposed) {
-  return g.ab_type == DType::e5m2
-             ? launch_kernel<Cfg, __nv_fp8_e5m2, MajorA::k, MajorB::k>(g, stream, transposed, CfgKernel<Cfg>{})
-             : launch_kernel<Cfg, __nv_fp8_e4m3, MajorA::k, MajorB::k>(g, stream, transposed, CfgKernel<Cfg>{});
+  return with_fp8_types<TESSEL_UNIT_FP8_MIXED>(g, [&]<class T>() {
+    return launch_kernel<Cfg, T, MajorA::k, MajorB::k>(g, stream, transposed, CfgKernel<Cfg>{});
+  });
 }
 /// Tile BM x BN's instance for the call's scales: none, per tensor or channel, or (128 wide) per block.
 template <int BN, int BM = 128>
@@ -77,23 +111,26 @@ Status launch_fp8_of(const GemmArgs& g, cudaStream_t stream, bool transposed = f
 }
 }  // namespace
 template <>
-Status launch_fp8_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
+Status launch_fp8_tiles<TESSEL_UNIT_WIDTH, TESSEL_UNIT_FP8_MIXED>(const GemmArgs& g, cudaStream_t stream) {
   return launch_fp8_of<TESSEL_UNIT_WIDTH>(g, stream);
 }
 #if TESSEL_UNIT_WIDTH == 128
-Status launch_fp8_tiles_m64(const GemmArgs& g, cudaStream_t stream) { return launch_fp8_of<128, 64>(g, stream); }
+template <>
+Status launch_fp8_tiles_m64<TESSEL_UNIT_FP8_MIXED>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_fp8_of<128, 64>(g, stream);
+}
 #elif TESSEL_UNIT_WIDTH == 192
 // The swapped 64 x 16, 32 and 64 (small M), in the unit with the fewest kernels.
 template <>
-Status launch_fp8_swapped<16>(const GemmArgs& g, cudaStream_t stream) {
+Status launch_fp8_swapped<16, TESSEL_UNIT_FP8_MIXED>(const GemmArgs& g, cudaStream_t stream) {
   return launch_fp8_of<16, 64>(g, stream, true);
 }
 template <>
-Status launch_fp8_swapped<32>(const GemmArgs& g, cudaStream_t stream) {
+Status launch_fp8_swapped<32, TESSEL_UNIT_FP8_MIXED>(const GemmArgs& g, cudaStream_t stream) {
   return launch_fp8_of<32, 64>(g, stream, true);
 }
 template <>
-Status launch_fp8_swapped<64>(const GemmArgs& g, cudaStream_t stream) {
+Status launch_fp8_swapped<64, TESSEL_UNIT_FP8_MIXED>(const GemmArgs& g, cudaStream_t stream) {
   return launch_fp8_of<64, 64>(g, stream, true);
 }
 #endif
@@ -112,24 +149,22 @@ Status launch_grouped_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs* problems, int cou
 }  // namespace tessel::gemm_launch::k13
 #endif
 
-#if defined(TESSEL_UNIT_K13_GROUPED_FP8)
+#if defined(TESSEL_UNIT_K13_GROUPED_FP8) || defined(TESSEL_UNIT_K13_GROUPED_FP8_MIXED)
 // ---- k13's grouped kernel on FP8 A and B: 128 x 128 and 64 x 128 tiles, their sums promoted (wgmma_fp8.cuh's atom).
-#include <cuda_fp8.h>
-
 #include "src/kernels/gemm/k13_grouped_tiles.hpp"
-#include "tessel/kernels/gemm/wgmma_fp8.cuh"
 #define TESSEL_UNIT_BUILT
 namespace tessel::gemm_launch::k13 {
 namespace {
 template <int BM>
 Status launch_grouped_fp8_of(const GemmArgs* problems, int count, cudaStream_t stream) {
-  using F = GroupedFamily<128, BM>;
-  return problems[0].ab_type == DType::e5m2
-             ? launch_grouped_as<F, __nv_fp8_e5m2, MajorA::k, MajorB::k>(problems, count, stream)
-             : launch_grouped_as<F, __nv_fp8_e4m3, MajorA::k, MajorB::k>(problems, count, stream);
+  return with_fp8_types<TESSEL_UNIT_FP8_MIXED>(problems[0], [&]<class T>() {  // the group shares its formats
+    return launch_grouped_as<GroupedFamily<128, BM>, T, MajorA::k, MajorB::k>(problems, count, stream);
+  });
 }
 }  // namespace
-Status launch_grouped_fp8_tiles(const GemmArgs* problems, int count, int tile_m, cudaStream_t stream) {
+template <>
+Status launch_grouped_fp8_tiles<TESSEL_UNIT_FP8_MIXED>(const GemmArgs* problems, int count, int tile_m,
+                                                       cudaStream_t stream) {
   return tile_m == 64 ? launch_grouped_fp8_of<64>(problems, count, stream)
                       : launch_grouped_fp8_of<128>(problems, count, stream);
 }

@@ -58,28 +58,42 @@ Status launch_tiles_m64<96>(const GemmArgs& g, cudaStream_t stream);
 /// 64 on an unswapped problem): TMA-stored D, splits of K as above.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
 
-/// k13 on FP8 A and B (g.ab_type e4m3 or e5m2; A:k, B:k, rows TMA can read;
+/// k13 on FP8 A and B (e4m3 or e5m2; A:k, B:k, rows TMA can read;
 /// wgmma_fp8.cuh) with tile 128 x BN (BN = 128, 192, 256), or 64 x 128 (_m64);
-/// unswapped, g.tuning.splits (>= 1) splits of K.
-template <int BN>
+/// unswapped, g.tuning.splits (>= 1) splits of K.  Mixed: A and B differ in
+/// format (b_type_of(g) != g.ab_type), instances of units of their own.
+template <int BN, bool Mixed>
 Status launch_fp8_tiles(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fp8_tiles<128>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fp8_tiles<192>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fp8_tiles<256>(const GemmArgs& g, cudaStream_t stream);
+#define TESSEL_FP8_LAUNCHERS(MIXED)                                             \
+  template <>                                                                   \
+  Status launch_fp8_tiles<128, MIXED>(const GemmArgs& g, cudaStream_t stream);  \
+  template <>                                                                   \
+  Status launch_fp8_tiles<192, MIXED>(const GemmArgs& g, cudaStream_t stream);  \
+  template <>                                                                   \
+  Status launch_fp8_tiles<256, MIXED>(const GemmArgs& g, cudaStream_t stream);  \
+  template <>                                                                   \
+  Status launch_fp8_tiles_m64<MIXED>(const GemmArgs& g, cudaStream_t stream);   \
+  template <>                                                                   \
+  Status launch_fp8_swapped<16, MIXED>(const GemmArgs& g, cudaStream_t stream); \
+  template <>                                                                   \
+  Status launch_fp8_swapped<32, MIXED>(const GemmArgs& g, cudaStream_t stream); \
+  template <>                                                                   \
+  Status launch_fp8_swapped<64, MIXED>(const GemmArgs& g, cudaStream_t stream); \
+  template <>                                                                   \
+  Status launch_grouped_fp8_tiles<MIXED>(const GemmArgs* problems, int count, int tile_m, cudaStream_t stream);
+template <bool Mixed>
 Status launch_fp8_tiles_m64(const GemmArgs& g, cudaStream_t stream);
 /// The swapped FP8 tiles 64 x BN (BN = 16, 32, 64) on the swapped problem g
 /// (D^T = B^T A^T: g's A is the caller's B; D and C transposed).
-template <int BN>
+template <int BN, bool Mixed>
 Status launch_fp8_swapped(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fp8_swapped<16>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fp8_swapped<32>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fp8_swapped<64>(const GemmArgs& g, cudaStream_t stream);
+/// The grouped FP8 kernel (launch_grouped_tiles<128>'s, FP8 main loop; built
+/// in every build), the tiles `tile_m` (128 or 64) rows high.
+template <bool Mixed>
+Status launch_grouped_fp8_tiles(const GemmArgs* problems, int count, int tile_m, cudaStream_t stream);
+TESSEL_FP8_LAUNCHERS(false)
+TESSEL_FP8_LAUNCHERS(true)
+#undef TESSEL_FP8_LAUNCHERS
 
 /// k13's fused-epilogue instance with tile 128 x BN (BN = 64, 128, 256): D = act(alpha * A B + beta * C + bias) and
 /// aux, g.epilogue, computed in the kernel's epilogue; unswapped problems,
@@ -117,9 +131,6 @@ template <>
 Status launch_grouped_tiles<128>(const GemmArgs* problems, int count, cudaStream_t stream);
 template <>
 Status launch_grouped_tiles<256>(const GemmArgs* problems, int count, cudaStream_t stream);
-/// launch_grouped_tiles<128> for problems of FP8 A and B (e4m3 or e5m2, A:k, B:k; built in every build), the tiles
-/// `tile_m` (128 or 64) rows high.
-Status launch_grouped_fp8_tiles(const GemmArgs* problems, int count, int tile_m, cudaStream_t stream);
 
 }  // namespace tessel::gemm_launch::k13
 

@@ -37,6 +37,8 @@ GemmArgs k13_swapped(const GemmArgs& a) {
   s.lda = a.ldb;
   s.b = a.a;
   s.ldb = a.lda;
+  s.ab_type = b_type_of(a);  // FP8 A and B may differ in format
+  s.b_type = a.ab_type;
   s.fp8_scale_a = a.fp8_scale_b;  // per channel: A's scales index M, the swapped problem's N
   s.fp8_scale_b = a.fp8_scale_a;
   s.layout.a = a.layout.b == MajorB::n ? MajorA::m : MajorA::k;

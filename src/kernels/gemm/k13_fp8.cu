@@ -49,7 +49,7 @@ GemmArgs k13_fp8_tuned(const GemmArgs& args) {
 }
 
 Status check_k13_fp8(const GemmArgs& a) {
-  if (!is_fp8(a.ab_type)) return fp8_invalid("A and B must be e4m3 or e5m2");
+  if (!is_fp8(a.ab_type) || !is_fp8(b_type_of(a))) return fp8_invalid("A and B must be e4m3 or e5m2");
   if (a.layout.a != MajorA::k || a.layout.b != MajorB::k)
     return fp8_unsupported("A and B must be K-major (A:k, B:k; got " + name(a.layout) +
                            "): wgmma reads 8-bit operands K-major only; transpose the operand first");
@@ -139,28 +139,38 @@ GemmTuning plan_k13_fp8(const GemmArgs& a, int sms) {
   return t;
 }
 
-Status launch_k13_fp8(const GemmArgs& a, cudaStream_t stream) {
-  const GemmArgs g = k13_fp8_tuned(a);
+namespace {
+
+/// The launch of g's tile: the instances of one format, or (Mixed) of A and B in different formats.
+template <bool Mixed>
+Status launch_fp8_tile(const GemmArgs& g, cudaStream_t stream) {
   if (g.tuning.swap_ab == SwapAB::on) {
-    const GemmArgs s = k13_swapped(g);  // A:k, B:k stays A:k, B:k
+    const GemmArgs s = k13_swapped(g);  // A:k, B:k stays A:k, B:k; the formats swap with the operands
     switch (g.tuning.tile_n) {
       case 16:
-        return k13::launch_fp8_swapped<16>(s, stream);
+        return k13::launch_fp8_swapped<16, Mixed>(s, stream);
       case 32:
-        return k13::launch_fp8_swapped<32>(s, stream);
+        return k13::launch_fp8_swapped<32, Mixed>(s, stream);
       default:
-        return k13::launch_fp8_swapped<64>(s, stream);
+        return k13::launch_fp8_swapped<64, Mixed>(s, stream);
     }
   }
-  if (g.tuning.tile_m == 64) return k13::launch_fp8_tiles_m64(g, stream);
+  if (g.tuning.tile_m == 64) return k13::launch_fp8_tiles_m64<Mixed>(g, stream);
   switch (g.tuning.tile_n) {
     case 256:
-      return k13::launch_fp8_tiles<256>(g, stream);
+      return k13::launch_fp8_tiles<256, Mixed>(g, stream);
     case 192:
-      return k13::launch_fp8_tiles<192>(g, stream);
+      return k13::launch_fp8_tiles<192, Mixed>(g, stream);
     default:
-      return k13::launch_fp8_tiles<128>(g, stream);
+      return k13::launch_fp8_tiles<128, Mixed>(g, stream);
   }
+}
+
+}  // namespace
+
+Status launch_k13_fp8(const GemmArgs& a, cudaStream_t stream) {
+  const GemmArgs g = k13_fp8_tuned(a);
+  return b_type_of(g) != g.ab_type ? launch_fp8_tile<true>(g, stream) : launch_fp8_tile<false>(g, stream);
 }
 
 }  // namespace tessel::gemm_launch

@@ -69,7 +69,10 @@ bool k13_grouped_applies(const GemmArgs* problems, int count) {
 
 Status launch_k13_grouped(const GemmArgs* problems, int count, const GemmTuning& tiles, cudaStream_t stream) {
   const int tile_n = tiles.tile_n;
-  if (is_fp8(problems[0].ab_type)) return k13::launch_grouped_fp8_tiles(problems, count, tiles.tile_m, stream);
+  if (is_fp8(problems[0].ab_type))  // the group shares its formats (gemm_grouped_check)
+    return b_type_of(problems[0]) != problems[0].ab_type
+               ? k13::launch_grouped_fp8_tiles<true>(problems, count, tiles.tile_m, stream)
+               : k13::launch_grouped_fp8_tiles<false>(problems, count, tiles.tile_m, stream);
   return tile_n == 128 ? k13::launch_grouped_tiles<128>(problems, count, stream)
                        : k13::launch_grouped_tiles<256>(problems, count, stream);
 }

@@ -14,15 +14,27 @@
 
 namespace tessel::gemm_kernels::wgmma {
 
-template <class T, int BN, OperandMajor MA, OperandMajor MB>
+/// The element type of a kernel whose A and B differ in FP8 format: A's
+/// elements TA, B's TB (wgmma's mixed forms, e4m3 x e5m2 and e5m2 x e4m3).
+/// One byte, so shared memory, the stages and TMA (8-bit elements) are those
+/// of one format; only the atom reads the formats.
+template <class TA, class TB>
+struct Fp8Mixed {
+  unsigned char bits;
+};
+
+template <class TA, class TB, int BN, OperandMajor MA, OperandMajor MB>
 struct WgmmaAtomForFp8 {
   static_assert(MA == OperandMajor::k && MB == OperandMajor::k,
                 "tessel: FP8 A and B are K-major (A:k, B:k): wgmma cannot transpose 8-bit operands");
-  using type = SM90_64xNx32_F32_SS_FP8<T, T, BN>;
+  using type = SM90_64xNx32_F32_SS_FP8<TA, TB, BN>;
 };
 template <int BN, OperandMajor MA, OperandMajor MB>
-struct WgmmaAtomFor<__nv_fp8_e4m3, BN, MA, MB> : WgmmaAtomForFp8<__nv_fp8_e4m3, BN, MA, MB> {};
+struct WgmmaAtomFor<__nv_fp8_e4m3, BN, MA, MB> : WgmmaAtomForFp8<__nv_fp8_e4m3, __nv_fp8_e4m3, BN, MA, MB> {};
 template <int BN, OperandMajor MA, OperandMajor MB>
-struct WgmmaAtomFor<__nv_fp8_e5m2, BN, MA, MB> : WgmmaAtomForFp8<__nv_fp8_e5m2, BN, MA, MB> {};
+struct WgmmaAtomFor<__nv_fp8_e5m2, BN, MA, MB> : WgmmaAtomForFp8<__nv_fp8_e5m2, __nv_fp8_e5m2, BN, MA, MB> {};
+template <class TA, class TB, int BN, OperandMajor MA, OperandMajor MB>
+struct WgmmaAtomFor<Fp8Mixed<TA, TB>, BN, MA, MB> : WgmmaAtomForFp8<TA, TB, BN, MA, MB> {};
+static_assert(sizeof(Fp8Mixed<__nv_fp8_e4m3, __nv_fp8_e5m2>) == 1, "one byte an element, as either format");
 
 }  // namespace tessel::gemm_kernels::wgmma
