@@ -99,6 +99,12 @@ struct BlockPromotion {
 /// in flight across a promotion takes a third FragC: with the kernel's state
 /// that is more than 232 registers at 128 x 128 (ptxas spilled 400-750 bytes
 /// and serialized the wgmmas).
+/// A run is a loop of its own, its first k-tile peeled: only that batch
+/// overwrites `part` (wgmma's scale-d false), and no batch is in flight when
+/// it is issued.  With one loop over k-tiles and a run's start known only at
+/// run time, ptxas could not tell which wgmma overwrites `part` while a batch
+/// is in flight, and waited for every batch at the loop's back edge
+/// (C7517, WARPGROUP.DEPBAR.LE gsb0 0x0 each k-tile): no batch stayed in flight.
 template <class X, class Thr, class Promotion, class Release = ReleaseLocal>
 __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
                                                  typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin,
@@ -114,53 +120,53 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
   const int run = interval > 0 ? interval : k_end - k_begin;
   // k-tile kt clamped into the unit (factors loaded past it are never used).
   const auto within = [&](index_t kt) { return kt < k_end ? kt : k_end > k_begin ? k_end - 1 : k_begin; };
-  int in_run = 0;              // k-tiles of the current run issued before this one
-  bool previous_held = false;  // the previous k-tile's stage is not yet released
-  // One k-tile.  At a run's end `f` holds the run's factors; it is refilled
-  // with those of the run two runs later.
-  const auto step = [&](index_t kt, typename Promotion::Factors& f) {
+  // The batch of the k-tile in `read`'s stage; Accumulate (a compile-time
+  // flag) false: its first wgmma overwrites `part`.
+  const auto issue = [&]<bool Accumulate>() {
     pipe.consumer_wait(read);
     const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
     const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
     warpgroup_fence_operand(part);
     warpgroup_arrive();
     TESSEL_UNROLL
-    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), part, in_run > 0 || k > 0);
+    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), part, Accumulate || k > 0);
     warpgroup_commit_batch();
-    const bool run_ends = in_run + 1 == run || kt + 1 == k_end;
-    if (run_ends) {
-      warpgroup_wait<0>();  // the run's last batch: `part` is its sum
-      warpgroup_fence_operand(part);
-      if (previous_held) release(pipe, read.previous(), lane);
-      release(pipe, read, lane);
-      promote.add(acc, part, f);
-      f = promote.fetch(within(kt + 2 * run));
-      in_run = 0;
-      previous_held = false;
-    } else {
+  };
+  // One run from k-tile kt, which it leaves past the run's end; `f` holds
+  // the run's factors and is refilled with those of the run two runs later.
+  const auto run_once = [&](index_t& kt, typename Promotion::Factors& f) {
+    const index_t last = (kt + run < k_end ? kt + run : k_end) - 1;
+    issue.template operator()<false>();
+    while (kt < last) {
+      ++kt;
+      ++read;
+      issue.template operator()<true>();
       warpgroup_wait<1>();  // k-tile kt-1's batch is done: its stage may be refilled
       warpgroup_fence_operand(part);
-      if (previous_held) release(pipe, read.previous(), lane);
-      ++in_run;
-      previous_held = true;
+      release(pipe, read.previous(), lane);
     }
+    warpgroup_wait<0>();  // the run's last batch: `part` is its sum
+    warpgroup_fence_operand(part);
+    release(pipe, read, lane);
     ++read;
+    promote.add(acc, part, f);
+    f = promote.fetch(within(kt + 2 * run));
+    ++kt;
   };
   // The first two runs' factors.
   typename Promotion::Factors f0 = promote.fetch(within(k_begin + run - 1));
   typename Promotion::Factors f1 = promote.fetch(within(k_begin + 2 * run - 1));
+  index_t kt = k_begin;
   if constexpr (std::is_empty_v<typename Promotion::Factors>) {
-    for (index_t kt = k_begin; kt < k_end; ++kt) step(kt, f0);
+    while (kt < k_end) run_once(kt, f0);
   } else {
-    // Factors change every k-tile (interval 1): two sets alternate by k-tile,
-    // so neither is copied into the other.  A copy in a rolled loop was
-    // placed between a k-tile's wgmmas and waited there for the load.
-    index_t kt = k_begin;
-    for (; kt + 1 < k_end; kt += 2) {
-      step(kt, f0);
-      step(kt + 1, f1);
+    // Factors that change by run (block scales: every k-tile): two sets
+    // alternate, so neither is copied into the other.  A copy in a rolled
+    // loop was placed between a k-tile's wgmmas and waited there for the load.
+    while (kt < k_end) {
+      run_once(kt, f0);
+      if (kt < k_end) run_once(kt, f1);
     }
-    if (kt < k_end) step(kt, f0);
   }
 }
 
