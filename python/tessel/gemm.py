@@ -496,8 +496,8 @@ def _gemm_batched(a, b, c, alpha, beta, out_dtype, out, impl, stream, meta=False
     if not has_gemm and not meta:
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
     A, B = _read(a, "a", True, meta), _read(b, "b", True, meta)
-    if A.dtype != B.dtype:
-        raise TypeError("a and b must have one element type (got %s and %s)" % (A.dtype, B.dtype))
+    if A.dtype != B.dtype and not (A.dtype in _FP8 and B.dtype in _FP8):
+        raise TypeError("a and b must have one element type, or two FP8 formats (got %s and %s)" % (A.dtype, B.dtype))
     # A list, not a set: under torch.compile with dynamic shapes a batch count is a SymInt, which does not hash.
     counts = [t.batch for t in (A, B) if t.batch is not None]
     if not counts:
@@ -515,8 +515,10 @@ def _gemm_batched(a, b, c, alpha, beta, out_dtype, out, impl, stream, meta=False
     if C is None and beta != 0:
         raise ValueError("beta = %g needs c (C is read only where beta != 0)" % beta)
     want = _dtype_name(out_dtype)
+    if C is not None and C.dtype in _FP8:
+        raise TypeError("c: FP8 is an input type (a and b); c and out are bfloat16, float16 or float32")
     if out is None:
-        dtype = want or (C.dtype if C is not None else A.dtype)
+        dtype = want or (C.dtype if C is not None else "bf16" if A.dtype in _FP8 else A.dtype)
         out = _empty_batch_like(A if A.batch is not None else B, batch, m, n, dtype)
     D = _read(out, "out", True, meta)
     if D.shape != (m, n) or D.batch != batch:

@@ -386,6 +386,26 @@ def test_fp8_mixed_formats_exact(fa, fb):
         tessel.gemm(a.to(ta), w.to(torch.bfloat16).t())
 
 
+@needs_gpu
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
+def test_fp8_batched_exact():
+    """A strided batch of FP8 products (one launch of the grouped FP8 kernel), a weight shared by the batch, and
+    an FP8 GEMM with bias and activation (the elementwise pass after it): exact."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("FP8 GEMMs run on sm_90")
+    f8 = torch.float8_e4m3fn
+    x = torch.stack([small_ints(130, 256, torch.float32, 30 + i) for i in range(3)])
+    w = small_ints(136, 256, torch.float32, 40)
+    d = tessel.gemm_batched(x.cuda().to(f8), w.cuda().to(f8).t(), alpha=0.5)
+    assert d.dtype == torch.bfloat16 and d.shape == (3, 130, 136)
+    for i in range(3):
+        assert torch.equal(d[i].cpu(), reference(x[i], w.t(), alpha=0.5).to(torch.bfloat16))
+    bias = torch.arange(136, dtype=torch.float32).remainder(5).sub(2)
+    d = tessel.gemm(x[0].cuda().to(f8), w.cuda().to(f8).t(), bias=bias.cuda(), activation="relu",
+                    out_dtype=torch.float32)  # float32 out: one rounding before the pass, exact here
+    assert torch.equal(d.cpu(), (reference(x[0], w.t()) + bias).clamp_min(0).to(torch.float32))
+
+
 def pow2_scales(shape, seed):
     """float32 powers of two from 1/4 to 4: exact products with small integers."""
     g = torch.Generator().manual_seed(seed)

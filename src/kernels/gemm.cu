@@ -757,7 +757,17 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
                std::to_string(plan.tuning.tile_n) + " splits " + std::to_string(plan.tuning.splits) +
                (plan.tuning.swap_ab == SwapAB::on ? " swapped" : "") +
                (args.fp8_fast_accum ? ", fast accumulation" : ", promoted every " + std::to_string(every)) +
-               (args.fp8_scale == Fp8Scale::none ? "" : std::string(", scales per ") + name(args.fp8_scale));
+               (args.fp8_scale == Fp8Scale::none ? "" : std::string(", scales per ") + name(args.fp8_scale)) +
+               (fused ? ", unfused epilogue" : "");
+    if (args.batch > 1 && gemm_launch::k13_batched_applies(args)) {  // the grouped kernel over the batches
+      plan.tuning = GemmTuning{128, 1, SwapAB::off};
+      plan.tuning.tile_m = gemm_launch::k13_batched_fp8_rows(args, sms);
+      plan.why = "k13 batched FP8 tile " + std::to_string(plan.tuning.tile_m) + "x128 (" +
+                 std::to_string(args.batch) + " batches)" +
+                 (args.fp8_fast_accum ? ", fast accumulation" : ", promoted every " + std::to_string(every));
+    } else if (args.batch > 1) {
+      plan.why += ", one launch per batch";
+    }
     return plan;
   }
   if (major != 9 || minor != 0) {

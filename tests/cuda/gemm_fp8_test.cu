@@ -11,6 +11,7 @@
 
 #include <cuda_fp8.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -314,6 +315,105 @@ TEST(GemmFp8Mixed, EveryTileThroughTheApi) {
     run_group<E4, E5>({1, 64, 130, 300}, 136, 400, 0, false, tile_m);
     run_group<E5, E4>({129, 256}, 128, 1664, 3, false, tile_m);
   }
+}
+
+TEST(GemmFp8Batched, ExactThroughTheApi) {
+  // A strided batch of FP8 problems (B shared by a stride of 0 in one case): the grouped FP8 kernel over the batches
+  // where it serves (128 or 64 x 128 tiles), else a launch per batch (a forced 128 x 192); D f32, beta -1 with C.
+  REQUIRE_SM90();
+  using T = __nv_fp8_e4m3;
+  struct Case {
+    index_t m, n, k, batch;
+    bool shared_b;
+    int tile_m, tile_n;
+  };
+  for (const Case& c : {Case{200, 136, 400, 3, false, 0, 0}, Case{64, 264, 1664, 4, true, 64, 0},
+                        Case{130, 128, 512, 2, false, 128, 128}, Case{100, 200, 256, 3, false, 0, 192}}) {
+    SCOPED_TRACE(::testing::Message() << c.batch << " x " << c.m << " x " << c.n << " x " << c.k << " tile "
+                                      << c.tile_m << " x " << c.tile_n << (c.shared_b ? " shared B" : ""));
+    std::mt19937 rng(static_cast<unsigned>(c.m + c.n + c.k + c.batch));
+    const std::size_t per_a = static_cast<std::size_t>(c.m * c.k), per_b = static_cast<std::size_t>(c.n * c.k),
+                      per_d = static_cast<std::size_t>(c.m * c.n);
+    const Fp8Ints<T> a(per_a * c.batch, rng), b(per_b * (c.shared_b ? 1 : c.batch), rng);
+    std::uniform_int_distribution<int> dist(-4, 4);
+    std::vector<float> hc(per_d * c.batch);  // C: small integers
+    for (float& x : hc) x = static_cast<float>(dist(rng));
+    tessel::testing::DeviceArray<float> dc(hc.size()), dd(hc.size());
+    ASSERT_TRUE(a.uploaded && b.uploaded && dc.ptr && dd.ptr);
+    CUDA_CHECK(dc.upload(hc));
+    CUDA_CHECK(dd.fill_bytes(0xFF));  // NaN poison
+    GemmArgs g;
+    g.ab_type = DType::e4m3;
+    g.cd_type = DType::f32;
+    g.layout = {MajorA::k, MajorB::k};
+    g.a = a.dev.ptr, g.b = b.dev.ptr, g.c = dc.ptr, g.d = dd.ptr;
+    g.m = c.m, g.n = c.n, g.k = c.k;
+    g.lda = g.ldb = c.k, g.ldc = g.ldd = c.n;
+    g.alpha = 2.0f, g.beta = -1.0f;
+    g.batch = c.batch;
+    g.stride_a = static_cast<index_t>(per_a), g.stride_b = c.shared_b ? 0 : static_cast<index_t>(per_b);
+    g.stride_c = g.stride_d = static_cast<index_t>(per_d);
+    g.tuning.tile_m = c.tile_m, g.tuning.tile_n = c.tile_n;
+    const GemmPlan plan = gemm_plan(g);
+    EXPECT_EQ(plan.why.rfind(c.tile_n == 192 ? "k13 FP8 tile" : "k13 batched FP8 tile", 0), 0u) << plan.why;
+    const Status s = gemm(GemmImpl::automatic, g);
+    ASSERT_TRUE(s.is_ok()) << s.message;
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> d;
+    CUDA_CHECK(dd.download(d));
+    for (index_t q = 0; q < c.batch; ++q) {
+      const std::vector<int> aq(a.v.begin() + q * per_a, a.v.begin() + (q + 1) * per_a);
+      const std::size_t b0 = c.shared_b ? 0 : q * per_b;
+      const std::vector<int> bq(b.v.begin() + b0, b.v.begin() + b0 + per_b);
+      const std::vector<float> dq(d.begin() + q * per_d, d.begin() + (q + 1) * per_d);
+      const auto want = [&](index_t i, index_t j) {
+        return 2.0f * static_cast<float>(dot_ints(aq, bq, i, j, c.k)) - hc[q * per_d + i * c.n + j];
+      };
+      EXPECT_EQ(count_wrong(dq, c.m, c.n, want, "batch " + std::to_string(q) + ": "), 0);
+    }
+  }
+}
+
+TEST(GemmFp8Epilogue, BiasActivationAndAuxAfterThePlainGemm) {
+  // An epilogue on FP8 inputs: the plain FP8 GEMM, then the elementwise pass over D (bias per column, ReLU, the
+  // value before it in aux); exact for small integers, D and aux f32.
+  REQUIRE_SM90();
+  using T = __nv_fp8_e4m3;
+  const index_t m = 200, n = 136, k = 400;
+  std::mt19937 rng(7);
+  const Fp8Ints<T> a(static_cast<std::size_t>(m * k), rng), b(static_cast<std::size_t>(n * k), rng);
+  std::vector<float> bias(static_cast<std::size_t>(n));
+  for (index_t j = 0; j < n; ++j) bias[static_cast<std::size_t>(j)] = static_cast<float>(j % 7) - 3.0f;
+  tessel::testing::DeviceArray<float> dbias(bias.size()), dd(static_cast<std::size_t>(m * n)),
+      daux(static_cast<std::size_t>(m * n));
+  ASSERT_TRUE(a.uploaded && b.uploaded && dbias.ptr && dd.ptr && daux.ptr);
+  CUDA_CHECK(dbias.upload(bias));
+  CUDA_CHECK(dd.fill_bytes(0xFF));
+  CUDA_CHECK(daux.fill_bytes(0xFF));
+  GemmArgs g;
+  g.ab_type = DType::e4m3;
+  g.cd_type = DType::f32;
+  g.layout = {MajorA::k, MajorB::k};
+  g.a = a.dev.ptr, g.b = b.dev.ptr, g.d = dd.ptr;
+  g.m = m, g.n = n, g.k = k;
+  g.lda = g.ldb = k, g.ldd = n;
+  g.epilogue.act = Activation::relu;
+  g.epilogue.bias_kind = BiasKind::col;
+  g.epilogue.bias = dbias.ptr;
+  g.epilogue.aux = daux.ptr;
+  g.epilogue.ldaux = n;
+  EXPECT_NE(gemm_plan(g).why.find("unfused epilogue"), std::string::npos) << gemm_plan(g).why;
+  const Status s = gemm(GemmImpl::automatic, g);
+  ASSERT_TRUE(s.is_ok()) << s.message;
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> d, aux;
+  CUDA_CHECK(dd.download(d));
+  CUDA_CHECK(daux.download(aux));
+  const auto pre = [&](index_t i, index_t j) {
+    return static_cast<float>(dot_ints(a.v, b.v, i, j, k)) + bias[static_cast<std::size_t>(j)];
+  };
+  EXPECT_EQ(count_wrong(aux, m, n, pre, "aux: "), 0);
+  EXPECT_EQ(count_wrong(d, m, n, [&](index_t i, index_t j) { return std::max(pre(i, j), 0.0f); }, "D: "), 0);
 }
 
 TEST(GemmFp8Scales, Block) {

@@ -60,10 +60,6 @@ Status check_k13_fp8(const GemmArgs& a) {
         "lda=" +
         std::to_string(a.lda) + ", ldb=" + std::to_string(a.ldb) + ")");
   if (unaligned(a.a) || unaligned(a.b)) return fp8_unsupported("A and B must be 16-byte aligned (TMA's rule)");
-  if (a.batch != 1)
-    return fp8_unsupported("a single problem (batch = 1; got " + std::to_string(a.batch) + "): call once per problem");
-  if (a.epilogue.active())
-    return fp8_unsupported("no fused epilogue (bias, activation, aux) yet: run the GEMM, then gemm_epilogue_apply");
   const GemmTuning& t = a.tuning;
   if (t.swap_ab == SwapAB::on &&
       ((t.tile_n != 0 && t.tile_n != 16 && t.tile_n != 32 && t.tile_n != 64) || t.tile_m == 128))

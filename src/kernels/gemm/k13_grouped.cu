@@ -38,9 +38,29 @@ bool k13_batched_tuning(const GemmTuning& t) {
          t.tile_m != 64;
 }
 
-bool k13_batched_applies(const GemmArgs& a) { return k13_batched_tuning(a.tuning) && batch_fits_one_launch(a); }
+bool k13_batched_applies(const GemmArgs& a) {
+  if (is_fp8(a.ab_type)) {  // the grouped FP8 kernel: 128 or 64 x 128 tiles, no scales in memory, no epilogue
+    const GemmTuning& t = a.tuning;
+    return (t.tile_n == 0 || t.tile_n == 128) && t.splits <= 1 && t.swap_ab != SwapAB::on &&
+           a.fp8_scale == Fp8Scale::none && !a.epilogue.active() && batch_fits_one_launch(a);
+  }
+  return k13_batched_tuning(a.tuning) && batch_fits_one_launch(a);
+}
+
+int k13_batched_fp8_rows(const GemmArgs& a, int sms) {
+  if (a.tuning.tile_m != 0) return a.tuning.tile_m;
+  const index_t cols = ceil_div(a.n, index_t{128}) * a.batch;
+  return fp8_group_tile_rows(ceil_div(a.m, index_t{128}) * cols, ceil_div(a.m, index_t{64}) * cols, sms);
+}
 
 Status launch_k13_batched(const GemmArgs& a, cudaStream_t stream) {
+  if (is_fp8(a.ab_type)) {
+    int sms = 0;
+    if (Status s = tma::sm_count("k13 batched FP8", sms); !s) return s;
+    GemmTuning tiles{128, 1, SwapAB::off};
+    tiles.tile_m = k13_batched_fp8_rows(a, sms);
+    return launch_k13_grouped(&a, 1, tiles, stream);
+  }
   int tile_n = a.tuning.tile_n;
   if (tile_n == 0) {
     int sms = 0;

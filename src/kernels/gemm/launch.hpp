@@ -78,10 +78,14 @@ Status launch_epilogue(const GemmArgs& args, cudaStream_t stream);
 bool k13_batched_tuning(const GemmTuning& t);
 /// Can the batched kernel serve checked `args` (batch > 1): its tuning, A
 /// and B rows and batch strides TMA can read (16-byte multiples, aligned
-/// bases), the work units in 31 bits.  Where not, k13 runs one launch per batch.
+/// bases), the work units in 31 bits; FP8: tile_n 0 or 128, no scales in
+/// memory, no epilogue.  Where not, k13 runs one launch per batch.
 bool k13_batched_applies(const GemmArgs& args);
 /// Every batch of `args` in one persistent launch of the batched kernel.
 Status launch_k13_batched(const GemmArgs& args, cudaStream_t stream);
+/// The rows of an FP8 batch's tiles in that launch: tuning.tile_m, else 128
+/// or 64 as for a group of its problems (fp8_group_tile_rows) on `sms` SMs.
+int k13_batched_fp8_rows(const GemmArgs& args, int sms);
 /// Can k15's batched kernel (k15_grouped.cuh) serve checked `args` (batch >
 /// 1): what k13_batched_applies asks, with tile_n 0 or 128, beta = 0 and no
 /// epilogue.  Where not, k15 runs one launch per batch.
