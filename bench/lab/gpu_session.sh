@@ -33,13 +33,14 @@ step() {  # step NAME LIMIT_S COMMAND...: runs it, logs rc and seconds
 }
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader >> "$sum"
 tests=OFF
-[ "$part" = verify ] && tests=ON
+[ "$part" = verify ] || [ "$part" = fp8 ] && tests=ON
 # shellcheck disable=SC2086 # TESSEL_CMAKE_ARGS is a list of arguments
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSEL_ENABLE_CUDA=ON -DTESSEL_BUILD_TESTS=$tests \
   -DTESSEL_BUILD_LADDER=ON -DTESSEL_LADDER_INSTANCES=one -DTESSEL_BUILD_PYTHON=OFF ${TESSEL_CMAKE_ARGS:-} \
   > /tmp/gpu_session_cmake.log 2>&1
 targets=(tessel)
 [ "$part" = verify ] && targets+=(gemm_test gemm_workspace_test)
+[ "$part" = fp8 ] && targets+=(gemm_fp8_test)
 step build 240 ninja -C "$build" -j16 "${targets[@]}"
 t="$build/tessel"
 case "$part" in
@@ -85,9 +86,12 @@ case "$part" in
     step k15 120 "$t" bench gemm --m 2048,4096 --n 2048,4096 --k 1024,4096 --impl k15,cublas --csv "$out/k15.csv"
     ;;
   fp8)
-    # FP8 (docs/fp8.md): tier 1 over bench/tier1_residues.csv with K rounded up to a multiple of 16,
-    # promoted, fast and e5m2 with fp16 output; the suite's shapes with K % 16 = 0 against cuBLASLt's
-    # FP8, promoted and fast; memcheck at three shapes (swapped, 64-row, 128-row tiles).
+    # FP8 (docs/fp8.md): the FP8 unit tests (every tile, scales, groups, batches, mixed formats); tier 1
+    # over bench/tier1_residues.csv with K rounded up to a multiple of 16, promoted, fast, e5m2 with fp16
+    # output and both mixed formats; the suite's shapes with K % 16 = 0 against cuBLASLt's FP8, promoted
+    # and fast; memcheck at three shapes (swapped, 64-row, 128-row tiles).
+    step gemm_fp8_test 120 "$build/tests/cuda/gemm_fp8_test"
+    grep -E "^\[  (PASSED|FAILED) " /tmp/gpu_session_gemm_fp8_test.log >> "$sum"
     awk -F, '/^#/ || /^group/ {print; next} {print $1","$2","$3","int(($4 + 15) / 16) * 16}' \
       bench/tier1_residues.csv > /tmp/t1_fp8.csv
     for mode in promoted fast; do
@@ -100,6 +104,11 @@ case "$part" in
     done
     step t1_e5m2 90 "$t" bench gemm --suite /tmp/t1_fp8.csv --dtype e5m2 --out-dtype fp16 --alpha 2 --beta -1 \
       --impl auto --verify tier1 --order none --csv "$out/t1_fp8_e5m2.csv"
+    for pair in e4m3xe5m2 e5m2xe4m3; do
+      step "t1_$pair" 90 "$t" bench gemm --suite /tmp/t1_fp8.csv --dtype "$pair" --impl auto --verify tier1 \
+        --order none --csv "$out/t1_fp8_$pair.csv"
+      echo "t1_$pair: $(grep -c ',passed,' "$out/t1_fp8_$pair.csv") rows passed of 64" >> "$sum"
+    done
     grep -v '^#' tests/data/bench_suite.csv | awk -F, 'NR == 1 || $4 % 16 == 0' > /tmp/suite_fp8.csv
     step suite_promoted 150 "$t" bench gemm --suite /tmp/suite_fp8.csv --dtype e4m3 --impl auto,cublas \
       --csv "$out/suite_fp8_promoted.csv"

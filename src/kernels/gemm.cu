@@ -762,8 +762,8 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     if (args.batch > 1 && gemm_launch::k13_batched_applies(args)) {  // the grouped kernel over the batches
       plan.tuning = GemmTuning{128, 1, SwapAB::off};
       plan.tuning.tile_m = gemm_launch::k13_batched_fp8_rows(args, sms);
-      plan.why = "k13 batched FP8 tile " + std::to_string(plan.tuning.tile_m) + "x128 (" +
-                 std::to_string(args.batch) + " batches)" +
+      plan.why = "k13 batched FP8 tile " + std::to_string(plan.tuning.tile_m) + "x128 (" + std::to_string(args.batch) +
+                 " batches)" +
                  (args.fp8_fast_accum ? ", fast accumulation" : ", promoted every " + std::to_string(every));
     } else if (args.batch > 1) {
       plan.why += ", one launch per batch";

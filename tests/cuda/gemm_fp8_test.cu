@@ -329,8 +329,8 @@ TEST(GemmFp8Batched, ExactThroughTheApi) {
   };
   for (const Case& c : {Case{200, 136, 400, 3, false, 0, 0}, Case{64, 264, 1664, 4, true, 64, 0},
                         Case{130, 128, 512, 2, false, 128, 128}, Case{100, 200, 256, 3, false, 0, 192}}) {
-    SCOPED_TRACE(::testing::Message() << c.batch << " x " << c.m << " x " << c.n << " x " << c.k << " tile "
-                                      << c.tile_m << " x " << c.tile_n << (c.shared_b ? " shared B" : ""));
+    SCOPED_TRACE(::testing::Message() << c.batch << " x " << c.m << " x " << c.n << " x " << c.k << " tile " << c.tile_m
+                                      << " x " << c.tile_n << (c.shared_b ? " shared B" : ""));
     std::mt19937 rng(static_cast<unsigned>(c.m + c.n + c.k + c.batch));
     const std::size_t per_a = static_cast<std::size_t>(c.m * c.k), per_b = static_cast<std::size_t>(c.n * c.k),
                       per_d = static_cast<std::size_t>(c.m * c.n);
@@ -413,7 +413,9 @@ TEST(GemmFp8Epilogue, BiasActivationAndAuxAfterThePlainGemm) {
     return static_cast<float>(dot_ints(a.v, b.v, i, j, k)) + bias[static_cast<std::size_t>(j)];
   };
   EXPECT_EQ(count_wrong(aux, m, n, pre, "aux: "), 0);
-  EXPECT_EQ(count_wrong(d, m, n, [&](index_t i, index_t j) { return std::max(pre(i, j), 0.0f); }, "D: "), 0);
+  EXPECT_EQ(count_wrong(
+                d, m, n, [&](index_t i, index_t j) { return std::max(pre(i, j), 0.0f); }, "D: "),
+            0);
 }
 
 TEST(GemmFp8Scales, Block) {
