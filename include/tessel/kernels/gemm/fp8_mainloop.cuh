@@ -88,23 +88,24 @@ struct BlockPromotion {
 
 /// consume() for FP8 with promotion: the tensor core's FP8 accumulator
 /// keeps about 14 bits (docs/fp8.md), so each run of `interval` k-tiles
-/// (0: the whole unit) sums its wgmmas into `part`, starting from zero, and
+/// (0: the whole unit) sums its wgmmas into a part, starting from zero, and
 /// the run's sum is then added to `acc` in fp32.  Within a run one batch
-/// stays in flight as in consume(); a run's end waits for its last batch
-/// (the next run overwrites `part`), where the other consumer warpgroup's
-/// batches keep the tensor core busy.  X::FragC twice: tiles up to 128 x 192.
-/// `promote` adds a run's sum (PlainPromotion, or BlockPromotion with its
-/// factors loaded two runs ahead: a k-tile's wgmmas take about 300 ns, less
-/// than an L2 round trip under load; factors with data take interval 1).  Keeping a batch
-/// in flight across a promotion takes a third FragC: with the kernel's state
-/// that is more than 232 registers at 128 x 128 (ptxas spilled 400-750 bytes
-/// and serialized the wgmmas).
+/// stays in flight as in consume().  Tiles whose three accumulators fit in
+/// registers (64 values a thread: 128 x 128, 64 x 128 and the swapped ones;
+/// kTwoParts) sum runs into two parts in turn and promote a run's sum once the next
+/// run's first batch is issued, so that a batch stays in flight across the
+/// promotion; the 128 x 192 sums into one part and waits for a run's last
+/// batch before promoting it, where the other consumer warpgroup's batches
+/// keep the tensor core busy.  `promote` adds a run's sum (PlainPromotion, or
+/// BlockPromotion with its factors loaded two runs ahead: a k-tile's wgmmas
+/// take about 300 ns, less than an L2 round trip under load; factors with
+/// data take interval 1).
 /// A run is a loop of its own, its first k-tile peeled: only that batch
-/// overwrites `part` (wgmma's scale-d false), and no batch is in flight when
-/// it is issued.  With one loop over k-tiles and a run's start known only at
-/// run time, ptxas could not tell which wgmma overwrites `part` while a batch
-/// is in flight, and waited for every batch at the loop's back edge
-/// (C7517, WARPGROUP.DEPBAR.LE gsb0 0x0 each k-tile): no batch stayed in flight.
+/// overwrites its part (wgmma's scale-d false), so that every other batch
+/// accumulates by a compile-time flag.  With one loop over k-tiles and a
+/// run's start known only at run time, ptxas could not tell which wgmma
+/// overwrites a part while a batch is in flight and waited for every batch
+/// at the loop's back edge (C7517, WARPGROUP.DEPBAR.LE gsb0 0x0 each k-tile).
 template <class X, class Thr, class Promotion, class Release = ReleaseLocal>
 __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
                                                  typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin,
@@ -113,59 +114,103 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
   using OpA = typename X::OpA;
   using OpB = typename X::OpB;
   using TM = typename X::TM;
+  using Frag = typename X::FragC;  // (BN/2,1,1) f32
+  using Factors = typename Promotion::Factors;
   constexpr int kRK = X::kBK / TM::kL.k;
-  typename X::FragC part;  // (BN/2,1,1) f32: the run's sum
+  // Three accumulators of 64 values fit beside the kernel's state, but not
+  // the 64-row tile's with block factors (48 bytes spilled).
+  constexpr bool kTwoParts = Frag::kValues <= 64 && (X::kBM == 128 || std::is_empty_v<Factors>);
+  Frag part;  // a run's sum
   TESSEL_UNROLL
-  for (int i = 0; i < X::FragC::kValues; ++i) *acc.addr(i) = 0.0f;
+  for (int i = 0; i < Frag::kValues; ++i) *acc.addr(i) = 0.0f;
   const int run = interval > 0 ? interval : k_end - k_begin;
   // k-tile kt clamped into the unit (factors loaded past it are never used).
   const auto within = [&](index_t kt) { return kt < k_end ? kt : k_end > k_begin ? k_end - 1 : k_begin; };
-  // The batch of the k-tile in `read`'s stage; Accumulate (a compile-time
-  // flag) false: its first wgmma overwrites `part`.
-  const auto issue = [&]<bool Accumulate>() {
+  // The batch of the k-tile in `read`'s stage into `into`; Accumulate (a
+  // compile-time flag) false: its first wgmma overwrites `into`.
+  const auto issue = [&]<bool Accumulate>(Frag& into) {
     pipe.consumer_wait(read);
     const auto tCdA = thr_desc.partition_fragment_A(make_smem_tensor<OpA::kSmem>(shared.a[read.index()]));  // (1,1,4)
     const auto tCdB = thr_desc.partition_fragment_B(make_smem_tensor<OpB::kSmem>(shared.b[read.index()]));  // (1,1,4)
-    warpgroup_fence_operand(part);
+    warpgroup_fence_operand(into);
     warpgroup_arrive();
     TESSEL_UNROLL
-    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), part, Accumulate || k > 0);
+    for (int k = 0; k < kRK; ++k) gemm(TM{}, tCdA(_, _, k), tCdB(_, _, k), into, Accumulate || k > 0);
     warpgroup_commit_batch();
   };
-  // One run from k-tile kt, which it leaves past the run's end; `f` holds
-  // the run's factors and is refilled with those of the run two runs later.
-  const auto run_once = [&](index_t& kt, typename Promotion::Factors& f) {
-    const index_t last = (kt + run < k_end ? kt + run : k_end) - 1;
-    issue.template operator()<false>();
+  // The rest of a run into `into` after its first batch: to k-tile `last`,
+  // then past it (kt and read on the next run's first k-tile).
+  const auto run_rest = [&](Frag& into, index_t& kt, index_t last) {
     while (kt < last) {
       ++kt;
       ++read;
-      issue.template operator()<true>();
+      issue.template operator()<true>(into);
       warpgroup_wait<1>();  // k-tile kt-1's batch is done: its stage may be refilled
-      warpgroup_fence_operand(part);
+      warpgroup_fence_operand(into);
       release(pipe, read.previous(), lane);
     }
-    warpgroup_wait<0>();  // the run's last batch: `part` is its sum
-    warpgroup_fence_operand(part);
-    release(pipe, read, lane);
-    ++read;
-    promote.add(acc, part, f);
-    f = promote.fetch(within(kt + 2 * run));
     ++kt;
+    ++read;
   };
-  // The first two runs' factors.
-  typename Promotion::Factors f0 = promote.fetch(within(k_begin + run - 1));
-  typename Promotion::Factors f1 = promote.fetch(within(k_begin + 2 * run - 1));
+  const auto last_of = [&](index_t kt) { return (kt + run < k_end ? kt + run : k_end) - 1; };
+  // The first two runs' factors; later ones are loaded two runs ahead.
+  Factors f0 = promote.fetch(within(k_begin + run - 1));
+  Factors f1 = promote.fetch(within(k_begin + 2 * run - 1));
   index_t kt = k_begin;
-  if constexpr (std::is_empty_v<typename Promotion::Factors>) {
-    while (kt < k_end) run_once(kt, f0);
+  if constexpr (kTwoParts) {
+    Frag other;  // the part the run before sums into
+    // A run from kt into `into`; Promotes: the run before it (in `done`, its
+    // factors `f_done`) is promoted once this run's first batch is issued.
+    const auto run_into = [&]<bool Promotes>(Frag& into, Frag& done, Factors& f_done) {
+      const index_t last = last_of(kt);
+      issue.template operator()<false>(into);
+      if constexpr (Promotes) {
+        warpgroup_wait<1>();  // the run before's last batch: `done` is its sum
+        warpgroup_fence_operand(done);
+        release(pipe, read.previous(), lane);
+        promote.add(acc, done, f_done);
+        f_done = promote.fetch(within(kt - 1 + 2 * run));
+      }
+      run_rest(into, kt, last);
+    };
+    // The last run's sum, once its last batch is done.
+    const auto finish = [&](Frag& done, const Factors& f_done) {
+      warpgroup_wait<0>();
+      warpgroup_fence_operand(done);
+      release(pipe, read.previous(), lane);
+      promote.add(acc, done, f_done);
+    };
+    if (kt >= k_end) return;
+    run_into.template operator()<false>(part, other, f1);
+    while (true) {
+      if (kt >= k_end) return finish(part, f0);
+      run_into.template operator()<true>(other, part, f0);
+      if (kt >= k_end) return finish(other, f1);
+      run_into.template operator()<true>(part, other, f1);
+    }
   } else {
-    // Factors that change by run (block scales: every k-tile): two sets
-    // alternate, so neither is copied into the other.  A copy in a rolled
-    // loop was placed between a k-tile's wgmmas and waited there for the load.
-    while (kt < k_end) {
-      run_once(kt, f0);
-      if (kt < k_end) run_once(kt, f1);
+    // One run from kt: its last batch waited for, then its sum promoted; `f`
+    // holds the run's factors and is refilled with those two runs later.
+    const auto run_once = [&](Factors& f) {
+      const index_t last = last_of(kt);
+      issue.template operator()<false>(part);
+      run_rest(part, kt, last);
+      warpgroup_wait<0>();  // the run's last batch: `part` is its sum
+      warpgroup_fence_operand(part);
+      release(pipe, read.previous(), lane);
+      promote.add(acc, part, f);
+      f = promote.fetch(within(kt - 1 + 2 * run));
+    };
+    if constexpr (std::is_empty_v<Factors>) {
+      while (kt < k_end) run_once(f0);
+    } else {
+      // Factors that change by run (block scales: every k-tile): two sets
+      // alternate, so neither is copied into the other.  A copy in a rolled
+      // loop was placed between a k-tile's wgmmas and waited there for the load.
+      while (kt < k_end) {
+        run_once(f0);
+        if (kt < k_end) run_once(f1);
+      }
     }
   }
 }
