@@ -350,6 +350,19 @@ TEST(BenchGemmArgs, Fp8Inputs) {
   EXPECT_NE(parse_error(a).find("FP8 is an input type"), std::string::npos);
 }
 
+TEST(BenchGemmArgs, Fp8ScalesOnSingleProblems) {
+  // Scales in memory: the bench fills one problem's, so a group or a batch with them is refused by name.
+  GemmBenchArgs a = mnk("64", "128", "256");
+  a.dtype = "e4m3";
+  a.scale = "block";
+  parse_ok(a);
+  a.m = "", a.group_m = "64,128";
+  EXPECT_NE(parse_error(a).find("--scale block: scales in memory are benched on single problems"), std::string::npos);
+  a = mnk("64", "128", "256");
+  a.dtype = "e4m3", a.scale = "channel", a.batch = "4";
+  EXPECT_NE(parse_error(a).find("single problems only"), std::string::npos);
+}
+
 TEST(BenchGemmArgs, Fp8PairsOfFormats) {
   // A's and B's FP8 formats where they differ: "e4m3xe5m2" (A e4m3, B e5m2), in the dtype column as typed.
   GemmBenchArgs a = mnk("64", "64", "64");

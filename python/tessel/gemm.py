@@ -548,7 +548,7 @@ def _empty_batch_like(t, batch, m, n, dtype):
                     type(t.obj).__name__)
 
 
-def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stream=None):
+def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stream=None, scale_a=None, scale_b=None):
     """A group of GEMMs of different shapes in one launch: ``out[g] = alpha * a[g] @ b[g]``; returns ``out``.
 
     ``a`` and ``b``: sequences of 2-D CUDA tensors (problem g is a[g], M_g x K_g,
@@ -561,16 +561,19 @@ def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stre
     other or another problem's inputs is refused before anything runs.  As
     with tessel.gemm, PyTorch tensors that need a gradient, ``torch.compile``
     and fake or meta tensors run the custom operator ``torch.ops.tessel.gemm_grouped``.
+    ``scale_a``, ``scale_b``: FP8 a's and b's scales, a sequence of one tensor
+    per problem each, shaped as tessel.gemm takes them, one mode for the group.
     """
-    ops = _ops_for(a[0]) if isinstance(a, (list, tuple)) and a and isinstance(b, (list, tuple)) else None
+    scaled = scale_a is not None or scale_b is not None  # FP8 scales: no operator
+    ops = _ops_for(a[0]) if isinstance(a, (list, tuple)) and a and isinstance(b, (list, tuple)) and not scaled else None
     if ops is not None:
         d = ops.gemm_grouped(a, b, out, alpha, out_dtype, impl, stream)
         if d is not NotImplemented:
             return d
-    return _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream)
+    return _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, scale_a=scale_a, scale_b=scale_b)
 
 
-def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False):
+def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False, scale_a=None, scale_b=None):
     """tessel.gemm_grouped without the operator (``meta``: the checks and the allocations alone)."""
     if not has_gemm and not meta:
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
@@ -581,8 +584,15 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False):
         raise ValueError("a and b must be sequences of the same, non-zero length (got %d and %d)" % (len(a), len(b)))
     if out is not None and len(out) != len(a):
         raise ValueError("out must have one tensor per problem (%d, got %d)" % (len(a), len(out)))
+    if (scale_a is None) != (scale_b is None):
+        raise ValueError("scale_a and scale_b come together (got only %s)" % ("scale_a" if scale_b is None else "scale_b"))
+    if scale_a is not None:
+        scale_a, scale_b = list(scale_a), list(scale_b)
+        if len(scale_a) != len(a) or len(scale_b) != len(a):
+            raise ValueError("scale_a and scale_b must have one tensor per problem (%d, got %d and %d)" %
+                             (len(a), len(scale_a), len(scale_b)))
     want = _dtype_name(out_dtype)
-    problems, outs, layouts, dtypes, devices = [], [], set(), set(), set()
+    problems, outs, layouts, dtypes, devices, scales = [], [], set(), set(), set(), []
     for g, (x, y) in enumerate(zip(a, b)):
         A, B = _read(x, "a[%d]" % g, meta=meta), _read(y, "b[%d]" % g, meta=meta)
         m, k = A.shape
@@ -602,6 +612,12 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False):
         layouts.add(("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k"))
         dtypes.add((A.dtype, B.dtype, D.dtype))
         devices.update((A.device, B.device, D.device))
+        if scale_a is not None:
+            mode, pa, pb, sdev = _read_scales(scale_a[g], scale_b[g], m, n, k, meta)
+            if A.dtype not in _FP8:
+                raise TypeError("scale_a and scale_b scale FP8 a and b (got %s)" % A.dtype)
+            scales.append((mode, pa, pb))
+            devices.update(sdev)
         problems.append([m, n, k, A, None, B, None, dmaj[1], D.ptr, dmaj[1]])
         outs.append(o)
     amajs, bmajs = _group_major([p[3] for p in problems]), _group_major([p[5] for p in problems])
@@ -610,6 +626,13 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False):
     layouts = {("k" if amajs[0][0] == "row" else "m") + ("n" if bmajs[0][0] == "row" else "k")}
     problems = [(m, n, k, A.ptr, amaj[1], B.ptr, bmaj[1], 0, ldc, dptr, ldd, float(alpha), 0.0)
                 for (m, n, k, A, _a, B, _b, ldc, dptr, ldd), amaj, bmaj in zip(problems, amajs, bmajs)]
+    mode = "none"
+    if scales:
+        modes = sorted({s[0] for s in scales})
+        if len(modes) != 1:
+            raise ValueError("the problems of a group share one FP8 scale mode (got %s)" % modes)
+        mode = modes[0]
+        problems = [p + (pa, pb) for p, (_, pa, pb) in zip(problems, scales)]
     if len(dtypes) != 1:
         raise TypeError("the problems of a group share their element types (got %s)" % sorted(dtypes))
     if len(devices) != 1:
@@ -620,8 +643,8 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False):
     if meta:
         return outs
     first = _read(a[0], "a[0]")
-    code, message = _tessel._gemm_grouped(ab if ab == bt else ab + "x" + bt, cd, layouts.pop(), problems, first.device,
-                                          _stream_of(first, stream))
+    code, message = _tessel._gemm_grouped(ab if ab == bt else ab + "x" + bt, cd, layouts.pop(), problems, mode,
+                                          first.device, _stream_of(first, stream))
     if code != _OK:
         _raise(code, message)
     return outs

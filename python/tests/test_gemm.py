@@ -484,3 +484,30 @@ def test_fp8_grouped_exact():
     for x, w, d in zip(xs, ws, outs):
         assert d.dtype == torch.bfloat16
         assert torch.equal(d.cpu(), reference(x, w.t(), alpha=0.5).to(torch.bfloat16))
+
+
+@needs_gpu
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
+def test_fp8_grouped_block_scales_exact():
+    """An FP8 group with each expert's block scales (1 x 128 of x, 128 x 128 of the weight, as tessel.gemm
+    takes them): exact against the dequantized products; scales of two modes in one group are refused."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("FP8 GEMMs run on sm_90")
+    n, k, f8 = 264, 400, torch.float8_e4m3fn
+    kb, nb = -(-k // 128), -(-n // 128)
+    ms = (1, 70, 200)
+    xs = [small_ints(m, k, torch.float32, 50 + m) for m in ms]
+    ws = [small_ints(n, k, torch.float32, 60 + m) for m in ms]
+    sxs = [pow2_scales((kb, m), 70 + m) for m in ms]  # x's scales, M contiguous: passed as .t()
+    sws = [pow2_scales((nb, kb), 80 + m) for m in ms]  # the weight's, as it keeps them
+    outs = tessel.gemm_grouped([x.cuda().to(f8) for x in xs], [w.cuda().to(f8).t() for w in ws],
+                               scale_a=[s.cuda().t() for s in sxs], scale_b=[s.cuda() for s in sws],
+                               out_dtype=torch.float32)
+    for x, w, sx, sw, d in zip(xs, ws, sxs, sws, outs):
+        dx = x * sx.t().repeat_interleave(128, dim=1)[:, :k]
+        dw = w * sw.repeat_interleave(128, dim=0)[:n].repeat_interleave(128, dim=1)[:, :k]
+        assert torch.equal(d.cpu(), reference(dx, dw.t()).to(torch.float32))
+    with pytest.raises(ValueError, match="share one FP8 scale mode"):
+        one = torch.ones(1, device="cuda")
+        tessel.gemm_grouped([xs[0].cuda().to(f8)] * 2, [ws[0].cuda().to(f8).t()] * 2,
+                            scale_a=[one, sxs[0].cuda().t()], scale_b=[one, sws[0].cuda()])

@@ -958,11 +958,11 @@ Status check_group_rules(const GemmArgs* p, int count) {
                            "raster_group 0..65536");
     if ((t.tile_n != 0 && tile_n != 0 && t.tile_n != tile_n) || (t.tile_m != 0 && tile_m != 0 && t.tile_m != tile_m))
       return group_invalid(g, "the problems of a group name one tuning.tile_n and tile_m (one tile per launch)");
-    if (is_fp8(x.ab_type) &&
-        (t.tile_n == 256 || x.fp8_fast_accum != first.fp8_fast_accum || x.fp8_promote_every != first.fp8_promote_every))
+    if (is_fp8(x.ab_type) && (t.tile_n == 256 || x.fp8_fast_accum != first.fp8_fast_accum ||
+                              x.fp8_promote_every != first.fp8_promote_every || x.fp8_scale != first.fp8_scale))
       return group_invalid(g,
                            "an FP8 group runs tiles 128 wide (tile_n 0 or 128) and its problems share "
-                           "fp8_fast_accum and fp8_promote_every (problem 0's)");
+                           "fp8_fast_accum, fp8_promote_every and the fp8_scale mode (problem 0's)");
     if (t.tile_n != 0) tile_n = t.tile_n;
     if (t.tile_m != 0) tile_m = t.tile_m;
   }
@@ -1024,10 +1024,6 @@ Status gemm_grouped_check(const GemmArgs* problems, int count) {
                           "a fused epilogue (bias, activation, aux) is not served in a group: call it per problem");
     if (s && x.ab_type == DType::f32) s = check_types(GemmImpl::f07_two_ctas_per_sm, x);
     if (s && is_fp8(x.ab_type)) s = gemm_launch::check_k13_fp8(x);
-    if (s && is_fp8(x.ab_type) && x.fp8_scale != Fp8Scale::none)
-      s = Status::failure(Status::unsupported,
-                          "FP8 scales in a group: give per-tensor scales as each problem's alpha, or call gemm "
-                          "per problem for scales per channel or block");
     if (!s) return Status::failure(s.code, "problem " + std::to_string(g) + ": " + s.message);
   }
   if (Status s = check_group_rules(problems, count); !s) return s;

@@ -455,10 +455,21 @@ TEST(GemmApi, Fp8GroupRulesAreNamed) {
   group_refused(Status::invalid_argument, "one tuning.tile_n and tile_m");
   group[0].tuning.tile_m = 0;
   group[1].fp8_promote_every = 2;
-  group_refused(Status::invalid_argument, "share fp8_fast_accum and fp8_promote_every");
+  group_refused(Status::invalid_argument, "share fp8_fast_accum, fp8_promote_every and the fp8_scale mode");
   static const float sa[1] = {1.0f}, sb[1] = {1.0f};
   group[1].fp8_scale = Fp8Scale::tensor, group[1].fp8_scale_a = sa, group[1].fp8_scale_b = sb;
-  group_refused(Status::unsupported, "FP8 scales in a group");
+  group_refused(Status::invalid_argument, "the fp8_scale mode");  // the group shares its scales' mode
+  for (GemmArgs& x : group) x.fp8_scale = Fp8Scale::block, x.fp8_scale_a = sa, x.fp8_scale_b = sb;
+  EXPECT_TRUE(gemm_grouped_check(group, 2).is_ok()) << gemm_grouped_check(group, 2).message;
+  group[1].fp8_promote_every = group[0].fp8_promote_every = 2;  // block scales promote every k-tile
+  group_refused(Status::unsupported, "block scales promote every k-tile");
+  for (GemmArgs& x : group) x.fp8_scale = Fp8Scale::none, x.fp8_scale_a = x.fp8_scale_b = nullptr;
+  group[0].fp8_promote_every = group[1].fp8_promote_every = 0;
+  GemmArgs batch = fp8_args();  // a strided batch with scales in memory: refused, naming the way out
+  batch.batch = 2, batch.stride_a = batch.m * batch.lda, batch.stride_b = 0, batch.stride_d = batch.m * batch.ldd;
+  batch.fp8_scale = Fp8Scale::channel, batch.fp8_scale_a = sa, batch.fp8_scale_b = sb;
+  EXPECT_EQ(gemm_check(GemmImpl::automatic, batch).code, Status::unsupported);
+  EXPECT_NE(gemm_check(GemmImpl::automatic, batch).message.find("with a strided batch"), std::string::npos);
   group[1].layout = {MajorA::k, MajorB::n}, group[1].ldb = group[1].n;
   group_refused(Status::unsupported, "K-major");
   group[1].lda = 264;

@@ -213,10 +213,11 @@ namespace {
 /// D = 2 A B^T + beta C in f32 with beta -1 on every other problem; sums
 /// promoted every `promote` k-tiles (0: the default) or none (`fast`).
 template <class T, class TB = T>
-void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote, bool fast, int tile_m = 0) {
+void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote, bool fast, int tile_m = 0,
+               Fp8Scale mode = Fp8Scale::none) {
   SCOPED_TRACE(::testing::Message() << ms.size() << " problems, N " << n << " K " << k << " tile_m " << tile_m
                                     << " promote " << promote << (fast ? " fast" : "") << " " << name(fp8_dtype<T>())
-                                    << " x " << name(fp8_dtype<TB>()));
+                                    << " x " << name(fp8_dtype<TB>()) << " scales " << name(mode));
   std::mt19937 rng(static_cast<unsigned>(n * 3 + k + ms.size()));
   std::uniform_int_distribution<int> dist(-4, 4);
   using tessel::testing::DeviceArray;
@@ -224,8 +225,11 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
     std::unique_ptr<Fp8Ints<T>> a;
     std::unique_ptr<Fp8Ints<TB>> b;
     std::vector<int> c;
-    std::unique_ptr<DeviceArray<float>> dc, dd;
+    std::vector<float> sa, sb;  // powers of two (mode's layout; none: one 1 each, not passed)
+    std::unique_ptr<DeviceArray<float>> dc, dd, dsa, dsb;
   };
+  std::uniform_int_distribution<int> pow2(-2, 2);
+  const index_t kb = (k + 127) / 128, nb = (n + 127) / 128;
   std::vector<Problem> ps(ms.size());
   std::vector<GemmArgs> group(ms.size());
   for (std::size_t g = 0; g < ms.size(); ++g) {
@@ -240,6 +244,16 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
     ASSERT_TRUE(p.a->uploaded && p.b->uploaded && p.dc->ptr && p.dd->ptr);
     CUDA_CHECK(p.dc->upload(hc));
     CUDA_CHECK(p.dd->fill_bytes(0xFF));  // NaN poison
+    const bool one = mode == Fp8Scale::none || mode == Fp8Scale::tensor;
+    p.sa.resize(one ? 1 : mode == Fp8Scale::channel ? m : m * kb);
+    p.sb.resize(one ? 1 : mode == Fp8Scale::channel ? n : nb * kb);
+    for (float& v : p.sa) v = mode == Fp8Scale::none ? 1.0f : std::ldexp(1.0f, pow2(rng));
+    for (float& v : p.sb) v = mode == Fp8Scale::none ? 1.0f : std::ldexp(1.0f, pow2(rng));
+    p.dsa = std::make_unique<DeviceArray<float>>(p.sa.size()),
+    p.dsb = std::make_unique<DeviceArray<float>>(p.sb.size());
+    ASSERT_TRUE(p.dsa->ptr && p.dsb->ptr);
+    CUDA_CHECK(p.dsa->upload(p.sa));
+    CUDA_CHECK(p.dsb->upload(p.sb));
     GemmArgs& x = group[g];
     x.ab_type = fp8_dtype<T>();
     if constexpr (!std::is_same_v<T, TB>) x.b_type = fp8_dtype<TB>();
@@ -251,6 +265,7 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
     x.alpha = 2.0f, x.beta = g % 2 ? -1.0f : 0.0f;
     x.fp8_promote_every = promote, x.fp8_fast_accum = fast;
     x.tuning.tile_m = tile_m;
+    if (mode != Fp8Scale::none) x.fp8_scale = mode, x.fp8_scale_a = p.dsa->ptr, x.fp8_scale_b = p.dsb->ptr;
   }
   const GemmPlan plan = gemm_plan_grouped(group.data(), static_cast<int>(group.size()));
   const std::string tile = tile_m == 0 ? "" : std::to_string(tile_m) + "x128";
@@ -263,9 +278,19 @@ void run_group(const std::vector<index_t>& ms, index_t n, index_t k, int promote
     const index_t m = ms[g];
     std::vector<float> d;
     CUDA_CHECK(p.dd->download(d));
+    // Scale of A's row i and B's column j at k-element l, in the mode's layout (Fp8Scales).
+    const auto sa = [&](index_t i, index_t l) {
+      return p.sa.size() == 1 ? p.sa[0] : mode == Fp8Scale::channel ? p.sa[i] : p.sa[(l / 128) * m + i];
+    };
+    const auto sb = [&](index_t l, index_t j) {
+      return p.sb.size() == 1 ? p.sb[0] : mode == Fp8Scale::channel ? p.sb[j] : p.sb[(j / 128) * kb + l / 128];
+    };
     const auto want = [&](index_t i, index_t j) {
-      return 2.0f * static_cast<float>(dot_ints(p.a->v, p.b->v, i, j, k)) +
-             group[g].beta * p.c[static_cast<std::size_t>(i * n + j)];
+      double sum = 0;
+      for (index_t l = 0; l < k; ++l)
+        sum += double{sa(i, l)} * p.a->v[static_cast<std::size_t>(i * k + l)] * sb(l, j) *
+               p.b->v[static_cast<std::size_t>(j * k + l)];
+      return static_cast<float>(2.0 * sum + group[g].beta * p.c[static_cast<std::size_t>(i * n + j)]);
     };
     EXPECT_EQ(count_wrong(d, m, n, want, "problem " + std::to_string(g) + ": "), 0) << "problem " << g;
   }
@@ -282,6 +307,17 @@ TEST(GemmFp8Grouped, ExactThroughTheApi) {
     run_group<__nv_fp8_e4m3>({129, 256}, 128, 1664, 0, true, tile_m);         // fast: one run a unit
   }
   run_group<__nv_fp8_e4m3>({64, 64, 64}, 256, 512, 0, false);  // the plan's rows (64 here: fp8_group_tile_rows)
+}
+
+TEST(GemmFp8Grouped, ScalesOfEachProblem) {
+  // Scales in memory per problem, the mode shared: block (1 x 128 of A, 128 x 128 of B: N and K not multiples of
+  // 128), per channel and per tensor; both tile heights, a mixed pair of formats.
+  REQUIRE_SM90();
+  for (int tile_m : {128, 64}) {
+    run_group<__nv_fp8_e4m3>({1, 64, 130, 300}, 264, 400, 0, false, tile_m, Fp8Scale::block);
+    run_group<__nv_fp8_e4m3>({200, 7}, 136, 1664, 0, false, tile_m, Fp8Scale::channel);
+    run_group<__nv_fp8_e5m2, __nv_fp8_e4m3>({129, 256}, 128, 1664, 3, false, tile_m, Fp8Scale::tensor);
+  }
 }
 
 TEST(GemmFp8Scales, TensorAndChannel) {

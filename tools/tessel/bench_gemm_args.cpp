@@ -963,6 +963,13 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       return false;
     }
   for (const GemmProblem& p : o.problems)
+    if (p.fp8_scale != Fp8Scale::none && (!p.group_m.empty() || p.batch > 1)) {
+      // The bench's buffers hold one problem's scales; a group's or a batch's would each need their own.
+      error = std::string("--scale ") + name(p.fp8_scale) +
+              ": scales in memory are benched on single problems only (not with --batch, --group-m or --grouped)";
+      return false;
+    }
+  for (const GemmProblem& p : o.problems)
     if (p.in == DType::f32 && p.out != DType::f32) {
       error = "--out-dtype: fp32 inputs take fp32 C and D (the fp32 ladder f01..f12 and cuBLAS's fp32 GEMM); got " +
               std::string(name(p.out));

@@ -155,11 +155,24 @@ Status launch_grouped_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs* problems, int cou
 #define TESSEL_UNIT_BUILT
 namespace tessel::gemm_launch::k13 {
 namespace {
+template <int BM, int Scales>
+Status launch_grouped_fp8_as(const GemmArgs* problems, int count, cudaStream_t stream) {
+  return with_fp8_types<TESSEL_UNIT_FP8_MIXED>(problems[0], [&]<class T>() {  // the group shares its formats
+    return launch_grouped_as<GroupedFamily<128, BM, Scales>, T, MajorA::k, MajorB::k>(problems, count, stream);
+  });
+}
+/// The instance for the group's scales (it shares the mode): none, per tensor or channel, or per block.
 template <int BM>
 Status launch_grouped_fp8_of(const GemmArgs* problems, int count, cudaStream_t stream) {
-  return with_fp8_types<TESSEL_UNIT_FP8_MIXED>(problems[0], [&]<class T>() {  // the group shares its formats
-    return launch_grouped_as<GroupedFamily<128, BM>, T, MajorA::k, MajorB::k>(problems, count, stream);
-  });
+  using S = gemm_kernels::Fp8Scales;
+  switch (problems[0].fp8_scale) {
+    case Fp8Scale::none:
+      return launch_grouped_fp8_as<BM, S::none>(problems, count, stream);
+    case Fp8Scale::block:
+      return launch_grouped_fp8_as<BM, S::block>(problems, count, stream);
+    default:
+      return launch_grouped_fp8_as<BM, S::channel>(problems, count, stream);  // per tensor: a stride of 0
+  }
 }
 }  // namespace
 template <>

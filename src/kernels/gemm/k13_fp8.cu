@@ -60,6 +60,10 @@ Status check_k13_fp8(const GemmArgs& a) {
         "lda=" +
         std::to_string(a.lda) + ", ldb=" + std::to_string(a.ldb) + ")");
   if (unaligned(a.a) || unaligned(a.b)) return fp8_unsupported("A and B must be 16-byte aligned (TMA's rule)");
+  if (a.batch > 1 && a.fp8_scale != Fp8Scale::none)
+    return fp8_unsupported(std::string("scales per ") + name(a.fp8_scale) +
+                           " with a strided batch (batch = " + std::to_string(a.batch) +
+                           "): give per-tensor scales as alpha, or call per problem (or gemm_grouped) with its scales");
   const GemmTuning& t = a.tuning;
   if (t.swap_ab == SwapAB::on &&
       ((t.tile_n != 0 && t.tile_n != 16 && t.tile_n != 32 && t.tile_n != 64) || t.tile_m == 128))

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "src/kernels/gemm/instances.hpp"
@@ -26,7 +27,9 @@ inline bool same_problem(const GemmArgs& x, const GemmArgs& y) {
          x.layout.a == y.layout.a && x.layout.b == y.layout.b && x.a == y.a && x.lda == y.lda && x.b == y.b &&
          x.ldb == y.ldb && x.c == y.c && x.ldc == y.ldc && x.d == y.d && x.ldd == y.ldd && x.alpha == y.alpha &&
          x.beta == y.beta && x.batch == y.batch && x.stride_a == y.stride_a && x.stride_b == y.stride_b &&
-         x.stride_c == y.stride_c && x.stride_d == y.stride_d && x.tuning.raster_group == y.tuning.raster_group;
+         x.stride_c == y.stride_c && x.stride_d == y.stride_d && x.tuning.raster_group == y.tuning.raster_group &&
+         b_type_of(x) == b_type_of(y) && x.fp8_scale == y.fp8_scale && x.fp8_scale_a == y.fp8_scale_a &&
+         x.fp8_scale_b == y.fp8_scale_b;
 }
 
 /// Problem `x`'s descriptor for the tiles of X, its units from `unit_begin`;
@@ -62,6 +65,7 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out, con
     out.tma_store = e.ok();  // else the epilogue's row stores write D
   }
   out.p = make_params<T>(x);
+  out.scales = {static_cast<int>(x.fp8_scale), x.fp8_scale_a, x.fp8_scale_b, ceil_div(x.k, index_t{128})};
   out.stride_c = x.stride_c;
   out.stride_d = x.stride_d;
   out.tiles_m = static_cast<int>(ceil_div(x.m, index_t{X::kBM}));
@@ -112,10 +116,12 @@ inline StagingRing* staging_ring() {
 }
 
 /// k13's grouped kernel with tile BM x BN, as launch_grouped_with takes a
-/// kernel family: its Tiles, its kernel, its threads per CTA and its name.
-template <int BN, int BM = 128>
+/// kernel family: its Tiles, its kernel, its threads per CTA and its name;
+/// Scales: FP8 scales in memory (gemm_kernels::Fp8Scales, an instance each).
+template <int BN, int BM = 128, int Scales = gemm_kernels::Fp8Scales::none>
 struct GroupedFamily {
-  using Cfg = gk::Config<BN, false, BM>;
+  using Cfg = std::conditional_t<Scales == gemm_kernels::Fp8Scales::none, gk::Config<BN, false, BM>,
+                                 gk::Scaled<gk::Config<BN, false, BM>, Scales>>;
   template <class T, MajorA MA, MajorB MB>
   using Tiles = gk::Tiles<T, MA, MB, Cfg>;
   template <class T, MajorA MA, MajorB MB>

@@ -106,7 +106,7 @@ struct BlockPromotion {
 /// run's start known only at run time, ptxas could not tell which wgmma
 /// overwrites a part while a batch is in flight and waited for every batch
 /// at the loop's back edge (C7517, WARPGROUP.DEPBAR.LE gsb0 0x0 each k-tile).
-template <class X, class Thr, class Promotion, class Release = ReleaseLocal>
+template <class X, bool TwoPartsFit = true, class Thr, class Promotion, class Release = ReleaseLocal>
 __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
                                                  typename X::SharedStorage& shared, const Thr& thr_desc, int k_begin,
                                                  int k_end, typename X::FragC& acc, int lane, int interval,
@@ -117,9 +117,10 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
   using Frag = typename X::FragC;  // (BN/2,1,1) f32
   using Factors = typename Promotion::Factors;
   constexpr int kRK = X::kBK / TM::kL.k;
-  // Three accumulators of 64 values fit beside the kernel's state, but not
-  // the 64-row tile's with block factors (48 bytes spilled).
-  constexpr bool kTwoParts = Frag::kValues <= 64 && (X::kBM == 128 || std::is_empty_v<Factors>);
+  // Three accumulators of 64 values fit beside k13's state, but not the
+  // 64-row tile's with block factors (48 bytes spilled); TwoPartsFit: the
+  // kernel's own state leaves room (the grouped kernel's with scales does not).
+  constexpr bool kTwoParts = TwoPartsFit && Frag::kValues <= 64 && (X::kBM == 128 || std::is_empty_v<Factors>);
   Frag part;  // a run's sum
   TESSEL_UNROLL
   for (int i = 0; i < Frag::kValues; ++i) *acc.addr(i) = 0.0f;
@@ -258,7 +259,7 @@ __device__ __forceinline__ void apply_outer_scales(const Fp8Scales& s, typename 
 /// launch chose (every `sk.promote` k-tiles, 0: at the unit's end; the
 /// 128 x 256 tile sums in the tensor core), or block scales at every
 /// k-tile's promotion.
-template <class X, Fp8Scales::Mode Scales, class Thr, class Release = ReleaseLocal>
+template <class X, Fp8Scales::Mode Scales, bool TwoPartsFit = true, class Thr, class Release = ReleaseLocal>
 __device__ __forceinline__ void consume_fp8(const typename X::Pipeline& pipe, typename X::Pipeline::State& read,
                                             typename X::SharedStorage& shared, const Thr& thr_desc,
                                             const blocks::WorkUnit& u, typename X::FragC& acc, int lane,
@@ -266,13 +267,14 @@ __device__ __forceinline__ void consume_fp8(const typename X::Pipeline& pipe, ty
                                             const Release& release = {}) {
   const int kb = static_cast<int>(u.k_begin), ke = static_cast<int>(u.k_end);
   if constexpr (Scales == Fp8Scales::block) {
-    consume_promoted<X>(pipe, read, shared, thr_desc, kb, ke, acc, lane, 1,
-                        BlockPromotion<X>(sk.scales, u.tile.m, u.tile.n, m, t), release);
+    consume_promoted<X, TwoPartsFit>(pipe, read, shared, thr_desc, kb, ke, acc, lane, 1,
+                                     BlockPromotion<X>(sk.scales, u.tile.m, u.tile.n, m, t), release);
     return;
   } else if constexpr (!X::kPromotes) {
     consume<X>(pipe, read, shared, thr_desc, kb, ke, acc, lane, Nothing{}, Nothing{}, release);
   } else {
-    consume_promoted<X>(pipe, read, shared, thr_desc, kb, ke, acc, lane, sk.promote, PlainPromotion{}, release);
+    consume_promoted<X, TwoPartsFit>(pipe, read, shared, thr_desc, kb, ke, acc, lane, sk.promote, PlainPromotion{},
+                                     release);
   }
   if constexpr (Scales != Fp8Scales::none) apply_outer_scales<X>(sk.scales, acc, u.tile.m, u.tile.n, m, n, t);
 }

@@ -28,6 +28,7 @@
 #include "tessel/arch/sm90.hpp"
 #include "tessel/kernels/blocks/tile_scheduler.hpp"
 #include "tessel/kernels/gemm/common.cuh"
+#include "tessel/kernels/gemm/split_k.cuh"
 
 namespace tessel::gemm_kernels::k13 {
 
@@ -48,6 +49,7 @@ struct GroupProblem {
   int raster_group = 8;              // tile rows per group of the raster (GemmTuning::raster_group)
   blocks::BatchRaster raster;        // tiles_m, tiles_n and raster_group's divisors (BatchScheduler)
   bool tma_store = false;            // D leaves by TMA (map_d), else by the epilogue's row stores
+  Fp8Scales scales;                  // FP8: the problem's scales in memory (the instance's mode)
 };
 
 /// The kernel's parameter: the one problem of a batch in place, or the

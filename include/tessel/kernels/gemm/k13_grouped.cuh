@@ -22,9 +22,10 @@
 // batches leave through the same epilogue's row stores (no map), the
 // pointers moved to the batch.  So k13's epilogue (tma_store_epilogue.cuh)
 // is used unchanged: only Params and the tile coordinate it is given differ.
-// On FP8 A and B (128 x 128 tiles) the main loop is consume_promoted with
-// the launch's promotion interval (fp8_mainloop.cuh); per-tensor scales are
-// each problem's alpha.
+// On FP8 A and B (128 or 64 x 128 tiles) the main loop is k13's FP8 one
+// (consume_fp8, fp8_mainloop.cuh) with the launch's promotion interval and
+// each problem's scales (per tensor or channel, or block: the group shares
+// the mode, an instance each).
 #pragma once
 
 #include "tessel/kernels/gemm/grouped_problems.cuh"
@@ -70,13 +71,23 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) gemm_grouped(const __grid_co
   for (GroupUnit u; scheduler.next(u);) {
     const GroupProblem<T>& gp = scheduler.problem(u.g);
     typename X::FragC acc;  // (BN/2,1,1) f32: 64 x BN per warpgroup
-    // The k-tile count made warp-uniform: read from a problem in memory, ptxas could not prove it
-    // uniform and serialized the wgmmas behind the promotion's branch (C7518).
-    if constexpr (X::kPromotes)
-      consume_promoted<X>(pipe, read, shared, thr_desc, 0, __shfl_sync(0xffffffffu, gp.k_tiles, 0), acc, lane,
-                          set.promote, PlainPromotion{});
-    else
+    if constexpr (sizeof(T) == 1) {
+      // k13's FP8 main loop on the whole K: the launch's promotion, the problem's scales.  The k-tile
+      // count made warp-uniform: read from a problem in memory, ptxas could not prove it uniform and
+      // serialized the wgmmas behind the promotion's branch (C7518).
+      SplitK sk;
+      sk.promote = set.promote;
+      sk.scales = gp.scales;
+      blocks::WorkUnit w;
+      w.tile = u.tile;
+      w.k_end = __shfl_sync(0xffffffffu, gp.k_tiles, 0);
+      // With scales, the problem's pointers held through the loop leave no room for two parts (spilled).
+      constexpr auto kScales = static_cast<Fp8Scales::Mode>(Cfg::kScales);
+      consume_fp8<X, kScales, kScales == Fp8Scales::none>(pipe, read, shared, thr_desc, w, acc, lane, sk, gp.p.m,
+                                                          gp.p.n, t);
+    } else {
       consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane);
+    }
 
     // The epilogue's problem: batch u.batch of problem u.g.
     Params<T> p = gp.p;
