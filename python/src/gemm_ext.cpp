@@ -123,11 +123,12 @@ Result gemm(std::string_view impl_name, std::int64_t m, std::int64_t n, std::int
 }
 
 /// _gemm_grouped(...): tessel::gemm_grouped over problems given as tuples
-/// (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta), with FP8 scales
-/// (scale a, scale b) after them where `fp8_scale` is not "none", sharing
-/// the types, the layout and the scale mode; the GIL released during the call.
+/// (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta), then FP8 scales
+/// (scale a, scale b) where `fp8_scale` is not "none", then the row count's
+/// address where `masked`, sharing the types, the layout and the scale mode;
+/// the GIL released during the call.
 Result gemm_grouped(std::string_view ab, std::string_view cd, std::string_view layout, const nb::list& problems,
-                    std::string_view fp8_scale, int device, std::uintptr_t stream) {
+                    std::string_view fp8_scale, bool masked, int device, std::uintptr_t stream) {
   const auto ab_types = tessel::parse_input_types(ab);  // as _gemm's
   const std::optional<tessel::DType> cd_type = dtype_of(cd);
   if (!ab_types || !cd_type) return fail(tessel::Status::invalid_argument, "unknown element type");
@@ -135,7 +136,7 @@ Result gemm_grouped(std::string_view ab, std::string_view cd, std::string_view l
   if (!l) return fail(tessel::Status::invalid_argument, "unknown layout '" + std::string(layout) + "'");
   const std::optional<tessel::Fp8Scale> scale = tessel::parse_fp8_scale(fp8_scale);
   if (!scale) return fail(tessel::Status::invalid_argument, "unknown FP8 scale mode '" + std::string(fp8_scale) + "'");
-  const std::size_t fields = *scale == tessel::Fp8Scale::none ? 13 : 15;
+  const std::size_t scaled = *scale == tessel::Fp8Scale::none ? 13 : 15, fields = scaled + (masked ? 1 : 0);
   std::vector<tessel::GemmArgs> group;
   group.reserve(problems.size());
   for (nb::handle h : problems) {
@@ -160,11 +161,12 @@ Result gemm_grouped(std::string_view ab, std::string_view cd, std::string_view l
     g.ldd = nb::cast<std::int64_t>(t[10]);
     g.alpha = static_cast<float>(nb::cast<double>(t[11]));
     g.beta = static_cast<float>(nb::cast<double>(t[12]));
-    if (fields == 15) {
+    if (scaled == 15) {
       g.fp8_scale = *scale;
       g.fp8_scale_a = reinterpret_cast<const float*>(nb::cast<std::uintptr_t>(t[13]));
       g.fp8_scale_b = reinterpret_cast<const float*>(nb::cast<std::uintptr_t>(t[14]));
     }
+    if (masked) g.m_device = reinterpret_cast<const int*>(nb::cast<std::uintptr_t>(t[scaled]));
     group.push_back(g);
   }
   return on_device(device, [&] {
@@ -248,9 +250,10 @@ void bind_gemm(nb::module_& m) {
         "ldaux"_a, "batch"_a, "stride_a"_a, "stride_b"_a, "stride_c"_a, "stride_d"_a, "fp8_scale"_a, "scale_a"_a,
         "scale_b"_a, "device"_a, "stream"_a,
         "(code, message): tessel::gemm on device pointers (0: success); the GIL is released during the call");
-  m.def("_gemm_grouped", &gemm_grouped, "ab"_a, "cd"_a, "layout"_a, "problems"_a, "fp8_scale"_a, "device"_a, "stream"_a,
+  m.def("_gemm_grouped", &gemm_grouped, "ab"_a, "cd"_a, "layout"_a, "problems"_a, "fp8_scale"_a, "masked"_a, "device"_a,
+        "stream"_a,
         "(code, message): tessel::gemm_grouped over (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta[, scale a, "
-        "scale b]) tuples");
+        "scale b][, row count]) tuples");
   m.def(
       "_plan",
       [](std::int64_t mm, std::int64_t nn, std::int64_t kk, std::string_view ab, std::string_view cd, int device) {

@@ -254,6 +254,19 @@ def _read_vector(x, what, meta=False):
     return ptr, tuple(shape), tuple(strides), dtype, device
 
 
+def _read_counts(x, count, meta=False):
+    """(pointer, device) of gemm_grouped's masked_m: a contiguous CUDA int32 PyTorch tensor of `count` row counts."""
+    if not _is_torch(x):
+        raise TypeError("masked_m must be a PyTorch CUDA int32 tensor; got %s" % type(x).__name__)
+    torch = _torch_module()
+    if not (x.is_cuda or (meta and x.device.type == "meta")):
+        raise ValueError("masked_m must be a CUDA tensor (got one on %s)" % x.device)
+    if x.dtype != torch.int32 or x.dim() != 1 or x.numel() != count or (count > 1 and x.stride(0) != 1):
+        raise ValueError("masked_m must be a contiguous 1-D int32 tensor of %d row counts (got %s of shape %s)" %
+                         (count, x.dtype, tuple(x.shape)))
+    return 0 if meta else x.data_ptr(), x.device.index
+
+
 def _read_bias(bias, m, n, dtype, meta=False):
     """(kind, pointer) of a bias broadcast as in ``a @ b + bias``: (N,) or (1, N) per column, (M, 1) per row."""
     ptr, shape, strides, bdtype, device = _read_vector(bias, "bias", meta)
@@ -548,7 +561,8 @@ def _empty_batch_like(t, batch, m, n, dtype):
                     type(t.obj).__name__)
 
 
-def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stream=None, scale_a=None, scale_b=None):
+def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stream=None, scale_a=None, scale_b=None,
+                 masked_m=None):
     """A group of GEMMs of different shapes in one launch: ``out[g] = alpha * a[g] @ b[g]``; returns ``out``.
 
     ``a`` and ``b``: sequences of 2-D CUDA tensors (problem g is a[g], M_g x K_g,
@@ -563,17 +577,21 @@ def gemm_grouped(a, b, *, out=None, alpha=1.0, out_dtype=None, impl="auto", stre
     and fake or meta tensors run the custom operator ``torch.ops.tessel.gemm_grouped``.
     ``scale_a``, ``scale_b``: FP8 a's and b's scales, a sequence of one tensor
     per problem each, shaped as tessel.gemm takes them, one mode for the group.
+    ``masked_m``: a CUDA int32 tensor of one row count per problem, read when
+    the kernel runs (decode-time experts); a[g]'s and out[g]'s rows are then
+    the capacity, and out[g]'s rows past the count are not written.
     """
-    scaled = scale_a is not None or scale_b is not None  # FP8 scales: no operator
-    ops = _ops_for(a[0]) if isinstance(a, (list, tuple)) and a and isinstance(b, (list, tuple)) and not scaled else None
+    plain = scale_a is None and scale_b is None and masked_m is None  # scales or counts: no operator
+    ops = _ops_for(a[0]) if isinstance(a, (list, tuple)) and a and isinstance(b, (list, tuple)) and plain else None
     if ops is not None:
         d = ops.gemm_grouped(a, b, out, alpha, out_dtype, impl, stream)
         if d is not NotImplemented:
             return d
-    return _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, scale_a=scale_a, scale_b=scale_b)
+    return _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, scale_a=scale_a, scale_b=scale_b,
+                         masked_m=masked_m)
 
 
-def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False, scale_a=None, scale_b=None):
+def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False, scale_a=None, scale_b=None, masked_m=None):
     """tessel.gemm_grouped without the operator (``meta``: the checks and the allocations alone)."""
     if not has_gemm and not meta:
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
@@ -591,6 +609,7 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False, scale_a
         if len(scale_a) != len(a) or len(scale_b) != len(a):
             raise ValueError("scale_a and scale_b must have one tensor per problem (%d, got %d and %d)" %
                              (len(a), len(scale_a), len(scale_b)))
+    counts = _read_counts(masked_m, len(a), meta) if masked_m is not None else None
     want = _dtype_name(out_dtype)
     problems, outs, layouts, dtypes, devices, scales = [], [], set(), set(), set(), []
     for g, (x, y) in enumerate(zip(a, b)):
@@ -633,6 +652,9 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False, scale_a
             raise ValueError("the problems of a group share one FP8 scale mode (got %s)" % modes)
         mode = modes[0]
         problems = [p + (pa, pb) for p, (_, pa, pb) in zip(problems, scales)]
+    if counts is not None:
+        devices.add(counts[1])
+        problems = [p + (counts[0] + 4 * g, ) for g, p in enumerate(problems)]
     if len(dtypes) != 1:
         raise TypeError("the problems of a group share their element types (got %s)" % sorted(dtypes))
     if len(devices) != 1:
@@ -644,7 +666,7 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False, scale_a
         return outs
     first = _read(a[0], "a[0]")
     code, message = _tessel._gemm_grouped(ab if ab == bt else ab + "x" + bt, cd, layouts.pop(), problems, mode,
-                                          first.device, _stream_of(first, stream))
+                                          counts is not None, first.device, _stream_of(first, stream))
     if code != _OK:
         _raise(code, message)
     return outs

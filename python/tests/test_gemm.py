@@ -488,6 +488,28 @@ def test_fp8_grouped_exact():
 
 @needs_gpu
 @pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
+def test_fp8_grouped_masked_exact():
+    """A masked FP8 group (decode-time experts): each expert's row count in a CUDA int32 tensor, read when the
+    kernel runs; the rows below it exact, the rest of out untouched."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("FP8 GEMMs run on sm_90")
+    cap, n, k, f8 = 128, 136, 256, torch.float8_e4m3fn
+    counts = [0, 5, 128, 77]
+    xs = [small_ints(cap, k, torch.float32, 90 + g) for g in range(4)]
+    ws = [small_ints(n, k, torch.float32, 95 + g) for g in range(4)]
+    outs = [torch.full((cap, n), 7.0, dtype=torch.bfloat16, device="cuda") for _ in range(4)]
+    tessel.gemm_grouped([x.cuda().to(f8) for x in xs], [w.cuda().to(f8).t() for w in ws], out=outs,
+                        masked_m=torch.tensor(counts, dtype=torch.int32, device="cuda"))
+    for x, w, d, c in zip(xs, ws, outs, counts):
+        assert torch.equal(d[:c].cpu(), reference(x[:c], w.t()).to(torch.bfloat16))
+        assert bool((d[c:] == 7.0).all())
+    with pytest.raises(ValueError, match="int32 tensor of 4 row counts"):
+        tessel.gemm_grouped([x.cuda().to(f8) for x in xs], [w.cuda().to(f8).t() for w in ws],
+                            masked_m=torch.tensor(counts, dtype=torch.int64, device="cuda"))
+
+
+@needs_gpu
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="this PyTorch has no float8 types")
 def test_fp8_grouped_block_scales_exact():
     """An FP8 group with each expert's block scales (1 x 128 of x, 128 x 128 of the weight, as tessel.gemm
     takes them): exact against the dequantized products; scales of two modes in one group are refused."""

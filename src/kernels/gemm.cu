@@ -100,6 +100,12 @@ Status check_overlap(const GemmArgs& g) {
   return Status::success();
 }
 
+/// A single call has its rows on the host: m_device is gemm_grouped's.
+Status check_not_masked(const GemmArgs& g) {
+  if (g.m_device == nullptr) return Status::success();
+  return invalid("m_device (a row count read on the device) is for gemm_grouped's masked problems, not tessel::gemm");
+}
+
 /// The rules every step shares (invalid_argument: the call is malformed).
 Status check_common(const GemmArgs& g) {
   if (g.m < 1 || g.n < 1 || g.k < 1)
@@ -123,6 +129,7 @@ Status check_common(const GemmArgs& g) {
   };
   if (misaligned(g.alpha_device, 4) || misaligned(g.beta_device, 4))
     return invalid("alpha_device and beta_device must be 4-byte aligned (they point to a float)");
+  if (misaligned(g.m_device, 4)) return invalid("m_device must be 4-byte aligned (it points to an int)");
   if (static_cast<unsigned>(g.fp8_scale) > static_cast<unsigned>(Fp8Scale::block))
     return invalid("fp8_scale must be an Fp8Scale (got " + std::to_string(static_cast<int>(g.fp8_scale)) + ")");
   if (g.fp8_scale == Fp8Scale::none) {
@@ -403,6 +410,7 @@ Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
 Status gemm_check(GemmImpl impl, const GemmArgs& args) {
   if (args.beta_device != nullptr && args.beta == 0.0f) return gemm_check(impl, with_device_scalars(args));
   if (Status s = check_common(args); !s) return s;
+  if (Status s = check_not_masked(args); !s) return s;
   if (Status s = check_epilogue(args, true); !s) return s;
   if (impl != GemmImpl::automatic) {
     if (args.tuning.tune)
@@ -685,6 +693,7 @@ Status gemm_workspace_size(GemmImpl impl, const GemmArgs& args, std::size_t& byt
 std::uint64_t gemm_pool_allocations() { return gemm_launch::pool_allocations().load(std::memory_order_relaxed); }
 
 Status gemm(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
+  if (Status s = check_not_masked(args); !s) return s;  // before `auto` times anything
   const GemmArgs a = with_device_scalars(args);
   if (a.workspace == nullptr || gemm_launch::active_arena() != nullptr) return run(impl, a, stream);
   // The caller's workspace: sized first (so that no temporary falls short
@@ -1023,6 +1032,8 @@ Status gemm_grouped_check(const GemmArgs* problems, int count) {
       s = Status::failure(Status::unsupported,
                           "a fused epilogue (bias, activation, aux) is not served in a group: call it per problem");
     if (s && x.ab_type == DType::f32) s = check_types(GemmImpl::f07_two_ctas_per_sm, x);
+    if (s && x.m_device != nullptr && x.ab_type == DType::f32)
+      s = Status::failure(Status::unsupported, "m_device (masked): the grouped kernel takes 16-bit or FP8 A and B");
     if (s && is_fp8(x.ab_type)) s = gemm_launch::check_k13_fp8(x);
     if (!s) return Status::failure(s.code, "problem " + std::to_string(g) + ": " + s.message);
   }
@@ -1092,6 +1103,14 @@ Status gemm_grouped(const GemmArgs* problems, int count, cudaStream_t stream) {
   const GemmPlan plan = gemm_plan_grouped(problems, count);
   if (plan.why.rfind("k13 grouped", 0) == 0 && gemm_launch::k13_grouped_applies(problems, count))
     return gemm_launch::launch_k13_grouped(problems, count, plan.tuning, stream);
+  // A masked problem's rows are known on the device only: the grouped kernel or nothing.
+  for (int g = 0; g < count; ++g)
+    if (problems[g].m_device != nullptr)
+      return Status::failure(Status::unsupported,
+                             "problem " + std::to_string(g) +
+                                 ": m_device (masked) runs on the grouped kernel only: sm_90, and A's and B's rows "
+                                 "16-byte aligned (lda, ldb and the pointers) so that TMA reads them (" +
+                                 plan.why + ")");
   // Elsewhere (another device, fp32 inputs, operands TMA cannot read): one
   // call per problem, all checked above.
   for (int g = 0; g < count; ++g)

@@ -476,6 +476,26 @@ TEST(GemmApi, Fp8GroupRulesAreNamed) {
   group_refused(Status::unsupported, "multiples of 16");
 }
 
+TEST(GemmApi, MaskedRowsAreGroupedOnly) {
+  // m_device: a row count read on the device, for gemm_grouped's masked problems; tessel::gemm refuses it.
+  static const int counts[2] = {70, 0};
+  GemmArgs g = fp8_args();
+  g.m_device = counts;
+  EXPECT_EQ(gemm_check(GemmImpl::automatic, g).code, Status::invalid_argument);
+  EXPECT_NE(gemm_check(GemmImpl::automatic, g).message.find("gemm_grouped's masked problems"), std::string::npos);
+  EXPECT_EQ(gemm(GemmImpl::automatic, g).code, Status::invalid_argument);  // before anything is launched
+  GemmArgs group[2] = {fp8_args(), fp8_args()};
+  group[1].a = fake(5), group[1].b = fake(6), group[1].d = fake(7);
+  group[0].m_device = counts, group[1].m_device = counts + 1;
+  EXPECT_TRUE(gemm_grouped_check(group, 2).is_ok()) << gemm_grouped_check(group, 2).message;
+  group[1].m_device = reinterpret_cast<const int*>(reinterpret_cast<const char*>(counts) + 2);
+  EXPECT_NE(gemm_grouped_check(group, 2).message.find("m_device must be 4-byte aligned"), std::string::npos);
+  GemmArgs bf16[2] = {valid_args(), valid_args()};  // 16-bit problems take it too
+  bf16[1].a = fake(5), bf16[1].b = fake(6), bf16[1].c = fake(7), bf16[1].d = fake(8);
+  bf16[0].m_device = counts;
+  EXPECT_TRUE(gemm_grouped_check(bf16, 2).is_ok()) << gemm_grouped_check(bf16, 2).message;
+}
+
 TEST(GemmApi, Fp8ScaleRulesAreNamed) {
   // FP8 scales: each rule broken alone gets a status naming it; nothing is launched.
   static const float sa[1] = {1.0f}, sb[1] = {1.0f};

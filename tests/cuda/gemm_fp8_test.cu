@@ -309,6 +309,60 @@ TEST(GemmFp8Grouped, ExactThroughTheApi) {
   run_group<__nv_fp8_e4m3>({64, 64, 64}, 256, 512, 0, false);  // the plan's rows (64 here: fp8_group_tile_rows)
 }
 
+TEST(GemmFp8Grouped, MaskedRowsCountedOnTheDevice) {
+  // The masked group: every expert has a capacity of 256 rows and a row count in device memory (0, 1, 70,
+  // 200, 256, and 300, taken as 256).  Rows below the count are exact; D's rows past it keep their poison.
+  REQUIRE_SM90();
+  using T = __nv_fp8_e4m3;
+  const index_t cap = 256, n = 264, k = 400;
+  const std::vector<int> counts = {0, 1, 70, 200, 256, 300};
+  std::mt19937 rng(11);
+  using tessel::testing::DeviceArray;
+  std::vector<std::unique_ptr<Fp8Ints<T>>> as, bs;
+  std::vector<std::unique_ptr<DeviceArray<float>>> ds;
+  DeviceArray<int> dcounts(counts.size());
+  ASSERT_TRUE(dcounts.ptr);
+  CUDA_CHECK(dcounts.upload(counts));
+  for (int tile_m : {128, 64}) {
+    SCOPED_TRACE(::testing::Message() << "tile_m " << tile_m);
+    std::vector<GemmArgs> group(counts.size());
+    as.clear(), bs.clear(), ds.clear();
+    for (std::size_t g = 0; g < counts.size(); ++g) {
+      as.push_back(std::make_unique<Fp8Ints<T>>(static_cast<std::size_t>(cap * k), rng));
+      bs.push_back(std::make_unique<Fp8Ints<T>>(static_cast<std::size_t>(n * k), rng));
+      ds.push_back(std::make_unique<DeviceArray<float>>(static_cast<std::size_t>(cap * n)));
+      ASSERT_TRUE(as[g]->uploaded && bs[g]->uploaded && ds[g]->ptr);
+      CUDA_CHECK(ds[g]->fill_bytes(0xFF));  // NaN poison: must stay in the rows past the count
+      GemmArgs& x = group[g];
+      x.ab_type = DType::e4m3;
+      x.cd_type = DType::f32;
+      x.layout = {MajorA::k, MajorB::k};
+      x.a = as[g]->dev.ptr, x.b = bs[g]->dev.ptr, x.d = ds[g]->ptr;
+      x.m = cap, x.n = n, x.k = k;
+      x.lda = x.ldb = k, x.ldd = n;
+      x.m_device = dcounts.ptr + g;
+      x.tuning.tile_m = tile_m;
+    }
+    const Status s = gemm_grouped(group.data(), static_cast<int>(group.size()));
+    ASSERT_TRUE(s.is_ok()) << s.message;
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (std::size_t g = 0; g < counts.size(); ++g) {
+      std::vector<float> d;
+      CUDA_CHECK(ds[g]->download(d));
+      const index_t rows = counts[g] < cap ? counts[g] : cap;
+      const std::vector<float> computed(d.begin(), d.begin() + rows * n);
+      EXPECT_EQ(count_wrong(
+                    computed, rows, n,
+                    [&](index_t i, index_t j) { return static_cast<float>(dot_ints(as[g]->v, bs[g]->v, i, j, k)); },
+                    "problem " + std::to_string(g) + ": "),
+                0);
+      int written = 0;
+      for (std::size_t e = static_cast<std::size_t>(rows * n); e < d.size(); ++e) written += !std::isnan(d[e]);
+      EXPECT_EQ(written, 0) << "problem " << g << ": D written past its " << rows << " rows";
+    }
+  }
+}
+
 TEST(GemmFp8Grouped, ScalesOfEachProblem) {
   // Scales in memory per problem, the mode shared: block (1 x 128 of A, 128 x 128 of B: N and K not multiples of
   // 128), per channel and per tensor; both tile heights, a mixed pair of formats.

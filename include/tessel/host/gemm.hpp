@@ -156,6 +156,16 @@ struct GemmArgs {
   Fp8Scale fp8_scale = Fp8Scale::none;
   const float* fp8_scale_a = nullptr;
   const float* fp8_scale_b = nullptr;
+  /// A masked problem of gemm_grouped (decode-time mixtures of experts,
+  /// where a router on the device decides each expert's rows): the row count
+  /// read from this int when the kernel runs; `m` is then the capacity (the
+  /// rows of A, C and D allocated).  Rows at and past the count are not
+  /// computed, and D's are not written; a count above m is taken as m, below
+  /// 0 as 0.  The int must stay valid until the call's work is done.
+  /// Checked: 4-byte aligned (invalid_argument); gemm_grouped only, on the
+  /// grouped kernel (sm_90, 16-bit or FP8 A and B whose rows TMA reads):
+  /// elsewhere `unsupported` (tessel::gemm: invalid_argument).
+  const int* m_device = nullptr;
 };
 
 /// B's element type: GemmArgs::b_type where set, else ab_type.

@@ -29,7 +29,7 @@ inline bool same_problem(const GemmArgs& x, const GemmArgs& y) {
          x.beta == y.beta && x.batch == y.batch && x.stride_a == y.stride_a && x.stride_b == y.stride_b &&
          x.stride_c == y.stride_c && x.stride_d == y.stride_d && x.tuning.raster_group == y.tuning.raster_group &&
          b_type_of(x) == b_type_of(y) && x.fp8_scale == y.fp8_scale && x.fp8_scale_a == y.fp8_scale_a &&
-         x.fp8_scale_b == y.fp8_scale_b;
+         x.fp8_scale_b == y.fp8_scale_b && x.m_device == y.m_device;
 }
 
 /// Problem `x`'s descriptor for the tiles of X, its units from `unit_begin`;
@@ -55,7 +55,8 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out, con
   const bool stacks = x.batch == 1 || (x.m % X::kBM == 0 && x.stride_d % (index_t{X::kBM} * x.ldd) == 0 &&
                                        tile_rows * X::kBM * (x.batch - 1) + x.m < (index_t{1} << 31));
   out.tma_store = false;
-  if (stacks && tma::tma_ready(x.d, x.ldd, size_bytes(x.cd_type))) {
+  // A masked problem's D leaves by row stores: a map's rows are the capacity, not the count.
+  if (stacks && x.m_device == nullptr && tma::tma_ready(x.d, x.ldd, size_bytes(x.cd_type))) {
     const index_t rows = x.batch == 1 ? x.m : tile_rows * X::kBM * (x.batch - 1) + x.m;
     const auto map_d = [&]<class U>() {
       return X::template Epilogue<U>::Tma::make_map(
@@ -66,6 +67,8 @@ Status describe(const GemmArgs& x, int unit_begin, gk::GroupProblem<T>& out, con
   }
   out.p = make_params<T>(x);
   out.scales = {static_cast<int>(x.fp8_scale), x.fp8_scale_a, x.fp8_scale_b, ceil_div(x.k, index_t{128})};
+  out.m_device = x.m_device;
+  out.tile_rows = X::kBM;
   out.stride_c = x.stride_c;
   out.stride_d = x.stride_d;
   out.tiles_m = static_cast<int>(ceil_div(x.m, index_t{X::kBM}));

@@ -50,7 +50,18 @@ struct GroupProblem {
   blocks::BatchRaster raster;        // tiles_m, tiles_n and raster_group's divisors (BatchScheduler)
   bool tma_store = false;            // D leaves by TMA (map_d), else by the epilogue's row stores
   Fp8Scales scales;                  // FP8: the problem's scales in memory (the instance's mode)
+  const int* m_device = nullptr;     // masked: the rows read on the device (p.m is the capacity); D by row stores
+  int tile_rows = 128;               // the kernel's tile height (a masked problem's tiles past its rows are skipped)
 };
+
+/// A problem's rows when the kernel runs: p.m, or for a masked problem the
+/// count in device memory, clamped to [0, p.m].
+template <class T>
+__device__ __forceinline__ index_t rows_of(const GroupProblem<T>& p) {
+  if (p.m_device == nullptr) return p.p.m;
+  const index_t r = __ldg(p.m_device);
+  return r < 0 ? 0 : r < p.p.m ? r : p.p.m;
+}
 
 /// The kernel's parameter: the one problem of a batch in place, or the
 /// problems of a group in device memory.
@@ -85,17 +96,22 @@ class GroupScheduler {
 
   __device__ const GroupProblem<T>& problem(int g) const { return set_.list != nullptr ? set_.list[g] : set_.first; }
 
-  /// The next unit of this CTA, or false when there is none.
+  /// The next unit of this CTA, or false when there is none.  A masked
+  /// problem's tiles at and past its rows are skipped: the producer and the
+  /// consumers read the same count, so they skip the same units.
   __device__ bool next(GroupUnit& u) {
-    if (next_ >= set_.units) return false;
-    while (next_ >= problem(g_).unit_begin + problem(g_).units) ++g_;
-    const GroupProblem<T>& p = problem(g_);
-    unsigned batch = 0, tm = 0, tn = 0;
-    blocks::batched_tile_of(static_cast<unsigned>(next_ - p.unit_begin), static_cast<unsigned>(p.tiles_m),
-                            static_cast<unsigned>(p.tiles_n), p.raster_group, batch, tm, tn);
-    u = unit_at(g_, batch, tm, tn);
-    next_ += count_;
-    return true;
+    for (;;) {
+      if (next_ >= set_.units) return false;
+      while (next_ >= problem(g_).unit_begin + problem(g_).units) ++g_;
+      const GroupProblem<T>& p = problem(g_);
+      unsigned batch = 0, tm = 0, tn = 0;
+      blocks::batched_tile_of(static_cast<unsigned>(next_ - p.unit_begin), static_cast<unsigned>(p.tiles_m),
+                              static_cast<unsigned>(p.tiles_n), p.raster_group, batch, tm, tn);
+      next_ += count_;
+      if (p.m_device != nullptr && index_t{tm} * p.tile_rows >= rows_of(p)) continue;
+      u = unit_at(g_, batch, tm, tn);
+      return true;
+    }
   }
 
  private:

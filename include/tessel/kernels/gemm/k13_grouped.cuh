@@ -89,8 +89,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) gemm_grouped(const __grid_co
       consume<X>(pipe, read, shared, thr_desc, 0, gp.k_tiles, acc, lane);
     }
 
-    // The epilogue's problem: batch u.batch of problem u.g.
+    // The epilogue's problem: batch u.batch of problem u.g (a masked one's rows as counted on the device).
     Params<T> p = gp.p;
+    p.m = rows_of(gp);
     blocks::TileCoord tile = u.tile;
     if (u.batch > 0) {
       const index_t cd_bytes = p.cd_type == DType::f32 ? 4 : 2;
