@@ -360,7 +360,10 @@ def gemm_grouped(a: Sequence[_Tensor],
                  alpha: float = 1.0,
                  out_dtype: Optional[_Dtype] = None,
                  impl: str = "auto",
-                 stream: Optional[_Stream] = None) -> list[_Tensor]:
+                 stream: Optional[_Stream] = None,
+                 scale_a: Optional[Sequence[_Tensor]] = None,
+                 scale_b: Optional[Sequence[_Tensor]] = None,
+                 masked_m: Optional[_Tensor] = None) -> list[_Tensor]:
     ...
 
 

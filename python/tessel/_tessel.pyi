@@ -94,10 +94,10 @@ def _gemm(impl: str, m: int, n: int, k: int, ab: str, cd: str, layout: str, a: i
     """(code, message): tessel::gemm on device pointers (0: success); the GIL is released during the call."""
 
 
-def _gemm_grouped(ab: str, cd: str, layout: str,
-                  problems: Sequence[Tuple[int, int, int, int, int, int, int, int, int, int, int, float, float]],
-                  device: int, stream: int) -> Tuple[int, str]:
-    """(code, message): tessel::gemm_grouped over (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta) tuples."""
+def _gemm_grouped(ab: str, cd: str, layout: str, problems: Sequence[Tuple[Union[int, float], ...]], fp8_scale: str,
+                  masked: bool, device: int, stream: int) -> Tuple[int, str]:
+    """(code, message): tessel::gemm_grouped over (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta[, scale a,
+    scale b][, row count]) tuples."""
 
 
 def _plan(m: int, n: int, k: int, ab: str, cd: str, device: int) -> str:
