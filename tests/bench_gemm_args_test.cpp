@@ -350,17 +350,18 @@ TEST(BenchGemmArgs, Fp8Inputs) {
   EXPECT_NE(parse_error(a).find("FP8 is an input type"), std::string::npos);
 }
 
-TEST(BenchGemmArgs, Fp8ScalesOnSingleProblems) {
-  // Scales in memory: the bench fills one problem's, so a group or a batch with them is refused by name.
+TEST(BenchGemmArgs, Fp8ScalesOnSinglesAndGroups) {
+  // Scales in memory: each problem of a group its own; a strided batch with them is refused by name.
   GemmBenchArgs a = mnk("64", "128", "256");
   a.dtype = "e4m3";
   a.scale = "block";
   parse_ok(a);
   a.m = "", a.group_m = "64,128";
-  EXPECT_NE(parse_error(a).find("--scale block: scales in memory are benched on single problems"), std::string::npos);
+  EXPECT_EQ(parse_ok(a).problems[0].fp8_scale, Fp8Scale::block);
   a = mnk("64", "128", "256");
   a.dtype = "e4m3", a.scale = "channel", a.batch = "4";
-  EXPECT_NE(parse_error(a).find("single problems only"), std::string::npos);
+  EXPECT_NE(parse_error(a).find("--scale channel: scales in memory are benched on single problems and groups"),
+            std::string::npos);
 }
 
 TEST(BenchGemmArgs, Fp8PairsOfFormats) {

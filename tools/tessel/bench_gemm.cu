@@ -109,6 +109,7 @@ std::vector<GemmArgs> tessel_group(const ProblemData& d, GemmTuning tuning) {
     g.b = d.b.as<char>() + sp.b_off * in;
     g.c = d.c.get() != nullptr ? d.c.as<char>() + sp.d_off * out : nullptr;
     g.d = d.d_tessel.as<char>() + sp.d_off * out;
+    if (g.fp8_scale != Fp8Scale::none) g.fp8_scale_a += sp.sa_off, g.fp8_scale_b += sp.sb_off;  // each expert's own
     v.push_back(g);
   }
   return v;

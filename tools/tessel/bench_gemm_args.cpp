@@ -963,10 +963,10 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       return false;
     }
   for (const GemmProblem& p : o.problems)
-    if (p.fp8_scale != Fp8Scale::none && (!p.group_m.empty() || p.batch > 1)) {
-      // The bench's buffers hold one problem's scales; a group's or a batch's would each need their own.
+    if (p.fp8_scale != Fp8Scale::none && p.batch > 1) {
+      // tessel::gemm takes a strided batch's scales as alpha only (each problem of a group has its own).
       error = std::string("--scale ") + name(p.fp8_scale) +
-              ": scales in memory are benched on single problems only (not with --batch, --group-m or --grouped)";
+              ": scales in memory are benched on single problems and groups, not with --batch";
       return false;
     }
   for (const GemmProblem& p : o.problems)

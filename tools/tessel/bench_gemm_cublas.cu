@@ -57,8 +57,8 @@ std::string CublasGemm::make_call(const SubProblem& sub, std::int64_t batch, LtC
                                              : CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
       const cublasLtMatmulMatrixScale_t mode_a =
           p.fp8_scale == Fp8Scale::block ? CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F : mode_b;
-      const void* sa = d_.scale_b.get();
-      const void* sb = d_.scale_a.get();
+      const void* sa = d_.scale_b.as<float>() + sub.sb_off;  // this problem's (a group's expert's)
+      const void* sb = d_.scale_a.as<float>() + sub.sa_off;
       CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode_b, sizeof mode_b));
       CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode_a, sizeof mode_a));
       CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(c.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));

@@ -88,10 +88,12 @@ struct VerifyStats {
 };
 
 /// One GEMM of a row: a batch's b-th problem or a group's g-th, packed in
-/// the row's buffers at these element offsets (A, B, and C/D/ref/bound).
+/// the row's buffers at these element offsets (A, B, and C/D/ref/bound; A's
+/// and B's FP8 scales, each problem its own in GemmArgs::fp8_scale's layout).
 struct SubProblem {
   std::int64_t m = 0;
   std::size_t a_off = 0, b_off = 0, d_off = 0;
+  std::size_t sa_off = 0, sb_off = 0;
 };
 
 /// Everything one problem needs on the device.  A batch's or a group's
@@ -109,11 +111,17 @@ struct ProblemData {
   ProblemData(const GemmProblem& prob, bool with_reference) : p(prob) {
     const auto z = [](std::int64_t v) { return static_cast<std::size_t>(v); };
     const std::vector<std::int64_t> ms = p.group_m.empty() ? std::vector<std::int64_t>(z(p.batch), p.m) : p.group_m;
+    const std::size_t kb = z((p.k + 127) / 128), nb = z((p.n + 127) / 128);
+    const Fp8Scale mode = p.fp8_scale;
     for (std::int64_t m : ms) {
-      subs.push_back({m, a_elems, b_elems, d_elems});
+      subs.push_back({m, a_elems, b_elems, d_elems, scale_a_elems, scale_b_elems});
       a_elems += z(m) * z(p.k);
       b_elems += z(p.k) * z(p.n);
       d_elems += z(m) * z(p.n);
+      if (mode != Fp8Scale::none) {
+        scale_a_elems += mode == Fp8Scale::tensor ? 1 : mode == Fp8Scale::channel ? z(m) : z(m) * kb;
+        scale_b_elems += mode == Fp8Scale::tensor ? 1 : mode == Fp8Scale::channel ? z(p.n) : nb * kb;
+      }
     }
     // The epilogue runs on single problems only (the argument parser refuses
     // it with --batch and --group-m): M or N values of the output type.
@@ -122,10 +130,7 @@ struct ProblemData {
     b = DeviceBuffer(b_elems * elem_bytes(p.in), "B");
     if (p.beta != 0.0) c = DeviceBuffer(d_elems * elem_bytes(p.out), "C");  // C is read only when beta != 0
     if (bias_elems > 0) bias = DeviceBuffer(bias_elems * elem_bytes(p.out), "bias");
-    if (p.fp8_scale != Fp8Scale::none) {
-      const std::size_t kb = z((p.k + 127) / 128), nb = z((p.n + 127) / 128);
-      scale_a_elems = p.fp8_scale == Fp8Scale::tensor ? 1 : p.fp8_scale == Fp8Scale::channel ? z(p.m) : z(p.m) * kb;
-      scale_b_elems = p.fp8_scale == Fp8Scale::tensor ? 1 : p.fp8_scale == Fp8Scale::channel ? z(p.n) : nb * kb;
+    if (mode != Fp8Scale::none) {
       scale_a = DeviceBuffer(scale_a_elems * sizeof(float), "A's scales");
       scale_b = DeviceBuffer(scale_b_elems * sizeof(float), "B's scales");
     }

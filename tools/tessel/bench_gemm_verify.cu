@@ -410,7 +410,8 @@ void launch_reference(ProblemData& d, cudaStream_t s) {
             rp.act = d.p.epilogue.act;
             rp.ref = d.ref.as<double>() + sp.d_off;
             rp.bound = d.bound.as<double>() + sp.d_off;
-            rp.scales = {d.p.fp8_scale, d.scale_a.as<float>(), d.scale_b.as<float>(), (d.p.k + 127) / 128, sp.m};
+            rp.scales = {d.p.fp8_scale, d.scale_a.as<float>() + sp.sa_off, d.scale_b.as<float>() + sp.sb_off,
+                         (d.p.k + 127) / 128, sp.m};
             reference_gemm<TIn, TOut, TB><<<grid, kThreads, 0, s>>>(rp);
           }
         });
