@@ -114,6 +114,11 @@ case "$part" in
       --csv "$out/suite_fp8_promoted.csv"
     step suite_fast 150 "$t" bench gemm --suite /tmp/suite_fp8.csv --dtype e4m3 --fp8-fast-accum \
       --impl auto,cublas --csv "$out/suite_fp8_fast.csv"
+    # The mixture-of-experts group against a loop of cuBLASLt calls: per-tensor (alpha) and block scales.
+    for scale in none block; do
+      step "moe_$scale" 120 "$t" bench gemm --grouped moe --dtype e4m3 --scale "$scale" --impl auto,cublas \
+        --verify tier2 --csv "$out/moe_fp8_$scale.csv"
+    done
     for shape in "5 4096 16384" "100 136 256" "1000 520 4096"; do
       # shellcheck disable=SC2086 # the shape is three words
       set -- $shape
