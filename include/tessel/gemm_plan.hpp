@@ -1,7 +1,6 @@
 // tessel/gemm_plan.hpp — how tessel::gemm chooses kernel, tile and splits under `--impl auto`, without CUDA so that the
-// CPU tests every rule (tests/gemm_plan_test.cpp).  Comments say why; the measurements are in docs/heuristics.md's
-// rules table, by rule number (series: docs/history/heuristics.md).  gemm_plan() (src/kernels/gemm.cu) applies the
-// rules in this order, the first that applies winning:
+// CPU tests every rule (tests/gemm_plan_test.cpp); the measurements are in docs/heuristics.md's rules table, by rule
+// number.  gemm_plan() (src/kernels/gemm.cu) applies the rules in this order, the first that applies winning:
 //   1. fp32 inputs: rule 9 (fp32_step_for), on any device.  Not sm_90: k08.
 //   2. Measured tuning (GemmTuning::tune), where asked and the call is a single 16-bit problem.
 //   3. batch > 1: rule 11 (k15_batched_for; 11b, 11c), else rule 8 (plan_batched_tile) where the caller's tuning
