@@ -392,8 +392,7 @@ def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, str
             raise ValueError("tune=True chooses the configuration itself: it takes impl='auto' (got %r)" % (impl, ))
         impl = "tuned"
     A, B = _read(a, "a", meta=meta), _read(b, "b", meta=meta)
-    if A.dtype != B.dtype and not (A.dtype in _FP8 and B.dtype in _FP8):
-        raise TypeError("a and b must have one element type, or two FP8 formats (got %s and %s)" % (A.dtype, B.dtype))
+    _input_types(A.dtype, B.dtype)
     m, k = A.shape
     k2, n = B.shape
     if k != k2:
@@ -435,9 +434,14 @@ def _gemm(a, b, c, alpha, beta, bias, activation, out_dtype, out, aux, impl, str
     return out
 
 
-def _input_types(A, B):
-    """The library's name of a's and b's types: 'bf16', or their FP8 formats where they differ, 'e4m3xe5m2'."""
-    return A.dtype if A.dtype == B.dtype else A.dtype + "x" + B.dtype
+def _input_types(a, b):
+    """The library's name of a's and b's element types: 'bf16', or their FP8 formats where they differ,
+    'e4m3xe5m2'; TypeError for any other pair."""
+    if a == b:
+        return a
+    if a in _FP8 and b in _FP8:
+        return a + "x" + b
+    raise TypeError("a and b must have one element type, or two FP8 formats (got %s and %s)" % (a, b))
 
 
 def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta, stream, batch=1, meta=False,
@@ -474,7 +478,8 @@ def _launch(impl, A, B, C, D, X, m, n, k, act, bias_kind, bias_ptr, alpha, beta,
     layout = ("k" if amaj[0] == "row" else "m") + ("n" if bmaj[0] == "row" else "k")
     if meta:
         return
-    code, message = _tessel._gemm(impl, m, n, k, _input_types(A, B), D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
+    types = _input_types(A.dtype, B.dtype)
+    code, message = _tessel._gemm(impl, m, n, k, types, D.dtype, layout, A.ptr, amaj[1], B.ptr, bmaj[1],
                                   C.ptr if C is not None else 0, cmaj[1], D.ptr, dmaj[1], float(alpha), float(beta),
                                   act, bias_kind, bias_ptr, X.ptr if X is not None else 0, xmaj[1], batch, A.bstride,
                                   B.bstride, C.bstride if C is not None else 0, D.bstride, scales[0], scales[1],
@@ -509,8 +514,7 @@ def _gemm_batched(a, b, c, alpha, beta, out_dtype, out, impl, stream, meta=False
     if not has_gemm and not meta:
         raise RuntimeError("tessel was built without CUDA: the GEMMs are not in this build (docs/python.md)")
     A, B = _read(a, "a", True, meta), _read(b, "b", True, meta)
-    if A.dtype != B.dtype and not (A.dtype in _FP8 and B.dtype in _FP8):
-        raise TypeError("a and b must have one element type, or two FP8 formats (got %s and %s)" % (A.dtype, B.dtype))
+    _input_types(A.dtype, B.dtype)
     # A list, not a set: under torch.compile with dynamic shapes a batch count is a SymInt, which does not hash.
     counts = [t.batch for t in (A, B) if t.batch is not None]
     if not counts:
@@ -660,12 +664,11 @@ def _gemm_grouped(a, b, out, alpha, out_dtype, impl, stream, meta=False, scale_a
     if len(devices) != 1:
         raise ValueError("the problems of a group are on one CUDA device (got %s)" % sorted(devices))
     ab, bt, cd = dtypes.pop()
-    if ab != bt and not (ab in _FP8 and bt in _FP8):
-        raise TypeError("a and b must have one element type, or two FP8 formats (got %s and %s)" % (ab, bt))
+    types = _input_types(ab, bt)
     if meta:
         return outs
     first = _read(a[0], "a[0]")
-    code, message = _tessel._gemm_grouped(ab if ab == bt else ab + "x" + bt, cd, layouts.pop(), problems, mode,
+    code, message = _tessel._gemm_grouped(types, cd, layouts.pop(), problems, mode,
                                           counts is not None, first.device, _stream_of(first, stream))
     if code != _OK:
         _raise(code, message)

@@ -494,8 +494,10 @@ namespace {
 Status launch_step(GemmImpl impl, const GemmArgs& args, cudaStream_t stream) {
   using namespace gemm_launch;
   // k13 and k15 fuse the epilogue where they have the instance (launch_k13,
-  // launch_k15); every other step runs plain, then the elementwise epilogue over D.
-  if (args.epilogue.active() && impl != GemmImpl::k13_wgmma_in_flight && impl != GemmImpl::k15_pingpong) {
+  // launch_k15; no FP8 one); every other step runs plain, then the elementwise epilogue over D.
+  const bool may_fuse =
+      (impl == GemmImpl::k13_wgmma_in_flight && !is_fp8(args.ab_type)) || impl == GemmImpl::k15_pingpong;
+  if (args.epilogue.active() && !may_fuse) {
     GemmArgs plain = args;
     plain.epilogue = GemmEpilogue{};
     if (Status s = gemm(impl, plain, stream); !s) return s;
@@ -770,7 +772,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
                (fused ? ", unfused epilogue" : "");
     if (args.batch > 1 && gemm_launch::k13_batched_applies(args)) {  // the grouped kernel over the batches
       plan.tuning = GemmTuning{128, 1, SwapAB::off};
-      plan.tuning.tile_m = gemm_launch::k13_batched_fp8_rows(args, sms);
+      plan.tuning.tile_m = gemm_launch::k13_fp8_group_rows(&args, 1, sms);
       plan.why = "k13 batched FP8 tile " + std::to_string(plan.tuning.tile_m) + "x128 (" + std::to_string(args.batch) +
                  " batches)" +
                  (args.fp8_fast_accum ? ", fast accumulation" : ", promoted every " + std::to_string(every));
@@ -1052,11 +1054,9 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
     return plan;
   }
   const DeviceTraits dev = device_traits();
-  int forced = 0, forced_m = 0;
-  for (int g = 0; g < count; ++g) {
+  int forced = 0;
+  for (int g = 0; g < count; ++g)
     if (problems[g].tuning.tile_n != 0) forced = problems[g].tuning.tile_n;
-    if (problems[g].tuning.tile_m != 0) forced_m = problems[g].tuning.tile_m;
-  }
   if (problems[0].ab_type == DType::f32 || dev.major != 9 || dev.minor != 0) {
     plan = gemm_plan(problems[0]);
     plan.why = "each problem by itself (" +
@@ -1080,16 +1080,7 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {
                              }
                            },
                            dev.sms);
-  int bm = 128;
-  if (fp8) {
-    index_t tiles128 = 0, tiles64 = 0;
-    for (int g = 0; g < count; ++g) {
-      const GemmArgs& x = problems[g];
-      tiles128 += plan_detail::ceil_div(x.m, 128) * plan_detail::ceil_div(x.n, 128) * x.batch;
-      tiles64 += plan_detail::ceil_div(x.m, 64) * plan_detail::ceil_div(x.n, 128) * x.batch;
-    }
-    bm = forced_m != 0 ? forced_m : fp8_group_tile_rows(tiles128, tiles64, dev.sms);
-  }
+  const int bm = fp8 ? gemm_launch::k13_fp8_group_rows(problems, count, dev.sms) : 128;
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   plan.tuning = GemmTuning{bn, 1, SwapAB::off};
   plan.tuning.tile_m = bm;

@@ -187,14 +187,7 @@ Status prepare_k13_jit(const GemmArgs& a) {
 }
 
 Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
-  if (is_fp8(a.ab_type)) {
-    if (!a.epilogue.active()) return launch_k13_fp8(a, stream);
-    // No fused FP8 instance: the plain GEMM, then the elementwise epilogue over D.
-    GemmArgs plain = a;
-    plain.epilogue = GemmEpilogue{};
-    if (Status s = launch_k13_fp8(plain, stream); !s) return s;
-    return launch_epilogue(a, stream);
-  }
+  if (is_fp8(a.ab_type)) return launch_k13_fp8(a, stream);  // no epilogue here (launch_step runs it after)
   GemmArgs g;
   if (Status s = tuned(a, g); !s) return s;
   const bool aux = g.epilogue.aux != nullptr;

@@ -47,10 +47,17 @@ bool k13_batched_applies(const GemmArgs& a) {
   return k13_batched_tuning(a.tuning) && batch_fits_one_launch(a);
 }
 
-int k13_batched_fp8_rows(const GemmArgs& a, int sms) {
-  if (a.tuning.tile_m != 0) return a.tuning.tile_m;
-  const index_t cols = ceil_div(a.n, index_t{128}) * a.batch;
-  return fp8_group_tile_rows(ceil_div(a.m, index_t{128}) * cols, ceil_div(a.m, index_t{64}) * cols, sms);
+int k13_fp8_group_rows(const GemmArgs* problems, int count, int sms) {
+  index_t tiles128 = 0, tiles64 = 0;
+  int forced = 0;
+  for (int g = 0; g < count; ++g) {
+    const GemmArgs& x = problems[g];
+    const index_t cols = ceil_div(x.n, index_t{128}) * x.batch;
+    tiles128 += ceil_div(x.m, index_t{128}) * cols;
+    tiles64 += ceil_div(x.m, index_t{64}) * cols;
+    if (x.tuning.tile_m != 0) forced = x.tuning.tile_m;
+  }
+  return forced != 0 ? forced : fp8_group_tile_rows(tiles128, tiles64, sms);
 }
 
 Status launch_k13_batched(const GemmArgs& a, cudaStream_t stream) {
@@ -58,7 +65,7 @@ Status launch_k13_batched(const GemmArgs& a, cudaStream_t stream) {
     int sms = 0;
     if (Status s = tma::sm_count("k13 batched FP8", sms); !s) return s;
     GemmTuning tiles{128, 1, SwapAB::off};
-    tiles.tile_m = k13_batched_fp8_rows(a, sms);
+    tiles.tile_m = k13_fp8_group_rows(&a, 1, sms);
     return launch_k13_grouped(&a, 1, tiles, stream);
   }
   int tile_n = a.tuning.tile_n;

@@ -83,9 +83,10 @@ bool k13_batched_tuning(const GemmTuning& t);
 bool k13_batched_applies(const GemmArgs& args);
 /// Every batch of `args` in one persistent launch of the batched kernel.
 Status launch_k13_batched(const GemmArgs& args, cudaStream_t stream);
-/// The rows of an FP8 batch's tiles in that launch: tuning.tile_m, else 128
-/// or 64 as for a group of its problems (fp8_group_tile_rows) on `sms` SMs.
-int k13_batched_fp8_rows(const GemmArgs& args, int sms);
+/// The rows of the tiles of an FP8 group or batch (`count` problems, batches
+/// counted) in one launch: a tuning.tile_m that a problem names, else 128 or
+/// 64 by fp8_group_tile_rows on `sms` SMs.
+int k13_fp8_group_rows(const GemmArgs* problems, int count, int sms);
 /// Can k15's batched kernel (k15_grouped.cuh) serve checked `args` (batch >
 /// 1): what k13_batched_applies asks, with tile_n 0 or 128, beta = 0 and no
 /// epilogue.  Where not, k15 runs one launch per batch.
