@@ -16,7 +16,7 @@
 # of bench/tier1_small_m.csv with fp16 output.  seed:S: the distribution of
 # the issue on any shape (docs/bench-protocol.md), 200 problems, its CSV in
 # OUT/seedS.csv.  Extra CMake arguments (GTest_DIR, CLI11_INCLUDE_DIR on a
-# machine without them installed) go in TESSEL_CMAKE_ARGS.
+# machine without them installed) go in TESSEL_CMAKE_ARGS; TESSEL_PREBUILT=DIR runs a build made elsewhere.
 set -uo pipefail
 out=${1:?OUT}
 part=${2:?verify or seed:S}
@@ -34,14 +34,20 @@ step() {  # step NAME LIMIT_S COMMAND...: runs it, logs rc and seconds
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader >> "$sum"
 tests=OFF
 [ "$part" = verify ] || [ "$part" = fp8 ] && tests=ON
-# shellcheck disable=SC2086 # TESSEL_CMAKE_ARGS is a list of arguments
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSEL_ENABLE_CUDA=ON -DTESSEL_BUILD_TESTS=$tests \
-  -DTESSEL_BUILD_LADDER=ON -DTESSEL_LADDER_INSTANCES=one -DTESSEL_BUILD_PYTHON=OFF ${TESSEL_CMAKE_ARGS:-} \
-  > /tmp/gpu_session_cmake.log 2>&1
-targets=(tessel)
-[ "$part" = verify ] && targets+=(gemm_test gemm_workspace_test)
-[ "$part" = fp8 ] && targets+=(gemm_fp8_test)
-step build 240 ninja -C "$build" -j16 "${targets[@]}"
+if [ -n "${TESSEL_PREBUILT:-}" ]; then
+  # A build made elsewhere for sm_90a (its tessel and tests/cuda/ in TESSEL_PREBUILT): no device time on compiling.
+  build=$TESSEL_PREBUILT
+  echo "prebuilt $build" >> "$sum"
+else
+  # shellcheck disable=SC2086 # TESSEL_CMAKE_ARGS is a list of arguments
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSEL_ENABLE_CUDA=ON -DTESSEL_BUILD_TESTS=$tests \
+    -DTESSEL_BUILD_LADDER=ON -DTESSEL_LADDER_INSTANCES=one -DTESSEL_BUILD_PYTHON=OFF ${TESSEL_CMAKE_ARGS:-} \
+    > /tmp/gpu_session_cmake.log 2>&1
+  targets=(tessel)
+  [ "$part" = verify ] && targets+=(gemm_test gemm_workspace_test)
+  [ "$part" = fp8 ] && targets+=(gemm_fp8_test)
+  step build 240 ninja -C "$build" -j16 "${targets[@]}"
+fi
 t="$build/tessel"
 case "$part" in
   verify)
