@@ -117,10 +117,13 @@ __device__ __forceinline__ void consume_promoted(const typename X::Pipeline& pip
   using Frag = typename X::FragC;  // (BN/2,1,1) f32
   using Factors = typename Promotion::Factors;
   constexpr int kRK = X::kBK / TM::kL.k;
-  // Three accumulators of 64 values fit beside k13's state, but not the
-  // 64-row tile's with block factors (48 bytes spilled); TwoPartsFit: the
-  // kernel's own state leaves room (the grouped kernel's with scales does not).
-  constexpr bool kTwoParts = TwoPartsFit && Frag::kValues <= 64 && (X::kBM == 128 || std::is_empty_v<Factors>);
+  // Three accumulators of 64 values fit beside k13's state, but not with
+  // block factors: the 64-row tile spilled 48 bytes, and at 128 rows ptxas
+  // moved B's factor into a uniform register right after its load and waited
+  // there every k-tile (0.78 of cuBLASLt's block mode against 0.82 with one
+  // part).  TwoPartsFit: the kernel's own state leaves room (the grouped
+  // kernel's with scales does not).
+  constexpr bool kTwoParts = TwoPartsFit && Frag::kValues <= 64 && std::is_empty_v<Factors>;
   Frag part;  // a run's sum
   TESSEL_UNROLL
   for (int i = 0; i < Frag::kValues; ++i) *acc.addr(i) = 0.0f;
