@@ -36,6 +36,7 @@ from scipy.optimize import least_squares
 
 SMS = 132
 NARROW_M = 16  # gemm_model.hpp kModelNarrowM: at most this many rows of M, only swapped tiles are chosen
+PASS_MAX = 5.0  # the cost a pass of split K's sum may take (us); --no-passes sets it near 0: one constant
 
 
 def parse_key(key):
@@ -81,6 +82,18 @@ def straddles(ld):
     return ld % 8 == 0 and ld % 64 != 0
 
 
+AHEAD = "new"
+
+
+def ahead_of(pairs):
+    """Partials a pass of split K's sum loads (split_k.cuh): 'old' as the tuning logs were timed, 'new' as now."""
+    if pairs <= 4:
+        return 16
+    if AHEAD == "old":
+        return 4 if pairs <= 8 else 1
+    return 32 // pairs if pairs <= 16 else 1
+
+
 def features(p, c):
     """Everything the model needs of one (problem, configuration)."""
     m, n, k = p["m"], p["n"], p["k"]
@@ -103,33 +116,39 @@ def features(p, c):
     pad = (a_bytes if p["lda"] % 8 else 0) + (b_bytes if p["ldb"] % 8 else 0)
     out_bytes = 2 if p["out"] in ("bf16", "fp16") else 4
     dram = (m * k + k * n) * 2 + m * n * out_bytes + (2 * 4 * s * m * n if s > 1 else 0)
-    return dict(waves=waves, kt=kt, streams=streams, bytes_kstep=bytes_kstep, strad_a=float(sa), strad_b=float(sb),
+    # The last unit's sum of the partials: one L2 round trip a pass, a pass loading as many partials as the
+    # tile's registers allow (kernels/gemm/split_k.cuh's kAhead, by accumulator pairs a consumer thread).
+    threads = 128 * (c["bm"] // 64)
+    pairs = c["bm"] * c["bn"] // (2 * threads)
+    ahead = ahead_of(pairs)
+    passes = -(-s // ahead) if s > 1 else 0
+    return dict(waves=waves, kt=kt, streams=streams, passes=passes, bytes_kstep=bytes_kstep, strad_a=float(sa), strad_b=float(sb),
                 splits=s, mn=m * n, out_bytes=out_bytes, tiles=tiles, dram_bytes=dram, pad_bytes=pad)
 
 
 class Model:
-    GLOBALS = ["fixed_us", "bw_gbs", "bw_sm_gbs", "split_us", "pad_us"]
+    GLOBALS = ["fixed_us", "bw_gbs", "bw_sm_gbs", "split_us", "pad_us", "pass_us"]
     PER = ["mma_ns", "unit_ns", "straddle_a", "straddle_b"]
 
     def __init__(self, fams):
         self.fams = sorted(fams)
 
     def unpack(self, x):
-        g = dict(zip(self.GLOBALS, x[:5]))
+        g = dict(zip(self.GLOBALS, x[:6]))
         per = {}
         for i, f in enumerate(self.fams):
-            base = 5 + 4 * i
+            base = 6 + 4 * i
             per[f] = dict(mma_ns=x[base], unit_ns=x[base + 1], straddle_a=x[base + 2], straddle_b=x[base + 3])
         return g, per
 
     def bounds(self):
-        lo = [0.5, 1000.0, 20.0, 0.0, 0.0] + [5.0, 0.0, 0.0, 0.0] * len(self.fams)
-        hi = [20.0, 20000.0, 2000.0, 30.0, 30.0] + [5000.0, 20000.0, 3.0, 3.0] * len(self.fams)
+        lo = [0.5, 1000.0, 20.0, 0.0, 0.0, 0.0] + [5.0, 0.0, 0.0, 0.0] * len(self.fams)
+        hi = [20.0, 20000.0, 2000.0, 30.0, 30.0, PASS_MAX] + [5000.0, 20000.0, 3.0, 3.0] * len(self.fams)
         return lo, hi
 
     def x0(self):
         # bytes per ns (GB/s): DRAM ~4300 (4.3 TB/s), one SM's loads ~150
-        x = [5.0, 4000.0, 150.0, 3.0, 3.0]
+        x = [5.0, 4000.0, 150.0, 3.0, 3.0, PASS_MAX / 2]
         for f in self.fams:
             impl, shape = f.split(":")[0], f.split(":")[1]
             bm, bn = map(int, shape.split("x"))
@@ -149,7 +168,7 @@ class Model:
         t_memory = ft["dram_bytes"] / g["bw_gbs"]
         t_ns = smax(t_compute, t_memory)
         if ft["splits"] > 1:
-            t_ns += g["split_us"] * 1000
+            t_ns += g["split_us"] * 1000 + g["pass_us"] * 1000 * ft["passes"]
         if ft["pad_bytes"] > 0:  # the padded copy of operands TMA cannot read: same for every configuration
             t_ns += g["pad_us"] * 1000 + 2.0 * ft["pad_bytes"] / g["bw_gbs"]
         return g["fixed_us"] + t_ns / 1000.0
@@ -171,14 +190,24 @@ def build_rows(data, near=1.6):
     return rows
 
 
-def fit(rows):
+def fit(rows, keep=None):
+    """keep: a solution whose values stay fixed except split K's (split_us, pass_us)."""
     model = Model({r[2] for r in rows})
 
     def resid(x):
         g, per = model.unpack(x)
         return np.array([math.log(Model.predict(g, per[f], ft) / us) for _, _, f, ft, us in rows])
 
-    sol = least_squares(resid, model.x0(), bounds=model.bounds(), loss="linear", max_nfev=3000)
+    lo, hi = model.bounds()
+    x0 = model.x0()
+    if keep is not None:
+        x0 = np.array(keep, dtype=float)
+        free = {Model.GLOBALS.index("split_us"), Model.GLOBALS.index("pass_us")}
+        for i in range(len(x0)):
+            if i not in free:
+                lo[i], hi[i] = x0[i] * (1 - 1e-9) - 1e-12, x0[i] * (1 + 1e-9) + 1e-12
+        x0[list(free)] = [1.0, 0.5]
+    sol = least_squares(resid, x0, bounds=(lo, hi), loss="linear", max_nfev=3000)
     return model, sol
 
 
@@ -218,14 +247,28 @@ def main():
     ap.add_argument("--holdout", nargs="*", default=[])
     ap.add_argument("--cpp", action="store_true")
     ap.add_argument("--split", type=int, default=0, help="fit on problems whose index %% 2 != SPLIT-1, score the rest")
+    ap.add_argument("--no-passes", action="store_true", help="split K's cost one constant, no term per pass of its sum")
+    ap.add_argument("--refit-split", action="store_true",
+                    help="fit without the pass term, then refit only split K's fixed cost and its cost a pass")
+    ap.add_argument("--ahead", choices=["old", "new"], default="new", help="the kernel's partials a pass (split_k.cuh)")
     a = ap.parse_args()
+    global PASS_MAX, AHEAD
+    AHEAD = a.ahead
+    if a.no_passes:
+        PASS_MAX = 1e-9
     data = read_logs(a.fit)
     if a.split:
         keys = sorted(data)
         test = {k: data[k] for i, k in enumerate(keys) if i % 2 == a.split - 1}
         data = {k: data[k] for i, k in enumerate(keys) if i % 2 != a.split - 1}
     rows = build_rows(data)
-    model, sol = fit(rows)
+    if a.refit_split:  # the model as it was (split K one constant), then only split K's two terms refitted
+        PASS_MAX = 1e-9
+        _, first = fit(rows)
+        PASS_MAX = 5.0
+        model, sol = fit(rows, keep=first.x)
+    else:
+        model, sol = fit(rows)
     g, per = model.unpack(sol.x)
     err = np.exp(np.abs(sol.fun))
     print("fit: %d timings of %d problems, %d families; |log error| median %.3f, p90 %.3f" %

@@ -17,7 +17,8 @@
 //            lines), against the tile's operand bytes over one SM's load
 //            bandwidth (the larger, smoothly)
 //   time     fixed + max(waves x (k-steps x k-step + unit_ns), the compulsory
-//            DRAM bytes over the bandwidth) + split K's fixed cost + the padded
+//            DRAM bytes over the bandwidth) + split K's cost (a fixed part and
+//            one L2 round trip per pass of the last unit's sum) + the padded
 //            copy of rows TMA cannot read
 // Fitted (by fit_plan_model.py) to every configuration timed by
 // `--impl tuned` on 1,400 random problems of docs/bench-protocol.md's
@@ -56,6 +57,7 @@ struct ModelShared {
   double bw_sm_per_ns;  // the bytes per ns one SM's loads reach
   double split_us;      // split K's fixed cost (partials, counters, the last unit's wait)
   double pad_us;        // the padded copy's fixed cost (its bytes are added at bw_per_ns)
+  double pass_us;       // a pass of the last unit's sum of the partials (split_sum_per_pass)
 };
 
 /// Where the model decides (flops of 2 M N K below this).
@@ -63,7 +65,7 @@ inline constexpr double kModelMaxFlops = 1e10;
 /// At most this many rows of M, the model takes only swapped tiles (model_choice).
 inline constexpr index_t kModelNarrowM = 16;
 
-inline constexpr ModelShared kModelShared{4.78, 3370.0, 145.0, 3.74, 5.12};
+inline constexpr ModelShared kModelShared{4.78, 3370.0, 145.0, 2.51, 5.12, 0.386};
 
 inline constexpr ModelFamily kModelFamilies[] = {
     {GemmImpl::k13_wgmma_in_flight, 128, 256, false, 614.6, 1936.9, 0.016, 0.159},
@@ -152,7 +154,9 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
   const double compute = waves * (kt * kstep + f->unit_ns * p.out_bytes / 2.0);
   const double dram = (m * k + k * n) * 2.0 + m * n * p.out_bytes + (c.splits > 1 ? 8.0 * c.splits * m * n : 0.0);
   double ns = smooth_max(compute, dram / g.bw_per_ns);
-  if (c.splits > 1) ns += g.split_us * 1000.0;
+  // Split K: partials and counters, then the last unit's sum, one L2 round trip a pass (split_sum_per_pass).
+  if (c.splits > 1)
+    ns += (g.split_us + g.pass_us * static_cast<double>(ceil_div(c.splits, split_sum_per_pass(c.tile_n / 4)))) * 1000.0;
   const double pad = (p.lda % 8 != 0 ? m * k * 2.0 : 0.0) + (p.ldb % 8 != 0 ? k * n * 2.0 : 0.0);
   if (pad > 0) ns += g.pad_us * 1000.0 + 2.0 * pad / g.bw_per_ns;
   return g.fixed_us + ns / 1000.0;

@@ -22,6 +22,18 @@
 
 namespace tessel {
 
+/// Split K's partial tiles that the last unit of a tile loads a pass: each
+/// pass waits one L2 round trip, and a pass holds what 32 pairs of a consumer
+/// thread's registers take (`pairs`: the tile's fp32 accumulator pairs a
+/// thread, tile width / 4 for k13's and k14's 64- and 128-row tiles), at most
+/// 16.  The kernels' reduction (kernels/gemm/split_k.cuh) and the plan's
+/// model (gemm_model.hpp) both read it.
+/// C++ example: split_sum_per_pass(4) == 16 (swapped x 16), split_sum_per_pass(16) == 2 (64 x 64),
+/// split_sum_per_pass(32) == 1.
+constexpr int split_sum_per_pass(int pairs) { return pairs <= 4 ? 16 : pairs <= 16 ? 32 / pairs : 1; }
+static_assert(split_sum_per_pass(4) == 16 && split_sum_per_pass(8) == 4 && split_sum_per_pass(16) == 2 &&
+              split_sum_per_pass(20) == 1 && split_sum_per_pass(64) == 1);
+
 namespace names_detail {
 /// ASCII only: the parsers must not depend on the C locale the program set.
 constexpr char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }

@@ -7,6 +7,7 @@
 
 #include "tessel/arch/common.hpp"
 #include "tessel/core/config.hpp"
+#include "tessel/gemm_types.hpp"
 #include "tessel/kernels/blocks/tile_scheduler.hpp"
 #include "tessel/tensor/tensor.hpp"
 
@@ -86,13 +87,12 @@ struct SplitKReduce {
     arch::named_barrier_sync(Barrier, kConsumerThreads);
     if (ticket != sk.splits - 1) return false;
     __threadfence();  // the count seen: now the other units' partials
-    // Each pass over the splits waits one L2 round trip, so narrow tiles load
-    // several partials before adding them: the swapped x 16 tiles (4 pairs a
-    // thread) 16, one trip for up to 16 splits; x 32 (8 pairs) 4.  Wider
-    // tiles add as they read: two partials in flight measured slower on the
-    // 64 x 64 tiles (H200; then with a branch per pair, since removed, below)
-    // and made the 128 x 192 and 128 x 256 instances spill.
-    constexpr int kAhead = kPairs <= 4 ? 16 : kPairs <= 8 ? 4 : 1;
+    // Each pass over the splits waits one L2 round trip, so a pass loads as
+    // many partials as 32 pairs of registers hold: 16 for the swapped x 16
+    // tiles (4 pairs a thread: one trip for up to 16 splits), 4 for x 32, 2 at
+    // 64 x 64 and 128 x 64; one where a thread holds more than 16 pairs (two
+    // in flight made 64 x 128, 128 x 128 and the FP8 tiles spill).
+    constexpr int kAhead = split_sum_per_pass(kPairs);
     // Split 0's partial starts the sum: a unit that is split 0 holds it; any other replaces its own values with it.
     const bool have_p0 = u.split == 0;
     if constexpr (kAhead == 1) {
