@@ -14,12 +14,16 @@ The model (the same arithmetic as gemm_model.hpp; docs/heuristics.md):
   k-step  = max(mma[f], bytes_per_kstep[f] * streams / BW, bytes_per_kstep[f] / bw_sm)
             times (1 + straddle[f]) where A's or B's rows straddle 128-byte lines
   t       = fixed + waves * (ceil(k_tiles / splits) * k-step + epi[f] * out_bytes / 2)
-            + (splits > 1) * (split_fixed + 8 * splits * M * N / BW)
+            + (splits > 1) * (split_fixed + pass * ceil(splits / per_pass[f]))
+  (the partials split K's last unit loads a pass, kernels/gemm/split_k.cuh)
   family f: the kernel and tile (k13 128x256, k13 64x128, k13 swapped 128x32, k14 64x128, ...)
 Fitted in log time (least squares), per family: mma, epi, straddle; shared:
-fixed, BW, bw_sm, split_fixed.
+fixed, BW, bw_sm, split_fixed, pass.  --refit-split fits the rest with split K
+one constant, then only split K's two terms (as gemm_model.hpp's constants
+were made); --ahead old counts passes as the kernel did before 64 x 64 and
+128 x 64 loaded two partials a pass (the tuning logs' kernel).
 
-  fit_plan_model.py --fit LOG... [--holdout LOG...] [--cpp]
+  fit_plan_model.py --fit LOG... [--holdout LOG...] [--cpp] [--refit-split] [--ahead old|new] [--no-passes]
 
 --holdout: logs of other problems, scored with the fitted model (the regret:
 time of the model's choice over the best timed, per problem).  --cpp prints
