@@ -99,11 +99,13 @@ Status launch_fp8_cfg(const GemmArgs& g, cudaStream_t stream, bool transposed) {
     return launch_kernel<Cfg, T, MajorA::k, MajorB::k>(g, stream, transposed, CfgKernel<Cfg>{});
   });
 }
-/// Tile BM x BN's instance for the call's scales: none, per tensor or channel, or (128 wide) per block.
+/// Tile BM x BN's instance for the call's scales: none or per tensor (with alpha), per channel, or (128 wide) per
+/// block.
 template <int BN, int BM = 128>
 Status launch_fp8_of(const GemmArgs& g, cudaStream_t stream, bool transposed = false) {
   using Cfg = gk::Config<BN, false, BM>;
-  if (g.fp8_scale == Fp8Scale::none) return launch_fp8_cfg<Cfg>(g, stream, transposed);
+  if (g.fp8_scale == Fp8Scale::none || g.fp8_scale == Fp8Scale::tensor)
+    return launch_fp8_cfg<Cfg>(g, stream, transposed);
   if constexpr (BN == 128)
     if (g.fp8_scale == Fp8Scale::block)
       return launch_fp8_cfg<gk::Scaled<Cfg, gemm_kernels::Fp8Scales::block>>(g, stream, transposed);

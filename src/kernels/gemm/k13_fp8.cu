@@ -120,7 +120,7 @@ GemmTuning plan_k13_fp8(const GemmArgs& a, int sms) {
   }
   if (t.tile_m == 64 || forced != 0) return t;
   if (a.fp8_fast_accum) {
-    t.tile_n = t.tile_n < 192 || a.fp8_scale != Fp8Scale::none ? 128 : t.tile_n;  // scaled 128 x 256: 200 B spilled
+    t.tile_n = t.tile_n < 192 || a.fp8_scale == Fp8Scale::channel ? 128 : t.tile_n;  // channel 128 x 256: 200 B spilled
     return t;
   }
   // Promoted sums need two accumulators, and 192 is the widest tile that holds
@@ -132,10 +132,11 @@ GemmTuning plan_k13_fp8(const GemmArgs& a, int sms) {
     return static_cast<double>(ceil_div(tiles, index_t{sms}) * w) / efficiency;
   };
   t.tile_n = cost(192, 1.075) < cost(128, 1.0) ? 192 : 128;
-  // With per-tensor or channel scales the 192-wide instance spills in its
-  // main loop (144 bytes; 440 when measured at 0.68-0.82 of cuBLASLt where
-  // the 128-wide one ran 0.95-0.97, H200, docs/fp8.md).
-  if (a.fp8_scale == Fp8Scale::tensor || a.fp8_scale == Fp8Scale::channel) t.tile_n = 128;
+  // With channel scales the 192-wide instance spills in its main loop (144
+  // bytes; 440 when measured at 0.68-0.82 of cuBLASLt where the 128-wide one
+  // ran 0.95-0.97, H200, docs/fp8.md).  Per-tensor scales ride with alpha on
+  // the unscaled instances, which keep every width.
+  if (a.fp8_scale == Fp8Scale::channel) t.tile_n = 128;
   return t;
 }
 

@@ -84,6 +84,11 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   }
   // The kernel's parameters, in its order (gk::gemm_wgmma_in_flight).
   auto params = params_of<Cfg, T>(g);
+  if constexpr (sizeof(T) == 1 && Cfg::kScales == gemm_kernels::Fp8Scales::none)
+    if (g.fp8_scale == Fp8Scale::tensor) {  // an unscaled instance: the scales go with alpha (alpha_of)
+      params.scale_a = g.fp8_scale_a;
+      params.scale_b = g.fp8_scale_b;
+    }
   int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
   void* args[] = {&map_a, &map_b, &map_d, &tma_store, &transposed, &params, &ws.sk, &group};
   (void)cudaLaunchKernel(kernel, grid, dim3(Cfg::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);

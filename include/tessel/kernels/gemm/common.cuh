@@ -92,13 +92,24 @@ struct Params {
   // (alpha_of, beta_of); beta is then nonzero, so C is read.
   const float* alpha_ptr;
   const float* beta_ptr;
+  // FP8's per-tensor scales of A and B where the launch folds them into alpha
+  // (alpha_of); null elsewhere.
+  const float* scale_a = nullptr;
+  const float* scale_b = nullptr;
+  using Element = T;
 };
 
 /// The kernel's alpha and beta: the value behind the pointer where there is
 /// one, read through the read-only path (no kernel writes it while it runs).
+/// On FP8 inputs alpha carries per-tensor scales where the launch gave them:
+/// a scalar on the whole product, applied once with alpha rather than in the
+/// main loop, so that the unscaled instances (and their widest tiles) serve.
 template <class P>
 __device__ __forceinline__ float alpha_of(const P& p) {
-  return p.alpha_ptr != nullptr ? __ldg(p.alpha_ptr) : p.alpha;
+  const float alpha = p.alpha_ptr != nullptr ? __ldg(p.alpha_ptr) : p.alpha;
+  if constexpr (sizeof(typename P::Element) == 1)
+    if (p.scale_a != nullptr) return alpha * __ldg(p.scale_a) * __ldg(p.scale_b);
+  return alpha;
 }
 template <class P>
 __device__ __forceinline__ float beta_of(const P& p) {
