@@ -13,7 +13,8 @@ namespace tessel::gemm_launch {
 /// g.ab_type names (with_types in dispatch.hpp picks it).
 template <class T>
 gemm_kernels::Params<T> make_params(const GemmArgs& g) {
-  return gemm_kernels::Params<T>{static_cast<const T*>(g.a),
+  return gemm_kernels::Params<T>{{},
+                                 static_cast<const T*>(g.a),
                                  static_cast<const T*>(g.b),
                                  g.c,
                                  g.d,
