@@ -123,6 +123,19 @@ constexpr double smooth_max(double a, double b) {
 }
 }  // namespace model_detail
 
+/// Split K's predicted cost of candidate `c` (µs; 0 unsplit): the partials and counters, then one L2 round trip a
+/// pass of the last unit's sum, each pass loading split_sum_per_pass of the tile's partials.
+/// C++ example: split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 16, true}) == 2.51 + 0.386 (one pass of 16);
+/// split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 128, 8, false}) == 2.51 + 8 x 0.386 (a partial a pass).
+constexpr double split_cost_us(const GemmCandidate& c) {
+  if (c.splits <= 1) return 0.0;
+  const int per_pass = split_sum_per_pass(c.tile_n / 4);
+  return kModelShared.split_us + kModelShared.pass_us * static_cast<double>((c.splits + per_pass - 1) / per_pass);
+}
+static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 1, true}) == 0.0);
+static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 16, true}) == 2.51 + 0.386);
+static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 64, 5, true}) == 2.51 + 3 * 0.386);
+
 /// The predicted microseconds of candidate `c` on problem `p` with `sms` SMs.
 /// C++ example: predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 64, 16, 4, true}, 132) <
 /// predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 128, 256, 1, false}, 132).
@@ -154,9 +167,7 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
   const double compute = waves * (kt * kstep + f->unit_ns * p.out_bytes / 2.0);
   const double dram = (m * k + k * n) * 2.0 + m * n * p.out_bytes + (c.splits > 1 ? 8.0 * c.splits * m * n : 0.0);
   double ns = smooth_max(compute, dram / g.bw_per_ns);
-  // Split K: partials and counters, then the last unit's sum, one L2 round trip a pass (split_sum_per_pass).
-  if (c.splits > 1)
-    ns += (g.split_us + g.pass_us * static_cast<double>(ceil_div(c.splits, split_sum_per_pass(c.tile_n / 4)))) * 1000.0;
+  ns += split_cost_us(c) * 1000.0;
   const double pad = (p.lda % 8 != 0 ? m * k * 2.0 : 0.0) + (p.ldb % 8 != 0 ? k * n * 2.0 : 0.0);
   if (pad > 0) ns += g.pad_us * 1000.0 + 2.0 * pad / g.bw_per_ns;
   return g.fixed_us + ns / 1000.0;
