@@ -121,11 +121,8 @@ def features(p, c):
     out_bytes = 2 if p["out"] in ("bf16", "fp16") else 4
     dram = (m * k + k * n) * 2 + m * n * out_bytes + (2 * 4 * s * m * n if s > 1 else 0)
     # The last unit's sum of the partials: one L2 round trip a pass, a pass loading as many partials as the
-    # tile's registers allow (kernels/gemm/split_k.cuh's kAhead, by accumulator pairs a consumer thread).
-    threads = 128 * (c["bm"] // 64)
-    pairs = c["bm"] * c["bn"] // (2 * threads)
-    ahead = ahead_of(pairs)
-    passes = -(-s // ahead) if s > 1 else 0
+    # tile's registers allow (split_sum_per_pass of its accumulator pairs a thread: tile width / 4).
+    passes = -(-s // ahead_of(c["bn"] // 4)) if s > 1 else 0
     return dict(waves=waves, kt=kt, streams=streams, passes=passes, bytes_kstep=bytes_kstep, strad_a=float(sa), strad_b=float(sb),
                 splits=s, mn=m * n, out_bytes=out_bytes, tiles=tiles, dram_bytes=dram, pad_bytes=pad)
 
