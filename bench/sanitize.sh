@@ -37,7 +37,9 @@ k13    |128x256 bias_relu |- |257:129:192 1000:1000:65 1024:1024:1024! |--impl k
 k13    |128x128 split tail |- |2048:1152:1024! 1700:1300:320 1000:1000:65 |--impl k13 --tile-n 128 --splits 2 --split-tail
 k13    |64x128 split 2 |- |257:129:192 1000:1000:65 1024:1024:1024! |--impl k13 --swap-ab off --tile-m 64 --splits 2
 k13    |swapped 64x16 |- |7:896:1408 13:768:1968 3:400:9368 |--impl k13 --swap-ab on --tile-m 64 --tile-n 16 --splits 3 --alpha 3
-k13    |swapped 128x32 |- |30:2432:1624 17:300:192 16:8192:1024 |--impl k13 --swap-ab on --tile-n 32 --splits 3
+k13    |swapped 128x32, split in clusters |- |30:2432:1624 17:300:192 16:8192:1024 |--impl k13 --swap-ab on --tile-n 32 --splits 3
+k13    |swapped 64x16, split in clusters |- |13:777:1001 30:2432:1624 64:8192:1024 |--impl k13 --swap-ab on --tile-m 64 --tile-n 16 --splits 8 --alpha 2 --beta -1
+k13    |swapped 64x32, split in memory |- |30:2432:1624 17:300:192 16:8192:1024 |--impl k13 --swap-ab on --tile-m 64 --tile-n 32 --splits 3 --cluster 1
 k13    |swapped 64x64 fp32 D |- |17:300:192 64:1000:65 40:8192:256 |--impl k13 --swap-ab on --tile-m 64 --tile-n 64 --out-dtype fp32
 k13    |swapped 64x96 |- |40:1000:192 64:777:1001 48:2048:640 |--impl k13 --swap-ab on --tile-m 64 --tile-n 96 --splits 2
 k14    |pairs 64x128 |- |257:129:192 1000:1000:65 1024:1024:1024! |--impl k14 --tile-m 64

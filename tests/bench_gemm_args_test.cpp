@@ -470,6 +470,11 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   EXPECT_EQ(parse_error(a).rfind("--cluster", 0), 0u);
   a.cluster = "8";
   EXPECT_EQ(parse_error(a).rfind("--cluster", 0), 0u);
+  // k13's 1: split K through global memory, not inside clusters.
+  a.cluster = "1";
+  EXPECT_EQ(parse_ok(a).tuning.cluster, 1);
+  a.cluster = "0";
+  EXPECT_EQ(parse_error(a).rfind("--cluster", 0), 0u);
   a.cluster = "";
   // The swapped widths between the powers of two: the swap on and the 64-row tile, else refused by name.
   a.swap_ab = "on";

@@ -40,6 +40,9 @@ from scipy.optimize import least_squares
 
 SMS = 132
 NARROW_M = 16  # gemm_model.hpp kModelNarrowM: at most this many rows of M, only swapped tiles are chosen
+# gemm_model.hpp kClusterSplitUs, kClusterSplitPerSplitUs: split K inside a cluster (k13's swapped 16- and
+# 32-wide tiles at 2..8 splits, splits_in_cluster), measured rather than fitted: the tuning logs predate it.
+CLUSTER_US, CLUSTER_PER_SPLIT_US = 0.4, 0.3
 PASS_MAX = 5.0  # the cost a pass of split K's sum may take (us); --no-passes sets it near 0: one constant
 
 
@@ -119,11 +122,13 @@ def features(p, c):
     a_bytes, b_bytes = m * k * 2, k * n * 2
     pad = (a_bytes if p["lda"] % 8 else 0) + (b_bytes if p["ldb"] % 8 else 0)
     out_bytes = 2 if p["out"] in ("bf16", "fp16") else 4
-    dram = (m * k + k * n) * 2 + m * n * out_bytes + (2 * 4 * s * m * n if s > 1 else 0)
+    cluster = (c["impl"] == "k13" and c["swap"] and c["bn"] <= 32 and 2 <= s <= 8
+               and tiles * s <= (SMS if s == 2 else SMS // 2))  # gemm_types.hpp splits_in_cluster
+    dram = (m * k + k * n) * 2 + m * n * out_bytes + (2 * 4 * s * m * n if s > 1 and not cluster else 0)
     # The last unit's sum of the partials: one L2 round trip a pass, a pass loading as many partials as the
     # tile's registers allow (split_sum_per_pass of its accumulator pairs a thread: tile width / 4).
     passes = -(-s // ahead_of(c["bn"] // 4)) if s > 1 else 0
-    return dict(waves=waves, kt=kt, streams=streams, passes=passes, bytes_kstep=bytes_kstep, strad_a=float(sa), strad_b=float(sb),
+    return dict(waves=waves, kt=kt, streams=streams, passes=passes, cluster=cluster, bytes_kstep=bytes_kstep, strad_a=float(sa), strad_b=float(sb),
                 splits=s, mn=m * n, out_bytes=out_bytes, tiles=tiles, dram_bytes=dram, pad_bytes=pad)
 
 
@@ -168,7 +173,9 @@ class Model:
         t_compute = ft["waves"] * (ft["kt"] * kstep + fam["unit_ns"] * ft["out_bytes"] / 2)
         t_memory = ft["dram_bytes"] / g["bw_gbs"]
         t_ns = smax(t_compute, t_memory)
-        if ft["splits"] > 1:
+        if ft["cluster"]:
+            t_ns += (CLUSTER_US + CLUSTER_PER_SPLIT_US * ft["splits"]) * 1000
+        elif ft["splits"] > 1:
             t_ns += g["split_us"] * 1000 + g["pass_us"] * 1000 * ft["passes"]
         if ft["pad_bytes"] > 0:  # the padded copy of operands TMA cannot read: same for every configuration
             t_ns += g["pad_us"] * 1000 + 2.0 * ft["pad_bytes"] / g["bw_gbs"]

@@ -123,18 +123,28 @@ constexpr double smooth_max(double a, double b) {
 }
 }  // namespace model_detail
 
-/// Split K's predicted cost of candidate `c` (µs; 0 unsplit): the partials and counters, then one L2 round trip a
-/// pass of the last unit's sum, each pass loading split_sum_per_pass of the tile's partials.
-/// C++ example: split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 16, true}) == 2.51 + 0.386 (one pass of 16);
-/// split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 128, 8, false}) == 2.51 + 8 x 0.386 (a partial a pass).
-constexpr double split_cost_us(const GemmCandidate& c) {
+/// Split K inside a cluster (splits_in_cluster): a fixed part and a part per split (µs), the cluster's launch, the
+/// handoff of each split's accumulators to one CTA and the sum.  Measured on the H200 against the same tiles unsplit
+/// on 42 problems with M <= 64 on one wave, less the model's predicted main-loop gain: 1.0, 1.5 and 2.8 µs at 2, 4
+/// and 8 splits (medians), where split K through global memory costs 2.9-3.3.
+inline constexpr double kClusterSplitUs = 0.4, kClusterSplitPerSplitUs = 0.3;
+
+/// Split K's predicted cost of candidate `c` (µs; 0 unsplit): `in_cluster` (splits_in_cluster), kClusterSplitUs's; else
+/// the partials and counters, then one L2 round trip a pass of the last unit's sum, each pass loading
+/// split_sum_per_pass of the tile's partials. C++ example: split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 4,
+/// true}, true) == 0.4 + 4 x 0.3 (in a cluster); split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 16, true})
+/// == 2.51 + 0.386 (one pass of 16); split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 128, 8, false}) == 2.51 + 8 x
+/// 0.386 (a partial a pass).
+constexpr double split_cost_us(const GemmCandidate& c, bool in_cluster = false) {
   if (c.splits <= 1) return 0.0;
+  if (in_cluster) return kClusterSplitUs + kClusterSplitPerSplitUs * c.splits;
   const int per_pass = split_sum_per_pass(c.tile_n / 4);
   return kModelShared.split_us + kModelShared.pass_us * static_cast<double>((c.splits + per_pass - 1) / per_pass);
 }
 static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 1, true}) == 0.0);
 static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 16, true}) == 2.51 + 0.386);
 static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 64, 5, true}) == 2.51 + 3 * 0.386);
+static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 4, true}, true) == 0.4 + 4 * 0.3);
 
 /// The predicted microseconds of candidate `c` on problem `p` with `sms` SMs.
 /// C++ example: predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 64, 16, 4, true}, 132) <
@@ -165,9 +175,12 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
   const double kstep = smooth_max(f->mma_ns * slow, bytes / g.bw_sm_per_ns);
   const double m = static_cast<double>(p.m), n = static_cast<double>(p.n), k = static_cast<double>(p.k);
   const double compute = waves * (kt * kstep + f->unit_ns * p.out_bytes / 2.0);
-  const double dram = (m * k + k * n) * 2.0 + m * n * p.out_bytes + (c.splits > 1 ? 8.0 * c.splits * m * n : 0.0);
+  const bool in_cluster =
+      c.impl == GemmImpl::k13_wgmma_in_flight && splits_in_cluster(c.swap, c.tile_n, c.splits, units, sms);
+  const bool partials = c.splits > 1 && !in_cluster;  // written and read in L2
+  const double dram = (m * k + k * n) * 2.0 + m * n * p.out_bytes + (partials ? 8.0 * c.splits * m * n : 0.0);
   double ns = smooth_max(compute, dram / g.bw_per_ns);
-  ns += split_cost_us(c) * 1000.0;
+  ns += split_cost_us(c, in_cluster) * 1000.0;
   const double pad = (p.lda % 8 != 0 ? m * k * 2.0 : 0.0) + (p.ldb % 8 != 0 ? k * n * 2.0 : 0.0);
   if (pad > 0) ns += g.pad_us * 1000.0 + 2.0 * pad / g.bw_per_ns;
   return g.fixed_us + ns / 1000.0;

@@ -36,8 +36,9 @@ struct GemmTuning {
   int tile_m = 0;
   bool tune = false;
   bool split_tail = false;
-  int stages = 0;   // 0: the launch's
-  int cluster = 0;  // k14's CTAs a cluster: 0 or 2 its pairs, 4 clusters of 2 x 2 sharing A and B
+  int stages = 0;  // 0: the launch's
+  int cluster =
+      0;  // k14's CTAs a cluster: 0 or 2 its pairs, 4 clusters of 2 x 2 sharing A and B; k13: 1 no cluster split
 };
 /// What the plan chose and, in words, why (the bench's `note` column).
 struct GemmPlan {

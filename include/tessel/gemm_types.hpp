@@ -34,6 +34,26 @@ constexpr int split_sum_per_pass(int pairs) { return pairs <= 4 ? 16 : pairs <= 
 static_assert(split_sum_per_pass(4) == 16 && split_sum_per_pass(8) == 4 && split_sum_per_pass(16) == 2 &&
               split_sum_per_pass(20) == 1 && split_sum_per_pass(64) == 1);
 
+/// The most splits of K that k13 runs inside a cluster (a portable cluster's CTAs).
+inline constexpr int kMaxClusterSplits = 8;
+/// Does k13 split K inside clusters (kernels/gemm/cluster_split_k.cuh: the
+/// splits of a tile summed in one CTA's shared memory, no partials in global
+/// memory) for `units` = tiles x splits on `sms` SMs?  Its swapped 16- and
+/// 32-wide tiles (16-bit inputs) at 2..8 splits, where every cluster is
+/// resident at once: a pair of SMs always holds a cluster of 2, so up to the
+/// SMs' count; larger clusters need their CTAs in one GPC, and past half the
+/// SMs they ran in two waves on the H200 (18 x 576 x 8975, 6 splits of 18
+/// tiles: 16.2 -> 20.4 us), so up to half.  The launch and the plan's model
+/// (gemm_model.hpp) both read it; the launch also checks the clusters the
+/// device holds and splits through global memory where they are fewer.
+/// C++ example: splits_in_cluster(true, 16, 4, 64, 132) == true; splits_in_cluster(true, 16, 4, 100, 132) == false.
+constexpr bool splits_in_cluster(bool swap, int tile_n, int splits, long long units, int sms) {
+  return swap && tile_n <= 32 && splits >= 2 && splits <= kMaxClusterSplits && units <= (splits == 2 ? sms : sms / 2);
+}
+static_assert(splits_in_cluster(true, 32, 8, 64, 132) && !splits_in_cluster(true, 16, 12, 24, 132) &&
+              !splits_in_cluster(false, 16, 2, 8, 132) && splits_in_cluster(true, 16, 2, 132, 132) &&
+              !splits_in_cluster(true, 16, 3, 69, 132));
+
 namespace names_detail {
 /// ASCII only: the parsers must not depend on the C locale the program set.
 constexpr char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }

@@ -708,9 +708,10 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     return false;
   }
   if (!a.cluster.empty()) {
-    if (!parse_count(a.cluster, "--cluster", 2, 4, o.tuning.cluster, error)) return false;
+    if (!parse_count(a.cluster, "--cluster", 1, 4, o.tuning.cluster, error)) return false;
     if (o.tuning.cluster == 3) {
-      error = "--cluster: " + quoted(trim(a.cluster)) + " is not 2 (k14's pairs) or 4 (2 x 2)";
+      error = "--cluster: " + quoted(trim(a.cluster)) +
+              " is not 1 (k13's split K in global memory), 2 (k14's pairs) or 4 (2 x 2)";
       return false;
     }
   }

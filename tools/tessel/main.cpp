@@ -556,7 +556,9 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--cluster", gemm_args.cluster,
                    "k14: CTAs a cluster, 2 (pairs sharing one operand, the default) or 4 (2 x 2 sharing A and B; "
-                   "tiles 64 x 128 and 128 x 128); k15: 2 runs its pingpong CTAs in pairs sharing B")
+                   "tiles 64 x 128 and 128 x 128); k15: 2 runs its pingpong CTAs in pairs sharing B; k13: 1 "
+                   "splits K through partials in global memory where it would split inside clusters (the swapped "
+                   "16- and 32-wide tiles, 2..8 splits)")
       ->type_name("N");
   bench_gemm
       ->add_option("--stages", gemm_args.stages,

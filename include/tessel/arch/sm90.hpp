@@ -532,6 +532,57 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint32_t remote_bar
 #endif
 }
 
+/// Arrives on the mbarrier at `remote_bar` (mapa_shared) with release at
+/// cluster scope: this thread's earlier writes, shared::cluster ones
+/// included, are visible to a peer whose wait on the barrier acquires at
+/// cluster scope (mbarrier_wait_parity_cluster).  It stalls the warp until
+/// they are: for a handoff of data, not for releasing pipeline stages.
+__device__ __forceinline__ void mbarrier_arrive_release_cluster(std::uint32_t remote_bar) {
+#if TESSEL_SM90_PTX
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote_bar) : "memory");
+#else
+  detail::unsupported(remote_bar);
+#endif
+}
+
+/// mbarrier_wait_parity with acquire at cluster scope: after it, what peers
+/// wrote before their release.cluster arrivals is visible.
+__device__ __forceinline__ void mbarrier_wait_parity_cluster(std::uint32_t bar, std::uint32_t parity) {
+#if TESSEL_SM90_PTX
+  std::uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (done == 0);
+#else
+  detail::unsupported(bar, parity);
+#endif
+}
+
+/// Copies `bytes` (a multiple of 16) of this CTA's shared memory at `src`
+/// into a peer's at `dst` (mapa_shared), both 16-byte aligned, completing
+/// the bytes on the peer's mbarrier at `remote_bar` (mapa_shared) as TMA loads
+/// do.  The async proxy reads `src`: generic writes of it need
+/// fence_proxy_async_shared_cta first.  One thread issues it.
+__device__ __forceinline__ void bulk_copy_to_cluster(std::uint32_t dst, std::uint32_t src, std::uint32_t bytes,
+                                                     std::uint32_t remote_bar) {
+#if TESSEL_SM90_PTX
+  asm volatile(
+      "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
+      "r"(src), "r"(bytes), "r"(remote_bar)
+      : "memory");
+#else
+  detail::unsupported(dst, src, bytes, remote_bar);
+#endif
+}
+
 /// tma_load of a 2-D box into `dst` of every CTA of the cluster whose bit is
 /// set in `mask` (bit i: %cluster_ctarank i), completing bytes on the
 /// barrier at the same offset `bar` in each of them; each receiver expects

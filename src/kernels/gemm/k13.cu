@@ -84,6 +84,11 @@ Status check_k13_tuning(const GemmArgs& a) {
                                std::to_string(t.tile_n) + ")");
   // A k-tile holds 128 bytes of K: 64 16-bit elements, 128 FP8 ones.
   const index_t k_tiles = ceil_div(a.k * size_bytes(a.ab_type), index_t{128});
+  if (t.cluster != 0 && t.cluster != 1)
+    return Status::failure(Status::invalid_argument,
+                           "k13: tuning.cluster must be 0 (split K of the swapped 16- and 32-wide tiles inside "
+                           "clusters, 2..8 splits) or 1 (split K through partials in global memory) (got " +
+                               std::to_string(t.cluster) + ")");
   if (t.raster_group < 0 || t.raster_group > 65536)
     return Status::failure(
         Status::invalid_argument,

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
@@ -35,6 +37,32 @@ struct Workspace {
   }
   void release(cudaStream_t stream) { mem.release(stream); }
 };
+
+/// How many clusters of `size` CTAs (2..kMaxClusterSplits) of k13's `kernel` on tiles X fit at once (cached per
+/// kernel and size: tma::max_clusters).
+template <class X>
+Status max_clusters_of(const void* kernel, int size, int sms, int& clusters) {
+  const auto query = [&]<int S>() {
+    return tma::max_clusters<std::pair<X, std::integral_constant<int, S>>>(kernel, X::kConsumerThreads + 128,
+                                                                           X::kSmemBytes, sms, clusters, S, "k13");
+  };
+  switch (size) {
+    case 2:
+      return query.template operator()<2>();
+    case 3:
+      return query.template operator()<3>();
+    case 4:
+      return query.template operator()<4>();
+    case 5:
+      return query.template operator()<5>();
+    case 6:
+      return query.template operator()<6>();
+    case 7:
+      return query.template operator()<7>();
+    default:
+      return query.template operator()<8>();
+  }
+}
 
 /// The kernel parameters of configuration Cfg: Params<T>, or for a fused
 /// instance FusedParams<T> with g's epilogue.
@@ -70,13 +98,30 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   int sms = 0;
   if (Status s = tma::sm_count("k13", sms); !s) return s;
   const index_t whole = g.tuning.split_tail ? split_tail_whole(tiles, sms) : 0;
+  // The swapped 16- and 32-wide tiles split K inside clusters (cluster_split_k.cuh), unless the caller asks for
+  // split K through global memory (tuning.cluster 1) or splits only the tail.
+  bool cluster_split = Cfg::kRuntimeDepth && sizeof(T) == 2 && whole == 0 && g.tuning.cluster != 1 &&
+                       splits_in_cluster(transposed, BN, splits, tiles * splits, sms);
   dim3 grid;
   if (Status s = tma::persistent_grid(g, "k13", grid, whole + (tiles - whole) * splits); !s) return s;
+  if (cluster_split) {  // every cluster resident at once, or the split goes through global memory
+    int clusters = 0;
+    if (Status s = max_clusters_of<X>(kernel, splits, sms, clusters); !s) return s;
+    cluster_split = tiles <= clusters;
+  }
   Workspace ws;
-  if (Status s = ws.make(tiles, whole, splits, BM, BN, stream); !s) return s;
+  if (Status s = ws.make(tiles, whole, cluster_split ? 1 : splits, BM, BN, stream); !s) return s;
   if constexpr (Cfg::kRuntimeDepth)
     ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)
                                       : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
+  if (cluster_split) {  // the stages past the depth hold the slots and barriers
+    constexpr int kStageABytes = X::OpA::kElems * static_cast<int>(sizeof(T));  // a stage of A
+    const int room =
+        Cfg::kStages - (gemm_kernels::cluster_split_bytes(BM, BN, splits) + kStageABytes - 1) / kStageABytes;
+    if (ws.sk.depth > room) ws.sk.depth = room;
+    ws.sk.splits = splits;
+    ws.sk.cluster = splits;
+  }
   if constexpr (X::kPromotes) ws.sk.promote = fp8_promote_interval(g);
   if constexpr (sizeof(T) == 1) {
     static_assert(static_cast<int>(Fp8Scale::block) == gemm_kernels::Fp8Scales::block, "the modes' numbers agree");
@@ -91,7 +136,13 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
     }
   int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
   void* args[] = {&map_a, &map_b, &map_d, &tma_store, &transposed, &params, &ws.sk, &group};
-  (void)cudaLaunchKernel(kernel, grid, dim3(Cfg::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
+  if (cluster_split) {
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = tma::cluster_config(grid.x, Cfg::kThreads, X::kSmemBytes, stream, attr, splits);
+    (void)cudaLaunchKernelExC(&cfg, kernel, args);
+  } else {
+    (void)cudaLaunchKernel(kernel, grid, dim3(Cfg::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
+  }
   const Status s = launch_status("k13");
   ws.release(stream);
   return s;

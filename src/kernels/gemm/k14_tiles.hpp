@@ -17,48 +17,6 @@ namespace tessel::gemm_launch::k14 {
 
 namespace gk = gemm_kernels::k14;
 
-/// A launch of `ctas` CTAs of k14 in clusters of `size` along x; `attr`
-/// is the cluster attribute the config points to (the caller keeps it alive).
-inline cudaLaunchConfig_t cluster_config(unsigned ctas, int threads, int smem_bytes, cudaStream_t stream,
-                                         cudaLaunchAttribute& attr, int size) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(ctas);
-  cfg.blockDim = dim3(static_cast<unsigned>(threads));
-  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
-  cfg.stream = stream;
-  attr = cudaLaunchAttribute{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = static_cast<unsigned>(size);
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-
-/// How many clusters of `kernel` fit on the device at once (one CTA per SM:
-/// pairs of SMs of one GPC; a GPC with an odd SM count leaves one idle), read
-/// once per device and kernel (`Tag`: the kernel's Tiles): the query costs
-/// microseconds on every call otherwise.
-template <class Tag, class K>
-Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out, int size) {
-  static std::atomic<int> cache[64] = {};  // per device; 0: not read yet
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess)
-    return Status::failure(Status::cuda_error, "k14: cannot read the current device");
-  if (device >= 0 && device < 64 && (out = cache[device].load(std::memory_order_relaxed)) > 0) return Status::success();
-  cudaLaunchAttribute attr;
-  const cudaLaunchConfig_t cfg =
-      cluster_config(static_cast<unsigned>(sms / size * size), threads, smem_bytes, nullptr, attr, size);
-  const cudaError_t e = cudaOccupancyMaxActiveClusters(&out, kernel, &cfg);
-  if (e != cudaSuccess || out < 1)
-    return Status::failure(Status::cuda_error, "k14: no cluster of " + std::to_string(size) +
-                                                   " CTAs fits on this device: " +
-                                                   (e != cudaSuccess ? cudaGetErrorString(e) : "0 active clusters"));
-  if (device >= 0 && device < 64) cache[device].store(out, std::memory_order_relaxed);
-  return Status::success();
-}
-
 /// The launch of `kernel` (tiles X, BM x BN each, `threads` a CTA) on clusters of X::kSize CTAs: A's, B's and D's
 /// maps, one cluster per unit (cluster tile, or with Split each of its g.tuning.splits k-ranges) up to those that
 /// fit at once; with Split, the partials and counters of every CTA tile of the cluster tiles; errors name `step`.
@@ -73,8 +31,8 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
   int sms = 0, clusters = 0;
   if (Status s = tma::sm_count(step, sms); !s) return s;
   // The occupancy query is cached per kernel: the split instance is a kernel of its own.
-  if (Status s = max_clusters<std::pair<X, std::bool_constant<Split>>>(kernel, threads, X::kSmemBytes, sms, clusters,
-                                                                       X::kSize);
+  if (Status s = tma::max_clusters<std::pair<X, std::bool_constant<Split>>>(kernel, threads, X::kSmemBytes, sms,
+                                                                            clusters, X::kSize, step);
       !s)
     return s;
   const index_t pairs = X::pair_rows(ceil_div(g.m, index_t{BM})) * X::pair_cols(ceil_div(g.n, index_t{BN}));
@@ -83,7 +41,7 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
   const index_t used = units < clusters ? units : clusters;
   cudaLaunchAttribute attr;
   const cudaLaunchConfig_t cfg =
-      cluster_config(static_cast<unsigned>(used * X::kSize), threads, X::kSmemBytes, stream, attr, X::kSize);
+      tma::cluster_config(static_cast<unsigned>(used * X::kSize), threads, X::kSmemBytes, stream, attr, X::kSize);
   cudaError_t e = cudaSuccess;
   if constexpr (Split) {
     gemm_kernels::SplitK sk;

@@ -9,6 +9,7 @@
 // without them k11's kernel is scheduled differently from the one measured.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -32,6 +33,49 @@ namespace ws = gemm_kernels::warp_specialized;
 inline constexpr index_t kMaxScheduledUnits = 0x7FFFFFFF - (index_t{1} << 20);
 
 using gemm_launch::tma_ready;
+
+/// A launch of `ctas` CTAs in clusters of `size` along x; `attr`
+/// is the cluster attribute the config points to (the caller keeps it alive).
+inline cudaLaunchConfig_t cluster_config(unsigned ctas, int threads, int smem_bytes, cudaStream_t stream,
+                                         cudaLaunchAttribute& attr, int size) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(ctas);
+  cfg.blockDim = dim3(static_cast<unsigned>(threads));
+  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
+  cfg.stream = stream;
+  attr = cudaLaunchAttribute{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = static_cast<unsigned>(size);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
+/// How many clusters of `size` CTAs of `kernel` fit on the device at once (one
+/// CTA per SM: `size` SMs of one GPC; a GPC whose SM count `size` does not
+/// divide leaves the rest idle), read once per device and kernel (`Tag`: the
+/// kernel's tiles and cluster size): the query costs microseconds on every
+/// call otherwise.  Errors name `step`.
+template <class Tag, class K>
+Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out, int size, const char* step) {
+  static std::atomic<int> cache[64] = {};  // per device; 0: not read yet
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess)
+    return Status::failure(Status::cuda_error, std::string(step) + ": cannot read the current device");
+  if (device >= 0 && device < 64 && (out = cache[device].load(std::memory_order_relaxed)) > 0) return Status::success();
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg =
+      cluster_config(static_cast<unsigned>(sms / size * size), threads, smem_bytes, nullptr, attr, size);
+  const cudaError_t e = cudaOccupancyMaxActiveClusters(&out, kernel, &cfg);
+  if (e != cudaSuccess || out < 1)
+    return Status::failure(Status::cuda_error, std::string(step) + ": no cluster of " + std::to_string(size) +
+                                                   " CTAs fits on this device: " +
+                                                   (e != cudaSuccess ? cudaGetErrorString(e) : "0 active clusters"));
+  if (device >= 0 && device < 64) cache[device].store(out, std::memory_order_relaxed);
+  return Status::success();
+}
 
 /// Encoding a tensor map costs host time between the caller's events; the
 /// same matrices come back call after call (benchmarks, training loops), so

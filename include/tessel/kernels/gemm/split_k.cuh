@@ -48,6 +48,10 @@ struct SplitK {
   int promote = 0;
   /// Nor these: an FP8 call's scales (fp8_mainloop.cuh).
   Fp8Scales scales{};
+  /// Split K inside clusters of this many CTAs (= splits; 0: through
+  /// `partials`): the cluster's CTAs run one tile's splits and CTA 0 sums them
+  /// from its shared memory (cluster_split_k.cuh); no partials, no counters.
+  int cluster = 0;
 };
 
 /// Split K's side of the epilogue (splits > 1), for a kernel whose tile X
