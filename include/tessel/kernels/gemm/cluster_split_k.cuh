@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tessel/arch/sm90.hpp"
 #include "tessel/core/config.hpp"
@@ -63,7 +64,8 @@ struct ClusterSplitReduce {
       if (tiles > 1) arch::sm90::mbarrier_wait_parity_cluster(freed, parity ^ 1u);
       float2* slot = region + (rank - 1) * (kTileBytes / 8);
       TESSEL_UNROLL
-      for (int q = 0; q < kPairs; ++q) slot[q * X::kConsumerThreads + t] = make_float2(*acc.addr(2 * q), *acc.addr(2 * q + 1));
+      for (int q = 0; q < kPairs; ++q)
+        slot[q * X::kConsumerThreads + t] = make_float2(*acc.addr(2 * q), *acc.addr(2 * q + 1));
       arch::sm90::fence_proxy_async_shared_cta();  // the copy reads what the generic stores wrote
       arch::named_barrier_sync(Barrier, X::kConsumerThreads);
       if (t == 0) {
@@ -108,6 +110,38 @@ struct NoClusterSplit {
     return true;
   }
   __device__ void finish() const {}
+};
+
+/// A kernel's use of the cluster split: instances with `kOn` (room past a
+/// run-time depth) run it where the launch's `cluster` > 1.  `region` is the
+/// shared memory past the stages in flight.
+template <class X, int Barrier, bool kOn_>
+struct ClusterSplitOf {
+  static constexpr bool kOn = kOn_;
+  using Reduce = std::conditional_t<kOn, ClusterSplitReduce<X, Barrier>, NoClusterSplit>;
+  /// Every thread, first: thread 0 initializes the barriers, every thread
+  /// arrives on the cluster barrier that publishes them (waited for in join).
+  __device__ static void start(unsigned char* region, int cluster) {
+    if constexpr (kOn)
+      if (cluster > 1) {
+        if (threadIdx.x == 0) Reduce(region, cluster).init();
+        arch::sm90::cluster_arrive_relaxed();
+      }
+  }
+  /// A warp that leaves without a handoff (the producer's): the phase it arrived on.
+  __device__ static void leave(int cluster) {
+    if constexpr (kOn)
+      if (cluster > 1) {
+        __syncwarp();
+        arch::sm90::cluster_wait();
+      }
+  }
+  /// A consumer thread's reducer, once every CTA's barriers are initialized.
+  __device__ static Reduce join(unsigned char* region, int cluster) {
+    if constexpr (kOn)
+      if (cluster > 1) arch::sm90::cluster_wait();
+    return Reduce(kOn && cluster > 1 ? region : nullptr, cluster);
+  }
 };
 
 }  // namespace tessel::gemm_kernels

@@ -12,8 +12,6 @@
 // warpgroup epilogue overlapped with the next tile (overlapped_epilogue.cuh).
 #pragma once
 
-#include <type_traits>
-
 #include "tessel/atom/mma_sm90.hpp"
 #include "tessel/kernels/gemm/cluster_split_k.cuh"
 #include "tessel/kernels/gemm/fp8_mainloop.cuh"
@@ -45,10 +43,8 @@ using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
 template <class X>
 using SplitKReduce = gemm_kernels::SplitKReduce<X, kConsumerBarrier>;
 
-/// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes;
-/// with `sk.cluster` (the swapped 16- and 32-wide tiles, 16-bit, 2..8
-/// splits) in clusters of sk.cluster CTAs, a multiple of it, and sk.depth
-/// leaving cluster_split_bytes past the stages in flight;
+/// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes (with
+/// sk.cluster, in clusters of it, sk.depth leaving cluster_split_bytes past the stages);
 /// `group` >= 1 tile rows per group of the raster.  `transposed`: `p` is the
 /// launcher's swapped problem (A is B, m is N), element (i, j) is D(j, i) at
 /// d[j * ldd + i]; only Cfg::kTransposed configurations take it, and with
@@ -82,16 +78,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   blocks::KTileCursor cursor(issues ? make_scheduler.template operator()<Scheduler>()
                                     : Scheduler(0, 0, 1, 1, 0, 1, blocks::GroupedRasterN{1}));
   typename Pipeline::State write = X::state(sk.depth);
-  // Split K inside a cluster: the slots and barriers lie past the stages in flight (the launch leaves room).
-  constexpr bool kClusterSplit = Cfg::kRuntimeDepth && sizeof(T) == 2;
-  using ClusterReduce = std::conditional_t<kClusterSplit, ClusterSplitReduce<X, kConsumerBarrier>, NoClusterSplit>;
-  const auto cluster_region = [&] { return reinterpret_cast<unsigned char*>(shared.a[sk.depth]); };
-  if constexpr (kClusterSplit)
-    if (sk.cluster > 1) {
-      if (threadIdx.x == 0) ClusterReduce(cluster_region(), sk.cluster).init();
-      arch::sm90::cluster_arrive_relaxed();  // waited for before the first handoff: no peer signals an uninitialized
-                                             // barrier
-    }
+  // Split K inside a cluster (the swapped narrow tiles): its slots and barriers lie past the stages in flight.
+  using ClusterSplit = ClusterSplitOf<X, kConsumerBarrier, Cfg::kRuntimeDepth && sizeof(T) == 2>;
+  unsigned char* const cluster_region = reinterpret_cast<unsigned char*>(shared.a[sk.depth]);
+  ClusterSplit::start(cluster_region, sk.cluster);
   const auto load = [&](const blocks::WorkUnit& u, index_t kt) {
     pipe.producer_acquire(write, X::kStageBytes);
     OpA::Tma::load(&map_a, shared.a[write.index()], pipe.full(write.index()), u.tile.m, kt);  // A (m, kt)
@@ -103,11 +93,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if (warp >= kConsumerWarps) {  // the producer warpgroup: its registers go to the consumers
     Schedule::producer_start();
     if (issues && arch::sm90::elect_one_sync()) cursor.rest(load);  // the producer's loop, as the nested loops
-    if constexpr (kClusterSplit)
-      if (sk.cluster > 1) {
-        __syncwarp();
-        arch::sm90::cluster_wait();  // the phase it arrived on
-      }
+    ClusterSplit::leave(sk.cluster);
     return;
   }
   Schedule::consumer_start();
@@ -121,9 +107,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{tma_store ? &map_d : nullptr, p, shared.d,
                                                                         transposed, bias_slice};
   const SplitKReduce<X> reduce{sk, shared.ticket};
-  ClusterReduce cluster_reduce(kClusterSplit && sk.cluster > 1 ? cluster_region() : nullptr, sk.cluster);
-  if constexpr (kClusterSplit)
-    if (sk.cluster > 1) arch::sm90::cluster_wait();  // every CTA's barriers are initialized
+  auto cluster_reduce = ClusterSplit::join(cluster_region, sk.cluster);
   typename Pipeline::State read = X::state(sk.depth);
   if constexpr (Cfg::kWarpgroupEpilogue) {
     if (tma_store && !transposed && sk.splits == 1 && p.beta == 0.0f && p.cd_type != DType::f32 &&
@@ -142,7 +126,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     else
       consume<X>(pipe, read, shared, thr_desc, static_cast<int>(u.k_begin), static_cast<int>(u.k_end), acc, lane);
     if (sk.splits > 1 && u.id >= sk.whole) {
-      if (kClusterSplit && sk.cluster > 1) {
+      if (ClusterSplit::kOn && sk.cluster > 1) {
         if (!cluster_reduce.last_adds(acc, t)) continue;
       } else {
         const index_t rows_left = p.m - u.tile.m * X::kBM;
