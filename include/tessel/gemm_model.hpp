@@ -125,7 +125,7 @@ constexpr double smooth_max(double a, double b) {
 
 /// Split K inside a cluster (splits_in_cluster): a fixed part and a part per split (µs), the cluster's launch, the
 /// handoff of each split's accumulators to one CTA and the sum.  Measured on the H200 against the same tiles unsplit
-/// on 42 problems with M <= 64 on one wave, less the model's predicted main-loop gain: 1.0, 1.5 and 2.8 µs at 2, 4
+/// on 26 problems with M <= 64 on one wave, less the model's predicted main-loop gain: 1.0, 1.5 and 2.8 µs at 2, 4
 /// and 8 splits (medians), where split K through global memory costs 2.9-3.3.
 inline constexpr double kClusterSplitUs = 0.4, kClusterSplitPerSplitUs = 0.3;
 
