@@ -4,8 +4,6 @@
 #pragma once
 
 #include <string>
-#include <type_traits>
-#include <utility>
 
 #include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
@@ -42,26 +40,7 @@ struct Workspace {
 /// kernel and size: tma::max_clusters).
 template <class X>
 Status max_clusters_of(const void* kernel, int size, int sms, int& clusters) {
-  const auto query = [&]<int S>() {
-    return tma::max_clusters<std::pair<X, std::integral_constant<int, S>>>(kernel, X::kConsumerThreads + 128,
-                                                                           X::kSmemBytes, sms, clusters, S, "k13");
-  };
-  switch (size) {
-    case 2:
-      return query.template operator()<2>();
-    case 3:
-      return query.template operator()<3>();
-    case 4:
-      return query.template operator()<4>();
-    case 5:
-      return query.template operator()<5>();
-    case 6:
-      return query.template operator()<6>();
-    case 7:
-      return query.template operator()<7>();
-    default:
-      return query.template operator()<8>();
-  }
+  return tma::max_clusters<X>(kernel, X::kConsumerThreads + 128, X::kSmemBytes, sms, clusters, size, "k13");
 }
 
 /// The kernel parameters of configuration Cfg: Params<T>, or for a fused

@@ -55,16 +55,17 @@ inline cudaLaunchConfig_t cluster_config(unsigned ctas, int threads, int smem_by
 
 /// How many clusters of `size` CTAs of `kernel` fit on the device at once (one
 /// CTA per SM: `size` SMs of one GPC; a GPC whose SM count `size` does not
-/// divide leaves the rest idle), read once per device and kernel (`Tag`: the
-/// kernel's tiles and cluster size): the query costs microseconds on every
-/// call otherwise.  Errors name `step`.
+/// divide leaves the rest idle), read once per device, kernel (`Tag`: the
+/// kernel's tiles) and cluster size 1..16: the query costs microseconds on
+/// every call otherwise.  Errors name `step`.
 template <class Tag, class K>
 Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out, int size, const char* step) {
-  static std::atomic<int> cache[64] = {};  // per device; 0: not read yet
+  static std::atomic<int> cache[64][17] = {};  // per device and size; 0: not read yet
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess)
     return Status::failure(Status::cuda_error, std::string(step) + ": cannot read the current device");
-  if (device >= 0 && device < 64 && (out = cache[device].load(std::memory_order_relaxed)) > 0) return Status::success();
+  const bool cached = device >= 0 && device < 64 && size >= 1 && size <= 16;
+  if (cached && (out = cache[device][size].load(std::memory_order_relaxed)) > 0) return Status::success();
   cudaLaunchAttribute attr;
   const cudaLaunchConfig_t cfg =
       cluster_config(static_cast<unsigned>(sms / size * size), threads, smem_bytes, nullptr, attr, size);
@@ -73,7 +74,7 @@ Status max_clusters(K* kernel, int threads, int smem_bytes, int sms, int& out, i
     return Status::failure(Status::cuda_error, std::string(step) + ": no cluster of " + std::to_string(size) +
                                                    " CTAs fits on this device: " +
                                                    (e != cudaSuccess ? cudaGetErrorString(e) : "0 active clusters"));
-  if (device >= 0 && device < 64) cache[device].store(out, std::memory_order_relaxed);
+  if (cached) cache[device][size].store(out, std::memory_order_relaxed);
   return Status::success();
 }
 
