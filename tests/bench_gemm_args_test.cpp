@@ -438,8 +438,10 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   EXPECT_EQ(parse_ok(a).tuning.swap_ab, SwapAB::off);
   a.tile_n = "32";  // a swapped width, the swap off
   EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
-  a.tile_n = "128";  // an unswapped width, the swap on
+  a.tile_n = "128";  // with the swap on, the 128-row swapped tile 128 x 128
   a.swap_ab = "on";
+  EXPECT_EQ(parse_ok(a).tuning.tile_n, 128);
+  a.tile_n = "200";  // not a multiple of 16
   EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
   a.tile_n = "16";  // the one-warpgroup 64-row tile, swapped
   a.tile_m = "64";
@@ -483,11 +485,24 @@ TEST(BenchGemmArgs, ProtocolFlags) {
     a.tile_n = w;
     EXPECT_EQ(parse_ok(a).tuning.tile_n, std::stoi(w));
   }
-  a.tile_m = "128";
+  a.tile_m = "128";  // 80 and 96 are also 128-row swapped widths; 48 is not
+  EXPECT_EQ(parse_ok(a).tuning.tile_n, 96);
+  a.tile_n = "48";
   EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
+  // The 128-row swapped widths: multiples of 16 from 80 to 256, the swap on; not on one warpgroup.
+  a.tile_m = "";
+  for (const char* w : {"80", "112", "176", "240", "256"}) {
+    a.tile_n = w;
+    EXPECT_EQ(parse_ok(a).tuning.tile_n, std::stoi(w));
+  }
+  a.tile_m = "64";
+  a.tile_n = "112";
+  EXPECT_EQ(parse_error(a).rfind("--tile-", 0), 0u);
   a.tile_m = "";
   a.swap_ab = "off";
   a.tile_n = "80";
+  EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
+  a.tile_n = "160";
   EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
   a.swap_ab = "";
   a.tile_n = "";

@@ -708,11 +708,13 @@ TEST(GemmTune, NamesRoundTrip) {
                           "k15:128x256",
                           "k14:64x64",
                           "k13:64x256:s1",
-                          "k13:128x128:s1:swap",
+                          "k13:64x128:s1:swap",
                           "k13:99999x128:s1",
                           "k13:128x192:s1 ",
                           "k13:64x48:s1",
-                          "k13:128x80:s1:swap",
+                          "k13:128x72:s1:swap",
+                          "k13:128x272:s1:swap",
+                          "k13:64x112:s1:swap",
                           "k14:64x96",
                           "k14:128x192:s2",
                           "k14:64x128:s1",
@@ -727,7 +729,7 @@ TEST(GemmTune, SwappedWidthsBetweenThePowersOfTwo) {
   const auto wide = [](const std::vector<GemmCandidate>& cs) -> int {
     int n = 0;
     for (const GemmCandidate& c : cs) {
-      if (!swapped_only_width(c.tile_n)) continue;
+      if (!swapped_only_width(c.tile_n) || (c.swap && c.tile_m == 128)) continue;  // not the 128-row wide tiles
       ++n;
       EXPECT_TRUE(c.swap && c.tile_m == 64 && c.impl == GemmImpl::k13_wgmma_in_flight) << candidate_name(c);
       const std::optional<GemmCandidate> back = parse_candidate(candidate_name(c));
@@ -755,12 +757,15 @@ TEST(GemmTune, SwappedWidthsBetweenThePowersOfTwo) {
 }
 
 TEST(GemmTune, Candidates) {
-  // 4096^3: k13's four widths and 64 x 128 unsplit (even 128 x 256 makes 512 tiles), k14's four tiles, k15.
+  // 4096^3: k13's four widths and 64 x 128 unsplit (even 128 x 256 makes 512 tiles), the twelve swapped 128-row
+  // widths (each the narrowest for its count of tile columns), k14's four tiles, k15.
   const std::vector<GemmCandidate> big = gemm_candidates(4096, 4096, 4096, 132, false, false);
-  EXPECT_EQ(big.size(), 10u);
+  EXPECT_EQ(big.size(), 22u);
   for (const GemmCandidate& c : big) EXPECT_EQ(c.splits, 1);
   // beta != 0: no k15 (it does not read C).
-  EXPECT_EQ(gemm_candidates(4096, 4096, 4096, 132, false, true).size(), 9u);
+  EXPECT_EQ(gemm_candidates(4096, 4096, 4096, 132, false, true).size(), 21u);
+  // A M-major: no swapped 128-row widths (their M side is read K-major).
+  EXPECT_EQ(gemm_candidates(4096, 4096, 4096, 132, false, false, false).size(), 10u);
   // A fused epilogue: k13's fused instances only.
   for (const GemmCandidate& c : gemm_candidates(4096, 4096, 4096, 132, true, false)) {
     EXPECT_EQ(c.impl, GemmImpl::k13_wgmma_in_flight);
@@ -880,6 +885,7 @@ TEST(GemmModel, ChoosesWhatWasMeasuredFastest) {
     std::string want;
     ASSERT_TRUE(in >> p.m >> p.n >> p.k >> p.lda >> p.ldb >> want) << line;
     ASSERT_TRUE(in_model_domain(p.m, p.n, p.k)) << line;
+    p.d_tma = p.n % 8 == 0;  // D is M x N with ldd = N, as the bench makes it
     GemmCandidate c;
     double us = 0;
     ASSERT_TRUE(model_choice(p, 132, c, us)) << line;
@@ -986,6 +992,43 @@ TEST(SmallMRule, OnlyWhereBNeedsACopyAndTheSumIsShort) {
   EXPECT_EQ(small_m_splits(24, 4462, 3928, 132), 7);
 }
 static_assert(small_m_for(4, 7762, 6848, 7762, 132) && !small_m_for(4, 7760, 6848, 7760, 132));
+
+// The 128-row swapped widths (128 of N by W of M, W = 80..256 by 16): listed only as the narrowest W for its count of
+// tile columns, each with the model's linear constants, round-tripping by name; rule 16 (wave_fill_choice) takes one
+// only where it predicts 10 % less time than the rules' choice.
+TEST(GemmTune, WideSwappedWidthsAndWaveFill) {
+  int listed = 0;
+  for (const GemmCandidate& c : gemm_candidates(300, 4096, 4096, 132, false, false)) {
+    if (!c.swap || c.tile_m != 128 || c.tile_n <= 64) continue;
+    ++listed;
+    EXPECT_TRUE(swapped_wide_width(c.tile_n)) << candidate_name(c);
+    if (c.tile_n > 80) EXPECT_LT(ceil_div(index_t{300}, index_t{c.tile_n}), ceil_div(index_t{300}, c.tile_n - 16));
+    ASSERT_NE(model_family(c), nullptr) << candidate_name(c);
+    EXPECT_DOUBLE_EQ(model_family(c)->mma_ns, 2.3 * c.tile_n + 20.0);
+    const std::optional<GemmCandidate> back = parse_candidate(candidate_name(c));
+    EXPECT_TRUE(back && *back == c) << candidate_name(c);
+  }
+  EXPECT_EQ(listed, 3);  // M = 300: 80 (4 tile columns), 112 (3), 160 (2)
+  // 6832 x 640 x 1344: 128 x 192 makes 216 tiles (1.6 waves); 128 x 144 swapped 240 (1.8): rule 16 takes it.
+  const auto fill = [](index_t m, index_t n, index_t k, const GemmCandidate& rules, GemmCandidate& out) {
+    return wave_fill_choice(PlanProblem{m, n, k, k, n}, 132, rules, out);
+  };
+  GemmCandidate w;
+  ASSERT_TRUE(fill(6832, 640, 1344, {GemmImpl::k13_wgmma_in_flight, 128, 192, 1, false}, w));
+  EXPECT_EQ(candidate_name(w), "k13:128x144:s1:swap");
+  // Whole waves already: 4096^3 on 128 x 256 (512 tiles, 3.9 waves), 8192^3, the llm shapes: no change.
+  for (auto [m, n, k] : {std::tuple<index_t, index_t, index_t>{4096, 4096, 4096},
+                         {8192, 8192, 8192},
+                         {8192, 28672, 8192},
+                         {4096, 14336, 4096},
+                         {4096, 6144, 4096}})
+    EXPECT_FALSE(fill(m, n, k, {GemmImpl::k13_wgmma_in_flight, 128, 256, 1, false}, w)) << m << "x" << n << "x" << k;
+  EXPECT_FALSE(fill(8192, 8192, 256, {GemmImpl::k15_pingpong, 128, 128, 1, false}, w));
+  // A caller's forced width is kept.
+  PlanProblem forced{6832, 640, 1344, 1344, 640};
+  forced.asked.tile_n = 192;
+  EXPECT_FALSE(wave_fill_choice(forced, 132, {GemmImpl::k13_wgmma_in_flight, 128, 192, 1, false}, w));
+}
 
 }  // namespace
 }  // namespace tessel

@@ -29,6 +29,7 @@
 // short timings favour tiles that lose in sustained runs (k15, 128 x 128).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -89,10 +90,38 @@ inline constexpr ModelFamily kModelFamilies[] = {
     {GemmImpl::k15_pingpong, 128, 128, false, 514.3, 637.4, 0.117, 0.110},
 };
 
+/// k13's 128-row swapped tiles 128 x W (W = 80, 96, ..., 256; A:k): constants linear in W, from 80 timings of W = 80
+/// to 256 on ten problems of one to fifteen waves (H200): a k-step 2.3 ns a column of W plus 20 (about 88 % of the
+/// tensor cores' rate: 2.02 ns a column at 1,980 MHz), a unit 1 µs plus 4 ns a column (the transposed staging of D).
+/// Their grids are near whole waves by design, so the L2's bandwidth to all the SMs bounds them too (kWideL2BytesPerNs
+/// in predicted_us); straddled rows are not in the constants (wide_tiles_fit).
+constexpr ModelFamily wide_family(int w) {
+  return {GemmImpl::k13_wgmma_in_flight, 128, w, true, 2.3 * w + 20.0, 1000.0 + 4.0 * w, 0.0, 0.0};
+}
+/// What the L2 delivers to the SMs together (bytes a ns), the k-step bound of a grid of wide tiles: CTAs x a k-step's
+/// operand bytes over it, B's rows starting 16 bytes off a 32-byte sector counted 1.5x (H200: 704 x 2304 x 3072 on
+/// 126 CTAs of 128 x 112 took 363 ns a k-step where their tensor work is 278).  Fitted to 66 timings of the wide
+/// tiles (A's rows whole lines; 90-132 CTAs, one to fifteen waves): median error 5.7 %, no bias, p90 13 %.
+inline constexpr double kWideL2BytesPerNs = 13000.0;
+/// The model takes a wide tile only where it predicts this much less time than every other candidate (model_choice):
+/// its family rests on fewer timings.  On 17 problems where the model chose one (seeds 4711, 5812, 6913; H200, A/B
+/// against the build before them), those predicted 8 % faster or more ran 1.005-1.80x as fast (one 0.86x), the rest
+/// 0.89-1.06x (geomean 0.98).
+inline constexpr double kWideModelGain = 1.08;
+constexpr bool is_wide(const GemmCandidate& c) {
+  return c.impl == GemmImpl::k13_wgmma_in_flight && c.swap && c.tile_m == 128 && swapped_wide_width(c.tile_n);
+}
+inline constexpr auto kWideFamilies = [] {
+  std::array<ModelFamily, 12> a{};
+  for (int i = 0; i < 12; ++i) a[i] = wide_family(80 + 16 * i);
+  return a;
+}();
+
 /// The family of candidate `c` (nullptr: none fitted).
 constexpr const ModelFamily* model_family(const GemmCandidate& c) {
   for (const ModelFamily& f : kModelFamilies)
     if (f.impl == c.impl && f.tile_m == c.tile_m && f.tile_n == c.tile_n && f.swap == c.swap) return &f;
+  if (is_wide(c)) return &kWideFamilies[static_cast<std::size_t>((c.tile_n - 80) / 16)];
   return nullptr;
 }
 
@@ -105,7 +134,16 @@ struct PlanProblem {
   bool aux = false;    // the epilogue writes aux
   float beta = 0.0f;
   GemmTuning asked{};  // the caller's knobs (0 / plan: the plan's)
+  bool d_tma = true;   // D's rows TMA can store (16-byte aligned pointer and rows)
+  bool a_k_major = true;
 };
+
+/// May problem `p` run on the wide tiles?  A K-major (their M side is wgmma's B), D stored by TMA (16-bit, beta = 0,
+/// rows TMA can store: else D^T leaves one element a store, 1.5-2x the time), and A's rows whole 128-byte lines:
+/// read by N / 128 CTAs each, straddled rows of A cost the wide tiles 17-78 % a k-step (six problems, H200).
+constexpr bool wide_tiles_fit(const PlanProblem& p) {
+  return p.a_k_major && p.out_bytes == 2 && p.beta == 0.0f && p.d_tma && p.lda % 64 == 0 && !p.fused;
+}
 
 namespace model_detail {
 /// Rows of `ld` elements that TMA reads as they are but that start inside
@@ -172,7 +210,13 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
     sb = t;
   }
   const double slow = 1.0 + (sa ? f->straddle_a : 0.0) + (sb ? f->straddle_b : 0.0);
-  const double kstep = smooth_max(f->mma_ns * slow, bytes / g.bw_sm_per_ns);
+  double kstep = smooth_max(f->mma_ns * slow, bytes / g.bw_sm_per_ns);
+  if (is_wide(c)) {  // the grid's operand bytes a k-step over the L2's bandwidth (kWideL2BytesPerNs)
+    const double ctas = static_cast<double>(units < slots ? units : slots);
+    const double b_off_sector = p.ldb % 16 == 8 ? 1.5 : 1.0;  // rows 16 bytes into a 32-byte sector
+    const double l2 = ctas * (c.tile_m * b_off_sector + c.tile_n) * 128.0 / kWideL2BytesPerNs;
+    if (l2 > kstep) kstep = l2;
+  }
   const double m = static_cast<double>(p.m), n = static_cast<double>(p.n), k = static_cast<double>(p.k);
   const double compute = waves * (kt * kstep + f->unit_ns * p.out_bytes / 2.0);
   const bool in_cluster =
@@ -195,19 +239,45 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
 /// C++ example: 1 x 1344 x 2496 (M = 1): k13:64x16:s4:swap, the swapped one-warpgroup tile split four ways.
 inline bool model_choice(const PlanProblem& p, int sms, GemmCandidate& out, double& us) {
   bool found = false;
+  double best = 0.0;
   for (const GemmCandidate& c : gemm_candidates(p.m, p.n, p.k, sms, p.fused, p.beta != 0.0f)) {
     if (!candidate_matches(c, p.asked)) continue;
     // The swapped 64 x 48, 80, 96 tiles are measured tuning's: their predictions miss by as much as they gain (held
     // out, the model's picks among them ran 1.004x the previous choice's time, 512 x 656 x 6272 0.82x).
-    if (swapped_only_width(c.tile_n) && p.asked.tile_n == 0) continue;
+    if (c.tile_m == 64 && swapped_only_width(c.tile_n) && p.asked.tile_n == 0) continue;
+    if (is_wide(c) && !wide_tiles_fit(p)) continue;
     // k14 split is measured tuning's: its family's constants were fitted to unsplit pairs only.
     if (c.impl == GemmImpl::k14_cluster_multicast && c.splits > 1) continue;
     // M of at most 16 rows goes on a swapped tile's narrow side (16 wide): an unswapped tile's 64 or more rows would
     // waste three quarters of its tensor work and staging, which the per-family constants do not see (held out below
     // 10^10, regret 1.043 -> 1.033; docs/heuristics.md, "The model").
     if (!c.swap && p.m <= kModelNarrowM && p.m < p.n && p.asked.swap_ab != SwapAB::off) continue;
+    // A wide tile must predict kWideModelGain less time than the fitted families' best to be taken.
     const double t = predicted_us(p, c, sms);
-    if (!found || t < us) out = c, us = t, found = true;
+    const double score = t * (is_wide(c) && p.asked.tile_n == 0 ? kWideModelGain : 1.0);
+    if (!found || score < best) out = c, us = t, best = score, found = true;
+  }
+  return found;
+}
+
+/// Rule 16, where the rules decide (2 M N K from kModelMaxFlops): the 128-row swapped tile (128 x W unsplit, A:k;
+/// gemm_candidates lists the narrowest W for each count of tile columns) that predicts the least time, where that is
+/// at least kWaveFillGain less than the rules' k13 or k15 choice `plan` predicts: a width between the powers of two
+/// that brings the tiles near a whole number of waves (6832 x 640 x 1344: 128 x 192 makes 216 tiles, 1.6 waves;
+/// 128 x 144 swapped 240, 1.8).  The margin is about the model's median error (7-8 %) and then some, so that a choice
+/// moves only where the waves say so clearly.  Only for an unsplit `plan` past one wave of 128 x 128 tiles: rule
+/// 12's split one-wave grids ran 0.70-0.93x as fast on wide tiles.  False where none qualifies or !wide_tiles_fit.
+inline constexpr double kWaveFillGain = 1.10;
+inline bool wave_fill_choice(const PlanProblem& p, int sms, const GemmCandidate& plan, GemmCandidate& out) {
+  if (!wide_tiles_fit(p) || plan.splits != 1 || plan_detail::tile_count(p.m, p.n) <= static_cast<index_t>(sms))
+    return false;
+  const double limit = predicted_us(p, plan, sms) / kWaveFillGain;
+  bool found = false;
+  double best = limit;
+  for (const GemmCandidate& c : gemm_candidates(p.m, p.n, p.k, sms, p.fused, p.beta != 0.0f)) {
+    if (!is_wide(c) || !candidate_matches(c, p.asked)) continue;
+    const double t = predicted_us(p, c, sms);
+    if (t < best) best = t, out = c, found = true;
   }
   return found;
 }

@@ -87,7 +87,6 @@ constexpr bool k14_pairs_fit_one_wave(index_t m, index_t n, int sms) {
   return ceil_div(ceil_div(m, 64), 2) * ceil_div(n, 128) <= static_cast<index_t>(sms / 2 - 2);
 }
 }  // namespace plan_detail
-
 /// Do rows of leading dimension `ld` reach TMA as whole 128-byte lines (multiples of 64; or not of 8: padded copy)?
 constexpr bool rows_whole_lines(index_t ld) { return ld % 8 != 0 || ld % 64 == 0; }
 /// Rule 3: tiles over ≤ half the SMs with K ≥ 64 k-tiles split K min(SMs / tiles, 4) ways: idle SMs repay it on long K.
@@ -102,8 +101,9 @@ constexpr int split_k_unless_filled(index_t tiles, index_t k_tiles, int sms, int
 }
 /// Rule 4, swap at M ≤ 64 and N ≥ 128: N then fills the 128 box rows that M would leave mostly zero-filled.
 constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }
-constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }  // the width that holds M
-constexpr bool swapped_only_width(int w) { return w == 48 || w == 80 || w == 96; }      // 64 x 48, 80, 96 swapped, A:k
+constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }   // the width that holds M
+constexpr bool swapped_only_width(int w) { return w == 48 || w == 80 || w == 96; }       // 64 x 48, 80, 96 swapped, A:k
+constexpr bool swapped_wide_width(int w) { return w % 16 == 0 && w >= 80 && w <= 256; }  // 128 x w swapped, A:k
 /// The tile rows a call runs: the caller's where it set the tile (tile_m, tile_n or splits), else the plan's.
 constexpr int planned_tile_m(const GemmTuning& asked, const GemmTuning& plan) {
   return asked.tile_m != 0 || asked.tile_n != 0 || asked.splits != 0 ? asked.tile_m : plan.tile_m;

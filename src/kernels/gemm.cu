@@ -332,14 +332,15 @@ bool model_choice_memo(const PlanProblem& p, int sms, GemmCandidate& out, std::s
     index_t m, n, k, lda, ldb;
     int out_bytes, sms, tile_n, tile_m, splits;
     SwapAB swap;
-    bool reads_c;
+    bool reads_c, d_tma, a_k_major;
     bool operator==(const Key&) const = default;
   };
   struct Hash {
     std::size_t operator()(const Key& x) const {
       std::size_t h = 0;
       for (index_t v : {x.m, x.n, x.k, x.lda, x.ldb, index_t{x.out_bytes}, index_t{x.sms}, index_t{x.tile_n},
-                        index_t{x.tile_m}, index_t{x.splits}, index_t{static_cast<int>(x.swap)}, index_t{x.reads_c}})
+                        index_t{x.tile_m}, index_t{x.splits}, index_t{static_cast<int>(x.swap)}, index_t{x.reads_c},
+                        index_t{x.d_tma}, index_t{x.a_k_major}})
         h = h * 0x9E3779B97F4A7C15ull + static_cast<std::size_t>(v);
       return h;
     }
@@ -363,7 +364,9 @@ bool model_choice_memo(const PlanProblem& p, int sms, GemmCandidate& out, std::s
                 p.asked.tile_m,
                 p.asked.splits,
                 p.asked.swap_ab,
-                p.beta != 0.0f};
+                p.beta != 0.0f,
+                p.d_tma,
+                p.a_k_major};
   {
     const std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) {
@@ -837,9 +840,12 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   }
   // The model (tessel/gemm_model.hpp): a single unfused problem below
   // kModelMaxFlops runs the configuration with the smallest predicted time.
+  // D's rows as TMA stores them (the wide swapped tiles store D^T by TMA only: wide_tiles_fit).
+  const bool d_tma = reinterpret_cast<std::uintptr_t>(args.d) % 16 == 0 &&
+                     (args.ldd * static_cast<index_t>(size_bytes(args.cd_type))) % 16 == 0;
   if (args.batch == 1 && !fused && !args.tuning.split_tail && in_model_domain(args.m, args.n, args.k)) {
-    const PlanProblem pp{args.m, args.n, args.k,    args.lda,   args.ldb, size_bytes(args.cd_type),
-                         false,  false,  args.beta, args.tuning};
+    const PlanProblem pp{args.m, args.n, args.k,    args.lda,    args.ldb, size_bytes(args.cd_type),
+                         false,  false,  args.beta, args.tuning, d_tma,    args.layout.a == MajorA::k};
     GemmCandidate c;
     std::string why;
     if (model_choice_memo(pp, sms, c, why)) {
@@ -871,6 +877,27 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     if (k13_wants_jit(plan.tuning, args.beta, aux) && !ready) plan.why += " (jit unavailable: " + why_not + ")";
   }
   if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
+  // Rule 16: a 128-row swapped tile whose width brings the tiles near whole waves, where the model predicts it
+  // clearly faster than rule 10's k15 or the k13 tile above (wave_fill_choice, gemm_model.hpp).  A K-major (the
+  // tile's M side is wgmma's B operand), rows TMA reads as they are.
+  if (!fused && args.batch == 1 && untuned && args.m > 64 && args.ldb % 8 == 0 && plan.tuning.swap_ab != SwapAB::on &&
+      !plan.tuning.split_tail) {
+    const PlanProblem pp{args.m, args.n, args.k,    args.lda,    args.ldb, size_bytes(args.cd_type),
+                         false,  false,  args.beta, args.tuning, d_tma,    args.layout.a == MajorA::k};
+    GemmCandidate rules{GemmImpl::k13_wgmma_in_flight, plan.tuning.tile_m == 64 ? 64 : 128, plan.tuning.tile_n,
+                        plan.tuning.splits, false};
+    if (k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k))
+      rules = GemmCandidate{GemmImpl::k15_pingpong, 128, 128, 1, false};
+    GemmCandidate wide;
+    if (wave_fill_choice(pp, sms, rules, wide)) {
+      plan.tuning = gemm_launch::tuned_args(args, wide).tuning;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " (wave fill: predicted %.1f us against %.1f)", predicted_us(pp, wide, sms),
+                    predicted_us(pp, rules, sms));
+      plan.why = "k13 tile 128x" + std::to_string(wide.tile_n) + " splits 1 swapped" + buf;
+      return plan;
+    }
+  }
   // Rule 10: k15 (pingpong), with or without the fused epilogue (not with
   // aux, whose fused form is k13's run-time compiled one, nor where the
   // caller asked for run-time compilation: those instances are k13's).

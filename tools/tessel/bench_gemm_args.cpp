@@ -616,8 +616,10 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   if (!a.tile_n.empty()) {
     if (!parse_count(a.tile_n, "--tile-n", 16, 256, o.tuning.tile_n, error)) return false;
     const int w = o.tuning.tile_n;
-    if (w != 16 && w != 32 && w != 64 && w != 128 && w != 192 && w != 256 && !swapped_only_width(w)) {
-      error = "--tile-n: " + quoted(trim(a.tile_n)) + " is not 16, 32, 64, 128, 192 or 256 (or 48, 80, 96 swapped)";
+    if (w != 16 && w != 32 && w != 64 && w != 128 && w != 192 && w != 256 && !swapped_only_width(w) &&
+        !swapped_wide_width(w)) {
+      error = "--tile-n: " + quoted(trim(a.tile_n)) +
+              " is not 16, 32, 64, 128, 192 or 256 (or swapped 48, or a multiple of 16 from 80 to 256)";
       return false;
     }
   }
@@ -654,14 +656,18 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
             "no --swap-ab), not off";
     return false;
   }
-  if (swapped_only_width(o.tuning.tile_n) && (o.tuning.swap_ab != SwapAB::on || o.tuning.tile_m != 64)) {
-    error = "--tile-n: " + std::to_string(o.tuning.tile_n) +
-            " is a swapped one-warpgroup width: it needs --swap-ab on and --tile-m 64";
+  if (o.tuning.tile_n == 48 && (o.tuning.swap_ab != SwapAB::on || o.tuning.tile_m != 64)) {
+    error = "--tile-n: 48 is a swapped one-warpgroup width: it needs --swap-ab on and --tile-m 64";
     return false;
   }
-  if (o.tuning.swap_ab == SwapAB::on && o.tuning.tile_n > 64 && !swapped_only_width(o.tuning.tile_n)) {
-    error = "--tile-n: with --swap-ab on the tile's width along M is 16, 32 or 64 (got " +
-            std::to_string(o.tuning.tile_n) + ")";
+  const int w = o.tuning.tile_n;
+  if (swapped_wide_width(w) && w != 128 && w != 192 && w != 256 && o.tuning.swap_ab != SwapAB::on) {
+    error = "--tile-n: " + std::to_string(w) + " is a swapped width: it needs --swap-ab on";
+    return false;
+  }
+  if (o.tuning.swap_ab == SwapAB::on && w > 64 && o.tuning.tile_m == 64 && !swapped_only_width(w)) {
+    error = "--tile-n: with --swap-ab on and --tile-m 64 the tile's width along M is 16, 32, 48, 64, 80 or 96 (got " +
+            std::to_string(w) + ")";
     return false;
   }
   // Run-time compiled epilogues (GemmJit; main.cpp fills this from --jit and TESSEL_JIT).

@@ -518,7 +518,8 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--tile-n", gemm_args.tile_n,
                    "k13/auto: tile width 64, 128, 192 or 256; with --swap-ab on, the width along M: 16, 32 or 64, "
-                   "or with --tile-m 64 also 48, 80 or 96 (A:k only) (default: the plan's choice)")
+                   "or (A:k only) a multiple of 16 from 80 to 256 on 128 rows of N, or with --tile-m 64 48, 80 or 96 "
+                   "(default: the plan's choice)")
       ->type_name("N");
   bench_gemm
       ->add_option(

@@ -92,11 +92,11 @@ struct GemmArgs {
   /// rows and M along its tile_n columns, and writes D (reads C) transposed
   /// from registers; the result is the same D.  tile_n is always the
   /// kernel's tile width: with the swap, the width along M.
-  /// Checked: tile_n in {0, 16, 32, 64, 128, 192, 256} (48, 80, 96 below), where 16 and 32 need
+  /// Checked: tile_n in {0, 16, 32, 64, 128, 192, 256} (more swapped widths below), where 16 and 32 need
   /// the swap (on, or the plan's, which then swaps; with the plan's swap a
-  /// forced 64..256 runs unswapped) and the swap on takes only 0, 16, 32 or 64; or 48, 80, 96 with the swap on and
-  /// tile_m 64 (one consumer warpgroup, 64 rows of N), for A K-major only; splits in 0..64 and at most the number
-  /// of 64-wide k-tiles; swap_ab one of SwapAB's values.
+  /// forced 64..256 runs unswapped) and the swap on takes 0, 16, 32 or 64, or for A K-major only a multiple of 16
+  /// from 80 to 256 (128 rows of N by that much of M), or 48, 80, 96 with tile_m 64 (one consumer warpgroup, 64
+  /// rows of N); splits in 0..64 and at most the number of 64-wide k-tiles; swap_ab one of SwapAB's values.
   GemmTuning tuning{};
   /// Bias, activation and the auxiliary output (GemmEpilogue); the default
   /// adds nothing.

@@ -5,7 +5,7 @@
 #if defined(TESSEL_UNIT_K13_N16) || defined(TESSEL_UNIT_K13_N32) || defined(TESSEL_UNIT_K13_N64) ||               \
     defined(TESSEL_UNIT_K13_N128) || defined(TESSEL_UNIT_K13_N192) || defined(TESSEL_UNIT_K13_N256) ||            \
     defined(TESSEL_UNIT_K13_M64_WIDE) || defined(TESSEL_UNIT_K13_EPI_N64) || defined(TESSEL_UNIT_K13_EPI_N128) || \
-    defined(TESSEL_UNIT_K13_EPI_N256)
+    defined(TESSEL_UNIT_K13_EPI_N256) || defined(TESSEL_UNIT_K13_WIDE)
 // ---- k13 (k13_wgmma_in_flight.cuh): 128 x BN tiles; the one-warpgroup 64 x BN, swapped (D^T) below 128.
 #include "src/kernels/gemm/k13_tiles.hpp"
 #define TESSEL_UNIT_BUILT
@@ -21,7 +21,13 @@ namespace tessel::gemm_launch::k13 {
   Status launch_tiles_m64<BN>(const GemmArgs& g, cudaStream_t stream) { \
     return launch_tiles_of<BN, false, 64>(g, stream, true);             \
   }
-#if defined(TESSEL_UNIT_K13_M64_WIDE)
+#if defined(TESSEL_UNIT_K13_WIDE)
+// A 128-row swapped-only tile: 128 of N by TESSEL_UNIT_WIDTH of M, A read K-major.
+template <>
+Status launch_tiles_wide<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<TESSEL_UNIT_WIDTH, false, 128, true>(g, stream, true);
+}
+#elif defined(TESSEL_UNIT_K13_M64_WIDE)
 // The swapped-only 64 x 48, 80, 96: 64 rows of N by that much of M, A read K-major (measured tuning's tiles).
 TESSEL_K13_SWAPPED_M64(48)
 TESSEL_K13_SWAPPED_M64(80)

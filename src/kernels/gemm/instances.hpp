@@ -54,6 +54,28 @@ template <>
 Status launch_tiles_m64<80>(const GemmArgs& g, cudaStream_t stream);
 template <>
 Status launch_tiles_m64<96>(const GemmArgs& g, cudaStream_t stream);
+/// k13 with the 128-row swapped-only tile 128 x BN (BN a multiple of 16 from
+/// 80 to 256: swapped_wide_width; GemmTuning::tile_m 0 or 128) on the swapped
+/// problem g, A read K-major (the swapped problem's B: MajorB::k), else a
+/// status saying so; splits of K as above.
+template <int BN>
+Status launch_tiles_wide(const GemmArgs& g, cudaStream_t stream);
+#define TESSEL_K13_WIDE_LAUNCHER(BN) \
+  template <>                        \
+  Status launch_tiles_wide<BN>(const GemmArgs& g, cudaStream_t stream);
+TESSEL_K13_WIDE_LAUNCHER(80)
+TESSEL_K13_WIDE_LAUNCHER(96)
+TESSEL_K13_WIDE_LAUNCHER(112)
+TESSEL_K13_WIDE_LAUNCHER(128)
+TESSEL_K13_WIDE_LAUNCHER(144)
+TESSEL_K13_WIDE_LAUNCHER(160)
+TESSEL_K13_WIDE_LAUNCHER(176)
+TESSEL_K13_WIDE_LAUNCHER(192)
+TESSEL_K13_WIDE_LAUNCHER(208)
+TESSEL_K13_WIDE_LAUNCHER(224)
+TESSEL_K13_WIDE_LAUNCHER(240)
+TESSEL_K13_WIDE_LAUNCHER(256)
+#undef TESSEL_K13_WIDE_LAUNCHER
 /// k13 with the unswapped one-warpgroup tile 64 x 128 (GemmTuning::tile_m =
 /// 64 on an unswapped problem): TMA-stored D, splits of K as above.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);

@@ -52,25 +52,35 @@ Status check_k13_tuning(const GemmArgs& a) {
     return Status::failure(Status::invalid_argument, "k13: tuning.swap_ab must be SwapAB::plan, off or on (got " +
                                                          std::to_string(static_cast<int>(t.swap_ab)) + ")");
   if (t.tile_n != 0 && t.tile_n != 16 && t.tile_n != 32 && t.tile_n != 64 && t.tile_n != 128 && t.tile_n != 192 &&
-      t.tile_n != 256 && !swapped_only_width(t.tile_n))
+      t.tile_n != 256 && !swapped_only_width(t.tile_n) && !swapped_wide_width(t.tile_n))
     return Status::failure(Status::invalid_argument,
-                           "k13: tuning.tile_n must be 0 (the plan's), 16, 32, 64, 128, 192 or 256, or 48, 80 or 96 "
-                           "swapped (got " +
+                           "k13: tuning.tile_n must be 0 (the plan's), 16, 32, 64, 128, 192 or 256, or swapped 48 "
+                           "(tile_m 64) or a multiple of 16 from 80 to 256 (got " +
                                std::to_string(t.tile_n) + ")");
-  if (swapped_only_width(t.tile_n) && (t.swap_ab != SwapAB::on || t.tile_m != 64))
+  if (swapped_only_width(t.tile_n) && t.tile_n == 48 && (t.swap_ab != SwapAB::on || t.tile_m != 64))
+    return Status::failure(Status::invalid_argument,
+                           "k13: tuning.tile_n = 48 is a swapped one-warpgroup width: it needs tuning.swap_ab on and "
+                           "tuning.tile_m 64");
+  if (swapped_wide_width(t.tile_n) && t.tile_n != 128 && t.tile_n != 192 && t.tile_n != 256 && t.swap_ab != SwapAB::on)
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.tile_n = " + std::to_string(t.tile_n) +
-                               " is a swapped one-warpgroup width: it needs tuning.swap_ab on and tuning.tile_m 64");
+                               " is a swapped width (128 rows of N by that much of M, or 64 rows with tile_m 64 at "
+                               "80 and 96): it needs tuning.swap_ab on");
   if ((t.tile_n == 16 || t.tile_n == 32) && t.swap_ab == SwapAB::off)
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.tile_n = " + std::to_string(t.tile_n) +
                                " needs the swap of A and B (tuning.swap_ab on or the plan's, not off): unswapped "
                                "tiles are 64, 128, 192 or 256 wide");
-  if (t.swap_ab == SwapAB::on && t.tile_n > 64 && !swapped_only_width(t.tile_n))
+  if (t.swap_ab == SwapAB::on && t.tile_n > 64 && !swapped_only_width(t.tile_n) && !swapped_wide_width(t.tile_n))
     return Status::failure(Status::invalid_argument,
                            "k13: with the swap of A and B (tuning.swap_ab on), tuning.tile_n (the tile's width "
-                           "along M) must be 0 (the plan's), 16, 32 or 64 (got " +
+                           "along M) must be 0 (the plan's), 16, 32, 64 or a multiple of 16 from 80 to 256 (got " +
                                std::to_string(t.tile_n) + ")");
+  if (t.swap_ab == SwapAB::on && t.tile_m == 64 && t.tile_n > 64 && !swapped_only_width(t.tile_n))
+    return Status::failure(Status::invalid_argument,
+                           "k13: the swapped one-warpgroup tiles (tile_m 64) are 64 x 16, 32, 48, 64, 80 or 96 (got "
+                           "tile_n " +
+                               std::to_string(t.tile_n) + "; 128 rows take 80 to 256)");
   if (t.tile_m != 0 && t.tile_m != 64 && t.tile_m != 128)
     return Status::failure(Status::invalid_argument, "k13: tuning.tile_m must be 0 (the plan's), 64 or 128 (got " +
                                                          std::to_string(t.tile_m) + ")");
@@ -122,8 +132,10 @@ Status check_k13(const GemmArgs& a) {
                                std::to_string(a.tuning.tile_n) +
                                "; the plan swaps M <= 64 with N >= 128, or set tuning.swap_ab on for 64 x 16, 32 "
                                "or 64)");
-  if (swapped_only_width(a.tuning.tile_n) && a.layout.a != MajorA::k)
-    return Status::failure(Status::unsupported, "k13: the swapped tile 64 x " + std::to_string(a.tuning.tile_n) +
+  if (runs_swapped(a) && a.tuning.tile_n > 64 && a.layout.a != MajorA::k)
+    return Status::failure(Status::unsupported, "k13: the swapped tile " +
+                                                    std::to_string(a.tuning.tile_m == 64 ? 64 : 128) + " x " +
+                                                    std::to_string(a.tuning.tile_n) +
                                                     " reads A K-major only (A:k); with A:m the swapped widths are "
                                                     "16, 32 and 64");
   // The narrowest tile has the most tiles (128 x 64 unswapped, 128 of N x 16
@@ -141,6 +153,16 @@ Status check_k13(const GemmArgs& a) {
 }
 
 namespace {
+
+/// The 128-row swapped-only tile 128 x w (swapped_wide_width) on the swapped problem s.
+template <int W = 80>
+Status launch_wide(const GemmArgs& s, cudaStream_t stream, int w) {
+  if constexpr (W > 256) {
+    return Status::failure(Status::invalid_argument, "k13: no swapped tile 128 x " + std::to_string(w));
+  } else {
+    return w == W ? k13::launch_tiles_wide<W>(s, stream) : launch_wide<W + 16>(s, stream, w);
+  }
+}
 
 /// `a` with every tuning field the caller left to the plan filled in.
 Status tuned(const GemmArgs& a, GemmArgs& g) {
@@ -260,8 +282,10 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
           return k13::launch_tiles<16>(s, stream, true);
         case 32:
           return k13::launch_tiles<32>(s, stream, true);
-        default:
+        case 64:
           return k13::launch_tiles<64>(s, stream, true);
+        default:
+          return launch_wide(s, stream, t.tuning.tile_n);
       }
     }
     if (t.tuning.tile_m == 64) return k13::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k13)

@@ -68,8 +68,10 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   if constexpr (Cfg::kTmaStore)
     if (!transposed) tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
   // D^T staged as D's rows and TMA-stored (beta = 0; with C the register epilogue reads C transposed).
+  // The wide swapped tiles stage 16-bit D only (Config::staging_bytes): fp32 D leaves from registers.
   if constexpr (Cfg::kTransposed)
-    if (transposed && g.beta == 0.0f) tma_store = tma::d_store_map<X::template EpilogueT>(g, map_d, "k13", true);
+    if (transposed && g.beta == 0.0f && !(Cfg::kWide && g.cd_type == DType::f32))
+      tma_store = tma::d_store_map<X::template EpilogueT>(g, map_d, "k13", true);
   const void* kernel = kernel_of.template operator()<T, MA, MB>();
   if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;
   const index_t tiles = ceil_div(g.m, index_t{BM}) * ceil_div(g.n, index_t{BN});
@@ -139,9 +141,9 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
 /// ahead-of-time instance (launch_tiles_of), or the handle of a run-time
 /// compiled one (k13_jit.cu, a gk::SpecializedConfig<BN, ...> that shares
 /// Config<BN, true>'s shared memory and parameters), launched the same way.
-template <int BN, bool Fused, class KernelOf, int BM = gk::kBM>
+template <int BN, bool Fused, class KernelOf, int BM = gk::kBM, bool Swapped = false>
 Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed, const KernelOf& kernel_of) {
-  using Cfg = gk::Config<BN, Fused, BM>;
+  using Cfg = gk::Config<BN, Fused, BM, Swapped>;
   if ((transposed && !Cfg::kTransposed) || (!transposed && !Cfg::kTmaStore))
     return Status::failure(Status::unsupported, "k13: tile " + std::to_string(BM) + " x " + std::to_string(BN) +
                                                     " has no " + (transposed ? "transposed" : "untransposed") +
@@ -149,7 +151,8 @@ Status launch_tiles_with(const GemmArgs& g, cudaStream_t stream, bool transposed
   const auto body = [&]<class T, MajorA MA, MajorB MB>() {
     if constexpr (Cfg::kSwappedOnly && MB != MajorB::k) {
       // The swapped problem's B is the caller's A: these widths read it K-major only (A:k).
-      return Status::failure(Status::unsupported, "k13: the swapped tile 64 x " + std::to_string(BN) +
+      return Status::failure(Status::unsupported, "k13: the swapped tile " + std::to_string(BM) + " x " +
+                                                      std::to_string(BN) +
                                                       " reads A K-major only (A:k; with A:m use a width of 16, 32 "
                                                       "or 64)");
     } else {
@@ -172,15 +175,17 @@ struct CfgKernel {
     return reinterpret_cast<const void*>(&gk::gemm_wgmma_in_flight<T, MA, MB, Cfg>);
   }
 };
-/// The instance of tile BM x BN (Fused: with the fused epilogue).
-template <int BN, bool Fused, int BM = gk::kBM>
-using AotKernel = CfgKernel<gk::Config<BN, Fused, BM>>;
+/// The instance of tile BM x BN (Fused: with the fused epilogue; Swapped: a 128-row swapped-only tile).
+template <int BN, bool Fused, int BM = gk::kBM, bool Swapped = false>
+using AotKernel = CfgKernel<gk::Config<BN, Fused, BM, Swapped>>;
 
 /// The ahead-of-time instance of tile BM x BN (Fused: the fused-epilogue one;
-/// BM = 64: the one-warpgroup tiles, swapped 64 x {16, 32, 48, 64, 80, 96}, unswapped 64 x 128).
-template <int BN, bool Fused = false, int BM = gk::kBM>
+/// BM = 64: the one-warpgroup tiles, swapped 64 x {16, 32, 48, 64, 80, 96}, unswapped 64 x 128;
+/// Swapped: the 128-row swapped-only tiles 128 x {80, 96, ..., 256}).
+template <int BN, bool Fused = false, int BM = gk::kBM, bool Swapped = false>
 Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream, bool transposed) {
-  return launch_tiles_with<BN, Fused, AotKernel<BN, Fused, BM>, BM>(g, stream, transposed, AotKernel<BN, Fused, BM>{});
+  using K = AotKernel<BN, Fused, BM, Swapped>;
+  return launch_tiles_with<BN, Fused, K, BM, Swapped>(g, stream, transposed, K{});
 }
 
 }  // namespace tessel::gemm_launch::k13

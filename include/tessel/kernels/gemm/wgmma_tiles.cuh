@@ -28,21 +28,31 @@ inline constexpr int kSmemLimit = 227 * 1024;  // the opt-in maximum of dynamic 
 /// (whose chunks are 128 bytes of a row: 64 16-bit columns).
 /// `Fused`: the fused-epilogue instance (FusedParams, bias slice in shared
 /// memory, unswapped problems only).
-template <int BN, bool Fused = false, int BM = kBM>
+/// `Swapped`: a swapped-only tile of 128 rows of N by BN of M (BN a multiple
+/// of 16 from 80 to 256, A K-major): the widths between and beside the
+/// unswapped tiles' powers of two, so that a problem's tiles come near to a
+/// whole number of waves (cuBLASLt runs 128 x 80, 192 x 96, 192 x 208 and
+/// 128 x 272 tiles in these roles).  Their M side is the wgmma's B operand,
+/// read K-major, whose tiles take any multiple of 8 rows.
+template <int BN, bool Fused = false, int BM = kBM, bool Swapped = false>
 struct Config {
   /// The swapped-only widths 48, 80 and 96 (64 rows of N by that much of M,
   /// one consumer warpgroup): between the power-of-two widths, so that a
   /// problem's tiles come nearer to filling the SMs (cuBLASLt runs 64 x 48
   /// and 64 x 80 tiles on such problems).  Their M side is the wgmma's B
   /// operand and must be K-major (A:k), whose tiles take any multiple of 8 rows.
-  static constexpr bool kSwappedOnly = BN == 48 || BN == 80 || BN == 96;
+  static constexpr bool kSwappedOnly = Swapped || (BM == 64 && (BN == 48 || BN == 80 || BN == 96));
+  /// The 128-row swapped-only tiles (Swapped above).
+  static constexpr bool kWide = Swapped;
+  static_assert(!Swapped || (BM == 128 && BN % 16 == 0 && BN >= 80 && BN <= 256 && !Fused),
+                "tessel: k13's 128-row swapped-only tiles are 128 x {80, 96, ..., 256} (multiples of 16), unfused");
   static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256 || kSwappedOnly,
                 "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}, and swapped 64 x {48, 80, 96}");
   static_assert(!Fused || BN >= 64, "tessel: k13's fused epilogue is the TMA-store epilogue's (BN >= 64)");
   static_assert(BM == 128 || (BM == 64 && (BN <= 64 || BN == 128 || kSwappedOnly) && !Fused),
                 "tessel: k13's 64-row tiles (one consumer warpgroup) are the swapped 64 x {16, 32, 48, 64, 80, 96} "
                 "and the unswapped 64 x 128 only");
-  static_assert(!kSwappedOnly || BM == 64, "tessel: the widths 48, 80 and 96 are 64-row swapped tiles");
+  static_assert(!kSwappedOnly || BM == 64 || Swapped, "tessel: the widths 48, 80 and 96 are 64-row swapped tiles");
   /// The tile's rows: 128 (two consumer warpgroups, 64 rows each), or 64 (one
   /// consumer warpgroup: the swapped small-M tiles, twice the CTAs of 128
   /// rows of N without splitting K; and the unswapped 64 x 128 of small
@@ -100,7 +110,10 @@ struct Config {
                                                                                 : Epilogue<float>::kSmemBytes;
     }
     if constexpr (kTransposed) {
-      if (EpilogueT<float>::kSmemBytes > bytes) bytes = EpilogueT<float>::kSmemBytes;
+      // The wide swapped tiles stage 16-bit D only (fp32 D leaves from registers): a 128 x 256 fp32 tile's
+      // 128 KB would leave one stage.
+      using U = std::conditional_t<kWide, __nv_bfloat16, float>;
+      if (EpilogueT<U>::kSmemBytes > bytes) bytes = EpilogueT<U>::kSmemBytes;
     }
     return bytes;
   }
@@ -156,6 +169,7 @@ struct Tiles {
   static constexpr int kBM = Cfg::kBM, kBN = Cfg::kBN, kStages = Cfg::kStages;
   static constexpr int kConsumerThreads = Cfg::kConsumerThreads;
   static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed, kFused = Cfg::kFused;
+  static constexpr int kStagingBytes = Cfg::kStagingBytes;  // D's staging (the wide swapped tiles: 16-bit D only)
   using Epi = typename Cfg::Epi;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
   using OpB = TmaOperand<T, major_of(MB), kBN>;
