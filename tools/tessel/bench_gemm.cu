@@ -455,7 +455,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             }
             if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
               // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
-              const GemmTuning t = gemm_plan(ran).tuning;
+              GemmTuning t = gemm_plan(ran).tuning;
+              t.tile_m = planned_tile_m(args.tuning, t);  // k13's own reading: a width asked without rows is 128 rows
               st.note = "k13 tile " + std::string(t.tile_m == 64 ? "64" : "128") + "x" + std::to_string(t.tile_n) +
                         " splits " + std::to_string(t.splits) + (t.swap_ab == SwapAB::on ? " swapped" : "") +
                         (args.tuning.raster_group != 0 ? " group " + std::to_string(t.raster_group) : "") +
