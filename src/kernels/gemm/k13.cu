@@ -78,8 +78,8 @@ Status check_k13_tuning(const GemmArgs& a) {
                                std::to_string(t.tile_n) + ")");
   if (t.swap_ab == SwapAB::on && t.tile_m == 64 && t.tile_n > 64 && !swapped_only_width(t.tile_n))
     return Status::failure(Status::invalid_argument,
-                           "k13: the swapped one-warpgroup tiles (tile_m 64) are 64 x 16, 32, 48, 64, 80 or 96 (got "
-                           "tile_n " +
+                           "k13: tuning.tile_m = 64 with the swap on (one consumer warpgroup) takes tile_n 16, 32, "
+                           "48, 64, 80 or 96 (got tile_n " +
                                std::to_string(t.tile_n) + "; 128 rows take 80 to 256)");
   if (t.tile_m != 0 && t.tile_m != 64 && t.tile_m != 128)
     return Status::failure(Status::invalid_argument, "k13: tuning.tile_m must be 0 (the plan's), 64 or 128 (got " +
