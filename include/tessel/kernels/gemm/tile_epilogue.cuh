@@ -133,7 +133,7 @@ struct TileEpilogue {
       if (transposed && map_d != nullptr && p.beta == 0.0f) {
         // D^T staged as D's rows, TMA-stored (the launcher made D's map for it).
         with_out_type(p.cd_type, [&]<class U>() {
-          // An output type the staging cannot hold never gets D's map (the launcher's transposed_tma_store).
+          // An output type the staging cannot hold never gets D's map (k13_tiles.hpp's launch_kernel).
           if constexpr (X::template EpilogueT<U>::kSmemBytes <= X::kStagingBytes)
             X::template EpilogueT<U>::apply(map_d, p, tile.m, tile.n, acc, d.template as<U>(), t, bar);
         });
