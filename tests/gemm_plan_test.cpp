@@ -1024,6 +1024,14 @@ TEST(GemmTune, WideSwappedWidthsAndWaveFill) {
                          {4096, 6144, 4096}})
     EXPECT_FALSE(fill(m, n, k, {GemmImpl::k13_wgmma_in_flight, 128, 256, 1, false}, w)) << m << "x" << n << "x" << k;
   EXPECT_FALSE(fill(8192, 8192, 256, {GemmImpl::k15_pingpong, 128, 128, 1, false}, w));
+  // A's rows straddling lines: the wide tiles read a copy in whole lines, and the prediction carries the copy.
+  static_assert(!wide_copies_a(0, 4096) && wide_copies_a(0, 4104) && wide_copies_a(64, 4096));
+  const GemmCandidate w208{GemmImpl::k13_wgmma_in_flight, 128, 208, 1, true};
+  const double whole = predicted_us(PlanProblem{832, 12408, 8128, 8128, 12408}, w208, 132);
+  const double straddled = predicted_us(PlanProblem{832, 12408, 8080, 8080, 12408}, w208, 132);
+  EXPECT_GT(straddled, whole * 8080.0 / 8128.0 + 2.0);  // the copy's launch and its 13 MB read and written
+  ASSERT_TRUE(fill(832, 12408, 8080, {GemmImpl::k13_wgmma_in_flight, 128, 256, 1, false}, w));
+  EXPECT_EQ(candidate_name(w), "k13:128x208:s1:swap");  // H200: 1.43x the 128 x 256 tile's speed
   // A caller's forced width is kept.
   PlanProblem forced{6832, 640, 1344, 1344, 640};
   forced.asked.tile_n = 192;

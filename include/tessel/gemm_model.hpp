@@ -94,7 +94,7 @@ inline constexpr ModelFamily kModelFamilies[] = {
 /// to 256 on ten problems of one to fifteen waves (H200): a k-step 2.3 ns a column of W plus 20 (about 88 % of the
 /// tensor cores' rate: 2.02 ns a column at 1,980 MHz), a unit 1 µs plus 4 ns a column (the transposed staging of D).
 /// Their grids are near whole waves by design, so the L2's bandwidth to all the SMs bounds them too (kWideL2BytesPerNs
-/// in predicted_us); straddled rows are not in the constants (wide_tiles_fit).
+/// in predicted_us); an A whose rows straddle lines is copied first (wide_copies_a).
 constexpr ModelFamily wide_family(int w) {
   return {GemmImpl::k13_wgmma_in_flight, 128, w, true, 2.3 * w + 20.0, 1000.0 + 4.0 * w, 0.0, 0.0};
 }
@@ -139,11 +139,15 @@ struct PlanProblem {
 };
 
 /// May problem `p` run on the wide tiles?  A K-major (their M side is wgmma's B), D stored by TMA (16-bit, beta = 0,
-/// rows TMA can store: else D^T leaves one element a store, 1.5-2x the time), and A's rows whole 128-byte lines:
-/// read by N / 128 CTAs each, straddled rows of A cost the wide tiles 17-78 % a k-step (six problems, H200).
+/// rows TMA can store: else D^T leaves one element a store, 1.5-2x the time), unfused.
 constexpr bool wide_tiles_fit(const PlanProblem& p) {
-  return p.a_k_major && p.out_bytes == 2 && p.beta == 0.0f && p.d_tma && p.lda % 64 == 0 && !p.fused;
+  return p.a_k_major && p.out_bytes == 2 && p.beta == 0.0f && p.d_tma && !p.fused;
 }
+/// Do the wide tiles read a copy of A (K-major, base `addr`, rows of `lda`)?  Each row of A is read by N / 128 CTAs,
+/// and rows that start inside 128-byte lines cost the wide tiles 17-78 % a k-step (six problems, H200), so the
+/// launcher copies such an A into rows of whole lines first (pads_of) and predicted_us counts the copy.
+/// C++ example: wide_copies_a(0, 4096) == false; wide_copies_a(0, 4104) == true (8208-byte rows).
+constexpr bool wide_copies_a(std::uint64_t addr, index_t lda) { return addr % 128 != 0 || lda % 64 != 0; }
 
 namespace model_detail {
 /// Rows of `ld` elements that TMA reads as they are but that start inside
@@ -225,7 +229,9 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
   const double dram = (m * k + k * n) * 2.0 + m * n * p.out_bytes + (partials ? 8.0 * c.splits * m * n : 0.0);
   double ns = smooth_max(compute, dram / g.bw_per_ns);
   ns += split_cost_us(c, in_cluster) * 1000.0;
-  const double pad = (p.lda % 8 != 0 ? m * k * 2.0 : 0.0) + (p.ldb % 8 != 0 ? k * n * 2.0 : 0.0);
+  // The padded copies: of an operand TMA cannot read, and of A's straddled rows for the wide tiles (wide_copies_a).
+  const bool copy_a = p.lda % 8 != 0 || (is_wide(c) && wide_copies_a(0, p.lda));
+  const double pad = (copy_a ? m * k * 2.0 : 0.0) + (p.ldb % 8 != 0 ? k * n * 2.0 : 0.0);
   if (pad > 0) ns += g.pad_us * 1000.0 + 2.0 * pad / g.bw_per_ns;
   return g.fixed_us + ns / 1000.0;
 }

@@ -48,7 +48,10 @@ inline Pads pads_of(const GemmArgs& a, bool copy_straddled) {
   const auto straddled = [&](const void* ptr, index_t ld, index_t elems, index_t rereads, bool mn_major) {
     return copy_straddled && straddled_copy_repays(reinterpret_cast<std::uintptr_t>(ptr), ld, elems, rereads, mn_major);
   };
-  p.a = !p.a_ready || straddled(a.a, a.lda, a.m * a.k, (a.n + along_n - 1) / along_n, !ak);
+  // k13's 128-row swapped tiles read each row of A N / 128 times: they take A in whole lines (wide_copies_a).
+  const bool wide = copy_straddled && swap && ak && a.tuning.tile_m != 64 && swapped_wide_width(a.tuning.tile_n);
+  p.a = !p.a_ready || straddled(a.a, a.lda, a.m * a.k, (a.n + along_n - 1) / along_n, !ak) ||
+        (wide && wide_copies_a(reinterpret_cast<std::uintptr_t>(a.a), a.lda));
   p.b = !p.b_ready || straddled(a.b, a.ldb, a.n * a.k, (a.m + along_m - 1) / along_m, !bk);
   p.a_bytes = ak ? padded_bytes(a.m, a.k) : padded_bytes(a.k, a.m);
   p.b_bytes = bk ? padded_bytes(a.n, a.k) : padded_bytes(a.k, a.n);
