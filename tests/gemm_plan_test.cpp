@@ -975,23 +975,26 @@ TEST(SmallMSplits, FillTheSlotsWithoutTinySplits) {
 static_assert(small_m_splits(16, 8192, 8192, 132) == 4 && small_m_splits(3, 400, 9368, 132) == 64);
 
 // Rule 15 (small_m_for): the small-M kernel where k13 would copy B first (ldb
-// not a multiple of 8): up to 16 rows of A, up to 32 where K splits at most 8 ways.
-TEST(SmallMRule, OnlyWhereBNeedsACopyAndTheSumIsShort) {
-  EXPECT_TRUE(small_m_for(4, 7762, 6848, 7762, 132));
-  EXPECT_TRUE(small_m_for(1, 401, 9368, 401, 132));       // 64 splits of 1 row
-  EXPECT_TRUE(small_m_for(16, 917, 10632, 917, 132));     // 33 splits of 16 rows
-  EXPECT_TRUE(small_m_for(24, 4462, 3928, 4462, 132));    // 35 tiles x 7 splits
-  EXPECT_TRUE(small_m_for(7, 128, 640, 131, 132));        // a padded ldb decides, not N
-  EXPECT_FALSE(small_m_for(32, 1530, 10992, 1530, 132));  // 22 splits of 32 rows: k13
-  EXPECT_FALSE(small_m_for(20, 1086, 14784, 1086, 132));  // 29 splits
-  EXPECT_FALSE(small_m_for(4, 7760, 6848, 7760, 132));    // TMA reads B: k13
-  EXPECT_FALSE(small_m_for(7, 131, 640, 136, 132));
-  EXPECT_FALSE(small_m_for(33, 4462, 3928, 4462, 132));  // one CTA an SM
-  EXPECT_FALSE(small_m_for(0, 401, 9368, 401, 132));
+// not a multiple of 8): up to 32 rows of A, 33-64 where B holds 14 M elements or more.
+TEST(SmallMRule, OnlyWhereBNeedsACopyThatOutweighsTheStream) {
+  EXPECT_TRUE(small_m_for(4, 7762, 6848, 7762));
+  EXPECT_TRUE(small_m_for(1, 401, 9368, 401));      // 64 splits of 1 row
+  EXPECT_TRUE(small_m_for(16, 917, 10632, 917));    // 33 splits of 16 rows
+  EXPECT_TRUE(small_m_for(24, 4462, 3928, 4462));   // 35 tiles x 7 splits
+  EXPECT_TRUE(small_m_for(21, 1525, 15552, 1525));  // 22 splits: 30.5 us against k13's 52.0
+  EXPECT_TRUE(small_m_for(7, 128, 640, 131));       // a padded ldb decides, not N
+  EXPECT_TRUE(small_m_for(64, 6974, 4032, 6974));   // 28 M elements of B: 52.6 us against 67.4
+  EXPECT_TRUE(small_m_for(36, 13122, 2736, 13122));
+  EXPECT_FALSE(small_m_for(37, 1417, 8768, 1417));  // 12 M: 36.7 us against 33.8
+  EXPECT_FALSE(small_m_for(44, 516, 1024, 516));    // 23.9 us against 12.8
+  EXPECT_FALSE(small_m_for(65, 6974, 4032, 6974));  // no instance past 64 rows
+  EXPECT_FALSE(small_m_for(4, 7760, 6848, 7760));   // TMA reads B: k13
+  EXPECT_FALSE(small_m_for(7, 131, 640, 136));
+  EXPECT_FALSE(small_m_for(0, 401, 9368, 401));
   EXPECT_EQ(small_m_splits(32, 1530, 10992, 132), 22);
   EXPECT_EQ(small_m_splits(24, 4462, 3928, 132), 7);
 }
-static_assert(small_m_for(4, 7762, 6848, 7762, 132) && !small_m_for(4, 7760, 6848, 7760, 132));
+static_assert(small_m_for(4, 7762, 6848, 7762) && !small_m_for(4, 7760, 6848, 7760));
 
 // The 128-row swapped widths (128 of N by W of M, W = 80..256 by 16): listed only as the narrowest W for its count of
 // tile columns, each with the model's linear constants, round-tripping by name; rule 16 (wave_fill_choice) takes one

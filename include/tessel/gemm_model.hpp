@@ -447,16 +447,18 @@ constexpr int small_m_splits(index_t m, index_t n, index_t k, int sms) {
 
 /// Rule 15: where the small-M kernel serves a call (A:k, B:n) better than
 /// k13: B's rows TMA cannot read (ldb not a multiple of 8), where k13 first
-/// copies B into padded rows, a second pass over the stream; at most 16 rows
-/// of A, or at most 32 with at most 8 splits of K: the last split sums every
-/// split's partial of 32 rows one load chain a row pair, which costs more than
-/// the copy saves at 22-29 splits (H200: 32 x 1530 x 10992 0.53 of cuBLASLt
-/// against k13's 0.70).  Same run: 4 x 3835 x 7616 25 µs against k13's 63 and
-/// cuBLASLt's 57; 19 x 8925 x 3904 40 against 67 and 72.
-/// C++ example: small_m_for(4, 7762, 6848, 7762, 132) == true; small_m_for(4, 7760, 6848, 7760, 132) == false.
-constexpr bool small_m_for(index_t m, index_t n, index_t k, index_t ldb, int sms) {
-  if (m < 1 || m > 32 || ldb % 8 == 0) return false;
-  return m <= 16 || small_m_splits(m, n, k, sms) <= 8;
+/// copies B into padded rows, reading and writing B once more before its own
+/// pass.  At most 32 rows of A (two CTAs an SM, the split sum loading its
+/// partials in batches: 21 x 1525 x 15552 on 22 splits 30.5 µs against k13's
+/// 52.0); 33-64 rows (one CTA an SM, a k-tile 0.69 µs) only where B holds
+/// kSmallM64Elements or more, whose copy then costs more than the slower
+/// stream: 64 x 6974 x 4032 52.6 µs against 67.4, 37 x 1417 x 8768 (12 M)
+/// 36.7 against 33.8 (H200, same runs).
+/// C++ example: small_m_for(4, 7762, 6848, 7762) == true; small_m_for(4, 7760, 6848, 7760) == false.
+inline constexpr double kSmallM64Elements = 14e6;
+constexpr bool small_m_for(index_t m, index_t n, index_t k, index_t ldb) {
+  if (m < 1 || m > 64 || ldb % 8 == 0) return false;
+  return m <= 32 || static_cast<double>(n) * static_cast<double>(k) >= kSmallM64Elements;
 }
 
 /// An FP8 group's tile rows (k13's grouped kernel, 128 columns): 64 where

@@ -832,7 +832,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   // Rule 15: small M with A:k, B:n where the small-M kernel streams B faster
   // than k13 (small_m_for, gemm_model.hpp): no padded copy of B's rows.
   if (args.batch == 1 && !fused && untuned && !args.tuning.split_tail && args.tuning.stages == 0 &&
-      args.layout.a == MajorA::k && args.layout.b == MajorB::n && small_m_for(args.m, args.n, args.k, args.ldb, sms)) {
+      args.layout.a == MajorA::k && args.layout.b == MajorB::n && small_m_for(args.m, args.n, args.k, args.ldb)) {
     plan.impl = GemmImpl::small_m_stream;
     plan.tuning = GemmTuning{};
     plan.why = "small_m splits " + std::to_string(gemm_launch::small_m_launch_splits(args));
