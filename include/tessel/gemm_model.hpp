@@ -112,8 +112,8 @@ constexpr bool is_wide(const GemmCandidate& c) {
   return c.impl == GemmImpl::k13_wgmma_in_flight && c.swap && c.tile_m == 128 && swapped_wide_width(c.tile_n);
 }
 inline constexpr auto kWideFamilies = [] {
-  std::array<ModelFamily, 12> a{};
-  for (int i = 0; i < 12; ++i) a[i] = wide_family(80 + 16 * i);
+  std::array<ModelFamily, (kWideLast - kWideFirst) / kWideStep + 1> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = wide_family(kWideFirst + kWideStep * static_cast<int>(i));
   return a;
 }();
 
@@ -121,7 +121,7 @@ inline constexpr auto kWideFamilies = [] {
 constexpr const ModelFamily* model_family(const GemmCandidate& c) {
   for (const ModelFamily& f : kModelFamilies)
     if (f.impl == c.impl && f.tile_m == c.tile_m && f.tile_n == c.tile_n && f.swap == c.swap) return &f;
-  if (is_wide(c)) return &kWideFamilies[static_cast<std::size_t>((c.tile_n - 80) / 16)];
+  if (is_wide(c)) return &kWideFamilies[static_cast<std::size_t>((c.tile_n - kWideFirst) / kWideStep)];
   return nullptr;
 }
 

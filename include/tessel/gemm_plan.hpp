@@ -101,9 +101,10 @@ constexpr int split_k_unless_filled(index_t tiles, index_t k_tiles, int sms, int
 }
 /// Rule 4, swap at M ≤ 64 and N ≥ 128: N then fills the 128 box rows that M would leave mostly zero-filled.
 constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }
-constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }   // the width that holds M
-constexpr bool swapped_only_width(int w) { return w == 48 || w == 80 || w == 96; }       // 64 x 48, 80, 96 swapped, A:k
-constexpr bool swapped_wide_width(int w) { return w % 16 == 0 && w >= 80 && w <= 256; }  // 128 x w swapped, A:k
+constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }  // the width that holds M
+constexpr bool swapped_only_width(int w) { return w == 48 || w == 80 || w == 96; }      // 64 x 48, 80, 96 swapped, A:k
+inline constexpr int kWideFirst = 80, kWideLast = 256, kWideStep = 16;  // 128 x w swapped, A:k; a unit each (CMake)
+constexpr bool swapped_wide_width(int w) { return w % kWideStep == 0 && w >= kWideFirst && w <= kWideLast; }
 /// The tile rows a call runs: the caller's where it set the tile (tile_m, tile_n or splits), else the plan's.
 constexpr int planned_tile_m(const GemmTuning& asked, const GemmTuning& plan) {
   return asked.tile_m != 0 || asked.tile_n != 0 || asked.splits != 0 ? asked.tile_m : plan.tile_m;
@@ -117,7 +118,6 @@ constexpr int planned_tile_n(const GemmTuning& asked, int tile_m, const GemmTuni
 constexpr int raster_group_for(index_t /*tiles_m*/, index_t /*tiles_n*/, int tile_n, int /*sms*/) {
   return tile_n == 256 ? 16 : 8;
 }
-
 /// k13's tuning for M x N x K on `sms` SMs, keeping a forced width or swap; lines: rows_whole_lines(lda), (ldb).
 /// Rule 4 (unfused): swapped; rule 4b: 64-row tiles unsplit where they fill half to one wave (two splits' CTAs without
 ///   their fixed cost); else rule 3, the 64-wide tile unsplit from 1/4 of the SMs.  Forced 16, 32 swap; 64..256 do not.

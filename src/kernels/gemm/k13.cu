@@ -155,12 +155,12 @@ Status check_k13(const GemmArgs& a) {
 namespace {
 
 /// The 128-row swapped-only tile 128 x w (swapped_wide_width) on the swapped problem s.
-template <int W = 80>
+template <int W = kWideFirst>
 Status launch_wide(const GemmArgs& s, cudaStream_t stream, int w) {
-  if constexpr (W > 256) {
+  if constexpr (W > kWideLast) {
     return Status::failure(Status::invalid_argument, "k13: no swapped tile 128 x " + std::to_string(w));
   } else {
-    return w == W ? k13::launch_tiles_wide<W>(s, stream) : launch_wide<W + 16>(s, stream, w);
+    return w == W ? k13::launch_tiles_wide<W>(s, stream) : launch_wide<W + kWideStep>(s, stream, w);
   }
 }
 
