@@ -1391,6 +1391,39 @@ TEST(BenchGemmArgs, GroupedErrors) {
   EXPECT_NE(parse_error(g).find("--suite"), std::string::npos);
 }
 
+// --plan's arguments: the bench's packed leading dimensions and stand-in
+// addresses that are distinct and 256-byte aligned (the plan reads alignment).
+TEST(BenchGemmArgs, PlanArgsAreTheBenchsCall) {
+  GemmProblem p;
+  p.m = 100, p.n = 60, p.k = 40;
+  GemmArgs g = plan_args(p, GemmTuning{});
+  EXPECT_EQ(g.lda, 40);  // A:k, B:n
+  EXPECT_EQ(g.ldb, 60);
+  EXPECT_EQ(g.ldd, 60);
+  EXPECT_EQ(g.c, nullptr);  // beta 0: C is not read
+  for (const void* x : {g.a, g.b, static_cast<const void*>(g.d)})
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(x) % 256, 0u);
+  EXPECT_NE(g.a, g.b);
+  EXPECT_NE(g.b, g.d);
+  p.layout = GemmLayout{MajorA::m, MajorB::k};
+  p.beta = -1.0;
+  p.batch = 3;
+  g = plan_args(p, GemmTuning{128, 2, SwapAB::off});
+  EXPECT_EQ(g.lda, 100);
+  EXPECT_EQ(g.ldb, 40);
+  EXPECT_NE(g.c, nullptr);
+  EXPECT_EQ(g.ldc, 60);
+  EXPECT_FLOAT_EQ(g.beta, -1.0f);
+  EXPECT_EQ(g.batch, 3);
+  EXPECT_EQ(g.stride_a, 100 * 40);
+  EXPECT_EQ(g.stride_b, 40 * 60);
+  EXPECT_EQ(g.stride_d, 100 * 60);
+  EXPECT_EQ(g.tuning.tile_n, 128);  // the options' tuning is kept
+  EXPECT_EQ(g.tuning.splits, 2);
+  p.epilogue.bias = BiasKind::col;
+  EXPECT_NE(plan_args(p, GemmTuning{}).epilogue.bias, nullptr);
+}
+
 }  // namespace
 
 // A fused epilogue takes single problems: not with a batch or a group.

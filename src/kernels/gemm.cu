@@ -287,7 +287,13 @@ struct DeviceTraits {
   int major = 0, minor = 0, sms = 0;
 };
 
+/// Set while gemm_plan(args, device) plans for a device the caller names:
+/// device_traits() answers with it and queries nothing, so the plan runs on
+/// a machine without a GPU.
+thread_local const DeviceTraits* t_named_device = nullptr;
+
 DeviceTraits device_traits() {
+  if (t_named_device != nullptr) return *t_named_device;
   constexpr int kCached = 64;
   static std::atomic<std::uint64_t> cache[kCached] = {};  // (sms << 16 | major << 8 | minor) + 1 << 48; 0: not read
   int device = 0;
@@ -317,6 +323,7 @@ DeviceTraits device_traits() {
 
 /// Does measured tuning apply to `args` (asked, single 16-bit problem, sm_90)?
 bool tunable(const GemmArgs& args) {
+  if (t_named_device != nullptr) return false;  // measured tuning times kernels on the device it plans for
   if (!gemm_launch::tune_wanted(args) || args.batch != 1 || args.ab_type == DType::f32 || is_fp8(args.ab_type))
     return false;
   const DeviceTraits dev = device_traits();
@@ -1072,6 +1079,19 @@ Status gemm_grouped_check(const GemmArgs* problems, int count) {
       problems[0].ab_type == DType::f32 ? GemmImpl::f07_two_ctas_per_sm : GemmImpl::k13_wgmma_in_flight;
   if (Status s = check_ladder_instance(step, problems[0]); !s) return s;
   return check_group_overlap(problems, count);
+}
+
+GemmPlan gemm_plan(const GemmArgs& args, const GemmDevice& device) {
+  const bool counted = device.sms > 0;
+  const DeviceTraits named{device.major, device.minor, counted ? device.sms : GemmDevice{}.sms};
+  struct Naming {  // the caller's device for this thread while gemm_plan runs, however it leaves
+    const DeviceTraits* outer;
+    ~Naming() { t_named_device = outer; }
+  } naming{t_named_device};
+  t_named_device = &named;
+  GemmPlan plan = gemm_plan(args);
+  if (!counted) plan.why = "no SM count given (" + std::to_string(device.sms) + "): planned for 132; " + plan.why;
+  return plan;
 }
 
 GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count) {

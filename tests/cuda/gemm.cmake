@@ -9,7 +9,8 @@ target_compile_definitions(gemm_test PRIVATE TESSEL_JIT_TEST_CACHE="${CMAKE_CURR
 gtest_discover_tests(gemm_test DISCOVERY_TIMEOUT 60)
 
 add_executable(gemm_api_test gemm_api_test.cpp)
-target_link_libraries(gemm_api_test PRIVATE tessel::kernels GTest::gtest_main tessel_warnings)
+target_link_libraries(gemm_api_test PRIVATE tessel::kernels tessel_bench_args GTest::gtest_main tessel_warnings)
+target_compile_definitions(gemm_api_test PRIVATE TESSEL_TEST_DATA="${TESSEL_TEST_DATA}")  # the plan's record
 if(TESSEL_LADDER_INSTANCES STREQUAL "one")
   target_compile_definitions(gemm_api_test PRIVATE TESSEL_LADDER_BUILT_ONE)  # the library's instance set
 endif()

@@ -4,12 +4,15 @@
 // implementations, types and layouts need no CUDA at all: tests/gemm_types_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "bench_gemm_args.hpp"
 #include "tessel/gemm_tune.hpp"
 #include "tessel/host/gemm.hpp"
 #include "tessel/host/jit.hpp"
@@ -1002,4 +1005,77 @@ TEST(GemmApi, GroupRulesAreInvalidArgument) {
   // The plan names its rule.
   const GemmPlan p = gemm_plan_grouped(v.data(), 8);
   EXPECT_FALSE(p.why.empty());
+}
+
+namespace {
+/// One CSV line's fields, double-quoted fields unquoted (the record's layout and why).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+      out.back() += '"', ++i;
+    else if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      out.emplace_back();
+    else
+      out.back() += c;
+  }
+  return out;
+}
+}  // namespace
+
+// The plan's record: every problem of tests/data/plan_record.csv (the suite and
+// random shapes of the any-shape distribution) planned for the default device
+// (sm_90, 132 SMs) as `tessel bench gemm --plan` wrote it.  A change of the plan
+// shows here as the rows it moves; the commit that makes it rewrites the record
+// (the file's header says how) and says why, as a change of measured machine
+// code rewrites the SASS record.
+TEST(GemmPlanRecord, EveryProblemPlansAsRecorded) {
+  const std::string path = std::string(TESSEL_TEST_DATA) + "/plan_record.csv";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "cannot read " << path;
+  std::vector<bench::GemmProblem> problems;
+  std::string error;
+  ASSERT_TRUE(bench::read_suite(in, path, bench::SuiteDefaults{}, problems, error)) << error;
+  in.clear();
+  in.seekg(0);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    (header.empty() ? header : rows.emplace_back()) = csv_fields(line);
+  }
+  ASSERT_EQ(rows.size(), problems.size());
+  ASSERT_GE(rows.size(), 200u);
+  const auto column = [&](const char* name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    return static_cast<std::size_t>(it - header.begin());
+  };
+  const std::size_t impl = column("impl"), tile_m = column("tile_m"), tile_n = column("tile_n"),
+                    splits = column("splits"), swap = column("swap_ab"), tail = column("split_tail"),
+                    raster = column("raster_group"), why = column("why");
+  ASSERT_LT(why, header.size()) << "the record's header lacks a plan column";
+  int moved = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bench::GemmProblem& p = problems[i];
+    const GemmPlan plan = gemm_plan(bench::plan_args(p, GemmTuning{}), GemmDevice{});
+    const GemmTuning& t = plan.tuning;
+    const std::string swap_ab = t.swap_ab == SwapAB::on ? "on" : t.swap_ab == SwapAB::off ? "off" : "plan";
+    const std::vector<std::string>& r = rows[i];
+    const bool same = r[impl] == short_name(plan.impl) && r[tile_m] == std::to_string(t.tile_m) &&
+                      r[tile_n] == std::to_string(t.tile_n) && r[splits] == std::to_string(t.splits) &&
+                      r[swap] == swap_ab && r[tail] == std::to_string(t.split_tail ? 1 : 0) &&
+                      r[raster] == std::to_string(t.raster_group);
+    if (!same && ++moved <= 20)
+      ADD_FAILURE() << p.m << " x " << p.n << " x " << p.k << " " << r[column("layout")] << ": recorded " << r[impl]
+                    << " " << r[tile_m] << "x" << r[tile_n] << " s" << r[splits] << " swap " << r[swap] << " ("
+                    << r[why] << "); now " << short_name(plan.impl) << " " << t.tile_m << "x" << t.tile_n << " s"
+                    << t.splits << " swap " << swap_ab << " (" << plan.why << ")";
+  }
+  EXPECT_EQ(moved, 0) << moved << " of " << rows.size()
+                      << " problems plan otherwise than recorded; if that is meant, rewrite the record as its header "
+                         "says";
 }

@@ -50,41 +50,18 @@ using namespace gemm_detail;  // the runner's pieces (bench_gemm_*.hpp)
 
 namespace {
 
-/// The problem's buffers as tessel::gemm's arguments.
+/// The problem's buffers as tessel::gemm's arguments: plan_args's call with
+/// the buffers' addresses.
 GemmArgs tessel_args(const ProblemData& d, GemmTuning tuning) {
-  GemmArgs g;
-  g.tuning = tuning;
-  g.m = d.p.m;
-  g.n = d.p.n;
-  g.k = d.p.k;
-  g.ab_type = d.p.in;
-  g.b_type = d.p.in_b;
-  g.cd_type = d.p.out;
-  g.fp8_fast_accum = d.p.fp8_fast_accum;
-  g.fp8_promote_every = d.p.fp8_promote_every;
-  g.fp8_scale = d.p.fp8_scale;
+  GemmArgs g = plan_args(d.p, tuning);
   g.fp8_scale_a = d.scale_a.as<float>();
   g.fp8_scale_b = d.scale_b.as<float>();
-  g.layout = d.p.layout;
   g.a = d.a.get();
   g.lda = d.lda();
   g.b = d.b.get();
-  g.ldb = d.ldb();
   g.c = d.c.get();  // null when beta == 0
-  g.ldc = d.ldd();
   g.d = d.d_tessel.get();
-  g.ldd = d.ldd();
-  g.alpha = static_cast<float>(d.p.alpha);
-  g.beta = static_cast<float>(d.p.beta);
-  g.epilogue.act = d.p.epilogue.act;
-  g.epilogue.bias_kind = d.p.epilogue.bias;
   g.epilogue.bias = d.bias.get();  // null without a bias
-  if (d.p.batch > 1) {             // packed: each stride is one matrix
-    g.batch = d.p.batch;
-    g.stride_a = d.p.m * d.p.k;
-    g.stride_b = d.p.k * d.p.n;
-    g.stride_c = g.stride_d = d.p.m * d.p.n;
-  }
   return g;
 }
 

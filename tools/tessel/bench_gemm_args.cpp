@@ -486,6 +486,47 @@ bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& 
   return true;
 }
 
+GemmArgs plan_args(const GemmProblem& p, const GemmTuning& tuning) {
+  // Each operand its own 4 GiB-aligned stand-in region: distinct, aligned, never dereferenced.
+  const auto at = [](std::uintptr_t region) { return reinterpret_cast<void*>(region << 32); };
+  GemmArgs g;
+  g.tuning = tuning;
+  g.m = p.m;
+  g.n = p.n;
+  g.k = p.k;
+  g.ab_type = p.in;
+  g.b_type = p.in_b;
+  g.cd_type = p.out;
+  g.fp8_fast_accum = p.fp8_fast_accum;
+  g.fp8_promote_every = p.fp8_promote_every;
+  g.fp8_scale = p.fp8_scale;
+  if (p.fp8_scale != Fp8Scale::none) {
+    g.fp8_scale_a = static_cast<const float*>(at(6));
+    g.fp8_scale_b = static_cast<const float*>(at(7));
+  }
+  g.layout = p.layout;
+  g.a = at(1);
+  g.lda = p.layout.a == MajorA::k ? p.k : p.m;
+  g.b = at(2);
+  g.ldb = p.layout.b == MajorB::n ? p.n : p.k;
+  g.c = p.beta != 0.0 ? at(3) : nullptr;
+  g.ldc = p.n;
+  g.d = at(4);
+  g.ldd = p.n;
+  g.alpha = static_cast<float>(p.alpha);
+  g.beta = static_cast<float>(p.beta);
+  g.epilogue.act = p.epilogue.act;
+  g.epilogue.bias_kind = p.epilogue.bias;
+  if (p.epilogue.bias != BiasKind::none) g.epilogue.bias = at(5);
+  if (p.batch > 1) {  // packed: each stride is one matrix
+    g.batch = p.batch;
+    g.stride_a = p.m * p.k;
+    g.stride_b = p.k * p.n;
+    g.stride_c = g.stride_d = p.m * p.n;
+  }
+  return g;
+}
+
 const char* extent_group(std::int64_t m, std::int64_t n, std::int64_t k) {
   if (m % 64 == 0 && n % 64 == 0 && k % 64 == 0) return "a64";
   if (m % 8 == 0 && n % 8 == 0 && k % 8 == 0) return "a8";

@@ -16,6 +16,7 @@
 
 #include "tessel/gemm_plan.hpp"
 #include "tessel/gemm_types.hpp"
+#include "tessel/host/gemm.hpp"
 
 namespace tessel::bench {
 
@@ -241,6 +242,13 @@ std::int64_t gemm_operand_bytes(const GemmProblem& p);
 /// gemm_operand_bytes(p) / time, in GB/s (1e9 bytes per second); the column
 /// that matters for memory-bound (small M) shapes.  0 when ms is not > 0.
 double gemm_gbytes_per_s(const GemmProblem& p, double ms);
+
+/// Single or batched problem `p` (not grouped) as tessel::gemm's arguments for
+/// gemm_plan(args, device): extents, types, layout, scalars, epilogue, FP8
+/// options and batch as the bench runs them, leading dimensions packed, and
+/// stand-in operand addresses 256-byte aligned as the bench's allocations are
+/// (the plan reads their alignment; nothing reads them).
+GemmArgs plan_args(const GemmProblem& p, const GemmTuning& tuning);
 
 // ------------------------------------------------------------------ results
 

@@ -538,6 +538,14 @@ int main(int argc, char** argv) {
   bench_gemm->add_flag("--list", gemm_list,
                        "print the problems as a suite CSV (header group,m,n,k,dtype,out_dtype,layout,alpha,beta) and "
                        "exit, no GPU needed: what random:SEED:COUNT draws, for a second build or a subset");
+  bool gemm_plan_only = false;
+  bench_gemm->add_flag("--plan", gemm_plan_only,
+                       "print what auto chooses for each problem as CSV (kernel, tuning, the deciding rule's words) "
+                       "and exit, no GPU needed: the plan for a sm_90 device of --sms SMs, the tuning options kept");
+  int gemm_sms = tessel::GemmDevice{}.sms;
+  bench_gemm->add_option("--sms", gemm_sms, "with --plan: the SM count to plan for (default 132: H100 SXM, H200)")
+      ->check(CLI::Range(1, 1024))
+      ->type_name("N");
   bench_gemm->add_flag("--fp8-fast-accum", gemm_args.fp8_fast_accum,
                        "FP8: sum in the tensor core's accumulator from the first k-tile to the last, tessel and "
                        "cuBLASLt (FAST_ACCUM) alike (default: both promote the sums into fp32)");
@@ -699,6 +707,37 @@ int main(int argc, char** argv) {
     if (!tessel::bench::parse_gemm_bench_args(gemm_args, opt, error)) {
       std::cerr << "tessel bench gemm: " << error << "\n";
       return kExitUsage;
+    }
+    if (gemm_plan_only) {
+#if defined(TESSEL_HAVE_CUDA)
+      for (const tessel::bench::GemmProblem& p : opt.problems)
+        if (!p.group_m.empty()) {
+          std::cerr << "tessel bench gemm: --plan: grouped problems are planned together (gemm_plan_grouped)\n";
+          return kExitUsage;
+        }
+      std::cout << "group,m,n,k,dtype,out_dtype,layout,alpha,beta,batch,impl,tile_m,tile_n,splits,swap_ab,split_tail,"
+                   "raster_group,why\n";
+      tessel::GemmDevice device;
+      device.sms = gemm_sms;
+      for (const tessel::bench::GemmProblem& p : opt.problems) {
+        const tessel::GemmPlan plan = tessel::gemm_plan(tessel::bench::plan_args(p, opt.tuning), device);
+        const tessel::GemmTuning& t = plan.tuning;
+        std::cout << p.group << ',' << p.m << ',' << p.n << ',' << p.k << ','
+                  << tessel::bench::input_type_name(p.in, p.in_b) << ',' << tessel::name(p.out) << ",\""
+                  << tessel::name(p.layout) << "\"," << p.alpha << ',' << p.beta << ',' << p.batch << ','
+                  << tessel::short_name(plan.impl) << ',' << t.tile_m << ',' << t.tile_n << ',' << t.splits << ','
+                  << (t.swap_ab == tessel::SwapAB::on    ? "on"
+                      : t.swap_ab == tessel::SwapAB::off ? "off"
+                                                         : "plan")
+                  << ',' << (t.split_tail ? 1 : 0) << ',' << t.raster_group << ',' << tessel::bench::csv_field(plan.why)
+                  << '\n';
+      }
+      return 0;
+#else
+      std::cerr << "tessel bench gemm: --plan: this tessel was built without CUDA (the plan lives in the kernels' "
+                   "library; use the sm90a preset)\n";
+      return kExitNoCuda;
+#endif
     }
     if (gemm_list) {
       for (const tessel::bench::GemmProblem& p : opt.problems)

@@ -248,6 +248,20 @@ GemmPlan gemm_plan_grouped(const GemmArgs* problems, int count);
 /// caller's nonzero tuning fields kept.  `why` says which rule decided.
 GemmPlan gemm_plan(const GemmArgs& args);
 
+/// A device as the plan sees it: compute capability and SM count (the
+/// default, an H100 SXM or H200: sm_90 with 132 SMs).
+struct GemmDevice {
+  int major = 9, minor = 0;
+  int sms = 132;
+};
+
+/// The plan's choice for `args` on `device`, with no device queried: runs
+/// without a GPU (`tessel bench gemm --plan`).  The operands' addresses are
+/// read for their alignment only; measured tuning is not consulted (its
+/// choices are timings on a device).  An SM count below 1 plans for 132 and
+/// says so in `why`.
+GemmPlan gemm_plan(const GemmArgs& args, const GemmDevice& device);
+
 /// The unfused epilogue on its own: over the M x N matrix D (args.d, ldd,
 /// cd_type), in place,
 ///   x = D(i, j) + bias;  aux(i, j) = x (if args.epilogue.aux);  D(i, j) = act(x)
