@@ -1422,6 +1422,12 @@ TEST(BenchGemmArgs, PlanArgsAreTheBenchsCall) {
   EXPECT_EQ(g.tuning.splits, 2);
   p.epilogue.bias = BiasKind::col;
   EXPECT_NE(plan_args(p, GemmTuning{}).epilogue.bias, nullptr);
+  // What --list and --plan write first, and the swap as --plan spells it.
+  p.group = "g";
+  p.alpha = 0.1;
+  EXPECT_EQ(suite_row(p), "g,100,60,40,bf16,bf16,\"A:m,B:k\",0.1,-1");
+  EXPECT_STREQ(swap_ab_name(SwapAB::on), "on");
+  EXPECT_STREQ(swap_ab_name(SwapAB::plan), "plan");
 }
 
 }  // namespace

@@ -1005,7 +1005,9 @@ TEST(GemmTune, WideSwappedWidthsAndWaveFill) {
     if (!c.swap || c.tile_m != 128 || c.tile_n <= 64) continue;
     ++listed;
     EXPECT_TRUE(swapped_wide_width(c.tile_n)) << candidate_name(c);
-    if (c.tile_n > 80) EXPECT_LT(ceil_div(index_t{300}, index_t{c.tile_n}), ceil_div(index_t{300}, c.tile_n - 16));
+    if (c.tile_n > 80) {
+      EXPECT_LT(ceil_div(index_t{300}, index_t{c.tile_n}), ceil_div(index_t{300}, c.tile_n - 16));
+    }
     ASSERT_NE(model_family(c), nullptr) << candidate_name(c);
     EXPECT_DOUBLE_EQ(model_family(c)->mma_ns, 2.3 * c.tile_n + 20.0);
     const std::optional<GemmCandidate> back = parse_candidate(candidate_name(c));

@@ -1007,26 +1007,6 @@ TEST(GemmApi, GroupRulesAreInvalidArgument) {
   EXPECT_FALSE(p.why.empty());
 }
 
-namespace {
-/// One CSV line's fields, double-quoted fields unquoted (the record's layout and why).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
-      out.back() += '"', ++i;
-    else if (c == '"')
-      quoted = !quoted;
-    else if (c == ',' && !quoted)
-      out.emplace_back();
-    else
-      out.back() += c;
-  }
-  return out;
-}
-}  // namespace
-
 // The plan's record: every problem of tests/data/plan_record.csv (the suite and
 // random shapes of the any-shape distribution) planned for the default device
 // (sm_90, 132 SMs) as `tessel bench gemm --plan` wrote it.  A change of the plan
@@ -1046,7 +1026,7 @@ TEST(GemmPlanRecord, EveryProblemPlansAsRecorded) {
   std::vector<std::string> header;
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
-    (header.empty() ? header : rows.emplace_back()) = csv_fields(line);
+    ASSERT_TRUE(bench::split_csv_line(line, header.empty() ? header : rows.emplace_back())) << line;
   }
   ASSERT_EQ(rows.size(), problems.size());
   ASSERT_GE(rows.size(), 200u);
@@ -1063,7 +1043,7 @@ TEST(GemmPlanRecord, EveryProblemPlansAsRecorded) {
     const bench::GemmProblem& p = problems[i];
     const GemmPlan plan = gemm_plan(bench::plan_args(p, GemmTuning{}), GemmDevice{});
     const GemmTuning& t = plan.tuning;
-    const std::string swap_ab = t.swap_ab == SwapAB::on ? "on" : t.swap_ab == SwapAB::off ? "off" : "plan";
+    const std::string swap_ab = bench::swap_ab_name(t.swap_ab);
     const std::vector<std::string>& r = rows[i];
     const bool same = r[impl] == short_name(plan.impl) && r[tile_m] == std::to_string(t.tile_m) &&
                       r[tile_n] == std::to_string(t.tile_n) && r[splits] == std::to_string(t.splits) &&

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cfloat>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -176,36 +177,6 @@ bool parse_layout_list(std::string_view text, std::string_view flag, std::vector
   return true;
 }
 
-/// Splits one CSV line into fields ("" quoting, no embedded line breaks).
-bool split_csv_line(std::string_view line, std::vector<std::string>& fields) {
-  fields.clear();
-  std::string cur;
-  bool in_quotes = false, was_quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (in_quotes) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
-        cur += '"', ++i;
-      else if (c == '"')
-        in_quotes = false;
-      else
-        cur += c;
-    } else if (c == '"' && std::string(trim(cur)).empty()) {
-      in_quotes = was_quoted = true;
-      cur.clear();
-    } else if (c == ',') {
-      fields.push_back(was_quoted ? cur : std::string(trim(cur)));
-      cur.clear();
-      was_quoted = false;
-    } else {
-      cur += c;
-    }
-  }
-  if (in_quotes) return false;
-  fields.push_back(was_quoted ? cur : std::string(trim(cur)));
-  return true;
-}
-
 std::string fmt_number(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -235,6 +206,35 @@ std::string json_number(double v) {
 std::string json_opt(const std::optional<double>& v) { return v ? json_number(*v) : std::string("null"); }
 
 }  // namespace
+
+bool split_csv_line(std::string_view line, std::vector<std::string>& fields) {
+  fields.clear();
+  std::string cur;
+  bool in_quotes = false, was_quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_quotes) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+        cur += '"', ++i;
+      else if (c == '"')
+        in_quotes = false;
+      else
+        cur += c;
+    } else if (c == '"' && std::string(trim(cur)).empty()) {
+      in_quotes = was_quoted = true;
+      cur.clear();
+    } else if (c == ',') {
+      fields.push_back(was_quoted ? cur : std::string(trim(cur)));
+      cur.clear();
+      was_quoted = false;
+    } else {
+      cur += c;
+    }
+  }
+  if (in_quotes) return false;
+  fields.push_back(was_quoted ? cur : std::string(trim(cur)));
+  return true;
+}
 
 std::optional<GemmLayout> parse_blas_layout(std::string_view s) {
   const std::string t = lower(trim(s));
@@ -485,6 +485,20 @@ bool read_suite(std::istream& in, std::string_view source, const SuiteDefaults& 
   }
   return true;
 }
+
+std::string suite_row(const GemmProblem& p) {
+  // The scales are floats (the GEMM's): the shortest text that reads back as the same float.
+  const auto scale = [](double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+    return std::string(buf, r.ptr);
+  };
+  return p.group + ',' + std::to_string(p.m) + ',' + std::to_string(p.n) + ',' + std::to_string(p.k) + ',' +
+         input_type_name(p.in, p.in_b) + ',' + name(p.out) + ",\"" + name(p.layout) + "\"," + scale(p.alpha) + ',' +
+         scale(p.beta);
+}
+
+const char* swap_ab_name(SwapAB s) { return s == SwapAB::on ? "on" : s == SwapAB::off ? "off" : "plan"; }
 
 GemmArgs plan_args(const GemmProblem& p, const GemmTuning& tuning) {
   // Each operand its own 4 GiB-aligned stand-in region: distinct, aligned, never dereferenced.

@@ -243,6 +243,16 @@ std::int64_t gemm_operand_bytes(const GemmProblem& p);
 /// that matters for memory-bound (small M) shapes.  0 when ms is not > 0.
 double gemm_gbytes_per_s(const GemmProblem& p, double ms);
 
+/// Splits one CSV line into fields ("" quoting, no embedded line breaks); false on an unterminated quote.
+bool split_csv_line(std::string_view line, std::vector<std::string>& fields);
+
+/// Problem `p` as a suite row (the header kSuiteColumns names): what --list and --plan write first.
+inline constexpr const char* kSuiteColumns = "group,m,n,k,dtype,out_dtype,layout,alpha,beta";
+std::string suite_row(const GemmProblem& p);
+
+/// "on", "off" or "plan": GemmTuning::swap_ab as --swap-ab and --plan spell it.
+const char* swap_ab_name(SwapAB s);
+
 /// Single or batched problem `p` (not grouped) as tessel::gemm's arguments for
 /// gemm_plan(args, device): extents, types, layout, scalars, epilogue, FP8
 /// options and batch as the bench runs them, leading dimensions packed, and

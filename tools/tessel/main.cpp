@@ -4,7 +4,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -715,20 +714,15 @@ int main(int argc, char** argv) {
           std::cerr << "tessel bench gemm: --plan: grouped problems are planned together (gemm_plan_grouped)\n";
           return kExitUsage;
         }
-      std::cout << "group,m,n,k,dtype,out_dtype,layout,alpha,beta,batch,impl,tile_m,tile_n,splits,swap_ab,split_tail,"
-                   "raster_group,why\n";
+      std::cout << tessel::bench::kSuiteColumns
+                << ",batch,impl,tile_m,tile_n,splits,swap_ab,split_tail,raster_group,why\n";
       tessel::GemmDevice device;
       device.sms = gemm_sms;
       for (const tessel::bench::GemmProblem& p : opt.problems) {
         const tessel::GemmPlan plan = tessel::gemm_plan(tessel::bench::plan_args(p, opt.tuning), device);
         const tessel::GemmTuning& t = plan.tuning;
-        std::cout << p.group << ',' << p.m << ',' << p.n << ',' << p.k << ','
-                  << tessel::bench::input_type_name(p.in, p.in_b) << ',' << tessel::name(p.out) << ",\""
-                  << tessel::name(p.layout) << "\"," << p.alpha << ',' << p.beta << ',' << p.batch << ','
-                  << tessel::short_name(plan.impl) << ',' << t.tile_m << ',' << t.tile_n << ',' << t.splits << ','
-                  << (t.swap_ab == tessel::SwapAB::on    ? "on"
-                      : t.swap_ab == tessel::SwapAB::off ? "off"
-                                                         : "plan")
+        std::cout << tessel::bench::suite_row(p) << ',' << p.batch << ',' << tessel::short_name(plan.impl) << ','
+                  << t.tile_m << ',' << t.tile_n << ',' << t.splits << ',' << tessel::bench::swap_ab_name(t.swap_ab)
                   << ',' << (t.split_tail ? 1 : 0) << ',' << t.raster_group << ',' << tessel::bench::csv_field(plan.why)
                   << '\n';
       }
@@ -745,17 +739,8 @@ int main(int argc, char** argv) {
           std::cerr << "tessel bench gemm: --list: batched and grouped problems are not a suite's rows\n";
           return kExitUsage;
         }
-      // The scales are floats (the GEMM's): the shortest text that reads back as the same float.
-      const auto scale = [](double v) {
-        char buf[32];
-        const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
-        return std::string(buf, r.ptr);
-      };
-      std::cout << "group,m,n,k,dtype,out_dtype,layout,alpha,beta\n";
-      for (const tessel::bench::GemmProblem& p : opt.problems)
-        std::cout << p.group << ',' << p.m << ',' << p.n << ',' << p.k << ','
-                  << tessel::bench::input_type_name(p.in, p.in_b) << ',' << tessel::name(p.out) << ",\""
-                  << tessel::name(p.layout) << "\"," << scale(p.alpha) << ',' << scale(p.beta) << '\n';
+      std::cout << tessel::bench::kSuiteColumns << '\n';
+      for (const tessel::bench::GemmProblem& p : opt.problems) std::cout << tessel::bench::suite_row(p) << '\n';
       return 0;
     }
 #if defined(TESSEL_HAVE_CUDA)
