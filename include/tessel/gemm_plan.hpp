@@ -217,16 +217,16 @@ constexpr bool one_wave_for(index_t m, index_t n, int sms, const GemmTuning& t, 
   if (beta != 0.0f || t.tile_n != 128 || t.tile_m == 64 || t.swap_ab == SwapAB::on) return false;
   return plan_detail::tile_count(m, n) <= static_cast<index_t>(sms);
 }
-/// Rule 13: B's rows straddling lines, M > 64, unswapped: k14's 64 x 128 pairs multicast B, halving its L2 requests.
+/// Rule 13: B's rows straddling lines, M > 64, unswapped, unsplit (k14's pairs are): the pairs multicast B's rows.
 constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning& t, bool b_rows_whole_lines) {
-  return !b_rows_whole_lines && t.swap_ab != SwapAB::on && m > 64 && plan_detail::k14_pairs_fit_one_wave(m, n, sms);
+  return !b_rows_whole_lines && t.swap_ab != SwapAB::on && t.splits == 1 && m > 64 &&
+         plan_detail::k14_pairs_fit_one_wave(m, n, sms);
 }
 /// Rule 13b: rule 1b's unsplit 64 x 128 `t`, M 65..82, beta = 0: k14, whose pairs share the B k13's thin row re-reads.
 constexpr bool k14_thin_pair_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
   if (beta != 0.0f || t.swap_ab == SwapAB::on || t.tile_m != 64 || t.tile_n != 128 || t.splits != 1) return false;
   return m > 64 && m <= 82 && plan_detail::k14_pairs_fit_one_wave(m, n, sms);
 }
-
 /// Rule 11: a batch at beta = 0 passing pingpong_fits runs k15 batched, hiding the epilogue a short-K batch is made of.
 constexpr bool k15_batched_for(index_t m, index_t n, index_t k, index_t batch, int sms, float beta) {
   if (beta != 0.0f || batch < 1) return false;
