@@ -383,7 +383,7 @@ TEST(GemmPlan, StraddlingBClustersRule) {
   EXPECT_FALSE(k14(1000, 1001, 1000));  // ldb % 8 != 0: the padded copy's rows are whole lines
   EXPECT_FALSE(k14(16, 1000, 1000));    // swapped (rule 4)
   EXPECT_FALSE(k14(64, 120, 1000));     // M <= 64
-  // The rules split K there (few tiles, long K): unsplit pairs ran 0.54, 0.56 and 0.76 of cuBLASLt.
+  // The rules split K there (few tiles, long K), where the unsplit pairs lost to them (docs/heuristics.md, rule 13).
   EXPECT_FALSE(k14(640, 600, 13056));   // 128 x 64 in 2
   EXPECT_FALSE(k14(1016, 616, 13592));  // 128 x 128 in 3
   EXPECT_FALSE(k14(448, 1296, 14624));  // 128 x 128 in 3

@@ -265,8 +265,8 @@ struct TmaTile {
                                                   "swizzle: the shared layout's swizzle is not one TMA writes "
                                                   "(Sw<1..3, 4-log2(element bytes), 3>)");
     // The L2 fetches 256 bytes a request where the rows are whole 128-byte lines, but 128 where a row starts
-    // inside a line: a box row then touches two lines already, and fetching 256 for each cost the GEMMs 4.5 %
-    // (docs/heuristics.md, "Rows that straddle lines").  The driver takes no promotion below the inner box's bytes.
+    // inside a line: a box row then touches two lines already, and 256 for each reads more than the next k-tile
+    // wants (docs/heuristics.md, "Rows that straddle lines").  The driver takes no promotion below the box's bytes.
     const bool whole_lines =
         s.global_stride_bytes[1] % 128 == 0 && reinterpret_cast<std::uintptr_t>(g.engine.ptr) % 128 == 0;
     const bool box_fits_128 = s.box_dim[0] * sizeof(T) <= 128;
