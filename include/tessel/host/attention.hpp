@@ -1,0 +1,119 @@
+// tessel/host/attention.hpp — fused attention's host API (docs/attention.md):
+//   O = softmax(scale * Q K^T [+ causal mask]) V,   lse = log-sum-exp of each row
+// with bf16 or fp16 Q, K, V and O, fp32 row statistics, grouped K/V heads
+// (GQA, MQA) and packed batches of sequences of different lengths.
+//
+// Like tessel/host/gemm.hpp this header needs no CUDA: the stream is only
+// named, and the checks run without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "tessel/core/config.hpp"
+#include "tessel/gemm_types.hpp"
+#include "tessel/host/status.hpp"
+
+struct CUstream_st;
+typedef struct CUstream_st* cudaStream_t;
+
+namespace tessel {
+
+/// The ladder's steps (docs/attention.md); `automatic` picks the fastest
+/// that takes the call.
+///   a01: three kernels, S = scale Q K^T by tessel::gemm into fp32 scratch,
+///        a row softmax into P, O = P V by tessel::gemm (the baseline);
+///   a02: one kernel, the online softmax on mma.sync tiles (FlashAttention-2).
+enum class AttentionImpl { automatic, a01, a02 };
+
+constexpr const char* name(AttentionImpl i) {
+  switch (i) {
+    case AttentionImpl::automatic:
+      return "auto";
+    case AttentionImpl::a01:
+      return "a01";
+    case AttentionImpl::a02:
+      return "a02";
+  }
+  return "?";
+}
+
+constexpr std::optional<AttentionImpl> parse_attention_impl(std::string_view s) {
+  for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02})
+    if (s == name(i)) return i;
+  return std::nullopt;
+}
+
+/// Where element (b, h, s, e) of a tensor lives: at
+/// b * batch + h * head + s * row + e elements from its base (the head
+/// dimension e is contiguous).  (batch, heads, seq, dim) row-major is
+/// {H*S*D, S*D, D}; (batch, seq, heads, dim), FlashAttention's layout, is
+/// {S*H*D, D, H*D}.  With packed sequences (AttentionArgs::cu_seqlens_q)
+/// `batch` is not read: sequence b's rows are rows cu_seqlens[b] .. cu_seqlens[b+1]-1.
+struct AttentionStrides {
+  index_t batch = 0, head = 0, row = 0;
+};
+
+/// One attention call.  Query row i of a sequence with Lq query rows and Lk
+/// keys attends to key j when j <= i + (Lk - Lq) under `causal` (the mask
+/// aligned bottom-right, as FlashAttention-2 and cuDNN align it), to every
+/// key otherwise.  A row that attends to no key (causal with Lq > Lk) gets
+/// O = 0 and lse = -inf.  Query head h reads K/V head h / (heads_q / heads_kv).
+/// Checked (attention_check; invalid_argument naming the rule): dtype bf16
+/// or f16; extents >= 1; heads_kv divides heads_q; q, k, v, o not null;
+/// strides >= 0; O's elements distinct (its strides do not fold two (b, h,
+/// s, e) onto one address); O overlaps none of Q, K, V and lse, lse none of
+/// Q, K, V; scale finite; cu_seqlens_q and cu_seqlens_kv both set or both
+/// null, 4-byte aligned, with max_seq_q, max_seq_kv >= 1.  `unsupported`
+/// (the call is well formed, the kernels do not take it): head_dim not one
+/// of 64, 96, 128, 192, 256; a base not 16-byte aligned, or a row or head
+/// stride not a multiple of 8 elements; a step that does not take packed
+/// sequences (a01).
+struct AttentionArgs {
+  DType dtype = DType::bf16;  // Q, K, V and O
+  index_t batch = 1, heads_q = 1, heads_kv = 1;
+  /// Rows of each sequence (Q's and K/V's); with packed sequences the rows
+  /// of the packed tensors (the totals, cu_seqlens[batch]).
+  index_t seq_q = 0, seq_kv = 0;
+  index_t head_dim = 0;
+  const void* q = nullptr;
+  const void* k = nullptr;
+  const void* v = nullptr;
+  void* o = nullptr;
+  AttentionStrides q_stride{}, k_stride{}, v_stride{}, o_stride{};
+  /// Optional fp32 output: each query row's natural log of sum_j exp(scale
+  /// q.k_j) over the keys it attends to (what a backward pass needs), at
+  /// lse[(b * heads_q + h) * seq_q + i]; with packed sequences at
+  /// lse[h * seq_q + row] (row of the packed Q).
+  float* lse = nullptr;
+  bool causal = false;
+  /// The factor on Q K^T; 0 means 1 / sqrt(head_dim).
+  float scale = 0.0f;
+  /// Packed sequences (variable lengths): device arrays of batch + 1 ints,
+  /// non-decreasing from 0, sequence b's query rows cu_seqlens_q[b] ..
+  /// cu_seqlens_q[b+1]-1 of Q and O and its keys the same of K and V; read
+  /// when the kernel runs.  max_seq_q and max_seq_kv bound every sequence's
+  /// lengths (the grid is sized by them; longer sequences are cut there).
+  const int* cu_seqlens_q = nullptr;
+  const int* cu_seqlens_kv = nullptr;
+  index_t max_seq_q = 0, max_seq_kv = 0;
+};
+
+/// The factor the call applies: args.scale, or 1 / sqrt(head_dim) for 0.
+float attention_scale(const AttentionArgs& args);
+
+/// Checks `args` for `impl` without launching anything (rules above); on
+/// success a launch of `impl` takes the call.
+Status attention_check(AttentionImpl impl, const AttentionArgs& args);
+
+/// Runs `impl` on `stream` after attention_check; on any failure nothing is
+/// launched and nothing is written.  a01 takes scratch memory for S and P
+/// from tessel's pool (query rows in chunks of at most 1 GiB of it).
+Status attention(AttentionImpl impl, const AttentionArgs& args, cudaStream_t stream = nullptr);
+
+inline Status attention(const AttentionArgs& args, cudaStream_t stream = nullptr) {
+  return attention(AttentionImpl::automatic, args, stream);
+}
+
+}  // namespace tessel

@@ -1,0 +1,311 @@
+// tessel::attention: the checks, and the launches of the ladder's steps
+// (include/tessel/kernels/attention/, docs/attention.md).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "src/kernels/gemm/workspace.hpp"
+#include "tessel/host/attention.hpp"
+#include "tessel/host/gemm.hpp"
+#include "tessel/kernels/attention/a01_softmax.cuh"
+#include "tessel/kernels/attention/a02_flash.cuh"
+
+namespace tessel {
+
+namespace {
+
+Status invalid(const std::string& m) { return Status::failure(Status::invalid_argument, "attention: " + m); }
+Status unsupported(const std::string& m) { return Status::failure(Status::unsupported, "attention: " + m); }
+
+bool packed(const AttentionArgs& a) { return a.cu_seqlens_q != nullptr; }
+
+/// One of Q, K, V, O as the checks see it: base, strides, and extents
+/// (batch, heads, rows, head_dim), the batch's extent 1 for packed sequences.
+struct Operand {
+  const char* name;
+  const void* base;
+  AttentionStrides s;
+  index_t batch, heads, rows;
+};
+
+Operand operand(const AttentionArgs& a, char which) {
+  const index_t batch = packed(a) ? 1 : a.batch;
+  switch (which) {
+    case 'q':
+      return {"Q", a.q, a.q_stride, batch, a.heads_q, a.seq_q};
+    case 'k':
+      return {"K", a.k, a.k_stride, batch, a.heads_kv, a.seq_kv};
+    case 'v':
+      return {"V", a.v, a.v_stride, batch, a.heads_kv, a.seq_kv};
+    default:
+      return {"O", a.o, a.o_stride, batch, a.heads_q, a.seq_q};
+  }
+}
+
+struct Range {
+  std::uintptr_t begin = 0, end = 0;
+  bool meets(Range o) const { return begin < o.end && o.begin < end; }
+};
+
+/// The bytes an operand's elements span (extents >= 1 and strides >= 0 checked).
+Range span(const Operand& x, index_t head_dim, int elem) {
+  const index_t last = x.s.batch * (x.batch - 1) + x.s.head * (x.heads - 1) + x.s.row * (x.rows - 1) + head_dim;
+  const auto b = reinterpret_cast<std::uintptr_t>(x.base);
+  return {b, b + static_cast<std::uintptr_t>(last) * static_cast<std::uintptr_t>(elem)};
+}
+
+/// Do O's strides keep its elements apart?  Sufficient test: ordered by
+/// stride, each mode's stride is past everything the smaller modes reach.
+bool distinct(const Operand& x, index_t head_dim) {
+  struct Mode {
+    index_t stride, extent;
+  };
+  Mode m[3] = {{x.s.batch, x.batch}, {x.s.head, x.heads}, {x.s.row, x.rows}};
+  std::sort(std::begin(m), std::end(m), [](Mode a, Mode b) { return a.stride < b.stride; });
+  index_t reach = head_dim;  // elements 0 .. reach-1 covered by the smaller modes
+  for (const Mode& md : m) {
+    if (md.extent == 1) continue;
+    if (md.stride < reach) return false;
+    reach = md.stride * (md.extent - 1) + reach;
+  }
+  return true;
+}
+
+bool head_dim_taken(index_t d) { return d == 64 || d == 96 || d == 128 || d == 192 || d == 256; }
+
+Status check_operand(const Operand& x, index_t head_dim) {
+  const std::string n = x.name;
+  if (x.base == nullptr) return invalid(n + " is null");
+  if (x.s.batch < 0 || x.s.head < 0 || x.s.row < 0)
+    return invalid(n + "'s strides must be >= 0 (batch " + std::to_string(x.s.batch) + ", head " +
+                   std::to_string(x.s.head) + ", row " + std::to_string(x.s.row) + ")");
+  if (x.rows > 1 && x.s.row < head_dim)
+    return invalid(n + "'s row stride " + std::to_string(x.s.row) + " is below head_dim " + std::to_string(head_dim) +
+                   " (rows would overlap)");
+  return Status::success();
+}
+
+Status check_aligned(const Operand& x) {
+  const std::string n = x.name;
+  if (reinterpret_cast<std::uintptr_t>(x.base) % 16 != 0)
+    return unsupported(n + " is not 16-byte aligned (the kernels read and write rows 16 bytes at a time)");
+  const auto off = [](index_t stride, index_t extent) { return extent > 1 && stride % 8 != 0; };
+  if (off(x.s.batch, x.batch) || off(x.s.head, x.heads) || off(x.s.row, x.rows))
+    return unsupported(n + "'s strides must be multiples of 8 elements (16 bytes) where their extent exceeds 1");
+  return Status::success();
+}
+
+}  // namespace
+
+float attention_scale(const AttentionArgs& a) {
+  return a.scale != 0.0f ? a.scale : 1.0f / std::sqrt(static_cast<float>(std::max<index_t>(a.head_dim, 1)));
+}
+
+Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
+  if (impl != AttentionImpl::automatic && impl != AttentionImpl::a01 && impl != AttentionImpl::a02)
+    return invalid("impl is not an AttentionImpl");
+  if (a.dtype != DType::bf16 && a.dtype != DType::f16)
+    return invalid(std::string("dtype must be bf16 or f16 (got ") + name(a.dtype) + ")");
+  if (a.batch < 1 || a.heads_q < 1 || a.heads_kv < 1 || a.seq_q < 1 || a.seq_kv < 1 || a.head_dim < 1)
+    return invalid("batch, heads_q, heads_kv, seq_q, seq_kv and head_dim must be >= 1");
+  if (a.heads_q % a.heads_kv != 0)
+    return invalid("heads_kv (" + std::to_string(a.heads_kv) + ") must divide heads_q (" + std::to_string(a.heads_q) +
+                   ")");
+  if (!std::isfinite(a.scale) || a.scale < 0.0f) return invalid("scale must be finite and > 0 (0: 1/sqrt(head_dim))");
+  if ((a.cu_seqlens_q == nullptr) != (a.cu_seqlens_kv == nullptr))
+    return invalid("cu_seqlens_q and cu_seqlens_kv must be both set (packed sequences) or both null");
+  if (packed(a)) {
+    if (reinterpret_cast<std::uintptr_t>(a.cu_seqlens_q) % 4 != 0 ||
+        reinterpret_cast<std::uintptr_t>(a.cu_seqlens_kv) % 4 != 0)
+      return invalid("cu_seqlens_q and cu_seqlens_kv must be 4-byte aligned");
+    if (a.max_seq_q < 1 || a.max_seq_kv < 1)
+      return invalid("packed sequences need max_seq_q and max_seq_kv >= 1 (the longest sequence's lengths)");
+  }
+  const int elem = size_bytes(a.dtype);
+  const Operand q = operand(a, 'q'), k = operand(a, 'k'), v = operand(a, 'v'), o = operand(a, 'o');
+  for (const Operand* x : {&q, &k, &v, &o})
+    if (Status s = check_operand(*x, a.head_dim); !s) return s;
+  if (!distinct(o, a.head_dim)) return invalid("O's strides map two of its elements to one address");
+  const Range ro = span(o, a.head_dim, elem);
+  for (const Operand* x : {&q, &k, &v})
+    if (ro.meets(span(*x, a.head_dim, elem)))
+      return invalid(std::string("O overlaps ") + x->name + " (their byte ranges intersect)");
+  if (a.lse != nullptr) {
+    if (reinterpret_cast<std::uintptr_t>(a.lse) % 4 != 0) return invalid("lse must be 4-byte aligned");
+    const index_t n = (packed(a) ? 1 : a.batch) * a.heads_q * a.seq_q;
+    const auto b = reinterpret_cast<std::uintptr_t>(a.lse);
+    const Range rl{b, b + static_cast<std::uintptr_t>(n) * 4};
+    for (const Operand* x : {&q, &k, &v, &o})
+      if (rl.meets(span(*x, a.head_dim, elem)))
+        return invalid(std::string("lse overlaps ") + x->name + " (their byte ranges intersect)");
+  }
+
+  if (!head_dim_taken(a.head_dim))
+    return unsupported("head_dim " + std::to_string(a.head_dim) + " is not one of 64, 96, 128, 192, 256");
+  for (const Operand* x : {&q, &k, &v, &o})
+    if (Status s = check_aligned(*x); !s) return s;
+  if (a.seq_q > INT_MAX || a.seq_kv > INT_MAX) return unsupported("seq_q and seq_kv must be below 2^31");
+  if (a.batch > 65535 || a.heads_q > 65535)
+    return unsupported("batch and heads_q must be at most 65535 (grid extents)");
+  if (impl == AttentionImpl::a01 && packed(a))
+    return unsupported("a01 takes no packed sequences (its GEMMs' extents are host values): use a02 or auto");
+  return Status::success();
+}
+
+namespace {
+
+// ---------------------------------------------------------------- a01
+
+/// The two GEMMs of a01 for the query rows [row0, row0 + rows) of K/V head
+/// `hk` of sequence `b` (its heads_q / heads_kv query heads as a strided batch).
+struct A01Gemms {
+  GemmArgs s, o;
+};
+
+A01Gemms a01_gemms(const AttentionArgs& a, index_t b, index_t hk, index_t row0, index_t rows, float* s_buf, void* p_buf,
+                   index_t ld) {
+  const index_t g = a.heads_q / a.heads_kv, elem = size_bytes(a.dtype);
+  const auto at = [&](const void* base, index_t off) { return static_cast<const char*>(base) + off * elem; };
+  A01Gemms r;
+  GemmArgs& s = r.s;  // S = scale Q K^T, fp32
+  s.m = rows, s.n = a.seq_kv, s.k = a.head_dim;
+  s.ab_type = a.dtype, s.cd_type = DType::f32;
+  s.layout = GemmLayout{MajorA::k, MajorB::k};
+  s.a = at(a.q, b * a.q_stride.batch + hk * g * a.q_stride.head + row0 * a.q_stride.row), s.lda = a.q_stride.row;
+  s.b = at(a.k, b * a.k_stride.batch + hk * a.k_stride.head), s.ldb = a.k_stride.row;
+  s.d = s_buf, s.ldd = ld;
+  s.alpha = attention_scale(a);
+  s.batch = g, s.stride_a = a.q_stride.head, s.stride_b = 0, s.stride_d = rows * ld;
+  GemmArgs& o = r.o;  // O = P V
+  o.m = rows, o.n = a.head_dim, o.k = a.seq_kv;
+  o.ab_type = a.dtype, o.cd_type = a.dtype;
+  o.layout = GemmLayout{MajorA::k, MajorB::n};
+  o.a = p_buf, o.lda = ld;
+  o.b = at(a.v, b * a.v_stride.batch + hk * a.v_stride.head), o.ldb = a.v_stride.row;
+  o.d = const_cast<char*>(at(a.o, b * a.o_stride.batch + hk * g * a.o_stride.head + row0 * a.o_stride.row));
+  o.ldd = a.o_stride.row;
+  o.batch = g, o.stride_a = rows * ld, o.stride_b = 0, o.stride_d = a.o_stride.head;
+  return r;
+}
+
+inline constexpr std::size_t kA01Scratch = std::size_t{1} << 30;  // bytes of S and P a chunk of rows may take
+
+Status launch_a01(const AttentionArgs& a, cudaStream_t stream) {
+  const index_t g = a.heads_q / a.heads_kv, elem = size_bytes(a.dtype);
+  const index_t ld = (a.seq_kv + 63) / 64 * 64;  // S's and P's rows: whole 128-byte lines
+  const index_t per_row = g * ld * (4 + elem);
+  const index_t rows = std::clamp<index_t>(static_cast<index_t>(kA01Scratch) / per_row, 1, a.seq_q);
+  const std::size_t s_bytes = static_cast<std::size_t>(g * rows * ld) * 4;
+  const std::size_t p_bytes = static_cast<std::size_t>(g * rows * ld * elem);
+  char* scratch = static_cast<char*>(gemm_launch::workspace_alloc(s_bytes + p_bytes + 256, stream));
+  if (scratch == nullptr)
+    return Status::failure(Status::cuda_error, "attention: a01 could not allocate " +
+                                                   std::to_string(s_bytes + p_bytes) + " bytes of scratch for S and P");
+  float* s_buf = reinterpret_cast<float*>(scratch);
+  void* p_buf = scratch + (s_bytes + 255) / 256 * 256;
+  // Every GEMM of the loop differs from the first pair only in its pointers:
+  // checked before anything is launched.
+  Status st = Status::success();
+  {
+    const A01Gemms c = a01_gemms(a, 0, 0, 0, rows, s_buf, p_buf, ld);
+    if (Status s1 = gemm_check(GemmImpl::automatic, c.s); !s1)
+      st = s1;
+    else if (Status s2 = gemm_check(GemmImpl::automatic, c.o); !s2)
+      st = s2;
+  }
+  for (index_t b = 0; st && b < a.batch; ++b)
+    for (index_t hk = 0; st && hk < a.heads_kv; ++hk)
+      for (index_t row0 = 0; st && row0 < a.seq_q; row0 += rows) {
+        const index_t n = std::min(rows, a.seq_q - row0);
+        const A01Gemms c = a01_gemms(a, b, hk, row0, n, s_buf, p_buf, ld);
+        if (Status s1 = gemm(GemmImpl::automatic, c.s, stream); !s1) {
+          st = s1;
+          break;
+        }
+        float* lse = a.lse == nullptr ? nullptr : a.lse + (b * a.heads_q + hk * g) * a.seq_q;
+        const unsigned grid = static_cast<unsigned>(g * n);
+        if (a.dtype == DType::bf16)
+          attention_kernels::a01::softmax_rows<__nv_bfloat16><<<grid, attention_kernels::a01::kThreads, 0, stream>>>(
+              s_buf, static_cast<__nv_bfloat16*>(p_buf), lse, a.seq_q, ld, n, row0, a.seq_q, a.seq_kv, a.causal);
+        else
+          attention_kernels::a01::softmax_rows<__half><<<grid, attention_kernels::a01::kThreads, 0, stream>>>(
+              s_buf, static_cast<__half*>(p_buf), lse, a.seq_q, ld, n, row0, a.seq_q, a.seq_kv, a.causal);
+        if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
+          st = Status::failure(Status::cuda_error,
+                               std::string("attention: a01's softmax launch: ") + cudaGetErrorString(e));
+          break;
+        }
+        if (Status s2 = gemm(GemmImpl::automatic, c.o, stream); !s2) st = s2;
+      }
+  const cudaError_t freed = gemm_launch::workspace_free(scratch, stream);
+  if (st && freed != cudaSuccess)
+    st = Status::failure(Status::cuda_error,
+                         std::string("attention: freeing a01's scratch: ") + cudaGetErrorString(freed));
+  return st;
+}
+
+// ---------------------------------------------------------------- a02
+
+template <class T, int D>
+Status launch_a02_as(const AttentionArgs& a, cudaStream_t stream) {
+  namespace k = attention_kernels::a02;
+  static std::once_flag once;
+  static cudaError_t attr = cudaSuccess;
+  std::call_once(once, [] {
+    attr = cudaFuncSetAttribute(k::flash_forward<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, k::kSmemBytes<D>);
+  });
+  if (attr != cudaSuccess)
+    return Status::failure(Status::cuda_error, std::string("attention: a02 needs ") + std::to_string(k::kSmemBytes<D>) +
+                                                   " bytes of shared memory a CTA: " + cudaGetErrorString(attr));
+  k::Params p{};
+  p.q = a.q, p.k = a.k, p.v = a.v, p.o = a.o, p.lse = a.lse;
+  p.q_batch = a.q_stride.batch, p.q_head = a.q_stride.head, p.q_row = a.q_stride.row;
+  p.k_batch = a.k_stride.batch, p.k_head = a.k_stride.head, p.k_row = a.k_stride.row;
+  p.v_batch = a.v_stride.batch, p.v_head = a.v_stride.head, p.v_row = a.v_stride.row;
+  p.o_batch = a.o_stride.batch, p.o_head = a.o_stride.head, p.o_row = a.o_stride.row;
+  p.seq_q = static_cast<int>(a.seq_q), p.seq_kv = static_cast<int>(a.seq_kv);
+  p.heads_q = static_cast<int>(a.heads_q), p.group = static_cast<int>(a.heads_q / a.heads_kv);
+  p.scale_log2 = attention_scale(a) * 1.4426950408889634f;
+  p.causal = a.causal;
+  p.cu_q = a.cu_seqlens_q, p.cu_kv = a.cu_seqlens_kv;
+  const index_t longest = packed(a) ? std::min(a.max_seq_q, a.seq_q) : a.seq_q;
+  const dim3 grid(static_cast<unsigned>((longest + k::kBlockM - 1) / k::kBlockM), static_cast<unsigned>(a.heads_q),
+                  static_cast<unsigned>(a.batch));
+  k::flash_forward<T, D><<<grid, k::kThreads, k::kSmemBytes<D>, stream>>>(p);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    return Status::failure(Status::cuda_error, std::string("attention: a02's launch: ") + cudaGetErrorString(e));
+  return Status::success();
+}
+
+template <class T>
+Status launch_a02_typed(const AttentionArgs& a, cudaStream_t stream) {
+  switch (a.head_dim) {
+    case 64:
+      return launch_a02_as<T, 64>(a, stream);
+    case 96:
+      return launch_a02_as<T, 96>(a, stream);
+    case 128:
+      return launch_a02_as<T, 128>(a, stream);
+    case 192:
+      return launch_a02_as<T, 192>(a, stream);
+    default:
+      return launch_a02_as<T, 256>(a, stream);
+  }
+}
+
+}  // namespace
+
+Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream) {
+  if (Status s = attention_check(impl, a); !s) return s;
+  if (impl == AttentionImpl::a01) return launch_a01(a, stream);
+  return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, stream) : launch_a02_typed<__half>(a, stream);
+}
+
+}  // namespace tessel
