@@ -52,13 +52,14 @@ if [ $# -ge 1 ]; then
   if [ -n "$module" ]; then
     rm -rf build/python/gemm_site && mkdir -p build/python/gemm_site/tessel
     cp python/tessel/*.py build/python/gemm_site/tessel/ && cp "$module" build/python/gemm_site/tessel/
-    echo "tessel python: tessel.gemm through $module; pytest python/tests/test_gemm.py"
+    echo "tessel python: tessel.gemm through $module; pytest python/tests/test_gemm.py test_attention.py"
     # pytest's status 5 is "nothing collected": the module skipped as a whole
     # (no PyTorch), with its reason printed by -rs.
     rc=0
-    PYTHONPATH="$PWD/build/python/gemm_site" "$py" -m pytest -q -rs -p no:cacheprovider python/tests/test_gemm.py || rc=$?
+    PYTHONPATH="$PWD/build/python/gemm_site" "$py" -m pytest -q -rs -p no:cacheprovider python/tests/test_gemm.py \
+      python/tests/test_attention.py || rc=$?
     if [ "$rc" -eq 5 ]; then
-      echo "tessel python: test_gemm.py skipped as a whole (the reason above)"
+      echo "tessel python: test_gemm.py and test_attention.py skipped as a whole (the reason above)"
     elif [ "$rc" -ne 0 ]; then
       exit "$rc"
     fi

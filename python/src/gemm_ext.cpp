@@ -1,6 +1,6 @@
 // tessel._tessel's GEMM door (built where the extension is compiled with the
-// CUDA kernel library, TESSEL_PYTHON_GEMM): tessel::gemm on raw device
-// pointers.
+// CUDA kernel library, TESSEL_PYTHON_GEMM): tessel::gemm and tessel::attention
+// on raw device pointers.
 //
 // The Python package (python/tessel/gemm.py) reads the tensors' pointers,
 // shapes, strides and dtypes, works out the layouts, and calls _gemm with
@@ -26,6 +26,7 @@
 
 #include <cuda_runtime.h>
 
+#include "tessel/host/attention.hpp"
 #include "tessel/host/gemm.hpp"
 
 namespace nb = nanobind;
@@ -215,6 +216,36 @@ std::vector<std::int64_t> time_cpp_calls(std::string_view impl_name, std::int64_
   return ns;
 }
 
+/// _attention(...): tessel::attention's arguments as numbers; each tensor's
+/// strides (batch, head, row) in elements.
+Result attention(std::string_view impl_name, std::string_view dtype, std::int64_t batch, std::int64_t heads_q,
+                 std::int64_t heads_kv, std::int64_t seq_q, std::int64_t seq_kv, std::int64_t head_dim,
+                 std::uintptr_t q, std::vector<std::int64_t> qs, std::uintptr_t k, std::vector<std::int64_t> ks,
+                 std::uintptr_t v, std::vector<std::int64_t> vs, std::uintptr_t o, std::vector<std::int64_t> os,
+                 std::uintptr_t lse, bool causal, double scale, std::uintptr_t cu_q, std::uintptr_t cu_kv,
+                 std::int64_t max_q, std::int64_t max_kv, int device, std::uintptr_t stream) {
+  const std::optional<tessel::AttentionImpl> impl = tessel::parse_attention_impl(impl_name);
+  if (!impl)
+    return fail(tessel::Status::invalid_argument, "impl: unknown attention step '" + std::string(impl_name) + "'");
+  const std::optional<tessel::DType> t = dtype_of(dtype);
+  if (!t) return fail(tessel::Status::invalid_argument, "dtype: unknown element type '" + std::string(dtype) + "'");
+  for (const auto* st : {&qs, &ks, &vs, &os})
+    if (st->size() != 3) return fail(tessel::Status::invalid_argument, "strides: three (batch, head, row) a tensor");
+  tessel::AttentionArgs a;
+  a.dtype = *t, a.batch = batch, a.heads_q = heads_q, a.heads_kv = heads_kv;
+  a.seq_q = seq_q, a.seq_kv = seq_kv, a.head_dim = head_dim;
+  const auto strides = [](const std::vector<std::int64_t>& s) { return tessel::AttentionStrides{s[0], s[1], s[2]}; };
+  a.q = reinterpret_cast<const void*>(q), a.q_stride = strides(qs);
+  a.k = reinterpret_cast<const void*>(k), a.k_stride = strides(ks);
+  a.v = reinterpret_cast<const void*>(v), a.v_stride = strides(vs);
+  a.o = reinterpret_cast<void*>(o), a.o_stride = strides(os);
+  a.lse = reinterpret_cast<float*>(lse);
+  a.causal = causal, a.scale = static_cast<float>(scale);
+  a.cu_seqlens_q = reinterpret_cast<const int*>(cu_q), a.cu_seqlens_kv = reinterpret_cast<const int*>(cu_kv);
+  a.max_seq_q = max_q, a.max_seq_kv = max_kv;
+  return on_device(device, [&] { return tessel::attention(*impl, a, reinterpret_cast<cudaStream_t>(stream)); });
+}
+
 }  // namespace
 
 void bind_gemm(nb::module_& m) {
@@ -250,6 +281,12 @@ void bind_gemm(nb::module_& m) {
         "ldaux"_a, "batch"_a, "stride_a"_a, "stride_b"_a, "stride_c"_a, "stride_d"_a, "fp8_scale"_a, "scale_a"_a,
         "scale_b"_a, "device"_a, "stream"_a,
         "(code, message): tessel::gemm on device pointers (0: success); the GIL is released during the call");
+  m.def("_attention", &attention, "impl"_a, "dtype"_a, "batch"_a, "heads_q"_a, "heads_kv"_a, "seq_q"_a, "seq_kv"_a,
+        "head_dim"_a, "q"_a, "q_strides"_a, "k"_a, "k_strides"_a, "v"_a, "v_strides"_a, "o"_a, "o_strides"_a, "lse"_a,
+        "causal"_a, "scale"_a, "cu_seqlens_q"_a, "cu_seqlens_kv"_a, "max_seq_q"_a, "max_seq_kv"_a, "device"_a,
+        "stream"_a,
+        "(code, message): tessel::attention on device pointers (strides per batch, head and row); the GIL is "
+        "released during the call");
   m.def("_gemm_grouped", &gemm_grouped, "ab"_a, "cd"_a, "layout"_a, "problems"_a, "fp8_scale"_a, "masked"_a, "device"_a,
         "stream"_a,
         "(code, message): tessel::gemm_grouped over (m, n, k, a, lda, b, ldb, c, ldc, d, ldd, alpha, beta[, scale a, "

@@ -19,6 +19,7 @@ the command line prints after ``error: ``, e.g.
 import operator as _operator
 
 from . import _tessel
+from .attention import attention
 from .gemm import GemmError, gemm, gemm_batched, gemm_grouped, gemm_plan, has_gemm
 
 # The project's version, compiled into the extension from CMakeLists.txt (as `tessel --version`).
@@ -32,7 +33,7 @@ __all__ = [
     "composition", "complement", "right_inverse", "left_inverse", "logical_divide", "zipped_divide", "tiled_divide",
     "flat_divide", "logical_product", "zipped_product", "tiled_product", "blocked_product", "raked_product",
     "tile_to_shape", "make_layout", "idx2crd", "crd2idx", "gemm", "gemm_batched", "gemm_grouped", "gemm_plan",
-    "GemmError", "has_gemm"
+    "GemmError", "has_gemm", "attention"
 ]
 
 # The largest grid that a layout drawing accepts (calc::kMaxDrawCells).

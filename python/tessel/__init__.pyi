@@ -369,3 +369,21 @@ def gemm_grouped(a: Sequence[_Tensor],
 
 def gemm_plan(m: int, n: int, k: int, dtype: _Dtype = "bf16", out_dtype: Optional[_Dtype] = None, device: int = 0) -> str:
     ...
+
+
+# ---------------------------------------------------------------- attention (where has_gemm)
+
+
+def attention(q: _Tensor,
+              k: _Tensor,
+              v: _Tensor,
+              *,
+              causal: bool = False,
+              scale: Optional[float] = None,
+              cu_seqlens_q: Optional[_Tensor] = None,
+              cu_seqlens_k: Optional[_Tensor] = None,
+              max_seqlen_q: Optional[int] = None,
+              max_seqlen_k: Optional[int] = None,
+              return_lse: bool = False,
+              impl: str = "auto") -> Any:
+    ...

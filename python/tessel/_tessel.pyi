@@ -107,3 +107,11 @@ def _plan(m: int, n: int, k: int, ab: str, cd: str, device: int) -> str:
 def _time_cpp_calls(impl: str, m: int, n: int, k: int, ab: str, cd: str, layout: str, a: int, lda: int, b: int,
                     ldb: int, d: int, ldd: int, device: int, stream: int, calls: int) -> List[int]:
     """Host ns of each of `calls` tessel::gemm calls from C++ (empty on any failure)."""
+
+
+def _attention(impl: str, dtype: str, batch: int, heads_q: int, heads_kv: int, seq_q: int, seq_kv: int, head_dim: int,
+               q: int, q_strides: Sequence[int], k: int, k_strides: Sequence[int], v: int, v_strides: Sequence[int],
+               o: int, o_strides: Sequence[int], lse: int, causal: bool, scale: float, cu_seqlens_q: int,
+               cu_seqlens_kv: int, max_seq_q: int, max_seq_kv: int, device: int, stream: int) -> Tuple[int, str]:
+    """(code, message): tessel::attention on device pointers (strides per batch, head and row); the GIL is released
+    during the call."""

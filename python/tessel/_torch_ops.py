@@ -348,3 +348,35 @@ def _grouped_backward(ctx, grads):
 
 
 _grouped_op.register_autograd(_grouped_backward, setup_context=_grouped_setup)
+
+# ---------------------------------------------------------------- attention (forward only)
+
+_att = sys.modules[__name__.rpartition(".")[0] + ".attention"]
+
+
+@torch.library.custom_op("tessel::attention", mutates_args=())
+def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: Optional[float],
+                  cu_seqlens_q: Optional[torch.Tensor], cu_seqlens_k: Optional[torch.Tensor],
+                  max_seqlen_q: Optional[int], max_seqlen_k: Optional[int],
+                  impl: str) -> Tuple[torch.Tensor, torch.Tensor]:
+    return _att._run(q, k, v, causal, scale, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, impl)
+
+
+@_attention_op.register_fake
+def _attention_fake(q, k, v, causal, scale, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, impl):
+    packed = cu_seqlens_q is not None
+    lse_shape = (q.shape[1], q.shape[0]) if packed else (q.shape[0], q.shape[1], q.shape[2])
+    return q.new_empty(q.shape), q.new_empty(lse_shape, dtype=torch.float32)
+
+
+def attention_needs_op(q, k, v):
+    """Whether tessel.attention goes through the operator (a tracer sees it); an input that
+    requires a gradient is refused: the kernels have no backward yet."""
+    if _needs_grad(q, k, v):
+        raise RuntimeError("tessel.attention has no backward yet: call it under torch.no_grad() or on tensors "
+                           "that do not require a gradient (torch's scaled_dot_product_attention has one)")
+    return _traced(q) or _traced(k) or _traced(v)
+
+
+def attention_op(q, k, v, causal, scale, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, impl):
+    return _attention_op(q, k, v, causal, scale, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, impl)

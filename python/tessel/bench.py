@@ -15,6 +15,7 @@ the ``impl`` of the reference rows is ``torch``.
     python -m tessel.bench --suite tests/data/bench_suite.csv --csv out.csv
     python -m tessel.bench --m 4096 --n 4096 --k 4096 --repeat 3
     python -m tessel.bench --overhead          # the Python call's cost over C++'s
+    python -m tessel.bench attention ...       # tessel.attention against SDPA (tessel/bench_attention.py)
 """
 import argparse
 import csv
@@ -181,6 +182,22 @@ def one_problem(torch, args, group, m, n, k, repeat, flush, gpu, sms):
     return [ref_row, row]
 
 
+def write_csv(path, columns, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def device_and_flush(torch):
+    """The current device's properties, and the L2 flush: read twice the L2, write one value, so
+    nothing dirty is left to write back during the timed launch."""
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    l2 = getattr(props, "L2_cache_size", 50 * 2**20)
+    buf = torch.empty(max(2 * l2, 64 * 2**20) // 4, device="cuda", dtype=torch.float32).uniform_()
+    return props, buf.sum
+
+
 def overhead(torch, calls):
     """Median host time of a tiny tessel.gemm from Python and of tessel::gemm from C++ (µs)."""
     m = n = k = 64
@@ -208,6 +225,10 @@ def overhead(torch, calls):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "attention":
+        from . import bench_attention
+        return bench_attention.main(argv[1:])
     p = argparse.ArgumentParser(prog="python -m tessel.bench", description=__doc__.split("\n")[0])
     p.add_argument("--suite", help="CSV with columns group,m,n,k (tests/data/bench_suite.csv)")
     p.add_argument("--m", type=int)
@@ -244,13 +265,7 @@ def main(argv=None):
         problems.append(("single", args.m, args.n, args.k))
     else:
         p.error("give --suite FILE or --m, --n and --k")
-    props = torch.cuda.get_device_properties(torch.cuda.current_device())
-    l2 = getattr(props, "L2_cache_size", 50 * 2**20)
-    flush_buf = torch.empty(max(2 * l2, 64 * 2**20) // 4, device="cuda", dtype=torch.float32).uniform_()
-
-    def flush():  # read twice the L2, write one value: nothing dirty left to write back
-        flush_buf.sum()
-
+    props, flush = device_and_flush(torch)
     rows = []
     for rep in range(1, args.repeat + 1):
         for group, m, n, k in problems:
@@ -262,10 +277,7 @@ def main(argv=None):
                    or "-"),
                   flush=True)
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            w.writeheader()
-            w.writerows(rows)
+        write_csv(args.csv, COLUMNS, rows)
     return 0
 
 

@@ -147,12 +147,13 @@ def test_evaluate_format_checks_its_argument():
 def test_random_inputs_never_crash():
     """A small fuzz run of the algebra in a child process: a crash would be a signal, not an exception.
 
-    (The GEMMs take tensors, not text: python/tests/test_gemm.py tests their errors.)"""
+    (The GEMMs and attention take tensors, not text: python/tests/test_gemm.py and test_attention.py test
+    their errors.)"""
     code = r"""
 import random, tessel
 rng = random.Random(14)
 alphabet = "()<>,:_0123456789 SwoLayoutRightsizecompositon"
-names = [n for n in tessel.__all__ if n[0].islower() and not n.startswith(("draw", "gemm", "has_"))] + ["nope"]
+names = [n for n in tessel.__all__ if n[0].islower() and not n.startswith(("draw", "gemm", "has_", "attention"))] + ["nope"]
 for i in range(20000):
     text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
     tessel.evaluate(text, raise_errors=False)

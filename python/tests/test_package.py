@@ -142,7 +142,7 @@ def test_package_stub_signatures_match():
 def test_extension_stub_names_match():
     names, classes, functions = stub_names(os.path.join(PACKAGE, "_tessel.pyi"))
     real = {n for n in dir(tessel._tessel) if not n.startswith("__")} | {"__version__"}
-    gemm_only = {"_dlpack_info", "_gemm", "_gemm_grouped", "_plan", "_time_cpp_calls"}
+    gemm_only = {"_attention", "_dlpack_info", "_gemm", "_gemm_grouped", "_plan", "_time_cpp_calls"}
     assert real <= names, sorted(real - names)
     missing = names - real - {"IntTuple"}
     assert missing == (set() if tessel.has_gemm else gemm_only), sorted(missing)

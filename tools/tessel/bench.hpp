@@ -8,6 +8,7 @@
 
 #include "bench_gemm_args.hpp"
 #include "tessel/core/config.hpp"
+#include "tessel/host/attention.hpp"
 
 namespace tessel {
 enum class CopyKernel;
@@ -31,5 +32,25 @@ int run_copy_bench(const CopyBenchOptions& options);
 /// output file cannot be written, 3 a CUDA error that
 /// stopped the run, 4 no CUDA device (the README's exit-status table).
 int run_gemm_bench(const GemmBenchOptions& options);
+
+/// `tessel bench attention` (bench_attention.cu): every combination of the
+/// lists, (batch, heads, seq, dim) tensors or (batch, seq, heads, dim) with
+/// seq_major, inputs uniform in [-1, 1].
+struct AttentionBenchOptions {
+  std::vector<index_t> seqs{8192};
+  index_t seq_kv = 0;                           // 0: each problem's seq
+  index_t batch = 1, heads = 32, kv_heads = 0;  // kv_heads 0: as many as heads
+  std::vector<index_t> dims{128};
+  std::vector<bool> causal{false};
+  DType dtype = DType::bf16;
+  bool seq_major = false;
+  std::vector<AttentionImpl> impls{AttentionImpl::a01, AttentionImpl::a02};
+  int warmup = 10, iterations = 50, repeat = 1;
+  int verify_rows = 64;  // sampled query rows checked against fp64
+  std::string csv;       // "" or "-": standard output
+};
+
+/// Runs the attention benchmark; exit codes as run_gemm_bench's.
+int run_attention_bench(const AttentionBenchOptions& options);
 
 }  // namespace tessel::bench

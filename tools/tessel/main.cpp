@@ -375,7 +375,7 @@ int usage_error(const CLI::App& app, const CLI::ParseError& e, int argc, char** 
   if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
   static const std::map<std::string, std::vector<std::string>> kSubcommands = {
       {"tessel", {"layout", "draw", "bench", "jit"}},
-      {"tessel bench", {"copy", "gemm"}},
+      {"tessel bench", {"copy", "gemm", "attention"}},
       {"tessel draw", {"mma", "copy", "atom", "tv", "list"}},
   };
   auto one_of = [](const std::vector<std::string>& names) {
@@ -431,6 +431,40 @@ int main(int argc, char** argv) {
   bench_copy->add_option("--cols", cols, "row length of the bf16 matrix (default: near-square, a power of two)")
       ->check(CLI::Range(8, 1 << 22));
   bench_copy->add_option("--csv", csv, "write the CSV here (default: standard output)");
+
+  auto* bench_attn = bench->add_subcommand(
+      "attention", "fused attention's steps, verified on sampled rows against fp64, then timed interleaved");
+  tessel::bench::AttentionBenchOptions attn;
+  std::vector<std::string> attn_impls{"a01", "a02"}, attn_masks{"none"};
+  std::string attn_dtype = "bf16", attn_layout = "bhsd";
+  bench_attn->add_option("--seq", attn.seqs, "query (and key) lengths (list; default 8192)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 24));
+  bench_attn->add_option("--seq-kv", attn.seq_kv, "key length when it differs from --seq")
+      ->check(CLI::Range(1, 1 << 24));
+  bench_attn->add_option("--batch", attn.batch, "sequences (default 1)")->check(CLI::Range(1, 65535));
+  bench_attn->add_option("--heads", attn.heads, "query heads (default 32)")->check(CLI::Range(1, 65535));
+  bench_attn->add_option("--kv-heads", attn.kv_heads, "key/value heads, dividing --heads (default: --heads)")
+      ->check(CLI::Range(1, 65535));
+  bench_attn->add_option("--dim", attn.dims, "head dims (list: 64,96,128,192,256; default 128)")->delimiter(',');
+  bench_attn->add_option("--mask", attn_masks, "none or causal, or both as none,causal (default none)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"none", "causal"}));
+  bench_attn->add_option("--dtype", attn_dtype, "bf16 (default) or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
+  bench_attn->add_option("--layout", attn_layout, "bhsd (default: batch, heads, seq, dim) or bshd")
+      ->check(CLI::IsMember({"bhsd", "bshd"}));
+  bench_attn->add_option("--impl", attn_impls, "steps to time (list of a01, a02, auto; the first is the ratio's base)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"a01", "a02", "auto"}));
+  bench_attn->add_option("--iterations", attn.iterations, "minimum timed launches (default 50; and >= 200 ms)")
+      ->check(CLI::Range(1, 100000));
+  bench_attn->add_option("--warmup", attn.warmup, "minimum warm-up launches (default 10; and >= 25 ms)")
+      ->check(CLI::Range(0, 100000));
+  bench_attn->add_option("--repeat", attn.repeat, "timed rows per step and problem (default 1)")
+      ->check(CLI::Range(1, 1000));
+  bench_attn->add_option("--verify-rows", attn.verify_rows, "query rows checked against fp64 (default 64)")
+      ->check(CLI::Range(1, 1 << 20));
+  bench_attn->add_option("--csv", attn.csv, "write the CSV here (default or -: standard output)");
 
   // Every value is taken as text and validated by parse_gemm_bench_args, so
   // that a bad value is one clear message naming the flag (exit 1).
@@ -692,6 +726,27 @@ int main(int argc, char** argv) {
     return tessel::bench::run_copy_bench(opt);
 #else
     std::cerr << "tessel bench copy: this tessel was built without CUDA (use the sm90a preset)\n";
+    return kExitNoCuda;
+#endif
+  }
+
+  if (bench_attn->parsed()) {
+    if (attn.kv_heads == 0) attn.kv_heads = attn.heads;
+    if (attn.heads % attn.kv_heads != 0) {
+      std::cerr << "tessel bench attention: --kv-heads " << attn.kv_heads << " must divide --heads " << attn.heads
+                << "\n";
+      return kExitUsage;
+    }
+    attn.impls.clear();
+    for (const std::string& i : attn_impls) attn.impls.push_back(*tessel::parse_attention_impl(i));
+    attn.causal.clear();
+    for (const std::string& m : attn_masks) attn.causal.push_back(m == "causal");
+    attn.dtype = attn_dtype == "bf16" ? tessel::DType::bf16 : tessel::DType::f16;
+    attn.seq_major = attn_layout == "bshd";
+#if defined(TESSEL_HAVE_CUDA)
+    return tessel::bench::run_attention_bench(attn);
+#else
+    std::cerr << "tessel bench attention: this tessel was built without CUDA (use the sm90a preset)\n";
     return kExitNoCuda;
 #endif
   }
