@@ -9,6 +9,7 @@
 #   bash bench/lab/gpu_session.sh OUT cluster:FILE  # k14's 2 x 2 clusters: tier 1, sanitizers, FILE's problems
 #   bash bench/lab/gpu_session.sh OUT sanitize:k13,k14  # bench/sanitize.sh's parts, the log in OUT
 #   bash bench/lab/gpu_session.sh OUT fp8        # build + FP8 tier 1, the suite against cuBLASLt's FP8, memcheck
+#   bash bench/lab/gpu_session.sh OUT attention  # build + attention tests, sanitizers, the steps timed, torch's SDPA
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -33,7 +34,7 @@ step() {  # step NAME LIMIT_S COMMAND...: runs it, logs rc and seconds
 }
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader >> "$sum"
 tests=OFF
-[ "$part" = verify ] || [ "$part" = fp8 ] && tests=ON
+[ "$part" = verify ] || [ "$part" = fp8 ] || [ "$part" = attention ] && tests=ON
 if [ -n "${TESSEL_PREBUILT:-}" ]; then
   # A build made elsewhere for sm_90a (its tessel and tests/cuda/ in TESSEL_PREBUILT): no device time on compiling.
   build=$TESSEL_PREBUILT
@@ -46,6 +47,7 @@ else
   targets=(tessel)
   [ "$part" = verify ] && targets+=(gemm_test gemm_workspace_test)
   [ "$part" = fp8 ] && targets+=(gemm_fp8_test)
+  [ "$part" = attention ] && targets+=(attention_test)
   step build 240 ninja -C "$build" -j16 "${targets[@]}"
 fi
 t="$build/tessel"
@@ -131,6 +133,29 @@ case "$part" in
       step "memcheck_fp8_$1x$2x$3" 40 compute-sanitizer --tool memcheck --error-exitcode 9 "$t" bench gemm --m "$1" \
         --n "$2" --k "$3" --dtype e4m3 --impl auto --verify tier1 --order none
     done
+    ;;
+  attention)
+    # Attention (docs/attention.md): the unit tests (every step against fp64, the mask's edges exactly,
+    # packed sequences, GQA); memcheck, racecheck and synccheck of a02 at three shapes; the steps timed
+    # against each other at 8k (d 128, both masks) and 1k (batch 16); against torch's SDPA (cuDNN and
+    # FlashAttention backends) where the Python extension is built.
+    step attention_test 180 "$build/tests/cuda/attention_test"
+    grep -E "^\[  (PASSED|FAILED) " /tmp/gpu_session_attention_test.log >> "$sum"
+    for tool in memcheck racecheck synccheck; do
+      for shape in "130 64 0" "1000 128 1" "333 256 1"; do
+        # shellcheck disable=SC2086 # the shape is three words
+        set -- $shape
+        mask=none
+        [ "$3" = 1 ] && mask=causal
+        step "${tool}_a02_$1_d$2" 60 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name \
+          regex:flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 2 --impl a02 \
+          --verify-only
+      done
+    done
+    step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02 \
+      --csv "$out/attention_8k.csv"
+    step attn_1k 120 "$t" bench attention --seq 1024 --batch 16 --dim 64,128,256 --mask none,causal \
+      --impl a01,a02 --csv "$out/attention_1k.csv"
     ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.

@@ -46,8 +46,9 @@ struct AttentionBenchOptions {
   bool seq_major = false;
   std::vector<AttentionImpl> impls{AttentionImpl::a01, AttentionImpl::a02};
   int warmup = 10, iterations = 50, repeat = 1;
-  int verify_rows = 64;  // sampled query rows checked against fp64
-  std::string csv;       // "" or "-": standard output
+  int verify_rows = 64;      // sampled query rows checked against fp64
+  bool verify_only = false;  // time nothing (compute-sanitizer runs)
+  std::string csv;           // "" or "-": standard output
 };
 
 /// Runs the attention benchmark; exit codes as run_gemm_bench's.

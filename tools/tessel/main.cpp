@@ -464,6 +464,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000));
   bench_attn->add_option("--verify-rows", attn.verify_rows, "query rows checked against fp64 (default 64)")
       ->check(CLI::Range(1, 1 << 20));
+  bench_attn->add_flag("--verify-only", attn.verify_only, "verify every step, time nothing (compute-sanitizer runs)");
   bench_attn->add_option("--csv", attn.csv, "write the CSV here (default or -: standard output)");
 
   // Every value is taken as text and validated by parse_gemm_bench_args, so
