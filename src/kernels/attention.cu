@@ -5,10 +5,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <climits>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <mutex>
 #include <string>
 
 #include "src/kernels/gemm/workspace.hpp"
@@ -77,6 +76,8 @@ bool distinct(const Operand& x, index_t head_dim) {
   }
   return true;
 }
+
+inline constexpr index_t kMaxRows = index_t{1} << 30;
 
 bool head_dim_taken(index_t d) { return d == 64 || d == 96 || d == 128 || d == 192 || d == 256; }
 
@@ -151,7 +152,9 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
     return unsupported("head_dim " + std::to_string(a.head_dim) + " is not one of 64, 96, 128, 192, 256");
   for (const Operand* x : {&q, &k, &v, &o})
     if (Status s = check_aligned(*x); !s) return s;
-  if (a.seq_q > INT_MAX || a.seq_kv > INT_MAX) return unsupported("seq_q and seq_kv must be below 2^31");
+  // The kernels add a block (and a length) to row indices in 32 bits.
+  if (a.seq_q > kMaxRows || a.seq_kv > kMaxRows)
+    return unsupported("seq_q and seq_kv must be at most 2^30 (the kernels' 32-bit row arithmetic)");
   if (a.batch > 65535 || a.heads_q > 65535)
     return unsupported("batch and heads_q must be at most 65535 (grid extents)");
   if (impl == AttentionImpl::a01 && packed(a))
@@ -173,13 +176,16 @@ A01Gemms a01_gemms(const AttentionArgs& a, index_t b, index_t hk, index_t row0, 
                    index_t ld) {
   const index_t g = a.heads_q / a.heads_kv, elem = size_bytes(a.dtype);
   const auto at = [&](const void* base, index_t off) { return static_cast<const char*>(base) + off * elem; };
+  // A tensor of one row may have any row stride; the GEMMs want leading dimensions of at least a row.
+  const auto ld_of = [&](index_t stride, index_t rows) { return rows > 1 ? stride : std::max(stride, a.head_dim); };
   A01Gemms r;
   GemmArgs& s = r.s;  // S = scale Q K^T, fp32
   s.m = rows, s.n = a.seq_kv, s.k = a.head_dim;
   s.ab_type = a.dtype, s.cd_type = DType::f32;
   s.layout = GemmLayout{MajorA::k, MajorB::k};
-  s.a = at(a.q, b * a.q_stride.batch + hk * g * a.q_stride.head + row0 * a.q_stride.row), s.lda = a.q_stride.row;
-  s.b = at(a.k, b * a.k_stride.batch + hk * a.k_stride.head), s.ldb = a.k_stride.row;
+  s.a = at(a.q, b * a.q_stride.batch + hk * g * a.q_stride.head + row0 * a.q_stride.row),
+  s.lda = ld_of(a.q_stride.row, a.seq_q);
+  s.b = at(a.k, b * a.k_stride.batch + hk * a.k_stride.head), s.ldb = ld_of(a.k_stride.row, a.seq_kv);
   s.d = s_buf, s.ldd = ld;
   s.alpha = attention_scale(a);
   s.batch = g, s.stride_a = a.q_stride.head, s.stride_b = 0, s.stride_d = rows * ld;
@@ -188,9 +194,9 @@ A01Gemms a01_gemms(const AttentionArgs& a, index_t b, index_t hk, index_t row0, 
   o.ab_type = a.dtype, o.cd_type = a.dtype;
   o.layout = GemmLayout{MajorA::k, MajorB::n};
   o.a = p_buf, o.lda = ld;
-  o.b = at(a.v, b * a.v_stride.batch + hk * a.v_stride.head), o.ldb = a.v_stride.row;
+  o.b = at(a.v, b * a.v_stride.batch + hk * a.v_stride.head), o.ldb = ld_of(a.v_stride.row, a.seq_kv);
   o.d = const_cast<char*>(at(a.o, b * a.o_stride.batch + hk * g * a.o_stride.head + row0 * a.o_stride.row));
-  o.ldd = a.o_stride.row;
+  o.ldd = ld_of(a.o_stride.row, a.seq_q);
   o.batch = g, o.stride_a = rows * ld, o.stride_b = 0, o.stride_d = a.o_stride.head;
   return r;
 }
@@ -253,17 +259,46 @@ Status launch_a01(const AttentionArgs& a, cudaStream_t stream) {
 
 // ---------------------------------------------------------------- a02
 
+/// The current device (`device`), checked to be the kernels' sm_90; cached per device.
+Status current_sm90(int& device) {
+  constexpr int kCached = 64;
+  static std::atomic<int> cache[kCached] = {};  // 0: not read, 1: sm_90, else 2 + major * 10 + minor
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return Status::failure(Status::cuda_error, "attention: cannot read the current CUDA device");
+  }
+  int c = device >= 0 && device < kCached ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (c == 0) {
+    int major = 0, minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return Status::failure(Status::cuda_error, "attention: cannot read the device's compute capability");
+    }
+    c = major == 9 && minor == 0 ? 1 : 2 + major * 10 + minor;
+    if (device >= 0 && device < kCached) cache[device].store(c, std::memory_order_relaxed);
+  }
+  if (c != 1)
+    return Status::failure(Status::unsupported, "attention: the kernels are built for sm_90 (Hopper); device " +
+                                                    std::to_string(device) + " is sm_" + std::to_string(c - 2));
+  return Status::success();
+}
+
 template <class T, int D>
-Status launch_a02_as(const AttentionArgs& a, cudaStream_t stream) {
+Status launch_a02_as(const AttentionArgs& a, int device, cudaStream_t stream) {
   namespace k = attention_kernels::a02;
-  static std::once_flag once;
-  static cudaError_t attr = cudaSuccess;
-  std::call_once(once, [] {
-    attr = cudaFuncSetAttribute(k::flash_forward<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, k::kSmemBytes<D>);
-  });
-  if (attr != cudaSuccess)
-    return Status::failure(Status::cuda_error, std::string("attention: a02 needs ") + std::to_string(k::kSmemBytes<D>) +
-                                                   " bytes of shared memory a CTA: " + cudaGetErrorString(attr));
+  // The opt-in to more than 48 KB of shared memory is a per-device attribute: set once on each.
+  constexpr int kCached = 64;
+  static std::atomic<bool> opted[kCached] = {};
+  if (device >= kCached || !opted[device].load(std::memory_order_relaxed)) {
+    if (const cudaError_t e =
+            cudaFuncSetAttribute(k::flash_forward<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, k::kSmemBytes<D>);
+        e != cudaSuccess)
+      return Status::failure(Status::cuda_error, std::string("attention: a02 needs ") +
+                                                     std::to_string(k::kSmemBytes<D>) +
+                                                     " bytes of shared memory a CTA: " + cudaGetErrorString(e));
+    if (device < kCached) opted[device].store(true, std::memory_order_relaxed);
+  }
   k::Params p{};
   p.q = a.q, p.k = a.k, p.v = a.v, p.o = a.o, p.lse = a.lse;
   p.q_batch = a.q_stride.batch, p.q_head = a.q_stride.head, p.q_row = a.q_stride.row;
@@ -285,18 +320,18 @@ Status launch_a02_as(const AttentionArgs& a, cudaStream_t stream) {
 }
 
 template <class T>
-Status launch_a02_typed(const AttentionArgs& a, cudaStream_t stream) {
+Status launch_a02_typed(const AttentionArgs& a, int device, cudaStream_t stream) {
   switch (a.head_dim) {
     case 64:
-      return launch_a02_as<T, 64>(a, stream);
+      return launch_a02_as<T, 64>(a, device, stream);
     case 96:
-      return launch_a02_as<T, 96>(a, stream);
+      return launch_a02_as<T, 96>(a, device, stream);
     case 128:
-      return launch_a02_as<T, 128>(a, stream);
+      return launch_a02_as<T, 128>(a, device, stream);
     case 192:
-      return launch_a02_as<T, 192>(a, stream);
+      return launch_a02_as<T, 192>(a, device, stream);
     default:
-      return launch_a02_as<T, 256>(a, stream);
+      return launch_a02_as<T, 256>(a, device, stream);
   }
 }
 
@@ -304,8 +339,11 @@ Status launch_a02_typed(const AttentionArgs& a, cudaStream_t stream) {
 
 Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream) {
   if (Status s = attention_check(impl, a); !s) return s;
+  int device = 0;
+  if (Status s = current_sm90(device); !s) return s;
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
-  return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, stream) : launch_a02_typed<__half>(a, stream);
+  return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, device, stream)
+                                : launch_a02_typed<__half>(a, device, stream);
 }
 
 }  // namespace tessel

@@ -68,8 +68,8 @@ struct AttentionStrides {
 /// null, 4-byte aligned, with max_seq_q, max_seq_kv >= 1.  `unsupported`
 /// (the call is well formed, the kernels do not take it): head_dim not one
 /// of 64, 96, 128, 192, 256; a base not 16-byte aligned, or a row or head
-/// stride not a multiple of 8 elements; a step that does not take packed
-/// sequences (a01).
+/// stride not a multiple of 8 elements; seq_q or seq_kv above 2^30; a step
+/// that does not take packed sequences (a01).
 struct AttentionArgs {
   DType dtype = DType::bf16;  // Q, K, V and O
   index_t batch = 1, heads_q = 1, heads_kv = 1;
@@ -93,8 +93,13 @@ struct AttentionArgs {
   /// Packed sequences (variable lengths): device arrays of batch + 1 ints,
   /// non-decreasing from 0, sequence b's query rows cu_seqlens_q[b] ..
   /// cu_seqlens_q[b+1]-1 of Q and O and its keys the same of K and V; read
-  /// when the kernel runs.  max_seq_q and max_seq_kv bound every sequence's
-  /// lengths (the grid is sized by them; longer sequences are cut there).
+  /// when the kernel runs, clamped to the tensors' rows (offsets that
+  /// decrease give empty sequences; sequences that overlap write their
+  /// common rows twice, in no set order).  max_seq_q bounds the query
+  /// lengths (the grid is sized by it; a longer sequence's query rows past it
+  /// are not computed); every key of a sequence is used, and max_seq_kv is
+  /// only checked (the API of FlashAttention's varlen call, kept for steps
+  /// that size by it).
   const int* cu_seqlens_q = nullptr;
   const int* cu_seqlens_kv = nullptr;
   index_t max_seq_q = 0, max_seq_kv = 0;
@@ -108,8 +113,9 @@ float attention_scale(const AttentionArgs& args);
 Status attention_check(AttentionImpl impl, const AttentionArgs& args);
 
 /// Runs `impl` on `stream` after attention_check; on any failure nothing is
-/// launched and nothing is written.  a01 takes scratch memory for S and P
-/// from tessel's pool (query rows in chunks of at most 1 GiB of it).
+/// launched and nothing is written.  The kernels are built for sm_90: on
+/// another device `unsupported`.  a01 takes scratch memory for S and P from
+/// tessel's pool (query rows in chunks of at most 1 GiB of it).
 Status attention(AttentionImpl impl, const AttentionArgs& args, cudaStream_t stream = nullptr);
 
 inline Status attention(const AttentionArgs& args, cudaStream_t stream = nullptr) {
