@@ -136,7 +136,7 @@ case "$part" in
     ;;
   attention)
     # Attention (docs/attention.md): the unit tests (every step against fp64, the mask's edges exactly,
-    # packed sequences, GQA); memcheck, racecheck and synccheck of a02 at three shapes; the steps timed
+    # packed sequences, GQA); memcheck, racecheck and synccheck of a02 and a03 at three shapes; the steps timed
     # against each other at 8k (d 128, both masks) and 1k (batch 16); against torch's SDPA (cuDNN and
     # FlashAttention backends) where the Python extension is built.
     step attention_test 180 "$build/tests/cuda/attention_test"
@@ -148,14 +148,14 @@ case "$part" in
         mask=none
         [ "$3" = 1 ] && mask=causal
         step "${tool}_a02_$1_d$2" 60 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name \
-          regex:flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 2 --impl a02 \
+          regex:flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 2 --impl a02,a03 \
           --verify-only
       done
     done
-    step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02 \
+    step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03 \
       --csv "$out/attention_8k.csv"
     step attn_1k 120 "$t" bench attention --seq 1024 --batch 16 --dim 64,128,256 --mask none,causal \
-      --impl a01,a02 --csv "$out/attention_1k.csv"
+      --impl a01,a02,a03 --csv "$out/attention_1k.csv"
     ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.

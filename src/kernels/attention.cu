@@ -15,6 +15,7 @@
 #include "tessel/host/gemm.hpp"
 #include "tessel/kernels/attention/a01_softmax.cuh"
 #include "tessel/kernels/attention/a02_flash.cuh"
+#include "tessel/kernels/attention/a03_wgmma.cuh"
 
 namespace tessel {
 
@@ -110,7 +111,8 @@ float attention_scale(const AttentionArgs& a) {
 }
 
 Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
-  if (impl != AttentionImpl::automatic && impl != AttentionImpl::a01 && impl != AttentionImpl::a02)
+  if (impl != AttentionImpl::automatic && impl != AttentionImpl::a01 && impl != AttentionImpl::a02 &&
+      impl != AttentionImpl::a03)
     return invalid("impl is not an AttentionImpl");
   if (a.dtype != DType::bf16 && a.dtype != DType::f16)
     return invalid(std::string("dtype must be bf16 or f16 (got ") + name(a.dtype) + ")");
@@ -157,6 +159,10 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
     return unsupported("seq_q and seq_kv must be at most 2^30 (the kernels' 32-bit row arithmetic)");
   if (a.batch > 65535 || a.heads_q > 65535)
     return unsupported("batch and heads_q must be at most 65535 (grid extents)");
+  if (impl == AttentionImpl::a03 && a.head_dim % 64 != 0)
+    return unsupported(
+        "a03 takes head dims 64, 128, 192 and 256 (multiples of its 64-element swizzle rows): use "
+        "a02 or auto");
   if (impl == AttentionImpl::a01 && packed(a))
     return unsupported("a01 takes no packed sequences (its GEMMs' extents are host values): use a02 or auto");
   return Status::success();
@@ -284,39 +290,60 @@ Status current_sm90(int& device) {
   return Status::success();
 }
 
-template <class T, int D>
-Status launch_a02_as(const AttentionArgs& a, int device, cudaStream_t stream) {
-  namespace k = attention_kernels::a02;
-  // The opt-in to more than 48 KB of shared memory is a per-device attribute: set once on each.
-  constexpr int kCached = 64;
-  static std::atomic<bool> opted[kCached] = {};
-  if (device >= kCached || !opted[device].load(std::memory_order_relaxed)) {
-    if (const cudaError_t e =
-            cudaFuncSetAttribute(k::flash_forward<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, k::kSmemBytes<D>);
-        e != cudaSuccess)
-      return Status::failure(Status::cuda_error, std::string("attention: a02 needs ") +
-                                                     std::to_string(k::kSmemBytes<D>) +
-                                                     " bytes of shared memory a CTA: " + cudaGetErrorString(e));
-    if (device < kCached) opted[device].store(true, std::memory_order_relaxed);
-  }
-  k::Params p{};
-  p.q = a.q, p.k = a.k, p.v = a.v, p.o = a.o, p.lse = a.lse;
-  p.q_batch = a.q_stride.batch, p.q_head = a.q_stride.head, p.q_row = a.q_stride.row;
-  p.k_batch = a.k_stride.batch, p.k_head = a.k_stride.head, p.k_row = a.k_stride.row;
-  p.v_batch = a.v_stride.batch, p.v_head = a.v_stride.head, p.v_row = a.v_stride.row;
+/// Opts `kernel` in to `bytes` of dynamic shared memory on `device`: a
+/// per-device attribute, set once on each (`opted`: the kernel's flags).
+inline constexpr int kCachedDevices = 64;
+Status opt_in(const void* kernel, int bytes, int device, std::atomic<bool> (&opted)[kCachedDevices], const char* step) {
+  if (device < kCachedDevices && opted[device].load(std::memory_order_relaxed)) return Status::success();
+  if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+      e != cudaSuccess)
+    return Status::failure(Status::cuda_error, std::string("attention: ") + step + " needs " + std::to_string(bytes) +
+                                                   " bytes of shared memory a CTA: " + cudaGetErrorString(e));
+  if (device < kCachedDevices) opted[device].store(true, std::memory_order_relaxed);
+  return Status::success();
+}
+
+/// The parameters a02's and a03's kernels share (O, lse, extents, scale, mask, packed offsets).
+template <class P>
+void fill_common(P& p, const AttentionArgs& a) {
+  p.o = a.o, p.lse = a.lse;
   p.o_batch = a.o_stride.batch, p.o_head = a.o_stride.head, p.o_row = a.o_stride.row;
   p.seq_q = static_cast<int>(a.seq_q), p.seq_kv = static_cast<int>(a.seq_kv);
   p.heads_q = static_cast<int>(a.heads_q), p.group = static_cast<int>(a.heads_q / a.heads_kv);
   p.scale_log2 = attention_scale(a) * 1.4426950408889634f;
   p.causal = a.causal;
   p.cu_q = a.cu_seqlens_q, p.cu_kv = a.cu_seqlens_kv;
+}
+
+/// CTAs of `rows` query rows over the longest sequence, every query head and sequence.
+dim3 grid_of(const AttentionArgs& a, int rows) {
   const index_t longest = packed(a) ? std::min(a.max_seq_q, a.seq_q) : a.seq_q;
-  const dim3 grid(static_cast<unsigned>((longest + k::kBlockM - 1) / k::kBlockM), static_cast<unsigned>(a.heads_q),
-                  static_cast<unsigned>(a.batch));
-  k::flash_forward<T, D><<<grid, k::kThreads, k::kSmemBytes<D>, stream>>>(p);
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    return Status::failure(Status::cuda_error, std::string("attention: a02's launch: ") + cudaGetErrorString(e));
+  return dim3(static_cast<unsigned>((longest + rows - 1) / rows), static_cast<unsigned>(a.heads_q),
+              static_cast<unsigned>(a.batch));
+}
+
+Status launch_status(const char* step) {
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    return Status::failure(Status::cuda_error,
+                           std::string("attention: ") + step + "'s launch: " + cudaGetErrorString(e));
   return Status::success();
+}
+
+template <class T, int D>
+Status launch_a02_as(const AttentionArgs& a, int device, cudaStream_t stream) {
+  namespace k = attention_kernels::a02;
+  static std::atomic<bool> opted[kCachedDevices] = {};
+  if (Status s = opt_in(reinterpret_cast<const void*>(k::flash_forward<T, D>), k::kSmemBytes<D>, device, opted, "a02");
+      !s)
+    return s;
+  k::Params p{};
+  fill_common(p, a);
+  p.q = a.q, p.k = a.k, p.v = a.v;
+  p.q_batch = a.q_stride.batch, p.q_head = a.q_stride.head, p.q_row = a.q_stride.row;
+  p.k_batch = a.k_stride.batch, p.k_head = a.k_stride.head, p.k_row = a.k_stride.row;
+  p.v_batch = a.v_stride.batch, p.v_head = a.v_stride.head, p.v_row = a.v_stride.row;
+  k::flash_forward<T, D><<<grid_of(a, k::kBlockM), k::kThreads, k::kSmemBytes<D>, stream>>>(p);
+  return launch_status("a02");
 }
 
 template <class T>
@@ -335,6 +362,60 @@ Status launch_a02_typed(const AttentionArgs& a, int device, cudaStream_t stream)
   }
 }
 
+// ---------------------------------------------------------------- a03
+
+/// The rank-4 map (rows or d first, then heads and batch) of one of Q, K, V
+/// for Tma's tiles: `rows` x d, K-major (Q, K) or d-major (V, the M/N-major
+/// operand of O = P V).
+template <class Tma, class T>
+Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, index_t rows, index_t d, index_t heads,
+               index_t batch, bool d_major, const char* what) {
+  const T* ptr = static_cast<const T*>(base);
+  const index_t one = 1;
+  const auto g =
+      d_major ? make_global_tensor(ptr, {d, rows}, {one, st.row}) : make_global_tensor(ptr, {rows, d}, {st.row, one});
+  const arch::sm90::TensorMapStatus e = Tma::make_batched_map2(map, g, heads, st.head, batch, st.batch);
+  if (!e.ok()) return unsupported(std::string("a03's TMA map of ") + what + ": " + e.message);
+  return Status::success();
+}
+
+template <class T, int D>
+Status launch_a03_as(const AttentionArgs& a, int device, cudaStream_t stream) {
+  namespace k = attention_kernels::a03;
+  using X = k::Tiles<T, D>;
+  const index_t batch = packed(a) ? 1 : a.batch;  // the maps' batch extent
+  CUtensorMap map_q, map_k, map_v;
+  if (Status s = a03_map<typename X::OpQ::Tma, T>(map_q, a.q, a.q_stride, a.seq_q, D, a.heads_q, batch, false, "Q"); !s)
+    return s;
+  if (Status s = a03_map<typename X::OpK::Tma, T>(map_k, a.k, a.k_stride, a.seq_kv, D, a.heads_kv, batch, false, "K");
+      !s)
+    return s;
+  if (Status s = a03_map<typename X::OpV::Tma, T>(map_v, a.v, a.v_stride, a.seq_kv, D, a.heads_kv, batch, true, "V");
+      !s)
+    return s;
+  static std::atomic<bool> opted[kCachedDevices] = {};
+  if (Status s = opt_in(reinterpret_cast<const void*>(k::flash_forward<T, D>), X::kSmemBytes, device, opted, "a03"); !s)
+    return s;
+  k::Params p{};
+  fill_common(p, a);
+  k::flash_forward<T, D><<<grid_of(a, k::kBM), k::kThreads, X::kSmemBytes, stream>>>(map_q, map_k, map_v, p);
+  return launch_status("a03");
+}
+
+template <class T>
+Status launch_a03_typed(const AttentionArgs& a, int device, cudaStream_t stream) {
+  switch (a.head_dim) {
+    case 64:
+      return launch_a03_as<T, 64>(a, device, stream);
+    case 128:
+      return launch_a03_as<T, 128>(a, device, stream);
+    case 192:
+      return launch_a03_as<T, 192>(a, device, stream);
+    default:
+      return launch_a03_as<T, 256>(a, device, stream);
+  }
+}
+
 }  // namespace
 
 Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream) {
@@ -342,6 +423,10 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   int device = 0;
   if (Status s = current_sm90(device); !s) return s;
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
+  // auto: a03 where it takes the head dim (a multiple of its 64-element swizzle rows), else a02.
+  if (impl == AttentionImpl::a03 || (impl == AttentionImpl::automatic && a.head_dim % 64 == 0))
+    return a.dtype == DType::bf16 ? launch_a03_typed<__nv_bfloat16>(a, device, stream)
+                                  : launch_a03_typed<__half>(a, device, stream);
   return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, device, stream)
                                 : launch_a02_typed<__half>(a, device, stream);
 }

@@ -102,10 +102,14 @@ TEST(AttentionCheck, CallsTheKernelsCannotTakeAreUnsupported) {
   a.max_seq_q = a.max_seq_kv = 10;
   EXPECT_TRUE(tessel::attention_check(AttentionImpl::a02, a));
   expect_rule(a, uns, "a01 takes no packed sequences", AttentionImpl::a01);
+  EXPECT_TRUE(tessel::attention_check(AttentionImpl::a03, a));
+  a = fake(96);
+  EXPECT_TRUE(tessel::attention_check(AttentionImpl::a02, a));
+  expect_rule(a, uns, "a03 takes head dims 64, 128, 192 and 256", AttentionImpl::a03);
 }
 
 TEST(AttentionCheck, NamesAndScale) {
-  for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02})
+  for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03})
     EXPECT_EQ(tessel::parse_attention_impl(tessel::name(i)), i);
   EXPECT_FALSE(tessel::parse_attention_impl("a99").has_value());
   AttentionArgs a = fake(64);
@@ -311,13 +315,17 @@ auto random_fill(unsigned seed) {
   };
 }
 
-std::vector<AttentionImpl> steps() { return {AttentionImpl::a01, AttentionImpl::a02}; }
+std::vector<AttentionImpl> steps() { return {AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03}; }
+
+/// Does `impl` take head dim d?  (a03: multiples of 64.)
+bool takes(AttentionImpl impl, index_t d) { return impl != AttentionImpl::a03 || d % 64 == 0; }
 
 TEST(AttentionGpu, HeadDimsAndEdges) {
   REQUIRE_GPU();
   for (AttentionImpl impl : steps())
     for (index_t d : {64, 96, 128, 192, 256})
-      for (auto [sq, skv] : {std::pair<index_t, index_t>{1, 1}, {63, 65}, {130, 200}}) {
+      for (auto [sq, skv] : {std::pair<index_t, index_t>{1, 1}, {63, 65}, {130, 200}, {300, 129}}) {
+        if (!takes(impl, d)) continue;
         Case c;
         c.d = d, c.seq_q = sq, c.seq_kv = skv, c.heads_q = 2, c.heads_kv = 1;
         run_case(impl, c, random_fill(static_cast<unsigned>(d + sq)));
@@ -338,6 +346,10 @@ TEST(AttentionGpu, GroupsLayoutsTypesAndLengths) {
         c = Case{};  // MQA, Q longer than K/V: causal rows with no key
         c.dtype = t, c.heads_q = 3, c.heads_kv = 1, c.seq_q = 150, c.seq_kv = 70, c.d = 64, c.causal = causal;
         run_case(impl, c, random_fill(8));
+        c = Case{};  // several key blocks of a03 (128 a block at d 128, 64 at 256) with a ragged last one
+        c.dtype = t, c.batch = 2, c.heads_q = 2, c.heads_kv = 2, c.seq_q = 200, c.seq_kv = 777, c.causal = causal;
+        c.d = 256;
+        run_case(impl, c, random_fill(11));
       }
 }
 
@@ -348,6 +360,7 @@ TEST(AttentionGpu, PackedSequences) {
     c.batch = 4, c.heads_q = 4, c.heads_kv = 2, c.d = 128, c.causal = causal;
     c.lens_q = {1, 200, 64, 0}, c.lens_kv = {5, 130, 64, 17};
     run_case(AttentionImpl::a02, c, random_fill(9));
+    run_case(AttentionImpl::a03, c, random_fill(9));
     run_case(AttentionImpl::automatic, c, random_fill(10));
   }
 }

@@ -194,6 +194,23 @@ struct TmaTile {
                                               TmaUse use = TmaUse::load_and_store) {
     return make_map(map, Tensor<ViewEngine<const T, Space::global>, Strided<2>>{{g.engine.ptr}, g.layout}, use);
   }
+  /// The map of n1 x n2 tensors like g, tensor (b1, b2) at g's origin + b1 *
+  /// s1 + b2 * s2 elements: rank 4 (attention's heads and batch), loaded by
+  /// load_at.  An extent of one never steps: its stride is taken as the rows'.
+  static arch::sm90::TensorMapStatus make_batched_map2(CUtensorMap& map,
+                                                       const Tensor<ViewEngine<const T, Space::global>, Strided<2>>& g,
+                                                       index_t n1, index_t s1, index_t n2, index_t s2,
+                                                       TmaUse use = TmaUse::load) {
+    arch::sm90::TensorMapSpec s;
+    if (arch::sm90::TensorMapStatus e = spec_of(g, use, s); !e.ok()) return e;
+    s.rank = 4;
+    s.global_dim[2] = static_cast<std::uint64_t>(n1);
+    s.global_dim[3] = static_cast<std::uint64_t>(n2);
+    s.global_stride_bytes[2] = n1 > 1 ? static_cast<std::uint64_t>(s1) * sizeof(T) : s.global_stride_bytes[1];
+    s.global_stride_bytes[3] = n2 > 1 ? static_cast<std::uint64_t>(s2) * sizeof(T) : s.global_stride_bytes[2];
+    s.box_dim[2] = s.box_dim[3] = 1;
+    return arch::sm90::encode_tiled(map, s);
+  }
 
   /// Loads tile (c0, c1) (tile coordinates) into `smem` (the tile's shared
   /// buffer), completing on mbarrier `bar`; one thread calls it, after the
@@ -208,6 +225,15 @@ struct TmaTile {
   __device__ static void load_batch(const CUtensorMap* map, T* smem, std::uint32_t bar, index_t c0, index_t c1, int b) {
     for_each_box(c0, c1, [&](index_t off, int x, int y, int) {
       arch::sm90::tma_load(arch::smem_addr(smem + off), map, bar, x, y, b);
+    });
+  }
+  /// The tile whose first element is at element (not tile) coordinates (e0,
+  /// e1) of tensor (b1, b2) of a make_batched_map2 map, as load: a tile
+  /// that starts at any row (packed sequences).
+  __device__ static void load_at(const CUtensorMap* map, T* smem, std::uint32_t bar, index_t e0, index_t e1, int b1,
+                                 int b2) {
+    for_each_box_at(e0, e1, [&](index_t off, int x, int y, int) {
+      arch::sm90::tma_load(arch::smem_addr(smem + off), map, bar, x, y, b1, b2);
     });
   }
   /// This CTA's share (`part` of Parts) of tile (c0, c1), multicast into the
@@ -280,13 +306,17 @@ struct TmaTile {
   /// compile-time constants.
   template <class F>
   TESSEL_HD static void for_each_box(index_t c0, index_t c1, F&& f) {
+    for_each_box_at(c0 * Tile.val[0], c1 * Tile.val[1], static_cast<F&&>(f));
+  }
+  /// The same for the tile whose first element is at (e0, e1).
+  template <class F>
+  TESSEL_HD static void for_each_box_at(index_t e0, index_t e1, F&& f) {
     [&]<int... B>(std::integer_sequence<int, B...>) {
       (
           [&] {
             constexpr index_t off = kPlan.offset[B];
             constexpr index_t o0 = kPlan.origin[B][0], o1 = kPlan.origin[B][1];
-            constexpr index_t t0 = Tile.val[0], t1 = Tile.val[1];
-            const index_t g0 = c0 * t0 + o0, g1 = c1 * t1 + o1;
+            const index_t g0 = e0 + o0, g1 = e1 + o1;
             const int x = static_cast<int>(kInner == 0 ? g0 : g1), y = static_cast<int>(kInner == 0 ? g1 : g0);
             f(off, x, y, B);
           }(),

@@ -20,12 +20,14 @@ typedef struct CUstream_st* cudaStream_t;
 
 namespace tessel {
 
-/// The ladder's steps (docs/attention.md); `automatic` picks the fastest
-/// that takes the call.
+/// The ladder's steps (docs/attention.md).
 ///   a01: three kernels, S = scale Q K^T by tessel::gemm into fp32 scratch,
 ///        a row softmax into P, O = P V by tessel::gemm (the baseline);
-///   a02: one kernel, the online softmax on mma.sync tiles (FlashAttention-2).
-enum class AttentionImpl { automatic, a01, a02 };
+///   a02: one kernel, the online softmax on mma.sync tiles (FlashAttention-2);
+///   a03: TMA loads from a producer warpgroup, wgmma on two consumer
+///        warpgroups (head dims 64, 128, 192, 256).
+/// `automatic` runs a03 where it takes the head dim, else a02.
+enum class AttentionImpl { automatic, a01, a02, a03 };
 
 constexpr const char* name(AttentionImpl i) {
   switch (i) {
@@ -35,12 +37,14 @@ constexpr const char* name(AttentionImpl i) {
       return "a01";
     case AttentionImpl::a02:
       return "a02";
+    case AttentionImpl::a03:
+      return "a03";
   }
   return "?";
 }
 
 constexpr std::optional<AttentionImpl> parse_attention_impl(std::string_view s) {
-  for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02})
+  for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03})
     if (s == name(i)) return i;
   return std::nullopt;
 }
@@ -69,7 +73,7 @@ struct AttentionStrides {
 /// (the call is well formed, the kernels do not take it): head_dim not one
 /// of 64, 96, 128, 192, 256; a base not 16-byte aligned, or a row or head
 /// stride not a multiple of 8 elements; seq_q or seq_kv above 2^30; a step
-/// that does not take packed sequences (a01).
+/// that does not take packed sequences (a01) or the head dim (a03: 96).
 struct AttentionArgs {
   DType dtype = DType::bf16;  // Q, K, V and O
   index_t batch = 1, heads_q = 1, heads_kv = 1;

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "tessel/kernels/attention/flash_common.cuh"
+
 namespace tessel::attention_kernels::a01 {
 
 inline constexpr int kThreads = 256;
@@ -48,17 +50,6 @@ __device__ inline RowStats shuffle_xor(RowStats r, int mask) {
   return o;
 }
 
-template <class T>
-__device__ inline T from_float(float x);
-template <>
-__device__ inline __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
-  return __float2bfloat16_rn(x);
-}
-template <>
-__device__ inline __half from_float<__half>(float x) {
-  return __float2half_rn(x);
-}
-
 /// Row r of the chunk (`rows` query rows of each of the group's heads, the
 /// first query row `row0`): S's row r (fp32, `ld` apart) into P's (T, `ld`
 /// apart), P = exp(S - m) / l over the keys the row attends to and 0 past
@@ -88,7 +79,7 @@ __global__ void __launch_bounds__(kThreads)
 
   const float inv = all.l > 0.0f ? 1.0f / all.l : 0.0f;
   for (std::int64_t j = threadIdx.x; j < seq_kv; j += kThreads)
-    prow[j] = from_float<T>(j < count ? __expf(srow[j] - all.m) * inv : 0.0f);
+    prow[j] = to<T>(j < count ? __expf(srow[j] - all.m) * inv : 0.0f);
   if (lse != nullptr && threadIdx.x == 0) lse[head * lse_head + i] = count > 0 ? all.m + logf(all.l) : -INFINITY;
 }
 

@@ -29,6 +29,7 @@
 #include <type_traits>
 
 #include "tessel/arch/sm80.hpp"
+#include "tessel/kernels/attention/flash_common.cuh"
 
 namespace tessel::attention_kernels::a02 {
 
@@ -47,36 +48,14 @@ inline constexpr int kSmemBytes = (kBlockM + 4 * kBlockN) * kPitch<D> * 2;
 
 /// What one launch reads: the tensors (element offsets in the tensors' own
 /// strides), the extents, and the packed sequences' offsets.
-struct Params {
+struct Params : CallParams {
   const void* q;
   const void* k;
   const void* v;
-  void* o;
-  float* lse;
   std::int64_t q_batch, q_head, q_row;
   std::int64_t k_batch, k_head, k_row;
   std::int64_t v_batch, v_head, v_row;
-  std::int64_t o_batch, o_head, o_row;
-  int seq_q, seq_kv;   // a sequence's rows; packed: the tensors' rows
-  int heads_q, group;  // query heads, and query heads per K/V head
-  float scale_log2;    // scale * log2(e)
-  bool causal;
-  const int* cu_q;  // packed sequences' first rows (batch + 1), or null
-  const int* cu_kv;
 };
-
-template <class T>
-__device__ inline std::uint32_t pack2(float lo, float hi);
-template <>
-__device__ inline std::uint32_t pack2<__nv_bfloat16>(float lo, float hi) {
-  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const std::uint32_t*>(&v);
-}
-template <>
-__device__ inline std::uint32_t pack2<__half>(float lo, float hi) {
-  const __half2 v = __floats2half2_rn(lo, hi);
-  return *reinterpret_cast<const std::uint32_t*>(&v);
-}
 
 template <class T>
 __device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0, std::uint32_t b1) {
@@ -120,18 +99,11 @@ __global__ void __launch_bounds__(kThreads) flash_forward(const Params p) {
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const int m_block = blockIdx.x, h = blockIdx.y, b = blockIdx.z, hk = h / p.group;
 
-  // The sequence's rows in the tensors, and its lengths (packed: clamped to
-  // the tensors' rows whatever the device offsets hold).
-  std::int64_t q_first = 0, kv_first = 0;
-  int len_q = p.seq_q, len_kv = p.seq_kv;
-  if (p.cu_q != nullptr) {
-    const int q0 = min(max(p.cu_q[b], 0), p.seq_q), q1 = min(max(p.cu_q[b + 1], q0), p.seq_q);
-    const int k0 = min(max(p.cu_kv[b], 0), p.seq_kv), k1 = min(max(p.cu_kv[b + 1], k0), p.seq_kv);
-    q_first = q0, len_q = q1 - q0, kv_first = k0, len_kv = k1 - k0;
-  }
-  const int row0 = m_block * kBlockM;
+  const SequenceRows seq(p, b);
+  const int row0 = m_block * kBlockM, len_q = seq.len_q, len_kv = seq.len_kv, diag = seq.diag();
   if (row0 >= len_q) return;  // the grid covers the longest sequence
   const bool packed = p.cu_q != nullptr;
+  const std::int64_t q_first = seq.q_first, kv_first = seq.kv_first;
   const T* gq = static_cast<const T*>(p.q) + (packed ? 0 : b * p.q_batch) + h * p.q_head + (q_first + row0) * p.q_row;
   const T* gk = static_cast<const T*>(p.k) + (packed ? 0 : b * p.k_batch) + hk * p.k_head + kv_first * p.k_row;
   const T* gv = static_cast<const T*>(p.v) + (packed ? 0 : b * p.v_batch) + hk * p.v_head + kv_first * p.v_row;
@@ -140,15 +112,7 @@ __global__ void __launch_bounds__(kThreads) flash_forward(const Params p) {
       p.lse == nullptr
           ? nullptr
           : p.lse + (packed ? std::int64_t{h} * p.seq_q + q_first : (std::int64_t{b} * p.heads_q + h) * p.seq_q) + row0;
-
-  // Key blocks this CTA needs: under the causal mask none past the last
-  // row's diagonal (bottom-right aligned: row i sees keys <= i + len_kv - len_q).
-  int blocks = (len_kv + kBlockN - 1) / kBlockN;
-  const int diag = len_kv - len_q;  // key offset of row i's last key
-  if (p.causal) {
-    const int last_key = min(row0 + kBlockM, len_q) - 1 + diag;
-    blocks = last_key < 0 ? 0 : min(blocks, last_key / kBlockN + 1);
-  }
+  const int blocks = seq.key_blocks(row0, kBlockM, kBlockN, p.causal);
 
   const std::uint32_t sq = arch::smem_addr(smem);
   constexpr std::uint32_t kTileBytes = kBlockN * kPitch<D> * 2;
@@ -203,46 +167,14 @@ __global__ void __launch_bounds__(kThreads) flash_forward(const Params p) {
       }
     }
 
-    // Scores in base-2 units; keys past the sequence or the diagonal masked.
-    const int key0 = j * kBlockN, qrow = row0 + warp * 16 + g;
-    const bool edge = key0 + kBlockN > len_kv || (p.causal && key0 + kBlockN - 1 > row0 + diag);
-#pragma unroll
-    for (int nt = 0; nt < kBlockN / 8; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        float x = s[nt][e] * p.scale_log2;
-        if (edge) {
-          const int key = key0 + nt * 8 + 2 * t + (e & 1), row = qrow + 8 * (e >> 1);
-          if (key >= len_kv || (p.causal && key > row + diag)) x = -INFINITY;
-        }
-        s[nt][e] = x;
-      }
-
-      // The online softmax: new maxima, the old sums and outputs rescaled.
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      float mx = row_max[r];
-#pragma unroll
-      for (int nt = 0; nt < kBlockN / 8; ++nt) mx = fmaxf(mx, fmaxf(s[nt][2 * r], s[nt][2 * r + 1]));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      const float base = mx == -INFINITY ? 0.0f : mx;  // a row with no key yet: every p is 0
-      const float rescale = exp2f(row_max[r] - base);
-      row_max[r] = mx;
-      float sum = 0.0f;
-#pragma unroll
-      for (int nt = 0; nt < kBlockN / 8; ++nt) {
-        s[nt][2 * r] = exp2f(s[nt][2 * r] - base);
-        s[nt][2 * r + 1] = exp2f(s[nt][2 * r + 1] - base);
-        sum += s[nt][2 * r] + s[nt][2 * r + 1];
-      }
-      row_sum[r] = row_sum[r] * rescale + sum;
-#pragma unroll
-      for (int nt = 0; nt < D / 8; ++nt) {
-        acc_o[nt][2 * r] *= rescale;
-        acc_o[nt][2 * r + 1] *= rescale;
-      }
-    }
+    // Scores in base-2 units, masked past the sequence and the diagonal; then
+    // the online softmax: new maxima, the old sums and outputs rescaled.
+    const int key0 = j * kBlockN;
+    const KeyBlock kb{key0,     row0 + warp * 16 + g,
+                      len_kv,   diag,
+                      p.causal, key0 + kBlockN > len_kv || (p.causal && key0 + kBlockN - 1 > row0 + diag)};
+    scale_and_mask<kBlockN / 2>(&s[0][0], p.scale_log2, kb, lane);
+    online_softmax<kBlockN / 2, D / 2>(&s[0][0], &acc_o[0][0], row_max, row_sum, [](float x) { return exp2f(x); });
 
     // O += P V: P's accumulators become A fragments, V read transposed.
 #pragma unroll
@@ -268,18 +200,14 @@ __global__ void __launch_bounds__(kThreads) flash_forward(const Params p) {
   T* so = reinterpret_cast<T*>(smem);
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
-    float l = row_sum[r];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
+    const float l = row_total(row_sum[r]);
     const float inv = l > 0.0f ? 1.0f / l : 0.0f;
     const int row = warp * 16 + g + 8 * r;
 #pragma unroll
     for (int nt = 0; nt < D / 8; ++nt)
       *reinterpret_cast<std::uint32_t*>(so + row * kPitch<D> + nt * 8 + 2 * t) =
           pack2<T>(acc_o[nt][2 * r] * inv, acc_o[nt][2 * r + 1] * inv);
-    // lse = ln(sum_j exp(x_j)) = (m2 + log2 l) ln 2 with m2 the base-2 maximum.
-    if (glse != nullptr && t == 0 && row0 + row < len_q)
-      glse[row] = l > 0.0f ? (row_max[r] + log2f(l)) * 0.69314718055994531f : -INFINITY;
+    if (glse != nullptr && t == 0 && row0 + row < len_q) glse[row] = log_sum_exp(row_max[r], l);
   }
   __syncwarp();
   constexpr int kChunks = D / 8;

@@ -1,0 +1,234 @@
+// a03 — attention on wgmma, fed by TMA from a producer warpgroup.
+//
+// a02's warps each read their K and V fragments from shared memory through
+// registers (ldmatrix), 16 query rows at a time: per mma.sync as many bytes
+// of shared memory as the SM moves in about two of its clocks, the same
+// ceiling that held k04-k08 near 360 TFLOP/s (docs/ladder.md, k12).  Here a
+// CTA takes 128 query rows on two consumer warpgroups (64 rows each) and a
+// producer warpgroup: one thread of it loads Q once and each key block's K
+// and V by TMA into a two-stage pipeline (the GEMM's blocks::TmaPipeline and
+// TmaOperand tiles: 128-byte swizzled, as wgmma reads them), while the
+// consumers compute
+//   S = Q K^T        wgmma SS: Q and K read from shared memory by descriptors,
+//                    d / 16 instructions of m64 x kBN a warpgroup;
+//   P = exp2(S - m)  in registers, the online softmax of a02 on the same
+//                    accumulator layout (a warp's 16 rows, a row's values on
+//                    four lanes);
+//   O += P V         wgmma RS: P from registers, V (key-major, d contiguous)
+//                    through a transposed descriptor, kBN / 16 instructions.
+// The m64 accumulator of S holds, eight values a 16-key slice, exactly the
+// A fragment of the next wgmma, so P never touches shared memory (FA3's
+// identity, as a02's on mma.sync).  Each warpgroup waits for its own wgmmas
+// before the softmax: overlapping the two warpgroups (a04) and the softmax
+// with the next S (a05) are the next steps.
+//
+// Head dims 64, 128, 192 and 256 (d a multiple of the 64-element swizzle
+// row); 96 runs a02.  Blocks of 128 keys up to d = 128, 64 above (two stages
+// of K and V then fit beside Q in 227 KB).
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "tessel/atom/mma_sm90.hpp"
+#include "tessel/kernels/attention/flash_common.cuh"
+#include "tessel/kernels/blocks/pipeline_sm90.cuh"
+#include "tessel/kernels/gemm/k10_persistent_warpgroup.cuh"
+#include "tessel/kernels/gemm/tma_warp_specialized_common.cuh"
+
+namespace tessel::attention_kernels::a03 {
+
+inline constexpr int kConsumerWarps = 8;                    // two warpgroups, 64 query rows each
+inline constexpr int kThreads = 32 * kConsumerWarps + 128;  // + the producer warpgroup
+inline constexpr int kBM = 128;                             // query rows of a CTA
+
+/// The tiles of one element type and head dim: Q as d / 64 K-major (128 x 64)
+/// tiles, K as d / 64 K-major (kBN x 64) tiles, V as kBN / 64 tiles of (d x 64
+/// keys), d contiguous (the M/N-major operand of O = P V).
+template <class T, int D>
+struct Tiles {
+  static_assert(D % 64 == 0 && D >= 64 && D <= 256, "tessel: a03 takes head dims 64, 128, 192, 256");
+  static constexpr int kBN = D <= 128 ? 128 : 64;  // keys a block
+  static constexpr int kStages = 2;
+  static constexpr int kDK = D / 64, kNK = kBN / 64;
+  using OpQ = gemm_kernels::TmaOperand<T, OperandMajor::k, kBM>;
+  using OpK = gemm_kernels::TmaOperand<T, OperandMajor::k, kBN>;
+  using OpV = gemm_kernels::TmaOperand<T, OperandMajor::mn, D>;
+  using MmaS = TiledMma<SM90_64xNx16_F32_SS<T, kBN, OperandMajor::k, OperandMajor::k>, 2, 1, 1>;
+  using MmaO = TiledMma<SM90_64xNx16_F32_RS<T, D, OperandMajor::mn>, 2, 1, 1>;
+  using FragS = typename MmaS::template FragmentC<coord_layout(make_shape(kBM, kBN))>;  // (kBN/2,1,1) f32
+  using FragO = typename MmaO::template FragmentC<coord_layout(make_shape(kBM, D))>;    // (D/2,1,1) f32
+  using Pipeline = blocks::TmaPipeline<kStages>;
+  static constexpr std::uint32_t kQBytes = kDK * OpQ::kElems * sizeof(T);
+  static constexpr std::uint32_t kStageBytes = (kDK * OpK::kElems + kNK * OpV::kElems) * sizeof(T);
+  struct SharedStorage {
+    alignas(1024) T q[kDK][OpQ::kElems];
+    alignas(1024) T k[kStages][kDK][OpK::kElems];
+    alignas(1024) T v[kStages][kNK][OpV::kElems];
+    blocks::PipelineStorage<kStages> pipe;
+    std::uint64_t q_full;
+  };
+  static constexpr int kSmemBytes = static_cast<int>(sizeof(SharedStorage));
+  static_assert(kSmemBytes <= 227 * 1024, "tessel: a03's tiles exceed 227 KB of shared memory");
+  static_assert(FragS::kValues == kBN / 2 && FragO::kValues == D / 2, "one wgmma atom a consumer thread");
+};
+
+/// What a launch reads besides the three maps (Q, K: (rows, d) K-major; V:
+/// (d, rows) d contiguous; each over (heads, batch)).
+using Params = CallParams;
+
+__device__ __forceinline__ float fast_exp2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+/// One CTA: query rows [128 x, 128 x + 128) of head y of sequence z.
+template <class T, int D>
+__global__ void __launch_bounds__(kThreads, 1)
+    flash_forward(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
+                  const __grid_constant__ CUtensorMap map_v, const Params p) {
+  using X = Tiles<T, D>;
+  constexpr int kBN = X::kBN;
+  extern __shared__ __align__(1024) unsigned char smem[];
+  auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
+  const typename X::Pipeline pipe(shared.pipe);
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const int m_block = static_cast<int>(blockIdx.x), h = static_cast<int>(blockIdx.y), b = static_cast<int>(blockIdx.z);
+  const int hk = h / p.group;
+
+  const SequenceRows seq(p, b);
+  const int row0 = m_block * kBM, q_first = seq.q_first, kv_first = seq.kv_first;
+  const int len_q = seq.len_q, len_kv = seq.len_kv, diag = seq.diag();
+  if (row0 >= len_q) return;                 // the whole CTA, before any barrier
+  const int tb = p.cu_q != nullptr ? 0 : b;  // the maps' batch coordinate
+  const int blocks = seq.key_blocks(row0, kBM, kBN, p.causal);
+
+  if (threadIdx.x == 0) {
+    pipe.init(kConsumerWarps);  // one release a consumer warp
+    arch::sm90::mbarrier_init(arch::smem_addr(&shared.q_full), 1);
+    arch::sm90::fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread loads, the registers go to the consumers
+    gemm_kernels::k10::ProducerWarpgroupPersistent::producer_start();
+    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
+      const std::uint32_t q_full = arch::smem_addr(&shared.q_full);
+      arch::sm90::mbarrier_arrive_expect_tx(q_full, X::kQBytes);
+      for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(&map_q, shared.q[s], q_full, q_first + row0, 64 * s, h, tb);
+      typename X::Pipeline::State write;
+      for (int j = 0; j < blocks; ++j, ++write) {
+        pipe.producer_acquire(write, X::kStageBytes);
+        const std::uint32_t full = pipe.full(write.index());
+        const int key0 = kv_first + j * kBN;
+        for (int s = 0; s < X::kDK; ++s)
+          X::OpK::Tma::load_at(&map_k, shared.k[write.index()][s], full, key0, 64 * s, hk, tb);
+        for (int s = 0; s < X::kNK; ++s)
+          X::OpV::Tma::load_at(&map_v, shared.v[write.index()][s], full, 0, key0 + 64 * s, hk, tb);
+      }
+    }
+    return;
+  }
+  gemm_kernels::k10::ProducerWarpgroupPersistent::consumer_start();
+
+  const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMAs' 256
+  // Descriptors from lane 0's index (warp-uniform), as k13's.
+  const auto thr_s = typename X::MmaS{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
+  const auto thr_o = typename X::MmaO{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
+  // A thread's rows: g and g + 8 of its warp's 16 (of its warpgroup's 64), its
+  // columns 2 (lane % 4) + {0, 1} of every 8-wide n-tile: value v of an
+  // accumulator is n-tile v / 4, row g + 8 ((v / 2) % 2), column 8 (v / 4) + 2 (lane % 4) + v % 2.
+  const int g = lane / 4, tq = lane % 4;
+  const int row_w = row0 + 16 * warp;  // the warp's first query row (warps 0-3: rows 0-63, 4-7: 64-127)
+
+  typename X::FragO acc_o;
+  for (int v = 0; v < X::FragO::kValues; ++v) *acc_o.addr(v) = 0.0f;
+  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+  arch::sm90::mbarrier_wait_parity(arch::smem_addr(&shared.q_full), 0);
+
+  typename X::Pipeline::State read;
+  for (int j = 0; j < blocks; ++j, ++read) {
+    pipe.consumer_wait(read);
+    // S = Q K^T over d in slices of 64.
+    typename X::FragS acc_s;
+    warpgroup_fence_operand(acc_s);
+    warpgroup_arrive();
+    TESSEL_UNROLL
+    for (int s = 0; s < X::kDK; ++s) {
+      const auto tSdQ = thr_s.partition_fragment_A(make_smem_tensor<X::OpQ::kSmem>(shared.q[s]));  // (1,1,4)
+      const auto tSdK =
+          thr_s.partition_fragment_B(make_smem_tensor<X::OpK::kSmem>(shared.k[read.index()][s]));  // (1,1,4)
+      TESSEL_UNROLL
+      for (int k = 0; k < 4; ++k) gemm(typename X::MmaS{}, tSdQ(_, _, k), tSdK(_, _, k), acc_s, s > 0 || k > 0);
+    }
+    warpgroup_commit_batch();
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(acc_s);
+
+    // Scores in base-2 units, masked past the sequence and the diagonal; the online softmax.
+    const int key0 = j * kBN;
+    const KeyBlock kb{key0, row_w + g, len_kv,
+                      diag, p.causal,  key0 + kBN > len_kv || (p.causal && key0 + kBN - 1 > row0 + diag)};
+    scale_and_mask<kBN / 2>(acc_s.addr(0), p.scale_log2, kb, lane);
+    online_softmax<kBN / 2, D / 2>(acc_s.addr(0), acc_o.addr(0), row_max, row_sum,
+                                   [](float x) { return fast_exp2(x); });
+
+    // O += P V: 16 keys of P are accumulator values 8 i .. 8 i + 7, in the A
+    // fragment's order; packed into registers before the wgmmas (packing
+    // inside the atom, after the warpgroup's arrive, makes ptxas serialize them).
+    std::uint32_t pr[kBN / 16][4];
+    TESSEL_UNROLL
+    for (int i = 0; i < kBN / 16; ++i) TESSEL_UNROLL
+    for (int r = 0; r < 4; ++r) {
+      pr[i][r] = pack2<T>(*acc_s.addr(8 * i + 2 * r), *acc_s.addr(8 * i + 2 * r + 1));
+      arch::sm90::register_fence(pr[i][r]);
+    }
+    warpgroup_fence_operand(acc_o);
+    warpgroup_arrive();
+    TESSEL_UNROLL
+    for (int s = 0; s < X::kNK; ++s) {
+      const auto tOdV =
+          thr_o.partition_fragment_B(make_smem_tensor<X::OpV::kSmem>(shared.v[read.index()][s]));  // (1,1,4)
+      TESSEL_UNROLL
+      for (int k = 0; k < 4; ++k)
+        arch::sm90::wgmma_rs<detail::wgmma_type<T>(), D, OperandMajor::mn>(
+            *reinterpret_cast<float(*)[D / 2]>(acc_o.addr(0)), pr[4 * s + k], tOdV(0, 0, k), true);
+    }
+    warpgroup_commit_batch();
+    warpgroup_wait<0>();  // P's registers and the stage are read until the batch is done
+    TESSEL_UNROLL
+    for (int i = 0; i < kBN / 16; ++i) TESSEL_UNROLL
+    for (int r = 0; r < 4; ++r) arch::sm90::register_fence(pr[i][r]);
+    warpgroup_fence_operand(acc_o);
+    __syncwarp();
+    if (lane == 0) pipe.consumer_release(read);
+  }
+
+  // O = acc / l in the output type, straight from registers (4 bytes a pair);
+  // lse = (m2 + log2 l) ln 2.
+  T* go = static_cast<T*>(p.o) + (p.cu_q != nullptr ? 0 : std::int64_t{b} * p.o_batch) + std::int64_t{h} * p.o_head;
+  TESSEL_UNROLL
+  for (int r = 0; r < 2; ++r) {
+    const float l = row_total(row_sum[r]);
+    const float inv = l > 0.0f ? 1.0f / l : 0.0f;
+    const int row = row_w + g + 8 * r;
+    if (row >= len_q) continue;
+    T* orow = go + std::int64_t{q_first + row} * p.o_row;
+    TESSEL_UNROLL
+    for (int n = 0; n < D / 8; ++n) {
+      const T pair[2] = {to<T>(*acc_o.addr(4 * n + 2 * r) * inv), to<T>(*acc_o.addr(4 * n + 2 * r + 1) * inv)};
+      *reinterpret_cast<std::uint32_t*>(orow + 8 * n + 2 * tq) = *reinterpret_cast<const std::uint32_t*>(pair);
+    }
+    if (p.lse != nullptr && tq == 0) {
+      const std::int64_t at = p.cu_q != nullptr ? std::int64_t{h} * p.seq_q + q_first + row
+                                                : (std::int64_t{b} * p.heads_q + h) * p.seq_q + row;
+      p.lse[at] = log_sum_exp(row_max[r], l);
+    }
+  }
+}
+
+}  // namespace tessel::attention_kernels::a03

@@ -1,0 +1,149 @@
+// What the fused attention steps (a02, a03) share: the call's parameters and
+// a sequence's rows, the rounding helpers, and the online softmax on a
+// thread's share of an m16n8 / m64nN accumulator: value 4 n + 2 r + c of a
+// thread is n-tile n, row g + 8 r of its warp's 16 (g = lane / 4), column
+// 8 n + 2 (lane % 4) + c.  A row's values lie on the four lanes of one g, so
+// its maximum and sum are reduced over lanes xor 1 and 2.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace tessel::attention_kernels {
+
+/// What every fused step's launch reads besides its operands: O (element
+/// offsets in O's strides), the log-sum-exp, the extents, the scale, the
+/// mask and the packed sequences' offsets.
+struct CallParams {
+  void* o;
+  float* lse;
+  std::int64_t o_batch, o_head, o_row;
+  int seq_q, seq_kv;   // a sequence's rows; packed: the tensors' rows
+  int heads_q, group;  // query heads, and query heads per K/V head
+  float scale_log2;    // scale * log2(e)
+  bool causal;
+  const int* cu_q;  // packed sequences' first rows (batch + 1), or null
+  const int* cu_kv;
+};
+
+/// Sequence b's first rows in the tensors and its lengths; packed offsets are
+/// clamped to the tensors' rows whatever the device memory holds.
+struct SequenceRows {
+  int q_first = 0, kv_first = 0, len_q = 0, len_kv = 0;
+  __device__ SequenceRows(const CallParams& p, int b) : len_q(p.seq_q), len_kv(p.seq_kv) {
+    if (p.cu_q != nullptr) {
+      const int q0 = min(max(p.cu_q[b], 0), p.seq_q), q1 = min(max(p.cu_q[b + 1], q0), p.seq_q);
+      const int k0 = min(max(p.cu_kv[b], 0), p.seq_kv), k1 = min(max(p.cu_kv[b + 1], k0), p.seq_kv);
+      q_first = q0, len_q = q1 - q0, kv_first = k0, len_kv = k1 - k0;
+    }
+  }
+  /// diag: row i sees keys j <= i + diag under the causal mask (aligned bottom-right).
+  __device__ int diag() const { return len_kv - len_q; }
+  /// Key blocks of `block` keys that query rows [row0, row0 + rows) need: every
+  /// one, or under the causal mask none past the last row's diagonal.
+  __device__ int key_blocks(int row0, int rows, int block, bool causal) const {
+    const int all = (len_kv + block - 1) / block;
+    if (!causal) return all;
+    const int last_key = min(row0 + rows, len_q) - 1 + diag();
+    return last_key < 0 ? 0 : min(all, last_key / block + 1);
+  }
+};
+
+/// x rounded to T (bf16 or f16).
+template <class T>
+__device__ __forceinline__ T to(float x) {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(x);
+  else
+    return __float2half_rn(x);
+}
+
+/// Two values rounded to T in one register, the first in the low half (the
+/// order of mma and wgmma fragments).
+template <class T>
+__device__ __forceinline__ std::uint32_t pack2(float lo, float hi) {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const std::uint32_t*>(&v);
+  } else {
+    const __half2 v = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<const std::uint32_t*>(&v);
+  }
+}
+
+/// Where a block of keys sits against a thread's rows: keys key0 ..
+/// key0 + kValues / 2 - 1, the thread's rows row and row + 8 (row = its
+/// warp's first row + g); a key is masked past len_kv and, causal, past
+/// row + diag (diag = len_kv - len_q: the mask aligned bottom-right).
+struct KeyBlock {
+  int key0, row, len_kv, diag;
+  bool causal, edge;  // edge: some key of the block may be masked for some row of the CTA
+};
+
+/// Scales a thread's scores to base 2 (scale * log2 e) and masks them (-inf).
+template <int kValues>
+__device__ __forceinline__ void scale_and_mask(float* s, float scale_log2, const KeyBlock& kb, int lane) {
+  const int tq = lane % 4;
+#pragma unroll
+  for (int v = 0; v < kValues; ++v) {
+    float x = s[v] * scale_log2;
+    if (kb.edge) {
+      const int key = kb.key0 + 8 * (v / 4) + 2 * tq + v % 2, row = kb.row + 8 * ((v / 2) % 2);
+      if (key >= kb.len_kv || (kb.causal && key > row + kb.diag)) x = -INFINITY;
+    }
+    s[v] = x;
+  }
+}
+
+/// One block of the online softmax: each row's new maximum m (base 2), its
+/// scores replaced by exp2(s - m), its running sum and its kOValues / 4
+/// output n-tiles rescaled by exp2(m_old - m).  A row with no key yet keeps
+/// m = -inf with every p and the rescale 0 (no NaN).  The sums stay this
+/// thread's partial ones (the four lanes' are added at the end: row_total).
+template <int kValues, int kOValues, class Exp2>
+__device__ __forceinline__ void online_softmax(float* s, float* o, float (&row_max)[2], float (&row_sum)[2],
+                                               const Exp2& exp2) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float mx = row_max[r];
+#pragma unroll
+    for (int n = 0; n < kValues / 4; ++n) mx = fmaxf(mx, fmaxf(s[4 * n + 2 * r], s[4 * n + 2 * r + 1]));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+    const float base = mx == -INFINITY ? 0.0f : mx;
+    const float rescale = exp2(row_max[r] - base);
+    row_max[r] = mx;
+    float sum = 0.0f;
+#pragma unroll
+    for (int n = 0; n < kValues / 4; ++n)
+#pragma unroll
+      for (int c = 0; c < 2; ++c) {
+        float& e = s[4 * n + 2 * r + c];
+        e = exp2(e - base);
+        sum += e;
+      }
+    row_sum[r] = row_sum[r] * rescale + sum;
+#pragma unroll
+    for (int n = 0; n < kOValues / 4; ++n) {
+      o[4 * n + 2 * r] *= rescale;
+      o[4 * n + 2 * r + 1] *= rescale;
+    }
+  }
+}
+
+/// A row's whole sum (the four lanes' partial sums added).
+__device__ __forceinline__ float row_total(float partial) {
+  partial += __shfl_xor_sync(0xffffffffu, partial, 1);
+  return partial + __shfl_xor_sync(0xffffffffu, partial, 2);
+}
+
+/// The row's natural log-sum-exp from its base-2 maximum and sum (-inf for
+/// a row that saw no key).
+__device__ __forceinline__ float log_sum_exp(float max2, float sum) {
+  return sum > 0.0f ? (max2 + __log2f(sum)) * 0.69314718055994531f : -INFINITY;
+}
+
+}  // namespace tessel::attention_kernels
