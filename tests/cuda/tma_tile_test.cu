@@ -4,7 +4,8 @@
 // chunk), read back element by element *through that layout* (so the box
 // plan and the swizzle are checked, not just the bytes), and stored again by
 // TMA into a poisoned matrix, which must change exactly inside the matrix.
-// The multicast variant splits the boxes between the two CTAs of a cluster.
+// The multicast variant splits the boxes between the two CTAs of a cluster;
+// the rank-4 maps of attention load a tile at any element of any matrix.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -153,6 +154,68 @@ __global__ void __cluster_dims__(2, 1, 1)
   arch::sm90::cluster_sync();  // no CTA leaves while its peer may still write into it
 }
 
+/// One CTA: the tile at element (e0, e1) of tensor (b1, b2) of a rank-4 map
+/// (make_batched_map2, load_at), dumped through L into `dump` (BM x BN).
+template <int BM, int BN, class LayoutOf>
+__global__ void load_at_dump(const __grid_constant__ CUtensorMap src, int e0, int e1, int b1, int b2,
+                             std::uint16_t* dump) {
+  constexpr SwizzledLayout L = LayoutOf::value;
+  using Tma = TmaTile<std::uint16_t, make_shape(BM, BN), L>;
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  auto* smem = reinterpret_cast<std::uint16_t*>(smem_raw);
+  __shared__ alignas(8) std::uint64_t full;
+  const std::uint32_t bar = arch::smem_addr(&full);
+  if (threadIdx.x == 0) {
+    arch::sm90::mbarrier_init(bar, 1);
+    arch::sm90::fence_mbarrier_init();
+    arch::sm90::mbarrier_arrive_expect_tx(bar, Tma::kBytes);
+    Tma::load_at(&src, smem, bar, e0, e1, b1, b2);
+  }
+  __syncthreads();
+  arch::sm90::mbarrier_wait_parity(bar, 0);
+  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) dump[e] = smem[StaticSwizzledLayout<L>{}(e / BN, e % BN)];
+}
+
+/// A (batch 3, heads 4) stack of rows x cols matrices (row stride ld; head and
+/// batch strides with gaps), the tile at element (e0, e1) of matrix (h, b):
+/// every element, zeros past the matrix's rows and columns.  `mode0_contiguous`:
+/// the tile's mode 0 is the matrix's contiguous one (attention's V).
+template <class LayoutOf>
+void load_at_round_trip(index_t rows, index_t cols, index_t ld, bool mode0_contiguous, int e0, int e1, int h, int b) {
+  constexpr int BM = 128, BN = 64;
+  using Tma = TmaTile<std::uint16_t, make_shape(BM, BN), LayoutOf::value>;
+  const index_t lines = mode0_contiguous ? cols : rows, head = lines * ld + 64, batch = 4 * head + 128;
+  std::vector<std::uint16_t> host(static_cast<std::size_t>(3 * batch));
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<std::uint16_t>(i * 40503u + 11u);
+  tessel::testing::DeviceArray<std::uint16_t> dsrc(host.size()), ddump(BM * BN);
+  ASSERT_TRUE(dsrc.ptr && ddump.ptr);
+  CUDA_CHECK(cudaMemcpy(dsrc.ptr, host.data(), host.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(ddump.ptr, 0x5A, BM * BN * 2));
+  const index_t stride[2] = {mode0_contiguous ? 1 : ld, mode0_contiguous ? ld : 1};
+  CUtensorMap map;
+  const auto st = Tma::make_batched_map2(
+      map, make_global_tensor(static_cast<const std::uint16_t*>(dsrc.ptr), {rows, cols}, stride), 4, head, 3, batch);
+  ASSERT_TRUE(st.ok()) << st.message;
+  const int smem = BM * BN * 2;
+  auto* kernel = load_at_dump<BM, BN, LayoutOf>;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  kernel<<<1, 128, smem>>>(map, e0, e1, h, b, ddump.ptr);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<std::uint16_t> dump(BM * BN);
+  CUDA_CHECK(cudaMemcpy(dump.data(), ddump.ptr, dump.size() * 2, cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (index_t r = 0; r < BM; ++r)
+    for (index_t c = 0; c < BN; ++c) {
+      const index_t gr = e0 + r, gc = e1 + c;
+      const index_t at = b * batch + h * head + (mode0_contiguous ? gr + gc * ld : gr * ld + gc);
+      const std::uint16_t want = gr < rows && gc < cols ? host[static_cast<std::size_t>(at)] : 0;
+      if (dump[static_cast<std::size_t>(r * BN + c)] != want && bad++ < 5)
+        ADD_FAILURE() << "element (" << r << "," << c << ") of the tile at (" << e0 << "," << e1 << ")";
+    }
+  EXPECT_EQ(bad, 0);
+}
+
 }  // namespace
 
 TEST(TmaTile, BoxPlansOfTheKernelsLayouts) {
@@ -226,6 +289,13 @@ TEST(TmaTile, MulticastSplitsTheBoxesBetweenTheCluster) {
           ADD_FAILURE() << "CTA " << cta << " element (" << r << "," << c << ")";
       }
   EXPECT_EQ(bad, 0);
+}
+
+TEST(TmaTile, RankFourMapLoadsATileAtAnyRowOfAnyMatrix) {
+  REQUIRE_SM90();
+  load_at_round_trip<KMajor>(300, 128, 136, false, 37, 64, 3, 2);  // rows from 37: packed sequences start anywhere
+  load_at_round_trip<KMajor>(300, 128, 136, false, 250, 0, 0, 1);  // past the last row: zeros
+  load_at_round_trip<MMajor>(128, 300, 136, true, 0, 101, 2, 0);   // d contiguous (V), keys from 101
 }
 
 TEST(TmaTile, MapsNameTheRuleBroken) {
