@@ -47,7 +47,7 @@ else
   targets=(tessel)
   [ "$part" = verify ] && targets+=(gemm_test gemm_workspace_test)
   [ "$part" = fp8 ] && targets+=(gemm_fp8_test)
-  [ "$part" = attention ] && targets+=(attention_test)
+  [ "$part" = attention ] && targets+=(attention_test tma_tile_test)
   step build 240 ninja -C "$build" -j16 "${targets[@]}"
 fi
 t="$build/tessel"
@@ -139,6 +139,7 @@ case "$part" in
     # packed sequences, GQA); memcheck, racecheck and synccheck of a02 and a03 at three shapes; the steps timed
     # against each other at 8k (d 128, both masks) and 1k (batch 16); against torch's SDPA (cuDNN and
     # FlashAttention backends) where the Python extension is built.
+    step tma_tile_test 60 "$build/tests/cuda/tma_tile_test"
     step attention_test 180 "$build/tests/cuda/attention_test"
     grep -E "^\[  (PASSED|FAILED) " /tmp/gpu_session_attention_test.log >> "$sum"
     for tool in memcheck racecheck synccheck; do
