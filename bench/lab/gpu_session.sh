@@ -33,7 +33,8 @@ step() {  # step NAME LIMIT_S COMMAND...: runs it, logs rc and seconds
   tail -3 "/tmp/gpu_session_$name.log" >> "$sum"
 }
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader >> "$sum"
-tests=OFF
+tests=OFF python=OFF
+[ "$part" = attention ] && python=ON  # the extension, for torch's SDPA in the same run
 [ "$part" = verify ] || [ "$part" = fp8 ] || [ "$part" = attention ] && tests=ON
 if [ -n "${TESSEL_PREBUILT:-}" ]; then
   # A build made elsewhere for sm_90a (its tessel and tests/cuda/ in TESSEL_PREBUILT): no device time on compiling.
@@ -42,12 +43,12 @@ if [ -n "${TESSEL_PREBUILT:-}" ]; then
 else
   # shellcheck disable=SC2086 # TESSEL_CMAKE_ARGS is a list of arguments
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSEL_ENABLE_CUDA=ON -DTESSEL_BUILD_TESTS=$tests \
-    -DTESSEL_BUILD_LADDER=ON -DTESSEL_LADDER_INSTANCES=one -DTESSEL_BUILD_PYTHON=OFF ${TESSEL_CMAKE_ARGS:-} \
+    -DTESSEL_BUILD_LADDER=ON -DTESSEL_LADDER_INSTANCES=one -DTESSEL_BUILD_PYTHON=$python ${TESSEL_CMAKE_ARGS:-} \
     > /tmp/gpu_session_cmake.log 2>&1
   targets=(tessel)
   [ "$part" = verify ] && targets+=(gemm_test gemm_workspace_test)
   [ "$part" = fp8 ] && targets+=(gemm_fp8_test)
-  [ "$part" = attention ] && targets+=(attention_test tma_tile_test)
+  [ "$part" = attention ] && targets+=(attention_test tma_tile_test _tessel)
   step build 240 ninja -C "$build" -j16 "${targets[@]}"
 fi
 t="$build/tessel"
@@ -157,6 +158,14 @@ case "$part" in
       --csv "$out/attention_8k.csv"
     step attn_1k 120 "$t" bench attention --seq 1024 --batch 16 --dim 64,128,256 --mask none,causal \
       --impl a01,a02,a03 --csv "$out/attention_1k.csv"
+    # The package's Python files beside the build's extension: tessel.attention against SDPA.
+    site=/tmp/gpu_session_site
+    rm -rf "$site" && mkdir -p "$site/tessel" && cp python/tessel/*.py "$site/tessel/"
+    cp "$build"/python/_tessel*.so "$site/tessel/" 2>/dev/null
+    step pytest_attention 120 env PYTHONPATH="$site" python -m pytest -q -rs -p no:cacheprovider \
+      python/tests/test_attention.py
+    step sdpa_8k 240 env PYTHONPATH="$site" python -m tessel.bench attention --seq 8192 --dim 128 \
+      --mask none,causal --csv "$out/attention_sdpa_8k.csv"
     ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.
