@@ -159,6 +159,14 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
     return unsupported("seq_q and seq_kv must be at most 2^30 (the kernels' 32-bit row arithmetic)");
   if (a.batch > 65535 || a.heads_q > 65535)
     return unsupported("batch and heads_q must be at most 65535 (grid extents)");
+  if (impl == AttentionImpl::a03) {
+    // TMA maps step every mode of more than one element: no stride 0 (a broadcast).
+    for (const Operand* x : {&q, &k, &v})
+      if ((x->batch > 1 && x->s.batch == 0) || (x->heads > 1 && x->s.head == 0) || (x->rows > 1 && x->s.row == 0))
+        return unsupported(std::string("a03 reads ") + x->name +
+                           " by TMA, which takes no stride 0 (a broadcast) over more than one element: use a02 or "
+                           "auto");
+  }
   if (impl == AttentionImpl::a03 && a.head_dim % 64 != 0)
     return unsupported(
         "a03 takes head dims 64, 128, 192 and 256 (multiples of its 64-element swizzle rows): use "
@@ -372,11 +380,16 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                index_t batch, bool d_major, const char* what) {
   const T* ptr = static_cast<const T*>(base);
   const index_t one = 1;
+  // One row never steps: a row's whole granules serve as its stride, whatever the caller's.
+  const index_t row = rows > 1 ? st.row : (d + 7) / 8 * 8;
   const auto g =
-      d_major ? make_global_tensor(ptr, {d, rows}, {one, st.row}) : make_global_tensor(ptr, {rows, d}, {st.row, one});
+      d_major ? make_global_tensor(ptr, {d, rows}, {one, row}) : make_global_tensor(ptr, {rows, d}, {row, one});
   const arch::sm90::TensorMapStatus e = Tma::make_batched_map2(map, g, heads, st.head, batch, st.batch);
-  if (!e.ok()) return unsupported(std::string("a03's TMA map of ") + what + ": " + e.message);
-  return Status::success();
+  if (e.ok()) return Status::success();
+  const bool driver =
+      e.code == arch::sm90::TensorMapErrc::driver_unavailable || e.code == arch::sm90::TensorMapErrc::driver_rejected;
+  return Status::failure(driver ? Status::cuda_error : Status::unsupported,
+                         std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
 template <class T, int D>
@@ -416,6 +429,11 @@ Status launch_a03_typed(const AttentionArgs& a, int device, cudaStream_t stream)
   }
 }
 
+Status launch_a03(const AttentionArgs& a, int device, cudaStream_t stream) {
+  return a.dtype == DType::bf16 ? launch_a03_typed<__nv_bfloat16>(a, device, stream)
+                                : launch_a03_typed<__half>(a, device, stream);
+}
+
 }  // namespace
 
 Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream) {
@@ -423,10 +441,12 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   int device = 0;
   if (Status s = current_sm90(device); !s) return s;
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
-  // auto: a03 where it takes the head dim (a multiple of its 64-element swizzle rows), else a02.
-  if (impl == AttentionImpl::a03 || (impl == AttentionImpl::automatic && a.head_dim % 64 == 0))
-    return a.dtype == DType::bf16 ? launch_a03_typed<__nv_bfloat16>(a, device, stream)
-                                  : launch_a03_typed<__half>(a, device, stream);
+  if (impl == AttentionImpl::a03) return launch_a03(a, device, stream);
+  if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
+    // auto: a03 where it takes the call, its maps included (encoded before anything launches), else a02.
+    const Status s = launch_a03(a, device, stream);
+    if (s.code != Status::unsupported) return s;
+  }
   return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, device, stream)
                                 : launch_a02_typed<__half>(a, device, stream);
 }

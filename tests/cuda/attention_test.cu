@@ -103,6 +103,9 @@ TEST(AttentionCheck, CallsTheKernelsCannotTakeAreUnsupported) {
   EXPECT_TRUE(tessel::attention_check(AttentionImpl::a02, a));
   expect_rule(a, uns, "a01 takes no packed sequences", AttentionImpl::a01);
   EXPECT_TRUE(tessel::attention_check(AttentionImpl::a03, a));
+  a = fake(), a.k_stride.head = a.v_stride.head = 0;  // K/V broadcast over heads: TMA cannot step by 0
+  EXPECT_TRUE(tessel::attention_check(AttentionImpl::automatic, a));
+  expect_rule(a, uns, "takes no stride 0", AttentionImpl::a03);
   a = fake(96);
   EXPECT_TRUE(tessel::attention_check(AttentionImpl::a02, a));
   expect_rule(a, uns, "a03 takes head dims 64, 128, 192 and 256", AttentionImpl::a03);
@@ -211,7 +214,9 @@ void run_case(AttentionImpl impl, const Case& c, Fill fill, double zero_tol = -1
   if (packed) {
     for (int n : c.lens_q) cu_q.push_back(cu_q.back() + n);
     for (int n : c.lens_kv) cu_kv.push_back(cu_kv.back() + n);
-    rows_q = cu_q.back() + 3, rows_kv = cu_kv.back();  // three rows past the last sequence stay unwritten
+    // Three query rows past the last sequence stay unwritten; five key rows past it hold NaN, which no
+    // sequence may see (a masked key multiplies its V row by 0, and 0 x NaN is NaN).
+    rows_q = cu_q.back() + 3, rows_kv = cu_kv.back() + 5;
     batch_rows = 1;
   }
   AttentionArgs a;
@@ -224,6 +229,12 @@ void run_case(AttentionImpl impl, const Case& c, Fill fill, double zero_tol = -1
   Host h;
   h.qf.resize(nq), h.kf.resize(nkv), h.vf.resize(nkv);
   fill(h.qf, h.kf, h.vf);
+  if (packed)
+    for (index_t hk = 0; hk < c.heads_kv; ++hk)
+      for (index_t r = cu_kv.back(); r < rows_kv; ++r)
+        for (index_t e = 0; e < c.d; ++e)
+          h.kf[hk * a.k_stride.head + r * a.k_stride.row + e] = NAN,
+                                                           h.vf[hk * a.v_stride.head + r * a.v_stride.row + e] = NAN;
   for (auto [f, bits] : {std::pair{&h.qf, &h.q}, {&h.kf, &h.k}, {&h.vf, &h.v}}) {
     bits->resize(f->size());
     for (std::size_t i = 0; i < f->size(); ++i) (*bits)[i] = to_bits((*f)[i], c.dtype);
@@ -265,7 +276,7 @@ void run_case(AttentionImpl impl, const Case& c, Fill fill, double zero_tol = -1
     for (float e : x) m = std::max(m, double{std::fabs(e)});
     return m;
   };
-  const double vmax = largest(h.vf), d = static_cast<double>(c.d);
+  const double vmax = largest(h.vf), d = static_cast<double>(c.d);  // NaN compares false: skipped
   const double s_err = d * 0x1p-24 * tessel::attention_scale(a) * d * largest(h.qf) * largest(h.kf);
   const double bound = (2 * u + 2 * s_err + 0x1p-24 * static_cast<double>(rows_kv) + 1e-5) * vmax;
   std::vector<double> ref;

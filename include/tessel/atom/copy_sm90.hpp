@@ -196,7 +196,8 @@ struct TmaTile {
   }
   /// The map of n1 x n2 tensors like g, tensor (b1, b2) at g's origin + b1 *
   /// s1 + b2 * s2 elements: rank 4 (attention's heads and batch), loaded by
-  /// load_at.  An extent of one never steps: its stride is taken as the rows'.
+  /// load_at.  An extent of one never steps: any valid stride serves (the
+  /// previous dimension's is taken).
   static arch::sm90::TensorMapStatus make_batched_map2(CUtensorMap& map,
                                                        const Tensor<ViewEngine<const T, Space::global>, Strided<2>>& g,
                                                        index_t n1, index_t s1, index_t n2, index_t s2,

@@ -26,7 +26,8 @@ namespace tessel {
 ///   a02: one kernel, the online softmax on mma.sync tiles (FlashAttention-2);
 ///   a03: TMA loads from a producer warpgroup, wgmma on two consumer
 ///        warpgroups (head dims 64, 128, 192, 256).
-/// `automatic` runs a03 where it takes the head dim, else a02.
+/// `automatic` runs a03 where it takes the call (its head dims, no broadcast
+/// strides, tensors its TMA maps describe), else a02.
 enum class AttentionImpl { automatic, a01, a02, a03 };
 
 constexpr const char* name(AttentionImpl i) {
@@ -73,7 +74,8 @@ struct AttentionStrides {
 /// (the call is well formed, the kernels do not take it): head_dim not one
 /// of 64, 96, 128, 192, 256; a base not 16-byte aligned, or a row or head
 /// stride not a multiple of 8 elements; seq_q or seq_kv above 2^30; a step
-/// that does not take packed sequences (a01) or the head dim (a03: 96).
+/// that does not take packed sequences (a01), the head dim (a03: 96) or a
+/// stride 0 over more than one element (a03: TMA steps every mode).
 struct AttentionArgs {
   DType dtype = DType::bf16;  // Q, K, V and O
   index_t batch = 1, heads_q = 1, heads_kv = 1;

@@ -86,6 +86,20 @@ __device__ __forceinline__ float fast_exp2(float x) {
   return y;
 }
 
+/// Zeroes keys [k0, k1) of a stage's V tiles (kNK of (d x 64 keys), a key a
+/// 128-byte row of each 64-element slice of d, which the 128-byte swizzle
+/// permutes only within itself); thread `i` of 128.
+template <class X, class T>
+__device__ __forceinline__ void zero_keys(T (&v)[X::kNK][X::OpV::kElems], int k0, int k1, int i) {
+  constexpr int kSlices = X::OpV::kElems / 4096;  // 64-element slices of d
+  const int rows = (k1 - k0) * kSlices;           // 128-byte rows to clear, 8 stores of 16 bytes each
+  for (int c = i; c < rows * 8; c += 128) {
+    const int row = c / 8, key = k0 + row / kSlices, slice = row % kSlices;
+    T* at = &v[key / 64][slice * 4096 + 64 * (key % 64)] + 8 * (c % 8);
+    *reinterpret_cast<uint4*>(at) = uint4{0, 0, 0, 0};
+  }
+}
+
 /// One CTA: query rows [128 x, 128 x + 128) of head y of sequence z.
 template <class T, int D>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -187,6 +201,15 @@ __global__ void __launch_bounds__(kThreads, 1)
       pr[i][r] = pack2<T>(*acc_s.addr(8 * i + 2 * r), *acc_s.addr(8 * i + 2 * r + 1));
       arch::sm90::register_fence(pr[i][r]);
     }
+    // Packed sequences: the last block's keys past the sequence are the next
+    // sequence's rows, masked (p = 0) but multiplied: a NaN or inf there would
+    // reach O (0 x inf).  Zero them in V's stage, as TMA zero-fills rows past
+    // the tensor (each warpgroup the same rows, then its own wgmmas).
+    if (kb.edge && kv_first + len_kv < p.seq_kv && key0 + kBN > len_kv) {
+      zero_keys<X>(shared.v[read.index()], len_kv - key0, min(kBN, p.seq_kv - kv_first - key0), t % 128);
+      arch::sm90::fence_proxy_async_shared_cta();  // generic stores, then wgmma's reads and TMA's next fill
+      arch::named_barrier_sync(1 + t / 128, 128);
+    }
     warpgroup_fence_operand(acc_o);
     warpgroup_arrive();
     TESSEL_UNROLL
@@ -220,8 +243,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     T* orow = go + std::int64_t{q_first + row} * p.o_row;
     TESSEL_UNROLL
     for (int n = 0; n < D / 8; ++n) {
-      const T pair[2] = {to<T>(*acc_o.addr(4 * n + 2 * r) * inv), to<T>(*acc_o.addr(4 * n + 2 * r + 1) * inv)};
-      *reinterpret_cast<std::uint32_t*>(orow + 8 * n + 2 * tq) = *reinterpret_cast<const std::uint32_t*>(pair);
+      *reinterpret_cast<std::uint32_t*>(orow + 8 * n + 2 * tq) =
+          pack2<T>(*acc_o.addr(4 * n + 2 * r) * inv, *acc_o.addr(4 * n + 2 * r + 1) * inv);
     }
     if (p.lse != nullptr && tq == 0) {
       const std::int64_t at = p.cu_q != nullptr ? std::int64_t{h} * p.seq_q + q_first + row
