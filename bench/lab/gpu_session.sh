@@ -137,7 +137,8 @@ case "$part" in
     ;;
   attention)
     # Attention (docs/attention.md): the unit tests (every step against fp64, the mask's edges exactly,
-    # packed sequences, GQA); memcheck, racecheck and synccheck of a02 and a03 at three shapes; the steps timed
+    # packed sequences, GQA); memcheck, racecheck and synccheck of a02, a03 and a04 at three shapes; the
+    # steps timed
     # against each other at 8k (d 128, both masks) and 1k (batch 16); against torch's SDPA (cuDNN and
     # FlashAttention backends) where the Python extension is built.
     step tma_tile_test 60 "$build/tests/cuda/tma_tile_test"
@@ -149,15 +150,15 @@ case "$part" in
         set -- $shape
         mask=none
         [ "$3" = 1 ] && mask=causal
-        step "${tool}_a02_$1_d$2" 60 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name \
-          regex:flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 2 --impl a02,a03 \
+        step "${tool}_$1_d$2" 90 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name \
+          regex:flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 2 --impl a02,a03,a04 \
           --verify-only
       done
     done
-    step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03 \
+    step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03,a04 \
       --csv "$out/attention_8k.csv"
     step attn_1k 120 "$t" bench attention --seq 1024 --batch 16 --dim 64,128,256 --mask none,causal \
-      --impl a01,a02,a03 --csv "$out/attention_1k.csv"
+      --impl a01,a02,a03,a04 --csv "$out/attention_1k.csv"
     # The package's Python files beside the build's extension: tessel.attention against SDPA.
     site=/tmp/gpu_session_site
     rm -rf "$site" && mkdir -p "$site/tessel" && cp python/tessel/*.py "$site/tessel/"

@@ -16,6 +16,7 @@
 #include "tessel/kernels/attention/a01_softmax.cuh"
 #include "tessel/kernels/attention/a02_flash.cuh"
 #include "tessel/kernels/attention/a03_wgmma.cuh"
+#include "tessel/kernels/attention/a04_pingpong.cuh"
 
 namespace tessel {
 
@@ -112,7 +113,7 @@ float attention_scale(const AttentionArgs& a) {
 
 Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
   if (impl != AttentionImpl::automatic && impl != AttentionImpl::a01 && impl != AttentionImpl::a02 &&
-      impl != AttentionImpl::a03)
+      impl != AttentionImpl::a03 && impl != AttentionImpl::a04)
     return invalid("impl is not an AttentionImpl");
   if (a.dtype != DType::bf16 && a.dtype != DType::f16)
     return invalid(std::string("dtype must be bf16 or f16 (got ") + name(a.dtype) + ")");
@@ -159,18 +160,19 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
     return unsupported("seq_q and seq_kv must be at most 2^30 (the kernels' 32-bit row arithmetic)");
   if (a.batch > 65535 || a.heads_q > 65535)
     return unsupported("batch and heads_q must be at most 65535 (grid extents)");
-  if (impl == AttentionImpl::a03) {
+  const bool wgmma = impl == AttentionImpl::a03 || impl == AttentionImpl::a04;
+  if (wgmma) {
     // TMA maps step every mode of more than one element: no stride 0 (a broadcast).
     for (const Operand* x : {&q, &k, &v})
       if ((x->batch > 1 && x->s.batch == 0) || (x->heads > 1 && x->s.head == 0) || (x->rows > 1 && x->s.row == 0))
-        return unsupported(std::string("a03 reads ") + x->name +
+        return unsupported(std::string(name(impl)) + " reads " + x->name +
                            " by TMA, which takes no stride 0 (a broadcast) over more than one element: use a02 or "
                            "auto");
+    if (a.head_dim % 64 != 0)
+      return unsupported(std::string(name(impl)) +
+                         " takes head dims 64, 128, 192 and 256 (multiples of its 64-element swizzle rows): use a02 "
+                         "or auto");
   }
-  if (impl == AttentionImpl::a03 && a.head_dim % 64 != 0)
-    return unsupported(
-        "a03 takes head dims 64, 128, 192 and 256 (multiples of its 64-element swizzle rows): use "
-        "a02 or auto");
   if (impl == AttentionImpl::a01 && packed(a))
     return unsupported("a01 takes no packed sequences (its GEMMs' extents are host values): use a02 or auto");
   return Status::success();
@@ -392,7 +394,7 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                          std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
-template <class T, int D>
+template <class T, int D, bool Pingpong>
 Status launch_a03_as(const AttentionArgs& a, int device, cudaStream_t stream) {
   namespace k = attention_kernels::a03;
   using X = k::Tiles<T, D>;
@@ -406,32 +408,38 @@ Status launch_a03_as(const AttentionArgs& a, int device, cudaStream_t stream) {
   if (Status s = a03_map<typename X::OpV::Tma, T>(map_v, a.v, a.v_stride, a.seq_kv, D, a.heads_kv, batch, true, "V");
       !s)
     return s;
+  // a04 is a03's kernel with its warpgroups' wgmmas in turn: the same maps, parameters and grid.
+  auto* const kernel = Pingpong ? attention_kernels::a04::flash_forward<T, D> : k::flash_forward<T, D>;
+  const char* step = Pingpong ? "a04" : "a03";
   static std::atomic<bool> opted[kCachedDevices] = {};
-  if (Status s = opt_in(reinterpret_cast<const void*>(k::flash_forward<T, D>), X::kSmemBytes, device, opted, "a03"); !s)
-    return s;
+  if (Status s = opt_in(reinterpret_cast<const void*>(kernel), X::kSmemBytes, device, opted, step); !s) return s;
   k::Params p{};
   fill_common(p, a);
-  k::flash_forward<T, D><<<grid_of(a, k::kBM), k::kThreads, X::kSmemBytes, stream>>>(map_q, map_k, map_v, p);
-  return launch_status("a03");
+  kernel<<<grid_of(a, k::kBM), k::kThreads, X::kSmemBytes, stream>>>(map_q, map_k, map_v, p);
+  return launch_status(step);
 }
 
-template <class T>
+template <class T, bool Pingpong>
 Status launch_a03_typed(const AttentionArgs& a, int device, cudaStream_t stream) {
   switch (a.head_dim) {
     case 64:
-      return launch_a03_as<T, 64>(a, device, stream);
+      return launch_a03_as<T, 64, Pingpong>(a, device, stream);
     case 128:
-      return launch_a03_as<T, 128>(a, device, stream);
+      return launch_a03_as<T, 128, Pingpong>(a, device, stream);
     case 192:
-      return launch_a03_as<T, 192>(a, device, stream);
+      return launch_a03_as<T, 192, Pingpong>(a, device, stream);
     default:
-      return launch_a03_as<T, 256>(a, device, stream);
+      return launch_a03_as<T, 256, Pingpong>(a, device, stream);
   }
 }
 
-Status launch_a03(const AttentionArgs& a, int device, cudaStream_t stream) {
-  return a.dtype == DType::bf16 ? launch_a03_typed<__nv_bfloat16>(a, device, stream)
-                                : launch_a03_typed<__half>(a, device, stream);
+/// a03, or a04 with `pingpong`.
+Status launch_a03(const AttentionArgs& a, bool pingpong, int device, cudaStream_t stream) {
+  if (a.dtype == DType::bf16)
+    return pingpong ? launch_a03_typed<__nv_bfloat16, true>(a, device, stream)
+                    : launch_a03_typed<__nv_bfloat16, false>(a, device, stream);
+  return pingpong ? launch_a03_typed<__half, true>(a, device, stream)
+                  : launch_a03_typed<__half, false>(a, device, stream);
 }
 
 }  // namespace
@@ -441,10 +449,11 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   int device = 0;
   if (Status s = current_sm90(device); !s) return s;
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
-  if (impl == AttentionImpl::a03) return launch_a03(a, device, stream);
+  if (impl == AttentionImpl::a03 || impl == AttentionImpl::a04)
+    return launch_a03(a, impl == AttentionImpl::a04, device, stream);
   if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
     // auto: a03 where it takes the call, its maps included (encoded before anything launches), else a02.
-    const Status s = launch_a03(a, device, stream);
+    const Status s = launch_a03(a, false, device, stream);
     if (s.code != Status::unsupported) return s;
   }
   return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, device, stream)

@@ -44,7 +44,7 @@ struct AttentionBenchOptions {
   std::vector<bool> causal{false};
   DType dtype = DType::bf16;
   bool seq_major = false;
-  std::vector<AttentionImpl> impls{AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03};
+  std::vector<AttentionImpl> impls{AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04};
   int warmup = 10, iterations = 50, repeat = 1;
   int verify_rows = 64;      // sampled query rows checked against fp64
   bool verify_only = false;  // time nothing (compute-sanitizer runs)

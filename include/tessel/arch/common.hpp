@@ -83,6 +83,18 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 #endif
 }
 
+/// bar.arrive id, threads: the calling warps count towards barrier `id`'s
+/// `threads` and go on without waiting (a producer's signal to warps that
+/// bar.sync on it).
+__device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#else
+  (void)id;
+  (void)threads;
+#endif
+}
+
 // ---------------------------------------------------------------- approximate math
 //
 // The MUFU (special function unit) forms, one instruction each, for the

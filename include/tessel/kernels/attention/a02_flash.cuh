@@ -170,9 +170,8 @@ __global__ void __launch_bounds__(kThreads) flash_forward(const Params p) {
     // Scores in base-2 units, masked past the sequence and the diagonal; then
     // the online softmax: new maxima, the old sums and outputs rescaled.
     const int key0 = j * kBlockN;
-    const KeyBlock kb{key0,     row0 + warp * 16 + g,
-                      len_kv,   diag,
-                      p.causal, key0 + kBlockN > len_kv || (p.causal && key0 + kBlockN - 1 > row0 + diag)};
+    const bool edge = key0 + kBlockN > len_kv || (p.causal && key0 + kBlockN - 1 > row0 + diag);
+    const KeyBlock kb{key0, row0 + warp * 16 + g, len_kv, diag, p.causal, edge};
     scale_and_mask<kBlockN / 2>(&s[0][0], p.scale_log2, kb, lane);
     online_softmax<kBlockN / 2, D / 2>(&s[0][0], &acc_o[0][0], row_max, row_sum, [](float x) { return exp2f(x); });
 

@@ -86,6 +86,15 @@ __device__ __forceinline__ float fast_exp2(float x) {
   return y;
 }
 
+/// The order of the two consumer warpgroups' wgmmas: a03's is none (each
+/// issues when it is ready).  A schedule has start(wg, blocks) before the
+/// loop, and turn(wg) / pass(wg, last) around each issue of wgmmas.
+struct AnyOrder {
+  __device__ static void start(int, int) {}
+  __device__ static void turn(int) {}
+  __device__ static void pass(int, bool) {}
+};
+
 /// Zeroes keys [k0, k1) of a stage's V tiles (kNK of (d x 64 keys), a key a
 /// 128-byte row of each 64-element slice of d, which the 128-byte swizzle
 /// permutes only within itself); thread `i` of 128.
@@ -100,11 +109,11 @@ __device__ __forceinline__ void zero_keys(T (&v)[X::kNK][X::OpV::kElems], int k0
   }
 }
 
-/// One CTA: query rows [128 x, 128 x + 128) of head y of sequence z.
-template <class T, int D>
-__global__ void __launch_bounds__(kThreads, 1)
-    flash_forward(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
-                  const __grid_constant__ CUtensorMap map_v, const Params p) {
+/// One CTA: query rows [128 x, 128 x + 128) of head y of sequence z; the
+/// warpgroups' wgmmas in the order of `Schedule` (a04 passes its own).
+template <class T, int D, class Schedule>
+__device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                        const Params& p) {
   using X = Tiles<T, D>;
   constexpr int kBN = X::kBN;
   extern __shared__ __align__(1024) unsigned char smem[];
@@ -133,16 +142,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       const std::uint32_t q_full = arch::smem_addr(&shared.q_full);
       arch::sm90::mbarrier_arrive_expect_tx(q_full, X::kQBytes);
-      for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(&map_q, shared.q[s], q_full, q_first + row0, 64 * s, h, tb);
+      for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, shared.q[s], q_full, q_first + row0, 64 * s, h, tb);
       typename X::Pipeline::State write;
       for (int j = 0; j < blocks; ++j, ++write) {
         pipe.producer_acquire(write, X::kStageBytes);
         const std::uint32_t full = pipe.full(write.index());
         const int key0 = kv_first + j * kBN;
         for (int s = 0; s < X::kDK; ++s)
-          X::OpK::Tma::load_at(&map_k, shared.k[write.index()][s], full, key0, 64 * s, hk, tb);
+          X::OpK::Tma::load_at(map_k, shared.k[write.index()][s], full, key0, 64 * s, hk, tb);
         for (int s = 0; s < X::kNK; ++s)
-          X::OpV::Tma::load_at(&map_v, shared.v[write.index()][s], full, 0, key0 + 64 * s, hk, tb);
+          X::OpV::Tma::load_at(map_v, shared.v[write.index()][s], full, 0, key0 + 64 * s, hk, tb);
       }
     }
     return;
@@ -164,12 +173,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
   arch::sm90::mbarrier_wait_parity(arch::smem_addr(&shared.q_full), 0);
 
+  const int wg = t / 128;
+  Schedule::start(wg, blocks);
   typename X::Pipeline::State read;
   for (int j = 0; j < blocks; ++j, ++read) {
     pipe.consumer_wait(read);
     // S = Q K^T over d in slices of 64.
     typename X::FragS acc_s;
     warpgroup_fence_operand(acc_s);
+    Schedule::turn(wg);
     warpgroup_arrive();
     TESSEL_UNROLL
     for (int s = 0; s < X::kDK; ++s) {
@@ -180,13 +192,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int k = 0; k < 4; ++k) gemm(typename X::MmaS{}, tSdQ(_, _, k), tSdK(_, _, k), acc_s, s > 0 || k > 0);
     }
     warpgroup_commit_batch();
+    Schedule::pass(wg, false);
     warpgroup_wait<0>();
     warpgroup_fence_operand(acc_s);
 
     // Scores in base-2 units, masked past the sequence and the diagonal; the online softmax.
     const int key0 = j * kBN;
-    const KeyBlock kb{key0, row_w + g, len_kv,
-                      diag, p.causal,  key0 + kBN > len_kv || (p.causal && key0 + kBN - 1 > row0 + diag)};
+    const bool edge = key0 + kBN > len_kv || (p.causal && key0 + kBN - 1 > row0 + diag);
+    const KeyBlock kb{key0, row_w + g, len_kv, diag, p.causal, edge};
     scale_and_mask<kBN / 2>(acc_s.addr(0), p.scale_log2, kb, lane);
     online_softmax<kBN / 2, D / 2>(acc_s.addr(0), acc_o.addr(0), row_max, row_sum,
                                    [](float x) { return fast_exp2(x); });
@@ -196,10 +209,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     // inside the atom, after the warpgroup's arrive, makes ptxas serialize them).
     std::uint32_t pr[kBN / 16][4];
     TESSEL_UNROLL
-    for (int i = 0; i < kBN / 16; ++i) TESSEL_UNROLL
-    for (int r = 0; r < 4; ++r) {
-      pr[i][r] = pack2<T>(*acc_s.addr(8 * i + 2 * r), *acc_s.addr(8 * i + 2 * r + 1));
-      arch::sm90::register_fence(pr[i][r]);
+    for (int i = 0; i < kBN / 16; ++i) {
+      TESSEL_UNROLL
+      for (int r = 0; r < 4; ++r) {
+        pr[i][r] = pack2<T>(*acc_s.addr(8 * i + 2 * r), *acc_s.addr(8 * i + 2 * r + 1));
+        arch::sm90::register_fence(pr[i][r]);
+      }
     }
     // Packed sequences: the last block's keys past the sequence are the next
     // sequence's rows, masked (p = 0) but multiplied: a NaN or inf there would
@@ -211,6 +226,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       arch::named_barrier_sync(1 + t / 128, 128);
     }
     warpgroup_fence_operand(acc_o);
+    Schedule::turn(wg);
     warpgroup_arrive();
     TESSEL_UNROLL
     for (int s = 0; s < X::kNK; ++s) {
@@ -222,10 +238,13 @@ __global__ void __launch_bounds__(kThreads, 1)
             *reinterpret_cast<float(*)[D / 2]>(acc_o.addr(0)), pr[4 * s + k], tOdV(0, 0, k), true);
     }
     warpgroup_commit_batch();
+    Schedule::pass(wg, j + 1 == blocks);
     warpgroup_wait<0>();  // P's registers and the stage are read until the batch is done
     TESSEL_UNROLL
-    for (int i = 0; i < kBN / 16; ++i) TESSEL_UNROLL
-    for (int r = 0; r < 4; ++r) arch::sm90::register_fence(pr[i][r]);
+    for (int i = 0; i < kBN / 16; ++i) {
+      TESSEL_UNROLL
+      for (int r = 0; r < 4; ++r) arch::sm90::register_fence(pr[i][r]);
+    }
     warpgroup_fence_operand(acc_o);
     __syncwarp();
     if (lane == 0) pipe.consumer_release(read);
@@ -252,6 +271,13 @@ __global__ void __launch_bounds__(kThreads, 1)
       p.lse[at] = log_sum_exp(row_max[r], l);
     }
   }
+}
+
+template <class T, int D>
+__global__ void __launch_bounds__(kThreads, 1)
+    flash_forward(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
+                  const __grid_constant__ CUtensorMap map_v, const Params p) {
+  forward<T, D, AnyOrder>(&map_q, &map_k, &map_v, p);
 }
 
 }  // namespace tessel::attention_kernels::a03
