@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -260,6 +261,10 @@ void run_case(AttentionImpl impl, const Case& c, Fill fill, double zero_tol = -1
     a.max_seq_kv = *std::max_element(c.lens_kv.begin(), c.lens_kv.end());
   }
   const Status st = tessel::attention(impl, a);
+  if (!st && impl == AttentionImpl::a01 && st.message.find("TESSEL_GEMM_INSTANCES=one") != std::string::npos) {
+    std::cout << "a01 skipped: this build's GEMMs hold one layout (" << st.message << ")\n";
+    return;  // a01's S = Q K^T needs B:k, outside a one-instance build
+  }
   ASSERT_TRUE(st) << st.message;
   CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<std::uint16_t> out;
