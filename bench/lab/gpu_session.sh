@@ -9,7 +9,8 @@
 #   bash bench/lab/gpu_session.sh OUT cluster:FILE  # k14's 2 x 2 clusters: tier 1, sanitizers, FILE's problems
 #   bash bench/lab/gpu_session.sh OUT sanitize:k13,k14  # bench/sanitize.sh's parts, the log in OUT
 #   bash bench/lab/gpu_session.sh OUT fp8        # build + FP8 tier 1, the suite against cuBLASLt's FP8, memcheck
-#   bash bench/lab/gpu_session.sh OUT attention  # build + attention tests, sanitizers, the steps timed, torch's SDPA
+#   bash bench/lab/gpu_session.sh OUT attention  # build + attention tests, memcheck, the steps at 8k, torch's SDPA
+#   bash bench/lab/gpu_session.sh OUT attention_more  # racecheck, synccheck, 1k, GQA, packed lengths against SDPA
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -34,7 +35,7 @@ step() {  # step NAME LIMIT_S COMMAND...: runs it, logs rc and seconds
 }
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader >> "$sum"
 tests=OFF python=OFF
-[ "$part" = attention ] && python=ON  # the extension, for torch's SDPA in the same run
+[[ "$part" = attention* ]] && python=ON  # the extension, for torch's SDPA in the same run
 [ "$part" = verify ] || [ "$part" = fp8 ] || [ "$part" = attention ] && tests=ON
 if [ -n "${TESSEL_PREBUILT:-}" ]; then
   # A build made elsewhere for sm_90a (its tessel and tests/cuda/ in TESSEL_PREBUILT): no device time on compiling.
@@ -49,6 +50,7 @@ else
   [ "$part" = verify ] && targets+=(gemm_test gemm_workspace_test)
   [ "$part" = fp8 ] && targets+=(gemm_fp8_test)
   [ "$part" = attention ] && targets+=(attention_test tma_tile_test _tessel)
+  [ "$part" = attention_more ] && targets+=(_tessel)
   step build 240 ninja -C "$build" -j16 "${targets[@]}"
 fi
 t="$build/tessel"
@@ -135,16 +137,24 @@ case "$part" in
         --n "$2" --k "$3" --dtype e4m3 --impl auto --verify tier1 --order none
     done
     ;;
-  attention)
-    # Attention (docs/attention.md): the unit tests (every step against fp64, the mask's edges exactly,
-    # packed sequences, GQA); memcheck, racecheck and synccheck of a02, a03 and a04 at three shapes; the
-    # steps timed
-    # against each other at 8k (d 128, both masks) and 1k (batch 16); against torch's SDPA (cuDNN and
-    # FlashAttention backends) where the Python extension is built.
-    step tma_tile_test 60 "$build/tests/cuda/tma_tile_test"
-    step attention_test 180 "$build/tests/cuda/attention_test"
-    grep -E "^\[  (PASSED|FAILED) " /tmp/gpu_session_attention_test.log >> "$sum"
-    for tool in memcheck racecheck synccheck; do
+  attention | attention_more)
+    # Attention (docs/attention.md), in two calls' worth.  attention: the TmaTile round trips, the
+    # unit tests (every step against fp64, the mask's edges exactly, packed sequences with NaN past
+    # them, GQA), memcheck of a02-a04 at three shapes, the steps against each other at 8k (d 128, both
+    # masks) and tessel.attention against SDPA's cuDNN and FlashAttention backends there.
+    # attention_more: racecheck and synccheck, 1k (batch 16, d 64-256), GQA 32/8 and a packed batch of
+    # lengths 128-8192 against SDPA (nested jagged tensors), the Python tests.
+    site=/tmp/gpu_session_site  # the package's Python files beside the build's extension
+    rm -rf "$site" && mkdir -p "$site/tessel" && cp python/tessel/*.py "$site/tessel/"
+    cp "$build"/python/_tessel*.so "$site/tessel/" 2>/dev/null
+    tools=memcheck
+    [ "$part" = attention_more ] && tools="racecheck synccheck"
+    if [ "$part" = attention ]; then
+      step tma_tile_test 60 "$build/tests/cuda/tma_tile_test"
+      step attention_test 180 "$build/tests/cuda/attention_test"
+      grep -E "^\[  (PASSED|FAILED) " /tmp/gpu_session_attention_test.log >> "$sum"
+    fi
+    for tool in $tools; do
       for shape in "130 64 0" "1000 128 1" "333 256 1"; do
         # shellcheck disable=SC2086 # the shape is three words
         set -- $shape
@@ -155,18 +165,24 @@ case "$part" in
           --verify-only
       done
     done
-    step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03,a04 \
-      --csv "$out/attention_8k.csv"
-    step attn_1k 120 "$t" bench attention --seq 1024 --batch 16 --dim 64,128,256 --mask none,causal \
-      --impl a01,a02,a03,a04 --csv "$out/attention_1k.csv"
-    # The package's Python files beside the build's extension: tessel.attention against SDPA.
-    site=/tmp/gpu_session_site
-    rm -rf "$site" && mkdir -p "$site/tessel" && cp python/tessel/*.py "$site/tessel/"
-    cp "$build"/python/_tessel*.so "$site/tessel/" 2>/dev/null
-    step pytest_attention 120 env PYTHONPATH="$site" python -m pytest -q -rs -p no:cacheprovider \
-      python/tests/test_attention.py
-    step sdpa_8k 240 env PYTHONPATH="$site" python -m tessel.bench attention --seq 8192 --dim 128 \
-      --mask none,causal --csv "$out/attention_sdpa_8k.csv"
+    py=(env PYTHONPATH="$site" python)  # `step` runs a command, not a function
+    if [ "$part" = attention ]; then
+      step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03,a04 \
+        --csv "$out/attention_8k.csv"
+      step sdpa_8k 180 "${py[@]}" -m tessel.bench attention --seq 8192 --dim 128 --mask none,causal \
+        --csv "$out/attention_sdpa_8k.csv"
+    else
+      step attn_1k 120 "$t" bench attention --seq 1024 --batch 16 --dim 64,128,256 --mask none,causal \
+        --impl a02,a03,a04 --csv "$out/attention_1k.csv"
+      step pytest_attention 120 "${py[@]}" -m pytest -q -rs -p no:cacheprovider python/tests/test_attention.py
+      step sdpa_more 240 "${py[@]}" -m tessel.bench attention --seq 1024 --batch 16 --dim 64,128,256 \
+        --mask none,causal \
+        --csv "$out/attention_sdpa_1k.csv"
+      step sdpa_gqa 120 "${py[@]}" -m tessel.bench attention --seq 8192 --heads 32 --kv-heads 8 --mask none,causal \
+        --csv "$out/attention_sdpa_gqa.csv"
+      step sdpa_varlen 120 "${py[@]}" -m tessel.bench attention --varlen --seq 8192 --batch 4 --mask none,causal \
+        --csv "$out/attention_sdpa_varlen.csv"
+    fi
     ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.

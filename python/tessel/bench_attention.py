@@ -10,6 +10,7 @@ FLOPs are 4 d per query-key pair attended (a causal call counts the pairs it see
 
     python -m tessel.bench attention --seq 8192 --dim 128 --mask none,causal --csv out.csv
     python -m tessel.bench attention --seq 1024 --batch 16 --heads 32 --kv-heads 8
+    python -m tessel.bench attention --varlen --seq 8192 --batch 4   # 32k tokens of packed sequences
 """
 import argparse
 import math
@@ -48,37 +49,116 @@ def sampled_reference(torch, q, k, v, causal, rows):
     return idx, p @ vv
 
 
-def run(torch, args, flush, gpu, sms, batch, heads, kv_heads, seq, dim, causal, repeat):
-    from torch.nn.attention import SDPBackend, sdpa_kernel
+def sdpa_call(torch, backend, q, k, v, causal, gqa):
+    from torch.nn.attention import sdpa_kernel
+
+    def call():
+        with sdpa_kernel(backend):
+            return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+
+    return call
+
+
+def bound_of(torch, dtype, dim, keys):
+    """The bound of docs/attention.md for inputs in [-1, 1]."""
+    u = 2.0**-8 if dtype == torch.bfloat16 else 2.0**-11
+    return 2 * u + 2 * dim * 2.0**-24 * dim**-0.5 * dim + keys * 2.0**-24 + 1e-5
+
+
+def dense(torch, args, batch, heads, kv_heads, seq, dim, causal):
+    """(implementations, check, flops, verify words, note) of a (batch, heads, seq, dim) problem."""
+    from torch.nn.attention import SDPBackend
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
     gen = torch.Generator(device="cuda").manual_seed(seq * 7 + dim)
     q = (torch.rand(batch, heads, seq, dim, device="cuda", generator=gen) * 2 - 1).to(dtype)
     k = (torch.rand(batch, kv_heads, seq, dim, device="cuda", generator=gen) * 2 - 1).to(dtype)
     v = (torch.rand(batch, kv_heads, seq, dim, device="cuda", generator=gen) * 2 - 1).to(dtype)
     gqa = heads != kv_heads
-
-    def tessel_call():
-        return tessel.attention(q, k, v, causal=causal, impl=args.impl)
-
-    def sdpa(backend):
-
-        def call():
-            with sdpa_kernel(backend):
-                return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
-
-        return call
-
-    impls = [("tessel:" + args.impl, tessel_call), ("torch:cudnn", sdpa(SDPBackend.CUDNN_ATTENTION)),
-             ("torch:flash", sdpa(SDPBackend.FLASH_ATTENTION))]
-    u = 2.0**-8 if dtype == torch.bfloat16 else 2.0**-11
-    bound = 2 * u + 2 * dim * 2.0**-24 * dim**-0.5 * dim + seq * 2.0**-24 + 1e-5  # |q|, |k|, |v| <= 1
+    impls = [("tessel:" + args.impl, lambda: tessel.attention(q, k, v, causal=causal, impl=args.impl)),
+             ("torch:cudnn", sdpa_call(torch, SDPBackend.CUDNN_ATTENTION, q, k, v, causal, gqa)),
+             ("torch:flash", sdpa_call(torch, SDPBackend.FLASH_ATTENTION, q, k, v, causal, gqa))]
     idx, ref = sampled_reference(torch, q, k, v, causal, args.verify_rows)
+
+    def check(out):
+        got = out[:, :, idx.to(out.device)].double()
+        return (got - ref).abs().max().item() if not torch.isnan(got).any() else float("inf")
+
+    flops = 4.0 * dim * pairs(seq, seq, causal) * batch * heads
+    return impls, check, bound_of(torch, dtype, dim, seq), flops, "sampled%d" % len(idx), ""
+
+
+def varlen_lengths(total, seed):
+    """Lengths log-uniform in [128, 8192] summing to `total` (the last one cut to fit)."""
+    import random
+    rng, lengths = random.Random(seed), []
+    while sum(lengths) < total:
+        lengths.append(int(round(math.exp(rng.uniform(math.log(128), math.log(8192))))))
+    lengths[-1] -= sum(lengths) - total
+    return [n for n in lengths if n > 0]
+
+
+def varlen(torch, args, heads, kv_heads, seq, dim, causal):
+    """A packed batch of sequences of different lengths, args.batch x seq tokens in all: tessel on the
+    packed tensors (cu_seqlens), SDPA on nested (jagged) tensors of the same storage."""
+    from torch.nn.attention import SDPBackend
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
+    lengths = varlen_lengths(args.batch * seq, seq * 31 + dim)
+    total = sum(lengths)
+    gen = torch.Generator(device="cuda").manual_seed(seq * 7 + dim + 1)
+    q = (torch.rand(total, heads, dim, device="cuda", generator=gen) * 2 - 1).to(dtype)
+    k = (torch.rand(total, kv_heads, dim, device="cuda", generator=gen) * 2 - 1).to(dtype)
+    v = (torch.rand(total, kv_heads, dim, device="cuda", generator=gen) * 2 - 1).to(dtype)
+    offsets = [0]
+    for n in lengths:
+        offsets.append(offsets[-1] + n)
+    cu = torch.tensor(offsets, dtype=torch.int32, device="cuda")
+    longest = max(lengths)
+
+    def nested(x):  # (B, j, H, D) jagged, seen as (B, H, j, D)
+        return torch.nested.nested_tensor_from_jagged(x, offsets=cu.long()).transpose(1, 2)
+
+    qn, kn, vn = nested(q), nested(k), nested(v)
+    gqa = heads != kv_heads
+
+    def vendor(backend):
+        call = sdpa_call(torch, backend, qn, kn, vn, causal, gqa)
+        return lambda: call().transpose(1, 2).values()  # back to (total, heads, dim)
+
+    impls = [("tessel:" + args.impl,
+              lambda: tessel.attention(q, k, v, causal=causal, cu_seqlens_q=cu, cu_seqlens_k=cu, max_seqlen_q=longest,
+                                       max_seqlen_k=longest, impl=args.impl)),
+             ("torch:cudnn", vendor(SDPBackend.CUDNN_ATTENTION)), ("torch:flash", vendor(SDPBackend.FLASH_ATTENTION))]
+    # The reference: sampled rows of the first, the longest and the last sequence.
+    picks = sorted({0, lengths.index(longest), len(lengths) - 1})
+    refs = []
+    for b in picks:
+        sl = slice(offsets[b], offsets[b + 1])
+        one = [x[sl].permute(1, 0, 2).unsqueeze(0) for x in (q, k, v)]  # (1, H, n, D)
+        idx, ref = sampled_reference(torch, *one, causal, args.verify_rows)
+        refs.append((offsets[b], idx, ref))
+
+    def check(out):
+        err = 0.0
+        for first, idx, ref in refs:
+            got = out[first + idx.to(out.device)].permute(1, 0, 2).unsqueeze(0).double()
+            if torch.isnan(got).any():
+                return float("inf")
+            err = max(err, (got - ref).abs().max().item())
+        return err
+
+    flops = 4.0 * dim * heads * sum(pairs(n, n, causal) for n in lengths)
+    note = "varlen: %d sequences of %d-%d tokens" % (len(lengths), min(lengths), longest)
+    return impls, check, bound_of(torch, dtype, dim, longest), flops, "sampled_varlen", note
+
+
+def measure(torch, args, flush, meta, impls, check, bound, flops, verify, note):
+    """Each implementation verified (its error at most the bound, tessel's at most twice cuDNN's),
+    then the passing ones timed in one interleaved loop; one row each."""
     rows, launches = [], []
     for name, call in impls:
         row = {c: "" for c in COLUMNS}
-        row.update(gpu=gpu, sm_count=sms, commit=args.commit, impl=name, repeat=repeat, batch=batch, heads_q=heads,
-                   heads_kv=kv_heads, seq_q=seq, seq_kv=seq, head_dim=dim, causal=int(causal), dtype=args.dtype,
-                   verify="sampled%d" % len(idx), bound="%.6g" % bound, timing="interleaved")
+        row.update(meta, commit=args.commit, impl=name, dtype=args.dtype, verify=verify, bound="%.6g" % bound,
+                   timing="interleaved", note=note)
         try:
             out = call()
             torch.cuda.synchronize()
@@ -86,8 +166,7 @@ def run(torch, args, flush, gpu, sms, batch, heads, kv_heads, seq, dim, causal, 
             row.update(disposition="not_supported", note=str(e).splitlines()[0][:200])
             rows.append(row)
             continue
-        got = out[:, :, idx.to(out.device)].double()
-        err = (got - ref).abs().max().item() if not torch.isnan(got).any() else float("inf")
+        err = check(out)
         row.update(max_err="%.6g" % err, disposition="passed" if err <= bound else "incorrect")
         rows.append(row)
         if err <= bound:
@@ -120,7 +199,6 @@ def run(torch, args, flush, gpu, sms, batch, heads, kv_heads, seq, dim, causal, 
                 times[i].append(events[j][0].elapsed_time(events[j][1]))
             r += 1
     clk, watts = sampler.means()
-    flops = 4.0 * dim * pairs(seq, seq, causal) * batch * heads
     med = {}
     for i, ts in times.items():
         s = sorted(ts)
@@ -151,6 +229,9 @@ def main(argv):
     p.add_argument("--iterations", type=int, default=50, help="timed rounds, at least (and at least 200 ms)")
     p.add_argument("--verify-rows", dest="verify_rows", type=int, default=32)
     p.add_argument("--csv", help="write the rows here")
+    p.add_argument("--varlen", action="store_true",
+                   help="packed sequences of lengths log-uniform in [128, 8192], --batch x --seq tokens in all "
+                   "(SDPA on nested jagged tensors)")
     p.add_argument("--commit", default="")
     args = p.parse_args(argv)
     masks = args.mask.split(",")
@@ -166,8 +247,13 @@ def main(argv):
         for seq in args.seq:
             for dim in args.dim:
                 for m in masks:
-                    rows = run(torch, args, flush, props.name, props.multi_processor_count, args.batch, args.heads,
-                               args.kv_heads or args.heads, seq, dim, m == "causal", rep)
+                    kv = args.kv_heads or args.heads
+                    problem = (varlen(torch, args, args.heads, kv, seq, dim, m == "causal") if args.varlen else dense(
+                        torch, args, args.batch, args.heads, kv, seq, dim, m == "causal"))
+                    meta = dict(gpu=props.name, sm_count=props.multi_processor_count, repeat=rep, batch=args.batch,
+                                heads_q=args.heads, heads_kv=kv, seq_q=seq, seq_kv=seq, head_dim=dim,
+                                causal=int(m == "causal"))
+                    rows = measure(torch, args, flush, meta, *problem)
                     out.extend(rows)
                     t = rows[0]
                     print("%6d d%-3d %-6s %s %s  %s TFLOP/s  vs cuDNN %s  vs flash %s" %
