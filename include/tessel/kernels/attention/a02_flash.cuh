@@ -171,16 +171,17 @@ __global__ void __launch_bounds__(kThreads) flash_forward(const Params p) {
     // the online softmax: new maxima, the old sums and outputs rescaled.
     const int key0 = j * kBlockN;
     const bool edge = key0 + kBlockN > len_kv || (p.causal && key0 + kBlockN - 1 > row0 + diag);
-    const KeyBlock kb{key0, row0 + warp * 16 + g, len_kv, diag, p.causal, edge};
+    const KeyBlock kb{key0, row0 + warp * 16, len_kv, diag, p.causal, edge};
     scale_and_mask<kBlockN / 2>(&s[0][0], p.scale_log2, kb, lane);
     online_softmax<kBlockN / 2, D / 2>(&s[0][0], &acc_o[0][0], row_max, row_sum, [](float x) { return exp2f(x); });
 
     // O += P V: P's accumulators become A fragments, V read transposed.
 #pragma unroll
     for (int kk = 0; kk < kBlockN / 16; ++kk) {
-      const std::uint32_t a[4] = {pack2<T>(s[2 * kk][0], s[2 * kk][1]), pack2<T>(s[2 * kk][2], s[2 * kk][3]),
-                                  pack2<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-                                  pack2<T>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+      const float* ps = &s[0][0];
+      const std::uint32_t a[4] = {
+          pack2<T>(ps[p_value(kk, 0)], ps[p_value(kk, 1)]), pack2<T>(ps[p_value(kk, 2)], ps[p_value(kk, 3)]),
+          pack2<T>(ps[p_value(kk, 4)], ps[p_value(kk, 5)]), pack2<T>(ps[p_value(kk, 6)], ps[p_value(kk, 7)])};
 #pragma unroll
       for (int n2 = 0; n2 < D / 16; ++n2) {
         std::uint32_t b0, b1, b2, b3;

@@ -199,7 +199,7 @@ __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensor
     // Scores in base-2 units, masked past the sequence and the diagonal; the online softmax.
     const int key0 = j * kBN;
     const bool edge = key0 + kBN > len_kv || (p.causal && key0 + kBN - 1 > row0 + diag);
-    const KeyBlock kb{key0, row_w + g, len_kv, diag, p.causal, edge};
+    const KeyBlock kb{key0, row_w, len_kv, diag, p.causal, edge};
     scale_and_mask<kBN / 2>(acc_s.addr(0), p.scale_log2, kb, lane);
     online_softmax<kBN / 2, D / 2>(acc_s.addr(0), acc_o.addr(0), row_max, row_sum,
                                    [](float x) { return fast_exp2(x); });
@@ -212,7 +212,7 @@ __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensor
     for (int i = 0; i < kBN / 16; ++i) {
       TESSEL_UNROLL
       for (int r = 0; r < 4; ++r) {
-        pr[i][r] = pack2<T>(*acc_s.addr(8 * i + 2 * r), *acc_s.addr(8 * i + 2 * r + 1));
+        pr[i][r] = pack2<T>(*acc_s.addr(p_value(i, 2 * r)), *acc_s.addr(p_value(i, 2 * r + 1)));
         arch::sm90::register_fence(pr[i][r]);
       }
     }

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tessel/kernels/attention/fragment_map.hpp"
+
 namespace tessel::attention_kernels {
 
 /// What every fused step's launch reads besides its operands: O (element
@@ -74,10 +76,10 @@ __device__ __forceinline__ std::uint32_t pack2(float lo, float hi) {
   }
 }
 
-/// Where a block of keys sits against a thread's rows: keys key0 ..
-/// key0 + kValues / 2 - 1, the thread's rows row and row + 8 (row = its
-/// warp's first row + g); a key is masked past len_kv and, causal, past
-/// row + diag (diag = len_kv - len_q: the mask aligned bottom-right).
+/// Where a block of keys sits against a warp's rows: value v of a lane is key
+/// key0 + acc_col and query row row + acc_row (row: the warp's first); a key
+/// is masked past len_kv and, causal, past its row + diag (diag = len_kv -
+/// len_q: the mask aligned bottom-right).
 struct KeyBlock {
   int key0, row, len_kv, diag;
   bool causal, edge;  // edge: some key of the block may be masked for some row of the CTA
@@ -86,12 +88,11 @@ struct KeyBlock {
 /// Scales a thread's scores to base 2 (scale * log2 e) and masks them (-inf).
 template <int kValues>
 __device__ __forceinline__ void scale_and_mask(float* s, float scale_log2, const KeyBlock& kb, int lane) {
-  const int tq = lane % 4;
 #pragma unroll
   for (int v = 0; v < kValues; ++v) {
     float x = s[v] * scale_log2;
     if (kb.edge) {
-      const int key = kb.key0 + 8 * (v / 4) + 2 * tq + v % 2, row = kb.row + 8 * ((v / 2) % 2);
+      const int key = kb.key0 + acc_col(lane, v), row = kb.row + acc_row(lane, v);
       if (key >= kb.len_kv || (kb.causal && key > row + kb.diag)) x = -INFINITY;
     }
     s[v] = x;

@@ -1,0 +1,28 @@
+// tessel/kernels/attention/fragment_map.hpp — where a thread's accumulator
+// values sit, for the fused attention steps (a02 on mma.sync, a03/a04 on
+// wgmma), and which of them form the A fragment of P V.  Plain functions, so
+// that a CPU test holds them to the atoms' ownership layouts
+// (tests/attention_fragments_test.cpp).
+//
+// A thread's share of an accumulator of 16 rows a warp (the m16n8 tile, or a
+// warp's 16 rows of the m64nN tile) is value v = 4 n + 2 r + c: n-tile n,
+// row g + 8 r (g = lane / 4), column 8 n + 2 (lane % 4) + c.  E.g. lane 5,
+// value 6: row 1 + 8 = 9, column 8 + 2 + 0 = 10.
+#pragma once
+
+#include "tessel/core/config.hpp"
+
+namespace tessel::attention_kernels {
+
+/// Row of accumulator value v of `lane` within its warp's 16 rows.
+TESSEL_HD constexpr int acc_row(int lane, int v) { return lane / 4 + 8 * ((v / 2) % 2); }
+
+/// Column of accumulator value v of `lane` (a key of the block, or an element of d).
+TESSEL_HD constexpr int acc_col(int lane, int v) { return 8 * (v / 4) + 2 * (lane % 4) + v % 2; }
+
+/// The accumulator value that is value i (0..7) of the A fragment of keys
+/// 16 k .. 16 k + 15 (mma m16n8k16 and wgmma RS alike): 8 k + i, so P packs
+/// values (8 k + 2 j, 8 k + 2 j + 1) into A register j.
+TESSEL_HD constexpr int p_value(int k, int i) { return 8 * k + i; }
+
+}  // namespace tessel::attention_kernels
