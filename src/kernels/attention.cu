@@ -217,6 +217,13 @@ A01Gemms a01_gemms(const AttentionArgs& a, index_t b, index_t hk, index_t row0, 
   return r;
 }
 
+Status launch_status(const char* step) {
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    return Status::failure(Status::cuda_error,
+                           std::string("attention: ") + step + "'s launch: " + cudaGetErrorString(e));
+  return Status::success();
+}
+
 inline constexpr std::size_t kA01Scratch = std::size_t{1} << 30;  // bytes of S and P a chunk of rows may take
 
 Status launch_a01(const AttentionArgs& a, cudaStream_t stream) {
@@ -259,11 +266,7 @@ Status launch_a01(const AttentionArgs& a, cudaStream_t stream) {
         else
           attention_kernels::a01::softmax_rows<__half><<<grid, attention_kernels::a01::kThreads, 0, stream>>>(
               s_buf, static_cast<__half*>(p_buf), lse, a.seq_q, ld, n, row0, a.seq_q, a.seq_kv, a.causal);
-        if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
-          st = Status::failure(Status::cuda_error,
-                               std::string("attention: a01's softmax launch: ") + cudaGetErrorString(e));
-          break;
-        }
+        if (st = launch_status("a01 softmax"); !st) break;
         if (Status s2 = gemm(GemmImpl::automatic, c.o, stream); !s2) st = s2;
       }
   const cudaError_t freed = gemm_launch::workspace_free(scratch, stream);
@@ -330,13 +333,6 @@ dim3 grid_of(const AttentionArgs& a, int rows) {
   const index_t longest = packed(a) ? std::min(a.max_seq_q, a.seq_q) : a.seq_q;
   return dim3(static_cast<unsigned>((longest + rows - 1) / rows), static_cast<unsigned>(a.heads_q),
               static_cast<unsigned>(a.batch));
-}
-
-Status launch_status(const char* step) {
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    return Status::failure(Status::cuda_error,
-                           std::string("attention: ") + step + "'s launch: " + cudaGetErrorString(e));
-  return Status::success();
 }
 
 template <class T, int D>

@@ -21,6 +21,21 @@ namespace {
 
 constexpr std::uint32_t kPoison = 0xA5A5A5A5u;
 
+/// Thread 0 arms barrier `bar` (shared) for `bytes` and issues `load(bar)`;
+/// every thread returns once the bytes have landed.
+template <class Load>
+__device__ void load_and_wait(std::uint64_t& full, std::uint32_t bytes, const Load& load) {
+  const std::uint32_t bar = arch::smem_addr(&full);
+  if (threadIdx.x == 0) {
+    arch::sm90::mbarrier_init(bar, 1);
+    arch::sm90::fence_mbarrier_init();
+    arch::sm90::mbarrier_arrive_expect_tx(bar, bytes);
+    load(bar);
+  }
+  __syncthreads();
+  arch::sm90::mbarrier_wait_parity(bar, 0);
+}
+
 /// One CTA: tile (ti, tj) of `src` into shared memory, dumped through L into
 /// `dump` (row-major BM x BN), then stored by TMA to tile (ti, tj) of `dst`.
 template <class T, int BM, int BN, class LayoutOf>  // LayoutOf::value: kernels take no class-type template arguments
@@ -31,15 +46,7 @@ __global__ void load_dump_store(const __grid_constant__ CUtensorMap src, const _
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   T* smem = reinterpret_cast<T*>(smem_raw);
   __shared__ alignas(8) std::uint64_t full;
-  const std::uint32_t bar = arch::smem_addr(&full);
-  if (threadIdx.x == 0) {
-    arch::sm90::mbarrier_init(bar, 1);
-    arch::sm90::fence_mbarrier_init();
-    arch::sm90::mbarrier_arrive_expect_tx(bar, Tma::kBytes);
-    Tma::load(&src, smem, bar, ti, tj);
-  }
-  __syncthreads();
-  arch::sm90::mbarrier_wait_parity(bar, 0);
+  load_and_wait(full, Tma::kBytes, [&](std::uint32_t bar) { Tma::load(&src, smem, bar, ti, tj); });
   for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) dump[e] = smem[StaticSwizzledLayout<L>{}(e / BN, e % BN)];
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -164,15 +171,7 @@ __global__ void load_at_dump(const __grid_constant__ CUtensorMap src, int e0, in
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   auto* smem = reinterpret_cast<std::uint16_t*>(smem_raw);
   __shared__ alignas(8) std::uint64_t full;
-  const std::uint32_t bar = arch::smem_addr(&full);
-  if (threadIdx.x == 0) {
-    arch::sm90::mbarrier_init(bar, 1);
-    arch::sm90::fence_mbarrier_init();
-    arch::sm90::mbarrier_arrive_expect_tx(bar, Tma::kBytes);
-    Tma::load_at(&src, smem, bar, e0, e1, b1, b2);
-  }
-  __syncthreads();
-  arch::sm90::mbarrier_wait_parity(bar, 0);
+  load_and_wait(full, Tma::kBytes, [&](std::uint32_t bar) { Tma::load_at(&src, smem, bar, e0, e1, b1, b2); });
   for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) dump[e] = smem[StaticSwizzledLayout<L>{}(e / BN, e % BN)];
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "tessel/kernels/attention/flash_common.cuh"
+#include "tessel/kernels/gemm/common.cuh"  // from_float: the GEMM epilogues' rounding
 
 namespace tessel::attention_kernels::a01 {
 
@@ -79,7 +80,7 @@ __global__ void __launch_bounds__(kThreads)
 
   const float inv = all.l > 0.0f ? 1.0f / all.l : 0.0f;
   for (std::int64_t j = threadIdx.x; j < seq_kv; j += kThreads)
-    prow[j] = to<T>(j < count ? __expf(srow[j] - all.m) * inv : 0.0f);
+    prow[j] = gemm_kernels::detail::from_float<T>(j < count ? __expf(srow[j] - all.m) * inv : 0.0f);
   if (lse != nullptr && threadIdx.x == 0) lse[head * lse_head + i] = count > 0 ? all.m + logf(all.l) : -INFINITY;
 }
 

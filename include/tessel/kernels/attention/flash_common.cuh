@@ -1,5 +1,5 @@
 // What the fused attention steps (a02, a03) share: the call's parameters and
-// a sequence's rows, the rounding helpers, and the online softmax on a
+// a sequence's rows, the paired rounding of P, and the online softmax on a
 // thread's share of an m16n8 / m64nN accumulator: value 4 n + 2 r + c of a
 // thread is n-tile n, row g + 8 r of its warp's 16 (g = lane / 4), column
 // 8 n + 2 (lane % 4) + c.  A row's values lie on the four lanes of one g, so
@@ -53,15 +53,6 @@ struct SequenceRows {
     return last_key < 0 ? 0 : min(all, last_key / block + 1);
   }
 };
-
-/// x rounded to T (bf16 or f16).
-template <class T>
-__device__ __forceinline__ T to(float x) {
-  if constexpr (std::is_same_v<T, __nv_bfloat16>)
-    return __float2bfloat16_rn(x);
-  else
-    return __float2half_rn(x);
-}
 
 /// Two values rounded to T in one register, the first in the low half (the
 /// order of mma and wgmma fragments).
