@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "src/kernels/gemm/workspace.hpp"
 #include "tessel/host/attention.hpp"
@@ -17,6 +18,7 @@
 #include "tessel/kernels/attention/a02_flash.cuh"
 #include "tessel/kernels/attention/a03_wgmma.cuh"
 #include "tessel/kernels/attention/a04_pingpong.cuh"
+#include "tessel/kernels/attention/a05_overlap.cuh"
 
 namespace tessel {
 
@@ -113,7 +115,7 @@ float attention_scale(const AttentionArgs& a) {
 
 Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
   if (impl != AttentionImpl::automatic && impl != AttentionImpl::a01 && impl != AttentionImpl::a02 &&
-      impl != AttentionImpl::a03 && impl != AttentionImpl::a04)
+      impl != AttentionImpl::a03 && impl != AttentionImpl::a04 && impl != AttentionImpl::a05)
     return invalid("impl is not an AttentionImpl");
   if (a.dtype != DType::bf16 && a.dtype != DType::f16)
     return invalid(std::string("dtype must be bf16 or f16 (got ") + name(a.dtype) + ")");
@@ -160,7 +162,7 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
     return unsupported("seq_q and seq_kv must be at most 2^30 (the kernels' 32-bit row arithmetic)");
   if (a.batch > 65535 || a.heads_q > 65535)
     return unsupported("batch and heads_q must be at most 65535 (grid extents)");
-  const bool wgmma = impl == AttentionImpl::a03 || impl == AttentionImpl::a04;
+  const bool wgmma = impl == AttentionImpl::a03 || impl == AttentionImpl::a04 || impl == AttentionImpl::a05;
   if (wgmma) {
     // TMA maps step every mode of more than one element: no stride 0 (a broadcast).
     for (const Operand* x : {&q, &k, &v})
@@ -390,10 +392,25 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                          std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
-template <class T, int D, bool Pingpong>
-Status launch_a03_as(const AttentionArgs& a, int device, cudaStream_t stream) {
+/// The kernel of a wgmma step (a03, a04, a05) and its tiles: the maps are alike, the stages may differ.
+template <class T, int D, AttentionImpl Step>
+struct WgmmaStep {
+  static constexpr bool kOverlap = Step == AttentionImpl::a05;
+  using X = std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>, attention_kernels::a03::Tiles<T, D>>;
+  static constexpr auto kernel() {
+    if constexpr (Step == AttentionImpl::a05)
+      return attention_kernels::a05::flash_forward<T, D>;
+    else if constexpr (Step == AttentionImpl::a04)
+      return attention_kernels::a04::flash_forward<T, D>;
+    else
+      return attention_kernels::a03::flash_forward<T, D>;
+  }
+};
+
+template <class T, int D, AttentionImpl Step>
+Status launch_wgmma_as(const AttentionArgs& a, int device, cudaStream_t stream) {
   namespace k = attention_kernels::a03;
-  using X = k::Tiles<T, D>;
+  using X = typename WgmmaStep<T, D, Step>::X;
   const index_t batch = packed(a) ? 1 : a.batch;  // the maps' batch extent
   CUtensorMap map_q, map_k, map_v;
   if (Status s = a03_map<typename X::OpQ::Tma, T>(map_q, a.q, a.q_stride, a.seq_q, D, a.heads_q, batch, false, "Q"); !s)
@@ -404,9 +421,9 @@ Status launch_a03_as(const AttentionArgs& a, int device, cudaStream_t stream) {
   if (Status s = a03_map<typename X::OpV::Tma, T>(map_v, a.v, a.v_stride, a.seq_kv, D, a.heads_kv, batch, true, "V");
       !s)
     return s;
-  // a04 is a03's kernel with its warpgroups' wgmmas in turn: the same maps, parameters and grid.
-  auto* const kernel = Pingpong ? attention_kernels::a04::flash_forward<T, D> : k::flash_forward<T, D>;
-  const char* step = Pingpong ? "a04" : "a03";
+  // a04 and a05 run a03's CTA with other key-block loops: the same maps, parameters and grid.
+  auto* const kernel = WgmmaStep<T, D, Step>::kernel();
+  const char* step = name(Step);
   static std::atomic<bool> opted[kCachedDevices] = {};
   if (Status s = opt_in(reinterpret_cast<const void*>(kernel), X::kSmemBytes, device, opted, step); !s) return s;
   k::Params p{};
@@ -415,27 +432,36 @@ Status launch_a03_as(const AttentionArgs& a, int device, cudaStream_t stream) {
   return launch_status(step);
 }
 
-template <class T, bool Pingpong>
-Status launch_a03_typed(const AttentionArgs& a, int device, cudaStream_t stream) {
+template <class T, AttentionImpl Step>
+Status launch_wgmma_typed(const AttentionArgs& a, int device, cudaStream_t stream) {
   switch (a.head_dim) {
     case 64:
-      return launch_a03_as<T, 64, Pingpong>(a, device, stream);
+      return launch_wgmma_as<T, 64, Step>(a, device, stream);
     case 128:
-      return launch_a03_as<T, 128, Pingpong>(a, device, stream);
+      return launch_wgmma_as<T, 128, Step>(a, device, stream);
     case 192:
-      return launch_a03_as<T, 192, Pingpong>(a, device, stream);
+      return launch_wgmma_as<T, 192, Step>(a, device, stream);
     default:
-      return launch_a03_as<T, 256, Pingpong>(a, device, stream);
+      return launch_wgmma_as<T, 256, Step>(a, device, stream);
   }
 }
 
-/// a03, or a04 with `pingpong`.
-Status launch_a03(const AttentionArgs& a, bool pingpong, int device, cudaStream_t stream) {
-  if (a.dtype == DType::bf16)
-    return pingpong ? launch_a03_typed<__nv_bfloat16, true>(a, device, stream)
-                    : launch_a03_typed<__nv_bfloat16, false>(a, device, stream);
-  return pingpong ? launch_a03_typed<__half, true>(a, device, stream)
-                  : launch_a03_typed<__half, false>(a, device, stream);
+template <AttentionImpl Step>
+Status launch_wgmma_step(const AttentionArgs& a, int device, cudaStream_t stream) {
+  return a.dtype == DType::bf16 ? launch_wgmma_typed<__nv_bfloat16, Step>(a, device, stream)
+                                : launch_wgmma_typed<__half, Step>(a, device, stream);
+}
+
+/// a03, a04 or a05.
+Status launch_wgmma(AttentionImpl impl, const AttentionArgs& a, int device, cudaStream_t stream) {
+  switch (impl) {
+    case AttentionImpl::a03:
+      return launch_wgmma_step<AttentionImpl::a03>(a, device, stream);
+    case AttentionImpl::a04:
+      return launch_wgmma_step<AttentionImpl::a04>(a, device, stream);
+    default:
+      return launch_wgmma_step<AttentionImpl::a05>(a, device, stream);
+  }
 }
 
 }  // namespace
@@ -445,11 +471,11 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   int device = 0;
   if (Status s = current_sm90(device); !s) return s;
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
-  if (impl == AttentionImpl::a03 || impl == AttentionImpl::a04)
-    return launch_a03(a, impl == AttentionImpl::a04, device, stream);
+  if (impl == AttentionImpl::a03 || impl == AttentionImpl::a04 || impl == AttentionImpl::a05)
+    return launch_wgmma(impl, a, device, stream);
   if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
     // auto: a03 where it takes the call, its maps included (encoded before anything launches), else a02.
-    const Status s = launch_a03(a, false, device, stream);
+    const Status s = launch_wgmma(AttentionImpl::a03, a, device, stream);
     if (s.code != Status::unsupported) return s;
   }
   return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, device, stream)

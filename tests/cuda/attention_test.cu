@@ -111,11 +111,12 @@ TEST(AttentionCheck, CallsTheKernelsCannotTakeAreUnsupported) {
   EXPECT_TRUE(tessel::attention_check(AttentionImpl::a02, a));
   expect_rule(a, uns, "a03 takes head dims 64, 128, 192 and 256", AttentionImpl::a03);
   expect_rule(a, uns, "a04 takes head dims 64, 128, 192 and 256", AttentionImpl::a04);
+  expect_rule(a, uns, "a05 takes head dims 64, 128, 192 and 256", AttentionImpl::a05);
 }
 
 TEST(AttentionCheck, NamesAndScale) {
-  for (AttentionImpl i :
-       {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04})
+  for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03,
+                          AttentionImpl::a04, AttentionImpl::a05})
     EXPECT_EQ(tessel::parse_attention_impl(tessel::name(i)), i);
   EXPECT_FALSE(tessel::parse_attention_impl("a99").has_value());
   AttentionArgs a = fake(64);
@@ -334,12 +335,12 @@ auto random_fill(unsigned seed) {
 }
 
 std::vector<AttentionImpl> steps() {
-  return {AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04};
+  return {AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04, AttentionImpl::a05};
 }
 
-/// Does `impl` take head dim d?  (a03, a04: multiples of 64.)
+/// Does `impl` take head dim d?  (a03-a05: multiples of 64.)
 bool takes(AttentionImpl impl, index_t d) {
-  return (impl != AttentionImpl::a03 && impl != AttentionImpl::a04) || d % 64 == 0;
+  return impl == AttentionImpl::a01 || impl == AttentionImpl::a02 || d % 64 == 0;
 }
 
 TEST(AttentionGpu, HeadDimsAndEdges) {
@@ -384,6 +385,7 @@ TEST(AttentionGpu, PackedSequences) {
     run_case(AttentionImpl::a02, c, random_fill(9));
     run_case(AttentionImpl::a03, c, random_fill(9));
     run_case(AttentionImpl::a04, c, random_fill(9));
+    run_case(AttentionImpl::a05, c, random_fill(9));
     run_case(AttentionImpl::automatic, c, random_fill(10));
   }
 }

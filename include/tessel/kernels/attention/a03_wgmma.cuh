@@ -45,14 +45,23 @@ inline constexpr int kConsumerWarps = 8;                    // two warpgroups, 6
 inline constexpr int kThreads = 32 * kConsumerWarps + 128;  // + the producer warpgroup
 inline constexpr int kBM = 128;                             // query rows of a CTA
 
+/// Keys a block: 128 up to d = 128, 64 above.
+constexpr int block_keys(int d) { return d <= 128 ? 128 : 64; }
+
+/// The most stages of K and V (two or three) that fit beside Q in 227 KB.
+constexpr int most_stages(int d) {
+  const int q = kBM * d * 2, stage = 2 * block_keys(d) * d * 2;
+  return q + 3 * stage + 1024 <= 227 * 1024 ? 3 : 2;
+}
+
 /// The tiles of one element type and head dim: Q as d / 64 K-major (128 x 64)
 /// tiles, K as d / 64 K-major (kBN x 64) tiles, V as kBN / 64 tiles of (d x 64
-/// keys), d contiguous (the M/N-major operand of O = P V).
-template <class T, int D>
+/// keys), d contiguous (the M/N-major operand of O = P V); `Stages` of K and V.
+template <class T, int D, int Stages = 2>
 struct Tiles {
   static_assert(D % 64 == 0 && D >= 64 && D <= 256, "tessel: a03 takes head dims 64, 128, 192, 256");
-  static constexpr int kBN = D <= 128 ? 128 : 64;  // keys a block
-  static constexpr int kStages = 2;
+  static constexpr int kBN = block_keys(D);
+  static constexpr int kStages = Stages;
   static constexpr int kDK = D / 64, kNK = kBN / 64;
   using OpQ = gemm_kernels::TmaOperand<T, OperandMajor::k, kBM>;
   using OpK = gemm_kernels::TmaOperand<T, OperandMajor::k, kBN>;
@@ -109,26 +118,186 @@ __device__ __forceinline__ void zero_keys(T (&v)[X::kNK][X::OpV::kElems], int k0
   }
 }
 
-/// One CTA: query rows [128 x, 128 x + 128) of head y of sequence z; the
-/// warpgroups' wgmmas in the order of `Schedule` (a04 passes its own).
-template <class T, int D, class Schedule>
-__device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
-                                        const Params& p) {
-  using X = Tiles<T, D>;
-  constexpr int kBN = X::kBN;
+/// The producer warpgroup: one thread loads Q once, then each of `blocks` key
+/// blocks' K and V into the next stage; the warpgroup's registers go to the
+/// consumers.
+template <class X>
+__device__ __forceinline__ void produce(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
+                                        const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                        int q_row, int kv_first, int h, int hk, int tb, int blocks, int warp) {
+  gemm_kernels::k10::ProducerWarpgroupPersistent::producer_start();
+  if (warp != kConsumerWarps || !arch::sm90::elect_one_sync()) return;
+  const std::uint32_t q_full = arch::smem_addr(&shared.q_full);
+  arch::sm90::mbarrier_arrive_expect_tx(q_full, X::kQBytes);
+  for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, shared.q[s], q_full, q_row, 64 * s, h, tb);
+  typename X::Pipeline::State write;
+  for (int j = 0; j < blocks; ++j, ++write) {
+    pipe.producer_acquire(write, X::kStageBytes);
+    const std::uint32_t full = pipe.full(write.index());
+    const int key0 = kv_first + j * X::kBN;
+    for (int s = 0; s < X::kDK; ++s)
+      X::OpK::Tma::load_at(map_k, shared.k[write.index()][s], full, key0, 64 * s, hk, tb);
+    for (int s = 0; s < X::kNK; ++s)
+      X::OpV::Tma::load_at(map_v, shared.v[write.index()][s], full, 0, key0 + 64 * s, hk, tb);
+  }
+}
+
+/// P's registers kept until the wgmmas that read them are done.
+template <int kBN>
+__device__ __forceinline__ void fence_p(std::uint32_t (&pr)[kBN / 16][4]) {
+  TESSEL_UNROLL
+  for (int i = 0; i < kBN / 16; ++i) {
+    TESSEL_UNROLL
+    for (int r = 0; r < 4; ++r) arch::sm90::register_fence(pr[i][r]);
+  }
+}
+
+/// A consumer thread's share of a CTA: its rows, the sequence, the running
+/// output and row statistics, and the pieces of a key block's work (each
+/// issue of wgmmas without the arrive and commit around it).
+template <class T, int D, class X>
+struct Consumer {
+  using MmaS = typename X::MmaS;
+  using MmaO = typename X::MmaO;
+  static constexpr int kBN = X::kBN;
+  typename X::SharedStorage& shared;
+  const Params& p;
+  int t, lane, wg;  // thread t of the TiledMMAs' 256, its warpgroup
+  int row0, row_w;  // the CTA's and the warp's first query row (warps 0-3: rows 0-63, 4-7: 64-127)
+  int kv_first, len_kv, diag;
+  decltype(MmaS{}.get_slice(0)) thr_s;
+  decltype(MmaO{}.get_slice(0)) thr_o;
+  typename X::FragO acc_o;
+  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+
+  // Descriptors from lane 0's index (warp-uniform), as k13's.
+  __device__ Consumer(typename X::SharedStorage& sh, const Params& pp, const SequenceRows& seq, int row0_)
+      : shared(sh),
+        p(pp),
+        t(static_cast<int>(threadIdx.x)),
+        lane(t % 32),
+        wg(t / 128),
+        row0(row0_),
+        row_w(row0_ + 16 * (t / 32)),
+        kv_first(seq.kv_first),
+        len_kv(seq.len_kv),
+        diag(seq.diag()),
+        thr_s(MmaS{}.get_slice(__shfl_sync(0xffffffffu, t, 0))),
+        thr_o(MmaO{}.get_slice(__shfl_sync(0xffffffffu, t, 0))) {
+    for (int v = 0; v < X::FragO::kValues; ++v) *acc_o.addr(v) = 0.0f;
+  }
+
+  /// S = Q K^T over d in slices of 64, K from `stage`.
+  __device__ __forceinline__ void issue_s(typename X::FragS& acc_s, int stage) const {
+    TESSEL_UNROLL
+    for (int s = 0; s < X::kDK; ++s) {
+      const auto tSdQ = thr_s.partition_fragment_A(make_smem_tensor<X::OpQ::kSmem>(shared.q[s]));         // (1,1,4)
+      const auto tSdK = thr_s.partition_fragment_B(make_smem_tensor<X::OpK::kSmem>(shared.k[stage][s]));  // (1,1,4)
+      TESSEL_UNROLL
+      for (int k = 0; k < 4; ++k) gemm(MmaS{}, tSdQ(_, _, k), tSdK(_, _, k), acc_s, s > 0 || k > 0);
+    }
+  }
+
+  /// O += P V, V from `stage`: 16 keys of P a wgmma, packed in `pr`.
+  __device__ __forceinline__ void issue_pv(const std::uint32_t (&pr)[kBN / 16][4], int stage) {
+    TESSEL_UNROLL
+    for (int s = 0; s < X::kNK; ++s) {
+      const auto tOdV = thr_o.partition_fragment_B(make_smem_tensor<X::OpV::kSmem>(shared.v[stage][s]));  // (1,1,4)
+      TESSEL_UNROLL
+      for (int k = 0; k < 4; ++k)
+        arch::sm90::wgmma_rs<detail::wgmma_type<T>(), D, OperandMajor::mn>(
+            *reinterpret_cast<float(*)[D / 2]>(acc_o.addr(0)), pr[4 * s + k], tOdV(0, 0, k), true);
+    }
+  }
+
+  /// Waits for every wgmma issued (P V the last), holds P's registers and O
+  /// to them, and gives `st`'s stage back (one release a warp).
+  template <class Pipe>
+  __device__ __forceinline__ void finish_pv(std::uint32_t (&pr)[kBN / 16][4], const Pipe& pipe,
+                                            const typename Pipe::State& st) {
+    warpgroup_wait<0>();
+    fence_p<kBN>(pr);
+    warpgroup_fence_operand(acc_o);
+    __syncwarp();
+    if (lane == 0) pipe.consumer_release(st);
+  }
+
+  /// Block j's scores in base-2 units, masked past the sequence and the diagonal.
+  __device__ __forceinline__ void scale_and_mask_block(typename X::FragS& acc_s, int j) const {
+    const int key0 = j * kBN;
+    const bool edge = key0 + kBN > len_kv || (p.causal && key0 + kBN - 1 > row0 + diag);
+    scale_and_mask<kBN / 2>(acc_s.addr(0), p.scale_log2, KeyBlock{key0, row_w, len_kv, diag, p.causal, edge}, lane);
+  }
+
+  /// Packed sequences: block j's keys past the sequence are the next
+  /// sequence's rows, masked (p = 0) but multiplied: a NaN or inf there would
+  /// reach O (0 x inf).  Zeroes them in V's stage, as TMA zero-fills rows past
+  /// the tensor (each warpgroup the same rows, then its own wgmmas).
+  __device__ __forceinline__ void clear_tail_keys(int j, int stage) {
+    const int key0 = j * kBN;
+    if (key0 + kBN <= len_kv || kv_first + len_kv >= p.seq_kv) return;
+    zero_keys<X>(shared.v[stage], len_kv - key0, min(kBN, p.seq_kv - kv_first - key0), t % 128);
+    arch::sm90::fence_proxy_async_shared_cta();  // generic stores, then wgmma's reads and TMA's next fill
+    arch::named_barrier_sync(1 + wg, 128);
+  }
+
+  /// O = acc / l in the output type, straight from registers (4 bytes a pair);
+  /// lse = (m2 + log2 l) ln 2.
+  __device__ __forceinline__ void store(int b, int h, int q_first, int len_q) const {
+    const int g = lane / 4, tq = lane % 4;
+    T* go = static_cast<T*>(p.o) + (p.cu_q != nullptr ? 0 : std::int64_t{b} * p.o_batch) + std::int64_t{h} * p.o_head;
+    TESSEL_UNROLL
+    for (int r = 0; r < 2; ++r) {
+      const float l = row_total(row_sum[r]);
+      const float inv = l > 0.0f ? 1.0f / l : 0.0f;
+      const int row = row_w + g + 8 * r;
+      if (row >= len_q) continue;
+      T* orow = go + std::int64_t{q_first + row} * p.o_row;
+      TESSEL_UNROLL
+      for (int n = 0; n < D / 8; ++n) {
+        *reinterpret_cast<std::uint32_t*>(orow + 8 * n + 2 * tq) =
+            pack2<T>(*acc_o.addr(4 * n + 2 * r) * inv, *acc_o.addr(4 * n + 2 * r + 1) * inv);
+      }
+      if (p.lse != nullptr && tq == 0) {
+        const std::int64_t at = p.cu_q != nullptr ? std::int64_t{h} * p.seq_q + q_first + row
+                                                  : (std::int64_t{b} * p.heads_q + h) * p.seq_q + row;
+        p.lse[at] = log_sum_exp(row_max[r], l);
+      }
+    }
+  }
+};
+
+/// P, the softmax's values of a block's accumulator, as the A fragments of
+/// the P V wgmmas: 16 keys are accumulator values 8 i .. 8 i + 7, in the A
+/// fragment's order.  Packed before the warpgroup's arrive (packing inside
+/// the atom, after it, makes ptxas serialize the wgmmas).
+template <class T, class FragS, int kBN>
+__device__ __forceinline__ void pack_p(const FragS& acc_s, std::uint32_t (&pr)[kBN / 16][4]) {
+  TESSEL_UNROLL
+  for (int i = 0; i < kBN / 16; ++i) {
+    TESSEL_UNROLL
+    for (int r = 0; r < 4; ++r) {
+      pr[i][r] = pack2<T>(*acc_s.addr(p_value(i, 2 * r)), *acc_s.addr(p_value(i, 2 * r + 1)));
+      arch::sm90::register_fence(pr[i][r]);
+    }
+  }
+}
+
+/// One CTA of 128 query rows of head y of sequence z, tiles X: the producer
+/// warpgroup loads, and the consumers run `main_loop(consumer, blocks)` over
+/// the key blocks, then store O and the log-sum-exp.
+template <class T, int D, class X, class MainLoop>
+__device__ __forceinline__ void cta(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                    const Params& p, MainLoop&& main_loop) {
   extern __shared__ __align__(1024) unsigned char smem[];
   auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
   const typename X::Pipeline pipe(shared.pipe);
-  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const int m_block = static_cast<int>(blockIdx.x), h = static_cast<int>(blockIdx.y), b = static_cast<int>(blockIdx.z);
-  const int hk = h / p.group;
-
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int h = static_cast<int>(blockIdx.y), b = static_cast<int>(blockIdx.z);
   const SequenceRows seq(p, b);
-  const int row0 = m_block * kBM, q_first = seq.q_first, kv_first = seq.kv_first;
-  const int len_q = seq.len_q, len_kv = seq.len_kv, diag = seq.diag();
-  if (row0 >= len_q) return;                 // the whole CTA, before any barrier
-  const int tb = p.cu_q != nullptr ? 0 : b;  // the maps' batch coordinate
-  const int blocks = seq.key_blocks(row0, kBM, kBN, p.causal);
+  const int row0 = static_cast<int>(blockIdx.x) * kBM;
+  if (row0 >= seq.len_q) return;  // the whole CTA, before any barrier
+  const int blocks = seq.key_blocks(row0, kBM, X::kBN, p.causal);
 
   if (threadIdx.x == 0) {
     pipe.init(kConsumerWarps);  // one release a consumer warp
@@ -136,141 +305,56 @@ __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensor
     arch::sm90::fence_mbarrier_init();
   }
   __syncthreads();
-
-  if (warp >= kConsumerWarps) {  // the producer warpgroup: one thread loads, the registers go to the consumers
-    gemm_kernels::k10::ProducerWarpgroupPersistent::producer_start();
-    if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
-      const std::uint32_t q_full = arch::smem_addr(&shared.q_full);
-      arch::sm90::mbarrier_arrive_expect_tx(q_full, X::kQBytes);
-      for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, shared.q[s], q_full, q_first + row0, 64 * s, h, tb);
-      typename X::Pipeline::State write;
-      for (int j = 0; j < blocks; ++j, ++write) {
-        pipe.producer_acquire(write, X::kStageBytes);
-        const std::uint32_t full = pipe.full(write.index());
-        const int key0 = kv_first + j * kBN;
-        for (int s = 0; s < X::kDK; ++s)
-          X::OpK::Tma::load_at(map_k, shared.k[write.index()][s], full, key0, 64 * s, hk, tb);
-        for (int s = 0; s < X::kNK; ++s)
-          X::OpV::Tma::load_at(map_v, shared.v[write.index()][s], full, 0, key0 + 64 * s, hk, tb);
-      }
-    }
+  if (warp >= kConsumerWarps) {
+    const int tb = p.cu_q != nullptr ? 0 : b;  // the maps' batch coordinate
+    produce<X>(shared, pipe, map_q, map_k, map_v, seq.q_first + row0, seq.kv_first, h, h / p.group, tb, blocks, warp);
     return;
   }
   gemm_kernels::k10::ProducerWarpgroupPersistent::consumer_start();
-
-  const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMAs' 256
-  // Descriptors from lane 0's index (warp-uniform), as k13's.
-  const auto thr_s = typename X::MmaS{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
-  const auto thr_o = typename X::MmaO{}.get_slice(__shfl_sync(0xffffffffu, t, 0));
-  // A thread's rows: g and g + 8 of its warp's 16 (of its warpgroup's 64), its
-  // columns 2 (lane % 4) + {0, 1} of every 8-wide n-tile: value v of an
-  // accumulator is n-tile v / 4, row g + 8 ((v / 2) % 2), column 8 (v / 4) + 2 (lane % 4) + v % 2.
-  const int g = lane / 4, tq = lane % 4;
-  const int row_w = row0 + 16 * warp;  // the warp's first query row (warps 0-3: rows 0-63, 4-7: 64-127)
-
-  typename X::FragO acc_o;
-  for (int v = 0; v < X::FragO::kValues; ++v) *acc_o.addr(v) = 0.0f;
-  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+  Consumer<T, D, X> c(shared, p, seq, row0);
   arch::sm90::mbarrier_wait_parity(arch::smem_addr(&shared.q_full), 0);
+  main_loop(c, pipe, blocks);
+  c.store(b, h, seq.q_first, seq.len_q);
+}
 
-  const int wg = t / 128;
-  Schedule::start(wg, blocks);
-  typename X::Pipeline::State read;
-  for (int j = 0; j < blocks; ++j, ++read) {
-    pipe.consumer_wait(read);
-    // S = Q K^T over d in slices of 64.
-    typename X::FragS acc_s;
-    warpgroup_fence_operand(acc_s);
-    Schedule::turn(wg);
-    warpgroup_arrive();
-    TESSEL_UNROLL
-    for (int s = 0; s < X::kDK; ++s) {
-      const auto tSdQ = thr_s.partition_fragment_A(make_smem_tensor<X::OpQ::kSmem>(shared.q[s]));  // (1,1,4)
-      const auto tSdK =
-          thr_s.partition_fragment_B(make_smem_tensor<X::OpK::kSmem>(shared.k[read.index()][s]));  // (1,1,4)
-      TESSEL_UNROLL
-      for (int k = 0; k < 4; ++k) gemm(typename X::MmaS{}, tSdQ(_, _, k), tSdK(_, _, k), acc_s, s > 0 || k > 0);
-    }
-    warpgroup_commit_batch();
-    Schedule::pass(wg, false);
-    warpgroup_wait<0>();
-    warpgroup_fence_operand(acc_s);
+/// a03's and a04's key-block loop: S, its softmax, then P V, each warpgroup
+/// waiting for its own wgmmas before the next step; the warpgroups' issues in
+/// the order of `Schedule` (a04 passes its own).
+template <class T, int D, class Schedule>
+__device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                        const Params& p) {
+  using X = Tiles<T, D>;
+  cta<T, D, X>(map_q, map_k, map_v, p, [](Consumer<T, D, X>& c, const typename X::Pipeline& pipe, int blocks) {
+    Schedule::start(c.wg, blocks);
+    typename X::Pipeline::State read;
+    for (int j = 0; j < blocks; ++j, ++read) {
+      pipe.consumer_wait(read);
+      typename X::FragS acc_s;
+      warpgroup_fence_operand(acc_s);
+      Schedule::turn(c.wg);
+      warpgroup_arrive();
+      c.issue_s(acc_s, read.index());
+      warpgroup_commit_batch();
+      Schedule::pass(c.wg, false);
+      warpgroup_wait<0>();
+      warpgroup_fence_operand(acc_s);
 
-    // Scores in base-2 units, masked past the sequence and the diagonal; the online softmax.
-    const int key0 = j * kBN;
-    const bool edge = key0 + kBN > len_kv || (p.causal && key0 + kBN - 1 > row0 + diag);
-    const KeyBlock kb{key0, row_w, len_kv, diag, p.causal, edge};
-    scale_and_mask<kBN / 2>(acc_s.addr(0), p.scale_log2, kb, lane);
-    online_softmax<kBN / 2, D / 2>(acc_s.addr(0), acc_o.addr(0), row_max, row_sum,
-                                   [](float x) { return fast_exp2(x); });
+      c.scale_and_mask_block(acc_s, j);
+      online_softmax<X::kBN / 2, D / 2>(acc_s.addr(0), c.acc_o.addr(0), c.row_max, c.row_sum,
+                                        [](float x) { return fast_exp2(x); });
+      std::uint32_t pr[X::kBN / 16][4];
+      pack_p<T, typename X::FragS, X::kBN>(acc_s, pr);
+      c.clear_tail_keys(j, read.index());
 
-    // O += P V: 16 keys of P are accumulator values 8 i .. 8 i + 7, in the A
-    // fragment's order; packed into registers before the wgmmas (packing
-    // inside the atom, after the warpgroup's arrive, makes ptxas serialize them).
-    std::uint32_t pr[kBN / 16][4];
-    TESSEL_UNROLL
-    for (int i = 0; i < kBN / 16; ++i) {
-      TESSEL_UNROLL
-      for (int r = 0; r < 4; ++r) {
-        pr[i][r] = pack2<T>(*acc_s.addr(p_value(i, 2 * r)), *acc_s.addr(p_value(i, 2 * r + 1)));
-        arch::sm90::register_fence(pr[i][r]);
-      }
+      warpgroup_fence_operand(c.acc_o);
+      Schedule::turn(c.wg);
+      warpgroup_arrive();
+      c.issue_pv(pr, read.index());
+      warpgroup_commit_batch();
+      Schedule::pass(c.wg, j + 1 == blocks);
+      c.finish_pv(pr, pipe, read);  // P's registers and the stage are read until the batch is done
     }
-    // Packed sequences: the last block's keys past the sequence are the next
-    // sequence's rows, masked (p = 0) but multiplied: a NaN or inf there would
-    // reach O (0 x inf).  Zero them in V's stage, as TMA zero-fills rows past
-    // the tensor (each warpgroup the same rows, then its own wgmmas).
-    if (kb.edge && kv_first + len_kv < p.seq_kv && key0 + kBN > len_kv) {
-      zero_keys<X>(shared.v[read.index()], len_kv - key0, min(kBN, p.seq_kv - kv_first - key0), t % 128);
-      arch::sm90::fence_proxy_async_shared_cta();  // generic stores, then wgmma's reads and TMA's next fill
-      arch::named_barrier_sync(1 + t / 128, 128);
-    }
-    warpgroup_fence_operand(acc_o);
-    Schedule::turn(wg);
-    warpgroup_arrive();
-    TESSEL_UNROLL
-    for (int s = 0; s < X::kNK; ++s) {
-      const auto tOdV =
-          thr_o.partition_fragment_B(make_smem_tensor<X::OpV::kSmem>(shared.v[read.index()][s]));  // (1,1,4)
-      TESSEL_UNROLL
-      for (int k = 0; k < 4; ++k)
-        arch::sm90::wgmma_rs<detail::wgmma_type<T>(), D, OperandMajor::mn>(
-            *reinterpret_cast<float(*)[D / 2]>(acc_o.addr(0)), pr[4 * s + k], tOdV(0, 0, k), true);
-    }
-    warpgroup_commit_batch();
-    Schedule::pass(wg, j + 1 == blocks);
-    warpgroup_wait<0>();  // P's registers and the stage are read until the batch is done
-    TESSEL_UNROLL
-    for (int i = 0; i < kBN / 16; ++i) {
-      TESSEL_UNROLL
-      for (int r = 0; r < 4; ++r) arch::sm90::register_fence(pr[i][r]);
-    }
-    warpgroup_fence_operand(acc_o);
-    __syncwarp();
-    if (lane == 0) pipe.consumer_release(read);
-  }
-
-  // O = acc / l in the output type, straight from registers (4 bytes a pair);
-  // lse = (m2 + log2 l) ln 2.
-  T* go = static_cast<T*>(p.o) + (p.cu_q != nullptr ? 0 : std::int64_t{b} * p.o_batch) + std::int64_t{h} * p.o_head;
-  TESSEL_UNROLL
-  for (int r = 0; r < 2; ++r) {
-    const float l = row_total(row_sum[r]);
-    const float inv = l > 0.0f ? 1.0f / l : 0.0f;
-    const int row = row_w + g + 8 * r;
-    if (row >= len_q) continue;
-    T* orow = go + std::int64_t{q_first + row} * p.o_row;
-    TESSEL_UNROLL
-    for (int n = 0; n < D / 8; ++n) {
-      *reinterpret_cast<std::uint32_t*>(orow + 8 * n + 2 * tq) =
-          pack2<T>(*acc_o.addr(4 * n + 2 * r) * inv, *acc_o.addr(4 * n + 2 * r + 1) * inv);
-    }
-    if (p.lse != nullptr && tq == 0) {
-      const std::int64_t at = p.cu_q != nullptr ? std::int64_t{h} * p.seq_q + q_first + row
-                                                : (std::int64_t{b} * p.heads_q + h) * p.seq_q + row;
-      p.lse[at] = log_sum_exp(row_max[r], l);
-    }
-  }
+  });
 }
 
 template <class T, int D>

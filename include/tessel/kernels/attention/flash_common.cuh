@@ -90,14 +90,15 @@ __device__ __forceinline__ void scale_and_mask(float* s, float scale_log2, const
   }
 }
 
-/// One block of the online softmax: each row's new maximum m (base 2), its
-/// scores replaced by exp2(s - m), its running sum and its kOValues / 4
-/// output n-tiles rescaled by exp2(m_old - m).  A row with no key yet keeps
-/// m = -inf with every p and the rescale 0 (no NaN).  The sums stay this
-/// thread's partial ones (the four lanes' are added at the end: row_total).
-template <int kValues, int kOValues, class Exp2>
-__device__ __forceinline__ void online_softmax(float* s, float* o, float (&row_max)[2], float (&row_sum)[2],
-                                               const Exp2& exp2) {
+/// One block of the online softmax on the scores: each row's new maximum m
+/// (base 2), its scores replaced by exp2(s - m), its running sum rescaled and
+/// increased, and in `rescale` the factor exp2(m_old - m) that the row's
+/// output still owes (rescale_rows).  A row with no key yet keeps m = -inf
+/// with every p and the rescale 0 (no NaN).  The sums stay this thread's
+/// partial ones (the four lanes' are added at the end: row_total).
+template <int kValues, class Exp2>
+__device__ __forceinline__ void softmax_block(float* s, float (&row_max)[2], float (&row_sum)[2], float (&rescale)[2],
+                                              const Exp2& exp2) {
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     float mx = row_max[r];
@@ -106,7 +107,7 @@ __device__ __forceinline__ void online_softmax(float* s, float* o, float (&row_m
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
     const float base = mx == -INFINITY ? 0.0f : mx;
-    const float rescale = exp2(row_max[r] - base);
+    rescale[r] = exp2(row_max[r] - base);
     row_max[r] = mx;
     float sum = 0.0f;
 #pragma unroll
@@ -117,13 +118,26 @@ __device__ __forceinline__ void online_softmax(float* s, float* o, float (&row_m
         e = exp2(e - base);
         sum += e;
       }
-    row_sum[r] = row_sum[r] * rescale + sum;
-#pragma unroll
-    for (int n = 0; n < kOValues / 4; ++n) {
-      o[4 * n + 2 * r] *= rescale;
-      o[4 * n + 2 * r + 1] *= rescale;
-    }
+    row_sum[r] = row_sum[r] * rescale[r] + sum;
   }
+}
+
+/// A thread's two rows of output (kOValues / 4 n-tiles) times their rescale.
+template <int kOValues>
+__device__ __forceinline__ void rescale_rows(float* o, const float (&rescale)[2]) {
+#pragma unroll
+  for (int n = 0; n < kOValues / 4; ++n)
+#pragma unroll
+    for (int v = 0; v < 4; ++v) o[4 * n + v] *= rescale[v / 2];
+}
+
+/// One block of the online softmax, the output rescaled at once.
+template <int kValues, int kOValues, class Exp2>
+__device__ __forceinline__ void online_softmax(float* s, float* o, float (&row_max)[2], float (&row_sum)[2],
+                                               const Exp2& exp2) {
+  float rescale[2];
+  softmax_block<kValues>(s, row_max, row_sum, rescale, exp2);
+  rescale_rows<kOValues>(o, rescale);
 }
 
 /// A row's whole sum (the four lanes' partial sums added).

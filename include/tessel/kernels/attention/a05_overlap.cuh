@@ -1,0 +1,102 @@
+// a05 — a04 with each warpgroup's softmax overlapped with its own P V.
+//
+// In a04 a warpgroup waits for its S, runs the softmax, issues P V and waits
+// for it too: its softmax hides only under the other warpgroup's turn, one
+// GEMM long (an S or a P V of 64 x kBN x d).  Here a warpgroup issues block
+// j's S and block j - 1's P V in one turn, as two commit groups, waits for S
+// only, and runs block j's softmax while its own P V still runs; then it
+// waits for P V, rescales O (the rescale of block j's new maximum applies to
+// the sum that P V completed) and packs P_j for the next turn.  A turn is two
+// GEMMs long, so a softmax of up to that hides under the other warpgroup's,
+// and the tensor cores see S, P V, S, P V of the two warpgroups back to back.
+//
+// A stage is released one block later than in a04 (after P V of the block
+// after the one it holds), so K and V take three stages where they fit beside
+// Q (d 64, 128, 192; two at 256).  P of one block, S of the next and O are
+// live together: 160 accumulator registers at d = 128, within the consumers'
+// share after setmaxnreg.
+#pragma once
+
+#include "tessel/kernels/attention/a03_wgmma.cuh"
+#include "tessel/kernels/attention/a04_pingpong.cuh"
+
+namespace tessel::attention_kernels::a05 {
+
+using a03::kThreads;
+
+template <class T, int D>
+using Tiles = a03::Tiles<T, D, a03::most_stages(D)>;
+
+template <class T, int D>
+__device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                        const a03::Params& p) {
+  using X = Tiles<T, D>;
+  using C = a03::Consumer<T, D, X>;
+  using Turns = a04::Pingpong;
+  constexpr int kBN = X::kBN;
+  a03::cta<T, D, X>(map_q, map_k, map_v, p, [](C& c, const typename X::Pipeline& pipe, int blocks) {
+    if (blocks == 0) return;
+    const auto exp2 = [](float x) { return a03::fast_exp2(x); };
+    Turns::start(c.wg, blocks);  // blocks + 1 turns a warpgroup, alike on both
+    typename X::Pipeline::State read;
+    typename X::FragS acc_s;
+    std::uint32_t pr[kBN / 16][4];
+    float rescale[2];
+
+    // Block 0's S alone; O is still zero and needs no rescale.
+    pipe.consumer_wait(read);
+    warpgroup_fence_operand(acc_s);
+    Turns::turn(c.wg);
+    warpgroup_arrive();
+    c.issue_s(acc_s, read.index());
+    warpgroup_commit_batch();
+    Turns::pass(c.wg, false);
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(acc_s);
+    c.scale_and_mask_block(acc_s, 0);
+    softmax_block<kBN / 2>(acc_s.addr(0), c.row_max, c.row_sum, rescale, exp2);
+    a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
+
+    for (int j = 1; j < blocks; ++j) {
+      const auto held = read;  // block j - 1's stage, read by its P V
+      ++read;
+      pipe.consumer_wait(read);
+      c.clear_tail_keys(j - 1, held.index());
+      warpgroup_fence_operand(acc_s);
+      warpgroup_fence_operand(c.acc_o);
+      Turns::turn(c.wg);
+      warpgroup_arrive();
+      c.issue_s(acc_s, read.index());
+      warpgroup_commit_batch();
+      c.issue_pv(pr, held.index());
+      warpgroup_commit_batch();
+      Turns::pass(c.wg, false);
+      warpgroup_wait<1>();  // S done; P V of block j - 1 may still run
+      warpgroup_fence_operand(acc_s);
+      c.scale_and_mask_block(acc_s, j);
+      softmax_block<kBN / 2>(acc_s.addr(0), c.row_max, c.row_sum, rescale, exp2);
+      c.finish_pv(pr, pipe, held);
+      rescale_rows<D / 2>(c.acc_o.addr(0), rescale);
+      a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
+    }
+
+    // The last block's P V.
+    c.clear_tail_keys(blocks - 1, read.index());
+    warpgroup_fence_operand(c.acc_o);
+    Turns::turn(c.wg);
+    warpgroup_arrive();
+    c.issue_pv(pr, read.index());
+    warpgroup_commit_batch();
+    Turns::pass(c.wg, true);
+    c.finish_pv(pr, pipe, read);
+  });
+}
+
+template <class T, int D>
+__global__ void __launch_bounds__(kThreads, 1)
+    flash_forward(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
+                  const __grid_constant__ CUtensorMap map_v, const a03::Params p) {
+  forward<T, D>(&map_q, &map_k, &map_v, p);
+}
+
+}  // namespace tessel::attention_kernels::a05
