@@ -19,6 +19,7 @@
 #include "tessel/kernels/attention/a03_wgmma.cuh"
 #include "tessel/kernels/attention/a04_pingpong.cuh"
 #include "tessel/kernels/attention/a05_overlap.cuh"
+#include "tessel/kernels/attention/a06_longest_first.cuh"
 
 namespace tessel {
 
@@ -115,7 +116,8 @@ float attention_scale(const AttentionArgs& a) {
 
 Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
   if (impl != AttentionImpl::automatic && impl != AttentionImpl::a01 && impl != AttentionImpl::a02 &&
-      impl != AttentionImpl::a03 && impl != AttentionImpl::a04 && impl != AttentionImpl::a05)
+      impl != AttentionImpl::a03 && impl != AttentionImpl::a04 && impl != AttentionImpl::a05 &&
+      impl != AttentionImpl::a06)
     return invalid("impl is not an AttentionImpl");
   if (a.dtype != DType::bf16 && a.dtype != DType::f16)
     return invalid(std::string("dtype must be bf16 or f16 (got ") + name(a.dtype) + ")");
@@ -162,7 +164,8 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
     return unsupported("seq_q and seq_kv must be at most 2^30 (the kernels' 32-bit row arithmetic)");
   if (a.batch > 65535 || a.heads_q > 65535)
     return unsupported("batch and heads_q must be at most 65535 (grid extents)");
-  const bool wgmma = impl == AttentionImpl::a03 || impl == AttentionImpl::a04 || impl == AttentionImpl::a05;
+  const bool wgmma = impl == AttentionImpl::a03 || impl == AttentionImpl::a04 || impl == AttentionImpl::a05 ||
+                     impl == AttentionImpl::a06;
   if (wgmma) {
     // TMA maps step every mode of more than one element: no stride 0 (a broadcast).
     for (const Operand* x : {&q, &k, &v})
@@ -318,6 +321,16 @@ Status opt_in(const void* kernel, int bytes, int device, std::atomic<bool> (&opt
   return Status::success();
 }
 
+/// a06's longest-first sections: as many (head, sequence) pairs as keep their
+/// K and V within 16 MiB of L2 (a third of the H100's; a group's query heads
+/// share theirs), so that the CTAs running together reuse K and V from L2.
+int order_section(const AttentionArgs& a) {
+  const index_t rows = packed(a) ? std::min(a.max_seq_kv, a.seq_kv) : a.seq_kv;
+  const index_t bytes = std::max<index_t>(2 * rows * a.head_dim * size_bytes(a.dtype), 1);
+  const index_t pairs = (index_t{16} << 20) / bytes * (a.heads_q / a.heads_kv);
+  return static_cast<int>(std::clamp<index_t>(pairs, 1, a.heads_q * a.batch));
+}
+
 /// The parameters a02's and a03's kernels share (O, lse, extents, scale, mask, packed offsets).
 template <class P>
 void fill_common(P& p, const AttentionArgs& a) {
@@ -328,6 +341,7 @@ void fill_common(P& p, const AttentionArgs& a) {
   p.scale_log2 = attention_scale(a) * 1.4426950408889634f;
   p.causal = a.causal;
   p.cu_q = a.cu_seqlens_q, p.cu_kv = a.cu_seqlens_kv;
+  p.section = order_section(a);
 }
 
 /// CTAs of `rows` query rows over the longest sequence, every query head and sequence.
@@ -392,13 +406,15 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                          std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
-/// The kernel of a wgmma step (a03, a04, a05) and its tiles: the maps are alike, the stages may differ.
+/// The kernel of a wgmma step (a03-a06) and its tiles: the maps are alike, the stages may differ.
 template <class T, int D, AttentionImpl Step>
 struct WgmmaStep {
-  static constexpr bool kOverlap = Step == AttentionImpl::a05;
+  static constexpr bool kOverlap = Step == AttentionImpl::a05 || Step == AttentionImpl::a06;
   using X = std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>, attention_kernels::a03::Tiles<T, D>>;
   static constexpr auto kernel() {
-    if constexpr (Step == AttentionImpl::a05)
+    if constexpr (Step == AttentionImpl::a06)
+      return attention_kernels::a06::flash_forward<T, D>;
+    else if constexpr (Step == AttentionImpl::a05)
       return attention_kernels::a05::flash_forward<T, D>;
     else if constexpr (Step == AttentionImpl::a04)
       return attention_kernels::a04::flash_forward<T, D>;
@@ -421,7 +437,7 @@ Status launch_wgmma_as(const AttentionArgs& a, int device, cudaStream_t stream) 
   if (Status s = a03_map<typename X::OpV::Tma, T>(map_v, a.v, a.v_stride, a.seq_kv, D, a.heads_kv, batch, true, "V");
       !s)
     return s;
-  // a04 and a05 run a03's CTA with other key-block loops: the same maps, parameters and grid.
+  // a04-a06 run a03's CTA with other key-block loops or orders: the same maps, parameters and grid.
   auto* const kernel = WgmmaStep<T, D, Step>::kernel();
   const char* step = name(Step);
   static std::atomic<bool> opted[kCachedDevices] = {};
@@ -452,15 +468,17 @@ Status launch_wgmma_step(const AttentionArgs& a, int device, cudaStream_t stream
                                 : launch_wgmma_typed<__half, Step>(a, device, stream);
 }
 
-/// a03, a04 or a05.
+/// a03, a04, a05 or a06.
 Status launch_wgmma(AttentionImpl impl, const AttentionArgs& a, int device, cudaStream_t stream) {
   switch (impl) {
     case AttentionImpl::a03:
       return launch_wgmma_step<AttentionImpl::a03>(a, device, stream);
     case AttentionImpl::a04:
       return launch_wgmma_step<AttentionImpl::a04>(a, device, stream);
-    default:
+    case AttentionImpl::a05:
       return launch_wgmma_step<AttentionImpl::a05>(a, device, stream);
+    default:
+      return launch_wgmma_step<AttentionImpl::a06>(a, device, stream);
   }
 }
 
@@ -471,7 +489,8 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   int device = 0;
   if (Status s = current_sm90(device); !s) return s;
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
-  if (impl == AttentionImpl::a03 || impl == AttentionImpl::a04 || impl == AttentionImpl::a05)
+  if (impl == AttentionImpl::a03 || impl == AttentionImpl::a04 || impl == AttentionImpl::a05 ||
+      impl == AttentionImpl::a06)
     return launch_wgmma(impl, a, device, stream);
   if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
     // auto: a03 where it takes the call, its maps included (encoded before anything launches), else a02.

@@ -112,11 +112,12 @@ TEST(AttentionCheck, CallsTheKernelsCannotTakeAreUnsupported) {
   expect_rule(a, uns, "a03 takes head dims 64, 128, 192 and 256", AttentionImpl::a03);
   expect_rule(a, uns, "a04 takes head dims 64, 128, 192 and 256", AttentionImpl::a04);
   expect_rule(a, uns, "a05 takes head dims 64, 128, 192 and 256", AttentionImpl::a05);
+  expect_rule(a, uns, "a06 takes head dims 64, 128, 192 and 256", AttentionImpl::a06);
 }
 
 TEST(AttentionCheck, NamesAndScale) {
   for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03,
-                          AttentionImpl::a04, AttentionImpl::a05})
+                          AttentionImpl::a04, AttentionImpl::a05, AttentionImpl::a06})
     EXPECT_EQ(tessel::parse_attention_impl(tessel::name(i)), i);
   EXPECT_FALSE(tessel::parse_attention_impl("a99").has_value());
   AttentionArgs a = fake(64);
@@ -335,10 +336,11 @@ auto random_fill(unsigned seed) {
 }
 
 std::vector<AttentionImpl> steps() {
-  return {AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04, AttentionImpl::a05};
+  return {AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03,
+          AttentionImpl::a04, AttentionImpl::a05, AttentionImpl::a06};
 }
 
-/// Does `impl` take head dim d?  (a03-a05: multiples of 64.)
+/// Does `impl` take head dim d?  (a03-a06: multiples of 64.)
 bool takes(AttentionImpl impl, index_t d) {
   return impl == AttentionImpl::a01 || impl == AttentionImpl::a02 || d % 64 == 0;
 }
@@ -386,6 +388,7 @@ TEST(AttentionGpu, PackedSequences) {
     run_case(AttentionImpl::a03, c, random_fill(9));
     run_case(AttentionImpl::a04, c, random_fill(9));
     run_case(AttentionImpl::a05, c, random_fill(9));
+    run_case(AttentionImpl::a06, c, random_fill(9));
     run_case(AttentionImpl::automatic, c, random_fill(10));
   }
 }

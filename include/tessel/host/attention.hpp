@@ -30,9 +30,11 @@ namespace tessel {
 ///        softmax under the other's wgmmas; a03's rules.
 ///   a05: a04 with each warpgroup's softmax under its own P V too (S of a
 ///        block and P V of the one before in one turn); a03's rules.
+///   a06: a05 with each head's row blocks launched longest first (the
+///        causal mask's last rows first); a03's rules.
 /// `automatic` runs a03 where it takes the call (its head dims, no broadcast
 /// strides, tensors its TMA maps describe), else a02.
-enum class AttentionImpl { automatic, a01, a02, a03, a04, a05 };
+enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06 };
 
 constexpr const char* name(AttentionImpl i) {
   switch (i) {
@@ -48,13 +50,15 @@ constexpr const char* name(AttentionImpl i) {
       return "a04";
     case AttentionImpl::a05:
       return "a05";
+    case AttentionImpl::a06:
+      return "a06";
   }
   return "?";
 }
 
 constexpr std::optional<AttentionImpl> parse_attention_impl(std::string_view s) {
   for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03,
-                          AttentionImpl::a04, AttentionImpl::a05})
+                          AttentionImpl::a04, AttentionImpl::a05, AttentionImpl::a06})
     if (s == name(i)) return i;
   return std::nullopt;
 }
@@ -83,8 +87,8 @@ struct AttentionStrides {
 /// (the call is well formed, the kernels do not take it): head_dim not one
 /// of 64, 96, 128, 192, 256; a base not 16-byte aligned, or a row or head
 /// stride not a multiple of 8 elements; seq_q or seq_kv above 2^30; a step
-/// that does not take packed sequences (a01), the head dim (a03-a05: 96) or
-/// a stride 0 over more than one element (a03-a05: TMA steps every mode).
+/// that does not take packed sequences (a01), the head dim (a03-a06: 96) or
+/// a stride 0 over more than one element (a03-a06: TMA steps every mode).
 struct AttentionArgs {
   DType dtype = DType::bf16;  // Q, K, V and O
   index_t batch = 1, heads_q = 1, heads_kv = 1;

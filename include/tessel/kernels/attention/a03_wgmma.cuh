@@ -284,18 +284,32 @@ __device__ __forceinline__ void pack_p(const FragS& acc_s, std::uint32_t (&pr)[k
 }
 
 /// One CTA of 128 query rows of head y of sequence z, tiles X: the producer
-/// warpgroup loads, and the consumers run `main_loop(consumer, blocks)` over
-/// the key blocks, then store O and the log-sum-exp.
-template <class T, int D, class X, class MainLoop>
+/// warpgroup loads, and the consumers run `main_loop(consumer, pipe, blocks)`
+/// over the key blocks, then store O and the log-sum-exp.  CTA (x, y, z) takes
+/// row block x of head y of sequence z, or with `LongestFirst` the CTAs in
+/// launch order take sections of p.section (head, sequence) pairs, each
+/// section's row blocks from the last to the first (under the causal mask
+/// the last rows see the most keys) and its pairs in turn within a row block.
+template <class T, int D, class X, bool LongestFirst = false, class MainLoop>
 __device__ __forceinline__ void cta(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
                                     const Params& p, MainLoop&& main_loop) {
   extern __shared__ __align__(1024) unsigned char smem[];
   auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
   const typename X::Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32;
-  const int h = static_cast<int>(blockIdx.y), b = static_cast<int>(blockIdx.z);
+  int h = static_cast<int>(blockIdx.y), b = static_cast<int>(blockIdx.z), m_block = static_cast<int>(blockIdx.x);
+  if constexpr (LongestFirst) {
+    const int blocks_m = static_cast<int>(gridDim.x), heads = static_cast<int>(gridDim.y);
+    const int launched =
+        m_block + blocks_m * (h + heads * b);  // its place in launch order (< 2^31: O's rows are distinct)
+    const int first = launched / (blocks_m * p.section) * p.section;  // its section's first pair
+    const int pairs = min(p.section, heads * static_cast<int>(gridDim.z) - first),
+              at = launched % (blocks_m * p.section);
+    m_block = blocks_m - 1 - at / pairs;
+    h = (first + at % pairs) % heads, b = (first + at % pairs) / heads;
+  }
   const SequenceRows seq(p, b);
-  const int row0 = static_cast<int>(blockIdx.x) * kBM;
+  const int row0 = m_block * kBM;
   if (row0 >= seq.len_q) return;  // the whole CTA, before any barrier
   const int blocks = seq.key_blocks(row0, kBM, X::kBN, p.causal);
 

@@ -27,14 +27,15 @@ using a03::kThreads;
 template <class T, int D>
 using Tiles = a03::Tiles<T, D, a03::most_stages(D)>;
 
-template <class T, int D>
+/// a05's key-block loop over a03's CTA (row blocks in the order `LongestFirst` says: a06).
+template <class T, int D, bool LongestFirst = false>
 __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
                                         const a03::Params& p) {
   using X = Tiles<T, D>;
   using C = a03::Consumer<T, D, X>;
   using Turns = a04::Pingpong;
   constexpr int kBN = X::kBN;
-  a03::cta<T, D, X>(map_q, map_k, map_v, p, [](C& c, const typename X::Pipeline& pipe, int blocks) {
+  a03::cta<T, D, X, LongestFirst>(map_q, map_k, map_v, p, [](C& c, const typename X::Pipeline& pipe, int blocks) {
     if (blocks == 0) return;
     const auto exp2 = [](float x) { return a03::fast_exp2(x); };
     Turns::start(c.wg, blocks);  // blocks + 1 turns a warpgroup, alike on both

@@ -29,6 +29,7 @@ struct CallParams {
   bool causal;
   const int* cu_q;  // packed sequences' first rows (batch + 1), or null
   const int* cu_kv;
+  int section;  // (head, sequence) pairs a section of the longest-first order (a06)
 };
 
 /// Sequence b's first rows in the tensors and its lengths; packed offsets are
