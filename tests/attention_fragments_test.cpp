@@ -6,6 +6,8 @@
 // wgmma RS).  No GPU needed: a wrong map here is a wrong attention there.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "tessel/atom/layouts_sm80.hpp"
 #include "tessel/atom/layouts_sm90.hpp"
 #include "tessel/kernels/attention/fragment_map.hpp"
@@ -66,4 +68,33 @@ TEST(AttentionFragments, MmaSyncAccumulatorAndAFragment) {
         ASSERT_EQ((RowCol{acc_row(lane, v), acc_col(lane, v) - 16 * k}), want)
             << "lane " << lane << " slice " << k << " value " << i;
       }
+}
+
+/// a06's order is a bijection on the grid; within a section the row blocks
+/// never increase (longest first) and the sections follow the pairs in order.
+TEST(AttentionOrder, LongestFirstCoversTheGridOnceSectionBySection) {
+  using tessel::attention_kernels::CtaWork;
+  using tessel::attention_kernels::longest_first;
+  static_assert(longest_first(1, 3, 2, 1, 2).m == 2 && longest_first(1, 3, 2, 1, 2).h == 1);
+  static_assert(longest_first(4, 3, 2, 1, 2).m == 0 && longest_first(4, 3, 2, 1, 2).h == 0);
+  for (int blocks_m : {1, 2, 7, 64})
+    for (int heads : {1, 3, 32})
+      for (int batch : {1, 2, 5})
+        for (int section : {1, 2, 4, 5, 32, heads * batch}) {
+          if (section > heads * batch) continue;
+          const int total = blocks_m * heads * batch;
+          std::vector<int> seen(static_cast<std::size_t>(total), 0);
+          int last_m = blocks_m, last_first = -1;
+          for (int i = 0; i < total; ++i) {
+            const CtaWork w = longest_first(i, blocks_m, heads, batch, section);
+            ASSERT_TRUE(w.m >= 0 && w.m < blocks_m && w.h >= 0 && w.h < heads && w.b >= 0 && w.b < batch) << i;
+            ++seen[static_cast<std::size_t>(w.m + blocks_m * (w.h + heads * w.b))];
+            const int first = i / (blocks_m * section) * section, pair = w.h + heads * w.b;
+            ASSERT_TRUE(pair >= first && pair < first + section) << i << ": outside its section";
+            if (first != last_first) last_m = blocks_m, last_first = first;
+            ASSERT_LE(w.m, last_m) << i << ": a shorter row block before a longer one in a section";
+            last_m = w.m;
+          }
+          for (int c : seen) ASSERT_EQ(c, 1) << blocks_m << "x" << heads << "x" << batch << " section " << section;
+        }
 }

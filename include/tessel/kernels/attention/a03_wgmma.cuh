@@ -299,14 +299,12 @@ __device__ __forceinline__ void cta(const CUtensorMap* map_q, const CUtensorMap*
   const int warp = static_cast<int>(threadIdx.x) / 32;
   int h = static_cast<int>(blockIdx.y), b = static_cast<int>(blockIdx.z), m_block = static_cast<int>(blockIdx.x);
   if constexpr (LongestFirst) {
-    const int blocks_m = static_cast<int>(gridDim.x), heads = static_cast<int>(gridDim.y);
-    const int launched =
-        m_block + blocks_m * (h + heads * b);  // its place in launch order (< 2^31: O's rows are distinct)
-    const int first = launched / (blocks_m * p.section) * p.section;  // its section's first pair
-    const int pairs = min(p.section, heads * static_cast<int>(gridDim.z) - first),
-              at = launched % (blocks_m * p.section);
-    m_block = blocks_m - 1 - at / pairs;
-    h = (first + at % pairs) % heads, b = (first + at % pairs) / heads;
+    const int heads = static_cast<int>(gridDim.y);
+    // The CTA's place in launch order (< 2^31: O's rows are distinct).
+    const int launched = m_block + static_cast<int>(gridDim.x) * (h + heads * b);
+    const CtaWork w =
+        longest_first(launched, static_cast<int>(gridDim.x), heads, static_cast<int>(gridDim.z), p.section);
+    m_block = w.m, h = w.h, b = w.b;
   }
   const SequenceRows seq(p, b);
   const int row0 = m_block * kBM;

@@ -1,6 +1,7 @@
 // tessel/kernels/attention/fragment_map.hpp — where a thread's accumulator
-// values sit, for the fused attention steps (a02 on mma.sync, a03/a04 on
-// wgmma), and which of them form the A fragment of P V.  Plain functions, so
+// values sit, for the fused attention steps (a02 on mma.sync, a03-a06 on
+// wgmma), which of them form the A fragment of P V, and which work a CTA
+// takes in a06's order.  Plain functions, so
 // that a CPU test holds them to the atoms' ownership layouts
 // (tests/attention_fragments_test.cpp).
 //
@@ -19,6 +20,25 @@ TESSEL_HD constexpr int acc_row(int lane, int v) { return lane / 4 + 8 * ((v / 2
 
 /// Column of accumulator value v of `lane` (a key of the block, or an element of d).
 TESSEL_HD constexpr int acc_col(int lane, int v) { return 8 * (v / 4) + 2 * (lane % 4) + v % 2; }
+
+/// A CTA's work under a06's longest-first order: row block m of head h of
+/// sequence b.
+struct CtaWork {
+  int m, h, b;
+};
+
+/// The work of the CTA at place `launched` of a grid of blocks_m x heads x
+/// batch: sections of `section` (head, sequence) pairs in turn, each
+/// section's row blocks from the last to the first and its pairs in turn
+/// within a row block (a bijection on the grid).  E.g. blocks_m 3, heads 2,
+/// batch 1, section 2: places 0..5 take (m, h) = (2,0) (2,1) (1,0) (1,1)
+/// (0,0) (0,1).
+TESSEL_HD constexpr CtaWork longest_first(int launched, int blocks_m, int heads, int batch, int section) {
+  const int first = launched / (blocks_m * section) * section;  // the section's first pair
+  const int pairs = heads * batch - first < section ? heads * batch - first : section;
+  const int at = launched % (blocks_m * section), pair = first + at % pairs;
+  return {blocks_m - 1 - at / pairs, pair % heads, pair / heads};
+}
 
 /// The accumulator value that is value i (0..7) of the A fragment of keys
 /// 16 k .. 16 k + 15 (mma m16n8k16 and wgmma RS alike): 8 k + i, so P packs
