@@ -493,8 +493,11 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
       impl == AttentionImpl::a06)
     return launch_wgmma(impl, a, device, stream);
   if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
-    // auto: a03 where it takes the call, its maps included (encoded before anything launches), else a02.
-    const Status s = launch_wgmma(AttentionImpl::a03, a, device, stream);
+    // auto: a06 where three stages of K and V fit (its softmax under its own P V releases a stage a block
+    // later: with two, at d 256, the next block's loads wait and a06 ran 0.68 of a03), else a03; a02 where
+    // a03's rules or maps do not take the call (found before anything launches).
+    const bool three = attention_kernels::a03::most_stages(static_cast<int>(a.head_dim)) == 3;
+    const Status s = launch_wgmma(three ? AttentionImpl::a06 : AttentionImpl::a03, a, device, stream);
     if (s.code != Status::unsupported) return s;
   }
   return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, device, stream)

@@ -32,7 +32,8 @@ namespace tessel {
 ///        block and P V of the one before in one turn); a03's rules.
 ///   a06: a05 with each head's row blocks launched longest first (the
 ///        causal mask's last rows first); a03's rules.
-/// `automatic` runs a03 where it takes the call (its head dims, no broadcast
+/// `automatic` runs a06 at head dims 64, 128 and 192, a03 at 256 (where a06's
+/// third stage does not fit), each where it takes the call (no broadcast
 /// strides, tensors its TMA maps describe), else a02.
 enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06 };
 
