@@ -78,16 +78,20 @@ struct KeyBlock {
 };
 
 /// Scales a thread's scores to base 2 (scale * log2 e) and masks them (-inf).
+/// The test for a block without masked keys is taken once, outside the loop:
+/// inside it, ptxas kept a branch around each value's mask.
 template <int kValues>
 __device__ __forceinline__ void scale_and_mask(float* s, float scale_log2, const KeyBlock& kb, int lane) {
+  if (!kb.edge) {
+#pragma unroll
+    for (int v = 0; v < kValues; ++v) s[v] *= scale_log2;
+    return;
+  }
 #pragma unroll
   for (int v = 0; v < kValues; ++v) {
-    float x = s[v] * scale_log2;
-    if (kb.edge) {
-      const int key = kb.key0 + acc_col(lane, v), row = kb.row + acc_row(lane, v);
-      if (key >= kb.len_kv || (kb.causal && key > row + kb.diag)) x = -INFINITY;
-    }
-    s[v] = x;
+    const int key = kb.key0 + acc_col(lane, v), row = kb.row + acc_row(lane, v);
+    const bool masked = key >= kb.len_kv || (kb.causal && key > row + kb.diag);
+    s[v] = masked ? -INFINITY : s[v] * scale_log2;
   }
 }
 
