@@ -161,19 +161,19 @@ case "$part" in
         mask=none
         [ "$3" = 1 ] && mask=causal
         step "${tool}_$1_d$2" 90 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name \
-          regex:flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 2 --impl a02,a03,a04 \
-          --verify-only
+          kns=flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 2 \
+          --impl a02,a03,a04,a05,a06 --verify-only
       done
     done
     py=(env PYTHONPATH="$site" python)  # `step` runs a command, not a function
     if [ "$part" = attention ]; then
-      step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03,a04 \
+      step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03,a04,a05,a06 \
         --csv "$out/attention_8k.csv"
       step sdpa_8k 180 "${py[@]}" -m tessel.bench attention --seq 8192 --dim 128 --mask none,causal \
         --csv "$out/attention_sdpa_8k.csv"
     else
       step attn_1k 120 "$t" bench attention --seq 1024 --batch 16 --dim 64,128,256 --mask none,causal \
-        --impl a02,a03,a04 --csv "$out/attention_1k.csv"
+        --impl a02,a03,a05,a06 --csv "$out/attention_1k.csv"
       step pytest_attention 120 "${py[@]}" -m pytest -q -rs -p no:cacheprovider python/tests/test_attention.py
       step sdpa_more 240 "${py[@]}" -m tessel.bench attention --seq 1024 --batch 16 --dim 64,128,256 \
         --mask none,causal \
