@@ -30,6 +30,11 @@ Status unsupported(const std::string& m) { return Status::failure(Status::unsupp
 
 bool packed(const AttentionArgs& a) { return a.cu_seqlens_q != nullptr; }
 
+/// The steps on wgmma fed by TMA (a03's CTA, its rules and maps).
+constexpr bool wgmma_step(AttentionImpl i) {
+  return i == AttentionImpl::a03 || i == AttentionImpl::a04 || i == AttentionImpl::a05 || i == AttentionImpl::a06;
+}
+
 /// One of Q, K, V, O as the checks see it: base, strides, and extents
 /// (batch, heads, rows, head_dim), the batch's extent 1 for packed sequences.
 struct Operand {
@@ -115,9 +120,7 @@ float attention_scale(const AttentionArgs& a) {
 }
 
 Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
-  if (impl != AttentionImpl::automatic && impl != AttentionImpl::a01 && impl != AttentionImpl::a02 &&
-      impl != AttentionImpl::a03 && impl != AttentionImpl::a04 && impl != AttentionImpl::a05 &&
-      impl != AttentionImpl::a06)
+  if (impl != AttentionImpl::automatic && impl != AttentionImpl::a01 && impl != AttentionImpl::a02 && !wgmma_step(impl))
     return invalid("impl is not an AttentionImpl");
   if (a.dtype != DType::bf16 && a.dtype != DType::f16)
     return invalid(std::string("dtype must be bf16 or f16 (got ") + name(a.dtype) + ")");
@@ -164,9 +167,7 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
     return unsupported("seq_q and seq_kv must be at most 2^30 (the kernels' 32-bit row arithmetic)");
   if (a.batch > 65535 || a.heads_q > 65535)
     return unsupported("batch and heads_q must be at most 65535 (grid extents)");
-  const bool wgmma = impl == AttentionImpl::a03 || impl == AttentionImpl::a04 || impl == AttentionImpl::a05 ||
-                     impl == AttentionImpl::a06;
-  if (wgmma) {
+  if (wgmma_step(impl)) {
     // TMA maps step every mode of more than one element: no stride 0 (a broadcast).
     for (const Operand* x : {&q, &k, &v})
       if ((x->batch > 1 && x->s.batch == 0) || (x->heads > 1 && x->s.head == 0) || (x->rows > 1 && x->s.row == 0))
@@ -489,9 +490,7 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   int device = 0;
   if (Status s = current_sm90(device); !s) return s;
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
-  if (impl == AttentionImpl::a03 || impl == AttentionImpl::a04 || impl == AttentionImpl::a05 ||
-      impl == AttentionImpl::a06)
-    return launch_wgmma(impl, a, device, stream);
+  if (wgmma_step(impl)) return launch_wgmma(impl, a, device, stream);
   if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
     // auto: a06 where three stages of K and V fit (its softmax under its own P V releases a stage a block
     // later: with two, at d 256, the next block's loads wait and a06 ran 0.68 of a03), else a03; a02 where
