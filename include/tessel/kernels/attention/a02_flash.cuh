@@ -173,7 +173,8 @@ __global__ void __launch_bounds__(kThreads) flash_forward(const Params p) {
     const bool edge = key0 + kBlockN > len_kv || (p.causal && key0 + kBlockN - 1 > row0 + diag);
     const KeyBlock kb{key0, row0 + warp * 16, len_kv, diag, p.causal, edge};
     scale_and_mask<kBlockN / 2>(&s[0][0], p.scale_log2, kb, lane);
-    online_softmax<kBlockN / 2, D / 2>(&s[0][0], &acc_o[0][0], row_max, row_sum, [](float x) { return exp2f(x); });
+    online_softmax<kBlockN / 2, D / 2>(&s[0][0], 1.0f, &acc_o[0][0], row_max, row_sum,
+                                       [](float x) { return exp2f(x); });
 
     // O += P V: P's accumulators become A fragments, V read transposed.
 #pragma unroll

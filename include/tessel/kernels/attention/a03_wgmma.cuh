@@ -222,11 +222,11 @@ struct Consumer {
     if (lane == 0) pipe.consumer_release(st);
   }
 
-  /// Block j's scores in base-2 units, masked past the sequence and the diagonal.
-  __device__ __forceinline__ void scale_and_mask_block(typename X::FragS& acc_s, int j) const {
+  /// Block j's scores masked past the sequence and the diagonal (the softmax scales them).
+  __device__ __forceinline__ void mask_block(typename X::FragS& acc_s, int j) const {
     const int key0 = j * kBN;
     const bool edge = key0 + kBN > len_kv || (p.causal && key0 + kBN - 1 > row0 + diag);
-    scale_and_mask<kBN / 2>(acc_s.addr(0), p.scale_log2, KeyBlock{key0, row_w, len_kv, diag, p.causal, edge}, lane);
+    mask_scores<kBN / 2>(acc_s.addr(0), KeyBlock{key0, row_w, len_kv, diag, p.causal, edge}, lane);
   }
 
   /// Packed sequences: block j's keys past the sequence are the next
@@ -351,8 +351,8 @@ __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensor
       warpgroup_wait<0>();
       warpgroup_fence_operand(acc_s);
 
-      c.scale_and_mask_block(acc_s, j);
-      online_softmax<X::kBN / 2, D / 2>(acc_s.addr(0), c.acc_o.addr(0), c.row_max, c.row_sum,
+      c.mask_block(acc_s, j);
+      online_softmax<X::kBN / 2, D / 2>(acc_s.addr(0), c.p.scale_log2, c.acc_o.addr(0), c.row_max, c.row_sum,
                                         [](float x) { return fast_exp2(x); });
       std::uint32_t pr[X::kBN / 16][4];
       pack_p<T, typename X::FragS, X::kBN>(acc_s, pr);

@@ -54,8 +54,8 @@ __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensor
     Turns::pass(c.wg, false);
     warpgroup_wait<0>();
     warpgroup_fence_operand(acc_s);
-    c.scale_and_mask_block(acc_s, 0);
-    softmax_block<kBN / 2>(acc_s.addr(0), c.row_max, c.row_sum, rescale, exp2);
+    c.mask_block(acc_s, 0);
+    softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
     a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
 
     for (int j = 1; j < blocks; ++j) {
@@ -74,8 +74,8 @@ __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensor
       Turns::pass(c.wg, false);
       warpgroup_wait<1>();  // S done; P V of block j - 1 may still run
       warpgroup_fence_operand(acc_s);
-      c.scale_and_mask_block(acc_s, j);
-      softmax_block<kBN / 2>(acc_s.addr(0), c.row_max, c.row_sum, rescale, exp2);
+      c.mask_block(acc_s, j);
+      softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
       c.finish_pv(pr, pipe, held);
       rescale_rows<D / 2>(c.acc_o.addr(0), rescale);
       a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);

@@ -77,40 +77,49 @@ struct KeyBlock {
   bool causal, edge;  // edge: some key of the block may be masked for some row of the CTA
 };
 
-/// Scales a thread's scores to base 2 (scale * log2 e) and masks them (-inf).
-/// The test for a block without masked keys is taken once, outside the loop:
-/// inside it, ptxas kept a branch around each value's mask.
+/// Masks a thread's scores (-inf) past the sequence and the diagonal; the
+/// scale is applied in the softmax's exponent.  The test for a block without
+/// masked keys is taken once, outside the loop: inside it, ptxas kept a
+/// branch around each value's mask.
 template <int kValues>
-__device__ __forceinline__ void scale_and_mask(float* s, float scale_log2, const KeyBlock& kb, int lane) {
-  if (!kb.edge) {
-#pragma unroll
-    for (int v = 0; v < kValues; ++v) s[v] *= scale_log2;
-    return;
-  }
+__device__ __forceinline__ void mask_scores(float* s, const KeyBlock& kb, int lane) {
+  if (!kb.edge) return;
 #pragma unroll
   for (int v = 0; v < kValues; ++v) {
     const int key = kb.key0 + acc_col(lane, v), row = kb.row + acc_row(lane, v);
-    const bool masked = key >= kb.len_kv || (kb.causal && key > row + kb.diag);
-    s[v] = masked ? -INFINITY : s[v] * scale_log2;
+    if (key >= kb.len_kv || (kb.causal && key > row + kb.diag)) s[v] = -INFINITY;
   }
 }
 
-/// One block of the online softmax on the scores: each row's new maximum m
-/// (base 2), its scores replaced by exp2(s - m), its running sum rescaled and
+/// Scales a thread's scores to base 2 (scale * log2 e) and masks them (-inf),
+/// for a softmax that then runs with scale 1: a02's form (with the scale in
+/// the exponent's FFMA it spilled at d = 128 and took 247 registers at 256).
+template <int kValues>
+__device__ __forceinline__ void scale_and_mask(float* s, float scale_log2, const KeyBlock& kb, int lane) {
+#pragma unroll
+  for (int v = 0; v < kValues; ++v) s[v] *= scale_log2;
+  mask_scores<kValues>(s, kb, lane);
+}
+
+/// One block of the online softmax on unscaled scores: each row's new
+/// maximum m in base-2 units (scale_log2 = scale * log2 e times the largest
+/// score, the scale being positive), its scores replaced by exp2(s scale_log2
+/// - m) (one FFMA and one exp2 a score), its running sum rescaled and
 /// increased, and in `rescale` the factor exp2(m_old - m) that the row's
 /// output still owes (rescale_rows).  A row with no key yet keeps m = -inf
 /// with every p and the rescale 0 (no NaN).  The sums stay this thread's
 /// partial ones (the four lanes' are added at the end: row_total).
 template <int kValues, class Exp2>
-__device__ __forceinline__ void softmax_block(float* s, float (&row_max)[2], float (&row_sum)[2], float (&rescale)[2],
-                                              const Exp2& exp2) {
+__device__ __forceinline__ void softmax_block(float* s, float scale_log2, float (&row_max)[2], float (&row_sum)[2],
+                                              float (&rescale)[2], const Exp2& exp2) {
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
-    float mx = row_max[r];
+    float top = -INFINITY;
 #pragma unroll
-    for (int n = 0; n < kValues / 4; ++n) mx = fmaxf(mx, fmaxf(s[4 * n + 2 * r], s[4 * n + 2 * r + 1]));
-    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+    for (int n = 0; n < kValues / 4; ++n) top = fmaxf(top, fmaxf(s[4 * n + 2 * r], s[4 * n + 2 * r + 1]));
+    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));
+    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));
+    const float mx = fmaxf(row_max[r], top * scale_log2);
     const float base = mx == -INFINITY ? 0.0f : mx;
     rescale[r] = exp2(row_max[r] - base);
     row_max[r] = mx;
@@ -120,7 +129,7 @@ __device__ __forceinline__ void softmax_block(float* s, float (&row_max)[2], flo
 #pragma unroll
       for (int c = 0; c < 2; ++c) {
         float& e = s[4 * n + 2 * r + c];
-        e = exp2(e - base);
+        e = exp2(fmaf(e, scale_log2, -base));
         sum += e;
       }
     row_sum[r] = row_sum[r] * rescale[r] + sum;
@@ -138,10 +147,10 @@ __device__ __forceinline__ void rescale_rows(float* o, const float (&rescale)[2]
 
 /// One block of the online softmax, the output rescaled at once.
 template <int kValues, int kOValues, class Exp2>
-__device__ __forceinline__ void online_softmax(float* s, float* o, float (&row_max)[2], float (&row_sum)[2],
-                                               const Exp2& exp2) {
+__device__ __forceinline__ void online_softmax(float* s, float scale_log2, float* o, float (&row_max)[2],
+                                               float (&row_sum)[2], const Exp2& exp2) {
   float rescale[2];
-  softmax_block<kValues>(s, row_max, row_sum, rescale, exp2);
+  softmax_block<kValues>(s, scale_log2, row_max, row_sum, rescale, exp2);
   rescale_rows<kOValues>(o, rescale);
 }
 
