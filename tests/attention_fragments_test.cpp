@@ -6,6 +6,7 @@
 // wgmma RS).  No GPU needed: a wrong map here is a wrong attention there.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "tessel/atom/layouts_sm80.hpp"
@@ -97,4 +98,36 @@ TEST(AttentionOrder, LongestFirstCoversTheGridOnceSectionBySection) {
           }
           for (int c : seen) ASSERT_EQ(c, 1) << blocks_m << "x" << heads << "x" << batch << " section " << section;
         }
+}
+
+/// a07's rounds give every place below the tile count to exactly one CTA, and
+/// over places of falling work (longest_first under the causal mask, one
+/// section) the snake keeps the CTAs' sums within one tile's work of each other.
+TEST(AttentionOrder, SnakeCoversEveryPlaceOnceAndBalancesFallingWork) {
+  using tessel::attention_kernels::longest_first;
+  using tessel::attention_kernels::snake_place;
+  static_assert(snake_place(0, 1, 3) == 5 && snake_place(2, 1, 3) == 3 && snake_place(2, 2, 3) == 8);
+  for (int grid : {1, 7, 132})
+    for (int tiles : {1, 6, 131, 132, 133, 1000, 2048}) {
+      if (grid > tiles) continue;
+      std::vector<int> seen(static_cast<std::size_t>(tiles), 0);
+      for (int c = 0; c < grid; ++c)
+        for (int r = 0; r * grid < tiles; ++r) {
+          const int place = snake_place(c, r, grid);
+          ASSERT_TRUE(place >= r * grid && place < (r + 1) * grid) << c << " " << r;
+          if (place < tiles) ++seen[static_cast<std::size_t>(place)];
+        }
+      for (int n : seen) ASSERT_EQ(n, 1) << grid << " CTAs, " << tiles << " tiles";
+    }
+  for (int blocks_m : {8, 64})
+    for (int heads : {8, 32}) {
+      const int tiles = blocks_m * heads, grid = 132;
+      std::vector<long> sum(grid, 0);
+      for (int c = 0; c < grid; ++c)
+        for (int r = 0; r * grid < tiles; ++r)
+          if (const int place = snake_place(c, r, grid); place < tiles)
+            sum[static_cast<std::size_t>(c)] += longest_first(place, blocks_m, heads, 1, heads).m + 1;
+      const auto [lo, hi] = std::minmax_element(sum.begin(), sum.end());
+      EXPECT_LE(*hi - *lo, blocks_m) << blocks_m << " row blocks, " << heads << " heads";
+    }
 }

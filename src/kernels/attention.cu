@@ -20,6 +20,7 @@
 #include "tessel/kernels/attention/a04_pingpong.cuh"
 #include "tessel/kernels/attention/a05_overlap.cuh"
 #include "tessel/kernels/attention/a06_longest_first.cuh"
+#include "tessel/kernels/attention/a07_persistent.cuh"
 
 namespace tessel {
 
@@ -32,7 +33,8 @@ bool packed(const AttentionArgs& a) { return a.cu_seqlens_q != nullptr; }
 
 /// The steps on wgmma fed by TMA (a03's CTA, its rules and maps).
 constexpr bool wgmma_step(AttentionImpl i) {
-  return i == AttentionImpl::a03 || i == AttentionImpl::a04 || i == AttentionImpl::a05 || i == AttentionImpl::a06;
+  return i == AttentionImpl::a03 || i == AttentionImpl::a04 || i == AttentionImpl::a05 || i == AttentionImpl::a06 ||
+         i == AttentionImpl::a07;
 }
 
 /// One of Q, K, V, O as the checks see it: base, strides, and extents
@@ -309,6 +311,20 @@ Status current_sm90(int& device) {
   return Status::success();
 }
 
+/// The SMs of `device` (a persistent grid's size); cached per device.
+Status sm_count(int device, int& sms) {
+  constexpr int kCached = 64;
+  static std::atomic<int> cache[kCached] = {};
+  sms = device >= 0 && device < kCached ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (sms > 0) return Status::success();
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0) {
+    (void)cudaGetLastError();
+    return Status::failure(Status::cuda_error, "attention: cannot read the device's SM count");
+  }
+  if (device >= 0 && device < kCached) cache[device].store(sms, std::memory_order_relaxed);
+  return Status::success();
+}
+
 /// Opts `kernel` in to `bytes` of dynamic shared memory on `device`: a
 /// per-device attribute, set once on each (`opted`: the kernel's flags).
 inline constexpr int kCachedDevices = 64;
@@ -407,13 +423,16 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                          std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
-/// The kernel of a wgmma step (a03-a06) and its tiles: the maps are alike, the stages may differ.
+/// The kernel of a wgmma step (a03-a07) and its tiles: the maps are alike, the stages may differ.
 template <class T, int D, AttentionImpl Step>
 struct WgmmaStep {
-  static constexpr bool kOverlap = Step == AttentionImpl::a05 || Step == AttentionImpl::a06;
+  static constexpr bool kOverlap =
+      Step == AttentionImpl::a05 || Step == AttentionImpl::a06 || Step == AttentionImpl::a07;
   using X = std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>, attention_kernels::a03::Tiles<T, D>>;
   static constexpr auto kernel() {
-    if constexpr (Step == AttentionImpl::a06)
+    if constexpr (Step == AttentionImpl::a07)
+      return attention_kernels::a07::flash_forward<T, D>;
+    else if constexpr (Step == AttentionImpl::a06)
       return attention_kernels::a06::flash_forward<T, D>;
     else if constexpr (Step == AttentionImpl::a05)
       return attention_kernels::a05::flash_forward<T, D>;
@@ -445,7 +464,17 @@ Status launch_wgmma_as(const AttentionArgs& a, int device, cudaStream_t stream) 
   if (Status s = opt_in(reinterpret_cast<const void*>(kernel), X::kSmemBytes, device, opted, step); !s) return s;
   k::Params p{};
   fill_common(p, a);
-  kernel<<<grid_of(a, k::kBM), k::kThreads, X::kSmemBytes, stream>>>(map_q, map_k, map_v, p);
+  dim3 grid = grid_of(a, k::kBM);
+  if constexpr (Step == AttentionImpl::a07) {
+    // A CTA an SM over every tile; causal: one section, the tiles' work falling over the whole grid.
+    int sms = 0;
+    if (Status s = sm_count(device, sms); !s) return s;
+    p.blocks_m = static_cast<int>(grid.x), p.batch = static_cast<int>(grid.z);
+    if (a.causal) p.section = p.heads_q * p.batch;
+    const std::int64_t tiles = std::int64_t{grid.x} * grid.y * grid.z;
+    grid = dim3(static_cast<unsigned>(std::min<std::int64_t>(tiles, sms)));
+  }
+  kernel<<<grid, k::kThreads, X::kSmemBytes, stream>>>(map_q, map_k, map_v, p);
   return launch_status(step);
 }
 
@@ -469,9 +498,11 @@ Status launch_wgmma_step(const AttentionArgs& a, int device, cudaStream_t stream
                                 : launch_wgmma_typed<__half, Step>(a, device, stream);
 }
 
-/// a03, a04, a05 or a06.
+/// a03, a04, a05, a06 or a07.
 Status launch_wgmma(AttentionImpl impl, const AttentionArgs& a, int device, cudaStream_t stream) {
   switch (impl) {
+    case AttentionImpl::a07:
+      return launch_wgmma_step<AttentionImpl::a07>(a, device, stream);
     case AttentionImpl::a03:
       return launch_wgmma_step<AttentionImpl::a03>(a, device, stream);
     case AttentionImpl::a04:

@@ -79,6 +79,7 @@ struct Tiles {
     alignas(1024) T v[kStages][kNK][OpV::kElems];
     blocks::PipelineStorage<kStages> pipe;
     std::uint64_t q_full;
+    std::uint64_t q_empty;  // a persistent CTA's (a07): every consumer warp is done reading Q
   };
   static constexpr int kSmemBytes = static_cast<int>(sizeof(SharedStorage));
   static_assert(kSmemBytes <= 227 * 1024, "tessel: a03's tiles exceed 227 KB of shared memory");
@@ -118,19 +119,17 @@ __device__ __forceinline__ void zero_keys(T (&v)[X::kNK][X::OpV::kElems], int k0
   }
 }
 
-/// The producer warpgroup: one thread loads Q once, then each of `blocks` key
-/// blocks' K and V into the next stage; the warpgroup's registers go to the
-/// consumers.
+/// One tile's loads by the producer's issuing thread: Q (its bytes expected
+/// on `q_full`), then each of `blocks` key blocks' K and V into the stage at
+/// `write`, which is left past the last.
 template <class X>
-__device__ __forceinline__ void produce(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
-                                        const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
-                                        int q_row, int kv_first, int h, int hk, int tb, int blocks, int warp) {
-  gemm_kernels::k10::ProducerWarpgroupPersistent::producer_start();
-  if (warp != kConsumerWarps || !arch::sm90::elect_one_sync()) return;
+__device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
+                                          const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                          typename X::Pipeline::State& write, int q_row, int kv_first, int h, int hk,
+                                          int tb, int blocks) {
   const std::uint32_t q_full = arch::smem_addr(&shared.q_full);
   arch::sm90::mbarrier_arrive_expect_tx(q_full, X::kQBytes);
   for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, shared.q[s], q_full, q_row, 64 * s, h, tb);
-  typename X::Pipeline::State write;
   for (int j = 0; j < blocks; ++j, ++write) {
     pipe.producer_acquire(write, X::kStageBytes);
     const std::uint32_t full = pipe.full(write.index());
@@ -140,6 +139,19 @@ __device__ __forceinline__ void produce(typename X::SharedStorage& shared, const
     for (int s = 0; s < X::kNK; ++s)
       X::OpV::Tma::load_at(map_v, shared.v[write.index()][s], full, 0, key0 + 64 * s, hk, tb);
   }
+}
+
+/// The producer warpgroup: one thread loads Q once, then each of `blocks` key
+/// blocks' K and V into the next stage; the warpgroup's registers go to the
+/// consumers.
+template <class X>
+__device__ __forceinline__ void produce(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
+                                        const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                        int q_row, int kv_first, int h, int hk, int tb, int blocks, int warp) {
+  gemm_kernels::k10::ProducerWarpgroupPersistent::producer_start();
+  if (warp != kConsumerWarps || !arch::sm90::elect_one_sync()) return;
+  typename X::Pipeline::State write;
+  load_tile<X>(shared, pipe, map_q, map_k, map_v, write, q_row, kv_first, h, hk, tb, blocks);
 }
 
 /// P's registers kept until the wgmmas that read them are done.

@@ -27,69 +27,84 @@ using a03::kThreads;
 template <class T, int D>
 using Tiles = a03::Tiles<T, D, a03::most_stages(D)>;
 
+/// a05's key-block loop over one tile's `blocks` (none: `q_read` only), from
+/// the pipeline's `read` state, left past the tile's last stage; `q_read()`
+/// runs once every wgmma reading Q has completed (a07 loads the next Q then).
+template <class T, int D, class X, class QRead>
+__device__ __forceinline__ void key_loop(a03::Consumer<T, D, X>& c, const typename X::Pipeline& pipe,
+                                         typename X::Pipeline::State& read, int blocks, QRead&& q_read) {
+  using Turns = a04::Pingpong;
+  constexpr int kBN = X::kBN;
+  if (blocks == 0) {
+    q_read();
+    return;
+  }
+  const auto exp2 = [](float x) { return a03::fast_exp2(x); };
+  Turns::start(c.wg, blocks);  // blocks + 1 turns a warpgroup, alike on both
+  typename X::FragS acc_s;
+  std::uint32_t pr[kBN / 16][4];
+  float rescale[2];
+
+  // Block 0's S alone; O is still zero and needs no rescale.
+  pipe.consumer_wait(read);
+  warpgroup_fence_operand(acc_s);
+  Turns::turn(c.wg);
+  warpgroup_arrive();
+  c.issue_s(acc_s, read.index());
+  warpgroup_commit_batch();
+  Turns::pass(c.wg, false);
+  warpgroup_wait<0>();
+  warpgroup_fence_operand(acc_s);
+  if (blocks == 1) q_read();
+  c.mask_block(acc_s, 0);
+  softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
+  a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
+
+  for (int j = 1; j < blocks; ++j) {
+    const auto held = read;  // block j - 1's stage, read by its P V
+    ++read;
+    pipe.consumer_wait(read);
+    c.clear_tail_keys(j - 1, held.index());
+    warpgroup_fence_operand(acc_s);
+    warpgroup_fence_operand(c.acc_o);
+    Turns::turn(c.wg);
+    warpgroup_arrive();
+    c.issue_s(acc_s, read.index());
+    warpgroup_commit_batch();
+    c.issue_pv(pr, held.index());
+    warpgroup_commit_batch();
+    Turns::pass(c.wg, false);
+    warpgroup_wait<1>();  // S done; P V of block j - 1 may still run
+    warpgroup_fence_operand(acc_s);
+    if (j + 1 == blocks) q_read();
+    c.mask_block(acc_s, j);
+    softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
+    c.finish_pv(pr, pipe, held);
+    rescale_rows<D / 2>(c.acc_o.addr(0), rescale);
+    a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
+  }
+
+  // The last block's P V.
+  c.clear_tail_keys(blocks - 1, read.index());
+  warpgroup_fence_operand(c.acc_o);
+  Turns::turn(c.wg);
+  warpgroup_arrive();
+  c.issue_pv(pr, read.index());
+  warpgroup_commit_batch();
+  Turns::pass(c.wg, true);
+  c.finish_pv(pr, pipe, read);
+  ++read;
+}
+
 /// a05's key-block loop over a03's CTA (row blocks in the order `LongestFirst` says: a06).
 template <class T, int D, bool LongestFirst = false>
 __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
                                         const a03::Params& p) {
   using X = Tiles<T, D>;
   using C = a03::Consumer<T, D, X>;
-  using Turns = a04::Pingpong;
-  constexpr int kBN = X::kBN;
   a03::cta<T, D, X, LongestFirst>(map_q, map_k, map_v, p, [](C& c, const typename X::Pipeline& pipe, int blocks) {
-    if (blocks == 0) return;
-    const auto exp2 = [](float x) { return a03::fast_exp2(x); };
-    Turns::start(c.wg, blocks);  // blocks + 1 turns a warpgroup, alike on both
     typename X::Pipeline::State read;
-    typename X::FragS acc_s;
-    std::uint32_t pr[kBN / 16][4];
-    float rescale[2];
-
-    // Block 0's S alone; O is still zero and needs no rescale.
-    pipe.consumer_wait(read);
-    warpgroup_fence_operand(acc_s);
-    Turns::turn(c.wg);
-    warpgroup_arrive();
-    c.issue_s(acc_s, read.index());
-    warpgroup_commit_batch();
-    Turns::pass(c.wg, false);
-    warpgroup_wait<0>();
-    warpgroup_fence_operand(acc_s);
-    c.mask_block(acc_s, 0);
-    softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
-    a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
-
-    for (int j = 1; j < blocks; ++j) {
-      const auto held = read;  // block j - 1's stage, read by its P V
-      ++read;
-      pipe.consumer_wait(read);
-      c.clear_tail_keys(j - 1, held.index());
-      warpgroup_fence_operand(acc_s);
-      warpgroup_fence_operand(c.acc_o);
-      Turns::turn(c.wg);
-      warpgroup_arrive();
-      c.issue_s(acc_s, read.index());
-      warpgroup_commit_batch();
-      c.issue_pv(pr, held.index());
-      warpgroup_commit_batch();
-      Turns::pass(c.wg, false);
-      warpgroup_wait<1>();  // S done; P V of block j - 1 may still run
-      warpgroup_fence_operand(acc_s);
-      c.mask_block(acc_s, j);
-      softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
-      c.finish_pv(pr, pipe, held);
-      rescale_rows<D / 2>(c.acc_o.addr(0), rescale);
-      a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
-    }
-
-    // The last block's P V.
-    c.clear_tail_keys(blocks - 1, read.index());
-    warpgroup_fence_operand(c.acc_o);
-    Turns::turn(c.wg);
-    warpgroup_arrive();
-    c.issue_pv(pr, read.index());
-    warpgroup_commit_batch();
-    Turns::pass(c.wg, true);
-    c.finish_pv(pr, pipe, read);
+    key_loop(c, pipe, read, blocks, [] {});
   });
 }
 

@@ -29,13 +29,15 @@ struct CallParams {
   bool causal;
   const int* cu_q;  // packed sequences' first rows (batch + 1), or null
   const int* cu_kv;
-  int section;  // (head, sequence) pairs a section of the longest-first order (a06)
+  int section;          // (head, sequence) pairs a section of the longest-first order (a06)
+  int blocks_m, batch;  // a persistent grid's row blocks a head and sequences (a07)
 };
 
 /// Sequence b's first rows in the tensors and its lengths; packed offsets are
 /// clamped to the tensors' rows whatever the device memory holds.
 struct SequenceRows {
   int q_first = 0, kv_first = 0, len_q = 0, len_kv = 0;
+  SequenceRows() = default;
   __device__ SequenceRows(const CallParams& p, int b) : len_q(p.seq_q), len_kv(p.seq_kv) {
     if (p.cu_q != nullptr) {
       const int q0 = min(max(p.cu_q[b], 0), p.seq_q), q1 = min(max(p.cu_q[b + 1], q0), p.seq_q);

@@ -40,6 +40,12 @@ TESSEL_HD constexpr CtaWork longest_first(int launched, int blocks_m, int heads,
   return {blocks_m - 1 - at / pairs, pair % heads, pair / heads};
 }
 
+/// The place (in longest_first's order) of round r of persistent CTA c of
+/// `grid`: rounds alternate direction (a snake), so that over places of
+/// falling work each CTA's sum stays within about one tile of the others'.
+/// E.g. grid 3: CTA 0 takes places 0, 5, 6, 11; CTA 2 takes 2, 3, 8, 9.
+TESSEL_HD constexpr int snake_place(int c, int r, int grid) { return r * grid + (r % 2 == 0 ? c : grid - 1 - c); }
+
 /// The accumulator value that is value i (0..7) of the A fragment of keys
 /// 16 k .. 16 k + 15 (mma m16n8k16 and wgmma RS alike): 8 k + i, so P packs
 /// values (8 k + 2 j, 8 k + 2 j + 1) into A register j.
