@@ -21,6 +21,7 @@
 #include "tessel/kernels/attention/a05_overlap.cuh"
 #include "tessel/kernels/attention/a06_longest_first.cuh"
 #include "tessel/kernels/attention/a07_persistent.cuh"
+#include "tessel/kernels/attention/a08_kv_rings.cuh"
 
 namespace tessel {
 
@@ -34,7 +35,7 @@ bool packed(const AttentionArgs& a) { return a.cu_seqlens_q != nullptr; }
 /// The steps on wgmma fed by TMA (a03's CTA, its rules and maps).
 constexpr bool wgmma_step(AttentionImpl i) {
   return i == AttentionImpl::a03 || i == AttentionImpl::a04 || i == AttentionImpl::a05 || i == AttentionImpl::a06 ||
-         i == AttentionImpl::a07;
+         i == AttentionImpl::a07 || i == AttentionImpl::a08;
 }
 
 /// One of Q, K, V, O as the checks see it: base, strides, and extents
@@ -423,14 +424,19 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                          std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
-/// The kernel of a wgmma step (a03-a07) and its tiles: the maps are alike, the stages may differ.
+/// The kernel of a wgmma step (a03-a08) and its tiles: the maps are alike, the stages may differ.
 template <class T, int D, AttentionImpl Step>
 struct WgmmaStep {
   static constexpr bool kOverlap =
       Step == AttentionImpl::a05 || Step == AttentionImpl::a06 || Step == AttentionImpl::a07;
-  using X = std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>, attention_kernels::a03::Tiles<T, D>>;
+  static constexpr bool kPersistent = Step == AttentionImpl::a07 || Step == AttentionImpl::a08;
+  using X = std::conditional_t<
+      Step == AttentionImpl::a08, attention_kernels::a08::Tiles<T, D>,
+      std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>, attention_kernels::a03::Tiles<T, D>>>;
   static constexpr auto kernel() {
-    if constexpr (Step == AttentionImpl::a07)
+    if constexpr (Step == AttentionImpl::a08)
+      return attention_kernels::a08::flash_forward<T, D>;
+    else if constexpr (Step == AttentionImpl::a07)
       return attention_kernels::a07::flash_forward<T, D>;
     else if constexpr (Step == AttentionImpl::a06)
       return attention_kernels::a06::flash_forward<T, D>;
@@ -465,7 +471,7 @@ Status launch_wgmma_as(const AttentionArgs& a, int device, cudaStream_t stream) 
   k::Params p{};
   fill_common(p, a);
   dim3 grid = grid_of(a, k::kBM);
-  if constexpr (Step == AttentionImpl::a07) {
+  if constexpr (WgmmaStep<T, D, Step>::kPersistent) {
     // A CTA an SM over every tile; causal: one section, the tiles' work falling over the whole grid.
     int sms = 0;
     if (Status s = sm_count(device, sms); !s) return s;
@@ -498,9 +504,11 @@ Status launch_wgmma_step(const AttentionArgs& a, int device, cudaStream_t stream
                                 : launch_wgmma_typed<__half, Step>(a, device, stream);
 }
 
-/// a03, a04, a05, a06 or a07.
+/// a03-a08.
 Status launch_wgmma(AttentionImpl impl, const AttentionArgs& a, int device, cudaStream_t stream) {
   switch (impl) {
+    case AttentionImpl::a08:
+      return launch_wgmma_step<AttentionImpl::a08>(a, device, stream);
     case AttentionImpl::a07:
       return launch_wgmma_step<AttentionImpl::a07>(a, device, stream);
     case AttentionImpl::a03:

@@ -114,11 +114,13 @@ TEST(AttentionCheck, CallsTheKernelsCannotTakeAreUnsupported) {
   expect_rule(a, uns, "a05 takes head dims 64, 128, 192 and 256", AttentionImpl::a05);
   expect_rule(a, uns, "a06 takes head dims 64, 128, 192 and 256", AttentionImpl::a06);
   expect_rule(a, uns, "a07 takes head dims 64, 128, 192 and 256", AttentionImpl::a07);
+  expect_rule(a, uns, "a08 takes head dims 64, 128, 192 and 256", AttentionImpl::a08);
 }
 
 TEST(AttentionCheck, NamesAndScale) {
-  for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03,
-                          AttentionImpl::a04, AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07})
+  for (AttentionImpl i :
+       {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
+        AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08})
     EXPECT_EQ(tessel::parse_attention_impl(tessel::name(i)), i);
   EXPECT_FALSE(tessel::parse_attention_impl("a99").has_value());
   AttentionArgs a = fake(64);
@@ -338,10 +340,10 @@ auto random_fill(unsigned seed) {
 
 std::vector<AttentionImpl> steps() {
   return {AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
-          AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07};
+          AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08};
 }
 
-/// Does `impl` take head dim d?  (a03-a07: multiples of 64.)
+/// Does `impl` take head dim d?  (a03-a08: multiples of 64.)
 bool takes(AttentionImpl impl, index_t d) {
   return impl == AttentionImpl::a01 || impl == AttentionImpl::a02 || d % 64 == 0;
 }
@@ -391,11 +393,12 @@ TEST(AttentionGpu, PackedSequences) {
     run_case(AttentionImpl::a05, c, random_fill(9));
     run_case(AttentionImpl::a06, c, random_fill(9));
     run_case(AttentionImpl::a07, c, random_fill(9));
+    run_case(AttentionImpl::a08, c, random_fill(9));
     run_case(AttentionImpl::automatic, c, random_fill(10));
   }
 }
 
-/// a07's persistent CTAs over more tiles than SMs: several rounds a CTA, the
+/// a07's and a08's persistent CTAs over more tiles than SMs: several rounds a CTA, the
 /// snake's partial last round, tiles with no key (causal, Q longer than K/V)
 /// and rows past a packed sequence, at each head dim.
 TEST(AttentionGpu, PersistentRounds) {
@@ -405,10 +408,12 @@ TEST(AttentionGpu, PersistentRounds) {
       Case c;  // 2 x 16 heads x 5 row blocks: 160 tiles
       c.batch = 2, c.heads_q = 16, c.heads_kv = 4, c.seq_q = 520, c.seq_kv = 300, c.d = d, c.causal = causal;
       run_case(AttentionImpl::a07, c, random_fill(static_cast<unsigned>(d + 1)));
+      run_case(AttentionImpl::a08, c, random_fill(static_cast<unsigned>(d + 1)));
       c = Case{};  // packed: 9 sequences of 0-700 rows, 16 heads, 6 row blocks: 864 places
       c.batch = 9, c.heads_q = 16, c.heads_kv = 16, c.d = d, c.causal = causal;
       c.lens_q = {700, 1, 0, 300, 129, 640, 64, 5, 450}, c.lens_kv = {650, 9, 40, 300, 200, 640, 1, 0, 500};
       run_case(AttentionImpl::a07, c, random_fill(static_cast<unsigned>(d + 2)));
+      run_case(AttentionImpl::a08, c, random_fill(static_cast<unsigned>(d + 2)));
     }
 }
 

@@ -34,10 +34,12 @@ namespace tessel {
 ///        causal mask's last rows first); a03's rules.
 ///   a07: a06 on a persistent grid (a CTA an SM, tile after tile), the next
 ///        tile's loads under the current one's last steps; a03's rules.
+///   a08: a07 with K and V on rings of their own (K given back when S is
+///        done, V when P V is); a03's rules.
 /// `automatic` runs a06 at head dims 64, 128 and 192, a03 at 256 (where a06's
 /// third stage does not fit), each where it takes the call (no broadcast
 /// strides, tensors its TMA maps describe), else a02.
-enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06, a07 };
+enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06, a07, a08 };
 
 constexpr const char* name(AttentionImpl i) {
   switch (i) {
@@ -57,13 +59,16 @@ constexpr const char* name(AttentionImpl i) {
       return "a06";
     case AttentionImpl::a07:
       return "a07";
+    case AttentionImpl::a08:
+      return "a08";
   }
   return "?";
 }
 
 constexpr std::optional<AttentionImpl> parse_attention_impl(std::string_view s) {
-  for (AttentionImpl i : {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03,
-                          AttentionImpl::a04, AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07})
+  for (AttentionImpl i :
+       {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
+        AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08})
     if (s == name(i)) return i;
   return std::nullopt;
 }
@@ -92,8 +97,8 @@ struct AttentionStrides {
 /// (the call is well formed, the kernels do not take it): head_dim not one
 /// of 64, 96, 128, 192, 256; a base not 16-byte aligned, or a row or head
 /// stride not a multiple of 8 elements; seq_q or seq_kv above 2^30; a step
-/// that does not take packed sequences (a01), the head dim (a03-a07: 96) or
-/// a stride 0 over more than one element (a03-a07: TMA steps every mode).
+/// that does not take packed sequences (a01), the head dim (a03-a08: 96) or
+/// a stride 0 over more than one element (a03-a08: TMA steps every mode).
 struct AttentionArgs {
   DType dtype = DType::bf16;  // Q, K, V and O
   index_t batch = 1, heads_q = 1, heads_kv = 1;

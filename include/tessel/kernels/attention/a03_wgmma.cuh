@@ -123,13 +123,19 @@ __device__ __forceinline__ void zero_keys(T (&v)[X::kNK][X::OpV::kElems], int k0
 /// on `q_full`), then each of `blocks` key blocks' K and V into the stage at
 /// `write`, which is left past the last.
 template <class X>
+__device__ __forceinline__ void load_q(typename X::SharedStorage& shared, const CUtensorMap* map_q, int q_row, int h,
+                                       int tb) {
+  const std::uint32_t q_full = arch::smem_addr(&shared.q_full);
+  arch::sm90::mbarrier_arrive_expect_tx(q_full, X::kQBytes);
+  for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, shared.q[s], q_full, q_row, 64 * s, h, tb);
+}
+
+template <class X>
 __device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
                                           const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
                                           typename X::Pipeline::State& write, int q_row, int kv_first, int h, int hk,
                                           int tb, int blocks) {
-  const std::uint32_t q_full = arch::smem_addr(&shared.q_full);
-  arch::sm90::mbarrier_arrive_expect_tx(q_full, X::kQBytes);
-  for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, shared.q[s], q_full, q_row, 64 * s, h, tb);
+  load_q<X>(shared, map_q, q_row, h, tb);
   for (int j = 0; j < blocks; ++j, ++write) {
     pipe.producer_acquire(write, X::kStageBytes);
     const std::uint32_t full = pipe.full(write.index());
@@ -222,14 +228,18 @@ struct Consumer {
     }
   }
 
-  /// Waits for every wgmma issued (P V the last), holds P's registers and O
-  /// to them, and gives `st`'s stage back (one release a warp).
-  template <class Pipe>
-  __device__ __forceinline__ void finish_pv(std::uint32_t (&pr)[kBN / 16][4], const Pipe& pipe,
-                                            const typename Pipe::State& st) {
+  /// Waits for every wgmma issued (P V the last) and holds P's registers and O to them.
+  __device__ __forceinline__ void wait_pv(std::uint32_t (&pr)[kBN / 16][4]) {
     warpgroup_wait<0>();
     fence_p<kBN>(pr);
     warpgroup_fence_operand(acc_o);
+  }
+
+  /// wait_pv, then gives `st`'s stage back (one release a warp).
+  template <class Pipe>
+  __device__ __forceinline__ void finish_pv(std::uint32_t (&pr)[kBN / 16][4], const Pipe& pipe,
+                                            const typename Pipe::State& st) {
+    wait_pv(pr);
     __syncwarp();
     if (lane == 0) pipe.consumer_release(st);
   }

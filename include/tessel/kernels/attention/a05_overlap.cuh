@@ -27,12 +27,35 @@ using a03::kThreads;
 template <class T, int D>
 using Tiles = a03::Tiles<T, D, a03::most_stages(D)>;
 
-/// a05's key-block loop over one tile's `blocks` (none: `q_read` only), from
-/// the pipeline's `read` state, left past the tile's last stage; `q_read()`
-/// runs once every wgmma reading Q has completed (a07 loads the next Q then).
-template <class T, int D, class X, class QRead>
-__device__ __forceinline__ void key_loop(a03::Consumer<T, D, X>& c, const typename X::Pipeline& pipe,
-                                         typename X::Pipeline::State& read, int blocks, QRead&& q_read) {
+/// Where a05's loop finds each block's K and V: here one stage a block holds
+/// both (a08's SplitFeed puts them on rings of their own).  k_ready waits for
+/// the next block's K and gives its stage, k_done gives K back once S has
+/// completed; v_ready gives the oldest unfinished block's V, v_done gives it
+/// back once P V has completed (one arrival a warp: lane 0, after the warp's wait).
+template <class Pipe>
+struct JointFeed {
+  Pipe pipe;
+  typename Pipe::State k{}, v{};  // the next block's stage; the oldest block whose P V is not done
+  __device__ int k_ready() {
+    pipe.consumer_wait(k);
+    const int s = k.index();
+    ++k;
+    return s;
+  }
+  __device__ void k_done(int) {}
+  __device__ int v_ready() { return v.index(); }
+  __device__ void v_done(int lane) {
+    __syncwarp();
+    if (lane == 0) pipe.consumer_release(v);
+    ++v;
+  }
+};
+
+/// a05's key-block loop over one tile's `blocks` (none: `q_read` only), K and
+/// V from `feed`, which carries its place from tile to tile; `q_read()` runs
+/// once every wgmma reading Q has completed (a07 loads the next Q then).
+template <class T, int D, class X, class Feed, class QRead>
+__device__ __forceinline__ void key_loop(a03::Consumer<T, D, X>& c, Feed& feed, int blocks, QRead&& q_read) {
   using Turns = a04::Pingpong;
   constexpr int kBN = X::kBN;
   if (blocks == 0) {
@@ -46,54 +69,57 @@ __device__ __forceinline__ void key_loop(a03::Consumer<T, D, X>& c, const typena
   float rescale[2];
 
   // Block 0's S alone; O is still zero and needs no rescale.
-  pipe.consumer_wait(read);
+  int ks = feed.k_ready();
   warpgroup_fence_operand(acc_s);
   Turns::turn(c.wg);
   warpgroup_arrive();
-  c.issue_s(acc_s, read.index());
+  c.issue_s(acc_s, ks);
   warpgroup_commit_batch();
   Turns::pass(c.wg, false);
   warpgroup_wait<0>();
   warpgroup_fence_operand(acc_s);
+  feed.k_done(c.lane);
   if (blocks == 1) q_read();
   c.mask_block(acc_s, 0);
   softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
   a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
 
   for (int j = 1; j < blocks; ++j) {
-    const auto held = read;  // block j - 1's stage, read by its P V
-    ++read;
-    pipe.consumer_wait(read);
-    c.clear_tail_keys(j - 1, held.index());
+    ks = feed.k_ready();
+    const int vs = feed.v_ready();  // block j - 1's V, read by its P V
+    c.clear_tail_keys(j - 1, vs);
     warpgroup_fence_operand(acc_s);
     warpgroup_fence_operand(c.acc_o);
     Turns::turn(c.wg);
     warpgroup_arrive();
-    c.issue_s(acc_s, read.index());
+    c.issue_s(acc_s, ks);
     warpgroup_commit_batch();
-    c.issue_pv(pr, held.index());
+    c.issue_pv(pr, vs);
     warpgroup_commit_batch();
     Turns::pass(c.wg, false);
     warpgroup_wait<1>();  // S done; P V of block j - 1 may still run
     warpgroup_fence_operand(acc_s);
+    feed.k_done(c.lane);
     if (j + 1 == blocks) q_read();
     c.mask_block(acc_s, j);
     softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
-    c.finish_pv(pr, pipe, held);
+    c.wait_pv(pr);
+    feed.v_done(c.lane);
     rescale_rows<D / 2>(c.acc_o.addr(0), rescale);
     a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
   }
 
   // The last block's P V.
-  c.clear_tail_keys(blocks - 1, read.index());
+  const int vs = feed.v_ready();
+  c.clear_tail_keys(blocks - 1, vs);
   warpgroup_fence_operand(c.acc_o);
   Turns::turn(c.wg);
   warpgroup_arrive();
-  c.issue_pv(pr, read.index());
+  c.issue_pv(pr, vs);
   warpgroup_commit_batch();
   Turns::pass(c.wg, true);
-  c.finish_pv(pr, pipe, read);
-  ++read;
+  c.wait_pv(pr);
+  feed.v_done(c.lane);
 }
 
 /// a05's key-block loop over a03's CTA (row blocks in the order `LongestFirst` says: a06).
@@ -103,8 +129,8 @@ __device__ __forceinline__ void forward(const CUtensorMap* map_q, const CUtensor
   using X = Tiles<T, D>;
   using C = a03::Consumer<T, D, X>;
   a03::cta<T, D, X, LongestFirst>(map_q, map_k, map_v, p, [](C& c, const typename X::Pipeline& pipe, int blocks) {
-    typename X::Pipeline::State read;
-    key_loop(c, pipe, read, blocks, [] {});
+    JointFeed<typename X::Pipeline> feed{pipe};  // a copy: the barriers' addresses
+    key_loop(c, feed, blocks, [] {});
   });
 }
 

@@ -43,18 +43,40 @@ __device__ __forceinline__ bool tile_at(const a03::Params& p, int r, int kBN, Ti
   return true;
 }
 
+/// a07's stages: a05's, K and V of a block in one stage of one ring.  A
+/// stages policy gives the tiles (X), the barriers' initialization, the
+/// producer's loads of a tile (Loader, its place kept from tile to tile) and
+/// the consumers' Feed (a05::key_loop's).
 template <class T, int D>
-__global__ void __launch_bounds__(kThreads, 1)
-    flash_forward(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
-                  const __grid_constant__ CUtensorMap map_v, const a03::Params p) {
+struct JointStages {
   using X = Tiles<T, D>;
+  using Feed = a05::JointFeed<typename X::Pipeline>;
+  __device__ static void init(typename X::SharedStorage& shared) {
+    typename X::Pipeline(shared.pipe).init(a03::kConsumerWarps);  // one release a consumer warp
+  }
+  __device__ static Feed feed(typename X::SharedStorage& shared) { return Feed{typename X::Pipeline(shared.pipe)}; }
+  struct Loader {
+    typename X::Pipeline pipe;
+    typename X::Pipeline::State write{};
+    __device__ explicit Loader(typename X::SharedStorage& shared) : pipe(shared.pipe) {}
+    __device__ void tile(typename X::SharedStorage& shared, const CUtensorMap* map_q, const CUtensorMap* map_k,
+                         const CUtensorMap* map_v, int q_row, int kv_first, int h, int hk, int tb, int blocks) {
+      a03::load_tile<X>(shared, pipe, map_q, map_k, map_v, write, q_row, kv_first, h, hk, tb, blocks);
+    }
+  };
+};
+
+/// The persistent CTA over stages policy S (JointStages; a08's SplitStages).
+template <class T, int D, class S>
+__device__ __forceinline__ void run(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                    const a03::Params& p) {
+  using X = typename S::X;
   extern __shared__ __align__(1024) unsigned char smem[];
   auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
-  const typename X::Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const std::uint32_t q_full = arch::smem_addr(&shared.q_full), q_empty = arch::smem_addr(&shared.q_empty);
   if (threadIdx.x == 0) {
-    pipe.init(a03::kConsumerWarps);  // one release a consumer warp
+    S::init(shared);
     arch::sm90::mbarrier_init(q_full, 1);
     arch::sm90::mbarrier_init(q_empty, a03::kConsumerWarps);
     arch::sm90::fence_mbarrier_init();
@@ -64,33 +86,40 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (warp >= a03::kConsumerWarps) {
     gemm_kernels::k10::ProducerWarpgroupPersistent::producer_start();
     if (warp != a03::kConsumerWarps || !arch::sm90::elect_one_sync()) return;
-    typename X::Pipeline::State write;
+    typename S::Loader loader(shared);
     int done = 0;  // tiles loaded: Q's buffer is free again once the consumers have read the last one's
     for (int r = 0; tile_at(p, r, X::kBN, t); ++r) {
       if (t.h < 0) continue;
       if (done > 0) arch::sm90::mbarrier_wait_parity(q_empty, static_cast<std::uint32_t>((done - 1) & 1));
       const int tb = p.cu_q != nullptr ? 0 : t.b;  // the maps' batch coordinate
-      a03::load_tile<X>(shared, pipe, &map_q, &map_k, &map_v, write, t.seq.q_first + t.row0, t.seq.kv_first, t.h,
-                        t.h / p.group, tb, t.blocks);
+      loader.tile(shared, map_q, map_k, map_v, t.seq.q_first + t.row0, t.seq.kv_first, t.h, t.h / p.group, tb,
+                  t.blocks);
       ++done;
     }
     return;
   }
   gemm_kernels::k10::ProducerWarpgroupPersistent::consumer_start();
-  typename X::Pipeline::State read;
+  auto feed = S::feed(shared);
   const int lane = static_cast<int>(threadIdx.x) % 32;
   int done = 0;
   for (int r = 0; tile_at(p, r, X::kBN, t); ++r) {
     if (t.h < 0) continue;
     a03::Consumer<T, D, X> c(shared, p, t.seq, t.row0);
     arch::sm90::mbarrier_wait_parity(q_full, static_cast<std::uint32_t>(done & 1));
-    a05::key_loop(c, pipe, read, t.blocks, [&] {
+    a05::key_loop(c, feed, t.blocks, [&] {
       __syncwarp();
       if (lane == 0) arch::sm90::mbarrier_arrive(q_empty);
     });
     c.store(t.b, t.h, t.seq.q_first, t.seq.len_q);
     ++done;
   }
+}
+
+template <class T, int D>
+__global__ void __launch_bounds__(kThreads, 1)
+    flash_forward(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
+                  const __grid_constant__ CUtensorMap map_v, const a03::Params p) {
+  run<T, D, JointStages<T, D>>(&map_q, &map_k, &map_v, p);
 }
 
 }  // namespace tessel::attention_kernels::a07
