@@ -104,8 +104,7 @@ struct SplitStages {
         ++write_k;
         pv.producer_acquire(write_v, X::kVBytes);
         for (int s = 0; s < X::kNK; ++s)
-          X::OpV::Tma::load_at(map_v, shared.v[write_v.index()][s], pv.full(write_v.index()), 0, key0 + 64 * s, hk,
-                               tb);
+          X::OpV::Tma::load_at(map_v, shared.v[write_v.index()][s], pv.full(write_v.index()), 0, key0 + 64 * s, hk, tb);
         ++write_v;
       }
     }
