@@ -101,12 +101,15 @@ TEST(AttentionOrder, LongestFirstCoversTheGridOnceSectionBySection) {
 }
 
 /// a07's rounds give every place below the tile count to exactly one CTA, and
-/// over places of falling work (longest_first under the causal mask, one
-/// section) the snake keeps the CTAs' sums within one tile's work of each other.
+/// over places of falling work (longest_first under the causal mask in
+/// snake_section's sections) the snake keeps the CTAs' sums within one tile's
+/// work of each other.
 TEST(AttentionOrder, SnakeCoversEveryPlaceOnceAndBalancesFallingWork) {
   using tessel::attention_kernels::longest_first;
   using tessel::attention_kernels::snake_place;
+  using tessel::attention_kernels::snake_section;
   static_assert(snake_place(0, 1, 3) == 5 && snake_place(2, 1, 3) == 3 && snake_place(2, 2, 3) == 8);
+  static_assert(snake_section(32, 8, 512, 132) == 33 && snake_section(4, 64, 32, 132) == 32);
   for (int grid : {1, 7, 132})
     for (int tiles : {1, 6, 131, 132, 133, 1000, 2048}) {
       if (grid > tiles) continue;
@@ -119,14 +122,16 @@ TEST(AttentionOrder, SnakeCoversEveryPlaceOnceAndBalancesFallingWork) {
         }
       for (int n : seen) ASSERT_EQ(n, 1) << grid << " CTAs, " << tiles << " tiles";
     }
-  for (int blocks_m : {8, 64})
-    for (int heads : {8, 32}) {
+  for (int blocks_m : {8, 16, 64})
+    for (int heads : {8, 32, 512}) {
       const int tiles = blocks_m * heads, grid = 132;
+      // a06's sections (16 MiB of K and V of 128 rows a block at d = 128) rounded to round pairs
+      const int section = snake_section((16 << 20) / (blocks_m * 128 * 512), blocks_m, heads, grid);
       std::vector<long> sum(grid, 0);
       for (int c = 0; c < grid; ++c)
         for (int r = 0; r * grid < tiles; ++r)
           if (const int place = snake_place(c, r, grid); place < tiles)
-            sum[static_cast<std::size_t>(c)] += longest_first(place, blocks_m, heads, 1, heads).m + 1;
+            sum[static_cast<std::size_t>(c)] += longest_first(place, blocks_m, heads, 1, section).m + 1;
       const auto [lo, hi] = std::minmax_element(sum.begin(), sum.end());
       EXPECT_LE(*hi - *lo, blocks_m) << blocks_m << " row blocks, " << heads << " heads";
     }

@@ -472,13 +472,15 @@ Status launch_wgmma_as(const AttentionArgs& a, int device, cudaStream_t stream) 
   fill_common(p, a);
   dim3 grid = grid_of(a, k::kBM);
   if constexpr (WgmmaStep<T, D, Step>::kPersistent) {
-    // A CTA an SM over every tile; causal: one section, the tiles' work falling over the whole grid.
+    // A CTA an SM over every tile; causal: sections of whole snake round pairs (snake_section).
     int sms = 0;
     if (Status s = sm_count(device, sms); !s) return s;
     p.blocks_m = static_cast<int>(grid.x), p.batch = static_cast<int>(grid.z);
-    if (a.causal) p.section = p.heads_q * p.batch;
     const std::int64_t tiles = std::int64_t{grid.x} * grid.y * grid.z;
     grid = dim3(static_cast<unsigned>(std::min<std::int64_t>(tiles, sms)));
+    if (a.causal)
+      p.section =
+          attention_kernels::snake_section(p.section, p.blocks_m, p.heads_q * p.batch, static_cast<int>(grid.x));
   }
   kernel<<<grid, k::kThreads, X::kSmemBytes, stream>>>(map_q, map_k, map_v, p);
   return launch_status(step);

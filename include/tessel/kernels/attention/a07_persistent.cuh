@@ -8,10 +8,9 @@
 // snake (snake_place), and the producer loads the next tile's Q as soon as
 // the consumers' last S of the current one has read Q (q_empty), then its K
 // and V into the stages they free: the next tile's loads run under this
-// tile's last softmax, P V and store.  Under the causal mask the order is
-// longest first over every (head, sequence) pair (one section), where the
-// snake keeps each CTA's sum within a tile of the mean; without it a06's
-// sections keep K and V in L2.
+// tile's last softmax, P V and store.  Under the causal mask a06's sections
+// are rounded to whole pairs of rounds (snake_section), where the snake keeps
+// each CTA's sum within a tile of the mean.
 #pragma once
 
 #include "tessel/kernels/attention/a05_overlap.cuh"

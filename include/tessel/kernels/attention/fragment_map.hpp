@@ -46,6 +46,23 @@ TESSEL_HD constexpr CtaWork longest_first(int launched, int blocks_m, int heads,
 /// E.g. grid 3: CTA 0 takes places 0, 5, 6, 11; CTA 2 takes 2, 3, 8, 9.
 TESSEL_HD constexpr int snake_place(int c, int r, int grid) { return r * grid + (r % 2 == 0 ? c : grid - 1 - c); }
 
+/// a07's section under the causal mask: `section` (a06's, sized for the L2)
+/// rounded down to whole pairs of snake rounds (a multiple of 2 grid tiles),
+/// at least one such pair and at most every pair: each section's tiles, longest
+/// first, then fill whole round pairs, which the snake balances.
+/// E.g. section 32, blocks_m 8, 512 pairs, grid 132: 33 pairs (264 tiles).
+TESSEL_HD constexpr int snake_section(int section, int blocks_m, int pairs, int grid) {
+  int a = blocks_m, b = 2 * grid;
+  while (b != 0) {  // a = gcd(blocks_m, 2 grid)
+    const int t = a % b;
+    a = b;
+    b = t;
+  }
+  const int q = 2 * grid / a, s = section / q * q;
+  const int r = s < q ? q : s;
+  return r < pairs ? r : pairs;
+}
+
 /// The accumulator value that is value i (0..7) of the A fragment of keys
 /// 16 k .. 16 k + 15 (mma m16n8k16 and wgmma RS alike): 8 k + i, so P packs
 /// values (8 k + 2 j, 8 k + 2 j + 1) into A register j.
