@@ -140,7 +140,7 @@ case "$part" in
   attention | attention_more)
     # Attention (docs/attention.md), in two calls' worth.  attention: the TmaTile round trips, the
     # unit tests (every step against fp64, the mask's edges exactly, packed sequences with NaN past
-    # them, GQA), memcheck of a02-a04 at three shapes, the steps against each other at 8k (d 128, both
+    # them, GQA), memcheck of a02-a08 at three shapes (a07 and a08 over several rounds a CTA), the steps against each other at 8k (d 128, both
     # masks) and tessel.attention against SDPA's cuDNN and FlashAttention backends there.
     # attention_more: racecheck and synccheck, 1k (batch 16, d 64-256), GQA 32/8 and a packed batch of
     # lengths 128-8192 against SDPA (nested jagged tensors), the Python tests.
@@ -163,17 +163,21 @@ case "$part" in
         step "${tool}_$1_d$2" 90 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name \
           kns=flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 2 \
           --impl a02,a03,a04,a05,a06 --verify-only
+        # The persistent steps over more tiles than SMs (several rounds a CTA).
+        step "${tool}_$1_d$2_persistent" 120 compute-sanitizer --tool "$tool" --error-exitcode 9 --kernel-name \
+          kns=flash_forward "$t" bench attention --seq "$1" --dim "$2" --mask "$mask" --heads 14 --batch 10 \
+          --impl a07,a08 --verify-only
       done
     done
     py=(env PYTHONPATH="$site" python)  # `step` runs a command, not a function
     if [ "$part" = attention ]; then
-      step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03,a04,a05,a06 \
+      step attn_8k 240 "$t" bench attention --seq 8192 --dim 128 --mask none,causal --impl a01,a02,a03,a04,a05,a06,a07,a08 \
         --csv "$out/attention_8k.csv"
       step sdpa_8k 180 "${py[@]}" -m tessel.bench attention --seq 8192 --dim 128 --mask none,causal \
         --csv "$out/attention_sdpa_8k.csv"
     else
       step attn_1k 120 "$t" bench attention --seq 1024 --batch 16 --dim 64,128,256 --mask none,causal \
-        --impl a02,a03,a05,a06 --csv "$out/attention_1k.csv"
+        --impl a02,a03,a05,a06,a07,a08 --csv "$out/attention_1k.csv"
       step pytest_attention 120 "${py[@]}" -m pytest -q -rs -p no:cacheprovider python/tests/test_attention.py
       step sdpa_more 240 "${py[@]}" -m tessel.bench attention --seq 1024 --batch 16 --dim 64,128,256 \
         --mask none,causal \
