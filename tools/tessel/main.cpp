@@ -435,7 +435,7 @@ int main(int argc, char** argv) {
   auto* bench_attn = bench->add_subcommand(
       "attention", "fused attention's steps, verified on sampled rows against fp64, then timed interleaved");
   tessel::bench::AttentionBenchOptions attn;
-  std::vector<std::string> attn_impls{"a01", "a02", "a03", "a04", "a05", "a06"}, attn_masks{"none"};
+  std::vector<std::string> attn_impls{"a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08"}, attn_masks{"none"};
   std::string attn_dtype = "bf16", attn_layout = "bhsd";
   bench_attn->add_option("--seq", attn.seqs, "query (and key) lengths (list; default 8192)")
       ->delimiter(',')
