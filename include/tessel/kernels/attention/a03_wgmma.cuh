@@ -130,6 +130,20 @@ __device__ __forceinline__ void load_q(typename X::SharedStorage& shared, const 
   for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, shared.q[s], q_full, q_row, 64 * s, h, tb);
 }
 
+/// Key block `key0`'s K (d / 64 slices) into stage `stage`, completing on `full`.
+template <class X>
+__device__ __forceinline__ void load_k(typename X::SharedStorage& shared, const CUtensorMap* map_k, int stage,
+                                       std::uint32_t full, int key0, int hk, int tb) {
+  for (int s = 0; s < X::kDK; ++s) X::OpK::Tma::load_at(map_k, shared.k[stage][s], full, key0, 64 * s, hk, tb);
+}
+
+/// Key block `key0`'s V (kBN / 64 slices of 64 keys) into stage `stage`, completing on `full`.
+template <class X>
+__device__ __forceinline__ void load_v(typename X::SharedStorage& shared, const CUtensorMap* map_v, int stage,
+                                       std::uint32_t full, int key0, int hk, int tb) {
+  for (int s = 0; s < X::kNK; ++s) X::OpV::Tma::load_at(map_v, shared.v[stage][s], full, 0, key0 + 64 * s, hk, tb);
+}
+
 template <class X>
 __device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
                                           const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
@@ -140,10 +154,8 @@ __device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, con
     pipe.producer_acquire(write, X::kStageBytes);
     const std::uint32_t full = pipe.full(write.index());
     const int key0 = kv_first + j * X::kBN;
-    for (int s = 0; s < X::kDK; ++s)
-      X::OpK::Tma::load_at(map_k, shared.k[write.index()][s], full, key0, 64 * s, hk, tb);
-    for (int s = 0; s < X::kNK; ++s)
-      X::OpV::Tma::load_at(map_v, shared.v[write.index()][s], full, 0, key0 + 64 * s, hk, tb);
+    load_k<X>(shared, map_k, write.index(), full, key0, hk, tb);
+    load_v<X>(shared, map_v, write.index(), full, key0, hk, tb);
   }
 }
 

@@ -99,12 +99,10 @@ struct SplitStages {
       for (int j = 0; j < blocks; ++j) {
         const int key0 = kv_first + j * X::kBN;
         pk.producer_acquire(write_k, X::kKBytes);
-        for (int s = 0; s < X::kDK; ++s)
-          X::OpK::Tma::load_at(map_k, shared.k[write_k.index()][s], pk.full(write_k.index()), key0, 64 * s, hk, tb);
+        a03::load_k<X>(shared, map_k, write_k.index(), pk.full(write_k.index()), key0, hk, tb);
         ++write_k;
         pv.producer_acquire(write_v, X::kVBytes);
-        for (int s = 0; s < X::kNK; ++s)
-          X::OpV::Tma::load_at(map_v, shared.v[write_v.index()][s], pv.full(write_v.index()), 0, key0 + 64 * s, hk, tb);
+        a03::load_v<X>(shared, map_v, write_v.index(), pv.full(write_v.index()), key0, hk, tb);
         ++write_v;
       }
     }
