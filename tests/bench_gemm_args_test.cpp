@@ -478,6 +478,15 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   a.cluster = "0";
   EXPECT_EQ(parse_error(a).rfind("--cluster", 0), 0u);
   a.cluster = "";
+  // Who sums split K's partials: the plan's by default, the last unit or a second kernel by name.
+  EXPECT_EQ(parse_ok(a).tuning.split_sum, SplitSum::plan);
+  a.split_sum = "kernel";
+  EXPECT_EQ(parse_ok(a).tuning.split_sum, SplitSum::second_kernel);
+  a.split_sum = " Last ";
+  EXPECT_EQ(parse_ok(a).tuning.split_sum, SplitSum::last_unit);
+  a.split_sum = "first";
+  EXPECT_EQ(parse_error(a).rfind("--split-sum", 0), 0u);
+  a.split_sum = "";
   // The swapped widths between the powers of two: the swap on and the 64-row tile, else refused by name.
   a.swap_ab = "on";
   a.tile_m = "64";

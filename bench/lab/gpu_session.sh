@@ -11,6 +11,8 @@
 #   bash bench/lab/gpu_session.sh OUT fp8        # build + FP8 tier 1, the suite against cuBLASLt's FP8, memcheck
 #   bash bench/lab/gpu_session.sh OUT attention  # build + attention tests, memcheck, the steps at 8k, torch's SDPA
 #   bash bench/lab/gpu_session.sh OUT attention_more  # racecheck, synccheck, 1k, GQA, packed lengths against SDPA
+#   bash bench/lab/gpu_session.sh OUT split_sum:S,S  # split K summed by a second kernel: tests, tier 1, sanitizers,
+#                                                    # the seeds' split problems with each sum against cuBLASLt
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -36,7 +38,7 @@ step() {  # step NAME LIMIT_S COMMAND...: runs it, logs rc and seconds
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader >> "$sum"
 tests=OFF python=OFF
 [[ "$part" = attention* ]] && python=ON  # the extension, for torch's SDPA in the same run
-[ "$part" = verify ] || [ "$part" = fp8 ] || [ "$part" = attention ] && tests=ON
+[ "$part" = verify ] || [ "$part" = fp8 ] || [ "$part" = attention ] || [[ "$part" = split_sum:* ]] && tests=ON
 if [ -n "${TESSEL_PREBUILT:-}" ]; then
   # A build made elsewhere for sm_90a (its tessel and tests/cuda/ in TESSEL_PREBUILT): no device time on compiling.
   build=$TESSEL_PREBUILT
@@ -51,6 +53,7 @@ else
   [ "$part" = fp8 ] && targets+=(gemm_fp8_test)
   [ "$part" = attention ] && targets+=(attention_test tma_tile_test _tessel)
   [ "$part" = attention_more ] && targets+=(_tessel)
+  [[ "$part" = split_sum:* ]] && targets+=(gemm_test)
   step build 240 ninja -C "$build" -j16 "${targets[@]}"
 fi
 t="$build/tessel"
@@ -188,6 +191,40 @@ case "$part" in
         --csv "$out/attention_sdpa_varlen.csv"
     fi
     ;;
+  split_sum:*)
+    # Split K summed by a second kernel (GemmTuning::split_sum, docs/heuristics.md): its unit tests
+    # (tier 1 sweeps of six split tiles, the last unit's bits on random inputs, streams, graphs); tier 1
+    # over the residue sweep with every tile split 4 ways; the sanitizers on an unswapped and a swapped
+    # split; then the problems of the seeds that the plan splits, `auto` against cuBLASLt once with each
+    # sum (those split inside clusters are unchanged: the runs' noise).
+    step ctest 240 bash -c "cd '$build' && ctest -j8 --timeout 200 -R 'SplitApart'"
+    grep -E "\*\*\*Failed|tests passed" /tmp/gpu_session_ctest.log >> "$sum"
+    step t1_apart 120 "$t" bench gemm --suite bench/tier1_residues.csv --layout all --impl auto --splits 4 --cluster 1 \
+      --split-sum kernel --out-dtype fp32 --alpha 2 --beta -1 --verify tier1 --order none --csv "$out/t1_apart.csv"
+    echo "t1_apart: $(grep -c ',passed,' "$out/t1_apart.csv") rows passed of $(($(wc -l < "$out/t1_apart.csv") - 1))" >> "$sum"
+    for tool in memcheck racecheck synccheck; do
+      for shape in "300 700 64 off" "40 3000 64 on"; do
+        # shellcheck disable=SC2086 # the shape is four words
+        set -- $shape
+        step "${tool}_apart_$1x$2" 60 compute-sanitizer --tool "$tool" --error-exitcode 9 "$t" bench gemm --m "$1" \
+          --n "$2" --k 2432 --impl k13 --tile-n "$3" --swap-ab "$4" --splits 6 --split-sum kernel --verify tier1 \
+          --order none
+      done
+    done
+    rm -f /tmp/split_plans.csv
+    seeds=${part#split_sum:}
+    for s in ${seeds//,/ }; do
+      "$t" bench gemm --suite "random:$s:200" --plan >> /tmp/split_plans.csv
+    done
+    # The suite's columns (the plan's first nine) of the k13 rows split without a split tail.
+    awk -F, 'NR == 1 {print "group,m,n,k,dtype,out_dtype,layout,alpha,beta"} $11 == "k13" && $14 > 1 && $16 == 0 {
+      print $1","$2","$3","$4","$5","$6","$7","$8","$9}' /tmp/split_plans.csv > "$out/split_suite.csv"
+    echo "split problems: $(($(wc -l < "$out/split_suite.csv") - 1))" >> "$sum"
+    for who in last kernel; do
+      step "split_$who" 200 "$t" bench gemm --suite "$out/split_suite.csv" --impl auto,cublas --split-sum "$who" \
+        --csv "$out/split_$who.csv"
+    done
+    ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.
     parts=${part#sanitize:}
@@ -196,7 +233,7 @@ case "$part" in
     cp /tmp/gpu_session_sanitize.log "$out/sanitizer_${parts//,/_}.log"
     ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8 or sanitize:PARTS)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S or sanitize:PARTS)" >&2
     exit 2
     ;;
 esac

@@ -26,7 +26,8 @@ enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// The knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K (k13;
 /// k14 on 64 x 128 and 128 x 128 pairs), `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b,
 /// 4b), `tune`: measured tuning, `split_tail`: split only the tiles past the grid's full waves (rule 14), `stages` in
-/// flight of the swapped x 16/32 tiles (stages_in_flight, gemm_model.hpp; other tiles keep their compiled depth).
+/// flight of the swapped x 16/32 tiles (stages_in_flight, gemm_model.hpp; other tiles keep their compiled depth),
+/// `cluster` k14's CTAs a cluster (0, 2: pairs; 4: 2 x 2 sharing A and B; k13: 1 no cluster split), `split_sum`.
 struct GemmTuning {
   int tile_n = 0;
   int splits = 0;
@@ -36,9 +37,8 @@ struct GemmTuning {
   int tile_m = 0;
   bool tune = false;
   bool split_tail = false;
-  int stages = 0;  // 0: the launch's
-  int cluster =
-      0;  // k14's CTAs a cluster: 0 or 2 its pairs, 4 clusters of 2 x 2 sharing A and B; k13: 1 no cluster split
+  int stages = 0, cluster = 0;          // stages 0: the launch's
+  SplitSum split_sum = SplitSum::plan;  // the plan's: the last unit
 };
 /// What the plan chose and, in words, why (the bench's `note` column).
 struct GemmPlan {

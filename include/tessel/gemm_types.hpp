@@ -277,6 +277,13 @@ constexpr std::optional<Fp8Scale> parse_fp8_scale(std::string_view s) {
   return std::nullopt;
 }
 
+/// Who sums k13's partials where it splits K through global memory (unfused
+/// 16-bit calls without a split tail, GemmTuning::split_sum): the last unit of
+/// each tile, or a second kernel over all the SMs, launched as a programmatic
+/// dependent of the GEMM so that its launch overlaps the GEMM's main loop.
+/// Elsewhere the knob changes nothing.
+enum class SplitSum : unsigned char { plan = 0, last_unit = 1, second_kernel = 2 };
+
 // ------------------------------------------------------------------ implementations
 
 /// The steps of the ladder (docs/ladder.md), in order.

@@ -411,7 +411,8 @@ Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
   impl = plan.impl;
   out = args;
   out.tuning = plan.tuning;
-  out.tuning.tune = false;  // measured tuning, where it applies, ran before the plan (gemm)
+  out.tuning.tune = false;                       // measured tuning, where it applies, ran before the plan (gemm)
+  out.tuning.split_sum = args.tuning.split_sum;  // a preference the plan does not choose yet
   return Status::success();
 }
 

@@ -519,7 +519,9 @@ TEST_P(Gemm, RejectsBadK13TuningAndWritesNothing) {
                      {"tile_m 64 with tile_n 256", {256, 0, SwapAB::plan, 0, GemmJit::off, 64}},
                      {"tile_m 64 with tile_n 128 and the swap on", {128, 0, SwapAB::on, 0, GemmJit::off, 64}},
                      {"stages -1", {0, 0, SwapAB::plan, 0, GemmJit::off, 0, false, false, -1}},
-                     {"stages 65", {16, 0, SwapAB::on, 0, GemmJit::off, 0, false, false, 65}}};
+                     {"stages 65", {16, 0, SwapAB::on, 0, GemmJit::off, 0, false, false, 65}},
+                     {"split_sum not a SplitSum value",
+                      {0, 0, SwapAB::plan, 0, GemmJit::off, 0, false, false, 0, 0, static_cast<SplitSum>(9)}}};
   const std::size_t d_bytes = 16 * 256 * 2;
   std::vector<unsigned char> h(d_bytes);
   for (const Bad& b : bad) {
@@ -1307,7 +1309,7 @@ std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
          (t.swap_ab == SwapAB::on    ? "_swap"
           : t.swap_ab == SwapAB::off ? "_noswap"
                                      : "") +
-         group;
+         (t.split_sum == SplitSum::second_kernel ? "_apart" : "") + group;
 }
 
 // ------------------------------------------------------------------ strided batched and grouped
@@ -1752,6 +1754,26 @@ INSTANTIATE_TEST_SUITE_P(K13Swap, Gemm,
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {64, 2, SwapAB::on}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {16, 4, SwapAB::on}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {64, 3, SwapAB::on}}),
+                         param_name);
+
+// Split K summed apart (tuning.split_sum second_kernel) on every shape, tier
+// 1 with C and without, every layout and output type: the tiles the model
+// splits (128 x 64, 64 x 128 on one warpgroup, 128 x 128 and 128 x 256;
+// swapped 64 x 16 through global memory and 128 x 64), 2-7 splits.
+constexpr GemmTuning summed_apart(GemmTuning t, int cluster = 0) {
+  t.split_sum = SplitSum::second_kernel;
+  t.cluster = cluster;
+  return t;
+}
+INSTANTIATE_TEST_SUITE_P(K13SplitApart, Gemm,
+                         ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 3})},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight,
+                                                     summed_apart({128, 2, SwapAB::off, 0, GemmJit::off, 64})},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({128, 4})},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({256, 7})},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight,
+                                                     summed_apart({16, 3, SwapAB::on, 0, GemmJit::off, 64}, 1)},
+                                           StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 2, SwapAB::on})}),
                          param_name);
 
 // The swapped one-warpgroup tiles (tuning.tile_m = 64: 64 rows of N by 16,
@@ -2277,6 +2299,49 @@ TEST(GemmSplitTail, WholeWavesUnsplitTailSplitExact) {
     }
 }
 
+/// Random bf16 operands uniform in [-1, 1): A (max_m x k, K-major) and B
+/// (k x max_n, N-major), on the host and the device, for the tests that
+/// compare split K's sums bit for bit and against fp64 (upload() before use).
+struct RandomOperands {
+  index_t max_m, max_n, k;
+  std::vector<__nv_bfloat16> ha, hb;
+  DeviceBuffer a, b;
+  RandomOperands(index_t m, index_t n, index_t kk, std::uint64_t state) : max_m(m), max_n(n), k(kk) {
+    ha.resize(static_cast<std::size_t>(max_m * k));
+    hb.resize(static_cast<std::size_t>(k * max_n));
+    const auto next = [&] {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<float>(static_cast<double>(state >> 11) / 4503599627370496.0 - 1.0);
+    };
+    for (auto& x : ha) x = __float2bfloat16(next());
+    for (auto& x : hb) x = __float2bfloat16(next());
+  }
+  void upload() {
+    CUDA_CHECK(cudaMalloc(&a.p, ha.size() * 2));
+    CUDA_CHECK(cudaMalloc(&b.p, hb.size() * 2));
+    CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
+  }
+  /// An m x n fp32 D (rows of n) against fp64 on `samples` sampled entries:
+  /// |error| <= K x 2^-23 x sum |a b| (fp32 accumulation).
+  void expect_near_fp64(const unsigned char* d, index_t m, index_t n, int samples, const std::string& what) const {
+    for (int sample = 0; sample < samples; ++sample) {
+      const index_t i = (sample * 7919) % m, j = (sample * 104729 + sample / 3) % n;
+      double ref = 0.0, mag = 0.0;
+      for (index_t l = 0; l < k; ++l) {
+        const double p = static_cast<double>(__bfloat162float(ha[static_cast<std::size_t>(i * k + l)])) *
+                         static_cast<double>(__bfloat162float(hb[static_cast<std::size_t>(l * max_n + j)]));
+        ref += p;
+        mag += std::fabs(p);
+      }
+      float got = 0.0f;
+      std::memcpy(&got, d + 4 * static_cast<std::size_t>(i * n + j), 4);
+      ASSERT_LE(std::fabs(static_cast<double>(got) - ref), static_cast<double>(k) * 0x1p-23 * mag)
+          << what << ": D(" << i << "," << j << ")";
+    }
+  }
+};
+
 // Split K sums a tile's partials in split order whichever unit arrives
 // last, so a call's bits do not depend on timing.  Random inputs (the sum's
 // order shows in the low bits), fp32 D, 25 calls of each configuration on a
@@ -2290,21 +2355,11 @@ TEST(GemmSplitK, SameBitsEveryCall) {
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const index_t max_m = 1100, max_n = 128 * (sms + 8), k = 3328;
-  std::vector<__nv_bfloat16> ha(static_cast<std::size_t>(max_m * k)), hb(static_cast<std::size_t>(k * max_n));
-  std::uint64_t state = 12345;
-  const auto next = [&] {  // uniform in [-1, 1)
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<float>(static_cast<double>(state >> 11) / 4503599627370496.0 - 1.0);
-  };
-  for (auto& x : ha) x = __float2bfloat16(next());
-  for (auto& x : hb) x = __float2bfloat16(next());
-  DeviceBuffer a, b, d, busy;
-  CUDA_CHECK(cudaMalloc(&a.p, ha.size() * 2));
-  CUDA_CHECK(cudaMalloc(&b.p, hb.size() * 2));
+  RandomOperands ops(max_m, max_n, k, 12345);
+  ops.upload();
+  DeviceBuffer d, busy;
   CUDA_CHECK(cudaMalloc(&d.p, static_cast<std::size_t>(max_m * max_n) * 4));
   CUDA_CHECK(cudaMalloc(&busy.p, std::size_t{64} << 20));
-  CUDA_CHECK(cudaMemcpy(a.p, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(b.p, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
   cudaStream_t side = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
   struct Case {
@@ -2329,7 +2384,7 @@ TEST(GemmSplitK, SameBitsEveryCall) {
     GemmArgs g;
     g.m = c.m, g.n = c.n, g.k = k;
     g.ab_type = DType::bf16, g.cd_type = DType::f32;
-    g.a = a.p, g.lda = k, g.b = b.p, g.ldb = max_n, g.d = d.p, g.ldd = c.n;
+    g.a = ops.a.p, g.lda = k, g.b = ops.b.p, g.ldb = max_n, g.d = d.p, g.ldd = c.n;
     g.alpha = 1.0f, g.beta = 0.0f;
     g.tuning = c.t;
     const std::size_t bytes = static_cast<std::size_t>(c.m * c.n) * 4;
@@ -2343,23 +2398,95 @@ TEST(GemmSplitK, SameBitsEveryCall) {
       CUDA_CHECK(cudaMemcpy(call == 0 ? first.data() : again.data(), d.p, bytes, cudaMemcpyDeviceToHost));
       if (call > 0) ASSERT_EQ(std::memcmp(first.data(), again.data(), bytes), 0) << what << ": call " << call;
     }
-    // Call 0 against fp64 on sampled entries: |error| <= K x 2^-23 x sum |a b| (fp32 accumulation).
-    for (int sample = 0; sample < 2048; ++sample) {
-      const index_t i = (sample * 7919) % c.m, j = (sample * 104729 + sample / 3) % c.n;
-      double ref = 0.0, mag = 0.0;
-      for (index_t l = 0; l < k; ++l) {
-        const double p = static_cast<double>(__bfloat162float(ha[static_cast<std::size_t>(i * k + l)])) *
-                         static_cast<double>(__bfloat162float(hb[static_cast<std::size_t>(l * max_n + j)]));
-        ref += p;
-        mag += std::fabs(p);
-      }
-      float got = 0.0f;
-      std::memcpy(&got, first.data() + 4 * static_cast<std::size_t>(i * c.n + j), 4);
-      ASSERT_LE(std::fabs(static_cast<double>(got) - ref), static_cast<double>(k) * 0x1p-23 * mag)
-          << what << ": D(" << i << "," << j << ")";
-    }
+    ops.expect_near_fp64(first.data(), c.m, c.n, 2048, what);  // call 0 against fp64
   }
   CUDA_CHECK(cudaStreamDestroy(side));
+}
+
+// Split K summed apart (GemmTuning::split_sum = second_kernel): the units
+// write their partials into planes of D's shape and a second kernel, launched
+// as a programmatic dependent of the GEMM, sums them in split order.  On
+// random inputs with fp32 D (alpha 1, beta 0: nothing rounds after the sum)
+// it gives the last unit's bits exactly, for each tile the model splits
+// (unswapped 128 x 64, 64 x 128 and 128 x 128, 128 x 256; swapped 64 x 16
+// through global memory and 128 x 64), on a second stream with other work
+// running, and replayed from a captured graph (where the partials are the
+// capture's own).
+TEST(GemmSplitApart, SameBitsAsTheLastUnitOnStreamsAndInGraphs) {
+  REQUIRE_GPU();
+  const index_t max_m = 512, max_n = 4096, k = 2432;
+  RandomOperands ops(max_m, max_n, k, 2718281);
+  ops.upload();
+  DeviceBuffer d, busy;
+  CUDA_CHECK(cudaMalloc(&d.p, static_cast<std::size_t>(max_m * max_n) * 4));
+  CUDA_CHECK(cudaMalloc(&busy.p, std::size_t{64} << 20));
+  cudaStream_t side = nullptr, other = nullptr;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreate(&other));
+  struct Case {
+    index_t m, n;
+    GemmTuning t;
+  };
+  GemmTuning x16{16, 8, SwapAB::on, 0, GemmJit::off, 64};
+  x16.cluster = 1;  // through global memory, not inside clusters
+  const std::vector<Case> cases = {
+      {300, 700, GemmTuning{64, 6, SwapAB::off}},                         // 128 x 64, 6 splits, edge rows and columns
+      {200, 1000, GemmTuning{128, 3, SwapAB::off, 0, GemmJit::off, 64}},  // 64 x 128 on one warpgroup
+      {256, 1024, GemmTuning{128, 4, SwapAB::off}},                       // 128 x 128, 4 splits
+      {100, 2000, GemmTuning{256, 2, SwapAB::off}},                       // 128 x 256, 2 splits
+      {40, 3000, GemmTuning{64, 3, SwapAB::on}},                          // swapped 128 x 64: D^T's planes
+      {13, 4096, x16},                                                    // swapped 64 x 16, 8 splits
+  };
+  for (const Case& c : cases) {
+    const std::string what = std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(k) + " tile_n " +
+                             std::to_string(c.t.tile_n) + " splits " + std::to_string(c.t.splits);
+    GemmArgs g;
+    g.m = c.m, g.n = c.n, g.k = k;
+    g.ab_type = DType::bf16, g.cd_type = DType::f32;
+    g.a = ops.a.p, g.lda = k, g.b = ops.b.p, g.ldb = max_n, g.d = d.p, g.ldd = c.n;
+    g.alpha = 1.0f, g.beta = 0.0f;
+    const std::size_t bytes = static_cast<std::size_t>(c.m * c.n) * 4;
+    const auto run = [&](SplitSum who, cudaStream_t st, std::vector<unsigned char>& out, const char* how) {
+      g.tuning = c.t;
+      g.tuning.split_sum = who;
+      CUDA_CHECK(cudaMemsetAsync(busy.p, 7, std::size_t{64} << 20, side));  // other work, unsynchronized
+      CUDA_CHECK(cudaMemsetAsync(d.p, 0xFF, bytes, st));
+      const Status s = gemm(GemmImpl::k13_wgmma_in_flight, g, st);
+      ASSERT_TRUE(s.is_ok()) << what << " " << how << ": " << s.message;
+      CUDA_CHECK(cudaDeviceSynchronize());
+      out.resize(bytes);
+      CUDA_CHECK(cudaMemcpy(out.data(), d.p, bytes, cudaMemcpyDeviceToHost));
+    };
+    std::vector<unsigned char> last, apart;
+    run(SplitSum::last_unit, nullptr, last, "last unit");
+    for (int call = 0; call < 3; ++call) {
+      run(SplitSum::second_kernel, call == 1 ? other : nullptr, apart, "apart");
+      if (HasFatalFailure()) return;
+      ASSERT_EQ(std::memcmp(last.data(), apart.data(), bytes), 0) << what << ": call " << call;
+    }
+    // Replayed from a graph: the sum's programmatic launch captured as the GEMM's dependent.
+    g.tuning = c.t;
+    g.tuning.split_sum = SplitSum::second_kernel;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    CUDA_CHECK(cudaStreamBeginCapture(other, cudaStreamCaptureModeThreadLocal));
+    const Status captured = gemm(GemmImpl::k13_wgmma_in_flight, g, other);
+    CUDA_CHECK(cudaStreamEndCapture(other, &graph));
+    ASSERT_TRUE(captured.is_ok()) << what << " captured: " << captured.message;
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int round = 0; round < 2; ++round) {
+      CUDA_CHECK(cudaMemsetAsync(d.p, 0xFF, bytes, other));
+      CUDA_CHECK(cudaGraphLaunch(exec, other));
+      CUDA_CHECK(cudaStreamSynchronize(other));
+      CUDA_CHECK(cudaMemcpy(apart.data(), d.p, bytes, cudaMemcpyDeviceToHost));
+      ASSERT_EQ(std::memcmp(last.data(), apart.data(), bytes), 0) << what << ": graph replay " << round;
+    }
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    ops.expect_near_fp64(last.data(), c.m, c.n, 512, what);  // the last unit's result against fp64
+  }
+  CUDA_CHECK(cudaStreamDestroy(side));
+  CUDA_CHECK(cudaStreamDestroy(other));
 }
 
 // f11 (stream-K): tiles shared along K by several CTAs, each contribution a

@@ -746,6 +746,17 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     return false;
   }
   o.tuning.split_tail = a.split_tail;
+  if (!a.split_sum.empty()) {
+    const std::string w = lower(trim(a.split_sum));
+    if (w == "last")
+      o.tuning.split_sum = SplitSum::last_unit;
+    else if (w == "kernel")
+      o.tuning.split_sum = SplitSum::second_kernel;
+    else {
+      error = "--split-sum: " + quoted(w) + " is not last (each tile's last unit) or kernel (a second kernel)";
+      return false;
+    }
+  }
   if (!a.stages.empty() && !parse_count(a.stages, "--stages", 1, 64, o.tuning.stages, error)) return false;
   int promote_every = 0;
   if (!a.fp8_promote_every.empty() &&

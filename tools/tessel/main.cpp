@@ -597,6 +597,12 @@ int main(int argc, char** argv) {
                        "k13/auto: with --splits S, split only the tiles past the grid's full waves, the full waves "
                        "unsplit (default: the plan's)");
   bench_gemm
+      ->add_option("--split-sum", gemm_args.split_sum,
+                   "k13/auto: who sums the partials where k13 splits K through global memory (unfused 16-bit "
+                   "calls, no --split-tail): last (each tile's last unit) or kernel (a second kernel over all the "
+                   "SMs, launched as a programmatic dependent of the GEMM) (default: the plan's, last)")
+      ->type_name("WHO");
+  bench_gemm
       ->add_option("--cluster", gemm_args.cluster,
                    "k14: CTAs a cluster, 2 (pairs sharing one operand, the default) or 4 (2 x 2 sharing A and B; "
                    "tiles 64 x 128 and 128 x 128); k15: 2 runs its pingpong CTAs in pairs sharing B; k13: 1 "

@@ -1,7 +1,7 @@
 // tessel/arch/sm90.hpp — thin wrappers around the Hopper (sm_90 / sm_90a) PTX
 // instructions that tessel's TMA copies and wgmma GEMMs are built from:
 // mbarrier, the async-proxy fences, elect.sync, TMA (cp.async.bulk.tensor),
-// the bulk-group completion mechanism, wgmma and setmaxnreg.  Nothing else
+// the bulk-group completion mechanism, wgmma, setmaxnreg and griddepcontrol.  Nothing else
 // lives here: no layouts, no tensors.  The shared-memory matrix descriptor is
 // data and lives in tessel/arch/sm90_desc.hpp (host and device); stmatrix is
 // in tessel/arch/sm90_stmatrix.hpp.  Facts and rules: docs/hardware.md §7–§14.
@@ -734,6 +734,31 @@ __device__ __forceinline__ void setmaxnreg_inc() {
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
 #else
   detail::unsupported();
+#endif
+}
+
+// ================================================================ grid dependency control (PDL)
+//
+// A kernel launched with programmatic stream serialization (the launch
+// attribute cudaLaunchAttributeProgrammaticStreamSerialization) may start
+// before the kernel ahead of it in the stream has finished.  The earlier
+// kernel's CTAs say when by launch_dependents (the dependent grid is
+// scheduled once every CTA has issued it or exited; one thread a CTA is
+// enough); the dependent's griddep_wait blocks until the earlier grid has
+// completed and its memory operations are visible.  Both are harmless
+// without such a launch: the wait returns at once, the signal does nothing.
+// Unlike the wrappers above they do nothing (rather than trap) below sm_90:
+// there a dependent never starts early.
+
+__device__ __forceinline__ void launch_dependents() {
+#if TESSEL_SM90_PTX
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void griddep_wait() {
+#if TESSEL_SM90_PTX
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
 #endif
 }
 

@@ -6,6 +6,8 @@
 // tiles), and `tessel bench gemm --epilogue` times it with the plain GEMM as
 // the "unfused" row.
 //
+// Here too, split K's sum where it runs as a second kernel (split_k_sum).
+//
 // A memory-bound pass: each thread takes 8 consecutive elements of a row
 // (16 bytes of a 16-bit D, 32 of fp32), one vector load and store where the
 // rows and pointers allow it, else element by element.  Grid: x along the
@@ -14,9 +16,13 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "src/kernels/gemm/launch.hpp"
+#include "src/kernels/gemm/params.hpp"
+#include "tessel/arch/sm90.hpp"
 #include "tessel/kernels/gemm/fused_epilogue.cuh"
+#include "tessel/kernels/gemm/split_k.cuh"
 
 namespace tessel::gemm_launch {
 
@@ -120,7 +126,46 @@ Status launch_as(const ApplyParams& p, cudaStream_t stream) {
   return launch_status("gemm_epilogue_apply");
 }
 
+constexpr int kSumThreads = 256;
+constexpr unsigned kMaxSumBlocks = 2048;  // past it a thread takes more groups (a grid-stride loop)
+
+/// Split K summed apart: a thread a group of 8 elements of a row of D
+/// (split_sum_group).  It may start while the GEMM runs (launch_split_sum's
+/// programmatic launch) and waits for the GEMM's grid before reading.  The
+/// inputs' type only types the Params: the sum reads neither A nor B.
+template <class U>
+__global__ void __launch_bounds__(kSumThreads)
+    split_k_sum(const gk::Params<__nv_bfloat16> p, const float* partials, index_t plane, int ld, int splits) {
+  arch::sm90::griddep_wait();
+  const index_t per_row = (p.n + 7) / 8, groups = p.m * per_row;
+  for (index_t g = static_cast<index_t>(blockIdx.x) * kSumThreads + threadIdx.x; g < groups;
+       g += static_cast<index_t>(gridDim.x) * kSumThreads) {
+    const index_t i = g / per_row;
+    gk::split_sum_group<U>(p, partials, plane, ld, splits, i, (g - i * per_row) * 8);
+  }
+}
+
 }  // namespace
+
+Status launch_split_sum(const GemmArgs& args, bool transposed, const float* partials, index_t plane, int ld, int splits,
+                        cudaStream_t stream) {
+  GemmArgs d = args;  // D's own problem
+  if (transposed) std::swap(d.m, d.n);
+  const auto p = make_params<__nv_bfloat16>(d);
+  const index_t groups = d.m * ((d.n + 7) / 8), blocks = (groups + kSumThreads - 1) / kSumThreads;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(blocks < kMaxSumBlocks ? static_cast<unsigned>(blocks) : kMaxSumBlocks);
+  cfg.blockDim = dim3(kSumThreads);
+  cfg.stream = stream;
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  gk::with_out_type(d.cd_type,
+                    [&]<class U>() { (void)cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits); });
+  return launch_status("split K's sum");
+}
 
 Status launch_epilogue(const GemmArgs& g, cudaStream_t stream) {
   if (!g.epilogue.active()) return Status::success();

@@ -96,6 +96,11 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   }
   Workspace ws;
   if (Status s = ws.make(tiles, whole, cluster_split ? 1 : splits, BM, BN, stream); !s) return s;
+  // Split K summed apart (tuning.split_sum): every tile split through global memory, planes whose offsets fit int.
+  const index_t tiles_m = ceil_div(g.m, index_t{BM}), tiles_n = ceil_div(g.n, index_t{BN});
+  const bool apart = gemm_kernels::kServesApart<X> && g.tuning.split_sum == SplitSum::second_kernel && splits > 1 &&
+                     whole == 0 && !cluster_split && tiles_m * BM * tiles_n * BN < (index_t{1} << 31);
+  if (apart) gemm_kernels::set_apart(ws.sk, tiles_m, tiles_n, BM, BN, transposed);
   if constexpr (Cfg::kRuntimeDepth)
     ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)
                                       : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);
@@ -128,7 +133,10 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   } else {
     (void)cudaLaunchKernel(kernel, grid, dim3(Cfg::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
   }
-  const Status s = launch_status("k13");
+  Status s = launch_status("k13");
+  if (s && apart)
+    s = launch_split_sum(g, transposed, ws.sk.partials, ws.sk.plane, transposed ? ws.sk.col_stride : ws.sk.row_stride,
+                         splits, stream);
   ws.release(stream);
   return s;
 }

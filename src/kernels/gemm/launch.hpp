@@ -73,6 +73,13 @@ Status prepare_k13_jit(const GemmArgs& args);
 /// The unfused epilogue over D (epilogue.cu; what gemm_epilogue_apply
 /// launches after its checks): nothing when args.epilogue is not active().
 Status launch_epilogue(const GemmArgs& args, cudaStream_t stream);
+/// Split K summed apart (epilogue.cu): D = alpha x (the sum of `splits`
+/// planes of `plane` floats at `partials`, rows of `ld` floats, in D's
+/// orientation) + beta x C, on args' D (m x n, or n x m where `transposed`:
+/// args is then the swapped problem), launched as a programmatic dependent of
+/// the GEMM just launched on `stream`, which wrote the planes.
+Status launch_split_sum(const GemmArgs& args, bool transposed, const float* partials, index_t plane, int ld, int splits,
+                        cudaStream_t stream);
 // k13's batched and grouped kernel (k13_grouped.cuh; launchers in k13_grouped.cu).
 /// Does `t` fit the batched kernel: tile_n 0, 128 or 256, splits 0 or 1, no swap?
 bool k13_batched_tuning(const GemmTuning& t);

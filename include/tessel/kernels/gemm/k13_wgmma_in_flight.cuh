@@ -7,7 +7,7 @@
 //
 // The knobs the plan turns (docs/heuristics.md): the tile (Config: 128 x 256,
 // 192, 128, 64; 64 rows on one warpgroup; 16, 32, 64 columns swapped), split
-// K (the last unit of a tile sums the fp32 partials in split order), the swap
+// K (the last unit of a tile, or a second kernel, sums the partials), the swap
 // (`transposed`: the launcher passes D^T = B^T A^T), a fused epilogue and the
 // warpgroup epilogue overlapped with the next tile (overlapped_epilogue.cuh).
 #pragma once
@@ -39,9 +39,9 @@ inline constexpr int kThreads = k10::kThreads;
 /// The grouped raster with its group of tile rows given at launch (rule 6).
 using Scheduler = blocks::SplitKScheduler<blocks::GroupedRasterN>;
 
-/// Split K's side of the epilogue (split_k.cuh), on the consumers' named barrier.
+/// Split K's side of the epilogue (split_k.cuh), on the consumers' named barrier; summed apart where kServesApart.
 template <class X>
-using SplitKReduce = gemm_kernels::SplitKReduce<X, kConsumerBarrier>;
+using SplitKReduce = gemm_kernels::SplitKReduce<X, kConsumerBarrier, gemm_kernels::kServesApart<X>>;
 
 /// Launch with min(SMs, units) CTAs of kThreads and Tiles<...>::kSmemBytes (with
 /// sk.cluster, in clusters of it, sk.depth leaving cluster_split_bytes past the stages);
@@ -65,6 +65,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   auto& shared = *reinterpret_cast<typename X::Storage*>(smem);
   const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  if (sk.plane != 0) arch::sm90::launch_dependents();  // split K summed apart: the sum's grid may start waiting
   constexpr int kConsumerWarps = Cfg::kConsumerWarps;
   // Each side makes its own scheduler (one made before the branch keeps its
   // fields live across it, where the fused 128 x 256 instance has no register to spare).

@@ -3,12 +3,15 @@
 // counts itself in, and the last unit sums the partials in split order
 // before the kernel's own epilogue stores the tile.  Taken by k13; any
 // kernel whose consumers hold the tile as wgmma fp32 fragments can take it.
+// Or, summed apart: the units write their partials into planes of D's shape
+// and a second kernel, spread over the SMs, sums them and stores D.
 #pragma once
 
 #include "tessel/arch/common.hpp"
 #include "tessel/core/config.hpp"
 #include "tessel/gemm_types.hpp"
 #include "tessel/kernels/blocks/tile_scheduler.hpp"
+#include "tessel/kernels/gemm/common.cuh"
 #include "tessel/tensor/tensor.hpp"
 
 namespace tessel::gemm_kernels {
@@ -52,7 +55,40 @@ struct SplitK {
   /// `partials`): the cluster's CTAs run one tile's splits and CTA 0 sums them
   /// from its shared memory (cluster_split_k.cuh); no partials, no counters.
   int cluster = 0;
+  /// Split K summed apart (nonzero; whole = 0): every unit writes its partial
+  /// tile into plane `split` of `partials`, `plane` floats each, element (i, j)
+  /// of the kernel's problem at i * row_stride + j * col_stride (D's own
+  /// orientation, padded to whole tiles: row_stride 1 where the problem is
+  /// D^T), and a second kernel sums the planes (split_sum_group); no counters.
+  index_t plane = 0;
+  int row_stride = 0, col_stride = 0;
 };
+
+/// The planes' extents for split K summed apart: D's rows and columns padded
+/// to whole tiles of the kernel's (tiles_m x tiles_n tiles of bm x bn; the
+/// problem is D^T where `transposed`), so a unit writes its tile unchecked
+/// past N.  C++ example: 100 x 300 on 64 x 128 tiles, 2 x 3 of them: planes
+/// of 128 x 384, row_stride 384; transposed (D is 300 x 100): 384 x 128,
+/// row_stride 1 and col_stride 128.
+inline constexpr void set_apart(SplitK& sk, index_t tiles_m, index_t tiles_n, int bm, int bn, bool transposed) {
+  const index_t rows = tiles_m * bm, cols = tiles_n * bn;  // the kernel's problem, padded
+  sk.plane = rows * cols;
+  sk.row_stride = transposed ? 1 : static_cast<int>(cols);
+  sk.col_stride = transposed ? static_cast<int>(rows) : 1;
+}
+static_assert([] {
+  SplitK a, t;
+  set_apart(a, 2, 3, 64, 128, false);
+  set_apart(t, 2, 3, 64, 128, true);
+  return a.plane == 128 * 384 && a.row_stride == 384 && a.col_stride == 1 && t.row_stride == 1 && t.col_stride == 128;
+}());
+
+/// The tiles that compile split K summed apart (SplitKReduce's `Apart`): the
+/// unfused 16-bit ones except the 128-row swapped-only tiles, which the plan
+/// runs unsplit and where the path's stores spilled (24-816 bytes from 144
+/// columns up).
+template <class X>
+inline constexpr bool kServesApart = !X::kFused && X::kBK == 64 && !(X::kTransposed && !X::kTmaStore && X::kBM == 128);
 
 /// Split K's side of the epilogue (splits > 1), for a kernel whose tile X
 /// (kBM x kBN, FragC, kConsumerThreads) its consumers hold in fp32 and sync
@@ -67,7 +103,9 @@ struct SplitK {
 /// ((p0 + p1) + p2) + ..., whichever unit arrived last (it reads its own
 /// partial back where it is not split 0), so that a call's result does not
 /// depend on timing: the same inputs give the same bits, as cuBLAS's do.
-template <class X, int Barrier>
+/// `Apart`: the kernel also serves split K summed apart (sk.plane nonzero):
+/// each unit writes its partial into its plane and is done with the tile.
+template <class X, int Barrier, bool Apart = false>
 struct SplitKReduce {
   const SplitK& sk;
   int& ticket;
@@ -78,6 +116,36 @@ struct SplitKReduce {
     constexpr int kPairs = X::FragC::kValues / 2;
     // A pair's two values share a row: its row is field 0 of its packed coordinate.
     const auto row_in = [&](int q) { return coord_field(tCcD.coord(2 * q), 0) < rows_left; };
+    if constexpr (Apart) {
+      static_assert(detail::column_pairs<Coords::layout_type::kVals>(), "a pair is two neighbouring columns");
+      if (sk.plane != 0) {
+        // The plane's offsets fit in int (the launcher's check); the tile's origin and the plane's in index_t.
+        float* tile =
+            sk.partials + u.split * sk.plane + u.tile.m * X::kBM * sk.row_stride + u.tile.n * X::kBN * sk.col_stride;
+        const auto each = [&](auto&& store) {
+          TESSEL_UNROLL
+          for (int q = 0; q < kPairs; ++q) {
+            if (!row_in(q)) continue;
+            const index_t at = tCcD.coord(2 * q);
+            store(static_cast<int>(coord_field(at, 0)), static_cast<int>(coord_field(at, 1)), *acc.addr(2 * q),
+                  *acc.addr(2 * q + 1));
+          }
+        };
+        // Only the orientations the tile serves are compiled (as TileEpilogue: swapped-only tiles have no TMA store).
+        if (X::kTransposed && (!X::kTmaStore || sk.col_stride != 1)) {
+          if constexpr (X::kTransposed)  // D^T: a warp's 8 rows of a column are 32 contiguous bytes of D's row
+            each([&](int i, int j, float x, float y) {
+              tile[i + j * sk.col_stride] = x;
+              tile[i + (j + 1) * sk.col_stride] = y;
+            });
+        } else if constexpr (X::kTmaStore) {  // a pair is two neighbours of a row: a warp writes 8 rows x 32 bytes
+          each([&](int i, int j, float x, float y) {
+            *reinterpret_cast<float2*>(tile + i * sk.row_stride + j) = make_float2(x, y);
+          });
+        }
+        return false;
+      }
+    }
     constexpr index_t kTileFloats = index_t{X::kBM} * X::kBN;
     constexpr int kConsumerThreads = X::kConsumerThreads;
     const int slot = u.id - sk.whole;  // the tile among the split ones
@@ -160,5 +228,30 @@ struct SplitKReduce {
     return true;
   }
 };
+
+/// Split K summed apart, the second kernel's work for 8 consecutive elements
+/// of a row of D (its row i, columns j..j+7, those below p.n): the planes'
+/// values summed in split order, ((p0 + p1) + p2) + ..., as the last unit's
+/// sum above adds them, then D = alpha x sum + beta x C in D's type
+/// (store_as).  `p` is D's problem (m x n, never transposed); the planes'
+/// rows are `ld` floats (a multiple of 16, so the loads are 16-byte ones);
+/// they were written by another grid (read past L1).
+template <class U, class T>
+__device__ __forceinline__ void split_sum_group(const Params<T>& p, const float* partials, index_t plane, int ld,
+                                                int splits, index_t i, index_t j) {
+  const float4* at = reinterpret_cast<const float4*>(partials + i * ld + j);
+  const index_t step = plane / 4;
+  float4 lo = __ldcg(at), hi = __ldcg(at + 1);
+#pragma unroll 4
+  for (int s = 1; s < splits; ++s) {
+    const float4 x = __ldcg(at + s * step), y = __ldcg(at + s * step + 1);
+    lo.x += x.x, lo.y += x.y, lo.z += x.z, lo.w += x.w;
+    hi.x += y.x, hi.y += y.y, hi.z += y.z, hi.w += y.w;
+  }
+  const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  TESSEL_UNROLL
+  for (int e = 0; e < 8; ++e)
+    if (j + e < p.n) detail::store_as<U>(p, i, j + e, v[e]);
+}
 
 }  // namespace tessel::gemm_kernels
