@@ -747,13 +747,13 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   }
   o.tuning.split_tail = a.split_tail;
   if (!a.split_sum.empty()) {
-    const std::string w = lower(trim(a.split_sum));
-    if (w == "last")
+    const std::string who = lower(trim(a.split_sum));
+    if (who == "last")
       o.tuning.split_sum = SplitSum::last_unit;
-    else if (w == "kernel")
+    else if (who == "kernel")
       o.tuning.split_sum = SplitSum::second_kernel;
     else {
-      error = "--split-sum: " + quoted(w) + " is not last (each tile's last unit) or kernel (a second kernel)";
+      error = "--split-sum: " + quoted(who) + " is not last (each tile's last unit) or kernel (a second kernel)";
       return false;
     }
   }
