@@ -180,6 +180,8 @@ std::string tune_key(const GemmArgs& a) {
   if (t.tile_n != 0 || t.tile_m != 0 || t.splits != 0 || t.swap_ab != SwapAB::plan)
     k += ";asked=" + std::to_string(t.tile_m) + "x" + std::to_string(t.tile_n) + ":s" + std::to_string(t.splits) + ":" +
          std::to_string(static_cast<int>(t.swap_ab));
+  // Who sums the splits changes the splits' timings (the candidates are timed with the caller's).
+  if (t.split_sum == SplitSum::second_kernel) k += ";sum=kernel";
   return k;
 }
 

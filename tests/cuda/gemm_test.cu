@@ -1759,22 +1759,25 @@ INSTANTIATE_TEST_SUITE_P(K13Swap, Gemm,
 // Split K summed apart (tuning.split_sum second_kernel) on every shape, tier
 // 1 with C and without, every layout and output type: the tiles the model
 // splits (128 x 64, 64 x 128 on one warpgroup, 128 x 128 and 128 x 256;
-// swapped 64 x 16 through global memory and 128 x 64), 2-7 splits.
+// swapped 64 x 16 and 128 x 32 through global memory, 64 x 64 and 128 x 64),
+// 2-7 splits.
 constexpr GemmTuning summed_apart(GemmTuning t, int cluster = 0) {
   t.split_sum = SplitSum::second_kernel;
   t.cluster = cluster;
   return t;
 }
-INSTANTIATE_TEST_SUITE_P(K13SplitApart, Gemm,
-                         ::testing::Values(StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 3})},
-                                           StepParam{GemmImpl::k13_wgmma_in_flight,
-                                                     summed_apart({128, 2, SwapAB::off, 0, GemmJit::off, 64})},
-                                           StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({128, 4})},
-                                           StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({256, 7})},
-                                           StepParam{GemmImpl::k13_wgmma_in_flight,
-                                                     summed_apart({16, 3, SwapAB::on, 0, GemmJit::off, 64}, 1)},
-                                           StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 2, SwapAB::on})}),
-                         param_name);
+INSTANTIATE_TEST_SUITE_P(
+    K13SplitApart, Gemm,
+    ::testing::Values(
+        StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 3})},
+        StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({128, 2, SwapAB::off, 0, GemmJit::off, 64})},
+        StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({128, 4})},
+        StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({256, 7})},
+        StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({16, 3, SwapAB::on, 0, GemmJit::off, 64}, 1)},
+        StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({32, 5, SwapAB::on}, 1)},
+        StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 4, SwapAB::on, 0, GemmJit::off, 64})},
+        StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 2, SwapAB::on})}),
+    param_name);
 
 // The swapped one-warpgroup tiles (tuning.tile_m = 64: 64 rows of N by 16,
 // 32 or 64 of M) forced on every shape, M > 64 included (up to 63 tiles of M
@@ -2409,12 +2412,15 @@ TEST(GemmSplitK, SameBitsEveryCall) {
 // random inputs with fp32 D (alpha 1, beta 0: nothing rounds after the sum)
 // it gives the last unit's bits exactly, for each tile the model splits
 // (unswapped 128 x 64, 64 x 128 and 128 x 128, 128 x 256; swapped 64 x 16
-// through global memory and 128 x 64), on a second stream with other work
-// running, and replayed from a captured graph (where the partials are the
-// capture's own).
+// and 128 x 16 through global memory, 128 x 64), on a second stream with
+// other work running, and replayed from a captured graph (where the
+// partials are the capture's own), whose two kernels show that the sum ran
+// apart.  Calls alternate between two problems (B's columns from 0 and from
+// 8), so that a sum that read before the GEMM's writes landed would see the
+// other problem's partials.
 TEST(GemmSplitApart, SameBitsAsTheLastUnitOnStreamsAndInGraphs) {
   REQUIRE_GPU();
-  const index_t max_m = 512, max_n = 4096, k = 2432;
+  const index_t max_m = 512, max_n = 4096 + 8, k = 2432;
   RandomOperands ops(max_m, max_n, k, 2718281);
   ops.upload();
   DeviceBuffer d, busy;
@@ -2427,8 +2433,8 @@ TEST(GemmSplitApart, SameBitsAsTheLastUnitOnStreamsAndInGraphs) {
     index_t m, n;
     GemmTuning t;
   };
-  GemmTuning x16{16, 8, SwapAB::on, 0, GemmJit::off, 64};
-  x16.cluster = 1;  // through global memory, not inside clusters
+  GemmTuning x16{16, 8, SwapAB::on, 0, GemmJit::off, 64}, x16_128{16, 4, SwapAB::on};
+  x16.cluster = x16_128.cluster = 1;  // through global memory, not inside clusters
   const std::vector<Case> cases = {
       {300, 700, GemmTuning{64, 6, SwapAB::off}},                         // 128 x 64, 6 splits, edge rows and columns
       {200, 1000, GemmTuning{128, 3, SwapAB::off, 0, GemmJit::off, 64}},  // 64 x 128 on one warpgroup
@@ -2436,6 +2442,7 @@ TEST(GemmSplitApart, SameBitsAsTheLastUnitOnStreamsAndInGraphs) {
       {100, 2000, GemmTuning{256, 2, SwapAB::off}},                       // 128 x 256, 2 splits
       {40, 3000, GemmTuning{64, 3, SwapAB::on}},                          // swapped 128 x 64: D^T's planes
       {13, 4096, x16},                                                    // swapped 64 x 16, 8 splits
+      {9, 4096, x16_128},                                                 // swapped 128 x 16, 4 splits
   };
   for (const Case& c : cases) {
     const std::string what = std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(k) + " tile_n " +
@@ -2443,12 +2450,16 @@ TEST(GemmSplitApart, SameBitsAsTheLastUnitOnStreamsAndInGraphs) {
     GemmArgs g;
     g.m = c.m, g.n = c.n, g.k = k;
     g.ab_type = DType::bf16, g.cd_type = DType::f32;
-    g.a = ops.a.p, g.lda = k, g.b = ops.b.p, g.ldb = max_n, g.d = d.p, g.ldd = c.n;
+    g.a = ops.a.p, g.lda = k, g.ldb = max_n, g.d = d.p, g.ldd = c.n;
     g.alpha = 1.0f, g.beta = 0.0f;
     const std::size_t bytes = static_cast<std::size_t>(c.m * c.n) * 4;
-    const auto run = [&](SplitSum who, cudaStream_t st, std::vector<unsigned char>& out, const char* how) {
+    const auto problem = [&](int which, SplitSum who) {  // B's columns from 8 x which
+      g.b = static_cast<const __nv_bfloat16*>(ops.b.p) + 8 * which;
       g.tuning = c.t;
       g.tuning.split_sum = who;
+    };
+    const auto run = [&](int which, SplitSum who, cudaStream_t st, std::vector<unsigned char>& out, const char* how) {
+      problem(which, who);
       CUDA_CHECK(cudaMemsetAsync(busy.p, 7, std::size_t{64} << 20, side));  // other work, unsynchronized
       CUDA_CHECK(cudaMemsetAsync(d.p, 0xFF, bytes, st));
       const Status s = gemm(GemmImpl::k13_wgmma_in_flight, g, st);
@@ -2457,33 +2468,47 @@ TEST(GemmSplitApart, SameBitsAsTheLastUnitOnStreamsAndInGraphs) {
       out.resize(bytes);
       CUDA_CHECK(cudaMemcpy(out.data(), d.p, bytes, cudaMemcpyDeviceToHost));
     };
-    std::vector<unsigned char> last, apart;
-    run(SplitSum::last_unit, nullptr, last, "last unit");
-    for (int call = 0; call < 3; ++call) {
-      run(SplitSum::second_kernel, call == 1 ? other : nullptr, apart, "apart");
+    std::vector<unsigned char> last[2], apart;
+    for (int which : {0, 1}) run(which, SplitSum::last_unit, nullptr, last[which], "last unit");
+    if (HasFatalFailure()) return;
+    ASSERT_NE(std::memcmp(last[0].data(), last[1].data(), bytes), 0) << what << ": the two problems agree";
+    for (int call = 0; call < 4; ++call) {
+      run(call % 2, SplitSum::second_kernel, call == 1 ? other : nullptr, apart, "apart");
       if (HasFatalFailure()) return;
-      ASSERT_EQ(std::memcmp(last.data(), apart.data(), bytes), 0) << what << ": call " << call;
+      ASSERT_EQ(std::memcmp(last[call % 2].data(), apart.data(), bytes), 0) << what << ": call " << call;
     }
     // Replayed from a graph: the sum's programmatic launch captured as the GEMM's dependent.
-    g.tuning = c.t;
-    g.tuning.split_sum = SplitSum::second_kernel;
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    CUDA_CHECK(cudaStreamBeginCapture(other, cudaStreamCaptureModeThreadLocal));
-    const Status captured = gemm(GemmImpl::k13_wgmma_in_flight, g, other);
-    CUDA_CHECK(cudaStreamEndCapture(other, &graph));
-    ASSERT_TRUE(captured.is_ok()) << what << " captured: " << captured.message;
-    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    for (int round = 0; round < 2; ++round) {
-      CUDA_CHECK(cudaMemsetAsync(d.p, 0xFF, bytes, other));
-      CUDA_CHECK(cudaGraphLaunch(exec, other));
-      CUDA_CHECK(cudaStreamSynchronize(other));
-      CUDA_CHECK(cudaMemcpy(apart.data(), d.p, bytes, cudaMemcpyDeviceToHost));
-      ASSERT_EQ(std::memcmp(last.data(), apart.data(), bytes), 0) << what << ": graph replay " << round;
+    for (int which : {0, 1}) {
+      problem(which, SplitSum::second_kernel);
+      cudaGraph_t graph = nullptr;
+      cudaGraphExec_t exec = nullptr;
+      CUDA_CHECK(cudaStreamBeginCapture(other, cudaStreamCaptureModeThreadLocal));
+      const Status captured = gemm(GemmImpl::k13_wgmma_in_flight, g, other);
+      CUDA_CHECK(cudaStreamEndCapture(other, &graph));
+      ASSERT_TRUE(captured.is_ok()) << what << " captured: " << captured.message;
+      std::size_t count = 0;
+      CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+      std::vector<cudaGraphNode_t> nodes(count);
+      CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+      int kernels = 0;
+      for (cudaGraphNode_t node : nodes) {
+        cudaGraphNodeType type{};
+        CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+        kernels += type == cudaGraphNodeTypeKernel;
+      }
+      EXPECT_EQ(kernels, 2) << what << ": the GEMM and the sum apart";
+      CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+      for (int round = 0; round < 2; ++round) {
+        CUDA_CHECK(cudaMemsetAsync(d.p, 0xFF, bytes, other));
+        CUDA_CHECK(cudaGraphLaunch(exec, other));
+        CUDA_CHECK(cudaStreamSynchronize(other));
+        CUDA_CHECK(cudaMemcpy(apart.data(), d.p, bytes, cudaMemcpyDeviceToHost));
+        ASSERT_EQ(std::memcmp(last[which].data(), apart.data(), bytes), 0) << what << ": graph replay " << round;
+      }
+      CUDA_CHECK(cudaGraphExecDestroy(exec));
+      CUDA_CHECK(cudaGraphDestroy(graph));
     }
-    CUDA_CHECK(cudaGraphExecDestroy(exec));
-    CUDA_CHECK(cudaGraphDestroy(graph));
-    ops.expect_near_fp64(last.data(), c.m, c.n, 512, what);  // the last unit's result against fp64
+    ops.expect_near_fp64(last[0].data(), c.m, c.n, 512, what);  // the last unit's result against fp64
   }
   CUDA_CHECK(cudaStreamDestroy(side));
   CUDA_CHECK(cudaStreamDestroy(other));

@@ -162,8 +162,14 @@ Status launch_split_sum(const GemmArgs& args, bool transposed, const float* part
   attr.val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  gk::with_out_type(d.cd_type,
-                    [&]<class U>() { (void)cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits); });
+  gk::with_out_type(d.cd_type, [&]<class U>() {
+    if (cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits) == cudaSuccess) return;
+    // Where a programmatic launch is refused (a driver or capture without it), a plain one is as correct: the wait
+    // then returns at once, the stream's order having run the GEMM first.
+    (void)cudaGetLastError();
+    cfg.numAttrs = 0;
+    (void)cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits);
+  });
   return launch_status("split K's sum");
 }
 

@@ -119,9 +119,7 @@ __device__ __forceinline__ void zero_keys(T (&v)[X::kNK][X::OpV::kElems], int k0
   }
 }
 
-/// One tile's loads by the producer's issuing thread: Q (its bytes expected
-/// on `q_full`), then each of `blocks` key blocks' K and V into the stage at
-/// `write`, which is left past the last.
+/// A tile's Q by the producer's issuing thread, its bytes expected on `q_full`.
 template <class X>
 __device__ __forceinline__ void load_q(typename X::SharedStorage& shared, const CUtensorMap* map_q, int q_row, int h,
                                        int tb) {
@@ -144,6 +142,9 @@ __device__ __forceinline__ void load_v(typename X::SharedStorage& shared, const 
   for (int s = 0; s < X::kNK; ++s) X::OpV::Tma::load_at(map_v, shared.v[stage][s], full, 0, key0 + 64 * s, hk, tb);
 }
 
+/// One tile's loads by the producer's issuing thread: Q, then each of
+/// `blocks` key blocks' K and V into the stage at `write`, which is left past
+/// the last.
 template <class X>
 __device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
                                           const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,

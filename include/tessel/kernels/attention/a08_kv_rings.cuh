@@ -7,8 +7,9 @@
 // 64 KB leave room for five 32 KB halves of a block) every load is exposed,
 // and a06 ran 0.68x a03 there.  Here K and V have rings and barriers of
 // their own: K_j is given back as soon as S_j completes, V_j when P V_j does,
-// and the halves that fit go two to K and the rest to V (a V is held a turn
-// longer).  At d = 256 K's next load starts mid-turn and V's a turn ahead.
+// and of the halves that fit K takes half, rounded down, and V the rest (a V
+// is held a turn longer).  At d = 256 K's next load starts mid-turn and V's a
+// turn ahead.
 #pragma once
 
 #include "tessel/kernels/attention/a07_persistent.cuh"

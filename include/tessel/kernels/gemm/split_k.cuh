@@ -84,11 +84,12 @@ static_assert([] {
 }());
 
 /// The tiles that compile split K summed apart (SplitKReduce's `Apart`): the
-/// unfused 16-bit ones except the 128-row swapped-only tiles, which the plan
-/// runs unsplit and where the path's stores spilled (24-816 bytes from 144
-/// columns up).
+/// unfused 16-bit ones except the 128-row swapped-only tiles 80 and more wide,
+/// which the plan runs unsplit and where the path's stores spilled (24-816
+/// bytes from 144 columns up).
 template <class X>
-inline constexpr bool kServesApart = !X::kFused && X::kBK == 64 && !(X::kTransposed && !X::kTmaStore && X::kBM == 128);
+inline constexpr bool kServesApart =
+    !X::kFused && X::kBK == 64 && !(X::kTransposed && !X::kTmaStore && X::kBM == 128 && X::kBN > 64);
 
 /// Split K's side of the epilogue (splits > 1), for a kernel whose tile X
 /// (kBM x kBN, FragC, kConsumerThreads) its consumers hold in fp32 and sync
