@@ -134,14 +134,14 @@ constexpr unsigned kMaxSumBlocks = 2048;  // past it a thread takes more groups 
 /// programmatic launch) and waits for the GEMM's grid before reading.  The
 /// inputs' type only types the Params: the sum reads neither A nor B.
 template <class U>
-__global__ void __launch_bounds__(kSumThreads)
-    split_k_sum(const gk::Params<__nv_bfloat16> p, const float* partials, index_t plane, int ld, int splits) {
+__global__ void __launch_bounds__(kSumThreads) split_k_sum(const gk::Params<__nv_bfloat16> p, const float* partials,
+                                                           index_t plane, int ld, int splits, bool vector) {
   arch::sm90::griddep_wait();
-  const index_t per_row = (p.n + 7) / 8, groups = p.m * per_row;
-  for (index_t g = static_cast<index_t>(blockIdx.x) * kSumThreads + threadIdx.x; g < groups;
-       g += static_cast<index_t>(gridDim.x) * kSumThreads) {
-    const index_t i = g / per_row;
-    gk::split_sum_group<U>(p, partials, plane, ld, splits, i, (g - i * per_row) * 8);
+  // 32-bit group indices: a plane's offsets fit in int (the launcher's check), so its groups of 8 do.
+  const unsigned per_row = static_cast<unsigned>((p.n + 7) / 8), groups = static_cast<unsigned>(p.m) * per_row;
+  for (unsigned g = blockIdx.x * kSumThreads + threadIdx.x; g < groups; g += gridDim.x * kSumThreads) {
+    const unsigned i = g / per_row;
+    gk::split_sum_group<U>(p, partials, plane, ld, splits, i, (g - i * per_row) * 8, vector);
   }
 }
 
@@ -152,6 +152,7 @@ Status launch_split_sum(const GemmArgs& args, bool transposed, const float* part
   GemmArgs d = args;  // D's own problem
   if (transposed) std::swap(d.m, d.n);
   const auto p = make_params<__nv_bfloat16>(d);
+  const bool vector = rows_aligned_16(d.d, d.ldd, static_cast<int>(size_bytes(d.cd_type)));
   const index_t groups = d.m * ((d.n + 7) / 8), blocks = (groups + kSumThreads - 1) / kSumThreads;
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(blocks < kMaxSumBlocks ? static_cast<unsigned>(blocks) : kMaxSumBlocks);
@@ -163,12 +164,12 @@ Status launch_split_sum(const GemmArgs& args, bool transposed, const float* part
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   gk::with_out_type(d.cd_type, [&]<class U>() {
-    if (cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits) == cudaSuccess) return;
+    if (cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits, vector) == cudaSuccess) return;
     // Where a programmatic launch is refused (a driver or capture without it), a plain one is as correct: the wait
     // then returns at once, the stream's order having run the GEMM first.
     (void)cudaGetLastError();
     cfg.numAttrs = 0;
-    (void)cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits);
+    (void)cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits, vector);
   });
   return launch_status("split K's sum");
 }

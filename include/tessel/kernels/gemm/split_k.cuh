@@ -234,13 +234,15 @@ struct SplitKReduce {
 /// of a row of D (its row i, columns j..j+7, those below p.n): the planes'
 /// values summed in split order, ((p0 + p1) + p2) + ..., as the last unit's
 /// sum above adds them, then D = alpha x sum + beta x C in D's type
-/// (store_as).  `p` is D's problem (m x n, never transposed); the planes'
-/// rows are `ld` floats (a multiple of 16, so the loads are 16-byte ones);
-/// they were written by another grid (read past L1).
+/// (store_as's arithmetic).  `p` is D's problem (m x n, never transposed);
+/// the planes' rows are `ld` floats (a multiple of 16, so the loads are
+/// 16-byte ones); they were written by another grid (read past L1).
+/// `vector`: D's rows and base are 16-byte aligned, so a group without C
+/// leaves in 16-byte stores.
 template <class U, class T>
 __device__ __forceinline__ void split_sum_group(const Params<T>& p, const float* partials, index_t plane, int ld,
-                                                int splits, index_t i, index_t j) {
-  const float4* at = reinterpret_cast<const float4*>(partials + i * ld + j);
+                                                int splits, unsigned i, unsigned j, bool vector) {
+  const float4* at = reinterpret_cast<const float4*>(partials + static_cast<index_t>(i) * ld + j);
   const index_t step = plane / 4;
   float4 lo = __ldcg(at), hi = __ldcg(at + 1);
 #pragma unroll 4
@@ -250,6 +252,16 @@ __device__ __forceinline__ void split_sum_group(const Params<T>& p, const float*
     hi.x += y.x, hi.y += y.y, hi.z += y.z, hi.w += y.w;
   }
   const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  if (vector && p.beta == 0.0f && j + 8 <= p.n) {
+    const float alpha = alpha_of(p);
+    alignas(16) U out[8];
+    TESSEL_UNROLL
+    for (int e = 0; e < 8; ++e) out[e] = detail::from_float<U>(alpha * v[e]);
+    auto* d = reinterpret_cast<uint4*>(static_cast<U*>(p.d) + static_cast<index_t>(i) * p.ldd + j);
+    TESSEL_UNROLL
+    for (int w = 0; w < static_cast<int>(sizeof(out) / 16); ++w) d[w] = reinterpret_cast<const uint4*>(out)[w];
+    return;
+  }
   TESSEL_UNROLL
   for (int e = 0; e < 8; ++e)
     if (j + e < p.n) detail::store_as<U>(p, i, j + e, v[e]);
