@@ -24,6 +24,14 @@ were made); --ahead old counts passes as the kernel did before 64 x 64 and
 128 x 64 loaded two partials a pass (the tuning logs' kernel).
 
   fit_plan_model.py --fit LOG... [--holdout LOG...] [--cpp] [--refit-split] [--ahead old|new] [--no-passes]
+  fit_plan_model.py --residuals RUN.csv...
+
+--residuals: the model's choices in `tessel bench gemm --impl auto` CSVs (each
+note reads "model CONFIG (predicted T us)") against the times it predicted,
+per configuration family: problems, the geometric mean of measured over
+predicted with its 10th and 90th percentiles, and the rows' geometric mean
+ratio to cuBLASLt.  Above 1 a family runs slower than the model thinks, so
+the model takes it too readily.
 
 --holdout: logs of other problems, scored with the fitted model (the regret:
 time of the model's choice over the best timed, per problem).  --cpp prints
@@ -249,9 +257,38 @@ def evaluate(model, x, data, label):
         print("  %.3f %-18s model %-20s best %s" % w)
 
 
+def residuals(paths):
+    """--residuals: measured over predicted time per family of the model's choices (see the docstring)."""
+    import csv
+
+    note = re.compile(r"model (\S+) \(predicted ([\d.]+) us\)")
+    rows = collections.defaultdict(list)
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                m = note.search(r.get("note", ""))
+                if r.get("impl") != "auto" or not m or not r.get("median_ms"):
+                    continue
+                parts = m.group(1).split(":")  # k13:64x16:s4:swap -> k13:64x16:split:swap
+                fam = parts[0] + ":" + parts[1]
+                fam += ":split" if len(parts) > 2 and parts[2].startswith("s") and parts[2] != "s1" else ""
+                fam += ":swap" if m.group(1).endswith(":swap") else ""
+                ratio = float(r["ratio"]) if r.get("ratio") else None
+                rows[fam].append((float(r["median_ms"]) * 1000.0 / float(m.group(2)), ratio))
+    geomean = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))  # noqa: E731
+    print("family,problems,measured_over_predicted,p10,p90,ratio_to_cublas")
+    for fam, v in sorted(rows.items(), key=lambda kv: -len(kv[1])):
+        over = sorted(x for x, _ in v)
+        ratios = [r for _, r in v if r]
+        print("%s,%d,%.3f,%.2f,%.2f,%s" % (fam, len(v), geomean(over), over[len(over) // 10],
+                                           over[(9 * len(over)) // 10],
+                                           "%.3f" % geomean(ratios) if ratios else ""))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--fit", nargs="+", required=True)
+    ap.add_argument("--fit", nargs="+")
+    ap.add_argument("--residuals", nargs="+", metavar="RUN.csv")
     ap.add_argument("--holdout", nargs="*", default=[])
     ap.add_argument("--cpp", action="store_true")
     ap.add_argument("--split", type=int, default=0, help="fit on problems whose index %% 2 != SPLIT-1, score the rest")
@@ -260,6 +297,11 @@ def main():
                     help="fit without the pass term, then refit only split K's fixed cost and its cost a pass")
     ap.add_argument("--ahead", choices=["old", "new"], default="new", help="the kernel's partials a pass (split_k.cuh)")
     a = ap.parse_args()
+    if a.residuals:
+        residuals(a.residuals)
+        return
+    if not a.fit:
+        ap.error("give --fit LOG... or --residuals RUN.csv...")
     global PASS_MAX, AHEAD
     AHEAD = a.ahead
     if a.no_passes:
