@@ -13,6 +13,8 @@
 #   bash bench/lab/gpu_session.sh OUT attention_more  # racecheck, synccheck, 1k, GQA, packed lengths against SDPA
 #   bash bench/lab/gpu_session.sh OUT split_sum:S,S  # split K summed by a second kernel: tests, tier 1, sanitizers,
 #                                                    # the seeds' split problems with each sum against cuBLASLt
+#   bash bench/lab/gpu_session.sh OUT small:S,S  # the seeds' problems of M, N, K <= 1024: auto and tuned (k08 timed
+#                                                # where rows need padded copies) against cuBLASLt, the tuning log
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -218,14 +220,35 @@ case "$part" in
     for s in ${seeds//,/ }; do
       "$t" bench gemm --suite "random:$s:200" --plan >> /tmp/split_plans.csv
     done
-    # The suite's columns (the plan's first nine) of the k13 rows split without a split tail.
-    awk -F, 'NR == 1 {print "group,m,n,k,dtype,out_dtype,layout,alpha,beta"} $11 == "k13" && $14 > 1 && $16 == 0 {
-      print $1","$2","$3","$4","$5","$6","$7","$8","$9}' /tmp/split_plans.csv > "$out/split_suite.csv"
+    # The suite's columns of the k13 rows split without a split tail.  The layout ("A:k,B:n") holds a comma,
+    # so awk's fields are the suite's 1-10, then batch, impl, tile_m, tile_n, splits, swap_ab, split_tail 11-17.
+    { echo "group,m,n,k,dtype,out_dtype,layout,alpha,beta"
+      awk -F, '$12 == "k13" && $15 > 1 && $17 == 0 {
+        print $1","$2","$3","$4","$5","$6","$7","$8","$9","$10}' /tmp/split_plans.csv; } > "$out/split_suite.csv"
     echo "split problems: $(($(wc -l < "$out/split_suite.csv") - 1))" >> "$sum"
     for who in last kernel; do
       step "split_$who" 200 "$t" bench gemm --suite "$out/split_suite.csv" --impl auto,cublas --split-sum "$who" \
         --csv "$out/split_$who.csv"
     done
+    ;;
+  small:*)
+    # The fixed cost's problems (M, N, K <= 1024) of the seeds: `auto`, then measured tuning, each against
+    # cuBLASLt; tuning times k08 where a leading dimension is off a multiple of 8 (k08_worth_timing), and
+    # its log holds every configuration's time (the model's next fit).
+    seeds=${part#small:}
+    rm -f /tmp/small_plans.csv
+    for s in ${seeds//,/ }; do
+      "$t" bench gemm --suite "random:$s:200" --plan >> /tmp/small_plans.csv
+    done
+    # The suite's columns (awk's 1-10: the layout holds a comma) of the rows within 1024 (headers skipped).
+    { echo "group,m,n,k,dtype,out_dtype,layout,alpha,beta"
+      awk -F, '$2 ~ /^[0-9]+$/ && $2 <= 1024 && $3 <= 1024 && $4 <= 1024 {
+        print $1","$2","$3","$4","$5","$6","$7","$8","$9","$10}' /tmp/small_plans.csv; } > "$out/small_suite.csv"
+    echo "small problems: $(($(wc -l < "$out/small_suite.csv") - 1))" >> "$sum"
+    step small_auto 150 "$t" bench gemm --suite "$out/small_suite.csv" --impl auto,cublas --csv "$out/small_auto.csv"
+    export TESSEL_TUNE_CACHE=/tmp/small_tune_cache TESSEL_TUNE_LOG="$out/small_tune_log.tsv"
+    rm -rf "$TESSEL_TUNE_CACHE"
+    step small_tuned 300 "$t" bench gemm --suite "$out/small_suite.csv" --impl tuned,cublas --csv "$out/small_tuned.csv"
     ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.
@@ -235,7 +258,7 @@ case "$part" in
     cp /tmp/gpu_session_sanitize.log "$out/sanitizer_${parts//,/_}.log"
     ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S or sanitize:PARTS)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S or sanitize:PARTS)" >&2
     exit 2
     ;;
 esac
