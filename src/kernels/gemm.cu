@@ -112,6 +112,10 @@ Status check_common(const GemmArgs& g) {
     return invalid("extents must be positive (got M=" + std::to_string(g.m) + ", N=" + std::to_string(g.n) +
                    ", K=" + std::to_string(g.k) + ")");
   if (g.a == nullptr || g.b == nullptr || g.d == nullptr) return invalid("A, B and D must not be null");
+  // Every step's, though only k13 has two sums: a value outside the enum is a malformed call anywhere.
+  if (static_cast<unsigned>(g.tuning.split_sum) > static_cast<unsigned>(SplitSum::second_kernel))
+    return invalid("tuning.split_sum must be SplitSum::plan, last_unit or second_kernel (got " +
+                   std::to_string(static_cast<unsigned>(g.tuning.split_sum)) + ")");
   const auto known = [](DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || is_fp8(t); };
   if (!known(g.ab_type))
     return invalid("ab_type must be a DType (got " + std::to_string(static_cast<int>(g.ab_type)) + ")");

@@ -99,10 +99,6 @@ Status check_k13_tuning(const GemmArgs& a) {
                            "k13: tuning.cluster must be 0 (split K of the swapped 16- and 32-wide tiles inside "
                            "clusters, 2..8 splits) or 1 (split K through partials in global memory) (got " +
                                std::to_string(t.cluster) + ")");
-  if (static_cast<unsigned>(t.split_sum) > static_cast<unsigned>(SplitSum::second_kernel))
-    return Status::failure(Status::invalid_argument,
-                           "tuning.split_sum must be SplitSum::plan, last_unit or second_kernel (got " +
-                               std::to_string(static_cast<unsigned>(t.split_sum)) + ")");
   if (t.raster_group < 0 || t.raster_group > 65536)
     return Status::failure(
         Status::invalid_argument,
