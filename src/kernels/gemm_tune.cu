@@ -228,13 +228,13 @@ bool tuned_choice(const GemmArgs& args, GemmCandidate& out, std::string* why) {
 Status tune(const GemmArgs& args, cudaStream_t stream, GemmCandidate& out, std::string& why) {
   const int sms = device_sm_count();
   std::vector<GemmCandidate> cands;
-  for (const GemmCandidate& c : gemm_candidates(args.m, args.n, args.k, sms, args.epilogue.active(),
-                                                args.c != nullptr && args.beta != 0.0f, args.layout.a == MajorA::k))
+  std::vector<GemmCandidate> listed =
+      gemm_candidates(args.m, args.n, args.k, sms, args.epilogue.active(), args.c != nullptr && args.beta != 0.0f,
+                      args.layout.a == MajorA::k);
+  if (k08_worth_timing(args.m, args.n, args.k, args.lda, args.ldb, args.epilogue.active()))
+    listed.push_back(kK08Candidate);
+  for (const GemmCandidate& c : listed)
     if (candidate_matches(c, args.tuning) && gemm_check(c.impl, with_candidate(args, c))) cands.push_back(c);
-  const GemmCandidate k08 = kK08Candidate;
-  if (k08_worth_timing(args.m, args.n, args.k, args.lda, args.ldb, args.epilogue.active()) &&
-      candidate_matches(k08, args.tuning) && gemm_check(k08.impl, with_candidate(args, k08)))
-    cands.push_back(k08);
   if (cands.empty()) return Status::failure(Status::unsupported, "tuning: no configuration serves the call");
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
