@@ -533,11 +533,14 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
   if (wgmma_step(impl)) return launch_wgmma(impl, a, device, stream);
   if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
-    // auto: a06 where three stages of K and V fit (its softmax under its own P V releases a stage a block
-    // later: with two, at d 256, the next block's loads wait and a06 ran 0.68 of a03), else a03; a02 where
-    // a03's rules or maps do not take the call (found before anything launches).
+    // auto: where three stages of K and V fit, a07 (a06's CTAs made persistent: the next tile's loads under
+    // this one's last blocks; 1.04-1.22x a06 at 1k, 1.01-1.02x at 8k), or a06 for packed sequences, which a07's
+    // fixed snake may balance worse than a06's CTAs handed out as SMs free up (not yet measured); a03 where
+    // only two fit (d 256: a06's softmax under its own P V frees a stage a block later and ran 0.68x a03);
+    // a02 where a03's rules or maps do not take the call (found before anything launches).
     const bool three = attention_kernels::a03::most_stages(static_cast<int>(a.head_dim)) == 3;
-    const Status s = launch_wgmma(three ? AttentionImpl::a06 : AttentionImpl::a03, a, device, stream);
+    const AttentionImpl step = !three ? AttentionImpl::a03 : packed(a) ? AttentionImpl::a06 : AttentionImpl::a07;
+    const Status s = launch_wgmma(step, a, device, stream);
     if (s.code != Status::unsupported) return s;
   }
   return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, device, stream)

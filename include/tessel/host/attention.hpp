@@ -36,9 +36,10 @@ namespace tessel {
 ///        tile's loads under the current one's last steps; a03's rules.
 ///   a08: a07 with K and V on rings of their own (K given back when S is
 ///        done, V when P V is); a03's rules.
-/// `automatic` runs a06 at head dims 64, 128 and 192, a03 at 256 (where a06's
-/// third stage does not fit), each where it takes the call (no broadcast
-/// strides, tensors its TMA maps describe), else a02.
+/// `automatic` runs a07 at head dims 64, 128 and 192 (a06 for packed
+/// sequences), a03 at 256 (where a06's third stage does not fit), each where
+/// it takes the call (no broadcast strides, tensors its TMA maps describe),
+/// else a02.
 enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06, a07, a08 };
 
 constexpr const char* name(AttentionImpl i) {
