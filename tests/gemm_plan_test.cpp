@@ -696,8 +696,6 @@ TEST(GemmTune, NamesRoundTrip) {
   EXPECT_EQ(candidate_name({GemmImpl::k13_wgmma_in_flight, 64, 32, 2, true}), "k13:64x32:s2:swap");
   EXPECT_EQ(candidate_name({GemmImpl::k14_cluster_multicast, 64, 128, 1, false}), "k14:64x128");
   EXPECT_EQ(candidate_name({GemmImpl::k14_cluster_multicast, 64, 128, 3, false}), "k14:64x128:s3");
-  EXPECT_EQ(candidate_name(kK08Candidate), "k08:128x128");
-  EXPECT_EQ(parse_candidate("k08:128x128"), kK08Candidate);
   for (index_t m : {1, 17, 100, 1000, 8192})
     for (const GemmCandidate& c : gemm_candidates(m, 4096, 16384, 132, false, false)) {
       const std::optional<GemmCandidate> back = parse_candidate(candidate_name(c));
@@ -726,23 +724,8 @@ TEST(GemmTune, NamesRoundTrip) {
                           "k14:64x128:s1",
                           "k14:64x128:s",
                           "k14:128x128:s2:swap",
-                          "k08:64x128",
-                          "k08:128x128:s1",
-                          "k07:128x128"})
+                          "k08:128x128"})
     EXPECT_FALSE(parse_candidate(bad)) << bad;
-}
-
-// k08 is timed where a padded copy would feed the others (a leading dimension off a multiple of 8), unfused, below
-// 10^10 flops; never listed by gemm_candidates, so the model never predicts it.
-static_assert(k08_worth_timing(1, 896, 422, 422, 896, false));
-static_assert(k08_worth_timing(128, 278, 392, 392, 278, false));        // B's rows of 556 bytes
-static_assert(!k08_worth_timing(128, 256, 384, 384, 256, false));       // whole 16-byte rows: TMA reads them
-static_assert(!k08_worth_timing(1, 896, 422, 422, 896, true));          // fused: the fused instances only
-static_assert(!k08_worth_timing(4000, 4000, 4001, 4001, 4000, false));  // past the model's domain
-TEST(GemmTune, K08NeverInTheModelsList) {
-  for (index_t m : {1, 17, 100, 1000})
-    for (const GemmCandidate& c : gemm_candidates(m, 900, 422, 132, false, false))
-      EXPECT_NE(c.impl, GemmImpl::k08_smem_epilogue) << candidate_name(c);
 }
 
 // The swapped widths between the powers of two (64 x 48, 80, 96): listed where A is K-major, M > 32 and the problem

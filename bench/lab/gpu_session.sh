@@ -13,8 +13,8 @@
 #   bash bench/lab/gpu_session.sh OUT attention_more  # racecheck, synccheck, 1k, GQA, packed lengths against SDPA
 #   bash bench/lab/gpu_session.sh OUT split_sum:S,S  # split K summed by a second kernel: tests, tier 1, sanitizers,
 #                                                    # the seeds' split problems with each sum against cuBLASLt
-#   bash bench/lab/gpu_session.sh OUT small:S,S  # the seeds' problems of M, N, K <= 1024: auto and tuned (k08 timed
-#                                                # where rows need padded copies) against cuBLASLt, the tuning log
+#   bash bench/lab/gpu_session.sh OUT small:S,S  # the seeds' problems of M, N, K <= 1024: auto and tuned against
+#                                                # cuBLASLt, the tuning log
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -233,8 +233,7 @@ case "$part" in
     ;;
   small:*)
     # The fixed cost's problems (M, N, K <= 1024) of the seeds: `auto`, then measured tuning, each against
-    # cuBLASLt; tuning times k08 where a leading dimension is off a multiple of 8 (k08_worth_timing), and
-    # its log holds every configuration's time (the model's next fit).
+    # cuBLASLt; the tuning log holds every configuration's time (the model's next fit).
     seeds=${part#small:}
     rm -f /tmp/small_plans.csv
     for s in ${seeds//,/ }; do

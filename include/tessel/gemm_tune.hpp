@@ -28,19 +28,8 @@ struct GemmCandidate {
   }
 };
 
-/// k08 (mma.sync fed by cp.async, whose copies read rows of any alignment) as
-/// a candidate of measured tuning only (the model has no family fitted to it):
-/// where a leading dimension is not a multiple of 8, k13, k14 and k15 run on
-/// padded copies (a kernel and the operand's bytes more, about 5 µs on a small
-/// call), which k08 does without; unfused calls in the model's domain.
-inline constexpr GemmCandidate kK08Candidate{GemmImpl::k08_smem_epilogue, 128, 128, 1, false};
-/// C++ example: k08_worth_timing(1, 896, 422, 422, 896, false) == true (A's rows of 844 bytes).
-constexpr bool k08_worth_timing(index_t m, index_t n, index_t k, index_t lda, index_t ldb, bool fused) {
-  return !fused && (lda % 8 != 0 || ldb % 8 != 0) && plan_detail::flops(m, n, k) < 1e10;  // kModelMaxFlops
-}
-
 /// "k13:128x192:s1", "k13:64x32:s2:swap", "k14:64x128", "k14:64x128:s3" (k14
-/// split), "k15:128x128", "k08:128x128": the cache's spelling, read back by parse_candidate.
+/// split), "k15:128x128": the cache's spelling, read back by parse_candidate.
 /// C++ example: candidate_name({GemmImpl::k13_wgmma_in_flight, 64, 32, 2, true}) == "k13:64x32:s2:swap".
 inline std::string candidate_name(const GemmCandidate& c) {
   std::string s = std::string(short_name(c.impl)) + ":" + std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n);
@@ -77,8 +66,6 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
     c.impl = GemmImpl::k14_cluster_multicast;
   else if (take(s, "k15:"))
     c.impl = GemmImpl::k15_pingpong;
-  else if (take(s, "k08:"))
-    c.impl = GemmImpl::k08_smem_epilogue;
   else
     return std::nullopt;
   c.tile_m = take_number(s);
@@ -103,7 +90,6 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
       !(c.tile_m == 64 ? w == 128 : (w == 64 || w == 128 || w == 192 || w == 256)))
     return std::nullopt;
   if (c.impl == GemmImpl::k15_pingpong && (c.tile_m != 128 || w != 128)) return std::nullopt;
-  if (c.impl == GemmImpl::k08_smem_epilogue && c != kK08Candidate) return std::nullopt;
   return c;
 }
 

@@ -228,12 +228,8 @@ bool tuned_choice(const GemmArgs& args, GemmCandidate& out, std::string* why) {
 Status tune(const GemmArgs& args, cudaStream_t stream, GemmCandidate& out, std::string& why) {
   const int sms = device_sm_count();
   std::vector<GemmCandidate> cands;
-  std::vector<GemmCandidate> listed =
-      gemm_candidates(args.m, args.n, args.k, sms, args.epilogue.active(), args.c != nullptr && args.beta != 0.0f,
-                      args.layout.a == MajorA::k);
-  if (k08_worth_timing(args.m, args.n, args.k, args.lda, args.ldb, args.epilogue.active()))
-    listed.push_back(kK08Candidate);
-  for (const GemmCandidate& c : listed)
+  for (const GemmCandidate& c : gemm_candidates(args.m, args.n, args.k, sms, args.epilogue.active(),
+                                                args.c != nullptr && args.beta != 0.0f, args.layout.a == MajorA::k))
     if (candidate_matches(c, args.tuning) && gemm_check(c.impl, with_candidate(args, c))) cands.push_back(c);
   if (cands.empty()) return Status::failure(Status::unsupported, "tuning: no configuration serves the call");
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;

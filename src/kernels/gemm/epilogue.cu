@@ -126,8 +126,11 @@ Status launch_as(const ApplyParams& p, cudaStream_t stream) {
   return launch_status("gemm_epilogue_apply");
 }
 
-constexpr int kSumThreads = 256;
-constexpr unsigned kMaxSumBlocks = 2048;  // past it a thread takes more groups (a grid-stride loop)
+constexpr int kSumThreads = 512;
+// Blocks launched while the GEMM runs wait on the SMs it leaves idle, as many as fit there: with several a
+// SM, a few SMs took most of the sum.  Claiming more than half an SM's shared memory (unused) keeps one a SM,
+// and a grid of at most one block an SM gives each the same share.
+constexpr int kSumClaimBytes = 120 * 1024;
 
 /// Split K summed apart: a thread a group of 8 elements of a row of D
 /// (split_sum_group).  It may start while the GEMM runs (launch_split_sum's
@@ -155,8 +158,10 @@ Status launch_split_sum(const GemmArgs& args, bool transposed, const float* part
   const bool vector = rows_aligned_16(d.d, d.ldd, static_cast<int>(size_bytes(d.cd_type)));
   const index_t groups = d.m * ((d.n + 7) / 8), blocks = (groups + kSumThreads - 1) / kSumThreads;
   cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(blocks < kMaxSumBlocks ? static_cast<unsigned>(blocks) : kMaxSumBlocks);
+  const index_t sms = device_sm_count();
+  cfg.gridDim = dim3(static_cast<unsigned>(blocks < sms ? blocks : sms));
   cfg.blockDim = dim3(kSumThreads);
+  cfg.dynamicSmemBytes = kSumClaimBytes;
   cfg.stream = stream;
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -164,11 +169,15 @@ Status launch_split_sum(const GemmArgs& args, bool transposed, const float* part
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   gk::with_out_type(d.cd_type, [&]<class U>() {
+    static const bool claimed = cudaFuncSetAttribute(split_k_sum<U>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     kSumClaimBytes) == cudaSuccess;
+    if (!claimed) cfg.dynamicSmemBytes = 0;
     if (cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits, vector) == cudaSuccess) return;
     // Where a programmatic launch is refused (a driver or capture without it), a plain one is as correct: the wait
     // then returns at once, the stream's order having run the GEMM first.
     (void)cudaGetLastError();
     cfg.numAttrs = 0;
+    cfg.dynamicSmemBytes = 0;
     (void)cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits, vector);
   });
   return launch_status("split K's sum");
