@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -300,6 +301,50 @@ TEST(GemmWorkspace, SplitScratchIsKeptPerStream) {
   CUDA_CHECK(cudaStreamSynchronize(stream));
   EXPECT_GT(gemm_pool_allocations(), before);
   EXPECT_TRUE(big.exact(1.0f, 0.0f));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// The padded copies of operands whose rows TMA cannot read are kept per stream
+// too: a stream's first such call takes its scratch from the pool, later ones
+// allocate nothing and stay exact.  Calls from two threads on one stream, each
+// a copy and then the GEMM that reads it, never interleave between the two
+// (kept_scratch's hold): each thread's last call still reads its own copy.
+TEST(GemmWorkspace, PadCopiesAreKeptPerStream) {
+  REQUIRE_SM90();
+  // K = 1001 and 777: A's rows of 2002 and 1554 bytes, copied to rows of whole lines.
+  Problem p(200, 136, 1001, {MajorA::k, MajorB::n}, 0, false), q(136, 200, 777, {MajorA::k, MajorB::n}, 0, false);
+  ASSERT_TRUE(p.upload());
+  ASSERT_TRUE(q.upload());
+  const GemmArgs g = p.args(2.0f, 0.0f), h = q.args(1.0f, 1.0f);
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  const std::uint64_t first = gemm_pool_allocations();
+  ASSERT_TRUE(gemm(GemmImpl::k13_wgmma_in_flight, g, stream).is_ok());
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_GT(gemm_pool_allocations(), first) << "a new stream's first copying call allocates its scratch";
+  EXPECT_TRUE(p.exact(2.0f, 0.0f));
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(q.poison());
+    const std::uint64_t before = gemm_pool_allocations();
+    ASSERT_TRUE(gemm(GemmImpl::k13_wgmma_in_flight, h, stream).is_ok());
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    EXPECT_EQ(gemm_pool_allocations(), before) << "call " << i << ": the kept scratch serves";
+    EXPECT_TRUE(q.exact(1.0f, 1.0f)) << "call " << i;
+  }
+  ASSERT_TRUE(p.poison());
+  ASSERT_TRUE(q.poison());
+  const auto calls = [stream](const GemmArgs* args, Status* out) {
+    for (int i = 0; i < 64 && out->is_ok(); ++i) *out = gemm(GemmImpl::k13_wgmma_in_flight, *args, stream);
+  };
+  Status sp = Status::success(), sq = Status::success();
+  std::thread tp(calls, &g, &sp), tq(calls, &h, &sq);
+  tp.join();
+  tq.join();
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_TRUE(sp.is_ok()) << sp.message;
+  EXPECT_TRUE(sq.is_ok()) << sq.message;
+  EXPECT_TRUE(p.exact(2.0f, 0.0f)) << "two threads on one stream";
+  EXPECT_TRUE(q.exact(1.0f, 1.0f)) << "two threads on one stream";
   CUDA_CHECK(cudaStreamDestroy(stream));
 }
 

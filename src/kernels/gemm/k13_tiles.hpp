@@ -20,14 +20,15 @@ namespace gk = gemm_kernels::k13;
 struct Workspace {
   PartialsAndCounters mem;
   gk::SplitK sk;
-  Status make(index_t tiles, index_t whole, int splits, int bm, int bn, cudaStream_t stream) {
+  Status make(index_t tiles, index_t whole, int splits, int bm, int bn, cudaStream_t stream, bool apart = false) {
     sk.splits = splits;
     sk.whole = static_cast<int>(whole);
     if (splits == 1 || whole == tiles) return Status::success();
     const auto counters = static_cast<std::size_t>(tiles - whole);
     const std::size_t partial_bytes =
         counters * static_cast<std::size_t>(splits) * static_cast<std::size_t>(bm) * static_cast<std::size_t>(bn) * 4;
-    if (Status s = mem.make(partial_bytes, counters, stream, "k13", "split K's workspace", "split K's counters"); !s)
+    if (Status s = mem.make(partial_bytes, counters, stream, "k13", "split K's workspace", "split K's counters", apart);
+        !s)
       return s;
     sk.partials = mem.partials;
     sk.counters = mem.counters;
@@ -94,12 +95,12 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
     }
     cluster_split = tiles <= clusters;
   }
-  Workspace ws;
-  if (Status s = ws.make(tiles, whole, cluster_split ? 1 : splits, BM, BN, stream); !s) return s;
   // Split K summed apart (tuning.split_sum): every tile split through global memory, planes whose offsets fit int.
   const index_t tiles_m = ceil_div(g.m, index_t{BM}), tiles_n = ceil_div(g.n, index_t{BN});
   const bool apart = gemm_kernels::kServesApart<X> && g.tuning.split_sum == SplitSum::second_kernel && splits > 1 &&
                      whole == 0 && !cluster_split && tiles_m * BM * tiles_n * BN < (index_t{1} << 31);
+  Workspace ws;
+  if (Status s = ws.make(tiles, whole, cluster_split ? 1 : splits, BM, BN, stream, apart); !s) return s;
   if (apart) gemm_kernels::set_apart(ws.sk, tiles_m, tiles_n, BM, BN, transposed);
   if constexpr (Cfg::kRuntimeDepth)
     ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)

@@ -181,9 +181,10 @@ inline Status persistent_grid(const GemmArgs& a, const char* step, dim3& grid, i
 /// The kernel that runs when the padded copies cannot be made: k08's.
 using Fallback = gemm_kernels::k08::Config;
 
-/// A stream-ordered temporary for the padded copy of a row-major (rows x
-/// cols) matrix of 16-bit elements, its rows padded to 128 bytes.  `make`
-/// allocates it and describes the copy (`job`); tma::launch enqueues the
+/// The padded copy of a row-major (rows x cols) matrix of 16-bit elements,
+/// its rows padded to 128 bytes: at `at` (the stream's kept pad_scratch)
+/// where the caller has it, else a stream-ordered temporary from tessel's
+/// pool.  `make` describes the copy (`job`); tma::launch enqueues the
 /// copies of A and B together, one pad_copy launch (pad_copy.cu).  The pad
 /// columns [cols, ld) are written as zeros, though their values never reach
 /// a kernel: the TMA maps of the copy (operand_maps) have the operand's
@@ -191,31 +192,32 @@ using Fallback = gemm_kernels::k08::Config;
 /// in every box element outside a map's extents (docs/hardware.md §10.2,
 /// "Out of bounds").  Zeros keep the temporary fully defined all the same.
 struct PaddedCopy {
-  void* ptr = nullptr;
+  void* ptr = nullptr;    // the copy
+  void* owned = nullptr;  // what release gives back to the pool (nothing where the copy is kept scratch)
   index_t ld = 0;
   PadCopy job{};
-  /// Allocates the temporary; false (and nothing allocated) when the
-  /// allocation cannot be enqueued.
-  bool make(const void* src, index_t rows, index_t cols, index_t src_ld, cudaStream_t stream) {
+  /// Places the copy at `at`, or allocates it where `at` is null; false (and
+  /// nothing allocated) when the allocation cannot be enqueued.
+  bool make(const void* src, index_t rows, index_t cols, index_t src_ld, void* at, cudaStream_t stream) {
     // Rows of whole 128-byte lines, not only 16-byte granules: a TMA box row
     // (128 bytes) that straddles two L2 lines costs two requests, and at
     // 4097^3 k13 took 439-450 us with rows of 4104 elements against 254 at
     // 4095^3 with rows of 4096 (H100).
     ld = padded_ld(cols);
-    const std::size_t bytes = padded_bytes(rows, cols);
-    // tessel's pool (workspace.hpp): the default pool would unmap the copy at
-    // every synchronization and map it again on the next call.
-    ptr = workspace_alloc(bytes, stream);
-    if (ptr == nullptr) {
-      return false;
+    if (at == nullptr) {
+      // tessel's pool (workspace.hpp): the default pool would unmap the copy at
+      // every synchronization and map it again on the next call.
+      at = owned = workspace_alloc(padded_bytes(rows, cols), stream);
+      if (at == nullptr) return false;
     }
+    ptr = at;
     job = PadCopy{src, ptr, rows, cols, src_ld, ld};
     return true;
   }
-  /// Frees the temporary behind the work enqueued on `stream`.
+  /// Frees a temporary behind the work enqueued on `stream`.
   cudaError_t release(cudaStream_t stream) {
-    const cudaError_t e = workspace_free(ptr, stream);
-    ptr = nullptr;
+    const cudaError_t e = workspace_free(owned, stream);
+    owned = ptr = nullptr;
     return e;
   }
 };
@@ -247,25 +249,35 @@ Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTm
   // element by element, 7x slower at 4095^3.  Aligned rows that straddle
   // lines are copied only when pads_of says the copy costs less than the
   // kernel's extra reads.  The copies are made by pad_copy.cu's kernel, A
-  // and B in one launch, from tessel's pool, and freed behind the kernel; if
-  // an unaligned operand's copy cannot be allocated, k08's kernel runs, and a
-  // straddled one is read as it is.
+  // and B in one launch, into the stream's kept scratch (else from tessel's
+  // pool, freed behind the kernel); if an unaligned operand's copy cannot be
+  // allocated, k08's kernel runs, and a straddled one is read as it is.
   GemmArgs p = a;
   PaddedCopy ca, cb;
   PadCopy jobs[kMaxPadCopies];
   int n = 0;
+  // Both copies in the stream's kept scratch where it has one (nothing allocated a call), A's first, B's at
+  // the next 256 bytes; else each from the pool.
+  const std::size_t a_bytes = pad_a ? (pads.a_bytes + 255) / 256 * 256 : 0, b_bytes = pad_b ? pads.b_bytes : 0;
+  int device = 0;
+  unsigned long long id = 0;
+  std::unique_lock<std::mutex> hold;  // the kept scratch's, until the GEMM that reads the copies is enqueued
+  char* kept = ordered_stream_key(stream, device, id)
+                   ? static_cast<char*>(pad_scratch(a_bytes + b_bytes, stream, device, id, hold))
+                   : nullptr;
   // Copies one operand where `want`; false only where an unaligned one cannot be copied.
   const auto copy = [&](bool want, bool ready, PaddedCopy& c, const void* src, index_t rows, index_t cols, index_t ld,
-                        const void*& to, index_t& to_ld) {
+                        char* at, const void*& to, index_t& to_ld) {
     if (!want) return true;
-    if (!c.make(src, rows, cols, ld, stream)) return ready;
+    if (!c.make(src, rows, cols, ld, at, stream)) return ready;
     to = c.ptr;
     to_ld = c.ld;
     jobs[n++] = c.job;
     return true;
   };
-  const bool ok = copy(pad_a, a_ready, ca, a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, p.a, p.lda) &&
-                  copy(pad_b, b_ready, cb, a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, p.b, p.ldb);
+  const bool ok =
+      copy(pad_a, a_ready, ca, a.a, ak ? a.m : a.k, ak ? a.k : a.m, a.lda, kept, p.a, p.lda) &&
+      copy(pad_b, b_ready, cb, a.b, bk ? a.n : a.k, bk ? a.k : a.n, a.ldb, kept ? kept + a_bytes : nullptr, p.b, p.ldb);
   Status s = Status::success();
   if (ok) {
     s = n > 0 ? pad_copy(jobs, n, stream) : Status::success();

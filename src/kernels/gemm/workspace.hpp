@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "src/kernels/gemm/launch.hpp"
 
@@ -204,35 +205,57 @@ inline int* split_counters(std::size_t count, cudaStream_t stream, int device, u
   return fresh;
 }
 
-/// Split K's partial tiles for launches on `stream`: at least `bytes`, kept
-/// per (device, stream) as split_counters keeps the counters, so that a
-/// split call allocates and frees nothing.  Why: an allocation and a free
-/// from the pool per call (cudaMallocFromPoolAsync, cudaFreeAsync) cost a
-/// split call 0.62 µs at the median (H200, 51 split problems of the
-/// any-shape distribution, none slower kept; docs/heuristics.md, "Split K's
-/// scratch").  A launch's partials are dead once it ends and launches on one
-/// stream run in turn, so they share one buffer.  Up to kKeptPartialBytes a
-/// stream (every split the plan makes of k13's widest tile on one wave
-/// fits); a buffer outgrown is kept, not freed, so that a launch another
-/// thread enqueued with it never runs on freed memory.  nullptr where
-/// `bytes` is larger; `device`, `id` as split_counters'.
-inline constexpr std::size_t kKeptPartialBytes = std::size_t{40} << 20;
+/// At least `bytes` of `slots`' buffer for launches on `stream` (a device
+/// and stream id from ordered_stream_key), kept from call to call: a
+/// launch's scratch is dead once it ends and launches on one stream run in
+/// turn, so they share one buffer.  A call whose scratch lives across two
+/// launches (a copy, then the GEMM that reads it) passes `hold`: the
+/// table's lock stays in it until the caller has enqueued both, so that
+/// another thread's call on the same stream cannot enqueue its own launches
+/// between them.  Up to kKeptScratchBytes a stream; a
+/// buffer outgrown is kept, not freed, so that a launch another thread
+/// enqueued with it never runs on freed memory.  nullptr where `bytes` is
+/// larger or nothing can be had.  Why: an allocation and a free from the
+/// pool per call (cudaMallocFromPoolAsync, cudaFreeAsync) cost a split call
+/// 0.62 µs at the median (H200, 51 split problems of the any-shape
+/// distribution, none slower kept; docs/heuristics.md, "Split K's scratch").
+inline constexpr std::size_t kKeptScratchBytes = std::size_t{40} << 20;
 
-inline float* split_partials(std::size_t bytes, cudaStream_t stream, int device, unsigned long long id) {
-  if (bytes > kKeptPartialBytes) return nullptr;
-  static std::mutex mutex;
-  static KeptSlot slots[kMaxCounterStreams];
-  const std::lock_guard<std::mutex> lock(mutex);
+inline void* kept_scratch(std::mutex& mutex, KeptSlot (&slots)[kMaxCounterStreams], std::size_t bytes,
+                          cudaStream_t stream, int device, unsigned long long id,
+                          std::unique_lock<std::mutex>* hold = nullptr) {
+  if (bytes > kKeptScratchBytes) return nullptr;
+  std::unique_lock<std::mutex> lock(mutex);
   KeptSlot* slot = kept_slot(slots, device, id);
   if (slot == nullptr) return nullptr;
-  if (slot->p != nullptr && slot->size >= bytes) return static_cast<float*>(slot->p);
-  std::size_t n = std::size_t{1} << 20;
-  while (n < bytes) n *= 2;
-  if (n > kKeptPartialBytes) n = kKeptPartialBytes;
-  void* fresh = workspace_alloc(n, stream);
-  if (fresh == nullptr) return nullptr;
-  *slot = KeptSlot{device, id, fresh, n};  // the outgrown buffer stays allocated (above)
-  return static_cast<float*>(fresh);
+  if (slot->p == nullptr || slot->size < bytes) {
+    std::size_t n = std::size_t{1} << 20;
+    while (n < bytes) n *= 2;
+    if (n > kKeptScratchBytes) n = kKeptScratchBytes;
+    void* fresh = workspace_alloc(n, stream);
+    if (fresh == nullptr) return nullptr;
+    *slot = KeptSlot{device, id, fresh, n};  // the outgrown buffer stays allocated (above)
+  }
+  if (hold != nullptr) *hold = std::move(lock);
+  return slot->p;
+}
+
+/// Split K's partial tiles for launches on `stream` (kept_scratch): every
+/// split the plan makes of k13's widest tile on one wave fits.
+inline float* split_partials(std::size_t bytes, cudaStream_t stream, int device, unsigned long long id,
+                             std::unique_lock<std::mutex>* hold = nullptr) {
+  static std::mutex mutex;
+  static KeptSlot slots[kMaxCounterStreams];
+  return static_cast<float*>(kept_scratch(mutex, slots, bytes, stream, device, id, hold));
+}
+
+/// The padded copies of A and B for launches on `stream` (kept_scratch, a
+/// table of its own: one call holds both these and split K's partials).
+inline void* pad_scratch(std::size_t bytes, cudaStream_t stream, int device, unsigned long long id,
+                         std::unique_lock<std::mutex>& hold) {
+  static std::mutex mutex;
+  static KeptSlot slots[kMaxCounterStreams];
+  return kept_scratch(mutex, slots, bytes, stream, device, id, &hold);
 }
 
 /// One launch's partial tiles and their counters (k13's split K, f11's
@@ -259,19 +282,22 @@ inline constexpr index_t cluster_tile_slots(index_t tiles_m, index_t tiles_n, in
 }
 static_assert(cluster_tile_slots(3, 5, 2, 1) == 20 && cluster_tile_slots(3, 5, 2, 2) == 24);
 
+/// `two_launches`: the partials are read by a second launch (split K summed
+/// apart), so kept ones stay held (kept_scratch's `hold`) until release().
 struct PartialsAndCounters {
   void* ptr = nullptr;
   float* partials = nullptr;
   int* counters = nullptr;
+  std::unique_lock<std::mutex> hold;
   Status make(std::size_t partial_bytes, std::size_t count, cudaStream_t stream, const char* step,
-              const char* partials_name, const char* counters_name) {
+              const char* partials_name, const char* counters_name, bool two_launches = false) {
     // With the caller's workspace, under capture or on the per-thread stream nothing is kept (ordered_stream_key).
     int device = 0;
     unsigned long long id = 0;
     const bool ordered = ordered_stream_key(stream, device, id);
     int* kept = ordered ? split_counters(count, stream, device, id) : nullptr;
     if (kept != nullptr) {  // the stream's kept partials too, where it has them: nothing allocated
-      if (float* p = split_partials(partial_bytes, stream, device, id); p != nullptr) {
+      if (float* p = split_partials(partial_bytes, stream, device, id, two_launches ? &hold : nullptr); p != nullptr) {
         partials = p;
         counters = kept;
         return Status::success();
@@ -293,6 +319,7 @@ struct PartialsAndCounters {
   void release(cudaStream_t stream) {
     (void)workspace_free(ptr, stream);
     ptr = nullptr;
+    if (hold.owns_lock()) hold.unlock();
   }
 };
 
