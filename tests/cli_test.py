@@ -440,6 +440,20 @@ class Errors(unittest.TestCase):
                 self.assertIn(word, err)
                 self.assertEqual(out, "")
 
+    def test_attention_lengths_usage(self):
+        # Packed sequences' lengths replace --seq, --seq-kv and --batch; each at least 1, their total at most 2^30.
+        for args, word in ((["--lengths", "100,200", "--seq", "5"], "drop --seq, --seq-kv and --batch"),
+                           (["--lengths", "100", "--batch", "2"], "drop --seq, --seq-kv and --batch"),
+                           (["--lengths", "100,0"], "--lengths")):
+            with self.subTest(args=args):
+                rc, out, err = tessel("bench", "attention", *args)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(word, err)
+                self.assertEqual(out, "")
+        rc, out, err = tessel("bench", "attention", "--lengths", ",".join(["16000000"] * 68))
+        self.assertEqual(rc, 2, err)
+        self.assertIn("1088000000 packed rows, at most 2^30", err)
+
     def test_drawing_limits(self):
         rc, out, _ = layout("(1000,100):(1,1000)", "--format", "svg")
         self.assertEqual(rc, 1)

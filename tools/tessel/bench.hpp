@@ -40,6 +40,7 @@ struct AttentionBenchOptions {
   std::vector<index_t> seqs{8192};
   index_t seq_kv = 0;                           // 0: each problem's seq
   index_t batch = 1, heads = 32, kv_heads = 0;  // kv_heads 0: as many as heads
+  std::vector<index_t> lengths;                 // packed sequences (cu_seqlens) of these lengths; replaces seqs
   std::vector<index_t> dims{128};
   std::vector<bool> causal{false};
   DType dtype = DType::bf16;

@@ -31,20 +31,32 @@ namespace {
 
 using namespace gemm_detail;
 
+/// `cu`: packed sequences' offsets (cu_seqlens, batch + 1 of them; their
+/// rows the same for queries and keys; seq_q = seq_kv = the total), else empty.
 struct Problem {
   index_t batch, heads_q, heads_kv, seq_q, seq_kv, dim;
   bool causal;
+  std::vector<int> cu;
+  bool packed() const { return !cu.empty(); }
+  /// Sequence b's query and key rows.
+  index_t len_q(index_t b) const { return packed() ? cu[b + 1] - cu[b] : seq_q; }
+  index_t len_kv(index_t b) const { return packed() ? cu[b + 1] - cu[b] : seq_kv; }
 };
+
+/// Query-key pairs one head of sequence b attends to.
+double pairs_of(index_t lq, index_t lk, bool causal) {
+  if (!causal) return static_cast<double>(lq) * static_cast<double>(lk);
+  double pairs = 0;
+  for (index_t i = 0; i < lq; ++i) pairs += static_cast<double>(std::clamp<index_t>(i + lk - lq + 1, 0, lk));
+  return pairs;
+}
 
 /// Query-key pairs a call attends to, over every head and sequence.
 double attended_pairs(const Problem& p) {
+  if (!p.packed()) return pairs_of(p.seq_q, p.seq_kv, p.causal) * static_cast<double>(p.batch * p.heads_q);
   double pairs = 0;
-  if (!p.causal)
-    pairs = static_cast<double>(p.seq_q) * static_cast<double>(p.seq_kv);
-  else
-    for (index_t i = 0; i < p.seq_q; ++i)
-      pairs += static_cast<double>(std::clamp<index_t>(i + p.seq_kv - p.seq_q + 1, 0, p.seq_kv));
-  return pairs * static_cast<double>(p.batch * p.heads_q);
+  for (index_t b = 0; b < p.batch; ++b) pairs += pairs_of(p.len_q(b), p.len_kv(b), p.causal);
+  return pairs * static_cast<double>(p.heads_q);
 }
 
 std::uint16_t to_bits(float x, DType t) {
@@ -90,21 +102,26 @@ Verdict verify(const Problem& p, const AttentionArgs& a, const std::vector<std::
   const double u = t == DType::bf16 ? 0x1p-8 : 0x1p-11, d = static_cast<double>(p.dim);
   const double scale = attention_scale(a);
   Verdict r;
-  r.bound = (2 * u + 2 * d * 0x1p-24 * scale * d + 0x1p-24 * static_cast<double>(p.seq_kv) + 1e-5);  // |x| <= 1
+  index_t longest = 0;
+  for (index_t b = 0; b < p.batch; ++b) longest = std::max(longest, p.len_kv(b));
+  r.bound = (2 * u + 2 * d * 0x1p-24 * scale * d + 0x1p-24 * static_cast<double>(longest) + 1e-5);  // |x| <= 1
   std::mt19937_64 rng(p.seq_q * 131 + p.dim);
   const auto at = [&](const AttentionStrides& s, index_t b, index_t h, index_t i) {
     return b * s.batch + h * s.head + i * s.row;
   };
   std::vector<double> sc(static_cast<std::size_t>(p.seq_kv)), acc(static_cast<std::size_t>(p.dim));
   for (int n = 0; n < rows; ++n) {
+    // Sequence b, its query row i; packed: rows `base` on of the one packed "batch" element.
     const index_t b = static_cast<index_t>(rng() % p.batch), h = static_cast<index_t>(rng() % p.heads_q);
-    const index_t i = n == 0 ? 0 : n == 1 ? p.seq_q - 1 : static_cast<index_t>(rng() % p.seq_q);
+    const index_t lq = p.len_q(b), lk = p.len_kv(b);
+    const index_t i = n == 0 ? 0 : n == 1 ? lq - 1 : static_cast<index_t>(rng() % lq);
+    const index_t bb = p.packed() ? 0 : b, base = p.packed() ? p.cu[b] : 0;
     const index_t hk = h / (p.heads_q / p.heads_kv);
-    const index_t count = p.causal ? std::clamp<index_t>(i + p.seq_kv - p.seq_q + 1, 0, p.seq_kv) : p.seq_kv;
+    const index_t count = p.causal ? std::clamp<index_t>(i + lk - lq + 1, 0, lk) : lk;
     double m = -INFINITY;
     for (index_t j = 0; j < count; ++j) {
       double dot = 0;
-      const index_t qo = at(a.q_stride, b, h, i), ko = at(a.k_stride, b, hk, j);
+      const index_t qo = at(a.q_stride, bb, h, base + i), ko = at(a.k_stride, bb, hk, base + j);
       for (index_t e = 0; e < p.dim; ++e) dot += double{from_bits(q[qo + e], t)} * from_bits(k[ko + e], t);
       sc[j] = scale * dot;
       m = std::max(m, sc[j]);
@@ -114,19 +131,19 @@ Verdict verify(const Problem& p, const AttentionArgs& a, const std::vector<std::
     for (index_t j = 0; j < count; ++j) {
       const double w = std::exp(sc[j] - m);
       l += w;
-      const index_t vo = at(a.v_stride, b, hk, j);
+      const index_t vo = at(a.v_stride, bb, hk, base + j);
       for (index_t e = 0; e < p.dim; ++e) acc[e] += w * from_bits(v[vo + e], t);
     }
-    const index_t oo = at(a.o_stride, b, h, i);
+    const index_t oo = at(a.o_stride, bb, h, base + i);
     for (index_t e = 0; e < p.dim; ++e) {
       const double ref = count > 0 ? acc[e] / l : 0.0, got = from_bits(o[oo + e], t);
       const double err = std::isnan(got) ? INFINITY : std::fabs(got - ref);
       r.max_err = std::max(r.max_err, err);
     }
     const double ref_lse = count > 0 ? m + std::log(l) : -INFINITY;
-    const double got_lse = lse[static_cast<std::size_t>((b * p.heads_q + h) * p.seq_q + i)];
+    const double got_lse = lse[static_cast<std::size_t>((bb * p.heads_q + h) * p.seq_q + base + i)];
     if (!(std::isinf(ref_lse) ? got_lse == ref_lse : std::fabs(got_lse - ref_lse) <= 1e-3 * (1 + std::fabs(ref_lse))))
-      r.note = "lse of row " + std::to_string(i) + " is " + std::to_string(got_lse) + ", reference " +
+      r.note = "lse of row " + std::to_string(base + i) + " is " + std::to_string(got_lse) + ", reference " +
                std::to_string(ref_lse);
   }
   r.ok = r.note.empty() && r.max_err <= r.bound;
@@ -140,6 +157,8 @@ const char* kColumns =
     "disposition,note,max_err,bound,median_ms,min_ms,p90_ms,tflops,ratio,sm_clock_mhz,power_w,timing";
 
 std::string opt_num(const std::optional<double>& v) { return v ? fmt("%.6g", *v) : std::string(); }
+
+std::string join_note(const std::string& a, const std::string& b) { return b.empty() ? a : a + "; " + b; }
 
 }  // namespace
 
@@ -189,35 +208,64 @@ int run_attention_bench(const AttentionBenchOptions& opt) {
     pol.flush = flush.get();
     pol.flush_sink = sink.as<unsigned>();
     init_l2_flush(pol, stream);
-    for (const index_t seq : opt.seqs)
+    // Packed sequences (--lengths): one problem of their total rows, its offsets on the device.
+    std::vector<int> cu;
+    index_t longest = 0;
+    if (!opt.lengths.empty()) cu.push_back(0);
+    for (const index_t n : opt.lengths) {
+      cu.push_back(cu.back() + static_cast<int>(n));  // main.cpp keeps the total within 2^30
+      longest = std::max(longest, n);
+    }
+    const bool packed = !cu.empty();
+    DeviceBuffer dcu(std::max<std::size_t>(cu.size(), 1) * sizeof(int), "cu_seqlens");
+    if (packed) CUDA_CHECK(cudaMemcpy(dcu.get(), cu.data(), cu.size() * sizeof(int), cudaMemcpyHostToDevice));
+    const std::vector<index_t> seqs = packed ? std::vector<index_t>{cu.back()} : opt.seqs;
+    for (const index_t seq : seqs)
       for (const index_t dim : opt.dims)
         for (const bool causal : opt.causal) {
-          const Problem p{opt.batch, opt.heads, opt.kv_heads, seq, opt.seq_kv > 0 ? opt.seq_kv : seq, dim, causal};
+          const Problem p{packed ? static_cast<index_t>(cu.size()) - 1 : opt.batch,
+                          opt.heads,
+                          opt.kv_heads,
+                          seq,
+                          opt.seq_kv > 0 ? opt.seq_kv : seq,
+                          dim,
+                          causal,
+                          cu};
+          const index_t extent = packed ? 1 : p.batch;  // the tensors' batch extent
           const DType t = opt.dtype;
           AttentionArgs a;
           a.dtype = t, a.batch = p.batch, a.heads_q = p.heads_q, a.heads_kv = p.heads_kv;
           a.seq_q = p.seq_q, a.seq_kv = p.seq_kv, a.head_dim = dim, a.causal = causal;
+          if (packed) {
+            a.cu_seqlens_q = a.cu_seqlens_kv = dcu.as<int>();
+            a.max_seq_q = a.max_seq_kv = longest;
+          }
           const auto strides = [&](index_t heads, index_t rows) {
             return opt.seq_major ? AttentionStrides{rows * heads * dim, dim, heads * dim}
                                  : AttentionStrides{heads * rows * dim, rows * dim, dim};
           };
           a.q_stride = a.o_stride = strides(p.heads_q, p.seq_q);
           a.k_stride = a.v_stride = strides(p.heads_kv, p.seq_kv);
-          const std::size_t nq = static_cast<std::size_t>(p.batch * p.heads_q * p.seq_q * dim);
-          const std::size_t nkv = static_cast<std::size_t>(p.batch * p.heads_kv * p.seq_kv * dim);
+          const std::size_t nq = static_cast<std::size_t>(extent * p.heads_q * p.seq_q * dim);
+          const std::size_t nkv = static_cast<std::size_t>(extent * p.heads_kv * p.seq_kv * dim);
           std::vector<std::uint16_t> hq(nq), hk(nkv), hv(nkv), ho;
           std::mt19937 rng(static_cast<unsigned>(seq * 7 + dim));
           std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
           for (auto* x : {&hq, &hk, &hv})
             for (std::uint16_t& e : *x) e = to_bits(unit(rng), t);
           DeviceBuffer dq(nq * 2, "Q"), dk(nkv * 2, "K"), dv(nkv * 2, "V"), dout(nq * 2, "O");
-          const std::size_t nlse = static_cast<std::size_t>(p.batch * p.heads_q * p.seq_q);
+          const std::size_t nlse = static_cast<std::size_t>(extent * p.heads_q * p.seq_q);
           DeviceBuffer dlse(nlse * 4, "lse");
           CUDA_CHECK(cudaMemcpy(dq.get(), hq.data(), nq * 2, cudaMemcpyHostToDevice));
           CUDA_CHECK(cudaMemcpy(dk.get(), hk.data(), nkv * 2, cudaMemcpyHostToDevice));
           CUDA_CHECK(cudaMemcpy(dv.get(), hv.data(), nkv * 2, cudaMemcpyHostToDevice));
           a.q = dq.get(), a.k = dk.get(), a.v = dv.get(), a.o = dout.get(), a.lse = dlse.as<float>();
           const double flops = 4.0 * static_cast<double>(dim) * attended_pairs(p);
+          const std::string packed_note =
+              packed ? "packed: " + std::to_string(p.batch) + " sequences of " +
+                           std::to_string(*std::min_element(opt.lengths.begin(), opt.lengths.end())) + "-" +
+                           std::to_string(longest) + " rows"
+                     : std::string();
 
           for (int rep = 1; rep <= opt.repeat; ++rep) {
             struct Row {
@@ -265,7 +313,8 @@ int run_attention_bench(const AttentionBenchOptions& opt) {
                    << ',' << rep << ',' << p.batch << ',' << p.heads_q << ',' << p.heads_kv << ',' << p.seq_q << ','
                    << p.seq_kv << ',' << dim << ',' << (causal ? 1 : 0) << ',' << tessel::name(t) << ','
                    << (opt.seq_major ? "bshd" : "bhsd") << ",sampled" << opt.verify_rows << ',' << r.disposition << ','
-                   << csv_field(r.note) << ',' << fmt("%.6g", r.v.max_err) << ',' << fmt("%.6g", r.v.bound) << ',';
+                   << csv_field(packed ? join_note(packed_note, r.note) : r.note) << ',' << fmt("%.6g", r.v.max_err)
+                   << ',' << fmt("%.6g", r.v.bound) << ',';
               if (has_time)
                 *csv << fmt("%.6g", r.time.median_ms) << ',' << fmt("%.6g", r.time.min_ms) << ','
                      << fmt("%.6g", r.time.p90_ms) << ',' << fmt("%.6g", flops / r.time.median_ms / 1e9) << ','
@@ -274,7 +323,8 @@ int run_attention_bench(const AttentionBenchOptions& opt) {
                 *csv << ",,,,,";
               *csv << opt_num(r.time.sm_clock_mhz) << ',' << opt_num(r.time.power_w) << ",interleaved\n";
               std::cerr << name(r.impl) << " b" << p.batch << " h" << p.heads_q << "/" << p.heads_kv << " " << p.seq_q
-                        << "x" << p.seq_kv << " d" << dim << (causal ? " causal" : "") << ": " << r.disposition;
+                        << "x" << p.seq_kv << (packed ? " packed" : "") << " d" << dim << (causal ? " causal" : "")
+                        << ": " << r.disposition;
               if (has_time)
                 std::cerr << "  " << fmt("%.4g", r.time.median_ms) << " ms  "
                           << fmt("%.1f", flops / r.time.median_ms / 1e9) << " TFLOP/s";

@@ -443,6 +443,12 @@ int main(int argc, char** argv) {
   bench_attn->add_option("--seq-kv", attn.seq_kv, "key length when it differs from --seq")
       ->check(CLI::Range(1, 1 << 24));
   bench_attn->add_option("--batch", attn.batch, "sequences (default 1)")->check(CLI::Range(1, 65535));
+  bench_attn
+      ->add_option("--lengths", attn.lengths,
+                   "packed sequences of these lengths, query and key (list; cu_seqlens): one problem, in place of "
+                   "--seq, --seq-kv and --batch")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 24));
   bench_attn->add_option("--heads", attn.heads, "query heads (default 32)")->check(CLI::Range(1, 65535));
   bench_attn->add_option("--kv-heads", attn.kv_heads, "key/value heads, dividing --heads (default: --heads)")
       ->check(CLI::Range(1, 65535));
@@ -739,6 +745,18 @@ int main(int argc, char** argv) {
 
   if (bench_attn->parsed()) {
     if (attn.kv_heads == 0) attn.kv_heads = attn.heads;
+    if (!attn.lengths.empty() &&
+        (attn.seq_kv > 0 || bench_attn->count("--seq") > 0 || bench_attn->count("--batch") > 0)) {
+      std::cerr << "tessel bench attention: --lengths gives the packed sequences' lengths: drop --seq, --seq-kv and "
+                   "--batch\n";
+      return kExitUsage;
+    }
+    tessel::index_t packed_rows = 0;
+    for (const tessel::index_t n : attn.lengths) packed_rows += n;
+    if (packed_rows > (tessel::index_t{1} << 30)) {
+      std::cerr << "tessel bench attention: --lengths: " << packed_rows << " packed rows, at most 2^30\n";
+      return kExitUsage;
+    }
     if (attn.heads % attn.kv_heads != 0) {
       std::cerr << "tessel bench attention: --kv-heads " << attn.kv_heads << " must divide --heads " << attn.heads
                 << "\n";
