@@ -127,12 +127,21 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
     }
   int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
   void* args[] = {&map_a, &map_b, &map_d, &tma_store, &transposed, &params, &ws.sk, &group};
-  if (cluster_split) {
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = tma::cluster_config(grid.x, Cfg::kThreads, X::kSmemBytes, stream, attr, splits);
+  cudaLaunchAttribute attrs[2];
+  cudaLaunchConfig_t cfg = tma::cluster_config(grid.x, Cfg::kThreads, X::kSmemBytes, stream, attrs[0], splits);
+  cfg.gridDim = grid;
+  cfg.numAttrs = cluster_split ? 1 : 0;
+  const bool programmatic = tma::after_padded_copy;  // the copy's dependent (tma::after_padded_copy)
+  if (programmatic) {
+    attrs[cfg.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[cfg.numAttrs++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  cfg.attrs = attrs;
+  if (cudaLaunchKernelExC(&cfg, kernel, args) != cudaSuccess && programmatic) {
+    // Where a programmatic launch is refused, a plain one is as correct (the producer's wait returns at once).
+    (void)cudaGetLastError();
+    --cfg.numAttrs;
     (void)cudaLaunchKernelExC(&cfg, kernel, args);
-  } else {
-    (void)cudaLaunchKernel(kernel, grid, dim3(Cfg::kThreads), args, static_cast<std::size_t>(X::kSmemBytes), stream);
   }
   Status s = launch_status("k13");
   if (s && apart)

@@ -178,6 +178,13 @@ inline Status persistent_grid(const GemmArgs& a, const char* step, dim3& grid, i
   return Status::success();
 }
 
+/// True on this thread only while tma::launch enqueues the GEMM that reads
+/// the padded copies it has just enqueued: k13 then launches as the copy's
+/// programmatic dependent (its CTAs start beside the copy and wait for it in
+/// produce_first before their first load); the other steps, which do not
+/// wait, launch plainly.
+inline thread_local bool after_padded_copy = false;
+
 /// The kernel that runs when the padded copies cannot be made: k08's.
 using Fallback = gemm_kernels::k08::Config;
 
@@ -285,7 +292,9 @@ Status launch(const GemmArgs& a, cudaStream_t stream, const char* step, LaunchTm
       const char* what = n == 2 ? "A and B" : p.a != a.a ? "A" : "B";
       s = Status::failure(s.code, std::string(step) + ": padded copy of " + what + ": " + s.message);
     } else {
+      after_padded_copy = n > 0;
       s = launch_tma(p);
+      after_padded_copy = false;
     }
   }
   const cudaError_t fa = ca.release(stream), fb = cb.release(stream);

@@ -87,7 +87,8 @@ __device__ __forceinline__ void consume(const typename X::Pipeline& pipe, typena
 /// after the barrier any one of them issues the rest; the other warps hold a
 /// cursor without units, so that every thread reaches the one barrier.
 /// Called by the issuing warp before the barrier: the barriers for `releases`
-/// consumer warps, the maps prefetched, the first k-tile loaded by `load`
+/// consumer warps, the maps prefetched, the wait for a grid ahead (a
+/// programmatic launch after a padded copy), the first k-tile loaded by `load`
 /// (unit, kt) on one lane; after it one lane calls cursor.rest(load).  (The
 /// load itself stays the kernel's lambda: passed in, the instances' SASS is
 /// the same as before the move; made here, the 64-row swapped ones changed.)
@@ -100,6 +101,9 @@ __device__ __forceinline__ void produce_first(const Pipeline& pipe, const CUtens
     pipe.init(releases);
     arch::sm90::prefetch_tensormap(map_a);
     arch::sm90::prefetch_tensormap(map_b);
+    // Launched as a padded copy's programmatic dependent: the copy's grid done and its stores visible before the
+    // first load (at once otherwise); the CTA's start and the lines above ran beside the copy.
+    arch::sm90::griddep_wait();
   }
   cursor.step([&](const blocks::WorkUnit& u, index_t kt) {
     if (leader)
