@@ -20,9 +20,11 @@ namespace gk = gemm_kernels::k14;
 /// The launch of `kernel` (tiles X, BM x BN each, `threads` a CTA) on clusters of X::kSize CTAs: A's, B's and D's
 /// maps, one cluster per unit (cluster tile, or with Split each of its g.tuning.splits k-ranges) up to those that
 /// fit at once; with Split, the partials and counters of every CTA tile of the cluster tiles; errors name `step`.
-/// k14 and k15 on pairs.
+/// `waits`: the kernel's producer waits for a grid ahead (k14's), so that it may follow a padded copy as its
+/// programmatic dependent (tma::after_padded_copy).  k14 and k15 on pairs.
 template <class X, int BM, int BN, class T, MajorA MA, MajorB MB, bool Split = false, class K>
-Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_t stream, const char* step) {
+Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_t stream, const char* step,
+                          bool waits = false) {
   CUtensorMap map_a, map_b;
   if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, step); !s) return s;
   CUtensorMap map_d{};
@@ -39,9 +41,23 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
   const int splits = Split && g.tuning.splits > 1 ? g.tuning.splits : 1;
   const index_t units = pairs * splits;
   const index_t used = units < clusters ? units : clusters;
-  cudaLaunchAttribute attr;
-  const cudaLaunchConfig_t cfg =
-      tma::cluster_config(static_cast<unsigned>(used * X::kSize), threads, X::kSmemBytes, stream, attr, X::kSize);
+  cudaLaunchAttribute attrs[2];
+  cudaLaunchConfig_t cfg =
+      tma::cluster_config(static_cast<unsigned>(used * X::kSize), threads, X::kSmemBytes, stream, attrs[0], X::kSize);
+  if (waits && tma::after_padded_copy) {  // the copy's programmatic dependent: the producer waits before its loads
+    attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[1].val.programmaticStreamSerializationAllowed = 1;
+    cfg.numAttrs = 2;
+  }
+  const auto launch = [&](auto... args) {
+    cudaError_t r = cudaLaunchKernelEx(&cfg, kernel, args...);
+    if (r != cudaSuccess && cfg.numAttrs == 2) {  // a programmatic launch refused: a plain one is as correct
+      (void)cudaGetLastError();
+      cfg.numAttrs = 1;
+      r = cudaLaunchKernelEx(&cfg, kernel, args...);
+    }
+    return r;
+  };
   cudaError_t e = cudaSuccess;
   if constexpr (Split) {
     gemm_kernels::SplitK sk;
@@ -57,10 +73,10 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
       sk.partials = mem.partials;
       sk.counters = mem.counters;
     }
-    e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g), sk);
+    e = launch(map_a, map_b, map_d, tma_store, make_params<T>(g), sk);
     mem.release(stream);
   } else {
-    e = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_d, tma_store, make_params<T>(g));
+    e = launch(map_a, map_b, map_d, tma_store, make_params<T>(g));
   }
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
@@ -81,10 +97,10 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
     using X = gemm_kernels::cluster::ClusterTiles<T, MA, MB, Cfg, CM, CN>;
     if constexpr (Split)
       return launch_on_clusters<X, BM, BN, T, MA, MB, true>(g, &gk::gemm_cluster_split<T, MA, MB, Cfg, CM, CN>,
-                                                            Cfg::kThreads, stream, "k14");
+                                                            Cfg::kThreads, stream, "k14", true);
     else
       return launch_on_clusters<X, BM, BN, T, MA, MB>(g, &gk::gemm_cluster_multicast<T, MA, MB, Cfg, CM, CN>,
-                                                      Cfg::kThreads, stream, "k14");
+                                                      Cfg::kThreads, stream, "k14", true);
   });
 }
 

@@ -179,10 +179,10 @@ inline Status persistent_grid(const GemmArgs& a, const char* step, dim3& grid, i
 }
 
 /// True on this thread only while tma::launch enqueues the GEMM that reads
-/// the padded copies it has just enqueued: k13 then launches as the copy's
-/// programmatic dependent (its CTAs start beside the copy and wait for it in
-/// produce_first before their first load); the other steps, which do not
-/// wait, launch plainly.
+/// the padded copies it has just enqueued: k13 and k14 then launch as the
+/// copy's programmatic dependent (their CTAs start beside the copy, and the
+/// thread that issues the loads waits for it first: produce_first, k14's
+/// producer); the other steps, which do not wait, launch plainly.
 inline thread_local bool after_padded_copy = false;
 
 /// The kernel that runs when the padded copies cannot be made: k08's.

@@ -66,6 +66,7 @@ __device__ __forceinline__ void run(const CUtensorMap& map_a, const CUtensorMap&
     if (warp == kConsumerWarps && arch::sm90::elect_one_sync()) {
       arch::sm90::prefetch_tensormap(&map_a);
       arch::sm90::prefetch_tensormap(&map_b);
+      arch::sm90::griddep_wait();  // after a padded copy (a programmatic launch): its grid done before any load
     }
     __syncwarp();
     arch::sm90::cluster_wait();  // the peer's barriers are initialized: multicast into it, and its releases arrive
