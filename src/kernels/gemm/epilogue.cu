@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "src/kernels/gemm/launch.hpp"
+#include "src/kernels/gemm/mma_launch.hpp"
 #include "src/kernels/gemm/params.hpp"
 #include "tessel/arch/sm90.hpp"
 #include "tessel/kernels/gemm/fused_epilogue.cuh"
@@ -163,22 +164,22 @@ Status launch_split_sum(const GemmArgs& args, bool transposed, const float* part
   cfg.blockDim = dim3(kSumThreads);
   cfg.dynamicSmemBytes = kSumClaimBytes;
   cfg.stream = stream;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
   gk::with_out_type(d.cd_type, [&]<class U>() {
     static const bool claimed = cudaFuncSetAttribute(split_k_sum<U>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                      kSumClaimBytes) == cudaSuccess;
     if (!claimed) cfg.dynamicSmemBytes = 0;
-    if (cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits, vector) == cudaSuccess) return;
-    // Where a programmatic launch is refused (a driver or capture without it), a plain one is as correct: the wait
-    // then returns at once, the stream's order having run the GEMM first.
+    auto params = p;
+    const float* from = partials;
+    int rows = ld, count = splits;
+    bool vec = vector;
+    void* args[] = {&params, &from, &plane, &rows, &count, &vec};
+    const auto* kernel = reinterpret_cast<const void*>(split_k_sum<U>);
+    cudaLaunchAttribute attrs[1];
+    if (launch_dependent(cfg, attrs, kernel, args, true) == cudaSuccess) return;
+    // Without the claim (a device where it was not made), one block an SM is not kept, the sum as correct.
     (void)cudaGetLastError();
-    cfg.numAttrs = 0;
     cfg.dynamicSmemBytes = 0;
-    (void)cudaLaunchKernelEx(&cfg, split_k_sum<U>, p, partials, plane, ld, splits, vector);
+    (void)launch_dependent(cfg, attrs, kernel, args, false);
   });
   return launch_status("split K's sum");
 }

@@ -127,22 +127,12 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
     }
   int group = g.tuning.raster_group < 1 ? 8 : g.tuning.raster_group;
   void* args[] = {&map_a, &map_b, &map_d, &tma_store, &transposed, &params, &ws.sk, &group};
-  cudaLaunchAttribute attrs[2];
-  cudaLaunchConfig_t cfg = tma::cluster_config(grid.x, Cfg::kThreads, X::kSmemBytes, stream, attrs[0], splits);
+  cudaLaunchAttribute cluster, attrs[2];
+  cudaLaunchConfig_t cfg = tma::cluster_config(grid.x, Cfg::kThreads, X::kSmemBytes, stream, cluster, splits);
   cfg.gridDim = grid;
-  cfg.numAttrs = cluster_split ? 1 : 0;
-  const bool programmatic = tma::after_padded_copy;  // the copy's dependent (tma::after_padded_copy)
-  if (programmatic) {
-    attrs[cfg.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[cfg.numAttrs++].val.programmaticStreamSerializationAllowed = 1;
-  }
-  cfg.attrs = attrs;
-  if (cudaLaunchKernelExC(&cfg, kernel, args) != cudaSuccess && programmatic) {
-    // Where a programmatic launch is refused, a plain one is as correct (the producer's wait returns at once).
-    (void)cudaGetLastError();
-    --cfg.numAttrs;
-    (void)cudaLaunchKernelExC(&cfg, kernel, args);
-  }
+  if (!cluster_split) cfg.numAttrs = 0;
+  // After a padded copy, the copy's programmatic dependent (the producer waits for it in produce_first).
+  (void)launch_dependent(cfg, attrs, kernel, args, tma::after_padded_copy);
   Status s = launch_status("k13");
   if (s && apart)
     s = launch_split_sum(g, transposed, ws.sk.partials, ws.sk.plane, transposed ? ws.sk.col_stride : ws.sk.row_stride,

@@ -41,22 +41,13 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
   const int splits = Split && g.tuning.splits > 1 ? g.tuning.splits : 1;
   const index_t units = pairs * splits;
   const index_t used = units < clusters ? units : clusters;
-  cudaLaunchAttribute attrs[2];
-  cudaLaunchConfig_t cfg =
-      tma::cluster_config(static_cast<unsigned>(used * X::kSize), threads, X::kSmemBytes, stream, attrs[0], X::kSize);
-  if (waits && tma::after_padded_copy) {  // the copy's programmatic dependent: the producer waits before its loads
-    attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[1].val.programmaticStreamSerializationAllowed = 1;
-    cfg.numAttrs = 2;
-  }
+  cudaLaunchAttribute cluster, attrs[2];
+  const cudaLaunchConfig_t cfg =
+      tma::cluster_config(static_cast<unsigned>(used * X::kSize), threads, X::kSmemBytes, stream, cluster, X::kSize);
+  // After a padded copy, the copy's programmatic dependent where the producer waits for it (`waits`).
   const auto launch = [&](auto... args) {
-    cudaError_t r = cudaLaunchKernelEx(&cfg, kernel, args...);
-    if (r != cudaSuccess && cfg.numAttrs == 2) {  // a programmatic launch refused: a plain one is as correct
-      (void)cudaGetLastError();
-      cfg.numAttrs = 1;
-      r = cudaLaunchKernelEx(&cfg, kernel, args...);
-    }
-    return r;
+    void* list[] = {&args...};
+    return launch_dependent(cfg, attrs, reinterpret_cast<const void*>(kernel), list, waits && tma::after_padded_copy);
   };
   cudaError_t e = cudaSuccess;
   if constexpr (Split) {

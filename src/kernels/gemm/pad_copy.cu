@@ -165,8 +165,8 @@ __device__ __forceinline__ void copy_tile(const Job& j, unsigned b) {
 }
 
 __global__ void __launch_bounds__(kThreads) pad_copy_kernel(const __grid_constant__ Params p) {
-  // The GEMM that reads the copies may be launched as this grid's programmatic dependent (k13): its CTAs then
-  // run their prologue on the SMs this grid leaves free, and wait for its end before their first load.
+  // The GEMM that reads the copies may be launched as this grid's programmatic dependent (k13, k14): its CTAs
+  // then start on the SMs this grid leaves free, and wait for its end before their first load.
   arch::sm90::launch_dependents();
   if (blockIdx.x < p.first_blocks)
     copy_tile(p.job[0], blockIdx.x);
