@@ -27,11 +27,13 @@ struct Workspace {
     const auto counters = static_cast<std::size_t>(tiles - whole);
     const std::size_t partial_bytes =
         counters * static_cast<std::size_t>(splits) * static_cast<std::size_t>(bm) * static_cast<std::size_t>(bn) * 4;
-    if (Status s = mem.make(partial_bytes, counters, stream, "k13", "split K's workspace", "split K's counters", apart);
+    // Summed apart, the units count nothing (a second kernel sums the planes): no counters to take or clear.
+    if (Status s = mem.make(partial_bytes, apart ? 0 : counters, stream, "k13", "split K's workspace",
+                            "split K's counters", apart);
         !s)
       return s;
     sk.partials = mem.partials;
-    sk.counters = mem.counters;
+    sk.counters = apart ? nullptr : mem.counters;
     return Status::success();
   }
   void release(cudaStream_t stream) { mem.release(stream); }

@@ -284,6 +284,7 @@ static_assert(cluster_tile_slots(3, 5, 2, 1) == 20 && cluster_tile_slots(3, 5, 2
 
 /// `two_launches`: the partials are read by a second launch (split K summed
 /// apart), so kept ones stay held (kept_scratch's `hold`) until release().
+/// `count` 0 (summed apart: the units count nothing): no counters, none cleared.
 struct PartialsAndCounters {
   void* ptr = nullptr;
   float* partials = nullptr;
@@ -295,8 +296,8 @@ struct PartialsAndCounters {
     int device = 0;
     unsigned long long id = 0;
     const bool ordered = ordered_stream_key(stream, device, id);
-    int* kept = ordered ? split_counters(count, stream, device, id) : nullptr;
-    if (kept != nullptr) {  // the stream's kept partials too, where it has them: nothing allocated
+    int* kept = ordered && count > 0 ? split_counters(count, stream, device, id) : nullptr;
+    if (ordered && (kept != nullptr || count == 0)) {  // the stream's kept partials too, where it has them
       if (float* p = split_partials(partial_bytes, stream, device, id, two_launches ? &hold : nullptr); p != nullptr) {
         partials = p;
         counters = kept;
@@ -310,7 +311,7 @@ struct PartialsAndCounters {
                                                      std::to_string(bytes >> 20) + " MiB from " + workspace_source());
     partials = static_cast<float*>(ptr);
     counters = kept != nullptr ? kept : reinterpret_cast<int*>(static_cast<char*>(ptr) + partial_bytes);
-    if (kept == nullptr && cudaMemsetAsync(counters, 0, count * sizeof(int), stream) != cudaSuccess) {
+    if (kept == nullptr && count > 0 && cudaMemsetAsync(counters, 0, count * sizeof(int), stream) != cudaSuccess) {
       release(stream);
       return launch_status((std::string(step) + " (" + counters_name + ")").c_str());
     }
