@@ -15,6 +15,8 @@
 #                                                    # the seeds' split problems with each sum against cuBLASLt
 #   bash bench/lab/gpu_session.sh OUT small:S,S  # the seeds' problems of M, N, K <= 1024: auto and tuned against
 #                                                # cuBLASLt, the tuning log
+#   bash bench/lab/gpu_session.sh OUT copied:OLD  # calls on padded copies: the workspace tests, memcheck of
+#                                                 # k13/k14 on copies, OLD's tessel against this build on them
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -40,7 +42,8 @@ step() {  # step NAME LIMIT_S COMMAND...: runs it, logs rc and seconds
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader >> "$sum"
 tests=OFF python=OFF
 [[ "$part" = attention* ]] && python=ON  # the extension, for torch's SDPA in the same run
-[ "$part" = verify ] || [ "$part" = fp8 ] || [ "$part" = attention ] || [[ "$part" = split_sum:* ]] && tests=ON
+[ "$part" = verify ] || [ "$part" = fp8 ] || [ "$part" = attention ] || [[ "$part" = split_sum:* ]] ||
+  [[ "$part" = copied:* ]] && tests=ON
 if [ -n "${TESSEL_PREBUILT:-}" ]; then
   # A build made elsewhere for sm_90a (its tessel and tests/cuda/ in TESSEL_PREBUILT): no device time on compiling.
   build=$TESSEL_PREBUILT
@@ -56,6 +59,7 @@ else
   [ "$part" = attention ] && targets+=(attention_test tma_tile_test _tessel)
   [ "$part" = attention_more ] && targets+=(_tessel)
   [[ "$part" = split_sum:* ]] && targets+=(gemm_test)
+  [[ "$part" = copied:* ]] && targets+=(gemm_workspace_test)
   step build 240 ninja -C "$build" -j16 "${targets[@]}"
 fi
 t="$build/tessel"
@@ -249,6 +253,28 @@ case "$part" in
     rm -rf "$TESSEL_TUNE_CACHE"
     step small_tuned 300 "$t" bench gemm --suite "$out/small_suite.csv" --impl tuned,cublas --csv "$out/small_tuned.csv"
     ;;
+  copied:*)
+    # Calls whose operand is copied into padded rows first (N or K off a multiple of 8): the kept copies and the
+    # GEMM launched as the copy's programmatic dependent.  The workspace tests; memcheck of k13 and k14 with A
+    # copied and of swapped k13 with B copied; then the problems of six seeds with M, N, K <= 2048 and N or K off
+    # a multiple of 8 (about 46, of which the small-M kernel's read rows as they are: a control), OLD's tessel
+    # against this build's in alternating blocks (ab_builds.sh).
+    old=${part#copied:}
+    [ -x "$build/tests/cuda/gemm_workspace_test" ] && step ws 60 "$build/tests/cuda/gemm_workspace_test" --gtest_brief=1
+    for shape in "300 520 333 k13 --swap-ab off" "256 1000 1001 k14" "40 777 2048 k13 --swap-ab on"; do
+      # shellcheck disable=SC2086 # the shape is four words and the step's arguments
+      set -- $shape
+      step "memcheck_$4_$1x$2x$3" 60 compute-sanitizer --tool memcheck --error-exitcode 9 --kernel-name-exclude kns=nvjet \
+        "$t" bench gemm --m "$1" --n "$2" --k "$3" --impl "$4" "${@:5}" --verify tier1 --order none
+    done
+    for s in 2027 8086 31415 27182 4321 5150; do "$t" bench gemm --suite "random:$s:200" --list; done > /tmp/copied_all.csv
+    { head -1 /tmp/copied_all.csv
+      awk -F, '$2 ~ /^[0-9]+$/ && $2 <= 2048 && $3 <= 2048 && $4 <= 2048 && ($3 % 8 || $4 % 8)' /tmp/copied_all.csv; } \
+      > "$out/copied_suite.csv"
+    echo "copied problems: $(($(wc -l < "$out/copied_suite.csv") - 1))" >> "$sum"
+    step copied_ab 300 env BLOCK=8 bash bench/lab/ab_builds.sh "$old" "$t" "$out/copied_suite.csv" "$out/copied_ab"
+    head -3 "$out/copied_ab/summary.txt" >> "$sum" 2>/dev/null
+    ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.
     parts=${part#sanitize:}
@@ -257,7 +283,7 @@ case "$part" in
     cp /tmp/gpu_session_sanitize.log "$out/sanitizer_${parts//,/_}.log"
     ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S or sanitize:PARTS)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S, copied:OLD or sanitize:PARTS)" >&2
     exit 2
     ;;
 esac
