@@ -33,7 +33,7 @@ struct Workspace {
         !s)
       return s;
     sk.partials = mem.partials;
-    sk.counters = apart ? nullptr : mem.counters;
+    sk.counters = mem.counters;
     return Status::success();
   }
   void release(cudaStream_t stream) { mem.release(stream); }

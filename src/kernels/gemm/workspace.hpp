@@ -310,7 +310,9 @@ struct PartialsAndCounters {
       return Status::failure(Status::cuda_error, std::string(step) + ": cannot allocate " + partials_name + " of " +
                                                      std::to_string(bytes >> 20) + " MiB from " + workspace_source());
     partials = static_cast<float*>(ptr);
-    counters = kept != nullptr ? kept : reinterpret_cast<int*>(static_cast<char*>(ptr) + partial_bytes);
+    counters = count == 0        ? nullptr
+               : kept != nullptr ? kept
+                                 : reinterpret_cast<int*>(static_cast<char*>(ptr) + partial_bytes);
     if (kept == nullptr && count > 0 && cudaMemsetAsync(counters, 0, count * sizeof(int), stream) != cudaSuccess) {
       release(stream);
       return launch_status((std::string(step) + " (" + counters_name + ")").c_str());
