@@ -1166,10 +1166,12 @@ int run_child(const std::string& filter, const std::vector<std::string>& vars) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string kv = *e;
-    bool replaced = false;
+    // A sharded parent's shard would leave the child's one test out of its shard: the child ran nothing and passed.
+    bool dropped = kv.rfind("GTEST_TOTAL_SHARDS=", 0) == 0 || kv.rfind("GTEST_SHARD_INDEX=", 0) == 0 ||
+                   kv.rfind("GTEST_SHARD_STATUS_FILE=", 0) == 0;
     for (const std::string& v : vars)
-      replaced = replaced || kv.substr(0, kv.find('=') + 1) == v.substr(0, v.find('=') + 1);
-    if (!replaced) env.push_back(kv);
+      dropped = dropped || kv.substr(0, kv.find('=') + 1) == v.substr(0, v.find('=') + 1);
+    if (!dropped) env.push_back(kv);
   }
   env.insert(env.end(), vars.begin(), vars.end());
   std::vector<char*> envp;
