@@ -17,6 +17,8 @@
 #                                                # cuBLASLt, the tuning log
 #   bash bench/lab/gpu_session.sh OUT copied:OLD  # calls on padded copies: the workspace tests, memcheck of
 #                                                 # k13/k14 on copies, OLD's tessel against this build on them
+#   bash bench/lab/gpu_session.sh OUT plan_ab:OLD  # a plan change: the problems of PLAN_SEEDS (7201-7208) whose
+#                                                  # `--plan` differs between OLD's tessel and this build's, A/B on them
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -275,6 +277,23 @@ case "$part" in
     step copied_ab 300 env BLOCK=8 bash bench/lab/ab_builds.sh "$old" "$t" "$out/copied_suite.csv" "$out/copied_ab"
     head -3 "$out/copied_ab/summary.txt" >> "$sum" 2>/dev/null
     ;;
+  plan_ab:*)
+    # The problems whose plan OLD's tessel and this build's differ on (the kernel columns of `--plan`: awk's 12-17, the
+    # layout holding a comma), then the two builds on them in alternating blocks: what a change of the plan moves.
+    old=${part#plan_ab:}
+    echo "group,m,n,k,dtype,out_dtype,layout,alpha,beta" > "$out/plan_changed.csv"
+    for s in ${PLAN_SEEDS:-7201 7202 7203 7204 7205 7206 7207 7208}; do
+      "$old" bench gemm --suite "random:$s:200" --plan > /tmp/plan_old.csv
+      "$t" bench gemm --suite "random:$s:200" --plan > /tmp/plan_new.csv
+      paste -d'|' /tmp/plan_old.csv /tmp/plan_new.csv | awk -F'|' 'NR > 1 {
+        split($1, a, ","); split($2, b, ","); moved = 0
+        for (i = 12; i <= 17; ++i) if (a[i] != b[i]) moved = 1
+        if (moved) print a[1]","a[2]","a[3]","a[4]","a[5]","a[6]","a[7]","a[8]","a[9]","a[10] }'
+    done | awk '!seen[$0]++' >> "$out/plan_changed.csv"
+    echo "plan changed: $(($(wc -l < "$out/plan_changed.csv") - 1)) problems" >> "$sum"
+    step plan_ab 400 env BLOCK=8 bash bench/lab/ab_builds.sh "$old" "$t" "$out/plan_changed.csv" "$out/plan_ab"
+    head -3 "$out/plan_ab/summary.txt" >> "$sum" 2>/dev/null
+    ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.
     parts=${part#sanitize:}
@@ -283,7 +302,7 @@ case "$part" in
     cp /tmp/gpu_session_sanitize.log "$out/sanitizer_${parts//,/_}.log"
     ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S, copied:OLD or sanitize:PARTS)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S, copied:OLD, plan_ab:OLD or sanitize:PARTS)" >&2
     exit 2
     ;;
 esac
