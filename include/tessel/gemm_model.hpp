@@ -173,6 +173,66 @@ constexpr double smooth_max(double a, double b) {
 }
 }  // namespace model_detail
 
+/// The stages a CTA of a streaming tile keeps in flight where the kernel lets
+/// the launch choose (k13's swapped x 16 and x 32 tiles: their K loop reads
+/// only the weights, one SM's loads are the limit, and shared memory holds
+/// more stages than they fill). A CTA needs about `sm_bytes` in flight for its
+/// loads to reach their rate over a DRAM round trip: 8 stages of 10 KB held
+/// the 64 x 16 tile to 85 GB/s a CTA (120 ns a k-tile at 1-39 CTAs on the
+/// H200) where the 64 x 128 tile's ~200 KB reach 147 GB/s (167 ns a 24 KB
+/// k-tile). The grid as a whole keeps at most `grid_bytes`: with 128 CTAs the
+/// 4 stages of 18 KB (9 MB) measured 1.2-2.1 % faster than all 12 (H100), so
+/// never fewer than that measured `cap`, nor more than the `fit`.
+/// C++ example: stages_in_flight(14, 10240, 8, 22) == 19; stages_in_flight(128, 10240, 8, 22) == 8.
+struct DepthModel {
+  double sm_bytes = 192e3;  ///< bytes in flight one SM's loads need
+  double grid_bytes = 9e6;  ///< bytes in flight over the grid, at most
+};
+inline constexpr DepthModel kDepthModel{};
+
+constexpr int stages_in_flight(index_t ctas, int stage_bytes, int cap, int fit, const DepthModel& d = kDepthModel) {
+  if (ctas < 1 || stage_bytes < 1) return cap < fit ? cap : fit;
+  const double share = d.grid_bytes / static_cast<double>(ctas);
+  const double want = share < d.sm_bytes ? share : d.sm_bytes;
+  int n = static_cast<int>(want / stage_bytes);
+  if (n * static_cast<double>(stage_bytes) < want) ++n;  // ceil
+  if (n < cap) n = cap;
+  return n < fit ? n : fit;
+}
+
+/// The last partial wave of a narrow swapped tile's stream (x 16 and x 32: M small, B read once). Past the full
+/// waves its units stream alone, and one CTA reads no faster than its bytes in flight over DRAM's loaded latency:
+/// 8 stages of 10 KB (64 x 16 on a full grid) at 1.5 us is 53 GB/s, which 3 x 11264 x 12992's 44 tail tiles showed
+/// (H100: 105.3 us on 64 x 16 against 97.4 on 128 x 16 in one wave and cuBLASLt's 98.2; the H200's 84.6 against
+/// 71.4 reads the same). The model's DRAM bound over the whole call misses that; narrow_tail_us adds what the tail
+/// takes past DRAM's rate. Held out on the tuning logs (985 problems below 10^10 flops, every configuration timed,
+/// H200) it changes 12 choices, 8 faster by more than 2 % and none slower (docs/heuristics.md, "Small M, a partial
+/// last wave of the B stream").
+inline constexpr double kStreamLatencyNs = 1500.0;
+
+/// Microseconds the last partial wave of candidate `c` takes past DRAM's rate (0 where it is not a narrow swapped
+/// tile, or its units fill whole waves): max(0, one unit's operand bytes at a CTA's rate - the tail's bytes at DRAM's).
+/// C++ example: narrow_tail_us(3 x 11264 x 12992, 64 x 16 swapped, 176 units on 132 SMs) > 0; 128 x 16 (88 units): 0.
+constexpr double narrow_tail_us(const PlanProblem& p, const GemmCandidate& c, index_t units, index_t slots) {
+  if (c.impl != GemmImpl::k13_wgmma_in_flight || !c.swap || c.tile_n > 32 || units <= slots || units % slots == 0)
+    return 0.0;
+  const double operand_bytes = (static_cast<double>(p.m) + static_cast<double>(p.n)) * static_cast<double>(p.k) * 2.0;
+  const double unit_bytes = operand_bytes / static_cast<double>(units);
+  const int stage_bytes = (c.tile_m + c.tile_n) * 128;  // the launch's depth on a full grid (k13_tiles.hpp)
+  const double in_flight =
+      stages_in_flight(slots, stage_bytes, 4 * 128 / c.tile_m, 64) * static_cast<double>(stage_bytes);
+  const double at_cta = unit_bytes / (in_flight / kStreamLatencyNs);
+  const double at_dram = static_cast<double>(units % slots) * unit_bytes / kModelShared.bw_per_ns;
+  return at_cta > at_dram ? (at_cta - at_dram) / 1000.0 : 0.0;
+}
+
+static_assert(narrow_tail_us({3, 11264, 12992, 12992, 11264}, {GemmImpl::k13_wgmma_in_flight, 64, 16, 1, true}, 176,
+                             132) > 8.0);
+static_assert(narrow_tail_us({3, 11264, 12992, 12992, 11264}, {GemmImpl::k13_wgmma_in_flight, 128, 16, 1, true}, 88,
+                             132) == 0.0);
+static_assert(narrow_tail_us({3, 8448, 12992, 12992, 8448}, {GemmImpl::k13_wgmma_in_flight, 64, 16, 1, true}, 132,
+                             132) == 0.0);
+
 /// Split K inside a cluster (splits_in_cluster): a fixed part and a part per split (µs), the cluster's launch, the
 /// handoff of each split's accumulators to one CTA and the sum.  Measured on the H200 against the same tiles unsplit
 /// on 26 problems with M <= 64 on one wave, less the model's predicted main-loop gain: 1.0, 1.5 and 2.8 µs at 2, 4
@@ -236,7 +296,7 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
       c.impl == GemmImpl::k13_wgmma_in_flight && splits_in_cluster(c.swap, c.tile_n, c.splits, units, sms);
   const bool partials = c.splits > 1 && !in_cluster;  // written and read in L2
   const double dram = (m * k + k * n) * 2.0 + m * n * p.out_bytes + (partials ? 8.0 * c.splits * m * n : 0.0);
-  double ns = smooth_max(compute, dram / g.bw_per_ns);
+  double ns = smooth_max(compute, dram / g.bw_per_ns + narrow_tail_us(p, c, units, slots) * 1000.0);
   ns += split_cost_us(c, in_cluster) * 1000.0;
   // The padded copies: of an operand TMA cannot read, and of A's straddled rows for the wide tiles (wide_copies_a).
   const bool copy_a = p.lda % 8 != 0 || (is_wide(c) && wide_copies_a(0, p.lda));
@@ -385,33 +445,6 @@ constexpr TailPlan one_wave_plan(index_t m, index_t n, index_t k, int sms, int p
       if (t < best_t) best_t = t, best = {w, s};
     }
   return best_t <= c.gain * base ? best : plan;
-}
-
-/// The stages a CTA of a streaming tile keeps in flight where the kernel lets
-/// the launch choose (k13's swapped x 16 and x 32 tiles: their K loop reads
-/// only the weights, one SM's loads are the limit, and shared memory holds
-/// more stages than they fill). A CTA needs about `sm_bytes` in flight for its
-/// loads to reach their rate over a DRAM round trip: 8 stages of 10 KB held
-/// the 64 x 16 tile to 85 GB/s a CTA (120 ns a k-tile at 1-39 CTAs on the
-/// H200) where the 64 x 128 tile's ~200 KB reach 147 GB/s (167 ns a 24 KB
-/// k-tile). The grid as a whole keeps at most `grid_bytes`: with 128 CTAs the
-/// 4 stages of 18 KB (9 MB) measured 1.2-2.1 % faster than all 12 (H100), so
-/// never fewer than that measured `cap`, nor more than the `fit`.
-/// C++ example: stages_in_flight(14, 10240, 8, 22) == 19; stages_in_flight(128, 10240, 8, 22) == 8.
-struct DepthModel {
-  double sm_bytes = 192e3;  ///< bytes in flight one SM's loads need
-  double grid_bytes = 9e6;  ///< bytes in flight over the grid, at most
-};
-inline constexpr DepthModel kDepthModel{};
-
-constexpr int stages_in_flight(index_t ctas, int stage_bytes, int cap, int fit, const DepthModel& d = kDepthModel) {
-  if (ctas < 1 || stage_bytes < 1) return cap < fit ? cap : fit;
-  const double share = d.grid_bytes / static_cast<double>(ctas);
-  const double want = share < d.sm_bytes ? share : d.sm_bytes;
-  int n = static_cast<int>(want / stage_bytes);
-  if (n * static_cast<double>(stage_bytes) < want) ++n;  // ceil
-  if (n < cap) n = cap;
-  return n < fit ? n : fit;
 }
 
 /// The padded copy of an operand TMA could read as it is (16-bit elements,
