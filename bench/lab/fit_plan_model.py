@@ -19,7 +19,8 @@ The model (the same arithmetic as gemm_model.hpp; docs/heuristics.md):
   family f: the kernel and tile (k13 128x256, k13 64x128, k13 swapped 128x32, k14 64x128, ...)
 gemm_model.hpp multiplies k15's compute by kPingpongInLoop after the fit (k15 runs that much slower in
 the bench's interleaved loop than the one-after-another timings here); this script fits and scores
-those timings without it.
+those timings without it. Nor does it carry narrow_tail_us (the narrow swapped tiles' last partial
+wave, streamed at a CTA's rate: a measured constant, kStreamLatencyNs, added after the fit).
 Fitted in log time (least squares), per family: mma, epi, straddle; shared:
 fixed, BW, bw_sm, split_fixed, pass.  --refit-split fits the rest with split K
 one constant, then only split K's two terms (as gemm_model.hpp's constants
