@@ -200,6 +200,13 @@ constexpr int stages_in_flight(index_t ctas, int stage_bytes, int cap, int fit, 
   return n < fit ? n : fit;
 }
 
+/// A narrow swapped tile's stage (128 bytes of K a row of either operand's tile) and the fewest stages its launch
+/// keeps in flight: k13's kStageBytes and kDepthCap for widths up to 32 (k13_tiles.hpp asserts they agree).
+/// C++ example: narrow_stage_bytes(64, 16) == 10240; narrow_depth_cap(64) == 8, narrow_depth_cap(128) == 4.
+constexpr int narrow_stage_bytes(int tile_m, int tile_n) { return (tile_m + tile_n) * 128; }
+constexpr int narrow_depth_cap(int tile_m) { return 4 * 128 / tile_m; }
+static_assert(narrow_stage_bytes(64, 16) == 10240 && narrow_depth_cap(64) == 8 && narrow_depth_cap(128) == 4);
+
 /// The last partial wave of a narrow swapped tile's stream (x 16 and x 32: M small, B read once). Past the full
 /// waves its units stream alone, and one CTA reads no faster than its bytes in flight over DRAM's loaded latency:
 /// 8 stages of 10 KB (64 x 16 on a full grid) at 1.5 us is 53 GB/s, which 3 x 11264 x 12992's 44 tail tiles showed
@@ -218,9 +225,9 @@ constexpr double narrow_tail_us(const PlanProblem& p, const GemmCandidate& c, in
     return 0.0;
   const double operand_bytes = (static_cast<double>(p.m) + static_cast<double>(p.n)) * static_cast<double>(p.k) * 2.0;
   const double unit_bytes = operand_bytes / static_cast<double>(units);
-  const int stage_bytes = (c.tile_m + c.tile_n) * 128;  // the launch's depth on a full grid (k13_tiles.hpp)
+  const int stage_bytes = narrow_stage_bytes(c.tile_m, c.tile_n);  // at the launch's depth on a full grid
   const double in_flight =
-      stages_in_flight(slots, stage_bytes, 4 * 128 / c.tile_m, 64) * static_cast<double>(stage_bytes);
+      stages_in_flight(slots, stage_bytes, narrow_depth_cap(c.tile_m), 64) * static_cast<double>(stage_bytes);
   const double at_cta = unit_bytes / (in_flight / kStreamLatencyNs);
   const double at_dram = static_cast<double>(units % slots) * unit_bytes / kModelShared.bw_per_ns;
   return at_cta > at_dram ? (at_cta - at_dram) / 1000.0 : 0.0;
