@@ -478,6 +478,15 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   a.cluster = "0";
   EXPECT_EQ(parse_error(a).rfind("--cluster", 0), 0u);
   a.cluster = "";
+  // k14's shared operand: the plan's by default, A or B by name.
+  EXPECT_EQ(parse_ok(a).tuning.cluster_share, ClusterShare::plan);
+  a.cluster_share = " A ";
+  EXPECT_EQ(parse_ok(a).tuning.cluster_share, ClusterShare::a);
+  a.cluster_share = "b";
+  EXPECT_EQ(parse_ok(a).tuning.cluster_share, ClusterShare::b);
+  a.cluster_share = "c";
+  EXPECT_EQ(parse_error(a).rfind("--cluster-share", 0), 0u);
+  a.cluster_share = "";
   // Who sums split K's partials: the plan's by default, the last unit or a second kernel by name.
   EXPECT_EQ(parse_ok(a).tuning.split_sum, SplitSum::plan);
   a.split_sum = "kernel";

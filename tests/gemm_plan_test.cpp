@@ -531,6 +531,23 @@ TEST(GemmPlan, FullWavesPreferred) {
   EXPECT_EQ(plan_k13(128 * 12, 256 * 11, 4096, 132).tile_n, 256);
 }
 
+// Rules 2 and 14 under straddled rows: whole lines change nothing; A's rows straddling slow a full wave of 128 x 128
+// by its L2 requests (507 ns against 338), 128 x 256 less (676 against its tensor work's 609).
+static_assert(plan_detail::straddle_slowdown(128, 132, false, false) == 1.0 &&
+              plan_detail::straddle_slowdown(256, 132, false, false) == 1.0);
+static_assert(plan_detail::straddle_slowdown(128, 132, true, false) > 1.49 &&
+              plan_detail::straddle_slowdown(128, 132, true, false) < 1.51);
+static_assert(plan_detail::straddle_slowdown(256, 132, true, false) > 1.10 &&
+              plan_detail::straddle_slowdown(256, 132, true, false) < 1.12);
+static_assert(plan_detail::tile_speed(192) == 0.96 && plan_detail::tile_speed(256, true, false) < 1.0);
+TEST(GemmPlan, StraddledRowsTakeWiderTiles) {
+  // 4384 x 1024 x 14424: with whole lines rule 2 keeps 128 x 192's and 128 x 128's scores close; with A's rows
+  // straddling (lda = 14424) the narrow tile's requests cost it, and no plan runs 128 x 128 there.
+  const GemmTuning whole = plan_k13(4384, 1024, 14424, 132, 0, SwapAB::plan, true, false, true);
+  const GemmTuning straddled = plan_k13(4384, 1024, 14424, 132, 0, SwapAB::plan, false, false, true);
+  EXPECT_GE(straddled.tile_n, whole.tile_n);
+  EXPECT_NE(split_tail_plan(4384, 1024, 14424, 132, straddled.tile_n, false, true, false).tile_n, 128);
+}
 // Rule 14: the header's examples, and where it declines.
 static_assert(split_tail_whole(192, 132) == 132 && split_tail_whole(100, 132) == 0 &&
               split_tail_whole(264, 132) == 264);

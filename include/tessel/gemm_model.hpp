@@ -381,8 +381,9 @@ struct TailCost {
 };
 inline constexpr TailCost kTailCost{};
 /// Rule 14's predicted time of 128 x `w` tiles with the tail split `s` ways (1: unsplit), in 128 x 256 k-steps.
-constexpr double tail_time(index_t tiles, index_t k_tiles, int sms, int w, int s, const TailCost& c = kTailCost) {
-  const double step = w / (256.0 * plan_detail::tile_speed(w)), kt = static_cast<double>(k_tiles);
+constexpr double tail_time(index_t tiles, index_t k_tiles, int sms, int w, int s, const TailCost& c = kTailCost,
+                           bool sa = false, bool sb = false) {
+  const double step = w / (256.0 * plan_detail::tile_speed(w, sa, sb, sms)), kt = static_cast<double>(k_tiles);
   if (s <= 1 || sms <= 0)
     return static_cast<double>(ceil_div(tiles, static_cast<index_t>(sms > 0 ? sms : 1))) * kt * step;
   const index_t whole = split_tail_whole(tiles, sms), full = whole / sms;
@@ -399,16 +400,17 @@ struct TailPlan {
 /// Rule 14: over k13's widths (fused: those with fused instances) and 2..8 splits of ≥ 8 k-tiles, the (width,
 /// splits) of least tail_time where it is ≤ 95 % of the plan's unsplit width `plan_w`; else {plan_w, 1}.
 /// C++ example: split_tail_plan(4096, 1088, 10240, 132, 192, false) == TailPlan{192, 2} (60 tiles as 120 halves).
-constexpr TailPlan split_tail_plan(index_t m, index_t n, index_t k, int sms, int plan_w, bool fused) {
+constexpr TailPlan split_tail_plan(index_t m, index_t n, index_t k, int sms, int plan_w, bool fused, bool sa = false,
+                                   bool sb = false) {
   const index_t kt = ceil_div(k, index_t{64});
   const auto tiles = [&](int w) { return ceil_div(m, index_t{128}) * ceil_div(n, static_cast<index_t>(w)); };
-  const double base = tail_time(tiles(plan_w), kt, sms, plan_w, 1);
+  const double base = tail_time(tiles(plan_w), kt, sms, plan_w, 1, kTailCost, sa, sb);
   TailPlan best{plan_w, 1};
   double best_t = base;
   for (int w : {256, 192, 128}) {
     if (fused && w == 192) continue;
     for (int s = 2; s <= 8 && kt >= 8 * static_cast<index_t>(s); ++s) {
-      const double t = tail_time(tiles(w), kt, sms, w, s);
+      const double t = tail_time(tiles(w), kt, sms, w, s, kTailCost, sa, sb);
       if (t < best_t) best_t = t, best = {w, s};
     }
   }

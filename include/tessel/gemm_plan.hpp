@@ -18,35 +18,6 @@
 #include "tessel/gemm_types.hpp"
 
 namespace tessel {
-/// k13 computes D^T = B^T A^T (A and B swapped) so that a small M is the tile's narrow side, not empty box rows.
-enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
-/// Run-time compiled fused epilogues for k13 (docs/design.md §6): `off` none; `on` where the ahead-of-time set has
-/// no fused kernel (C or aux) on a width with fused instances; `always` every such call.  Failing, the call runs AOT.
-enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
-/// The knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K (k13;
-/// k14 on 64 x 128 and 128 x 128 pairs), `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b,
-/// 4b), `tune`: measured tuning, `split_tail`: split only the tiles past the grid's full waves (rule 14), `stages` in
-/// flight of the swapped x 16/32 tiles (stages_in_flight, gemm_model.hpp; other tiles keep their compiled depth),
-/// `cluster` k14's CTAs a cluster (0, 2: pairs; 4: 2 x 2 sharing A and B; k13: 1 no cluster split), `split_sum`.
-struct GemmTuning {
-  int tile_n = 0;
-  int splits = 0;
-  SwapAB swap_ab = SwapAB::plan;
-  int raster_group = 0;
-  GemmJit jit = GemmJit::off;
-  int tile_m = 0;
-  bool tune = false;
-  bool split_tail = false;
-  int stages = 0, cluster = 0;          // stages 0: the launch's
-  SplitSum split_sum = SplitSum::plan;  // the plan's: the last unit
-};
-/// What the plan chose and, in words, why (the bench's `note` column).
-struct GemmPlan {
-  GemmImpl impl = GemmImpl::k13_wgmma_in_flight;
-  GemmTuning tuning{256, 1, SwapAB::off, 8};
-  std::string why;
-};
-
 namespace plan_detail {
 using tessel::ceil_div;  // core/integer.hpp's (a second copy here was ambiguous beside it)
 constexpr double flops(index_t m, index_t n, index_t k, index_t batch = 1) {  // 2 x M x N x K x batch
@@ -60,11 +31,21 @@ constexpr double wave_efficiency(index_t units, int sms) {
   const index_t waves = ceil_div(units, sms);
   return static_cast<double>(units) / static_cast<double>(waves * sms);
 }
-/// A full wave's speed against 128 x 256 (rule 2): narrower tiles read more operand bytes per flop.
-constexpr double tile_speed(int tile_n) { return tile_n == 256 ? 1.0 : tile_n == 192 ? 0.96 : 0.89; }
+/// Where A's (B's) rows straddle 128-byte lines a TMA box row costs two line requests, and a full wave's requests,
+/// sms x (128 a + w b) a k-step at ~100 a ns (12.9 TB/s of whole lines on an H100), outlast its tensor work (2.3 ns
+/// a column of w + 20): that k-step's time over the whole-line one.  128 x 128, A straddling: 1.50; 128 x 256: 1.11.
+constexpr double straddle_slowdown(int w, int sms, bool a_straddles, bool b_straddles) {
+  const double mma = 2.3 * w + 20.0, lines = sms / 100.0;
+  const double whole = lines * (128 + w), req = lines * (128.0 * (a_straddles ? 2 : 1) + w * (b_straddles ? 2 : 1));
+  return (req > mma ? req : mma) / (whole > mma ? whole : mma);
+}
+/// A full wave's speed against 128 x 256 (rule 2): narrower tiles read more operand bytes per flop; straddled rows.
+constexpr double tile_speed(int tile_n, bool sa = false, bool sb = false, int sms = 132) {
+  return (tile_n == 256 ? 1.0 : tile_n == 192 ? 0.96 : 0.89) / straddle_slowdown(tile_n, sms, sa, sb);
+}
 /// Rule 2's score of width `w`: busy share of the slots x full-wave speed x `used` share of the computed columns.
-constexpr double width_score(index_t tiles, int w, double used, int sms) {
-  return wave_efficiency(tiles, sms) * tile_speed(w) * used;
+constexpr double width_score(index_t tiles, int w, double used, int sms, bool sa = false, bool sb = false) {
+  return wave_efficiency(tiles, sms) * tile_speed(w, sa, sb, sms) * used;
 }
 /// The first of `widths` (widest first) with the highest score(w); `none` where no score beats -1.
 template <class Score>
@@ -158,7 +139,7 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
   if (bn == 0) {  // rule 2, counting only the columns inside N
     const auto score = [&](int w) {
       return width_score(tiles_m * ceil_div(n, w), w, static_cast<double>(n) / static_cast<double>(ceil_div(n, w) * w),
-                         sms);
+                         sms, !a_rows_whole_lines, !b_rows_whole_lines);
     };
     bn = fused ? best_width({256, 128}, 0, score) : best_width({256, 192, 128}, 0, score);
   }

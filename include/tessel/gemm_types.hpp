@@ -283,6 +283,10 @@ constexpr std::optional<Fp8Scale> parse_fp8_scale(std::string_view s) {
 /// dependent of the GEMM so that its launch overlaps the GEMM's main loop.
 /// Elsewhere the knob changes nothing.
 enum class SplitSum : unsigned char { plan = 0, last_unit = 1, second_kernel = 2 };
+/// Which operand tile k14's pairs share by TMA multicast (GemmTuning::cluster_share): `a` (the pair's CTAs are
+/// N-neighbours: each requests half of A's lines a k-tile), `b` (M-neighbours, half of B's), or `plan`: k14's own
+/// (B's tile at 128 x 128 and wider, A's at 128 x 64).  Pairs of 128-row tiles, unsplit; k14 only.
+enum class ClusterShare : unsigned char { plan = 0, a = 1, b = 2 };
 
 // ------------------------------------------------------------------ implementations
 
@@ -539,5 +543,36 @@ constexpr std::optional<GemmImpl> parse_gemm_impl(std::string_view s) {
     return GemmImpl::small_m_stream;
   return std::nullopt;
 }
+
+// ------------------------------------------------------------------ the plan's knobs
+
+/// k13 computes D^T = B^T A^T (A and B swapped) so that a small M is the tile's narrow side, not empty box rows.
+enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
+/// Run-time compiled fused epilogues for k13 (docs/design.md §6): `off` none; `on` where the ahead-of-time set has
+/// no fused kernel (C or aux) on a width with fused instances; `always` every such call.  Failing, the call runs AOT.
+enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
+/// The knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K (k13;
+/// k14 on 64 x 128 and 128 x 128 pairs), `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b,
+/// 4b), `tune`: measured tuning, `split_tail`: split only the tiles past the grid's full waves (rule 14), `stages` in
+/// flight of the swapped x 16/32 tiles (stages_in_flight, gemm_model.hpp; other tiles keep their compiled depth),
+/// `cluster` k14's CTAs a cluster (0, 2: pairs; 4: 2 x 2 sharing A and B; k13: 1 no cluster split), `split_sum`,
+/// `cluster_share` the operand k14's pairs share.
+struct GemmTuning {
+  int tile_n = 0, splits = 0;
+  SwapAB swap_ab = SwapAB::plan;
+  int raster_group = 0;
+  GemmJit jit = GemmJit::off;
+  int tile_m = 0;
+  bool tune = false, split_tail = false;
+  int stages = 0, cluster = 0;          // stages 0: the launch's
+  SplitSum split_sum = SplitSum::plan;  // the plan's: the last unit
+  ClusterShare cluster_share = ClusterShare::plan;
+};
+/// What the plan chose and, in words, why (the bench's `note` column).
+struct GemmPlan {
+  GemmImpl impl = GemmImpl::k13_wgmma_in_flight;
+  GemmTuning tuning{256, 1, SwapAB::off, 8};
+  std::string why;
+};
 
 }  // namespace tessel

@@ -116,6 +116,9 @@ Status check_common(const GemmArgs& g) {
   if (static_cast<unsigned>(g.tuning.split_sum) > static_cast<unsigned>(SplitSum::second_kernel))
     return invalid("tuning.split_sum must be SplitSum::plan, last_unit or second_kernel (got " +
                    std::to_string(static_cast<unsigned>(g.tuning.split_sum)) + ")");
+  if (static_cast<unsigned>(g.tuning.cluster_share) > static_cast<unsigned>(ClusterShare::b))
+    return invalid("tuning.cluster_share must be ClusterShare::plan, a or b (got " +
+                   std::to_string(static_cast<unsigned>(g.tuning.cluster_share)) + ")");
   const auto known = [](DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || is_fp8(t); };
   if (!known(g.ab_type))
     return invalid("ab_type must be a DType (got " + std::to_string(static_cast<int>(g.ab_type)) + ")");
@@ -963,7 +966,8 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   // the width that then predicts the least time (measured without an epilogue).
   if (!fused && args.batch == 1 && untuned && plan.tuning.splits == 1 && plan.tuning.swap_ab != SwapAB::on &&
       plan.tuning.tile_m != 64) {
-    const TailPlan tail = split_tail_plan(args.m, args.n, args.k, sms, plan.tuning.tile_n, false);
+    const TailPlan tail = split_tail_plan(args.m, args.n, args.k, sms, plan.tuning.tile_n, false,
+                                          !rows_whole_lines(args.lda), !rows_whole_lines(args.ldb));
     if (tail.splits > 1) {
       plan.tuning.tile_n = tail.tile_n;
       plan.tuning.splits = tail.splits;

@@ -205,6 +205,43 @@ TEST(GemmApi, ThirtyTwoBitSchedulersRefuseHugeGrids) {
       << gemm_check(GemmImpl::k14_cluster_multicast, g).message;
 }
 
+// tuning.cluster_share (k14's pairs sharing A or B): a value outside the enum is malformed on every step; a valid
+// one that k14 cannot run (split, 64-row, 128 x 64 sharing B) or that another step takes is refused by name.
+TEST(GemmApi, ClusterShareIsK14sOnly) {
+  GemmArgs g = valid_args();
+  g.tuning.cluster_share = static_cast<ClusterShare>(7);
+  expect_invalid(g, "cluster_share 7", "cluster_share");
+  g = valid_args();
+  g.tuning.cluster_share = ClusterShare::a;
+  g.tuning.tile_n = 192;
+  const Status ok = gemm_check(GemmImpl::k14_cluster_multicast, g);
+  if (is_placeholder(ok)) GTEST_SKIP() << "k14 not built";
+  EXPECT_TRUE(ok.is_ok()) << ok.message;
+  for (GemmImpl impl : {GemmImpl::k13_wgmma_in_flight, GemmImpl::k15_pingpong}) {
+    GemmArgs other = g;
+    other.tuning.tile_n = 128, other.beta = 0.0f;  // k15's tile, beta
+    const Status s = gemm_check(impl, other);
+    if (is_placeholder(s)) continue;
+    EXPECT_EQ(s.code, Status::unsupported) << name(impl) << ": " << s.message;
+    EXPECT_NE(s.message.find("cluster_share"), std::string::npos) << name(impl) << ": " << s.message;
+  }
+  const auto refused = [&](GemmArgs a, const char* what) {
+    const Status s = gemm_check(GemmImpl::k14_cluster_multicast, a);
+    EXPECT_EQ(s.code, Status::unsupported) << what << ": " << s.message;
+    EXPECT_NE(s.message.find("cluster_share"), std::string::npos) << what << ": " << s.message;
+  };
+  GemmArgs split = g;
+  split.k = split.lda = 4096;  // two k-ranges to split into
+  split.tuning.tile_n = 128, split.tuning.splits = 2;
+  refused(split, "split");
+  GemmArgs rows64 = g;
+  rows64.tuning.tile_n = 128, rows64.tuning.tile_m = 64;
+  refused(rows64, "tile_m 64");
+  GemmArgs narrow_b = g;
+  narrow_b.tuning.tile_n = 64, narrow_b.tuning.cluster_share = ClusterShare::b;
+  refused(narrow_b, "128 x 64 sharing B");
+}
+
 TEST(GemmApi, EachInvalidRuleIsInvalidArgument) {
   GemmArgs g = valid_args();
   g.a = nullptr;

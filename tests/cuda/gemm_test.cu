@@ -1311,7 +1311,8 @@ std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
          (t.swap_ab == SwapAB::on    ? "_swap"
           : t.swap_ab == SwapAB::off ? "_noswap"
                                      : "") +
-         (t.split_sum == SplitSum::second_kernel ? "_apart" : "") + group;
+         (t.split_sum == SplitSum::second_kernel ? "_apart" : "") +
+         (t.cluster_share == ClusterShare::a ? "_share_a" : "") + group;
 }
 
 // ------------------------------------------------------------------ strided batched and grouped
@@ -1726,7 +1727,13 @@ INSTANTIATE_TEST_SUITE_P(K13Tuning, Gemm,
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {128, 4}},
                                            StepParam{GemmImpl::k13_wgmma_in_flight, {192, 7}}),
                          param_name);
-// k14 (clusters of two CTAs sharing B; sharing A at 128 x 64) at each tile
+// k14's pairs of 128 x w tiles sharing A (tuning.cluster_share): N-neighbours, each loading half of A's tile.
+constexpr GemmTuning sharing_a(int w) {
+  GemmTuning t{w, 1};
+  t.cluster_share = ClusterShare::a;
+  return t;
+}
+// k14 (clusters of two CTAs sharing B; sharing A at 128 x 64 and where asked) at each tile
 // width: odd tile-row counts (M = 1..128, 257: 1 and 3 rows of 128) and, at
 // 64 columns, odd tile-column counts (N = 1..64, 129, 257: 1, 3, 5 columns)
 // leave a cluster's second tile outside D; the one-warpgroup 64 x 128 tile
@@ -1741,7 +1748,10 @@ INSTANTIATE_TEST_SUITE_P(
         StepParam{GemmImpl::k14_cluster_multicast, {192, 1}}, StepParam{GemmImpl::k14_cluster_multicast, {256, 1}},
         StepParam{GemmImpl::k14_cluster_multicast, {128, 1, SwapAB::plan, 0, GemmJit::off, 64}},
         StepParam{GemmImpl::k14_cluster_multicast, {128, 2}}, StepParam{GemmImpl::k14_cluster_multicast, {128, 7}},
-        StepParam{GemmImpl::k14_cluster_multicast, {128, 3, SwapAB::plan, 0, GemmJit::off, 64}}),
+        StepParam{GemmImpl::k14_cluster_multicast, {128, 3, SwapAB::plan, 0, GemmJit::off, 64}},
+        StepParam{GemmImpl::k14_cluster_multicast, sharing_a(128)},
+        StepParam{GemmImpl::k14_cluster_multicast, sharing_a(192)},
+        StepParam{GemmImpl::k14_cluster_multicast, sharing_a(256)}),
     param_name);
 // The swap of A and B (D^T = B^T A^T: D TMA-stored as its rows at beta = 0, else written transposed from registers)
 // forced on every shape, M > 64 included: each swapped width the plan can

@@ -447,7 +447,8 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
             if (*st.step == GemmImpl::k14_cluster_multicast && st.note.empty()) {
               const GemmTuning t = k14_tile(args.m, args.n, args.k, device.sm_count, args.tuning);
               st.note = "k14 tile " + std::string(t.tile_m == 64 ? "64" : "128") + "x" +
-                        (t.cluster == 4 ? "128 cluster 2x2" : std::to_string(t.tile_n) + " cluster 2x1");  // check_k14
+                        (t.cluster == 4 ? "128 cluster 2x2" : std::to_string(t.tile_n) + " cluster 2x1") +
+                        (t.cluster_share == ClusterShare::a ? " sharing A" : "");  // check_k14
             }
           }
           std::cerr << "  verify " << st.impl << ": " << st.disposition;

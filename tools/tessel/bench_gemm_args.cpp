@@ -787,6 +787,17 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       return false;
     }
   }
+  if (!a.cluster_share.empty()) {
+    const std::string who = lower(trim(a.cluster_share));
+    if (who == "a")
+      o.tuning.cluster_share = ClusterShare::a;
+    else if (who == "b")
+      o.tuning.cluster_share = ClusterShare::b;
+    else {
+      error = "--cluster-share: " + quoted(who) + " is not a (pairs of N-neighbours sharing A) or b (M-neighbours)";
+      return false;
+    }
+  }
   if (!a.raster_group.empty() && !parse_count(a.raster_group, "--raster-group", 1, 65536, o.tuning.raster_group, error))
     return false;
 

@@ -119,6 +119,7 @@ struct GemmBenchArgs {
   std::string raster_group;     // --raster-group G: tile rows per group of k13's raster (default: the plan's)
   bool split_tail = false;      // --split-tail: with --splits, only the tiles past the full waves split
   std::string cluster;          // --cluster N: k14's CTAs a cluster, 2 (pairs) or 4 (2 x 2)
+  std::string cluster_share;    // --cluster-share a|b: the operand k14's pairs share
   std::string split_sum;        // --split-sum last|kernel: who sums k13's split partials (default: the plan's)
   std::string stages;           // --stages S: k13's swapped x 16 / x 32 tiles' stages in flight (default: the launch's)
   bool fp8_fast_accum = false;  // --fp8-fast-accum: FP8 sums in the tensor core throughout (tessel and cuBLASLt)

@@ -616,6 +616,11 @@ int main(int argc, char** argv) {
                    "16- and 32-wide tiles, 2..8 splits)")
       ->type_name("N");
   bench_gemm
+      ->add_option("--cluster-share", gemm_args.cluster_share,
+                   "k14: the operand tile its pairs of 128-row tiles share by multicast, a (N-neighbours) or b "
+                   "(M-neighbours) (default: the plan's; 128 x 64 pairs share A)")
+      ->type_name("A|B");
+  bench_gemm
       ->add_option("--stages", gemm_args.stages,
                    "k13/auto: stages in flight of the swapped x 16 / x 32 tiles, 1..64, at most those that fit "
                    "(default: the launch's, by the grid's size); other tiles keep their compiled depth; auto then "

@@ -2,7 +2,7 @@
 // ahead-of-time set (docs/design.md §6, "Compile time"), what it did, and
 // its disk cache.  No CUDA: host code includes it without the toolkit.
 //
-// Opt in per call with GemmTuning::jit (tessel/gemm_plan.hpp; the command
+// Opt in per call with GemmTuning::jit (tessel/gemm_types.hpp; the command
 // line: `tessel bench gemm --jit` or TESSEL_JIT=1).  Today one kernel is
 // compiled at run time: k13's fused epilogue with the activation, bias kind,
 // C (beta != 0) and aux as compile-time constants, so that calls with C or

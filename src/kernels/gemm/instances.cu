@@ -200,6 +200,9 @@ Status launch_grouped_fp8_tiles<TESSEL_UNIT_FP8_MIXED>(const GemmArgs* problems,
 namespace tessel::gemm_launch::k14 {
 template <>
 Status launch_tiles<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
+  // 128 x 64 pairs share A already; the wider ones share B unless asked for A (check_k14).
+  if constexpr (TESSEL_UNIT_WIDTH >= 128)
+    if (g.tuning.cluster_share == ClusterShare::a) return launch_tiles_of<TESSEL_UNIT_WIDTH, 128, 1, 2>(g, stream);
   return launch_tiles_of<TESSEL_UNIT_WIDTH>(g, stream);
 }
 #if defined(TESSEL_UNIT_K14_N128)

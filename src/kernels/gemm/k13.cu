@@ -124,6 +124,8 @@ Status check_k13_tuning(const GemmArgs& a) {
 
 Status check_k13(const GemmArgs& a) {
   if (Status s = check_k13_tuning(a); !s) return s;
+  if (a.tuning.cluster_share != ClusterShare::plan)
+    return Status::failure(Status::unsupported, "k13: tuning.cluster_share is k14's (k13 runs no pairs)");
   if (is_fp8(a.ab_type)) return check_k13_fp8(a);  // its own instances and rules (k13_fp8.cu)
   if (a.tuning.tile_m == 64 && !runs_swapped(a) && a.tuning.tile_n != 0 && a.tuning.tile_n != 128)
     return Status::failure(Status::invalid_argument,

@@ -34,6 +34,12 @@ Status check_k14(const GemmArgs& a) {
                            "k14: its 2 x 2 clusters run tiles 64 x 128 and 128 x 128 (tuning.tile_n must be 0 or "
                            "128, got " +
                                std::to_string(a.tuning.tile_n) + ")");
+  if (a.tuning.cluster_share != ClusterShare::plan &&
+      (a.tuning.splits > 1 || a.tuning.cluster == 4 || a.tuning.tile_m == 64 ||
+       (a.tuning.cluster_share == ClusterShare::b && a.tuning.tile_n == 64)))
+    return Status::failure(Status::unsupported,
+                           "k14: tuning.cluster_share picks the shared operand of unsplit pairs of 128 x 128, 192 or "
+                           "256 tiles (128 x 64 pairs share A), not with splits, tile_m 64 or cluster 4");
   // The scheduler counts tile pairs in 32 bits (k14::Scheduler): the most
   // tiles (128 x 64, or 64 x 128), with room for a grid's stride past the last.
   // Split, the units are tiles times splits.

@@ -49,6 +49,8 @@ Status check_k15(const GemmArgs& a) {
     return Status::failure(Status::unsupported,
                            "k15: tuning.cluster must be 0, or 2 (pairs sharing B) without an epilogue (got " +
                                std::to_string(t.cluster) + ")");
+  if (t.cluster_share != ClusterShare::plan)
+    return Status::failure(Status::unsupported, "k15: tuning.cluster_share is k14's (k15's pairs share B)");
   const index_t tiles = ceil_div(a.m, index_t{128}) * ceil_div(a.n, index_t{128});
   if (tiles > tma::kMaxScheduledUnits || ceil_div(a.k, index_t{64}) > 0x7FFFFFFF)
     return Status::failure(Status::unsupported, "k15: more than 2^31 - 2^20 tiles of 128 x 128 or 2^31 k-tiles");
