@@ -205,6 +205,28 @@ TEST(GemmApi, ThirtyTwoBitSchedulersRefuseHugeGrids) {
       << gemm_check(GemmImpl::k14_cluster_multicast, g).message;
 }
 
+// tuning.cluster: k14 takes its pairs (2) and 2 x 2 clusters (4), k13 refuses them by name, a value no step takes
+// (3) is malformed for both.
+TEST(GemmApi, ClusterValuesGoToTheirSteps) {
+  GemmArgs g = valid_args();
+  for (int c : {2, 4}) {
+    g.tuning.cluster = c;
+    g.tuning.tile_n = 128;
+    const Status k14 = gemm_check(GemmImpl::k14_cluster_multicast, g);
+    if (is_placeholder(k14)) GTEST_SKIP() << "k14 not built";
+    EXPECT_TRUE(k14.is_ok()) << "cluster " << c << ": " << k14.message;
+    const Status k13 = gemm_check(GemmImpl::k13_wgmma_in_flight, g);
+    EXPECT_EQ(k13.code, Status::unsupported) << "cluster " << c << ": " << k13.message;
+    EXPECT_NE(k13.message.find("k14's"), std::string::npos) << k13.message;
+  }
+  g.tuning.cluster = 3;
+  for (GemmImpl impl : {GemmImpl::k13_wgmma_in_flight, GemmImpl::k14_cluster_multicast}) {
+    const Status s = gemm_check(impl, g);
+    EXPECT_EQ(s.code, Status::invalid_argument) << name(impl) << ": " << s.message;
+    EXPECT_NE(s.message.find("tuning.cluster"), std::string::npos) << name(impl) << ": " << s.message;
+  }
+}
+
 // tuning.cluster_share (k14's pairs sharing A or B): a value outside the enum is malformed on every step; a valid
 // one that k14 cannot run (split, 64-row, 128 x 64 sharing B) or that another step takes is refused by name.
 TEST(GemmApi, ClusterShareIsK14sOnly) {

@@ -94,10 +94,11 @@ Status check_k13_tuning(const GemmArgs& a) {
                                std::to_string(t.tile_n) + ")");
   // A k-tile holds 128 bytes of K: 64 16-bit elements, 128 FP8 ones.
   const index_t k_tiles = ceil_div(a.k * size_bytes(a.ab_type), index_t{128});
-  if (t.cluster != 0 && t.cluster != 1)
+  // The values some step takes (k13: 0, 1; k14: 0, 2, 4; k15: 0, 2); each step's own check refuses the others'.
+  if (t.cluster != 0 && t.cluster != 1 && t.cluster != 2 && t.cluster != 4)
     return Status::failure(Status::invalid_argument,
-                           "k13: tuning.cluster must be 0 (split K of the swapped 16- and 32-wide tiles inside "
-                           "clusters, 2..8 splits) or 1 (split K through partials in global memory) (got " +
+                           "tuning.cluster must be 0, 1 (k13: split K through partials in global memory), 2 (k14, "
+                           "k15: pairs) or 4 (k14: 2 x 2) (got " +
                                std::to_string(t.cluster) + ")");
   if (t.raster_group < 0 || t.raster_group > 65536)
     return Status::failure(
@@ -124,8 +125,12 @@ Status check_k13_tuning(const GemmArgs& a) {
 
 Status check_k13(const GemmArgs& a) {
   if (Status s = check_k13_tuning(a); !s) return s;
-  if (a.tuning.cluster_share != ClusterShare::plan)
-    return Status::failure(Status::unsupported, "k13: tuning.cluster_share is k14's (k13 runs no pairs)");
+  if (a.tuning.cluster_share != ClusterShare::plan || a.tuning.cluster > 1)
+    return Status::failure(Status::unsupported,
+                           "k13: tuning.cluster must be 0 (split K of the swapped 16- and 32-wide tiles inside "
+                           "clusters, 2..8 splits) or 1 (split K through partials in global memory), and "
+                           "tuning.cluster_share plan: pairs are k14's (got cluster " +
+                               std::to_string(a.tuning.cluster) + ")");
   if (is_fp8(a.ab_type)) return check_k13_fp8(a);  // its own instances and rules (k13_fp8.cu)
   if (a.tuning.tile_m == 64 && !runs_swapped(a) && a.tuning.tile_n != 0 && a.tuning.tile_n != 128)
     return Status::failure(Status::invalid_argument,
