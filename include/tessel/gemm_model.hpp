@@ -104,7 +104,7 @@ inline constexpr double kPingpongInLoop = 1.157;
 /// Their grids are near whole waves by design, so the L2's bandwidth to all the SMs bounds them too (kWideL2BytesPerNs
 /// in predicted_us); an A whose rows straddle lines is copied first (wide_copies_a).
 constexpr ModelFamily wide_family(int w) {
-  return {GemmImpl::k13_wgmma_in_flight, 128, w, true, 2.3 * w + 20.0, 1000.0 + 4.0 * w, 0.0, 0.0};
+  return {GemmImpl::k13_wgmma_in_flight, 128, w, true, plan_detail::tile128_mma_ns(w), 1000.0 + 4.0 * w, 0.0, 0.0};
 }
 /// What the L2 delivers to the SMs together (bytes a ns), the k-step bound of a grid of wide tiles: CTAs x a k-step's
 /// operand bytes over it, B's rows starting 16 bytes off a 32-byte sector counted 1.5x (H200: 704 x 2304 x 3072 on

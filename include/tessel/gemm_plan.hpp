@@ -31,11 +31,14 @@ constexpr double wave_efficiency(index_t units, int sms) {
   const index_t waves = ceil_div(units, sms);
   return static_cast<double>(units) / static_cast<double>(waves * sms);
 }
+/// A 128-row tile's tensor time a k-step at width w, ns: 2.3 a column + 20 (about 88 % of the tensor cores' rate at
+/// 1,980 MHz; fitted to the swapped wide tiles, gemm_model.hpp's wide_family).
+constexpr double tile128_mma_ns(int w) { return 2.3 * w + 20.0; }
 /// Where A's (B's) rows straddle 128-byte lines a TMA box row costs two line requests, and a full wave's requests,
-/// sms x (128 a + w b) a k-step at ~100 a ns (12.9 TB/s of whole lines on an H100), outlast its tensor work (2.3 ns
-/// a column of w + 20): that k-step's time over the whole-line one.  128 x 128, A straddling: 1.50; 128 x 256: 1.11.
+/// sms x (128 a + w b) a k-step at ~100 a ns (12.9 TB/s of whole lines on an H100), outlast its tensor work
+/// (tile128_mma_ns): that k-step's time over the whole-line one.  128 x 128, A straddling: 1.50; 128 x 256: 1.11.
 constexpr double straddle_slowdown(int w, int sms, bool a_straddles, bool b_straddles) {
-  const double mma = 2.3 * w + 20.0, lines = sms / 100.0;
+  const double mma = tile128_mma_ns(w), lines = sms / 100.0;
   const double whole = lines * (128 + w), req = lines * (128.0 * (a_straddles ? 2 : 1) + w * (b_straddles ? 2 : 1));
   return (req > mma ? req : mma) / (whole > mma ? whole : mma);
 }
