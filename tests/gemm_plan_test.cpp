@@ -531,6 +531,9 @@ TEST(GemmPlan, FullWavesPreferred) {
   EXPECT_EQ(plan_k13(128 * 12, 256 * 11, 4096, 132).tile_n, 256);
 }
 
+// Rule 10c: k15 steps aside over straddled rows past 8 k-tiles, keeps short K and whole lines.
+static_assert(k15_straddled(800, true, false) && k15_straddled(928, false, true) && !k15_straddled(336, true, true) &&
+              !k15_straddled(4096, false, false));
 // Rules 2 and 14 under straddled rows: whole lines change nothing; A's rows straddling slow a full wave of 128 x 128
 // by its L2 requests (507 ns against 338), 128 x 256 less (676 against its tensor work's 609).
 static_assert(plan_detail::straddle_slowdown(128, 132, false, false) == 1.0 &&

@@ -194,6 +194,12 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
   if (beta != 0.0f || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
   return plan_detail::pingpong_fits(plan_detail::tile_count(m, n), plan_detail::flops(m, n, k), sms);
 }
+/// Rule 10c: not where A's or B's rows straddle lines over more than 8 k-tiles: k15's 128 x 128 tiles then ask 1.5x
+/// the line requests of their tensor work (straddle_slowdown), and the main loop, not the epilogue k15 hides, is the
+/// time (seeds 7401-7404: such k15 choices at K 600-1500 ran 0.78-0.92 of cuBLASLt, at K of 272-336 1.00-1.11).
+constexpr bool k15_straddled(index_t k, bool a_straddles, bool b_straddles) {
+  return (a_straddles || b_straddles) && ceil_div(k, 64) > 8;
+}
 /// Rule 10b: past 4e10 flops with K > 1024 a GEMM alone meets the power cap, where k15 (more L2 bytes) clocks lower.
 constexpr bool k15_meets_cap(index_t m, index_t n, index_t k) { return plan_detail::flops(m, n, k) > 4e10 && k > 1024; }
 /// Rule 12's domain: an unswapped two-warpgroup 128 x 128 `t` (split or not) on one wave, beta = 0 (one_wave_plan).

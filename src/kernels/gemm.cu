@@ -901,7 +901,8 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
                          false,  false,  args.beta, args.tuning, d_tma,    args.layout.a == MajorA::k};
     GemmCandidate rules{GemmImpl::k13_wgmma_in_flight, plan.tuning.tile_m == 64 ? 64 : 128, plan.tuning.tile_n,
                         plan.tuning.splits, false};
-    if (k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k))
+    if (k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k) &&
+        !k15_straddled(args.k, !rows_whole_lines(args.lda), !rows_whole_lines(args.ldb)))
       rules = GemmCandidate{GemmImpl::k15_pingpong, 128, 128, 1, false};
     GemmCandidate wide;
     if (wave_fill_choice(pp, sms, rules, wide)) {
@@ -916,9 +917,10 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   // Rule 10: k15 (pingpong), with or without the fused epilogue (not with
   // aux, whose fused form is k13's run-time compiled one, nor where the
   // caller asked for run-time compilation: those instances are k13's).
-  // Rule 10b: not where k15 alone meets the power cap.
+  // Rule 10b: not where k15 alone meets the power cap; 10c: nor over straddled rows.
   if (args.batch == 1 && untuned && (!fused || (args.epilogue.aux == nullptr && asked.jit != GemmJit::always)) &&
-      k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k)) {
+      k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k) &&
+      !k15_straddled(args.k, !rows_whole_lines(args.lda), !rows_whole_lines(args.ldb))) {
     plan.impl = GemmImpl::k15_pingpong;
     plan.tuning.tile_n = 128;
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
