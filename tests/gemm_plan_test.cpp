@@ -531,6 +531,20 @@ TEST(GemmPlan, FullWavesPreferred) {
   EXPECT_EQ(plan_k13(128 * 12, 256 * 11, 4096, 132).tile_n, 256);
 }
 
+// Rule 17: straddled B rows over 10^10 flops go to k14's pairs at k13's width; whole lines, a split, the swap and
+// 64-row tiles stay, and so do 4168 x 928 x 1712 at 128 x 256 (132 tiles one wave, 17 x 4 pairs two) and 640 x 2480 x
+// 3376 at 128 x 128 (5 tile rows: a fifth of the pairs' tiles idle).
+static_assert(k14_shares_straddled_b(8192, 4040, 4096, 132, GemmTuning{256, 1}, false) &&
+              !k14_shares_straddled_b(8192, 4096, 4096, 132, GemmTuning{256, 1}, true) &&
+              !k14_shares_straddled_b(8192, 4040, 4096, 132, GemmTuning{256, 2}, false) &&
+              !k14_shares_straddled_b(8192, 4040, 4096, 132, GemmTuning{256, 1, SwapAB::on}, false) &&
+              !k14_shares_straddled_b(8192, 4040, 4096, 132, GemmTuning{128, 1, SwapAB::off, 0, GemmJit::off, 64},
+                                      false) &&
+              !k14_shares_straddled_b(4168, 928, 1712, 132, GemmTuning{256, 1}, false) &&
+              k14_shares_straddled_b(4096, 928, 1712, 132, GemmTuning{256, 1}, false) &&
+              !k14_shares_straddled_b(640, 2480, 3376, 132, GemmTuning{128, 1}, false) &&
+              k14_shares_straddled_b(2176, 2480, 3376, 132, GemmTuning{128, 1}, false) &&
+              !k14_shares_straddled_b(1024, 1016, 1024, 132, GemmTuning{128, 1}, false));
 // Rule 10c: k15 steps aside over straddled rows past 8 k-tiles, keeps short K and whole lines.
 static_assert(k15_straddled(800, true, false) && k15_straddled(928, false, true) && !k15_straddled(336, true, true) &&
               !k15_straddled(4096, false, false));

@@ -7,8 +7,8 @@
 //      allows one launch (width 128 or 256, unsplit, unswapped, two warpgroups); else one k13 launch per batch.
 //   4. Untuned single calls without an epilogue: rule 15 (small_m_for); below 10^10 flops the model (gemm_model.hpp).
 //   5. plan_k13: rules 4, 4b (swap), 1, 1b, 3b (small grids), 2 (width), 3 (split), 7 (fused), 6 (raster group).
-//   6. Untuned single calls: rules 10, 10b (k15_for, k15_meets_cap), 13, 13b (k14_straddle_for, k14_thin_pair_for),
-//      12 (one_wave_for, one_wave_plan), 5 (k14_for); where k13 is left, rule 14 (split_tail_plan, gemm_model.hpp).
+//   6. Untuned single calls: rules 10, 10b, 10c (k15_for, k15_meets_cap, k15_straddled), 13, 13b (k14_straddle_for,
+//      k14_thin_pair_for), 12 (one_wave_for), 5 (k14_for), 14 (split_tail_plan), 17 (k14_shares_straddled_b).
 #pragma once
 #include <initializer_list>
 #include <string>
@@ -194,9 +194,8 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
   if (beta != 0.0f || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
   return plan_detail::pingpong_fits(plan_detail::tile_count(m, n), plan_detail::flops(m, n, k), sms);
 }
-/// Rule 10c: not where A's or B's rows straddle lines over more than 8 k-tiles: k15's 128 x 128 tiles then ask 1.5x
-/// the line requests of their tensor work (straddle_slowdown), and the main loop, not the epilogue k15 hides, is the
-/// time (seeds 7401-7404: such k15 choices at K 600-1500 ran 0.78-0.92 of cuBLASLt, at K of 272-336 1.00-1.11).
+/// Rule 10c: not over straddled rows past 8 k-tiles: k15's 128 x 128 tiles then ask 1.5x the line requests of their
+/// tensor work (straddle_slowdown), and the main loop, not the epilogue k15 hides, is the time.
 constexpr bool k15_straddled(index_t k, bool a_straddles, bool b_straddles) {
   return (a_straddles || b_straddles) && ceil_div(k, 64) > 8;
 }
@@ -216,6 +215,16 @@ constexpr bool k14_straddle_for(index_t m, index_t n, int sms, const GemmTuning&
 constexpr bool k14_thin_pair_for(index_t m, index_t n, int sms, const GemmTuning& t, float beta) {
   if (beta != 0.0f || t.swap_ab == SwapAB::on || t.tile_m != 64 || t.tile_n != 128 || t.splits != 1) return false;
   return m > 64 && m <= 82 && plan_detail::k14_pairs_fit_one_wave(m, n, sms);
+}
+/// Rule 17: B's rows straddling, >= 10^10 flops, k13's unsplit unswapped 128 x 128..256 or k15's `t`: k14's pairs
+/// sharing B halve each CTA's straddled requests; not where odd tile rows idle > 1/16 of them or take more waves.
+constexpr bool k14_shares_straddled_b(index_t m, index_t n, index_t k, int sms, const GemmTuning& t, bool b_whole) {
+  if (b_whole || plan_detail::flops(m, n, k) < 1e10 || t.splits != 1 || t.split_tail || t.swap_ab == SwapAB::on ||
+      t.tile_m == 64 || t.tile_n < 128)
+    return false;
+  const index_t rows = ceil_div(m, 128), cols = ceil_div(n, index_t{t.tile_n});
+  return rows % 2 * 16 <= rows &&
+         ceil_div(ceil_div(rows, 2) * cols, index_t{sms / 2}) <= ceil_div(rows * cols, index_t{sms});
 }
 /// Rule 11: a batch at beta = 0 passing pingpong_fits runs k15 batched, hiding the epilogue a short-K batch is made of.
 constexpr bool k15_batched_for(index_t m, index_t n, index_t k, index_t batch, int sms, float beta) {

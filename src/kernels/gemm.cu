@@ -892,6 +892,14 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     if (k13_wants_jit(plan.tuning, args.beta, aux) && !ready) plan.why += " (jit unavailable: " + why_not + ")";
   }
   if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
+  // Rule 17: where B's rows straddle lines, k14's pairs share B over what k13 (unsplit) or k15 keeps.
+  const auto share_straddled_b = [&](GemmPlan& p) {
+    if (fused || args.batch != 1 || !untuned || asked.cluster == 1 ||
+        !k14_shares_straddled_b(args.m, args.n, args.k, sms, p.tuning, rows_whole_lines(args.ldb)))
+      return;
+    p.impl = GemmImpl::k14_cluster_multicast;
+    p.why = "k14 tile 128x" + std::to_string(p.tuning.tile_n) + " cluster 2x1 (sharing straddled B rows)";
+  };
   // Rule 16: a 128-row swapped tile whose width brings the tiles near whole waves, where the model predicts it
   // clearly faster than rule 10's k15 or the k13 tile above (wave_fill_choice, gemm_model.hpp).  A K-major (the
   // tile's M side is wgmma's B operand), rows TMA reads as they are.
@@ -924,6 +932,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     plan.impl = GemmImpl::k15_pingpong;
     plan.tuning.tile_n = 128;
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
+    share_straddled_b(plan);
     return plan;
   }
   // Rules 13 and 13b: k14 on 64 x 128 tiles in clusters sharing B, where
@@ -948,6 +957,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
       plan.impl = GemmImpl::k15_pingpong;
       plan.tuning.splits = 1;
       plan.why = "k15 pingpong 128x128 one wave";
+      share_straddled_b(plan);
       return plan;
     }
     if (w.tile_n != 128 || w.splits != plan.tuning.splits) {
@@ -979,6 +989,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
                  std::to_string(tail.splits) + " ways";
     }
   }
+  if (plan.impl == GemmImpl::k13_wgmma_in_flight) share_straddled_b(plan);
   return plan;
 }
 
