@@ -556,7 +556,9 @@ enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
 /// 4b), `tune`: measured tuning, `split_tail`: split only the tiles past the grid's full waves (rule 14), `stages` in
 /// flight of the swapped x 16/32 tiles (stages_in_flight, gemm_model.hpp; other tiles keep their compiled depth),
 /// `cluster` k14's CTAs a cluster (0, 2: pairs; 4: 2 x 2 sharing A and B; k13: 1 no cluster split), `split_sum`,
-/// `cluster_share` the operand k14's pairs share.
+/// `cluster_share` the operand k14's pairs share.  Under GemmImpl::automatic `cluster` 1 keeps the plan on k13; the
+/// plan passes `stages`, `cluster`, `split_sum` and `cluster_share` to the step it chooses, whose check refuses by name
+/// what that step cannot take.
 struct GemmTuning {
   int tile_n = 0, splits = 0;
   SwapAB swap_ab = SwapAB::plan;

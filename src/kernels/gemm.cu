@@ -418,8 +418,7 @@ Status planned(const GemmArgs& args, GemmImpl& impl, GemmArgs& out) {
   impl = plan.impl;
   out = args;
   out.tuning = plan.tuning;
-  out.tuning.tune = false;                       // measured tuning, where it applies, ran before the plan (gemm)
-  out.tuning.split_sum = args.tuning.split_sum;  // a preference the plan does not choose yet
+  out.tuning.tune = false;  // measured tuning, where it applies, ran before the plan (gemm)
   return Status::success();
 }
 
@@ -754,7 +753,8 @@ Status gemm_epilogue_apply(const GemmArgs& args, cudaStream_t stream) {
   return gemm_launch::launch_epilogue(g, stream);
 }
 
-GemmPlan gemm_plan(const GemmArgs& caller_args) {
+/// The plan's kernel and tuning for `caller_args` (gemm_plan), before the caller's knobs it does not choose.
+static GemmPlan plan_of(const GemmArgs& caller_args) {
   const GemmArgs args = with_device_scalars(caller_args);
   GemmPlan plan;
   const bool fused = args.epilogue.active();
@@ -819,7 +819,10 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   plan.impl = GemmImpl::k13_wgmma_in_flight;
   const GemmTuning& asked = args.tuning;
   const bool untuned = asked.tile_n == 0 && asked.splits == 0 && asked.swap_ab == SwapAB::plan && asked.tile_m == 0;
-  if (args.batch > 1 && untuned && !fused && k15_batched_for(args.m, args.n, args.k, args.batch, sms, args.beta)) {
+  // tuning.cluster 1 is k13's knob (split K through partials in global memory): no rule then takes another step.
+  const bool k13_only = asked.cluster == 1;
+  if (args.batch > 1 && untuned && !fused && !k13_only &&
+      k15_batched_for(args.m, args.n, args.k, args.batch, sms, args.beta)) {
     // Rule 11: k15's batched kernel (pingpong over the batch's tiles), where
     // it serves the call in one launch (A's and B's rows and batch strides
     // TMA-readable); else rule 8's k13 below, as before.
@@ -846,7 +849,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   }
   // Rule 15: small M with A:k, B:n where the small-M kernel streams B faster
   // than k13 (small_m_for, gemm_model.hpp): no padded copy of B's rows.
-  if (args.batch == 1 && !fused && untuned && !args.tuning.split_tail && args.tuning.stages == 0 &&
+  if (args.batch == 1 && !fused && untuned && !k13_only && !args.tuning.split_tail && args.tuning.stages == 0 &&
       args.layout.a == MajorA::k && args.layout.b == MajorB::n && small_m_for(args.m, args.n, args.k, args.ldb)) {
     plan.impl = GemmImpl::small_m_stream;
     plan.tuning = GemmTuning{};
@@ -863,7 +866,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
                          false,  false,  args.beta, args.tuning, d_tma,    args.layout.a == MajorA::k};
     GemmCandidate c;
     std::string why;
-    if (model_choice_memo(pp, sms, c, why)) {
+    if (model_choice_memo(pp, sms, c, why) && (!k13_only || c.impl == GemmImpl::k13_wgmma_in_flight)) {
       plan.impl = c.impl;
       plan.tuning = gemm_launch::tuned_args(args, c).tuning;
       plan.why = std::move(why);
@@ -894,7 +897,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
   // Rule 17: where B's rows straddle lines, k14's pairs share B over what k13 (unsplit) or k15 keeps.
   const auto share_straddled_b = [&](GemmPlan& p) {
-    if (fused || args.batch != 1 || !untuned || asked.cluster == 1 ||
+    if (fused || args.batch != 1 || !untuned || k13_only ||
         !k14_shares_straddled_b(args.m, args.n, args.k, sms, p.tuning, rows_whole_lines(args.ldb)))
       return;
     p.impl = GemmImpl::k14_cluster_multicast;
@@ -926,7 +929,8 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   // aux, whose fused form is k13's run-time compiled one, nor where the
   // caller asked for run-time compilation: those instances are k13's).
   // Rule 10b: not where k15 alone meets the power cap; 10c: nor over straddled rows.
-  if (args.batch == 1 && untuned && (!fused || (args.epilogue.aux == nullptr && asked.jit != GemmJit::always)) &&
+  if (args.batch == 1 && untuned && !k13_only &&
+      (!fused || (args.epilogue.aux == nullptr && asked.jit != GemmJit::always)) &&
       k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k) &&
       !k15_straddled(args.k, !rows_whole_lines(args.lda), !rows_whole_lines(args.ldb))) {
     plan.impl = GemmImpl::k15_pingpong;
@@ -939,7 +943,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   // the pairs fit one wave and B's rows straddle lines (13), or the second
   // 64-row tile row holds at most 18 rows under rule 1b's tuning (13b).  No
   // epilogue: k14 has no fused instance.
-  if (!fused && args.batch == 1 && untuned) {
+  if (!fused && args.batch == 1 && untuned && !k13_only) {
     const bool straddle = k14_straddle_for(args.m, args.n, sms, plan.tuning, rows_whole_lines(args.ldb));
     if (straddle || k14_thin_pair_for(args.m, args.n, sms, plan.tuning, args.beta)) {
       plan.impl = GemmImpl::k14_cluster_multicast;
@@ -953,7 +957,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
   // one-wave model prefers (one_wave_plan, gemm_model.hpp); where that is 128 x 128 unsplit, k15.
   if (!fused && args.batch == 1 && untuned && one_wave_for(args.m, args.n, sms, plan.tuning, args.beta)) {
     const TailPlan w = one_wave_plan(args.m, args.n, args.k, sms, plan.tuning.splits);
-    if (w.tile_n == 128 && w.splits == 1) {
+    if (w.tile_n == 128 && w.splits == 1 && !k13_only) {
       plan.impl = GemmImpl::k15_pingpong;
       plan.tuning.splits = 1;
       plan.why = "k15 pingpong 128x128 one wave";
@@ -969,7 +973,7 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
       return plan;
     }
   }
-  if (!fused && args.batch == 1 && untuned && k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
+  if (!fused && args.batch == 1 && untuned && !k13_only && k14_for(args.m, args.n, args.k, sms, plan.tuning)) {
     plan.impl = GemmImpl::k14_cluster_multicast;
     plan.why = "k14 tile 128x256 cluster 2x1 (short K)";
     return plan;
@@ -990,6 +994,18 @@ GemmPlan gemm_plan(const GemmArgs& caller_args) {
     }
   }
   if (plan.impl == GemmImpl::k13_wgmma_in_flight) share_straddled_b(plan);
+  return plan;
+}
+
+GemmPlan gemm_plan(const GemmArgs& args) {
+  GemmPlan plan = plan_of(args);
+  // The caller's knobs the plan does not choose go to the planned step, whose own check refuses what it cannot take:
+  // split K's summation, the stages of the swapped narrow tiles, a cluster (1 kept the plan on k13; 2, 4 and a
+  // shared operand are k14's and k15's).
+  plan.tuning.split_sum = args.tuning.split_sum;
+  plan.tuning.stages = args.tuning.stages;
+  plan.tuning.cluster = args.tuning.cluster;
+  plan.tuning.cluster_share = args.tuning.cluster_share;
   return plan;
 }
 

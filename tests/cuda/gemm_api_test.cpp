@@ -227,6 +227,37 @@ TEST(GemmApi, ClusterValuesGoToTheirSteps) {
   }
 }
 
+// Under `auto`, tuning.cluster 1 (k13's split K through global memory) keeps the plan on k13 wherever it would take
+// k14's pairs (rules 5, 17; the model), k15 (rule 10) or the small-M kernel (rule 15); and the caller's cluster,
+// cluster_share and stages reach the planned step (its own check refuses what it cannot take), not dropped.
+TEST(GemmApi, AutoKeepsTheCallersClusterKnobs) {
+  struct Case {
+    index_t m, n, k;
+    float beta;
+    GemmImpl untuned;
+  };
+  for (const Case c :
+       {Case{16384, 8192, 256, 1.0f, GemmImpl::k14_cluster_multicast},
+        Case{2049, 4040, 1208, 0.0f, GemmImpl::k14_cluster_multicast},
+        Case{192, 4544, 384, 0.0f, GemmImpl::k14_cluster_multicast},
+        Case{2048, 2048, 2048, 0.0f, GemmImpl::k15_pingpong}, Case{4, 7762, 6848, 0.0f, GemmImpl::small_m_stream}}) {
+    GemmArgs g = valid_args();
+    g.m = c.m, g.n = c.n, g.k = c.k, g.lda = c.k, g.ldb = c.n, g.ldc = c.n, g.ldd = c.n, g.beta = c.beta;
+    const std::string shape = std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k);
+    EXPECT_EQ(gemm_plan(g, GemmDevice{}).impl, c.untuned) << shape << ": " << gemm_plan(g, GemmDevice{}).why;
+    g.tuning.cluster = 1;
+    const GemmPlan p = gemm_plan(g, GemmDevice{});
+    EXPECT_EQ(p.impl, GemmImpl::k13_wgmma_in_flight) << shape << ": " << p.why;
+    EXPECT_EQ(p.tuning.cluster, 1) << shape;
+  }
+  GemmArgs g = valid_args();
+  g.tuning.cluster_share = ClusterShare::a;
+  g.tuning.stages = 6;
+  const GemmPlan p = gemm_plan(g, GemmDevice{});
+  EXPECT_EQ(p.tuning.cluster_share, ClusterShare::a) << p.why;
+  EXPECT_EQ(p.tuning.stages, 6) << p.why;
+}
+
 // tuning.cluster_share (k14's pairs sharing A or B): a value outside the enum is malformed on every step; a valid
 // one that k14 cannot run (split, 64-row, 128 x 64 sharing B) or that another step takes is refused by name.
 TEST(GemmApi, ClusterShareIsK14sOnly) {

@@ -613,7 +613,8 @@ int main(int argc, char** argv) {
                    "k14: CTAs a cluster, 2 (pairs sharing one operand, the default) or 4 (2 x 2 sharing A and B; "
                    "tiles 64 x 128 and 128 x 128); k15: 2 runs its pingpong CTAs in pairs sharing B; k13: 1 "
                    "splits K through partials in global memory where it would split inside clusters (the swapped "
-                   "16- and 32-wide tiles, 2..8 splits)")
+                   "16- and 32-wide tiles, 2..8 splits); auto: 1 keeps the plan on k13, 2 and 4 go to the step it "
+                   "plans, which refuses them by name unless it is k14 (or k15 for 2)")
       ->type_name("N");
   bench_gemm
       ->add_option("--cluster-share", gemm_args.cluster_share,
