@@ -1006,6 +1006,9 @@ GemmPlan gemm_plan(const GemmArgs& args) {
   plan.tuning.stages = args.tuning.stages;
   plan.tuning.cluster = args.tuning.cluster;
   plan.tuning.cluster_share = args.tuning.cluster_share;
+  if (plan.impl == GemmImpl::k14_cluster_multicast && args.tuning.cluster_share != ClusterShare::plan)
+    plan.why +=
+        std::string("; the caller's cluster_share ") + (args.tuning.cluster_share == ClusterShare::a ? "a" : "b");
   return plan;
 }
 

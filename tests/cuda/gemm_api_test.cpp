@@ -256,6 +256,10 @@ TEST(GemmApi, AutoKeepsTheCallersClusterKnobs) {
   const GemmPlan p = gemm_plan(g, GemmDevice{});
   EXPECT_EQ(p.tuning.cluster_share, ClusterShare::a) << p.why;
   EXPECT_EQ(p.tuning.stages, 6) << p.why;
+  g.m = 2049, g.n = 4040, g.k = 1208, g.lda = 1208, g.ldb = g.ldc = g.ldd = 4040;  // rule 17's k14, sharing A as asked
+  const GemmPlan shared = gemm_plan(g, GemmDevice{});
+  EXPECT_EQ(shared.impl, GemmImpl::k14_cluster_multicast) << shared.why;
+  EXPECT_NE(shared.why.find("cluster_share a"), std::string::npos) << shared.why;
 }
 
 // tuning.cluster_share (k14's pairs sharing A or B): a value outside the enum is malformed on every step; a valid
