@@ -11,12 +11,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <istream>
 #include <iterator>
 #include <map>
 #include <ostream>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 namespace tessel::bench {
 namespace {
@@ -85,6 +87,21 @@ std::string not_positive(std::string_view flag, std::string_view text) {
   else if (!t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos)
     why = "is too large (at most " + std::to_string(kMaxExtent) + ")";
   return std::string(flag) + ": " + quoted(t) + " " + why;
+}
+
+/// One of `names`' words (trimmed, any case) into `out`; else `error` names the flag and `choices`.
+template <class E>
+bool parse_word(std::string_view text, std::string_view flag,
+                std::initializer_list<std::pair<std::string_view, E>> names, std::string_view choices, E& out,
+                std::string& error) {
+  const std::string who = lower(trim(text));
+  for (const auto& [word, value] : names)
+    if (who == word) {
+      out = value;
+      return true;
+    }
+  error = std::string(flag) + ": " + quoted(who) + " is not " + std::string(choices);
+  return false;
 }
 
 /// A non-negative count (for --iterations and friends).
@@ -746,17 +763,10 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     return false;
   }
   o.tuning.split_tail = a.split_tail;
-  if (!a.split_sum.empty()) {
-    const std::string who = lower(trim(a.split_sum));
-    if (who == "last")
-      o.tuning.split_sum = SplitSum::last_unit;
-    else if (who == "kernel")
-      o.tuning.split_sum = SplitSum::second_kernel;
-    else {
-      error = "--split-sum: " + quoted(who) + " is not last (each tile's last unit) or kernel (a second kernel)";
-      return false;
-    }
-  }
+  if (!a.split_sum.empty() &&
+      !parse_word(a.split_sum, "--split-sum", {{"last", SplitSum::last_unit}, {"kernel", SplitSum::second_kernel}},
+                  "last (each tile's last unit) or kernel (a second kernel)", o.tuning.split_sum, error))
+    return false;
   if (!a.stages.empty() && !parse_count(a.stages, "--stages", 1, 64, o.tuning.stages, error)) return false;
   int promote_every = 0;
   if (!a.fp8_promote_every.empty() &&
@@ -787,17 +797,10 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
       return false;
     }
   }
-  if (!a.cluster_share.empty()) {
-    const std::string who = lower(trim(a.cluster_share));
-    if (who == "a")
-      o.tuning.cluster_share = ClusterShare::a;
-    else if (who == "b")
-      o.tuning.cluster_share = ClusterShare::b;
-    else {
-      error = "--cluster-share: " + quoted(who) + " is not a (pairs of N-neighbours sharing A) or b (M-neighbours)";
-      return false;
-    }
-  }
+  if (!a.cluster_share.empty() &&
+      !parse_word(a.cluster_share, "--cluster-share", {{"a", ClusterShare::a}, {"b", ClusterShare::b}},
+                  "a (pairs of N-neighbours sharing A) or b (M-neighbours)", o.tuning.cluster_share, error))
+    return false;
   if (!a.raster_group.empty() && !parse_count(a.raster_group, "--raster-group", 1, 65536, o.tuning.raster_group, error))
     return false;
 
