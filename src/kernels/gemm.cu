@@ -895,6 +895,10 @@ static GemmPlan plan_of(const GemmArgs& caller_args) {
     if (k13_wants_jit(plan.tuning, args.beta, aux) && !ready) plan.why += " (jit unavailable: " + why_not + ")";
   }
   if (args.batch > 1) plan.why += " per batch";  // the caller's tuning: one launch per batch
+  // Rules 10, 10b and 10c: would k15 serve the plan's tuning (its baseline in rule 16, its choice below)?
+  const bool k15_fits = k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) &&
+                        !k15_meets_cap(args.m, args.n, args.k) &&
+                        !k15_straddled(args.k, !rows_whole_lines(args.lda), !rows_whole_lines(args.ldb));
   // Rule 17: where B's rows straddle lines, k14's pairs share B over what k13 (unsplit) or k15 keeps.
   const auto share_straddled_b = [&](GemmPlan& p) {
     if (fused || args.batch != 1 || !untuned || k13_only ||
@@ -912,9 +916,7 @@ static GemmPlan plan_of(const GemmArgs& caller_args) {
                          false,  false,  args.beta, args.tuning, d_tma,    args.layout.a == MajorA::k};
     GemmCandidate rules{GemmImpl::k13_wgmma_in_flight, plan.tuning.tile_m == 64 ? 64 : 128, plan.tuning.tile_n,
                         plan.tuning.splits, false};
-    if (k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k) &&
-        !k15_straddled(args.k, !rows_whole_lines(args.lda), !rows_whole_lines(args.ldb)))
-      rules = GemmCandidate{GemmImpl::k15_pingpong, 128, 128, 1, false};
+    if (k15_fits) rules = GemmCandidate{GemmImpl::k15_pingpong, 128, 128, 1, false};
     GemmCandidate wide;
     if (wave_fill_choice(pp, sms, rules, wide)) {
       plan.tuning = gemm_launch::tuned_args(args, wide).tuning;
@@ -930,9 +932,7 @@ static GemmPlan plan_of(const GemmArgs& caller_args) {
   // caller asked for run-time compilation: those instances are k13's).
   // Rule 10b: not where k15 alone meets the power cap; 10c: nor over straddled rows.
   if (args.batch == 1 && untuned && !k13_only &&
-      (!fused || (args.epilogue.aux == nullptr && asked.jit != GemmJit::always)) &&
-      k15_for(args.m, args.n, args.k, sms, plan.tuning, args.beta) && !k15_meets_cap(args.m, args.n, args.k) &&
-      !k15_straddled(args.k, !rows_whole_lines(args.lda), !rows_whole_lines(args.ldb))) {
+      (!fused || (args.epilogue.aux == nullptr && asked.jit != GemmJit::always)) && k15_fits) {
     plan.impl = GemmImpl::k15_pingpong;
     plan.tuning.tile_n = 128;
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
