@@ -10,9 +10,9 @@
 // docs/heuristics.md); sharing B over a pair reads 192 of 256 rows' bytes per
 // CTA and k-tile, the bytes per flop of a 128 x 192 tile.
 //
-// Predicted: at 4096^3 alone, between k15 (0.94 of cuBLASLt) and k13 (0.99);
-// where k15 wins today (2048^3, rule 10's one- and two-wave grids) level with
-// it or 1-3 % faster.  Not measured yet.
+// Measured (H200, M and N in {2048, 4096}, K in {1024, 4096}): 0.998 of
+// cuBLASLt against k15's 1.016, so its multicast does not repay what the
+// pairs cost and `auto` does not pick it (docs/heuristics.md).
 #pragma once
 
 #include "tessel/kernels/gemm/cluster_pair.cuh"
