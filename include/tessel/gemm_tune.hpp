@@ -101,6 +101,7 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 ///    least 8 k-tiles of 64;
 ///  - k13 swapped (D^T = B^T A^T) where M <= 128: 128 or 64 rows of N by 16,
 ///    32 or 64 of M, the widths that hold M in at most 4 tiles, split as above;
+///    where M > 128 and 2 M N K < 10^10, 64 rows of N by 64 of M, split as above;
 ///    and where A is K-major, M > 32 and 2 M N K < 10^10, 64 rows of N by 48,
 ///    80 or 96 of M (the widths between, which fill the SMs more evenly);
 ///  - k13 swapped on 128 rows of N by W of M where A is K-major and M > 128,
@@ -137,12 +138,15 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
     if (!fused || w != 192) k13(128, w, false);
   if (fused) return out;
   k13(64, 128, false);
-  if (m <= 128)
+  if (m <= 128) {
     for (int w : {16, 32, 64})
       if ((w == 16 || 2 * m > w) && ceil_div(m, w) <= 4) {
         k13(128, w, true);
         k13(64, w, true);
       }
+  } else if (plan_detail::flops(m, n, k) < 1e10) {  // 64 rows of N by 64 of M: a thin N's CTAs without split K
+    k13(64, 64, true);
+  }
   if (a_k_major && m > 32 && plan_detail::flops(m, n, k) < 1e10)  // the model's domain (kModelMaxFlops)
     for (int w : {48, 80, 96}) k13(64, w, true);
   if (a_k_major && m > 128)  // two tile columns or more: with one, a 128-row tile or a narrow swapped one holds M
