@@ -138,16 +138,17 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
     if (!fused || w != 192) k13(128, w, false);
   if (fused) return out;
   k13(64, 128, false);
+  const bool model_domain = plan_detail::flops(m, n, k) < 1e10;  // below gemm_model.hpp's kModelMaxFlops
   if (m <= 128) {
     for (int w : {16, 32, 64})
       if ((w == 16 || 2 * m > w) && ceil_div(m, w) <= 4) {
         k13(128, w, true);
         k13(64, w, true);
       }
-  } else if (plan_detail::flops(m, n, k) < 1e10) {  // 64 rows of N by 64 of M: a thin N's CTAs without split K
+  } else if (model_domain) {  // 64 rows of N by 64 of M: a thin N's CTAs without split K
     k13(64, 64, true);
   }
-  if (a_k_major && m > 32 && plan_detail::flops(m, n, k) < 1e10)  // the model's domain (kModelMaxFlops)
+  if (a_k_major && m > 32 && model_domain)
     for (int w : {48, 80, 96}) k13(64, w, true);
   if (a_k_major && m > 128)  // two tile columns or more: with one, a 128-row tile or a narrow swapped one holds M
     for (int w = 80; w <= 256; w += 16)
