@@ -19,7 +19,8 @@
 //   time     fixed + max(waves x (k-steps x k-step + unit_ns), the compulsory
 //            DRAM bytes over the bandwidth) + split K's cost (a fixed part and
 //            one L2 round trip per pass of the last unit's sum) + the padded
-//            copy of rows TMA cannot read
+//            copy of rows TMA cannot read + D from registers where TMA cannot
+//            store its rows (register_store_us)
 // Fitted (by fit_plan_model.py) to every configuration timed by
 // `--impl tuned` on 1,400 random problems of docs/bench-protocol.md's
 // distribution and the suite, on an H200; docs/heuristics.md, "The model".
@@ -263,6 +264,26 @@ static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 16, true}) =
 static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 64, 5, true}) == 2.51 + 3 * 0.386);
 static_assert(split_cost_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 4, true}, true) == 0.4 + 4 * 0.3);
 
+/// D written from registers, where TMA cannot store its rows (a pointer or rows off 16 bytes: N off a multiple of 8
+/// in the distribution): microseconds a call takes past the family's prediction, by how the registers leave.  Medians
+/// of measured minus 1.04 x predicted (1.04: the chosen families' bias where D is stored by TMA) over the model's
+/// choices on N off a multiple of 8 (H100, seeds 7401-7432 and their A/B runs): swapped tiles 64 wide and up, whose
+/// D^T leaves one element a store, 7.9 (15 problems, 4.4-16.5 but one); k15 14.2 (5); unswapped k13 and k14 1.8 (29).
+/// The swapped 16 and 32 wide tiles (at most 32 rows of D a tile) ran at their predictions (17 problems).
+struct RegisterStoreCost {
+  double transposed = 7.9, pingpong = 14.2, rows = 1.8;
+};
+inline constexpr RegisterStoreCost kRegisterStore{};
+/// C++ example: register_store_us({GemmImpl::k13_wgmma_in_flight, 64, 64, 1, true}) == 7.9;
+/// register_store_us({GemmImpl::k13_wgmma_in_flight, 64, 16, 1, true}) == 0.
+constexpr double register_store_us(const GemmCandidate& c, const RegisterStoreCost& r = kRegisterStore) {
+  if (c.swap) return c.tile_n >= 64 ? r.transposed : 0.0;
+  return c.impl == GemmImpl::k15_pingpong ? r.pingpong : r.rows;
+}
+static_assert(register_store_us({GemmImpl::k13_wgmma_in_flight, 64, 64, 1, true}) == 7.9 &&
+              register_store_us({GemmImpl::k13_wgmma_in_flight, 64, 32, 2, true}) == 0.0 &&
+              register_store_us({GemmImpl::k15_pingpong, 128, 128, 1, false}) == 14.2);
+
 /// The predicted microseconds of candidate `c` on problem `p` with `sms` SMs.
 /// C++ example: predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 64, 16, 4, true}, 132) <
 /// predicted_us({1, 4096, 4096, 4096, 4096}, {GemmImpl::k13_wgmma_in_flight, 128, 256, 1, false}, 132).
@@ -309,6 +330,7 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
   const bool copy_a = p.lda % 8 != 0 || (is_wide(c) && wide_copies_a(0, p.lda));
   const double pad = (copy_a ? m * k * 2.0 : 0.0) + (p.ldb % 8 != 0 ? k * n * 2.0 : 0.0);
   if (pad > 0) ns += g.pad_us * 1000.0 + 2.0 * pad / g.bw_per_ns;
+  if (!p.d_tma) ns += register_store_us(c) * 1000.0;
   return g.fixed_us + ns / 1000.0;
 }
 
