@@ -27,7 +27,7 @@ one constant, then only split K's two terms (as gemm_model.hpp's constants
 were made); --ahead old counts passes as the kernel did before 64 x 64 and
 128 x 64 loaded two partials a pass (the tuning logs' kernel).
 
-  fit_plan_model.py --fit LOG... [--holdout LOG...] [--cpp] [--refit-split] [--ahead old|new] [--no-passes]
+  fit_plan_model.py --fit LOG... [--holdout LOG...] [--cpp] [--refit-split] [--ahead old|new] [--no-passes] [--grid]
   fit_plan_model.py --residuals RUN.csv...
 
 --residuals: the model's choices in `tessel bench gemm --impl auto` CSVs (each
@@ -56,6 +56,7 @@ NARROW_M = 16  # gemm_model.hpp kModelNarrowM: at most this many rows of M, only
 # 32-wide tiles at 2..8 splits, splits_in_cluster), measured rather than fitted: the tuning logs predate it.
 CLUSTER_US, CLUSTER_PER_SPLIT_US = 0.4, 0.3
 PASS_MAX = 5.0  # the cost a pass of split K's sum may take (us); --no-passes sets it near 0: one constant
+GRID = False  # --grid: a k-step also bounded by the grid's bytes, CTAs x bytes_kstep / l2_gbs (fitted)
 
 
 def parse_key(key):
@@ -150,23 +151,24 @@ class Model:
 
     def __init__(self, fams):
         self.fams = sorted(fams)
+        self.globals = Model.GLOBALS + (["l2_gbs"] if GRID else [])
 
     def unpack(self, x):
-        g = dict(zip(self.GLOBALS, x[:6]))
+        g = dict(zip(self.globals, x[:len(self.globals)]))
         per = {}
         for i, f in enumerate(self.fams):
-            base = 6 + 4 * i
+            base = len(self.globals) + 4 * i
             per[f] = dict(mma_ns=x[base], unit_ns=x[base + 1], straddle_a=x[base + 2], straddle_b=x[base + 3])
         return g, per
 
     def bounds(self):
-        lo = [0.5, 1000.0, 20.0, 0.0, 0.0, 0.0] + [5.0, 0.0, 0.0, 0.0] * len(self.fams)
-        hi = [20.0, 20000.0, 2000.0, 30.0, 30.0, PASS_MAX] + [5000.0, 20000.0, 3.0, 3.0] * len(self.fams)
+        lo = [0.5, 1000.0, 20.0, 0.0, 0.0, 0.0] + [2000.0] * GRID + [5.0, 0.0, 0.0, 0.0] * len(self.fams)
+        hi = [20.0, 20000.0, 2000.0, 30.0, 30.0, PASS_MAX] + [100000.0] * GRID + [5000.0, 20000.0, 3.0, 3.0] * len(self.fams)
         return lo, hi
 
     def x0(self):
         # bytes per ns (GB/s): DRAM ~4300 (4.3 TB/s), one SM's loads ~150
-        x = [5.0, 4000.0, 150.0, 3.0, 3.0, PASS_MAX / 2]
+        x = [5.0, 4000.0, 150.0, 3.0, 3.0, PASS_MAX / 2] + [10000.0] * GRID
         for f in self.fams:
             impl, shape = f.split(":")[0], f.split(":")[1]
             bm, bn = map(int, shape.split("x"))
@@ -182,6 +184,8 @@ class Model:
             return (a ** 4 + b ** 4) ** 0.25
         slow = 1.0 + fam["straddle_a"] * ft["strad_a"] + fam["straddle_b"] * ft["strad_b"]
         kstep = smax(fam["mma_ns"] * slow, ft["bytes_kstep"] / g["bw_sm_gbs"])
+        if GRID:
+            kstep = smax(kstep, ft["streams"] * ft["bytes_kstep"] / g["l2_gbs"])
         t_compute = ft["waves"] * (ft["kt"] * kstep + fam["unit_ns"] * ft["out_bytes"] / 2)
         t_memory = ft["dram_bytes"] / g["bw_gbs"]
         t_ns = smax(t_compute, t_memory)
@@ -300,14 +304,16 @@ def main():
     ap.add_argument("--refit-split", action="store_true",
                     help="fit without the pass term, then refit only split K's fixed cost and its cost a pass")
     ap.add_argument("--ahead", choices=["old", "new"], default="new", help="the kernel's partials a pass (split_k.cuh)")
+    ap.add_argument("--grid", action="store_true", help="a k-step also bounded by the grid's bytes over a fitted rate")
     a = ap.parse_args()
     if a.residuals:
         residuals(a.residuals)
         return
     if not a.fit:
         ap.error("give --fit LOG... or --residuals RUN.csv...")
-    global PASS_MAX, AHEAD
+    global PASS_MAX, AHEAD, GRID
     AHEAD = a.ahead
+    GRID = a.grid
     if a.no_passes:
         PASS_MAX = 1e-9
     data = read_logs(a.fit)
