@@ -11,7 +11,8 @@ flush, so the log is a table of (problem, configuration) -> time.
 The model (the same arithmetic as gemm_model.hpp; docs/heuristics.md):
   units   = tiles * splits; slots = SMs (k15: 2 x SMs, two tiles per CTA)
   waves   = ceil(units / slots)
-  k-step  = max(mma[f], bytes_per_kstep[f] * streams / BW, bytes_per_kstep[f] / bw_sm)
+  k-step  = max(mma[f], bytes_per_kstep[f] / bw_sm)
+            (--grid: and streams * bytes_per_kstep[f] / l2, the grid's bytes a k-step at a fitted rate)
             times (1 + straddle[f]) where A's or B's rows straddle 128-byte lines
   t       = fixed + waves * (ceil(k_tiles / splits) * k-step + epi[f] * out_bytes / 2)
             + (splits > 1) * (split_fixed + pass * ceil(splits / per_pass[f]))
@@ -22,7 +23,7 @@ the bench's interleaved loop than the one-after-another timings here); this scri
 those timings without it. Nor does it carry narrow_tail_us (the narrow swapped tiles' last partial
 wave, streamed at a CTA's rate: a measured constant, kStreamLatencyNs, added after the fit).
 Fitted in log time (least squares), per family: mma, epi, straddle; shared:
-fixed, BW, bw_sm, split_fixed, pass.  --refit-split fits the rest with split K
+fixed, BW, bw_sm, split_fixed, pass (and l2 with --grid).  --refit-split fits the rest with split K
 one constant, then only split K's two terms (as gemm_model.hpp's constants
 were made); --ahead old counts passes as the kernel did before 64 x 64 and
 128 x 64 loaded two partials a pass (the tuning logs' kernel).
@@ -162,13 +163,14 @@ class Model:
         return g, per
 
     def bounds(self):
-        lo = [0.5, 1000.0, 20.0, 0.0, 0.0, 0.0] + [2000.0] * GRID + [5.0, 0.0, 0.0, 0.0] * len(self.fams)
-        hi = [20.0, 20000.0, 2000.0, 30.0, 30.0, PASS_MAX] + [100000.0] * GRID + [5000.0, 20000.0, 3.0, 3.0] * len(self.fams)
+        grid_lo, grid_hi = ([2000.0], [100000.0]) if GRID else ([], [])  # l2_gbs: 2-100 TB/s
+        lo = [0.5, 1000.0, 20.0, 0.0, 0.0, 0.0] + grid_lo + [5.0, 0.0, 0.0, 0.0] * len(self.fams)
+        hi = [20.0, 20000.0, 2000.0, 30.0, 30.0, PASS_MAX] + grid_hi + [5000.0, 20000.0, 3.0, 3.0] * len(self.fams)
         return lo, hi
 
     def x0(self):
         # bytes per ns (GB/s): DRAM ~4300 (4.3 TB/s), one SM's loads ~150
-        x = [5.0, 4000.0, 150.0, 3.0, 3.0, PASS_MAX / 2] + [10000.0] * GRID
+        x = [5.0, 4000.0, 150.0, 3.0, 3.0, PASS_MAX / 2] + ([10000.0] if GRID else [])
         for f in self.fams:
             impl, shape = f.split(":")[0], f.split(":")[1]
             bm, bn = map(int, shape.split("x"))
