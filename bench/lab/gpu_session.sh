@@ -19,6 +19,9 @@
 #                                                 # k13/k14 on copies, OLD's tessel against this build on them
 #   bash bench/lab/gpu_session.sh OUT plan_ab:OLD  # a plan change: the problems of PLAN_SEEDS (7201-7208) whose
 #                                                  # `--plan` differs between OLD's tessel and this build's, A/B on them
+#   bash bench/lab/gpu_session.sh OUT kernels:FILE  # ncu's launch record (kernel name: tile, stages, cluster;
+#                                                   # grid, threads, registers, shared memory, duration) of `auto`
+#                                                   # and of cuBLASLt on FILE's problems: what each library runs
 #
 # verify: ctest over the kernels `auto` picks (k13, k14, k15, the small-M
 # kernel, the plan's paths, the caller-owned workspace); compute-sanitizer
@@ -294,6 +297,16 @@ case "$part" in
     step plan_ab 400 env BLOCK=8 bash bench/lab/ab_builds.sh "$old" "$t" "$out/plan_changed.csv" "$out/plan_ab"
     head -3 "$out/plan_ab/summary.txt" >> "$sum" 2>/dev/null
     ;;
+  kernels:*)
+    # One verified call of each library a problem (no timing), each kernel it launches profiled for its launch
+    # record; durations at ncu's own clock with its caches flushed, so they compare only within the file.
+    f=${part#kernels:}
+    step kernels 420 ncu --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__cluster_dim_x,\
+launch__cluster_dim_y,launch__registers_per_thread,launch__shared_mem_per_block_dynamic --csv \
+      -k regex:'nvjet|splitK|Kernel|gemm|sm90' "$t" bench gemm --suite "$f" --impl auto,cublas --verify tier2 \
+      --order none --csv "$out/kernels_rows.csv"
+    cp /tmp/gpu_session_kernels.log "$out/kernels.csv"  # ncu's rows (quoted) and the bench's summary
+    ;;
   sanitize:*)
     # bench/sanitize.sh's parts, comma-separated; one log in OUT, its last line in the summary.
     parts=${part#sanitize:}
@@ -302,7 +315,7 @@ case "$part" in
     cp /tmp/gpu_session_sanitize.log "$out/sanitizer_${parts//,/_}.log"
     ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S, copied:OLD, plan_ab:OLD or sanitize:PARTS)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S, copied:OLD, plan_ab:OLD, kernels:FILE or sanitize:PARTS)" >&2
     exit 2
     ;;
 esac
