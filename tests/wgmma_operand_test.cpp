@@ -101,6 +101,32 @@ TEST(WgmmaOperand, PlansOfTheLayoutsKernelsUse) {
   }
 }
 
+TEST(WgmmaOperand, MnMajorTilesOfAnyMultipleOf16ColumnsInNarrowSwizzles) {
+  // An MN-major tile W wide whose W is not a multiple of 64 (a B:n tile fitted to a thin N): blocks of 16
+  // columns by 64 k under the 32-byte swizzle, or of 32 under the 64-byte one, each block's rows contiguous;
+  // LBO steps a block, SBO 8 k (docs/hardware.md §8.2).
+  const auto blocks = [](int w, int block) {
+    return SwizzledLayout{
+        Swizzle{block == 16 ? 1 : 2, 3, 3},
+        make_layout(make_shape(make_shape(block, w / block), 64), make_stride(make_stride(1, block * 64), block))};
+  };
+  for (int w : {144, 160, 176}) {
+    const GmmaOperandPlan p = make_gmma_operand_plan(blocks(w, 16), 2, w);
+    ASSERT_TRUE(p.ok) << w << ": " << p.why;
+    EXPECT_FALSE(p.k_major);
+    EXPECT_EQ(p.swizzle_bytes, 32) << w;
+    EXPECT_EQ(p.lbo, 2048u) << w;  // 16 columns x 64 k x 2 bytes
+    EXPECT_EQ(p.sbo, 256u) << w;   // 8 k x 32 bytes
+  }
+  for (int w : {96, 160, 224}) {
+    const GmmaOperandPlan p = make_gmma_operand_plan(blocks(w, 32), 2, w);
+    ASSERT_TRUE(p.ok) << w << ": " << p.why;
+    EXPECT_EQ(p.swizzle_bytes, 64) << w;
+    EXPECT_EQ(p.lbo, 4096u) << w;
+    EXPECT_EQ(p.sbo, 512u) << w;
+  }
+}
+
 TEST(WgmmaOperand, LayoutsADescriptorCannotReadAreRefusedWithTheRule) {
   // Rows padded by 8 elements: K contiguous, but rows are 144 bytes apart.
   const SwizzledLayout padded{Swizzle{}, make_layout(make_shape(64, 64), make_stride(72, 1))};

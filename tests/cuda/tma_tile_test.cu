@@ -225,6 +225,13 @@ TEST(TmaTile, BoxPlansOfTheKernelsLayouts) {
   static_assert(M::kBoxes == 2 && M::kInner == 0 && M::kPlan.offset[1] == 4096);
   using K2 = TmaTile<std::uint16_t, make_shape(128, 64), kKMajor, 2>;  // two 64-row boxes, one per CTA
   static_assert(K2::kBoxes == 2 && K2::kPlan.origin[1][0] == 64 && K2::kPlan.offset[1] == 64 * 64);
+  // An M-major tile 160 wide in 16-column blocks under the 32-byte swizzle (a width fitted to a thin N):
+  // one 16 x 64 box a block, 2 KB apart.
+  using N160 = TmaTile<std::uint16_t, make_shape(160, 64),
+                       SwizzledLayout{Swizzle{1, 3, 3}, make_layout(make_shape(make_shape(16, 10), 64),
+                                                                    make_stride(make_stride(1, 16 * 64), 16))}>;
+  static_assert(N160::kBoxes == 10 && N160::kInner == 0 && N160::kPlan.box[0] == 16 && N160::kPlan.box[1] == 64 &&
+                N160::kPlan.offset[1] == 16 * 64);
   SUCCEED();
 }
 
