@@ -516,12 +516,16 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   a.tile_m = "64";
   a.tile_n = "112";
   EXPECT_EQ(parse_error(a).rfind("--tile-", 0), 0u);
+  // Unswapped, the same widths but the powers of two are 128 rows of M by that much of N (fitted to a thin N).
   a.tile_m = "";
   a.swap_ab = "off";
-  a.tile_n = "80";
-  EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
-  a.tile_n = "160";
-  EXPECT_EQ(parse_error(a).rfind("--tile-n", 0), 0u);
+  for (const char* w : {"80", "160", "240"}) {
+    a.tile_n = w;
+    EXPECT_EQ(parse_ok(a).tuning.tile_n, std::stoi(w));
+  }
+  a.tile_m = "64";  // not on one warpgroup
+  EXPECT_EQ(parse_error(a).rfind("--tile-m", 0), 0u);
+  a.tile_m = "";
   a.swap_ab = "";
   a.tile_n = "";
   for (auto [field, flag, bad] :

@@ -120,9 +120,24 @@ inline constexpr double kWideModelGain = 1.08;
 constexpr bool is_wide(const GemmCandidate& c) {
   return c.impl == GemmImpl::k13_wgmma_in_flight && c.swap && c.tile_m == 128 && swapped_wide_width(c.tile_n);
 }
+/// k13's unswapped 128 x W tiles fitted to a thin N (fitted_width; B in either layout, B:n in 32- or 64-byte swizzled
+/// atoms): the wide family's k-step, the unswapped tiles' unit (900 ns plus 4.1 a column: 128 x 128, 192, 256).
+constexpr ModelFamily fitted_family(int w) {
+  return {GemmImpl::k13_wgmma_in_flight, 128, w, false, plan_detail::tile128_mma_ns(w), 900.0 + 4.1 * w, 0.1, 0.2};
+}
+constexpr bool is_fitted(const GemmCandidate& c) {
+  return c.impl == GemmImpl::k13_wgmma_in_flight && !c.swap && c.tile_m == 128 && fitted_width(c.tile_n);
+}
+/// A width between the powers of two, swapped or not: the model takes one only by kWideModelGain.
+constexpr bool is_between(const GemmCandidate& c) { return is_wide(c) || is_fitted(c); }
 inline constexpr auto kWideFamilies = [] {
   std::array<ModelFamily, (kWideLast - kWideFirst) / kWideStep + 1> a{};
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = wide_family(kWideFirst + kWideStep * static_cast<int>(i));
+  return a;
+}();
+inline constexpr auto kFittedFamilies = [] {
+  std::array<ModelFamily, (kWideLast - kWideFirst) / kWideStep + 1> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = fitted_family(kWideFirst + kWideStep * static_cast<int>(i));
   return a;
 }();
 
@@ -131,6 +146,7 @@ constexpr const ModelFamily* model_family(const GemmCandidate& c) {
   for (const ModelFamily& f : kModelFamilies)
     if (f.impl == c.impl && f.tile_m == c.tile_m && f.tile_n == c.tile_n && f.swap == c.swap) return &f;
   if (is_wide(c)) return &kWideFamilies[static_cast<std::size_t>((c.tile_n - kWideFirst) / kWideStep)];
+  if (is_fitted(c)) return &kFittedFamilies[static_cast<std::size_t>((c.tile_n - kWideFirst) / kWideStep)];
   return nullptr;
 }
 
@@ -311,9 +327,9 @@ constexpr double predicted_us(const PlanProblem& p, const GemmCandidate& c, int 
   }
   const double slow = 1.0 + (sa ? f->straddle_a : 0.0) + (sb ? f->straddle_b : 0.0);
   double kstep = smooth_max(f->mma_ns * slow, bytes / g.bw_sm_per_ns);
-  if (is_wide(c)) {  // the grid's operand bytes a k-step over the L2's bandwidth (kWideL2BytesPerNs)
+  if (is_between(c)) {  // the grid's operand bytes a k-step over the L2's bandwidth (kWideL2BytesPerNs)
     const double ctas = static_cast<double>(units < slots ? units : slots);
-    const double b_off_sector = p.ldb % 16 == 8 ? 1.5 : 1.0;  // rows 16 bytes into a 32-byte sector
+    const double b_off_sector = c.swap && p.ldb % 16 == 8 ? 1.5 : 1.0;  // rows 16 bytes into a 32-byte sector
     const double l2 = ctas * (c.tile_m * b_off_sector + c.tile_n) * 128.0 / kWideL2BytesPerNs;
     if (l2 > kstep) kstep = l2;
   }
@@ -358,28 +374,30 @@ inline bool model_choice(const PlanProblem& p, int sms, GemmCandidate& out, doub
     if (!c.swap && p.m <= kModelNarrowM && p.m < p.n && p.asked.swap_ab != SwapAB::off) continue;
     // A wide tile must predict kWideModelGain less time than the fitted families' best to be taken.
     const double t = predicted_us(p, c, sms);
-    const double score = t * (is_wide(c) && p.asked.tile_n == 0 ? kWideModelGain : 1.0);
+    const double score = t * (is_between(c) && p.asked.tile_n == 0 ? kWideModelGain : 1.0);
     if (!found || score < best) out = c, us = t, best = score, found = true;
   }
   return found;
 }
 
-/// Rule 16, where the rules decide (2 M N K from kModelMaxFlops): the 128-row swapped tile (128 x W unsplit, A:k;
-/// gemm_candidates lists the narrowest W for each count of tile columns) that predicts the least time, where that is
+/// Rule 16, where the rules decide (2 M N K from kModelMaxFlops): the 128-row tile between the powers of two (128 x W
+/// unsplit, swapped with A:k or unswapped fitted to N; gemm_candidates lists the narrowest W for each count of tile
+/// columns) that predicts the least time, where that is
 /// at least kWaveFillGain less than the rules' k13 or k15 choice `plan` predicts: a width between the powers of two
 /// that brings the tiles near a whole number of waves (6832 x 640 x 1344: 128 x 192 makes 216 tiles, 1.6 waves;
 /// 128 x 144 swapped 240, 1.8).  The margin is about the model's median error (7-8 %) and then some, so that a choice
 /// moves only where the waves say so clearly.  Only for an unsplit `plan` past one wave of 128 x 128 tiles: rule
-/// 12's split one-wave grids ran 0.70-0.93x as fast on wide tiles.  False where none qualifies or !wide_tiles_fit.
+/// 12's split one-wave grids ran 0.70-0.93x as fast on wide tiles.  False where none qualifies (swapped:
+/// wide_tiles_fit).
 inline constexpr double kWaveFillGain = 1.10;
 inline bool wave_fill_choice(const PlanProblem& p, int sms, const GemmCandidate& plan, GemmCandidate& out) {
-  if (!wide_tiles_fit(p) || plan.splits != 1 || plan_detail::tile_count(p.m, p.n) <= static_cast<index_t>(sms))
-    return false;
+  if (p.fused || plan.splits != 1 || plan_detail::tile_count(p.m, p.n) <= static_cast<index_t>(sms)) return false;
+  const bool wide_fits = wide_tiles_fit(p);
   const double limit = predicted_us(p, plan, sms) / kWaveFillGain;
   bool found = false;
   double best = limit;
   for (const GemmCandidate& c : gemm_candidates(p.m, p.n, p.k, sms, p.fused, p.beta != 0.0f)) {
-    if (!is_wide(c) || !candidate_matches(c, p.asked)) continue;
+    if ((!is_fitted(c) && (!is_wide(c) || !wide_fits)) || !candidate_matches(c, p.asked)) continue;
     const double t = predicted_us(p, c, sms);
     if (t < best) best = t, out = c, found = true;
   }

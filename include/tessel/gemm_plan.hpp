@@ -83,12 +83,13 @@ constexpr int split_k_for(index_t tiles, index_t k_tiles, int sms) {
 constexpr int split_k_unless_filled(index_t tiles, index_t k_tiles, int sms, int num, int den) {
   return den * tiles >= num * static_cast<index_t>(sms) ? 1 : split_k_for(tiles, k_tiles, sms);
 }
-/// Rule 4, swap at M ≤ 64 and N ≥ 128: N then fills the 128 box rows that M would leave mostly zero-filled.
-constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }
+constexpr bool swap_ab_for(index_t m, index_t n) { return m <= 64 && n >= 128; }        // rule 4: N fills the box rows
 constexpr int swapped_tile_for(index_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }  // the width that holds M
 constexpr bool swapped_only_width(int w) { return w == 48 || w == 80 || w == 96; }      // 64 x 48, 80, 96 swapped, A:k
 inline constexpr int kWideFirst = 80, kWideLast = 256, kWideStep = 16;  // 128 x w swapped, A:k; a unit each (CMake)
 constexpr bool swapped_wide_width(int w) { return w % kWideStep == 0 && w >= kWideFirst && w <= kWideLast; }
+constexpr bool fitted_width(int w) { return swapped_wide_width(w) && w % 64 != 0; }  // 128 x w unswapped, B:n or B:k
+inline constexpr bool kFittedVerified = false;  // until tier 1 has run them on a GPU: refused, and never planned
 /// The tile rows a call runs: the caller's where it set the tile (tile_m, tile_n or splits), else the plan's.
 constexpr int planned_tile_m(const GemmTuning& asked, const GemmTuning& plan) {
   return asked.tile_m != 0 || asked.tile_n != 0 || asked.splits != 0 ? asked.tile_m : plan.tile_m;
@@ -157,7 +158,6 @@ constexpr GemmTuning k14_tile(index_t m, index_t n, index_t k, int sms, const Ge
   t.tile_n = planned_tile_n(asked, t.tile_m, plan);
   return t;
 }
-
 /// k13's fused instances: unswapped two-warpgroup 128 x 64, 128, 256 (192 is picked too rarely to pay nvcc time).
 constexpr bool k13_fused_instance(const GemmTuning& t) {
   return t.swap_ab != SwapAB::on && t.tile_m != 64 && (t.tile_n == 64 || t.tile_n == 128 || t.tile_n == 256);

@@ -81,10 +81,11 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
   }
   if (!s.empty() || c.splits < 1 || c.splits > 64 || (c.tile_m != 64 && c.tile_m != 128)) return std::nullopt;
   const int w = c.tile_n;
-  const bool k13_ok = c.swap           ? (w == 16 || w == 32 || w == 64 || (c.tile_m == 64 && swapped_only_width(w)) ||
+  const bool k13_ok = c.swap ? (w == 16 || w == 32 || w == 64 || (c.tile_m == 64 && swapped_only_width(w)) ||
                                 (c.tile_m == 128 && swapped_wide_width(w)))
-                      : c.tile_m == 64 ? w == 128
-                                       : (w == 64 || w == 128 || w == 192 || w == 256);
+                      : c.tile_m == 64
+                          ? w == 128
+                          : (w == 64 || w == 128 || w == 192 || w == 256 || (kFittedVerified && fitted_width(w)));
   if (c.impl == GemmImpl::k13_wgmma_in_flight && !k13_ok) return std::nullopt;
   if (c.impl == GemmImpl::k14_cluster_multicast &&
       !(c.tile_m == 64 ? w == 128 : (w == 64 || w == 128 || w == 192 || w == 256)))
@@ -107,6 +108,10 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 ///  - k13 swapped on 128 rows of N by W of M where A is K-major and M > 128,
 ///    unsplit, W a multiple of 16 from 80 to 256: for each count of tile
 ///    columns ceil(M / W), the narrowest W that gives it;
+///  - once kFittedVerified, k13 unswapped on 128 rows of M by W of N where
+///    N > 64, unsplit, W a multiple of 16 from 80 to 240 but 128 and 192: for
+///    each count of tile columns ceil(N / W), the narrowest W that gives it,
+///    where that is none of 128, 192 and 256;
 ///  - k14 (2-CTA clusters multicasting B) on 64 x 128, 128 x 128, 128 x 192 and 128 x 256,
 ///    where M spans at least two tile rows (the cluster pairs M-neighbours);
 ///    on 64 x 128 and 128 x 128 also split as k13's are, where the tile rows
@@ -115,7 +120,8 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 /// `fused`: the call has an epilogue; only k13's fused instances (unswapped
 /// 128 x 64, 128, 256) and k15 keep it fused, so only those are listed.
 /// C++ example: gemm_candidates(4096, 4096, 4096, 132, false, false).size() == 22 (k13's five tiles
-/// unsplit: even 128 x 256 makes 512 tiles; the twelve swapped 128 x W; k14's four; k15).
+/// unsplit: even 128 x 256 makes 512 tiles; the twelve swapped 128 x W; k14's four; k15; 31 once kFittedVerified
+/// adds the nine unswapped).
 inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t k, int sms, bool fused, bool reads_c,
                                                   bool a_k_major = true) {
   using plan_detail::ceil_div;
@@ -154,6 +160,10 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
     for (int w = 80; w <= 256; w += 16)
       if (w == 80 || ceil_div(m, index_t{w}) < ceil_div(m, index_t{w - 16}))  // the narrowest for its tile columns
         out.push_back({GemmImpl::k13_wgmma_in_flight, 128, w, 1, true});
+  if (kFittedVerified && n > 64)  // the unswapped widths between the powers of two, fitted to N likewise
+    for (int w = 80; w <= 240; w += 16)
+      if (fitted_width(w) && (w == 80 || ceil_div(n, index_t{w}) < ceil_div(n, index_t{w - 16})))
+        out.push_back({GemmImpl::k13_wgmma_in_flight, 128, w, 1, false});
   // k14 pairs each tile with its M-neighbour: with one tile row the partner has nothing to compute.
   for (auto [tm, tn] : {std::pair{64, 128}, std::pair{128, 128}, std::pair{128, 192}, std::pair{128, 256}})
     if (m > tm) {

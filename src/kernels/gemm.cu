@@ -907,9 +907,9 @@ static GemmPlan plan_of(const GemmArgs& caller_args) {
     p.impl = GemmImpl::k14_cluster_multicast;
     p.why = "k14 tile 128x" + std::to_string(p.tuning.tile_n) + " cluster 2x1 (sharing straddled B rows)";
   };
-  // Rule 16: a 128-row swapped tile whose width brings the tiles near whole waves, where the model predicts it
-  // clearly faster than rule 10's k15 or the k13 tile above (wave_fill_choice, gemm_model.hpp).  A K-major (the
-  // tile's M side is wgmma's B operand), rows TMA reads as they are.
+  // Rule 16: a 128-row tile whose width brings the tiles near whole waves (swapped, or unswapped fitted to N), where
+  // the model predicts it clearly faster than rule 10's k15 or the k13 tile above (wave_fill_choice, gemm_model.hpp).
+  // Rows TMA reads as they are.
   if (!fused && args.batch == 1 && untuned && args.m > 64 && args.ldb % 8 == 0 && plan.tuning.swap_ab != SwapAB::on &&
       !plan.tuning.split_tail) {
     const PlanProblem pp{args.m, args.n, args.k,    args.lda,    args.ldb, size_bytes(args.cd_type),
@@ -923,7 +923,7 @@ static GemmPlan plan_of(const GemmArgs& caller_args) {
       char buf[64];
       std::snprintf(buf, sizeof buf, " (wave fill: predicted %.1f us against %.1f)", predicted_us(pp, wide, sms),
                     predicted_us(pp, rules, sms));
-      plan.why = "k13 tile 128x" + std::to_string(wide.tile_n) + " splits 1 swapped" + buf;
+      plan.why = "k13 tile 128x" + std::to_string(wide.tile_n) + " splits 1" + (wide.swap ? " swapped" : "") + buf;
       return plan;
     }
   }

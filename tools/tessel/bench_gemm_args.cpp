@@ -733,10 +733,6 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
     return false;
   }
   const int w = o.tuning.tile_n;
-  if (swapped_wide_width(w) && w != 128 && w != 192 && w != 256 && o.tuning.swap_ab != SwapAB::on) {
-    error = "--tile-n: " + std::to_string(w) + " is a swapped width: it needs --swap-ab on";
-    return false;
-  }
   if (o.tuning.swap_ab == SwapAB::on && w > 64 && o.tuning.tile_m == 64 && !swapped_only_width(w)) {
     error = "--tile-n: with --swap-ab on and --tile-m 64 the tile's width along M is 16, 32, 48, 64, 80 or 96 (got " +
             std::to_string(w) + ")";

@@ -557,7 +557,8 @@ int main(int argc, char** argv) {
       ->type_name("ORDER");
   bench_gemm
       ->add_option("--tile-n", gemm_args.tile_n,
-                   "k13/auto: tile width 64, 128, 192 or 256; with --swap-ab on, the width along M: 16, 32 or 64, "
+                   "k13/auto: tile width 64, 128, 192 or 256, or a multiple of 16 from 80 to 240 on 128 rows of M; "
+                   "with --swap-ab on, the width along M: 16, 32 or 64, "
                    "or (A:k only) a multiple of 16 from 80 to 256 on 128 rows of N, or with --tile-m 64 48, 80 or 96 "
                    "(default: the plan's choice)")
       ->type_name("N");

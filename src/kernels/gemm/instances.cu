@@ -5,7 +5,7 @@
 #if defined(TESSEL_UNIT_K13_N16) || defined(TESSEL_UNIT_K13_N32) || defined(TESSEL_UNIT_K13_N64) ||               \
     defined(TESSEL_UNIT_K13_N128) || defined(TESSEL_UNIT_K13_N192) || defined(TESSEL_UNIT_K13_N256) ||            \
     defined(TESSEL_UNIT_K13_M64_WIDE) || defined(TESSEL_UNIT_K13_EPI_N64) || defined(TESSEL_UNIT_K13_EPI_N128) || \
-    defined(TESSEL_UNIT_K13_EPI_N256) || defined(TESSEL_UNIT_K13_WIDE)
+    defined(TESSEL_UNIT_K13_EPI_N256) || defined(TESSEL_UNIT_K13_WIDE) || defined(TESSEL_UNIT_K13_FITTED)
 // ---- k13 (k13_wgmma_in_flight.cuh): 128 x BN tiles; the one-warpgroup 64 x BN, swapped (D^T) below 128.
 #include "src/kernels/gemm/k13_tiles.hpp"
 #define TESSEL_UNIT_BUILT
@@ -26,6 +26,12 @@ namespace tessel::gemm_launch::k13 {
 template <>
 Status launch_tiles_wide<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
   return launch_tiles_of<TESSEL_UNIT_WIDTH, false, 128, true>(g, stream, true);
+}
+#elif defined(TESSEL_UNIT_K13_FITTED)
+// An unswapped 128-row tile of TESSEL_UNIT_WIDTH columns of N (a width between the powers of two), either B layout.
+template <>
+Status launch_tiles_fitted<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_tiles_of<TESSEL_UNIT_WIDTH>(g, stream, false);
 }
 #elif defined(TESSEL_UNIT_K13_M64_WIDE)
 // The swapped-only 64 x 48, 80, 96: 64 rows of N by that much of M, A read K-major (measured tuning's tiles).

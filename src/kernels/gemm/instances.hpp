@@ -76,6 +76,24 @@ TESSEL_K13_WIDE_LAUNCHER(224)
 TESSEL_K13_WIDE_LAUNCHER(240)
 TESSEL_K13_WIDE_LAUNCHER(256)
 #undef TESSEL_K13_WIDE_LAUNCHER
+/// k13 with the unswapped tile 128 x BN fitted to a thin N (BN a multiple of
+/// 16 from 80 to 240 but 128 and 192: fitted_width; GemmTuning::swap_ab off),
+/// either B layout, splits of K as above.
+template <int BN>
+Status launch_tiles_fitted(const GemmArgs& g, cudaStream_t stream);
+#define TESSEL_K13_FITTED_LAUNCHER(BN) \
+  template <>                          \
+  Status launch_tiles_fitted<BN>(const GemmArgs& g, cudaStream_t stream);
+TESSEL_K13_FITTED_LAUNCHER(80)
+TESSEL_K13_FITTED_LAUNCHER(96)
+TESSEL_K13_FITTED_LAUNCHER(112)
+TESSEL_K13_FITTED_LAUNCHER(144)
+TESSEL_K13_FITTED_LAUNCHER(160)
+TESSEL_K13_FITTED_LAUNCHER(176)
+TESSEL_K13_FITTED_LAUNCHER(208)
+TESSEL_K13_FITTED_LAUNCHER(224)
+TESSEL_K13_FITTED_LAUNCHER(240)
+#undef TESSEL_K13_FITTED_LAUNCHER
 /// k13 with the unswapped one-warpgroup tile 64 x 128 (GemmTuning::tile_m =
 /// 64 on an unswapped problem): TMA-stored D, splits of K as above.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);

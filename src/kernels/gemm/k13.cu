@@ -54,18 +54,19 @@ Status check_k13_tuning(const GemmArgs& a) {
   if (t.tile_n != 0 && t.tile_n != 16 && t.tile_n != 32 && t.tile_n != 64 && t.tile_n != 128 && t.tile_n != 192 &&
       t.tile_n != 256 && !swapped_only_width(t.tile_n) && !swapped_wide_width(t.tile_n))
     return Status::failure(Status::invalid_argument,
-                           "k13: tuning.tile_n must be 0 (the plan's), 16, 32, 64, 128, 192 or 256, or swapped 48 "
-                           "(tile_m 64) or a multiple of 16 from 80 to 256 (got " +
+                           "k13: tuning.tile_n must be 0 (the plan's), 16, 32, 64, 128, 192 or 256, a multiple of "
+                           "16 from 80 to 256 (128 rows, swapped or not), or swapped 48 (tile_m 64) (got " +
                                std::to_string(t.tile_n) + ")");
+  if (!kFittedVerified && fitted_width(t.tile_n) && t.swap_ab != SwapAB::on && t.tile_m != 64)
+    return Status::failure(Status::unsupported,
+                           "k13: the unswapped tile 128 x " + std::to_string(t.tile_n) +
+                               " (a width between the powers of two, fitted to a thin N) is built but has not yet "
+                               "been verified on a GPU (kFittedVerified): use 64, 128, 192 or 256, or set "
+                               "tuning.swap_ab on for the swapped 128-row tile of that width along M");
   if (swapped_only_width(t.tile_n) && t.tile_n == 48 && (t.swap_ab != SwapAB::on || t.tile_m != 64))
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.tile_n = 48 is a swapped one-warpgroup width: it needs tuning.swap_ab on and "
                            "tuning.tile_m 64");
-  if (swapped_wide_width(t.tile_n) && t.tile_n != 128 && t.tile_n != 192 && t.tile_n != 256 && t.swap_ab != SwapAB::on)
-    return Status::failure(Status::invalid_argument,
-                           "k13: tuning.tile_n = " + std::to_string(t.tile_n) +
-                               " is a swapped width (128 rows of N by that much of M, or 64 rows with tile_m 64 at "
-                               "80 and 96): it needs tuning.swap_ab on");
   if ((t.tile_n == 16 || t.tile_n == 32) && t.swap_ab == SwapAB::off)
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.tile_n = " + std::to_string(t.tile_n) +
@@ -168,6 +169,18 @@ Status launch_wide(const GemmArgs& s, cudaStream_t stream, int w) {
     return Status::failure(Status::invalid_argument, "k13: no swapped tile 128 x " + std::to_string(w));
   } else {
     return w == W ? k13::launch_tiles_wide<W>(s, stream) : launch_wide<W + kWideStep>(s, stream, w);
+  }
+}
+
+/// The unswapped tile 128 x w fitted to a thin N (fitted_width).
+template <int W = kWideFirst>
+Status launch_fitted(const GemmArgs& g, cudaStream_t stream, int w) {
+  if constexpr (W > kWideLast) {
+    return Status::failure(Status::invalid_argument, "k13: no unswapped tile 128 x " + std::to_string(w));
+  } else if constexpr (!fitted_width(W)) {
+    return launch_fitted<W + kWideStep>(g, stream, w);
+  } else {
+    return w == W ? k13::launch_tiles_fitted<W>(g, stream) : launch_fitted<W + kWideStep>(g, stream, w);
   }
 }
 
@@ -296,6 +309,7 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
       }
     }
     if (t.tuning.tile_m == 64) return k13::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k13)
+    if (fitted_width(t.tuning.tile_n)) return launch_fitted(t, stream, t.tuning.tile_n);
     switch (t.tuning.tile_n) {
       case 64:
         return k13::launch_tiles<64>(t, stream, false);

@@ -48,7 +48,13 @@ namespace tessel::gemm_kernels {
 /// 64 rows (the warpgroup form below); apply() stores every box.
 template <class U, class TM, int BM, int BN, int Parts = 1>
 struct TmaStoreEpilogue {
-  static constexpr int kChunkCols = 128 / static_cast<int>(sizeof(U));
+  /// A chunk's bytes a row: 128, or where the tile's width is no multiple of
+  /// that (k13's tiles fitted to a thin N: 160 columns of 16-bit D), 64 or
+  /// 32, with TMA's swizzle of that width.
+  static constexpr int kChunkBytes = BN * static_cast<int>(sizeof(U)) % 128 == 0  ? 128
+                                     : BN * static_cast<int>(sizeof(U)) % 64 == 0 ? 64
+                                                                                  : 32;
+  static constexpr int kChunkCols = kChunkBytes / static_cast<int>(sizeof(U));
   static constexpr int kChunks = BN / kChunkCols;
   static constexpr int kBufElems = BM * kChunkCols;
   /// Two buffers take the chunks in turn; an odd chunk count (BN = 192 in
@@ -56,8 +62,9 @@ struct TmaStoreEpilogue {
   /// stays a layout of its column.
   static constexpr int kBuffers = kChunks % 2 == 0 ? 2 : kChunks;
   static constexpr int kSmemBytes = kBuffers * kBufElems * static_cast<int>(sizeof(U));  // 32 KB for BM = 128, BN = 256
-  /// The 128-byte swizzle in units of U (Sw<3,3,3> for 16-bit, Sw<3,2,3> for fp32), as TMA writes it.
-  static constexpr Swizzle kSwizzle{3, sizeof(U) == 2 ? 3 : 2, 3};
+  /// The chunk's swizzle in units of U, as TMA writes it: 128 bytes Sw<3,3,3> for 16-bit, Sw<3,2,3> for fp32;
+  /// 64 bytes Sw<2,.,3>, 32 bytes Sw<1,.,3>.
+  static constexpr Swizzle kSwizzle{kChunkBytes == 128 ? 3 : kChunkBytes == 64 ? 2 : 1, sizeof(U) == 2 ? 3 : 2, 3};
   /// One chunk, (BM, kChunkCols) of D, leaves from one staging buffer (rows
   /// of 128 bytes, swizzled) by TMA.
   using Tma = TmaTile<U, make_shape(BM, kChunkCols),
@@ -73,7 +80,7 @@ struct TmaStoreEpilogue {
   static constexpr Layout kPart = TM::template kPartC<kStage>;
   static constexpr Layout kCoord = TM::template kPartC<coord_layout(make_shape(BM, BN))>;
   static constexpr int kValues = static_cast<int>(size(mode(kPart, 1)));
-  static_assert(BN % kChunkCols == 0, "tessel: the tile's columns leave in whole 128-byte chunks");
+  static_assert(BN % kChunkCols == 0, "tessel: the tile's columns leave in whole chunks of 32 bytes or more");
   static_assert(BM <= 256, "tessel: a TMA box has at most 256 rows");
 
   /// The chunk of value v (the chunk of thread 0's value v).
@@ -432,27 +439,27 @@ struct TmaStoreEpilogue {
   }
 
   /// Chunk `chunk` (columns [chunk * kChunkCols, +kChunkCols) of D) of row
-  /// tile `tile_m`, from staging buffer `buf` to D by the threads of TM: warp
-  /// w takes rows w, w + warps, ...; lane l the 4 bytes at byte 4l of the
-  /// row (the swizzle moves 16-byte granules, so a lane's 4 bytes stay
-  /// together and a warp reads one row's 128 bytes: no bank conflicts).
-  /// Elements outside D are not written.
+  /// tile `tile_m`, from staging buffer `buf` to D by the threads of TM: a
+  /// warp takes kRowsPerWarp rows at a time (one for 128-byte chunks), each
+  /// lane 4 bytes of one (the swizzle moves 16-byte granules, so a lane's 4
+  /// bytes stay together and a warp reads 128 contiguous bytes of the
+  /// staging: no bank conflicts).  Elements outside D are not written.
   template <class T>
   __device__ static void store_chunk(const Params<T>& p, const U* buf, index_t tile_m, index_t chunk, int t) {
     constexpr int kWarps = TM::kThreads / 32;
     constexpr int kPerLane = 4 / static_cast<int>(sizeof(U));  // elements in a lane's 4 bytes
-    static_assert(kChunkCols == 32 * kPerLane, "tessel: a chunk row is one warp's 32 x 4 bytes");
+    constexpr int kLanesPerRow = kChunkBytes / 4, kRowsPerWarp = 32 / kLanesPerRow;
     constexpr Swizzle swizzle = kSwizzle;  // a local copy: device code cannot use the static member's address
-    const int warp = t / 32, lane = t % 32;
+    const int warp = t / 32, lane = t % 32 % kLanesPerRow, first = warp * kRowsPerWarp + t % 32 / kLanesPerRow;
     const index_t j = chunk * kChunkCols + lane * kPerLane;  // the lane's first column of D
     if (j >= p.n) return;
     const bool pair_inside = kPerLane == 1 || j + 1 < p.n;
     const index_t rows = p.m - tile_m * BM < BM ? p.m - tile_m * BM : BM;
-    U* dst = static_cast<U*>(p.d) + (tile_m * BM + warp) * p.ldd + j;
-    const index_t step = kWarps * p.ldd;
+    U* dst = static_cast<U*>(p.d) + (tile_m * BM + first) * p.ldd + j;
+    const index_t step = kWarps * kRowsPerWarp * p.ldd;
     // Not unrolled: the accumulators hold most of the registers meanwhile.
 #pragma unroll 1
-    for (int r = warp; r < rows; r += kWarps, dst += step) {
+    for (int r = first; r < rows; r += kWarps * kRowsPerWarp, dst += step) {
       const U* src = buf + swizzle(r * kChunkCols + lane * kPerLane);
       if constexpr (kPerLane == 1) {
         *dst = *src;

@@ -31,20 +31,28 @@ namespace tessel::gemm_kernels {
 /// Rows/64 boxes).  An M/N-major tile of 16 or 32 rows (k13's swapped
 /// tiles: M as wgmma's N) is one atom whose k-rows are 32 or 64 bytes, with
 /// the swizzle of that width (Sw<1,3,3>, Sw<2,3,3>: TMA's 32- and 64-byte
-/// modes, which wgmma reads as well).
+/// modes, which wgmma reads as well).  Any other multiple of 16 rows (k13's
+/// unswapped tiles fitted to a thin N, B:n: 80, 96, ..., 240) is a row of
+/// such atoms, 32 rows each where Rows allows, else 16, one TMA box each:
+/// (160,64) is ((32,5),64):((1,2048),32) under Sw<2,3,3>.
 template <class T, OperandMajor Major, int Rows>
 struct TmaOperand {
   static_assert(Major == OperandMajor::k || sizeof(T) == 2, "tessel: M/N-major operand tiles hold 16-bit elements");
-  static_assert(Rows % 64 == 0 || (sizeof(T) == 2 && (Rows == 16 || Rows == 32)) ||
-                    (Major == OperandMajor::k && Rows % 8 == 0),
-                "tessel: operand tiles are 64-row atoms, or one 16- or 32-row atom of 16-bit elements, or K-major "
+  static_assert(Rows % 64 == 0 || (sizeof(T) == 2 && Rows % 16 == 0) || (Major == OperandMajor::k && Rows % 8 == 0),
+                "tessel: operand tiles are 64-row atoms, or 16- or 32-row atoms of 16-bit elements, or K-major "
                 "tiles of any multiple of 8 rows");
+  /// The M/N-major atom's rows: 64 (128-byte swizzle), else 32 or 16.
+  static constexpr int kAtomRows = Rows % 64 == 0 ? 64 : Rows % 32 == 0 ? 32 : 16;
   static constexpr SwizzledLayout mn_major() {
     if constexpr (Rows % 64 == 0)
       return compose(Swizzle{3, 3, 3}, make_layout(make_shape(make_shape(64, Rows / 64), kBK),
                                                    make_stride(make_stride(1, 64 * kBK), 64)));
-    else
+    else if constexpr (Rows == 16 || Rows == 32)
       return compose(Swizzle{Rows == 16 ? 1 : 2, 3, 3}, make_layout(make_shape(Rows, kBK), make_stride(1, Rows)));
+    else
+      return compose(Swizzle{kAtomRows == 16 ? 1 : 2, 3, 3},
+                     make_layout(make_shape(make_shape(kAtomRows, Rows / kAtomRows), kBK),
+                                 make_stride(make_stride(1, kAtomRows * kBK), kAtomRows)));
   }
   static constexpr SwizzledLayout kSmem = Major == OperandMajor::k ? kSmemKMajorOf<T, Rows> : mn_major();
   static constexpr int kElems = Rows * kBKOf<T>;

@@ -34,6 +34,10 @@ inline constexpr int kSmemLimit = 227 * 1024;  // the opt-in maximum of dynamic 
 /// whole number of waves (cuBLASLt runs 128 x 80, 192 x 96, 192 x 208 and
 /// 128 x 272 tiles in these roles).  Their M side is the wgmma's B operand,
 /// read K-major, whose tiles take any multiple of 8 rows.
+/// Unswapped, the same widths (fitted_width) are 128 rows of M by BN of N,
+/// for a thin N: B is read in either layout (B:n in 32- or 64-byte
+/// swizzled atoms, TmaOperand) and D leaves in chunks of 64 or 32 bytes
+/// where BN is no multiple of 128 bytes (TmaStoreEpilogue).
 template <int BN, bool Fused = false, int BM = kBM, bool Swapped = false>
 struct Config {
   /// The swapped-only widths 48, 80 and 96 (64 rows of N by that much of M,
@@ -46,8 +50,11 @@ struct Config {
   static constexpr bool kWide = Swapped;
   static_assert(!Swapped || (BM == 128 && BN % 16 == 0 && BN >= 80 && BN <= 256 && !Fused),
                 "tessel: k13's 128-row swapped-only tiles are 128 x {80, 96, ..., 256} (multiples of 16), unfused");
-  static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256 || kSwappedOnly,
-                "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}, and swapped 64 x {48, 80, 96}");
+  /// An unswapped 128-row tile of a width between the powers of two.
+  static constexpr bool kFitted = !kSwappedOnly && BM == 128 && !Fused && BN % 16 == 0 && BN >= 80 && BN <= 240;
+  static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 192 || BN == 256 || kSwappedOnly || kFitted,
+                "tessel: k13 tiles are 128 x {16, 32, 64, 128, 192, 256}, 128 x {80, 96, ..., 240} unfused, and "
+                "swapped 64 x {48, 80, 96}");
   static_assert(!Fused || BN >= 64, "tessel: k13's fused epilogue is the TMA-store epilogue's (BN >= 64)");
   static_assert(BM == 128 || (BM == 64 && (BN <= 64 || BN == 128 || kSwappedOnly) && !Fused),
                 "tessel: k13's 64-row tiles (one consumer warpgroup) are the swapped 64 x {16, 32, 48, 64, 80, 96} "
