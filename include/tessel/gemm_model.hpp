@@ -130,16 +130,14 @@ constexpr bool is_fitted(const GemmCandidate& c) {
 }
 /// A width between the powers of two, swapped or not: the model takes one only by kWideModelGain.
 constexpr bool is_between(const GemmCandidate& c) { return is_wide(c) || is_fitted(c); }
-inline constexpr auto kWideFamilies = [] {
+/// `family(w)` for every width between kWideFirst and kWideLast, indexed by (w - kWideFirst) / kWideStep.
+constexpr auto families_by_width(ModelFamily (*family)(int)) {
   std::array<ModelFamily, (kWideLast - kWideFirst) / kWideStep + 1> a{};
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = wide_family(kWideFirst + kWideStep * static_cast<int>(i));
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = family(kWideFirst + kWideStep * static_cast<int>(i));
   return a;
-}();
-inline constexpr auto kFittedFamilies = [] {
-  std::array<ModelFamily, (kWideLast - kWideFirst) / kWideStep + 1> a{};
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = fitted_family(kWideFirst + kWideStep * static_cast<int>(i));
-  return a;
-}();
+}
+inline constexpr auto kWideFamilies = families_by_width(wide_family);
+inline constexpr auto kFittedFamilies = families_by_width(fitted_family);
 
 /// The family of candidate `c` (nullptr: none fitted).
 constexpr const ModelFamily* model_family(const GemmCandidate& c) {

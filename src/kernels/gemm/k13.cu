@@ -162,25 +162,18 @@ Status check_k13(const GemmArgs& a) {
 
 namespace {
 
-/// The 128-row swapped-only tile 128 x w (swapped_wide_width) on the swapped problem s.
+/// The 128-row tile 128 x w between the powers of two: swapped (swapped_wide_width; `g` the swapped problem) or
+/// unswapped, fitted to N (fitted_width).
 template <int W = kWideFirst>
-Status launch_wide(const GemmArgs& s, cudaStream_t stream, int w) {
+Status launch_between(const GemmArgs& g, cudaStream_t stream, int w, bool swapped) {
   if constexpr (W > kWideLast) {
-    return Status::failure(Status::invalid_argument, "k13: no swapped tile 128 x " + std::to_string(w));
+    return Status::failure(Status::invalid_argument, std::string("k13: no ") + (swapped ? "swapped" : "unswapped") +
+                                                         " tile 128 x " + std::to_string(w));
   } else {
-    return w == W ? k13::launch_tiles_wide<W>(s, stream) : launch_wide<W + kWideStep>(s, stream, w);
-  }
-}
-
-/// The unswapped tile 128 x w fitted to a thin N (fitted_width).
-template <int W = kWideFirst>
-Status launch_fitted(const GemmArgs& g, cudaStream_t stream, int w) {
-  if constexpr (W > kWideLast) {
-    return Status::failure(Status::invalid_argument, "k13: no unswapped tile 128 x " + std::to_string(w));
-  } else if constexpr (!fitted_width(W)) {
-    return launch_fitted<W + kWideStep>(g, stream, w);
-  } else {
-    return w == W ? k13::launch_tiles_fitted<W>(g, stream) : launch_fitted<W + kWideStep>(g, stream, w);
+    if (w == W && swapped) return k13::launch_tiles_wide<W>(g, stream);
+    if constexpr (fitted_width(W))
+      if (w == W) return k13::launch_tiles_fitted<W>(g, stream);
+    return launch_between<W + kWideStep>(g, stream, w, swapped);
   }
 }
 
@@ -305,11 +298,11 @@ Status launch_k13(const GemmArgs& a, cudaStream_t stream) {
         case 64:
           return k13::launch_tiles<64>(s, stream, true);
         default:
-          return launch_wide(s, stream, t.tuning.tile_n);
+          return launch_between(s, stream, t.tuning.tile_n, true);
       }
     }
     if (t.tuning.tile_m == 64) return k13::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k13)
-    if (fitted_width(t.tuning.tile_n)) return launch_fitted(t, stream, t.tuning.tile_n);
+    if (fitted_width(t.tuning.tile_n)) return launch_between(t, stream, t.tuning.tile_n, false);
     switch (t.tuning.tile_n) {
       case 64:
         return k13::launch_tiles<64>(t, stream, false);
