@@ -395,7 +395,7 @@ inline bool wave_fill_choice(const PlanProblem& p, int sms, const GemmCandidate&
   bool found = false;
   double best = limit;
   for (const GemmCandidate& c : gemm_candidates(p.m, p.n, p.k, sms, p.fused, p.beta != 0.0f)) {
-    if ((!is_fitted(c) && (!is_wide(c) || !wide_fits)) || !candidate_matches(c, p.asked)) continue;
+    if (c.splits != 1 || (!is_fitted(c) && (!is_wide(c) || !wide_fits)) || !candidate_matches(c, p.asked)) continue;
     const double t = predicted_us(p, c, sms);
     if (t < best) best = t, out = c, found = true;
   }

@@ -109,9 +109,9 @@ inline std::optional<GemmCandidate> parse_candidate(std::string_view s) {
 ///    unsplit, W a multiple of 16 from 80 to 256: for each count of tile
 ///    columns ceil(M / W), the narrowest W that gives it;
 ///  - once kFittedVerified, k13 unswapped on 128 rows of M by W of N where
-///    N > 64, unsplit, W a multiple of 16 from 80 to 240 but 128 and 192: for
-///    each count of tile columns ceil(N / W), the narrowest W that gives it,
-///    where that is none of 128, 192 and 256;
+///    N > 64, W a multiple of 16 from 80 to 240 but 128 and 192: for each
+///    count of tile columns ceil(N / W), the narrowest W that gives it,
+///    where that is none of 128, 192 and 256; split as k13's tiles above;
 ///  - k14 (2-CTA clusters multicasting B) on 64 x 128, 128 x 128, 128 x 192 and 128 x 256,
 ///    where M spans at least two tile rows (the cluster pairs M-neighbours);
 ///    on 64 x 128 and 128 x 128 also split as k13's are, where the tile rows
@@ -162,8 +162,7 @@ inline std::vector<GemmCandidate> gemm_candidates(index_t m, index_t n, index_t 
         out.push_back({GemmImpl::k13_wgmma_in_flight, 128, w, 1, true});
   if (kFittedVerified && n > 64)  // the unswapped widths between the powers of two, fitted to N likewise
     for (int w = 80; w <= 240; w += 16)
-      if (fitted_width(w) && (w == 80 || ceil_div(n, index_t{w}) < ceil_div(n, index_t{w - 16})))
-        out.push_back({GemmImpl::k13_wgmma_in_flight, 128, w, 1, false});
+      if (fitted_width(w) && (w == 80 || ceil_div(n, index_t{w}) < ceil_div(n, index_t{w - 16}))) k13(128, w, false);
   // k14 pairs each tile with its M-neighbour: with one tile row the partner has nothing to compute.
   for (auto [tm, tn] : {std::pair{64, 128}, std::pair{128, 128}, std::pair{128, 192}, std::pair{128, 256}})
     if (m > tm) {

@@ -551,7 +551,8 @@ enum class SwapAB : unsigned char { plan = 0, off = 1, on = 2 };
 /// Run-time compiled fused epilogues for k13 (docs/design.md §6): `off` none; `on` where the ahead-of-time set has
 /// no fused kernel (C or aux) on a width with fused instances; `always` every such call.  Failing, the call runs AOT.
 enum class GemmJit : unsigned char { off = 0, on = 1, always = 2 };
-/// The knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64..256 (swapped: 16, 32, 64 of M), `splits` of K (k13;
+/// The knobs, 0 (SwapAB::plan) meaning the plan's: `tile_n` 64, 128, 192, 256 or, on 128 rows, a multiple of 16 from
+/// 80 to 240 (swapped: 16, 32, 64 of M, or with A:k 80..256 on 128 rows of N), `splits` of K (k13;
 /// k14 on 64 x 128 and 128 x 128 pairs), `raster_group` (rule 6), `tile_m` 64 for one consumer warpgroup (rules 1b,
 /// 4b), `tune`: measured tuning, `split_tail`: split only the tiles past the grid's full waves (rule 14), `stages` in
 /// flight of the swapped x 16/32 tiles (stages_in_flight, gemm_model.hpp; other tiles keep their compiled depth),
