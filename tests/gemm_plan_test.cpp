@@ -800,7 +800,7 @@ TEST(GemmTune, Candidates) {
   // widths and (kFittedVerified) the nine unswapped ones between the powers of two (each the narrowest for its count
   // of tile columns), k14's four tiles, k15.
   const std::vector<GemmCandidate> big = gemm_candidates(4096, 4096, 4096, 132, false, false);
-  const std::size_t fitted = kFittedVerified ? 9 : 0;  // the unswapped ones, once verified on a GPU
+  const std::size_t fitted = kFittedVerified ? 9 : 0;  // the unswapped ones, while they are switched on
   EXPECT_EQ(big.size(), 22u + fitted);
   for (const GemmCandidate& c : big) EXPECT_EQ(c.splits, 1);
   // beta != 0: no k15 (it does not read C).

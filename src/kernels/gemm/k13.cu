@@ -58,11 +58,12 @@ Status check_k13_tuning(const GemmArgs& a) {
                            "16 from 80 to 256 (128 rows, swapped or not), or swapped 48 (tile_m 64) (got " +
                                std::to_string(t.tile_n) + ")");
   if (!kFittedVerified && fitted_width(t.tile_n) && t.swap_ab != SwapAB::on && t.tile_m != 64)
-    return Status::failure(Status::unsupported,
-                           "k13: the unswapped tile 128 x " + std::to_string(t.tile_n) +
-                               " (a width between the powers of two, fitted to a thin N) is built but has not yet "
-                               "been verified on a GPU (kFittedVerified): use 64, 128, 192 or 256, or set "
-                               "tuning.swap_ab on for the swapped 128-row tile of that width along M");
+    return Status::failure(
+        Status::unsupported,
+        "k13: the unswapped tile 128 x " + std::to_string(t.tile_n) +
+            " (a width between the powers of two, fitted to a thin N) is built but off: with B N-major "
+            "it ran at half the power-of-two widths' rate (kFittedVerified): use 64, 128, 192 or 256, or set "
+            "tuning.swap_ab on for the swapped 128-row tile of that width along M");
   if (swapped_only_width(t.tile_n) && t.tile_n == 48 && (t.swap_ab != SwapAB::on || t.tile_m != 64))
     return Status::failure(Status::invalid_argument,
                            "k13: tuning.tile_n = 48 is a swapped one-warpgroup width: it needs tuning.swap_ab on and "
