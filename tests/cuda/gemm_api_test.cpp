@@ -1153,3 +1153,41 @@ TEST(GemmPlanRecord, EveryProblemPlansAsRecorded) {
                       << " problems plan otherwise than recorded; if that is meant, rewrite the record as its header "
                          "says";
 }
+
+// k14 swaps A and B only for k13's 128-row swapped widths (pairs sharing the caller's A, read K-major, unsplit);
+// every other swapped or fitted width, A:m, 2 x 2 clusters and a share asked for are refused by name.  k13's 64-row
+// swapped-only widths asked for unswapped get the 64 x 128 rule's refusal, not a launch.
+TEST(GemmApi, K14SwapsOnlyTheWideTiles) {
+  GemmArgs g = valid_args();
+  g.m = 300, g.n = 500, g.k = 200, g.lda = 200, g.ldb = g.ldc = g.ldd = 500;
+  g.tuning.swap_ab = SwapAB::on;
+  g.tuning.tile_n = 176;
+  const Status ok = gemm_check(GemmImpl::k14_cluster_multicast, g);
+  if (is_placeholder(ok)) GTEST_SKIP() << "k14 not built";
+  EXPECT_TRUE(ok.is_ok()) << ok.message;
+  const auto refused = [](GemmArgs a, const char* what, const char* words) {
+    const Status s = gemm_check(GemmImpl::k14_cluster_multicast, a);
+    EXPECT_FALSE(s.is_ok()) << what;
+    EXPECT_NE(s.message.find(words), std::string::npos) << what << ": " << s.message;
+  };
+  GemmArgs narrow = g;
+  narrow.tuning.tile_n = 64;
+  refused(narrow, "swapped 64", "128-row swapped tiles");
+  GemmArgs am = g;
+  am.layout.a = MajorA::m, am.lda = 300;
+  refused(am, "A:m", "A:k");
+  GemmArgs quad = g;
+  quad.tuning.cluster = 4;
+  refused(quad, "2 x 2", "pairs sharing A");
+  GemmArgs share = g;
+  share.tuning.cluster_share = ClusterShare::b;
+  refused(share, "share B", "pairs sharing A");
+  GemmArgs fitted = g;
+  fitted.tuning.swap_ab = SwapAB::off, fitted.tuning.tile_n = 160;
+  refused(fitted, "unswapped 160", "128 x 160");
+  GemmArgs rows64 = valid_args();
+  rows64.tuning.tile_m = 64, rows64.tuning.tile_n = 80, rows64.tuning.swap_ab = SwapAB::off;
+  const Status s = gemm_check(GemmImpl::k13_wgmma_in_flight, rows64);
+  EXPECT_FALSE(s.is_ok());
+  EXPECT_NE(s.message.find("64 x 128"), std::string::npos) << s.message;
+}

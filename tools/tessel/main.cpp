@@ -571,7 +571,8 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--swap-ab", gemm_args.swap_ab,
                    "k13/auto: on computes D^T = B^T A^T (small M as the tile's narrow side; note column "
-                   "\"swapped\"), off never (default: the plan's, which swaps M <= 64 with N >= 128)")
+                   "\"swapped\"), off never (default: the plan's, which swaps M <= 64 with N >= 128); k14: on runs "
+                   "the 128-row swapped widths (--tile-n 80..256, A:k) on pairs sharing A")
       ->type_name("on|off");
   bench_gemm->add_option("--splits", gemm_args.splits, "k13/auto: split K into S ranges, 1..64 (default: the plan's)")
       ->type_name("S");

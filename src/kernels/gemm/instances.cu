@@ -217,6 +217,18 @@ Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream) { return la
 }  // namespace tessel::gemm_launch::k14
 #endif
 
+#if defined(TESSEL_UNIT_K14_WIDE)
+// ---- k14 on k13's 128-row swapped-only tile of width TESSEL_UNIT_WIDTH: pairs sharing the caller's A.
+#include "src/kernels/gemm/k14_tiles.hpp"
+#define TESSEL_UNIT_BUILT
+namespace tessel::gemm_launch::k14 {
+template <>
+Status launch_tiles_wide<TESSEL_UNIT_WIDTH>(const GemmArgs& g, cudaStream_t stream) {
+  return launch_wide_of<TESSEL_UNIT_WIDTH>(g, stream);
+}
+}  // namespace tessel::gemm_launch::k14
+#endif
+
 #if defined(TESSEL_UNIT_K14_SPLIT)
 // ---- k14 splitting K (gemm_cluster_split): pairs of M-neighbours sharing B on tiles 64 x 128 and 128 x 128.
 #include "src/kernels/gemm/k14_tiles.hpp"
@@ -298,6 +310,13 @@ Status clusters_absent(const char* what) {
 }  // namespace
 Status k14::launch_tiles_2x2(const GemmArgs&, cudaStream_t) { return clusters_absent("k14 on 2 x 2 clusters"); }
 Status k15::launch_tiles_cluster(const GemmArgs&, cudaStream_t) { return clusters_absent("k15 on clusters"); }
+#define TESSEL_K14_WIDE_ABSENT(NAME, BN)                        \
+  template <>                                                   \
+  Status k14::NAME<BN>(const GemmArgs&, cudaStream_t) {         \
+    return clusters_absent("k14 on the swapped 128-row tiles"); \
+  }
+TESSEL_WIDE_WIDTHS(TESSEL_K14_WIDE_ABSENT, launch_tiles_wide)
+#undef TESSEL_K14_WIDE_ABSENT
 }  // namespace tessel::gemm_launch
 #endif
 

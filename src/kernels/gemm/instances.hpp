@@ -10,6 +10,20 @@
 
 #include "tessel/host/gemm.hpp"
 
+/// The declaration of launcher NAME's instance for width BN (a CMake unit defines each).
+#define TESSEL_WIDTH_LAUNCHER(NAME, BN) \
+  template <>                           \
+  Status NAME<BN>(const GemmArgs& g, cudaStream_t stream);
+/// X(NAME, w) for every 128-row swapped width w (swapped_wide_width: multiples of 16 from 80 to 256)...
+#define TESSEL_WIDE_WIDTHS(X, NAME)                                                                                    \
+  X(NAME, 80)                                                                                                          \
+  X(NAME, 96)                                                                                                          \
+  X(NAME, 112) X(NAME, 128) X(NAME, 144) X(NAME, 160) X(NAME, 176) X(NAME, 192) X(NAME, 208) X(NAME, 224) X(NAME, 240) \
+      X(NAME, 256)
+/// ... and every unswapped width fitted to a thin N (fitted_width: the same but 128 and 192, and 256).
+#define TESSEL_FITTED_WIDTHS(X, NAME) \
+  X(NAME, 80) X(NAME, 96) X(NAME, 112) X(NAME, 144) X(NAME, 160) X(NAME, 176) X(NAME, 208) X(NAME, 224) X(NAME, 240)
+
 namespace tessel::gemm_launch::k13 {
 
 /// The k-tiles per promotion of an FP8 call's sums into fp32 (0: at a unit's end).
@@ -60,40 +74,13 @@ Status launch_tiles_m64<96>(const GemmArgs& g, cudaStream_t stream);
 /// status saying so; splits of K as above.
 template <int BN>
 Status launch_tiles_wide(const GemmArgs& g, cudaStream_t stream);
-#define TESSEL_K13_WIDE_LAUNCHER(BN) \
-  template <>                        \
-  Status launch_tiles_wide<BN>(const GemmArgs& g, cudaStream_t stream);
-TESSEL_K13_WIDE_LAUNCHER(80)
-TESSEL_K13_WIDE_LAUNCHER(96)
-TESSEL_K13_WIDE_LAUNCHER(112)
-TESSEL_K13_WIDE_LAUNCHER(128)
-TESSEL_K13_WIDE_LAUNCHER(144)
-TESSEL_K13_WIDE_LAUNCHER(160)
-TESSEL_K13_WIDE_LAUNCHER(176)
-TESSEL_K13_WIDE_LAUNCHER(192)
-TESSEL_K13_WIDE_LAUNCHER(208)
-TESSEL_K13_WIDE_LAUNCHER(224)
-TESSEL_K13_WIDE_LAUNCHER(240)
-TESSEL_K13_WIDE_LAUNCHER(256)
-#undef TESSEL_K13_WIDE_LAUNCHER
+TESSEL_WIDE_WIDTHS(TESSEL_WIDTH_LAUNCHER, launch_tiles_wide)
 /// k13 with the unswapped tile 128 x BN fitted to a thin N (BN a multiple of
 /// 16 from 80 to 240 but 128 and 192: fitted_width; GemmTuning::swap_ab off),
 /// either B layout, splits of K as above.
 template <int BN>
 Status launch_tiles_fitted(const GemmArgs& g, cudaStream_t stream);
-#define TESSEL_K13_FITTED_LAUNCHER(BN) \
-  template <>                          \
-  Status launch_tiles_fitted<BN>(const GemmArgs& g, cudaStream_t stream);
-TESSEL_K13_FITTED_LAUNCHER(80)
-TESSEL_K13_FITTED_LAUNCHER(96)
-TESSEL_K13_FITTED_LAUNCHER(112)
-TESSEL_K13_FITTED_LAUNCHER(144)
-TESSEL_K13_FITTED_LAUNCHER(160)
-TESSEL_K13_FITTED_LAUNCHER(176)
-TESSEL_K13_FITTED_LAUNCHER(208)
-TESSEL_K13_FITTED_LAUNCHER(224)
-TESSEL_K13_FITTED_LAUNCHER(240)
-#undef TESSEL_K13_FITTED_LAUNCHER
+TESSEL_FITTED_WIDTHS(TESSEL_WIDTH_LAUNCHER, launch_tiles_fitted)
 /// k13 with the unswapped one-warpgroup tile 64 x 128 (GemmTuning::tile_m =
 /// 64 on an unswapped problem): TMA-stored D, splits of K as above.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
@@ -191,6 +178,12 @@ Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream);
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
 /// k14 splitting K g.tuning.splits ways (2..64) on pairs sharing B: tile 64 x 128 (tuning.tile_m = 64) or 128 x 128.
 Status launch_tiles_split(const GemmArgs& g, cudaStream_t stream);
+/// k14 with k13's 128-row swapped-only tile 128 x BN (swapped_wide_width) on
+/// the swapped problem g (k13_swapped; A:k, else a status saying so): pairs
+/// of neighbours along N sharing the caller's A; no split.
+template <int BN>
+Status launch_tiles_wide(const GemmArgs& g, cudaStream_t stream);
+TESSEL_WIDE_WIDTHS(TESSEL_WIDTH_LAUNCHER, launch_tiles_wide)
 /// k14 on clusters of 2 x 2 CTAs (GemmTuning::cluster = 4): A's tile shared along N, B's along M, on tiles 64 x 128
 /// (tile_m 64) or 128 x 128.
 Status launch_tiles_2x2(const GemmArgs& g, cudaStream_t stream);

@@ -19,9 +19,22 @@ Status check_k14(const GemmArgs& a) {
                                std::to_string(a.tuning.tile_n) + " and " + std::to_string(a.tuning.cluster) + ")");
   if (a.tuning.split_tail)
     return Status::failure(Status::unsupported, "k14: no split tail (tuning.split_tail); k13 splits the tail");
-  if (a.tuning.swap_ab == SwapAB::on || a.tuning.tile_n == 16 || a.tuning.tile_n == 32)
+  // Swapped, k14 runs k13's 128-row swapped widths only, unsplit, on pairs of its own (never 2 x 2 or a share asked).
+  const bool wide = a.tuning.swap_ab == SwapAB::on && a.tuning.tile_m != 64 && swapped_wide_width(a.tuning.tile_n);
+  if ((a.tuning.swap_ab == SwapAB::on && !wide) || a.tuning.tile_n == 16 || a.tuning.tile_n == 32)
     return Status::failure(Status::unsupported,
-                           "k14: no swap of A and B (tuning.swap_ab must not be on, tile_n not 16 or 32); k13 swaps");
+                           "k14: with the swap of A and B (tuning.swap_ab on) it runs the 128-row swapped tiles, "
+                           "tile_n a multiple of 16 from 80 to 256 and tile_m 0 or 128; k13 runs the others (got "
+                           "tile_m " +
+                               std::to_string(a.tuning.tile_m) + ", tile_n " + std::to_string(a.tuning.tile_n) + ")");
+  if (wide && (a.tuning.cluster == 4 || a.tuning.cluster_share != ClusterShare::plan || a.layout.a != MajorA::k))
+    return Status::failure(Status::unsupported,
+                           "k14: the swapped tile 128 x " + std::to_string(a.tuning.tile_n) +
+                               " runs on pairs sharing A (tuning.cluster 0 or 2, cluster_share plan) and reads A "
+                               "K-major only (A:k)");
+  if (!wide && fitted_width(a.tuning.tile_n))
+    return Status::failure(Status::unsupported, "k14: no unswapped tile 128 x " + std::to_string(a.tuning.tile_n) +
+                                                    " (its unswapped widths are 64, 128, 192 and 256)");
   if (a.tuning.tile_m == 64 && a.tuning.tile_n != 0 && a.tuning.tile_n != 128)
     return Status::failure(Status::unsupported,
                            "k14: its 64-row tile is 64 x 128 (with tuning.tile_m = 64, tile_n must be 0 or 128, got " +
@@ -66,6 +79,15 @@ Status resolved(const GemmArgs& a, GemmArgs& g) {
   return Status::success();
 }
 
+/// k14's swapped 128 x w tile on the swapped problem g (w: swapped_wide_width).
+template <int W = kWideFirst>
+Status launch_wide(const GemmArgs& g, cudaStream_t stream, int w) {
+  if constexpr (W > kWideLast)
+    return Status::failure(Status::invalid_argument, "k14: no swapped tile 128 x " + std::to_string(w));
+  else
+    return w == W ? k14::launch_tiles_wide<W>(g, stream) : launch_wide<W + kWideStep>(g, stream, w);
+}
+
 }  // namespace
 
 std::size_t k14_workspace_bytes(const GemmArgs& a) {
@@ -84,6 +106,7 @@ Status launch_k14(const GemmArgs& a, cudaStream_t stream) {
   GemmArgs g;
   if (Status s = resolved(a, g); !s) return s;
   return tma::launch<false>(g, stream, "k14", [stream](const GemmArgs& t) {
+    if (t.tuning.swap_ab == SwapAB::on) return launch_wide(k13_swapped(t), stream, t.tuning.tile_n);  // check_k14
     if (t.tuning.splits > 1) return k14::launch_tiles_split(t, stream);       // 64 or 128 x 128 (check_k14)
     if (t.tuning.cluster == 4) return k14::launch_tiles_2x2(t, stream);       // 64 or 128 x 128 (check_k14)
     if (t.tuning.tile_m == 64) return k14::launch_tiles_m64_n128(t, stream);  // 64 x 128 (check_k14)

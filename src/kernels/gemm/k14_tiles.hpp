@@ -28,7 +28,13 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
   CUtensorMap map_a, map_b;
   if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, step); !s) return s;
   CUtensorMap map_d{};
-  const bool tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, step);
+  bool tma_store = false;
+  // A swapped-only tile writes D^T as k13's does: staged in 16 bits and TMA-stored at beta = 0, else from registers.
+  if constexpr (X::kTransposed && !X::kTmaStore)
+    tma_store =
+        g.beta == 0.0f && g.cd_type != DType::f32 && tma::d_store_map<X::template EpilogueT>(g, map_d, step, true);
+  else
+    tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, step);
   if (Status s = allow_smem(kernel, X::kSmemBytes, step); !s) return s;
   int sms = 0, clusters = 0;
   if (Status s = tma::sm_count(step, sms); !s) return s;
@@ -92,6 +98,24 @@ Status launch_tiles_of(const GemmArgs& g, cudaStream_t stream) {
     else
       return launch_on_clusters<X, BM, BN, T, MA, MB>(g, &gk::gemm_cluster_multicast<T, MA, MB, Cfg, CM, CN>,
                                                       Cfg::kThreads, stream, "k14", true);
+  });
+}
+
+/// k13's 128-row swapped-only tile 128 x BN (128 of N by BN of M) on pairs of
+/// neighbours along the swapped problem's M sharing its B (the caller's A,
+/// read K-major); `g` is the swapped problem (k13_swapped).
+template <int BN>
+Status launch_wide_of(const GemmArgs& g, cudaStream_t stream) {
+  using Cfg = gemm_kernels::wgmma::Config<BN, false, 128, true>;
+  return with_swapped_types(g, [&]<class T, MajorA MA, MajorB MB>() {
+    if constexpr (MB != MajorB::k) {
+      return Status::failure(Status::unsupported,
+                             "k14: the swapped tile 128 x " + std::to_string(BN) + " reads A K-major only (A:k)");
+    } else {
+      using X = gemm_kernels::cluster::ClusterTiles<T, MA, MB, Cfg, 2, 1>;
+      return launch_on_clusters<X, 128, BN, T, MA, MB>(g, &gk::gemm_cluster_multicast<T, MA, MB, Cfg, 2, 1>,
+                                                       Cfg::kThreads, stream, "k14", true);
+    }
   });
 }
 

@@ -15,7 +15,9 @@
 // rank r of cluster c takes tile 2i + r (or 2j + r) of the c-th,
 // (c + clusters)-th, ... tile pair; a stage is refilled by both producers,
 // so every consumer warp releases it to both CTAs (16 arrivals per stage).
-// The 64 x 128 tile (one consumer warpgroup) shares B between M-neighbours.
+// The 64 x 128 tile (one consumer warpgroup) shares B between M-neighbours;
+// k13's 128-row swapped tiles (D^T = B^T A^T, W of M by 128 of N) share the
+// swapped problem's B, the caller's A, between neighbours along N.
 // Split K runs in instances of its own (gemm_cluster_split, below).
 #pragma once
 
@@ -88,7 +90,8 @@ __device__ __forceinline__ void run(const CUtensorMap& map_a, const CUtensorMap&
     Schedule::consumer_start();
     const int t = static_cast<int>(threadIdx.x);  // thread t of the TiledMMA's 256 (128 at 64 rows)
     const auto thr_desc = TM{}.get_slice(__shfl_sync(0xffffffffu, t, 0));  // warp-uniform descriptors, as in k13
-    const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, false};
+    // A swapped-only tile (128 of the swapped M by W of its N) writes D transposed, as in k13.
+    const TileEpilogue<X, T> epilogue{tma_store ? &map_d : nullptr, p, shared.d, Cfg::kSwappedOnly};
     const SplitKReduce<X, kConsumerBarrier> reduce{sk, shared.ticket};
     arch::sm90::cluster_wait();  // every CTA's barriers are initialized
     typename Pipeline::State read;
