@@ -534,12 +534,15 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   if (wgmma_step(impl)) return launch_wgmma(impl, a, device, stream);
   if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
     // auto: where three stages of K and V fit, a07 (a06's CTAs made persistent: the next tile's loads under
-    // this one's last blocks; 1.04-1.22x a06 at 1k, 1.01-1.02x at 8k), or a06 for packed sequences, which a07's
-    // fixed snake may balance worse than a06's CTAs handed out as SMs free up (not yet measured); a03 where
-    // only two fit (d 256: a06's softmax under its own P V frees a stage a block later and ran 0.68x a03);
-    // a02 where a03's rules or maps do not take the call (found before anything launches).
+    // this one's last blocks; 1.04-1.22x a06 at 1k, 1.01-1.02x at 8k); where two fit (d 256), a08 (a07 with K and
+    // V on rings of their own: 1.03-1.14x a03 at 1k and 8k, where a06's softmax under its own P V ran 0.68x a03).
+    // Packed sequences run a06 (three stages) or a03: the persistent grid's fixed snake balances their CTAs worse
+    // than CTAs handed out as SMs free up (causal 0.71-0.84x).  a02 where a03's rules or maps do not take the
+    // call (found before anything launches).
     const bool three = attention_kernels::a03::most_stages(static_cast<int>(a.head_dim)) == 3;
-    const AttentionImpl step = !three ? AttentionImpl::a03 : packed(a) ? AttentionImpl::a06 : AttentionImpl::a07;
+    AttentionImpl step = packed(a) ? (three ? AttentionImpl::a06 : AttentionImpl::a03)
+                                   : (three ? AttentionImpl::a07 : AttentionImpl::a08);
+    if (step == AttentionImpl::a08 && !attention_check(AttentionImpl::a08, a)) step = AttentionImpl::a03;
     const Status s = launch_wgmma(step, a, device, stream);
     if (s.code != Status::unsupported) return s;
   }
