@@ -15,11 +15,11 @@
   template <>                           \
   Status NAME<BN>(const GemmArgs& g, cudaStream_t stream);
 /// X(NAME, w) for every 128-row swapped width w (swapped_wide_width: multiples of 16 from 80 to 256)...
-#define TESSEL_WIDE_WIDTHS(X, NAME)                                                                                    \
-  X(NAME, 80)                                                                                                          \
-  X(NAME, 96)                                                                                                          \
-  X(NAME, 112) X(NAME, 128) X(NAME, 144) X(NAME, 160) X(NAME, 176) X(NAME, 192) X(NAME, 208) X(NAME, 224) X(NAME, 240) \
-      X(NAME, 256)
+#define TESSEL_WIDE_WIDTHS(X, NAME) \
+  X(NAME, 80)                       \
+  X(NAME, 96)                       \
+  X(NAME, 112)                      \
+  X(NAME, 128) X(NAME, 144) X(NAME, 160) X(NAME, 176) X(NAME, 192) X(NAME, 208) X(NAME, 224) X(NAME, 240) X(NAME, 256)
 /// ... and every unswapped width fitted to a thin N (fitted_width: the same but 128 and 192, and 256).
 #define TESSEL_FITTED_WIDTHS(X, NAME) \
   X(NAME, 80) X(NAME, 96) X(NAME, 112) X(NAME, 144) X(NAME, 160) X(NAME, 176) X(NAME, 208) X(NAME, 224) X(NAME, 240)
@@ -55,19 +55,13 @@ Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream, bool transposed
 /// g.tuning.splits (>= 1) splits of K, A and B whose rows TMA can read.
 template <int BN>
 Status launch_tiles_m64(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles_m64<16>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles_m64<32>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles_m64<64>(const GemmArgs& g, cudaStream_t stream);
+TESSEL_WIDTH_LAUNCHER(launch_tiles_m64, 16)
+TESSEL_WIDTH_LAUNCHER(launch_tiles_m64, 32)
+TESSEL_WIDTH_LAUNCHER(launch_tiles_m64, 64)
 /// The swapped-only widths 48, 80, 96: the caller's A K-major (A:k), else a status saying so.
-template <>
-Status launch_tiles_m64<48>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles_m64<80>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles_m64<96>(const GemmArgs& g, cudaStream_t stream);
+TESSEL_WIDTH_LAUNCHER(launch_tiles_m64, 48)
+TESSEL_WIDTH_LAUNCHER(launch_tiles_m64, 80)
+TESSEL_WIDTH_LAUNCHER(launch_tiles_m64, 96)
 /// k13 with the 128-row swapped-only tile 128 x BN (BN a multiple of 16 from
 /// 80 to 256: swapped_wide_width; GemmTuning::tile_m 0 or 128) on the swapped
 /// problem g, A read K-major (the swapped problem's B: MajorB::k), else a
@@ -127,12 +121,9 @@ TESSEL_FP8_LAUNCHERS(true)
 /// g.tuning.splits (>= 1) splits of K, A and B whose rows TMA can read.
 template <int BN>
 Status launch_fused_tiles(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fused_tiles<64>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fused_tiles<128>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_fused_tiles<256>(const GemmArgs& g, cudaStream_t stream);
+TESSEL_WIDTH_LAUNCHER(launch_fused_tiles, 64)
+TESSEL_WIDTH_LAUNCHER(launch_fused_tiles, 128)
+TESSEL_WIDTH_LAUNCHER(launch_fused_tiles, 256)
 
 /// The run-time compiled fused instance for `g` (k13_jit.cu; GemmJit,
 /// docs/design.md §6): gk::SpecializedConfig<tile_n, StaticEpilogue<act,
@@ -166,14 +157,10 @@ namespace tessel::gemm_launch::k14 {
 /// k14 with tile 128 x BN on A and B whose rows TMA can read.
 template <int BN>
 Status launch_tiles(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles<64>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles<128>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles<192>(const GemmArgs& g, cudaStream_t stream);
-template <>
-Status launch_tiles<256>(const GemmArgs& g, cudaStream_t stream);
+TESSEL_WIDTH_LAUNCHER(launch_tiles, 64)
+TESSEL_WIDTH_LAUNCHER(launch_tiles, 128)
+TESSEL_WIDTH_LAUNCHER(launch_tiles, 192)
+TESSEL_WIDTH_LAUNCHER(launch_tiles, 256)
 /// k14 with the one-warpgroup tile 64 x 128 (GemmTuning::tile_m = 64): clusters of M-neighbours sharing B.
 Status launch_tiles_m64_n128(const GemmArgs& g, cudaStream_t stream);
 /// k14 splitting K g.tuning.splits ways (2..64) on pairs sharing B: tile 64 x 128 (tuning.tile_m = 64) or 128 x 128.
