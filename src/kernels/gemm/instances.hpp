@@ -14,15 +14,17 @@
 #define TESSEL_WIDTH_LAUNCHER(NAME, BN) \
   template <>                           \
   Status NAME<BN>(const GemmArgs& g, cudaStream_t stream);
+// The width lists by hand: clang-format reflows them differently on each pass.
+// clang-format off
 /// X(NAME, w) for every 128-row swapped width w (swapped_wide_width: multiples of 16 from 80 to 256)...
 #define TESSEL_WIDE_WIDTHS(X, NAME) \
-  X(NAME, 80)                       \
-  X(NAME, 96)                       \
-  X(NAME, 112)                      \
-  X(NAME, 128) X(NAME, 144) X(NAME, 160) X(NAME, 176) X(NAME, 192) X(NAME, 208) X(NAME, 224) X(NAME, 240) X(NAME, 256)
+  X(NAME, 80) X(NAME, 96) X(NAME, 112) X(NAME, 128) X(NAME, 144) X(NAME, 160) \
+  X(NAME, 176) X(NAME, 192) X(NAME, 208) X(NAME, 224) X(NAME, 240) X(NAME, 256)
 /// ... and every unswapped width fitted to a thin N (fitted_width: the same but 128 and 192, and 256).
 #define TESSEL_FITTED_WIDTHS(X, NAME) \
-  X(NAME, 80) X(NAME, 96) X(NAME, 112) X(NAME, 144) X(NAME, 160) X(NAME, 176) X(NAME, 208) X(NAME, 224) X(NAME, 240)
+  X(NAME, 80) X(NAME, 96) X(NAME, 112) X(NAME, 144) X(NAME, 160) \
+  X(NAME, 176) X(NAME, 208) X(NAME, 224) X(NAME, 240)
+// clang-format on
 
 namespace tessel::gemm_launch::k13 {
 
