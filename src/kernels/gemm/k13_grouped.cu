@@ -5,6 +5,7 @@
 #include "src/kernels/gemm/instances.hpp"
 #include "src/kernels/gemm/launch.hpp"
 #include "src/kernels/gemm/tma_warp_specialized_launch.hpp"
+#include "tessel/gemm_model.hpp"
 
 namespace tessel::gemm_launch {
 

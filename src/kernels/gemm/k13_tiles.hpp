@@ -107,7 +107,7 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   // The model's tail of a narrow stream (narrow_tail_us) assumes this stage and depth cap.
   static_assert(!Cfg::kRuntimeDepth || BN > 32 ||
                     (Cfg::kStageBytes == narrow_stage_bytes(BM, BN) && Cfg::kDepthCap == narrow_depth_cap(BM)),
-                "tessel: gemm_model.hpp's narrow_stage_bytes / narrow_depth_cap no longer match k13's tiles");
+                "tessel: gemm_launch_model.hpp's narrow_stage_bytes / narrow_depth_cap no longer match k13's tiles");
   if constexpr (Cfg::kRuntimeDepth)
     ws.sk.depth = g.tuning.stages > 0 ? (g.tuning.stages < Cfg::kStages ? g.tuning.stages : Cfg::kStages)
                                       : stages_in_flight(grid.x, Cfg::kStageBytes, Cfg::kDepthCap, Cfg::kStages);

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "tessel/gemm_model.hpp"
+#include "tessel/gemm_launch_model.hpp"
 #include "tessel/host/gemm.hpp"
 
 namespace tessel::gemm_launch {

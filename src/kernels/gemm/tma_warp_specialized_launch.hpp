@@ -18,7 +18,7 @@
 #include "src/kernels/gemm/pad_copy.hpp"
 #include "src/kernels/gemm/pads.hpp"
 #include "src/kernels/gemm/workspace.hpp"
-#include "tessel/gemm_model.hpp"
+#include "tessel/gemm_launch_model.hpp"
 #include "tessel/kernels/gemm/k08_smem_epilogue.cuh"
 #include "tessel/kernels/gemm/tma_warp_specialized_common.cuh"
 

@@ -190,7 +190,7 @@ struct WorkUnit {
 /// one unit each, unsplit, and only the tiles after them are split: with
 /// `whole` the grid's full waves, the last partial wave's tiles are shared
 /// out along K over every CTA instead of leaving most of them idle (a
-/// data-parallel and split-K hybrid; split_tail_whole, tessel/gemm_model.hpp).
+/// data-parallel and split-K hybrid; split_tail_whole, tessel/gemm_launch_model.hpp).
 /// C++ example: 2 tiles, splits = 2, k_tiles = 5: units 0..3 -> (tile 0, k 0..2),
 /// (tile 0, k 2..5), (tile 1, k 0..2), (tile 1, k 2..5); with whole = 1: units
 /// 0..2 -> (tile 0, k 0..5), (tile 1, k 0..2), (tile 1, k 2..5).

@@ -129,7 +129,7 @@ struct Config {
   /// The swapped 16- and 32-wide tiles (small M: every SM streams the
   /// weights) hold every stage that fits but keep a run-time number of them in
   /// flight (kRuntimeDepth, blocks::RingState; the launcher's choice,
-  /// stages_in_flight in tessel/gemm_model.hpp): with the grid's full 128
+  /// stages_in_flight in tessel/gemm_launch_model.hpp): with the grid's full 128
   /// CTAs, 4 stages (8 at 64 rows: the same 9 MB over the grid), where
   /// filling all 12 of 18 KB measured 1.2-2.1 % slower at 16 and 32 x 8192 x
   /// 8192 (H100); with few CTAs as many as one SM's loads need to reach their
