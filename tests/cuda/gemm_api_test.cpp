@@ -1155,8 +1155,8 @@ TEST(GemmPlanRecord, EveryProblemPlansAsRecorded) {
 }
 
 // k14 swaps A and B only for k13's 128-row swapped widths (pairs sharing the caller's A, read K-major, unsplit);
-// every other swapped or fitted width, A:m, 2 x 2 clusters and a share asked for are refused by name.  k13's 64-row
-// swapped-only widths asked for unswapped get the 64 x 128 rule's refusal, not a launch.
+// every other swapped or fitted width, A:m, a split, 2 x 2 clusters and a share asked for are refused by name.  k13's
+// 64-row swapped-only widths asked for unswapped get the 64 x 128 rule's refusal, not a launch.
 TEST(GemmApi, K14SwapsOnlyTheWideTiles) {
   GemmArgs g = valid_args();
   g.m = 300, g.n = 500, g.k = 200, g.lda = 200, g.ldb = g.ldc = g.ldd = 500;
@@ -1182,6 +1182,9 @@ TEST(GemmApi, K14SwapsOnlyTheWideTiles) {
   GemmArgs share = g;
   share.tuning.cluster_share = ClusterShare::b;
   refused(share, "share B", "pairs sharing A");
+  GemmArgs split = g;  // 128 wide: past the split check that refuses the other widths
+  split.tuning.tile_n = 128, split.tuning.splits = 2;
+  refused(split, "split", "runs unsplit");
   GemmArgs fitted = g;
   fitted.tuning.swap_ab = SwapAB::off, fitted.tuning.tile_n = 160;
   refused(fitted, "unswapped 160", "128 x 160");

@@ -27,11 +27,12 @@ Status check_k14(const GemmArgs& a) {
                            "tile_n a multiple of 16 from 80 to 256 and tile_m 0 or 128; k13 runs the others (got "
                            "tile_m " +
                                std::to_string(a.tuning.tile_m) + ", tile_n " + std::to_string(a.tuning.tile_n) + ")");
-  if (wide && (a.tuning.cluster == 4 || a.tuning.cluster_share != ClusterShare::plan || a.layout.a != MajorA::k))
+  if (wide && (a.tuning.splits > 1 || a.tuning.cluster == 4 || a.tuning.cluster_share != ClusterShare::plan ||
+               a.layout.a != MajorA::k))
     return Status::failure(Status::unsupported,
                            "k14: the swapped tile 128 x " + std::to_string(a.tuning.tile_n) +
-                               " runs on pairs sharing A (tuning.cluster 0 or 2, cluster_share plan) and reads A "
-                               "K-major only (A:k)");
+                               " runs unsplit on pairs sharing A (tuning.splits 0 or 1, cluster 0 or 2, "
+                               "cluster_share plan) and reads A K-major only (A:k)");
   if (!wide && fitted_width(a.tuning.tile_n))
     return Status::failure(Status::unsupported, "k14: no unswapped tile 128 x " + std::to_string(a.tuning.tile_n) +
                                                     " (its unswapped widths are 64, 128, 192 and 256)");
