@@ -22,6 +22,7 @@
 #include "tessel/kernels/attention/a06_longest_first.cuh"
 #include "tessel/kernels/attention/a07_persistent.cuh"
 #include "tessel/kernels/attention/a08_kv_rings.cuh"
+#include "tessel/kernels/attention/a09_wide_blocks.cuh"
 
 namespace tessel {
 
@@ -35,7 +36,7 @@ bool packed(const AttentionArgs& a) { return a.cu_seqlens_q != nullptr; }
 /// The steps on wgmma fed by TMA (a03's CTA, its rules and maps).
 constexpr bool wgmma_step(AttentionImpl i) {
   return i == AttentionImpl::a03 || i == AttentionImpl::a04 || i == AttentionImpl::a05 || i == AttentionImpl::a06 ||
-         i == AttentionImpl::a07 || i == AttentionImpl::a08;
+         i == AttentionImpl::a07 || i == AttentionImpl::a08 || i == AttentionImpl::a09;
 }
 
 /// One of Q, K, V, O as the checks see it: base, strides, and extents
@@ -424,17 +425,21 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                          std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
-/// The kernel of a wgmma step (a03-a08) and its tiles: the maps are alike, the stages may differ.
+/// The kernel of a wgmma step (a03-a09) and its tiles: the maps are alike, the stages may differ.
 template <class T, int D, AttentionImpl Step>
 struct WgmmaStep {
   static constexpr bool kOverlap =
       Step == AttentionImpl::a05 || Step == AttentionImpl::a06 || Step == AttentionImpl::a07;
-  static constexpr bool kPersistent = Step == AttentionImpl::a07 || Step == AttentionImpl::a08;
-  using X = std::conditional_t<
-      Step == AttentionImpl::a08, attention_kernels::a08::Tiles<T, D>,
-      std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>, attention_kernels::a03::Tiles<T, D>>>;
+  static constexpr bool kPersistent =
+      Step == AttentionImpl::a07 || Step == AttentionImpl::a08 || Step == AttentionImpl::a09;
+  using X = std::conditional_t<Step == AttentionImpl::a09, typename attention_kernels::a09::Stages<T, D>::X,
+                               std::conditional_t<Step == AttentionImpl::a08, attention_kernels::a08::Tiles<T, D>,
+                                                  std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>,
+                                                                     attention_kernels::a03::Tiles<T, D>>>>;
   static constexpr auto kernel() {
-    if constexpr (Step == AttentionImpl::a08)
+    if constexpr (Step == AttentionImpl::a09)
+      return attention_kernels::a09::flash_forward<T, D>;
+    else if constexpr (Step == AttentionImpl::a08)
       return attention_kernels::a08::flash_forward<T, D>;
     else if constexpr (Step == AttentionImpl::a07)
       return attention_kernels::a07::flash_forward<T, D>;
@@ -506,9 +511,11 @@ Status launch_wgmma_step(const AttentionArgs& a, int device, cudaStream_t stream
                                 : launch_wgmma_typed<__half, Step>(a, device, stream);
 }
 
-/// a03-a08.
+/// a03-a09.
 Status launch_wgmma(AttentionImpl impl, const AttentionArgs& a, int device, cudaStream_t stream) {
   switch (impl) {
+    case AttentionImpl::a09:
+      return launch_wgmma_step<AttentionImpl::a09>(a, device, stream);
     case AttentionImpl::a08:
       return launch_wgmma_step<AttentionImpl::a08>(a, device, stream);
     case AttentionImpl::a07:
@@ -524,7 +531,49 @@ Status launch_wgmma(AttentionImpl impl, const AttentionArgs& a, int device, cuda
   }
 }
 
+/// Keys one (sequence, head)'s row tiles compute in blocks of `block`, masked keys included.
+std::int64_t keys_computed(const AttentionArgs& a, int block) {
+  namespace k = attention_kernels;
+  k::SequenceRows seq;
+  seq.len_q = static_cast<int>(a.seq_q), seq.len_kv = static_cast<int>(a.seq_kv);
+  const int all = seq.key_blocks(0, k::a03::kBM, block, false);
+  std::int64_t blocks = 0;
+  for (int row0 = 0; row0 < seq.len_q; row0 += k::a03::kBM) {
+    const int n = seq.key_blocks(row0, k::a03::kBM, block, a.causal);
+    if (n == all) {  // every later tile needs them all too
+      blocks += std::int64_t{all} * ((seq.len_q - row0 + k::a03::kBM - 1) / k::a03::kBM);
+      break;
+    }
+    blocks += n;
+  }
+  return blocks * block;
+}
+
+/// Does a09 (blocks of 176 keys at d 128) beat a07 (128)?  Its keys run 1.033-1.044x as fast where the
+/// tiles hold six blocks or more (H100: 8k non-causal and causal, 1k non-causal), so it takes the call
+/// unless its blocks compute more than 3 % more keys than a07's, which they do where blocks are few and
+/// masked in part: 1k causal computes 1.146x the keys and ran 0.85x.
+bool wide_blocks_repay(const AttentionArgs& a) {
+  constexpr double kWideKeySpeed = 1.03;
+  return static_cast<double>(keys_computed(a, attention_kernels::a09::block_keys(128))) <
+         kWideKeySpeed * static_cast<double>(keys_computed(a, attention_kernels::a03::block_keys(128)));
+}
+
 }  // namespace
+
+AttentionImpl attention_auto_step(const AttentionArgs& a) {
+  if (!attention_check(AttentionImpl::a03, a)) return AttentionImpl::a02;
+  // Where three stages of K and V fit, a07 (a06's CTAs made persistent: the next tile's loads under this one's
+  // last blocks; 1.04-1.22x a06 at 1k, 1.01-1.02x at 8k), at d 128 a09 where its blocks of 176 keys repay
+  // (wide_blocks_repay: 1.034x a07 at 8k, causal 1.015x); where two fit (d 256), a08 (a07 with K and V on rings
+  // of their own: 1.03-1.14x a03 at 1k and 8k, where a06's softmax under its own P V ran 0.68x a03).  Packed
+  // sequences run a06 (three stages) or a03: the persistent grid's fixed snake balances their CTAs worse than
+  // CTAs handed out as SMs free up (causal 0.71-0.84x).
+  const bool three = attention_kernels::a03::most_stages(static_cast<int>(a.head_dim)) == 3;
+  if (packed(a)) return three ? AttentionImpl::a06 : AttentionImpl::a03;
+  if (!three) return attention_check(AttentionImpl::a08, a) ? AttentionImpl::a08 : AttentionImpl::a03;
+  return a.head_dim == 128 && wide_blocks_repay(a) ? AttentionImpl::a09 : AttentionImpl::a07;
+}
 
 Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream) {
   if (Status s = attention_check(impl, a); !s) return s;
@@ -532,19 +581,12 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   if (Status s = current_sm90(device); !s) return s;
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
   if (wgmma_step(impl)) return launch_wgmma(impl, a, device, stream);
-  if (impl == AttentionImpl::automatic && attention_check(AttentionImpl::a03, a)) {
-    // auto: where three stages of K and V fit, a07 (a06's CTAs made persistent: the next tile's loads under
-    // this one's last blocks; 1.04-1.22x a06 at 1k, 1.01-1.02x at 8k); where two fit (d 256), a08 (a07 with K and
-    // V on rings of their own: 1.03-1.14x a03 at 1k and 8k, where a06's softmax under its own P V ran 0.68x a03).
-    // Packed sequences run a06 (three stages) or a03: the persistent grid's fixed snake balances their CTAs worse
-    // than CTAs handed out as SMs free up (causal 0.71-0.84x).  a02 where a03's rules or maps do not take the
-    // call (found before anything launches).
-    const bool three = attention_kernels::a03::most_stages(static_cast<int>(a.head_dim)) == 3;
-    AttentionImpl step = packed(a) ? (three ? AttentionImpl::a06 : AttentionImpl::a03)
-                                   : (three ? AttentionImpl::a07 : AttentionImpl::a08);
-    if (step == AttentionImpl::a08 && !attention_check(AttentionImpl::a08, a)) step = AttentionImpl::a03;
-    const Status s = launch_wgmma(step, a, device, stream);
-    if (s.code != Status::unsupported) return s;
+  if (impl == AttentionImpl::automatic) {
+    const AttentionImpl step = attention_auto_step(a);
+    if (step != AttentionImpl::a02) {
+      const Status s = launch_wgmma(step, a, device, stream);
+      if (s.code != Status::unsupported) return s;  // else a02: a TMA map the driver refused
+    }
   }
   return a.dtype == DType::bf16 ? launch_a02_typed<__nv_bfloat16>(a, device, stream)
                                 : launch_a02_typed<__half>(a, device, stream);

@@ -116,12 +116,39 @@ TEST(AttentionCheck, CallsTheKernelsCannotTakeAreUnsupported) {
   expect_rule(a, uns, "a06 takes head dims 64, 128, 192 and 256", AttentionImpl::a06);
   expect_rule(a, uns, "a07 takes head dims 64, 128, 192 and 256", AttentionImpl::a07);
   expect_rule(a, uns, "a08 takes head dims 64, 128, 192 and 256", AttentionImpl::a08);
+  expect_rule(a, uns, "a09 takes head dims 64, 128, 192 and 256", AttentionImpl::a09);
+}
+
+/// auto's choice, made on the host: a09's blocks of 176 keys at d 128 where they compute at most 3 % more keys
+/// than a07's 128 (8k: 8,272 a row tile against 8,192), a07 where they do not (1k causal: 1.146x the keys; 1k
+/// non-causal: 1,056 against 1,024), a08 at d 256, a06 / a03 for packed sequences, a02 at d 96.
+TEST(AttentionCheck, AutoStep) {
+  const auto step = [](index_t d, index_t seq, bool causal, bool packed = false) {
+    AttentionArgs a = fake(d);
+    a.batch = 1, a.heads_q = a.heads_kv = 2, a.seq_q = a.seq_kv = seq, a.causal = causal;
+    a.q_stride = a.o_stride = a.k_stride = a.v_stride = {2 * seq * d, seq * d, d};
+    static const int cu[2] = {0, 0};
+    if (packed) a.cu_seqlens_q = a.cu_seqlens_kv = cu, a.max_seq_q = a.max_seq_kv = seq;
+    EXPECT_TRUE(tessel::attention_check(AttentionImpl::automatic, a));
+    return tessel::attention_auto_step(a);
+  };
+  EXPECT_EQ(step(128, 8192, false), AttentionImpl::a09);
+  EXPECT_EQ(step(128, 8192, true), AttentionImpl::a09);
+  EXPECT_EQ(step(128, 1024, true), AttentionImpl::a07);
+  EXPECT_EQ(step(128, 1024, false), AttentionImpl::a07);
+  EXPECT_EQ(step(128, 8448, false), AttentionImpl::a09);  // 48 blocks of 176 hold it exactly
+  EXPECT_EQ(step(64, 8192, false), AttentionImpl::a07);
+  EXPECT_EQ(step(192, 8192, true), AttentionImpl::a07);
+  EXPECT_EQ(step(256, 8192, false), AttentionImpl::a08);
+  EXPECT_EQ(step(128, 8192, false, true), AttentionImpl::a06);
+  EXPECT_EQ(step(256, 8192, true, true), AttentionImpl::a03);
+  EXPECT_EQ(step(96, 8192, false), AttentionImpl::a02);
 }
 
 TEST(AttentionCheck, NamesAndScale) {
   for (AttentionImpl i :
        {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
-        AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08})
+        AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08, AttentionImpl::a09})
     EXPECT_EQ(tessel::parse_attention_impl(tessel::name(i)), i);
   EXPECT_FALSE(tessel::parse_attention_impl("a99").has_value());
   AttentionArgs a = fake(64);
@@ -352,11 +379,11 @@ auto random_fill(unsigned seed) {
 }
 
 std::vector<AttentionImpl> steps() {
-  return {AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
-          AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08};
+  return {AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04, AttentionImpl::a05,
+          AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08, AttentionImpl::a09};
 }
 
-/// Does `impl` take head dim d?  (a03-a08: multiples of 64.)
+/// Does `impl` take head dim d?  (a03-a09: multiples of 64.)
 bool takes(AttentionImpl impl, index_t d) {
   return impl == AttentionImpl::a01 || impl == AttentionImpl::a02 || d % 64 == 0;
 }
@@ -407,11 +434,12 @@ TEST(AttentionGpu, PackedSequences) {
     run_case(AttentionImpl::a06, c, random_fill(9));
     run_case(AttentionImpl::a07, c, random_fill(9));
     run_case(AttentionImpl::a08, c, random_fill(9));
+    run_case(AttentionImpl::a09, c, random_fill(9));
     run_case(AttentionImpl::automatic, c, random_fill(10));
   }
 }
 
-/// a07's and a08's persistent CTAs over more tiles than SMs: several rounds a CTA, the
+/// a07's, a08's and a09's persistent CTAs over more tiles than SMs: several rounds a CTA, the
 /// snake's partial last round, tiles with no key (causal, Q longer than K/V)
 /// and rows past a packed sequence, at each head dim.
 TEST(AttentionGpu, PersistentRounds) {
@@ -422,11 +450,13 @@ TEST(AttentionGpu, PersistentRounds) {
       c.batch = 2, c.heads_q = 16, c.heads_kv = 4, c.seq_q = 520, c.seq_kv = 200, c.d = d, c.causal = causal;
       run_case(AttentionImpl::a07, c, random_fill(static_cast<unsigned>(d + 1)));
       run_case(AttentionImpl::a08, c, random_fill(static_cast<unsigned>(d + 1)));
+      run_case(AttentionImpl::a09, c, random_fill(static_cast<unsigned>(d + 1)));
       c = Case{};  // packed: 9 sequences of 0-520 rows, 4 heads, 5 row blocks: 180 places
       c.batch = 9, c.heads_q = 4, c.heads_kv = 2, c.d = d, c.causal = causal;
       c.lens_q = {520, 1, 0, 300, 129, 450, 64, 5, 400}, c.lens_kv = {500, 9, 40, 300, 200, 450, 1, 0, 380};
       run_case(AttentionImpl::a07, c, random_fill(static_cast<unsigned>(d + 2)));
       run_case(AttentionImpl::a08, c, random_fill(static_cast<unsigned>(d + 2)));
+      run_case(AttentionImpl::a09, c, random_fill(static_cast<unsigned>(d + 2)));
     }
 }
 

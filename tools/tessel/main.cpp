@@ -435,7 +435,8 @@ int main(int argc, char** argv) {
   auto* bench_attn = bench->add_subcommand(
       "attention", "fused attention's steps, verified on sampled rows against fp64, then timed interleaved");
   tessel::bench::AttentionBenchOptions attn;
-  std::vector<std::string> attn_impls{"a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08"}, attn_masks{"none"};
+  std::vector<std::string> attn_impls{"a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09"},
+      attn_masks{"none"};
   std::string attn_dtype = "bf16", attn_layout = "bhsd";
   bench_attn->add_option("--seq", attn.seqs, "query (and key) lengths (list; default 8192)")
       ->delimiter(',')
@@ -459,9 +460,9 @@ int main(int argc, char** argv) {
   bench_attn->add_option("--dtype", attn_dtype, "bf16 (default) or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
   bench_attn->add_option("--layout", attn_layout, "bhsd (default: batch, heads, seq, dim) or bshd")
       ->check(CLI::IsMember({"bhsd", "bshd"}));
-  bench_attn->add_option("--impl", attn_impls, "steps to time (list of a01-a08, auto; the first is the ratio's base)")
+  bench_attn->add_option("--impl", attn_impls, "steps to time (list of a01-a09, auto; the first is the ratio's base)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "auto"}));
+      ->check(CLI::IsMember({"a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09", "auto"}));
   bench_attn->add_option("--iterations", attn.iterations, "minimum timed launches (default 50; and >= 200 ms)")
       ->check(CLI::Range(1, 100000));
   bench_attn->add_option("--warmup", attn.warmup, "minimum warm-up launches (default 10; and >= 25 ms)")

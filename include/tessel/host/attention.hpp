@@ -36,11 +36,10 @@ namespace tessel {
 ///        tile's loads under the current one's last steps; a03's rules.
 ///   a08: a07 with K and V on rings of their own (K given back when S is
 ///        done, V when P V is); a03's rules.
-/// `automatic` runs a07 at head dims 64, 128 and 192 (a06 for packed
-/// sequences), a03 at 256 (where a06's third stage does not fit), each where
-/// it takes the call (no broadcast strides, tensors its TMA maps describe),
-/// else a02.
-enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06, a07, a08 };
+///   a09: a08 with key blocks of 176 at head dim 128 and 192 at 64 (a08's
+///        elsewhere); a03's rules.
+/// `automatic`: attention_auto_step below.
+enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06, a07, a08, a09 };
 
 constexpr const char* name(AttentionImpl i) {
   switch (i) {
@@ -62,6 +61,8 @@ constexpr const char* name(AttentionImpl i) {
       return "a07";
     case AttentionImpl::a08:
       return "a08";
+    case AttentionImpl::a09:
+      return "a09";
   }
   return "?";
 }
@@ -69,7 +70,7 @@ constexpr const char* name(AttentionImpl i) {
 constexpr std::optional<AttentionImpl> parse_attention_impl(std::string_view s) {
   for (AttentionImpl i :
        {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
-        AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08})
+        AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08, AttentionImpl::a09})
     if (s == name(i)) return i;
   return std::nullopt;
 }
@@ -98,8 +99,8 @@ struct AttentionStrides {
 /// (the call is well formed, the kernels do not take it): head_dim not one
 /// of 64, 96, 128, 192, 256; a base not 16-byte aligned, or a row or head
 /// stride not a multiple of 8 elements; seq_q or seq_kv above 2^30; a step
-/// that does not take packed sequences (a01), the head dim (a03-a08: 96) or
-/// a stride 0 over more than one element (a03-a08: TMA steps every mode).
+/// that does not take packed sequences (a01), the head dim (a03-a09: 96) or
+/// a stride 0 over more than one element (a03-a09: TMA steps every mode).
 struct AttentionArgs {
   DType dtype = DType::bf16;  // Q, K, V and O
   index_t batch = 1, heads_q = 1, heads_kv = 1;
@@ -141,6 +142,15 @@ float attention_scale(const AttentionArgs& args);
 /// Checks `args` for `impl` without launching anything (rules above); on
 /// success a launch of `impl` takes the call.
 Status attention_check(AttentionImpl impl, const AttentionArgs& args);
+
+/// The step `automatic` runs for `args`, chosen on the host before anything
+/// launches: a07 where three stages of K and V fit beside Q (d 64, 128, 192),
+/// at d 128 a09 where its blocks of 176 keys compute at most 3 % more keys
+/// than a07's (long sequences; not short causal ones), a08 at d 256; for
+/// packed sequences a06, at d 256 a03; a02 where a03's rules do not take the
+/// call (head dim 96, a stride 0).  A wgmma step whose TMA maps the driver
+/// refuses at launch runs a02 instead.
+AttentionImpl attention_auto_step(const AttentionArgs& args);
 
 /// Runs `impl` on `stream` after attention_check; on any failure nothing is
 /// launched and nothing is written.  The kernels are built for sm_90: on

@@ -55,14 +55,17 @@ constexpr int most_stages(int d) {
 }
 
 /// The tiles of one element type and head dim: Q as d / 64 K-major (128 x 64)
-/// tiles, K as d / 64 K-major (kBN x 64) tiles, V as kBN / 64 tiles of (d x 64
-/// keys), d contiguous (the M/N-major operand of O = P V); `Stages` of K and V.
-template <class T, int D, int Stages = 2>
+/// tiles, K as d / 64 K-major (kBN x 64) tiles, V as ceil(kBN / 64) tiles of
+/// (d x 64 keys), d contiguous (the M/N-major operand of O = P V); `Stages` of
+/// K and V; blocks of `BN` keys (a multiple of 16: a block of 176 loads V's
+/// third tile whole and its wgmmas read 48 of its keys).
+template <class T, int D, int Stages = 2, int BN = block_keys(D)>
 struct Tiles {
   static_assert(D % 64 == 0 && D >= 64 && D <= 256, "tessel: a03 takes head dims 64, 128, 192, 256");
-  static constexpr int kBN = block_keys(D);
+  static_assert(BN % 16 == 0 && BN >= 64 && BN <= 256, "tessel: key blocks of 64-256 keys, a multiple of 16");
+  static constexpr int kBN = BN;
   static constexpr int kStages = Stages;
-  static constexpr int kDK = D / 64, kNK = kBN / 64;
+  static constexpr int kDK = D / 64, kNK = (kBN + 63) / 64;
   using OpQ = gemm_kernels::TmaOperand<T, OperandMajor::k, kBM>;
   using OpK = gemm_kernels::TmaOperand<T, OperandMajor::k, kBN>;
   using OpV = gemm_kernels::TmaOperand<T, OperandMajor::mn, D>;
@@ -236,8 +239,9 @@ struct Consumer {
       const auto tOdV = thr_o.partition_fragment_B(make_smem_tensor<X::OpV::kSmem>(shared.v[stage][s]));  // (1,1,4)
       TESSEL_UNROLL
       for (int k = 0; k < 4; ++k)
-        arch::sm90::wgmma_rs<detail::wgmma_type<T>(), D, OperandMajor::mn>(
-            *reinterpret_cast<float(*)[D / 2]>(acc_o.addr(0)), pr[4 * s + k], tOdV(0, 0, k), true);
+        if (4 * s + k < kBN / 16)  // a block of 176 keys reads 48 of its last tile's 64
+          arch::sm90::wgmma_rs<detail::wgmma_type<T>(), D, OperandMajor::mn>(
+              *reinterpret_cast<float(*)[D / 2]>(acc_o.addr(0)), pr[4 * s + k], tOdV(0, 0, k), true);
     }
   }
 

@@ -18,17 +18,19 @@ namespace tessel::attention_kernels::a08 {
 
 using a03::kThreads;
 
-/// How many block halves (a block's K or V, kBN x d) fit beside Q in 227 KB, at most 8.
-constexpr int halves(int d) {
-  const int q = a03::kBM * d * 2, half = a03::block_keys(d) * d * 2;
+/// How many block halves (a block's K or V of `bn` keys x d, V's keys rounded up
+/// to its tiles of 64) fit beside Q in 227 KB, at most 8.
+constexpr int halves(int d, int bn) {
+  const int q = a03::kBM * d * 2, half = (bn + 63) / 64 * 64 * d * 2;
   const int n = (227 * 1024 - 1024 - q) / half;
   return n < 8 ? n : 8;
 }
 
-/// a03's tiles with K on `KStages` and V on `VStages` stages, each ring its own barriers.
-template <class T, int D, int KStages = halves(D) / 2, int VStages = halves(D) - halves(D) / 2>
-struct Tiles : a03::Tiles<T, D, 2> {
-  using Base = a03::Tiles<T, D, 2>;
+/// a03's tiles (blocks of BN keys) with K on `KStages` and V on `VStages` stages, each ring its own barriers.
+template <class T, int D, int BN = a03::block_keys(D), int KStages = halves(D, BN) / 2,
+          int VStages = halves(D, BN) - halves(D, BN) / 2>
+struct Tiles : a03::Tiles<T, D, 2, BN> {
+  using Base = a03::Tiles<T, D, 2, BN>;
   static constexpr int kKStages = KStages, kVStages = VStages;
   using PipeK = blocks::TmaPipeline<KStages>;
   using PipeV = blocks::TmaPipeline<VStages>;
@@ -75,10 +77,10 @@ struct SplitFeed {
   }
 };
 
-/// a07's stages policy for the two rings.
-template <class T, int D>
+/// a07's stages policy for the two rings, key blocks of BN.
+template <class T, int D, int BN = a03::block_keys(D)>
 struct SplitStages {
-  using X = Tiles<T, D>;
+  using X = Tiles<T, D, BN>;
   using Feed = SplitFeed<X>;
   __device__ static void init(typename X::SharedStorage& shared) {
     typename X::PipeK(shared.pipe_k).init(a03::kConsumerWarps);  // one release a consumer warp

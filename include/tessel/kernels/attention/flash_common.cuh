@@ -46,14 +46,14 @@ struct SequenceRows {
     }
   }
   /// diag: row i sees keys j <= i + diag under the causal mask (aligned bottom-right).
-  __device__ int diag() const { return len_kv - len_q; }
+  __host__ __device__ int diag() const { return len_kv - len_q; }
   /// Key blocks of `block` keys that query rows [row0, row0 + rows) need: every
   /// one, or under the causal mask none past the last row's diagonal.
-  __device__ int key_blocks(int row0, int rows, int block, bool causal) const {
+  __host__ __device__ int key_blocks(int row0, int rows, int block, bool causal) const {
     const int all = (len_kv + block - 1) / block;
     if (!causal) return all;
-    const int last_key = min(row0 + rows, len_q) - 1 + diag();
-    return last_key < 0 ? 0 : min(all, last_key / block + 1);
+    const int last_key = (row0 + rows < len_q ? row0 + rows : len_q) - 1 + diag();
+    return last_key < 0 ? 0 : (all < last_key / block + 1 ? all : last_key / block + 1);
   }
 };
 
