@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <type_traits>
 
 #include "tessel/host/gemm.hpp"
 
@@ -25,6 +26,21 @@
   X(NAME, 80) X(NAME, 96) X(NAME, 112) X(NAME, 144) X(NAME, 160) \
   X(NAME, 176) X(NAME, 208) X(NAME, 224) X(NAME, 240)
 // clang-format on
+
+namespace tessel::gemm_launch {
+
+/// f(std::integral_constant<int, W>{}) for the 128-row width W (swapped_wide_width's range: kWideFirst to
+/// kWideLast in steps of kWideStep) equal to w, none() where w is none of them: a run-time width to its
+/// instance, for k13's and k14's launchers.
+template <int W = kWideFirst, class F, class None>
+Status with_wide_width(int w, const F& f, const None& none) {
+  if constexpr (W > kWideLast)
+    return none();
+  else
+    return w == W ? f(std::integral_constant<int, W>{}) : with_wide_width<W + kWideStep>(w, f, none);
+}
+
+}  // namespace tessel::gemm_launch
 
 namespace tessel::gemm_launch::k13 {
 

@@ -165,17 +165,22 @@ namespace {
 
 /// The 128-row tile 128 x w between the powers of two: swapped (swapped_wide_width; `g` the swapped problem) or
 /// unswapped, fitted to N (fitted_width).
-template <int W = kWideFirst>
 Status launch_between(const GemmArgs& g, cudaStream_t stream, int w, bool swapped) {
-  if constexpr (W > kWideLast) {
+  const auto none = [&] {
     return Status::failure(Status::invalid_argument, std::string("k13: no ") + (swapped ? "swapped" : "unswapped") +
                                                          " tile 128 x " + std::to_string(w));
-  } else {
-    if (w == W && swapped) return k13::launch_tiles_wide<W>(g, stream);
-    if constexpr (fitted_width(W))
-      if (w == W) return k13::launch_tiles_fitted<W>(g, stream);
-    return launch_between<W + kWideStep>(g, stream, w, swapped);
-  }
+  };
+  return with_wide_width(
+      w,
+      [&](auto width) {
+        constexpr int W = decltype(width)::value;
+        if (swapped) return k13::launch_tiles_wide<W>(g, stream);
+        if constexpr (fitted_width(W))
+          return k13::launch_tiles_fitted<W>(g, stream);
+        else
+          return none();
+      },
+      none);
 }
 
 /// `a` with every tuning field the caller left to the plan filled in.

@@ -81,12 +81,10 @@ Status resolved(const GemmArgs& a, GemmArgs& g) {
 }
 
 /// k14's swapped 128 x w tile on the swapped problem g (w: swapped_wide_width).
-template <int W = kWideFirst>
 Status launch_wide(const GemmArgs& g, cudaStream_t stream, int w) {
-  if constexpr (W > kWideLast)
-    return Status::failure(Status::invalid_argument, "k14: no swapped tile 128 x " + std::to_string(w));
-  else
-    return w == W ? k14::launch_tiles_wide<W>(g, stream) : launch_wide<W + kWideStep>(g, stream, w);
+  return with_wide_width(
+      w, [&](auto width) { return k14::launch_tiles_wide<decltype(width)::value>(g, stream); },
+      [&] { return Status::failure(Status::invalid_argument, "k14: no swapped tile 128 x " + std::to_string(w)); });
 }
 
 }  // namespace
