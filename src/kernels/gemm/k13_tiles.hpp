@@ -70,10 +70,8 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   bool tma_store = false;  // no map: D is written from registers
   if constexpr (Cfg::kTmaStore)
     if (!transposed) tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, "k13");
-  // D^T staged as D's rows and TMA-stored (beta = 0; with C the register epilogue reads C transposed).
-  // The wide swapped tiles stage 16-bit D only (Config::staging_bytes): fp32 D leaves from registers.
   if constexpr (Cfg::kTransposed)
-    if (transposed && g.beta == 0.0f && !(Cfg::kWide && g.cd_type == DType::f32))
+    if (transposed && tma::stores_transposed_d(g, Cfg::kWide))
       tma_store = tma::d_store_map<X::template EpilogueT>(g, map_d, "k13", true);
   const void* kernel = kernel_of.template operator()<T, MA, MB>();
   if (Status s = allow_smem(kernel, X::kSmemBytes, "k13"); !s) return s;

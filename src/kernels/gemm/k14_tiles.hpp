@@ -29,10 +29,9 @@ Status launch_on_clusters(const GemmArgs& g, K* kernel, int threads, cudaStream_
   if (Status s = tma::operand_maps<T, MA, MB, X>(g, map_a, map_b, step); !s) return s;
   CUtensorMap map_d{};
   bool tma_store = false;
-  // A swapped-only tile writes D^T as k13's does: staged in 16 bits and TMA-stored at beta = 0, else from registers.
+  // A swapped-only tile (k13's 128-row swapped tiles in pairs) writes D^T as k13's does.
   if constexpr (X::kTransposed && !X::kTmaStore)
-    tma_store =
-        g.beta == 0.0f && g.cd_type != DType::f32 && tma::d_store_map<X::template EpilogueT>(g, map_d, step, true);
+    tma_store = tma::stores_transposed_d(g, true) && tma::d_store_map<X::template EpilogueT>(g, map_d, step, true);
   else
     tma_store = tma::d_store_map<X::template Epilogue>(g, map_d, step);
   if (Status s = allow_smem(kernel, X::kSmemBytes, step); !s) return s;

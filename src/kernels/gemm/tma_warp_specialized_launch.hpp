@@ -161,6 +161,14 @@ bool d_store_map(const GemmArgs& g, CUtensorMap& map_d, const char* step, bool t
   return s.is_ok();
 }
 
+/// May a swapped tile stage D^T as D's rows and TMA-store it?  At beta = 0
+/// only (with C the register epilogue reads C transposed), and on the
+/// 128-row swapped tiles (`wide`) a 16-bit D only: their staging holds 16-bit
+/// rows (Config::staging_bytes), so an fp32 D leaves from registers.
+inline bool stores_transposed_d(const GemmArgs& g, bool wide) {
+  return g.beta == 0.0f && !(wide && g.cd_type == DType::f32);
+}
+
 /// The current device's SM count (cached per device: device_sm_count).
 inline Status sm_count(const char* step, int& sms) {
   sms = device_sm_count();
