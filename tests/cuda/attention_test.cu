@@ -146,10 +146,7 @@ TEST(AttentionCheck, AutoStep) {
 }
 
 TEST(AttentionCheck, NamesAndScale) {
-  for (AttentionImpl i :
-       {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
-        AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08, AttentionImpl::a09})
-    EXPECT_EQ(tessel::parse_attention_impl(tessel::name(i)), i);
+  for (AttentionImpl i : tessel::kAttentionImpls) EXPECT_EQ(tessel::parse_attention_impl(tessel::name(i)), i);
   EXPECT_FALSE(tessel::parse_attention_impl("a99").has_value());
   AttentionArgs a = fake(64);
   EXPECT_FLOAT_EQ(tessel::attention_scale(a), 0.125f);

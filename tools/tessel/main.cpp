@@ -435,8 +435,12 @@ int main(int argc, char** argv) {
   auto* bench_attn = bench->add_subcommand(
       "attention", "fused attention's steps, verified on sampled rows against fp64, then timed interleaved");
   tessel::bench::AttentionBenchOptions attn;
-  std::vector<std::string> attn_impls{"a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09"},
-      attn_masks{"none"};
+  // Every step by default (auto is asked for by name); --impl takes any of kAttentionImpls' names.
+  std::vector<std::string> attn_impls, attn_impl_names, attn_masks{"none"};
+  for (tessel::AttentionImpl i : tessel::kAttentionImpls) {
+    attn_impl_names.emplace_back(tessel::name(i));
+    if (i != tessel::AttentionImpl::automatic) attn_impls.emplace_back(tessel::name(i));
+  }
   std::string attn_dtype = "bf16", attn_layout = "bhsd";
   bench_attn->add_option("--seq", attn.seqs, "query (and key) lengths (list; default 8192)")
       ->delimiter(',')
@@ -462,7 +466,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"bhsd", "bshd"}));
   bench_attn->add_option("--impl", attn_impls, "steps to time (list of a01-a09, auto; the first is the ratio's base)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09", "auto"}));
+      ->check(CLI::IsMember(attn_impl_names));
   bench_attn->add_option("--iterations", attn.iterations, "minimum timed launches (default 50; and >= 200 ms)")
       ->check(CLI::Range(1, 100000));
   bench_attn->add_option("--warmup", attn.warmup, "minimum warm-up launches (default 10; and >= 25 ms)")

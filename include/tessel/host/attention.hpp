@@ -67,10 +67,13 @@ constexpr const char* name(AttentionImpl i) {
   return "?";
 }
 
+/// Every AttentionImpl, `automatic` first, then the steps in ladder order.
+inline constexpr AttentionImpl kAttentionImpls[] = {
+    AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
+    AttentionImpl::a05,       AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08, AttentionImpl::a09};
+
 constexpr std::optional<AttentionImpl> parse_attention_impl(std::string_view s) {
-  for (AttentionImpl i :
-       {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
-        AttentionImpl::a05, AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08, AttentionImpl::a09})
+  for (AttentionImpl i : kAttentionImpls)
     if (s == name(i)) return i;
   return std::nullopt;
 }
