@@ -559,9 +559,7 @@ bool wide_blocks_repay(const AttentionArgs& a) {
          kWideKeySpeed * static_cast<double>(keys_computed(a, attention_kernels::a03::block_keys(128)));
 }
 
-}  // namespace
-
-AttentionImpl attention_auto_step(const AttentionArgs& a) {
+AttentionImpl auto_step(const AttentionArgs& a) {
   if (!attention_check(AttentionImpl::a03, a)) return AttentionImpl::a02;
   // Where three stages of K and V fit, a07 (a06's CTAs made persistent: the next tile's loads under this one's
   // last blocks; 1.04-1.22x a06 at 1k, 1.01-1.02x at 8k), at d 128 a09 where its blocks of 176 keys repay
@@ -575,6 +573,14 @@ AttentionImpl attention_auto_step(const AttentionArgs& a) {
   return a.head_dim == 128 && wide_blocks_repay(a) ? AttentionImpl::a09 : AttentionImpl::a07;
 }
 
+}  // namespace
+
+Status attention_auto_step(const AttentionArgs& a, AttentionImpl& step) {
+  if (Status s = attention_check(AttentionImpl::automatic, a); !s) return s;
+  step = auto_step(a);
+  return Status::success();
+}
+
 Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream) {
   if (Status s = attention_check(impl, a); !s) return s;
   int device = 0;
@@ -582,7 +588,7 @@ Status attention(AttentionImpl impl, const AttentionArgs& a, cudaStream_t stream
   if (impl == AttentionImpl::a01) return launch_a01(a, stream);
   if (wgmma_step(impl)) return launch_wgmma(impl, a, device, stream);
   if (impl == AttentionImpl::automatic) {
-    const AttentionImpl step = attention_auto_step(a);
+    const AttentionImpl step = auto_step(a);  // the call checked above
     if (step != AttentionImpl::a02) {
       const Status s = launch_wgmma(step, a, device, stream);
       if (s.code != Status::unsupported) return s;  // else a02: a TMA map the driver refused

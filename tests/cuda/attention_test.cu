@@ -121,7 +121,8 @@ TEST(AttentionCheck, CallsTheKernelsCannotTakeAreUnsupported) {
 
 /// auto's choice, made on the host: a09's blocks of 176 keys at d 128 where they compute at most 3 % more keys
 /// than a07's 128 (8k: 8,272 a row tile against 8,192), a07 where they do not (1k causal: 1.146x the keys; 1k
-/// non-causal: 1,056 against 1,024), a08 at d 256, a06 / a03 for packed sequences, a02 at d 96.
+/// non-causal: 1,056 against 1,024), a08 at d 256, a06 / a03 for packed sequences, a02 at d 96; a malformed
+/// call gets attention_check's status.
 TEST(AttentionCheck, AutoStep) {
   const auto step = [](index_t d, index_t seq, bool causal, bool packed = false) {
     AttentionArgs a = fake(d);
@@ -129,8 +130,9 @@ TEST(AttentionCheck, AutoStep) {
     a.q_stride = a.o_stride = a.k_stride = a.v_stride = {2 * seq * d, seq * d, d};
     static const int cu[2] = {0, 0};
     if (packed) a.cu_seqlens_q = a.cu_seqlens_kv = cu, a.max_seq_q = a.max_seq_kv = seq;
-    EXPECT_TRUE(tessel::attention_check(AttentionImpl::automatic, a));
-    return tessel::attention_auto_step(a);
+    AttentionImpl s = AttentionImpl::a01;
+    EXPECT_TRUE(tessel::attention_auto_step(a, s));
+    return s;
   };
   EXPECT_EQ(step(128, 8192, false), AttentionImpl::a09);
   EXPECT_EQ(step(128, 8192, true), AttentionImpl::a09);
@@ -143,6 +145,13 @@ TEST(AttentionCheck, AutoStep) {
   EXPECT_EQ(step(128, 8192, false, true), AttentionImpl::a06);
   EXPECT_EQ(step(256, 8192, true, true), AttentionImpl::a03);
   EXPECT_EQ(step(96, 8192, false), AttentionImpl::a02);
+  AttentionArgs bad = fake(128);  // a malformed call: the check's status, the step untouched
+  bad.q = nullptr;
+  AttentionImpl s = AttentionImpl::a05;
+  const Status st = tessel::attention_auto_step(bad, s);
+  EXPECT_EQ(st.code, Status::invalid_argument);
+  EXPECT_NE(st.message.find("Q is null"), std::string::npos) << st.message;
+  EXPECT_EQ(s, AttentionImpl::a05);
 }
 
 TEST(AttentionCheck, NamesAndScale) {

@@ -152,8 +152,9 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& args);
 /// than a07's (long sequences; not short causal ones), a08 at d 256; for
 /// packed sequences a06, at d 256 a03; a02 where a03's rules do not take the
 /// call (head dim 96, a stride 0).  A wgmma step whose TMA maps the driver
-/// refuses at launch runs a02 instead.
-AttentionImpl attention_auto_step(const AttentionArgs& args);
+/// refuses at launch runs a02 instead.  A call attention_check(automatic)
+/// refuses gets its status, and `step` is left as it was.
+Status attention_auto_step(const AttentionArgs& args, AttentionImpl& step);
 
 /// Runs `impl` on `stream` after attention_check; on any failure nothing is
 /// launched and nothing is written.  The kernels are built for sm_90: on
