@@ -16,7 +16,7 @@ from .gemm import GemmError, _INVALID, _UNSUPPORTED, _is_torch, _torch_module, h
 
 __all__ = ["attention"]
 
-_IMPLS = ("auto", "a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09")
+_IMPLS = ("auto", "a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09", "a10")
 
 
 def _check_tensor(torch, x, what, dims):

@@ -23,6 +23,7 @@
 #include "tessel/kernels/attention/a07_persistent.cuh"
 #include "tessel/kernels/attention/a08_kv_rings.cuh"
 #include "tessel/kernels/attention/a09_wide_blocks.cuh"
+#include "tessel/kernels/attention/a10_chained_tiles.cuh"
 
 namespace tessel {
 
@@ -36,7 +37,7 @@ bool packed(const AttentionArgs& a) { return a.cu_seqlens_q != nullptr; }
 /// The steps on wgmma fed by TMA (a03's CTA, its rules and maps).
 constexpr bool wgmma_step(AttentionImpl i) {
   return i == AttentionImpl::a03 || i == AttentionImpl::a04 || i == AttentionImpl::a05 || i == AttentionImpl::a06 ||
-         i == AttentionImpl::a07 || i == AttentionImpl::a08 || i == AttentionImpl::a09;
+         i == AttentionImpl::a07 || i == AttentionImpl::a08 || i == AttentionImpl::a09 || i == AttentionImpl::a10;
 }
 
 /// One of Q, K, V, O as the checks see it: base, strides, and extents
@@ -182,6 +183,10 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
       return unsupported(std::string(name(impl)) +
                          " takes head dims 64, 128, 192 and 256 (multiples of its 64-element swizzle rows): use a02 "
                          "or auto");
+    if (impl == AttentionImpl::a10 && !attention_kernels::a10::fits(static_cast<int>(a.head_dim)))
+      return unsupported(
+          "a10 takes head dims 64, 128 and 192 (two tiles of Q beside two stages each of K and V in "
+          "227 KB of shared memory): use a08 or auto");
   }
   if (impl == AttentionImpl::a01 && packed(a))
     return unsupported("a01 takes no packed sequences (its GEMMs' extents are host values): use a02 or auto");
@@ -425,19 +430,23 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                          std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
-/// The kernel of a wgmma step (a03-a09) and its tiles: the maps are alike, the stages may differ.
+/// The kernel of a wgmma step (a03-a10) and its tiles: the maps are alike, the stages may differ.
 template <class T, int D, AttentionImpl Step>
 struct WgmmaStep {
   static constexpr bool kOverlap =
       Step == AttentionImpl::a05 || Step == AttentionImpl::a06 || Step == AttentionImpl::a07;
-  static constexpr bool kPersistent =
-      Step == AttentionImpl::a07 || Step == AttentionImpl::a08 || Step == AttentionImpl::a09;
-  using X = std::conditional_t<Step == AttentionImpl::a09, typename attention_kernels::a09::Stages<T, D>::X,
-                               std::conditional_t<Step == AttentionImpl::a08, attention_kernels::a08::Tiles<T, D>,
-                                                  std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>,
-                                                                     attention_kernels::a03::Tiles<T, D>>>>;
+  static constexpr bool kPersistent = Step == AttentionImpl::a07 || Step == AttentionImpl::a08 ||
+                                      Step == AttentionImpl::a09 || Step == AttentionImpl::a10;
+  using X = std::conditional_t<
+      Step == AttentionImpl::a10, attention_kernels::a10::Tiles<T, D>,
+      std::conditional_t<Step == AttentionImpl::a09, typename attention_kernels::a09::Stages<T, D>::X,
+                         std::conditional_t<Step == AttentionImpl::a08, attention_kernels::a08::Tiles<T, D>,
+                                            std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>,
+                                                               attention_kernels::a03::Tiles<T, D>>>>>;
   static constexpr auto kernel() {
-    if constexpr (Step == AttentionImpl::a09)
+    if constexpr (Step == AttentionImpl::a10)
+      return attention_kernels::a10::flash_forward<T, D>;
+    else if constexpr (Step == AttentionImpl::a09)
       return attention_kernels::a09::flash_forward<T, D>;
     else if constexpr (Step == AttentionImpl::a08)
       return attention_kernels::a08::flash_forward<T, D>;
@@ -501,7 +510,10 @@ Status launch_wgmma_typed(const AttentionArgs& a, int device, cudaStream_t strea
     case 192:
       return launch_wgmma_as<T, 192, Step>(a, device, stream);
     default:
-      return launch_wgmma_as<T, 256, Step>(a, device, stream);
+      if constexpr (Step == AttentionImpl::a10)
+        return unsupported("a10 takes no head dim 256");  // attention_check refused it first
+      else
+        return launch_wgmma_as<T, 256, Step>(a, device, stream);
   }
 }
 
@@ -511,9 +523,11 @@ Status launch_wgmma_step(const AttentionArgs& a, int device, cudaStream_t stream
                                 : launch_wgmma_typed<__half, Step>(a, device, stream);
 }
 
-/// a03-a09.
+/// a03-a10.
 Status launch_wgmma(AttentionImpl impl, const AttentionArgs& a, int device, cudaStream_t stream) {
   switch (impl) {
+    case AttentionImpl::a10:
+      return launch_wgmma_step<AttentionImpl::a10>(a, device, stream);
     case AttentionImpl::a09:
       return launch_wgmma_step<AttentionImpl::a09>(a, device, stream);
     case AttentionImpl::a08:
@@ -549,28 +563,49 @@ std::int64_t keys_computed(const AttentionArgs& a, int block) {
   return blocks * block;
 }
 
-/// Does a09 (blocks of 176 keys at d 128) beat a07 (128)?  Its keys run 1.033-1.044x as fast where the
-/// tiles hold six blocks or more (H100: 8k non-causal and causal, 1k non-causal), so it takes the call
-/// unless its blocks compute more than 3 % more keys than a07's, which they do where blocks are few and
-/// masked in part: 1k causal computes 1.146x the keys and ran 0.85x.
-bool wide_blocks_repay(const AttentionArgs& a) {
-  constexpr double kWideKeySpeed = 1.03;
-  return static_cast<double>(keys_computed(a, attention_kernels::a09::block_keys(128))) <
-         kWideKeySpeed * static_cast<double>(keys_computed(a, attention_kernels::a03::block_keys(128)));
+/// What a persistent step costs on one (sequence, head) of a call, by a model of two terms: a fixed cost a
+/// row tile (what its key loop does not hide: the first S and the last P V alone, O's store) and a cost a
+/// key computed (masked keys of a partly masked block included).  Fitted per step and head dim to one
+/// interleaved run at 1k (8 blocks of 128 keys a tile) and 8k (64) on the H100; it predicts the causal
+/// rows of that run within 1.5 % of each other's ratios.
+struct StepCost {
+  AttentionImpl step;
+  int d, block;
+  double tile_us, key_ns;
+};
+constexpr StepCost kStepCosts[] = {
+    {AttentionImpl::a07, 128, 128, 4.72, 13.40}, {AttentionImpl::a09, 128, 176, 4.84, 12.80},
+    {AttentionImpl::a10, 128, 128, 3.22, 13.67}, {AttentionImpl::a07, 64, 128, 2.05, 9.15},
+    {AttentionImpl::a10, 64, 128, 1.29, 9.72},
+};
+
+/// The modelled step of least cost at the call's head dim (64 or 128), or a07 elsewhere.
+AttentionImpl cheapest_persistent_step(const AttentionArgs& a) {
+  const std::int64_t tiles = (a.seq_q + attention_kernels::a03::kBM - 1) / attention_kernels::a03::kBM;
+  AttentionImpl best = AttentionImpl::a07;
+  double best_us = 0.0;
+  for (const StepCost& c : kStepCosts) {
+    if (c.d != a.head_dim) continue;
+    const double us =
+        static_cast<double>(tiles) * c.tile_us + 1e-3 * c.key_ns * static_cast<double>(keys_computed(a, c.block));
+    if (best_us == 0.0 || us < best_us) best = c.step, best_us = us;
+  }
+  return best;
 }
 
 AttentionImpl auto_step(const AttentionArgs& a) {
   if (!attention_check(AttentionImpl::a03, a)) return AttentionImpl::a02;
-  // Where three stages of K and V fit, a07 (a06's CTAs made persistent: the next tile's loads under this one's
-  // last blocks; 1.04-1.22x a06 at 1k, 1.01-1.02x at 8k), at d 128 a09 where its blocks of 176 keys repay
-  // (wide_blocks_repay: 1.034x a07 at 8k, causal 1.015x); where two fit (d 256), a08 (a07 with K and V on rings
-  // of their own: 1.03-1.14x a03 at 1k and 8k, where a06's softmax under its own P V ran 0.68x a03).  Packed
-  // sequences run a06 (three stages) or a03: the persistent grid's fixed snake balances their CTAs worse than
-  // CTAs handed out as SMs free up (causal 0.71-0.84x).
+  // Where three stages of K and V fit (d 64, 128, 192), a persistent step by the cost model above: a10
+  // (tiles chained: 1.07x a07 at 1k, d 128, causal 1.10x) where tiles are short, a09 (blocks of 176 keys:
+  // 1.03x a07 at 8k) where they are long at d 128, a07 at d 64 on long tiles and at d 192 (not modelled).
+  // Where two fit (d 256), a08 (a07 with K and V on rings of their own: 1.03-1.14x a03 at 1k and 8k, where
+  // a06's softmax under its own P V ran 0.68x a03).  Packed sequences run a06 (three stages) or a03: the
+  // persistent grid's fixed snake balances their CTAs worse than CTAs handed out as SMs free up (causal
+  // 0.71-0.84x).
   const bool three = attention_kernels::a03::most_stages(static_cast<int>(a.head_dim)) == 3;
   if (packed(a)) return three ? AttentionImpl::a06 : AttentionImpl::a03;
   if (!three) return attention_check(AttentionImpl::a08, a) ? AttentionImpl::a08 : AttentionImpl::a03;
-  return a.head_dim == 128 && wide_blocks_repay(a) ? AttentionImpl::a09 : AttentionImpl::a07;
+  return cheapest_persistent_step(a);
 }
 
 }  // namespace

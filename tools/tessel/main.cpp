@@ -464,7 +464,7 @@ int main(int argc, char** argv) {
   bench_attn->add_option("--dtype", attn_dtype, "bf16 (default) or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
   bench_attn->add_option("--layout", attn_layout, "bhsd (default: batch, heads, seq, dim) or bshd")
       ->check(CLI::IsMember({"bhsd", "bshd"}));
-  bench_attn->add_option("--impl", attn_impls, "steps to time (list of a01-a09, auto; the first is the ratio's base)")
+  bench_attn->add_option("--impl", attn_impls, "steps to time (list of a01-a10, auto; the first is the ratio's base)")
       ->delimiter(',')
       ->check(CLI::IsMember(attn_impl_names));
   bench_attn->add_option("--iterations", attn.iterations, "minimum timed launches (default 50; and >= 200 ms)")

@@ -38,8 +38,11 @@ namespace tessel {
 ///        done, V when P V is); a03's rules.
 ///   a09: a08 with key blocks of 176 at head dim 128 and 192 at 64 (a08's
 ///        elsewhere); a03's rules.
+///   a10: a08 with a CTA's tiles chained (the next tile's first S issued
+///        with the current one's last P V, on a second buffer of Q); a03's
+///        rules, head dims 64, 128, 192.
 /// `automatic`: attention_auto_step below.
-enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06, a07, a08, a09 };
+enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06, a07, a08, a09, a10 };
 
 constexpr const char* name(AttentionImpl i) {
   switch (i) {
@@ -63,14 +66,17 @@ constexpr const char* name(AttentionImpl i) {
       return "a08";
     case AttentionImpl::a09:
       return "a09";
+    case AttentionImpl::a10:
+      return "a10";
   }
   return "?";
 }
 
 /// Every AttentionImpl, `automatic` first, then the steps in ladder order.
-inline constexpr AttentionImpl kAttentionImpls[] = {
-    AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02, AttentionImpl::a03, AttentionImpl::a04,
-    AttentionImpl::a05,       AttentionImpl::a06, AttentionImpl::a07, AttentionImpl::a08, AttentionImpl::a09};
+inline constexpr AttentionImpl kAttentionImpls[] = {AttentionImpl::automatic, AttentionImpl::a01, AttentionImpl::a02,
+                                                    AttentionImpl::a03,       AttentionImpl::a04, AttentionImpl::a05,
+                                                    AttentionImpl::a06,       AttentionImpl::a07, AttentionImpl::a08,
+                                                    AttentionImpl::a09,       AttentionImpl::a10};
 
 constexpr std::optional<AttentionImpl> parse_attention_impl(std::string_view s) {
   for (AttentionImpl i : kAttentionImpls)
@@ -147,9 +153,10 @@ float attention_scale(const AttentionArgs& args);
 Status attention_check(AttentionImpl impl, const AttentionArgs& args);
 
 /// The step `automatic` runs for `args`, chosen on the host before anything
-/// launches: a07 where three stages of K and V fit beside Q (d 64, 128, 192),
-/// at d 128 a09 where its blocks of 176 keys compute at most 3 % more keys
-/// than a07's (long sequences; not short causal ones), a08 at d 256; for
+/// launches: where three stages of K and V fit beside Q (d 64, 128, 192) the
+/// persistent step a model of a fixed cost a row tile and a cost a key
+/// computed finds cheapest (a10 on short tiles, a09 at d 128 and a07 at d 64
+/// on long ones; a07 at d 192), a08 at d 256; for
 /// packed sequences a06, at d 256 a03; a02 where a03's rules do not take the
 /// call (head dim 96, a stride 0).  A wgmma step whose TMA maps the driver
 /// refuses at launch runs a02 instead.  A call attention_check(automatic)

@@ -122,13 +122,20 @@ __device__ __forceinline__ void zero_keys(T (&v)[X::kNK][X::OpV::kElems], int k0
   }
 }
 
-/// A tile's Q by the producer's issuing thread, its bytes expected on `q_full`.
+/// A tile's Q into `q` by the producer's issuing thread, its bytes expected on `q_full`.
+template <class X, class T>
+__device__ __forceinline__ void load_q_into(T (&q)[X::kDK][X::OpQ::kElems], std::uint64_t& q_full,
+                                            const CUtensorMap* map_q, int q_row, int h, int tb) {
+  const std::uint32_t full = arch::smem_addr(&q_full);
+  arch::sm90::mbarrier_arrive_expect_tx(full, X::kQBytes);
+  for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, q[s], full, q_row, 64 * s, h, tb);
+}
+
+/// A tile's Q into the one Q buffer of `shared`.
 template <class X>
 __device__ __forceinline__ void load_q(typename X::SharedStorage& shared, const CUtensorMap* map_q, int q_row, int h,
                                        int tb) {
-  const std::uint32_t q_full = arch::smem_addr(&shared.q_full);
-  arch::sm90::mbarrier_arrive_expect_tx(q_full, X::kQBytes);
-  for (int s = 0; s < X::kDK; ++s) X::OpQ::Tma::load_at(map_q, shared.q[s], q_full, q_row, 64 * s, h, tb);
+  load_q_into<X>(shared.q, shared.q_full, map_q, q_row, h, tb);
 }
 
 /// Key block `key0`'s K (d / 64 slices) into stage `stage`, completing on `full`.
@@ -223,9 +230,15 @@ struct Consumer {
 
   /// S = Q K^T over d in slices of 64, K from `stage`.
   __device__ __forceinline__ void issue_s(typename X::FragS& acc_s, int stage) const {
+    issue_s_from(shared.q, acc_s, stage);
+  }
+
+  /// issue_s with Q from `q` (a10 keeps two).
+  __device__ __forceinline__ void issue_s_from(const T (&q)[X::kDK][X::OpQ::kElems], typename X::FragS& acc_s,
+                                               int stage) const {
     TESSEL_UNROLL
     for (int s = 0; s < X::kDK; ++s) {
-      const auto tSdQ = thr_s.partition_fragment_A(make_smem_tensor<X::OpQ::kSmem>(shared.q[s]));         // (1,1,4)
+      const auto tSdQ = thr_s.partition_fragment_A(make_smem_tensor<X::OpQ::kSmem>(q[s]));                // (1,1,4)
       const auto tSdK = thr_s.partition_fragment_B(make_smem_tensor<X::OpK::kSmem>(shared.k[stage][s]));  // (1,1,4)
       TESSEL_UNROLL
       for (int k = 0; k < 4; ++k) gemm(MmaS{}, tSdQ(_, _, k), tSdK(_, _, k), acc_s, s > 0 || k > 0);
@@ -280,27 +293,50 @@ struct Consumer {
     arch::named_barrier_sync(1 + wg, 128);
   }
 
+  /// Points the consumer at another tile of rows (a10's next tile): its
+  /// sequence and first row; O and the row statistics are left as they are.
+  __device__ __forceinline__ void retarget(const SequenceRows& seq, int row0_) {
+    row0 = row0_, row_w = row0_ + 16 * (t / 32);
+    kv_first = seq.kv_first, len_kv = seq.len_kv, diag = seq.diag();
+  }
+
   /// O = acc / l in the output type, straight from registers (4 bytes a pair);
   /// lse = (m2 + log2 l) ln 2.
   __device__ __forceinline__ void store(int b, int h, int q_first, int len_q) const {
+    store_as(b, h, q_first, len_q, row_w, row_max, row_sum);
+  }
+
+  /// store for the warp's rows from `row_w_` with those statistics (a10 stores
+  /// a tile once the consumer points at the next).
+  __device__ __forceinline__ void store_as(int b, int h, int q_first, int len_q, int row_w_, const float (&row_max_)[2],
+                                           const float (&row_sum_)[2]) const {
+    store_rows<false>(p, &acc_o, lane, b, h, q_first, len_q, row_w_, row_max_, row_sum_);
+  }
+
+  /// A warp's 16 rows of O from `o` and the statistics, or with kEmpty rows
+  /// that saw no key (O = 0, lse = -inf; `o` is not read).
+  template <bool kEmpty>
+  __device__ __forceinline__ static void store_rows(const Params& p, const typename X::FragO* o, int lane, int b, int h,
+                                                    int q_first, int len_q, int row_w_, const float (&row_max_)[2],
+                                                    const float (&row_sum_)[2]) {
     const int g = lane / 4, tq = lane % 4;
     T* go = static_cast<T*>(p.o) + (p.cu_q != nullptr ? 0 : std::int64_t{b} * p.o_batch) + std::int64_t{h} * p.o_head;
     TESSEL_UNROLL
     for (int r = 0; r < 2; ++r) {
-      const float l = row_total(row_sum[r]);
+      const float l = kEmpty ? 0.0f : row_total(row_sum_[r]);
       const float inv = l > 0.0f ? 1.0f / l : 0.0f;
-      const int row = row_w + g + 8 * r;
+      const int row = row_w_ + g + 8 * r;
       if (row >= len_q) continue;
       T* orow = go + std::int64_t{q_first + row} * p.o_row;
       TESSEL_UNROLL
       for (int n = 0; n < D / 8; ++n) {
         *reinterpret_cast<std::uint32_t*>(orow + 8 * n + 2 * tq) =
-            pack2<T>(*acc_o.addr(4 * n + 2 * r) * inv, *acc_o.addr(4 * n + 2 * r + 1) * inv);
+            kEmpty ? 0u : pack2<T>(*o->addr(4 * n + 2 * r) * inv, *o->addr(4 * n + 2 * r + 1) * inv);
       }
       if (p.lse != nullptr && tq == 0) {
         const std::int64_t at = p.cu_q != nullptr ? std::int64_t{h} * p.seq_q + q_first + row
                                                   : (std::int64_t{b} * p.heads_q + h) * p.seq_q + row;
-        p.lse[at] = log_sum_exp(row_max[r], l);
+        p.lse[at] = log_sum_exp(row_max_[r], l);
       }
     }
   }

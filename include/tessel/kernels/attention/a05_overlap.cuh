@@ -51,29 +51,20 @@ struct JointFeed {
   }
 };
 
-/// a05's key-block loop over one tile's `blocks` (none: `q_read` only), K and
-/// V from `feed`, which carries its place from tile to tile; `q_read()` runs
-/// once every wgmma reading Q has completed (a07 loads the next Q then).
+/// Turn 0 of a tile: block 0's S alone (Q from `q`), its softmax on fresh
+/// row statistics and P_0 packed; O is still zero and needs no rescale.
+/// `q_read()` runs once S_0 is done if the tile has one block.
 template <class T, int D, class X, class Feed, class QRead>
-__device__ __forceinline__ void key_loop(a03::Consumer<T, D, X>& c, Feed& feed, int blocks, QRead&& q_read) {
+__device__ __forceinline__ void first_turn(a03::Consumer<T, D, X>& c, Feed& feed, const T (&q)[X::kDK][X::OpQ::kElems],
+                                           typename X::FragS& acc_s, std::uint32_t (&pr)[X::kBN / 16][4], int blocks,
+                                           QRead&& q_read) {
   using Turns = a04::Pingpong;
-  constexpr int kBN = X::kBN;
-  if (blocks == 0) {
-    q_read();
-    return;
-  }
-  const auto exp2 = [](float x) { return a03::fast_exp2(x); };
-  Turns::start(c.wg, blocks);  // blocks + 1 turns a warpgroup, alike on both
-  typename X::FragS acc_s;
-  std::uint32_t pr[kBN / 16][4];
   float rescale[2];
-
-  // Block 0's S alone; O is still zero and needs no rescale.
-  int ks = feed.k_ready();
+  const int ks = feed.k_ready();
   warpgroup_fence_operand(acc_s);
   Turns::turn(c.wg);
   warpgroup_arrive();
-  c.issue_s(acc_s, ks);
+  c.issue_s_from(q, acc_s, ks);
   warpgroup_commit_batch();
   Turns::pass(c.wg, false);
   warpgroup_wait<0>();
@@ -81,35 +72,51 @@ __device__ __forceinline__ void key_loop(a03::Consumer<T, D, X>& c, Feed& feed, 
   feed.k_done(c.lane);
   if (blocks == 1) q_read();
   c.mask_block(acc_s, 0);
-  softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
-  a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
+  softmax_block<X::kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale,
+                            [](float x) { return a03::fast_exp2(x); });
+  a03::pack_p<T, typename X::FragS, X::kBN>(acc_s, pr);
+}
 
-  for (int j = 1; j < blocks; ++j) {
-    ks = feed.k_ready();
-    const int vs = feed.v_ready();  // block j - 1's V, read by its P V
-    c.clear_tail_keys(j - 1, vs);
-    warpgroup_fence_operand(acc_s);
-    warpgroup_fence_operand(c.acc_o);
-    Turns::turn(c.wg);
-    warpgroup_arrive();
-    c.issue_s(acc_s, ks);
-    warpgroup_commit_batch();
-    c.issue_pv(pr, vs);
-    warpgroup_commit_batch();
-    Turns::pass(c.wg, false);
-    warpgroup_wait<1>();  // S done; P V of block j - 1 may still run
-    warpgroup_fence_operand(acc_s);
-    feed.k_done(c.lane);
-    if (j + 1 == blocks) q_read();
-    c.mask_block(acc_s, j);
-    softmax_block<kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale, exp2);
-    c.wait_pv(pr);
-    feed.v_done(c.lane);
-    rescale_rows<D / 2>(c.acc_o.addr(0), rescale);
-    a03::pack_p<T, typename X::FragS, kBN>(acc_s, pr);
-  }
+/// Turn j >= 1: block j's S and block j - 1's P V issued as two commit groups;
+/// block j's softmax runs while the P V does, then O is rescaled and P_j packed.
+template <class T, int D, class X, class Feed, class QRead>
+__device__ __forceinline__ void overlapped_turn(a03::Consumer<T, D, X>& c, Feed& feed,
+                                                const T (&q)[X::kDK][X::OpQ::kElems], typename X::FragS& acc_s,
+                                                std::uint32_t (&pr)[X::kBN / 16][4], int j, int blocks,
+                                                QRead&& q_read) {
+  using Turns = a04::Pingpong;
+  float rescale[2];
+  const int ks = feed.k_ready();
+  const int vs = feed.v_ready();  // block j - 1's V, read by its P V
+  c.clear_tail_keys(j - 1, vs);
+  warpgroup_fence_operand(acc_s);
+  warpgroup_fence_operand(c.acc_o);
+  Turns::turn(c.wg);
+  warpgroup_arrive();
+  c.issue_s_from(q, acc_s, ks);
+  warpgroup_commit_batch();
+  c.issue_pv(pr, vs);
+  warpgroup_commit_batch();
+  Turns::pass(c.wg, false);
+  warpgroup_wait<1>();  // S done; P V of block j - 1 may still run
+  warpgroup_fence_operand(acc_s);
+  feed.k_done(c.lane);
+  if (j + 1 == blocks) q_read();
+  c.mask_block(acc_s, j);
+  softmax_block<X::kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale,
+                            [](float x) { return a03::fast_exp2(x); });
+  c.wait_pv(pr);
+  feed.v_done(c.lane);
+  rescale_rows<D / 2>(c.acc_o.addr(0), rescale);
+  a03::pack_p<T, typename X::FragS, X::kBN>(acc_s, pr);
+}
 
-  // The last block's P V.
+/// The tile's last turn: block `blocks - 1`'s P V alone (`last`: the
+/// warpgroup's last turn of the kernel), waited for.
+template <class T, int D, class X, class Feed>
+__device__ __forceinline__ void last_turn(a03::Consumer<T, D, X>& c, Feed& feed, std::uint32_t (&pr)[X::kBN / 16][4],
+                                          int blocks, bool last) {
+  using Turns = a04::Pingpong;
   const int vs = feed.v_ready();
   c.clear_tail_keys(blocks - 1, vs);
   warpgroup_fence_operand(c.acc_o);
@@ -117,9 +124,26 @@ __device__ __forceinline__ void key_loop(a03::Consumer<T, D, X>& c, Feed& feed, 
   warpgroup_arrive();
   c.issue_pv(pr, vs);
   warpgroup_commit_batch();
-  Turns::pass(c.wg, true);
+  Turns::pass(c.wg, last);
   c.wait_pv(pr);
   feed.v_done(c.lane);
+}
+
+/// a05's key-block loop over one tile's `blocks` (none: `q_read` only), K and
+/// V from `feed`, which carries its place from tile to tile; `q_read()` runs
+/// once every wgmma reading Q has completed (a07 loads the next Q then).
+template <class T, int D, class X, class Feed, class QRead>
+__device__ __forceinline__ void key_loop(a03::Consumer<T, D, X>& c, Feed& feed, int blocks, QRead&& q_read) {
+  if (blocks == 0) {
+    q_read();
+    return;
+  }
+  a04::Pingpong::start(c.wg, blocks);  // blocks + 1 turns a warpgroup, alike on both
+  typename X::FragS acc_s;
+  std::uint32_t pr[X::kBN / 16][4];
+  first_turn(c, feed, c.shared.q, acc_s, pr, blocks, q_read);
+  for (int j = 1; j < blocks; ++j) overlapped_turn(c, feed, c.shared.q, acc_s, pr, j, blocks, q_read);
+  last_turn(c, feed, pr, blocks, true);
 }
 
 /// a05's key-block loop over a03's CTA (row blocks in the order `LongestFirst` says: a06).

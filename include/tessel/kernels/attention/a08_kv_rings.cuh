@@ -19,9 +19,9 @@ namespace tessel::attention_kernels::a08 {
 using a03::kThreads;
 
 /// How many block halves (a block's K or V of `bn` keys x d, V's keys rounded up
-/// to its tiles of 64) fit beside Q in 227 KB, at most 8.
-constexpr int halves(int d, int bn) {
-  const int q = a03::kBM * d * 2, half = (bn + 63) / 64 * 64 * d * 2;
+/// to its tiles of 64) fit beside `q_tiles` tiles of Q in 227 KB, at most 8.
+constexpr int halves(int d, int bn, int q_tiles = 1) {
+  const int q = q_tiles * a03::kBM * d * 2, half = (bn + 63) / 64 * 64 * d * 2;
   const int n = (227 * 1024 - 1024 - q) / half;
   return n < 8 ? n : 8;
 }
@@ -77,11 +77,41 @@ struct SplitFeed {
   }
 };
 
+/// The producer's loads onto the two rings of tiles X (its place kept from
+/// tile to tile): each block's K and V into the next stage of its ring.
+template <class X>
+struct RingLoader {
+  typename X::PipeK pk;
+  typename X::PipeV pv;
+  typename X::PipeK::State write_k{};
+  typename X::PipeV::State write_v{};
+  __device__ explicit RingLoader(typename X::SharedStorage& shared) : pk(shared.pipe_k), pv(shared.pipe_v) {}
+  __device__ void key_blocks(typename X::SharedStorage& shared, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                             int kv_first, int hk, int tb, int blocks) {
+    for (int j = 0; j < blocks; ++j) {
+      const int key0 = kv_first + j * X::kBN;
+      pk.producer_acquire(write_k, X::kKBytes);
+      a03::load_k<X>(shared, map_k, write_k.index(), pk.full(write_k.index()), key0, hk, tb);
+      ++write_k;
+      pv.producer_acquire(write_v, X::kVBytes);
+      a03::load_v<X>(shared, map_v, write_v.index(), pv.full(write_v.index()), key0, hk, tb);
+      ++write_v;
+    }
+  }
+  /// Q (a07's one buffer), then the tile's key blocks.
+  __device__ void tile(typename X::SharedStorage& shared, const CUtensorMap* map_q, const CUtensorMap* map_k,
+                       const CUtensorMap* map_v, int q_row, int kv_first, int h, int hk, int tb, int blocks) {
+    a03::load_q<X>(shared, map_q, q_row, h, tb);
+    key_blocks(shared, map_k, map_v, kv_first, hk, tb, blocks);
+  }
+};
+
 /// a07's stages policy for the two rings, key blocks of BN.
 template <class T, int D, int BN = a03::block_keys(D)>
 struct SplitStages {
   using X = Tiles<T, D, BN>;
   using Feed = SplitFeed<X>;
+  using Loader = RingLoader<X>;
   __device__ static void init(typename X::SharedStorage& shared) {
     typename X::PipeK(shared.pipe_k).init(a03::kConsumerWarps);  // one release a consumer warp
     typename X::PipeV(shared.pipe_v).init(a03::kConsumerWarps);
@@ -89,27 +119,6 @@ struct SplitStages {
   __device__ static Feed feed(typename X::SharedStorage& shared) {
     return Feed{typename X::PipeK(shared.pipe_k), typename X::PipeV(shared.pipe_v)};
   }
-  /// Q, then each block's K and V, each into the next stage of its ring.
-  struct Loader {
-    typename X::PipeK pk;
-    typename X::PipeV pv;
-    typename X::PipeK::State write_k{};
-    typename X::PipeV::State write_v{};
-    __device__ explicit Loader(typename X::SharedStorage& shared) : pk(shared.pipe_k), pv(shared.pipe_v) {}
-    __device__ void tile(typename X::SharedStorage& shared, const CUtensorMap* map_q, const CUtensorMap* map_k,
-                         const CUtensorMap* map_v, int q_row, int kv_first, int h, int hk, int tb, int blocks) {
-      a03::load_q<X>(shared, map_q, q_row, h, tb);
-      for (int j = 0; j < blocks; ++j) {
-        const int key0 = kv_first + j * X::kBN;
-        pk.producer_acquire(write_k, X::kKBytes);
-        a03::load_k<X>(shared, map_k, write_k.index(), pk.full(write_k.index()), key0, hk, tb);
-        ++write_k;
-        pv.producer_acquire(write_v, X::kVBytes);
-        a03::load_v<X>(shared, map_v, write_v.index(), pv.full(write_v.index()), key0, hk, tb);
-        ++write_v;
-      }
-    }
-  };
 };
 
 template <class T, int D>
