@@ -60,9 +60,13 @@ def check(q, k, v, causal, dtype, impl="auto"):
 @needs_gpu
 @pytest.mark.parametrize("dim", [64, 128, 256])
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("impl", ["auto", "a01", "a05", "a08", "a09"])
+@pytest.mark.parametrize("impl", ["auto", "a01", "a05", "a08", "a09", "a10"])
 def test_against_fp64(dim, causal, impl):
     q, k, v = grid((2, 4, 100, dim), 1, 0.25), grid((2, 2, 150, dim), 2, 0.125), grid((2, 2, 150, dim), 3, 0.125)
+    if impl == "a10" and dim == 256:  # two Q tiles and the rings do not fit: refused, naming the rule
+        with pytest.raises(tessel.GemmError, match="a10 takes head dims 64, 128 and 192"):
+            check(q, k, v, causal, torch.bfloat16, impl)
+        return
     check(q, k, v, causal, torch.bfloat16, impl)
 
 
