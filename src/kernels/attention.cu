@@ -576,10 +576,11 @@ struct StepCost {
 constexpr StepCost kStepCosts[] = {
     {AttentionImpl::a07, 128, 128, 4.72, 13.40}, {AttentionImpl::a09, 128, 176, 4.84, 12.80},
     {AttentionImpl::a10, 128, 128, 3.22, 13.67}, {AttentionImpl::a07, 64, 128, 2.05, 9.15},
-    {AttentionImpl::a10, 64, 128, 1.29, 9.72},
+    {AttentionImpl::a10, 64, 128, 1.29, 9.72},   {AttentionImpl::a07, 192, 64, 6.66, 20.37},
+    {AttentionImpl::a10, 192, 64, 5.84, 19.98},
 };
 
-/// The modelled step of least cost at the call's head dim (64 or 128), or a07 elsewhere.
+/// The modelled step of least cost at the call's head dim (64, 128 or 192).
 AttentionImpl cheapest_persistent_step(const AttentionArgs& a) {
   const std::int64_t tiles = (a.seq_q + attention_kernels::a03::kBM - 1) / attention_kernels::a03::kBM;
   AttentionImpl best = AttentionImpl::a07;
@@ -597,7 +598,7 @@ AttentionImpl auto_step(const AttentionArgs& a) {
   if (!attention_check(AttentionImpl::a03, a)) return AttentionImpl::a02;
   // Where three stages of K and V fit (d 64, 128, 192), a persistent step by the cost model above: a10
   // (tiles chained: 1.07x a07 at 1k, d 128, causal 1.10x) where tiles are short, a09 (blocks of 176 keys:
-  // 1.03x a07 at 8k) where they are long at d 128, a07 at d 64 on long tiles and at d 192 (not modelled).
+  // 1.03x a07 at 8k) where they are long at d 128, a07 at d 64 on long tiles; at d 192 a10 (1.02-1.05x a07).
   // Where two fit (d 256), a08 (a07 with K and V on rings of their own: 1.03-1.14x a03 at 1k and 8k, where
   // a06's softmax under its own P V ran 0.68x a03).  Packed sequences run a06 (three stages) or a03: the
   // persistent grid's fixed snake balances their CTAs worse than CTAs handed out as SMs free up (causal

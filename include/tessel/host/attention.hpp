@@ -155,8 +155,8 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& args);
 /// The step `automatic` runs for `args`, chosen on the host before anything
 /// launches: where three stages of K and V fit beside Q (d 64, 128, 192) the
 /// persistent step a model of a fixed cost a row tile and a cost a key
-/// computed finds cheapest (a10 on short tiles, a09 at d 128 and a07 at d 64
-/// on long ones; a07 at d 192), a08 at d 256; for
+/// computed finds cheapest (a10 on short tiles and at d 192, a09 at d 128
+/// and a07 at d 64 on long ones), a08 at d 256; for
 /// packed sequences a06, at d 256 a03; a02 where a03's rules do not take the
 /// call (head dim 96, a stride 0).  A wgmma step whose TMA maps the driver
 /// refuses at launch runs a02 instead.  A call attention_check(automatic)

@@ -86,7 +86,8 @@ __device__ __forceinline__ void chained_tiles(typename X::SharedStorage& shared,
   q_wait();
   a05::first_turn(c, feed, shared.q[0], acc_s, pr, cur.blocks, q_read);
   for (;;) {
-    for (int j = 1; j < cur.blocks; ++j) a05::overlapped_turn(c, feed, shared.q[n & 1], acc_s, pr, j, cur.blocks, q_read);
+    for (int j = 1; j < cur.blocks; ++j)
+      a05::overlapped_turn(c, feed, shared.q[n & 1], acc_s, pr, j, cur.blocks, q_read);
     a07::Tile nxt{};
     if (!next(nxt)) break;
     // The boundary: the next tile's S_0 and this tile's last P V in one turn.
