@@ -430,19 +430,27 @@ Status a03_map(CUtensorMap& map, const void* base, const AttentionStrides& st, i
                          std::string("attention: a03's TMA map of ") + what + ": " + e.message);
 }
 
+/// The tiles of a wgmma step, named only for the step that launches (a10's exist up to d 192).
+template <class T, int D, AttentionImpl Step>
+struct StepTiles {
+  static constexpr bool kOverlap =
+      Step == AttentionImpl::a05 || Step == AttentionImpl::a06 || Step == AttentionImpl::a07;
+  using type = std::conditional_t<Step == AttentionImpl::a09, typename attention_kernels::a09::Stages<T, D>::X,
+                                  std::conditional_t<Step == AttentionImpl::a08, attention_kernels::a08::Tiles<T, D>,
+                                                     std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>,
+                                                                        attention_kernels::a03::Tiles<T, D>>>>;
+};
+template <class T, int D>
+struct StepTiles<T, D, AttentionImpl::a10> {
+  using type = typename attention_kernels::a10::Stages<T, D>::X;
+};
+
 /// The kernel of a wgmma step (a03-a10) and its tiles: the maps are alike, the stages may differ.
 template <class T, int D, AttentionImpl Step>
 struct WgmmaStep {
-  static constexpr bool kOverlap =
-      Step == AttentionImpl::a05 || Step == AttentionImpl::a06 || Step == AttentionImpl::a07;
   static constexpr bool kPersistent = Step == AttentionImpl::a07 || Step == AttentionImpl::a08 ||
                                       Step == AttentionImpl::a09 || Step == AttentionImpl::a10;
-  using X = std::conditional_t<
-      Step == AttentionImpl::a10, attention_kernels::a10::Tiles<T, D>,
-      std::conditional_t<Step == AttentionImpl::a09, typename attention_kernels::a09::Stages<T, D>::X,
-                         std::conditional_t<Step == AttentionImpl::a08, attention_kernels::a08::Tiles<T, D>,
-                                            std::conditional_t<kOverlap, attention_kernels::a05::Tiles<T, D>,
-                                                               attention_kernels::a03::Tiles<T, D>>>>>;
+  using X = typename StepTiles<T, D, Step>::type;
   static constexpr auto kernel() {
     if constexpr (Step == AttentionImpl::a10)
       return attention_kernels::a10::flash_forward<T, D>;
@@ -565,9 +573,9 @@ std::int64_t keys_computed(const AttentionArgs& a, int block) {
 
 /// What a persistent step costs on one (sequence, head) of a call, by a model of two terms: a fixed cost a
 /// row tile (what its key loop does not hide: the first S and the last P V alone, O's store) and a cost a
-/// key computed (masked keys of a partly masked block included).  Fitted per step and head dim to one
-/// interleaved run at 1k (8 blocks of 128 keys a tile) and 8k (64) on the H100; it predicts the causal
-/// rows of that run within 1.5 % of each other's ratios.
+/// key computed (masked keys of a partly masked block included).  Fitted per step and head dim to
+/// interleaved runs at 1k (8 blocks of 128 keys a tile) and 8k (64) on the H100 (a10 at d 64 on its
+/// joint stages); it predicts the causal rows of those runs within 1.5 % of each other's ratios.
 struct StepCost {
   AttentionImpl step;
   int d, block;
@@ -576,7 +584,7 @@ struct StepCost {
 constexpr StepCost kStepCosts[] = {
     {AttentionImpl::a07, 128, 128, 4.72, 13.40}, {AttentionImpl::a09, 128, 176, 4.84, 12.80},
     {AttentionImpl::a10, 128, 128, 3.22, 13.67}, {AttentionImpl::a07, 64, 128, 2.05, 9.15},
-    {AttentionImpl::a10, 64, 128, 1.29, 9.72},   {AttentionImpl::a07, 192, 64, 6.66, 20.37},
+    {AttentionImpl::a10, 64, 128, 1.42, 9.14},   {AttentionImpl::a07, 192, 64, 6.66, 20.37},
     {AttentionImpl::a10, 192, 64, 5.84, 19.98},
 };
 
@@ -598,7 +606,8 @@ AttentionImpl auto_step(const AttentionArgs& a) {
   if (!attention_check(AttentionImpl::a03, a)) return AttentionImpl::a02;
   // Where three stages of K and V fit (d 64, 128, 192), a persistent step by the cost model above: a10
   // (tiles chained: 1.07x a07 at 1k, d 128, causal 1.10x) where tiles are short, a09 (blocks of 176 keys:
-  // 1.03x a07 at 8k) where they are long at d 128, a07 at d 64 on long tiles; at d 192 a10 (1.02-1.05x a07).
+  // 1.03x a07 at 8k) where they are long at d 128; a10 at every length at d 64 (1.02-1.08x a07) and 192
+  // (1.02-1.05x).
   // Where two fit (d 256), a08 (a07 with K and V on rings of their own: 1.03-1.14x a03 at 1k and 8k, where
   // a06's softmax under its own P V ran 0.68x a03).  Packed sequences run a06 (three stages) or a03: the
   // persistent grid's fixed snake balances their CTAs worse than CTAs handed out as SMs free up (causal

@@ -124,7 +124,7 @@ TEST(AttentionCheck, CallsTheKernelsCannotTakeAreUnsupported) {
 
 /// auto's choice, made on the host by the cost model (a fixed cost a row tile, a cost a key computed): a10's
 /// chained tiles where tiles are short (1k: 8 blocks), a09's blocks of 176 keys at d 128 where they are long
-/// (8k, causal or not), a07 at d 64 on long tiles, a10 at d 192, a08 at d 256, a06 / a03 for packed sequences,
+/// (8k, causal or not), a10 at d 64 and 192 at every length, a08 at d 256, a06 / a03 for packed sequences,
 /// a02 at d 96; a malformed call gets attention_check's status.
 TEST(AttentionCheck, AutoStep) {
   const auto step = [](index_t d, index_t seq, bool causal, bool packed = false) {
@@ -143,7 +143,7 @@ TEST(AttentionCheck, AutoStep) {
   EXPECT_EQ(step(128, 1024, false), AttentionImpl::a10);
   EXPECT_EQ(step(128, 2048, false), AttentionImpl::a10);
   EXPECT_EQ(step(128, 8448, false), AttentionImpl::a09);  // 48 blocks of 176 hold it exactly
-  EXPECT_EQ(step(64, 8192, false), AttentionImpl::a07);
+  EXPECT_EQ(step(64, 8192, false), AttentionImpl::a10);
   EXPECT_EQ(step(64, 1024, true), AttentionImpl::a10);
   EXPECT_EQ(step(192, 8192, true), AttentionImpl::a10);
   EXPECT_EQ(step(192, 1024, false), AttentionImpl::a10);

@@ -1195,6 +1195,7 @@ int run_child(const std::string& filter, const std::vector<std::string>& vars) {
 /// are printed; each call's result is checked as in GemmEpi.
 class GemmJitCache : public GemmEpi {
  protected:
+  void SetUp() override { SKIP_UNBUILT_GEMM(false, path().ab, GemmLayout{}); }
   static EpiPath path() {
     return {GemmImpl::k13_wgmma_in_flight,
             GemmTuning{128, 1, SwapAB::plan, 0, GemmJit::on},

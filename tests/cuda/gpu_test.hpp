@@ -63,6 +63,18 @@ struct DeviceArray {
     if (!::tessel::testing::have_sm90(why_)) GTEST_SKIP() << why_; \
   } while (0)
 
+/// Skips a GEMM call with inputs of type `ab` (fp32: the fp32 ladder) and
+/// layout `layout` where this build holds one instance a step
+/// (TESSEL_GEMM_INSTANCES=one, the define tessel::kernels passes its
+/// targets): the library refuses it there by design, with its rule.
+#if defined(TESSEL_GEMM_BUILT_ONE)
+#define SKIP_UNBUILT_GEMM(fp32, ab, layout)                    \
+  if (!::tessel::is_one_instance_call((fp32), (ab), (layout))) \
+  GTEST_SKIP() << "this build holds " << ::tessel::one_instance_rule((fp32))
+#else
+#define SKIP_UNBUILT_GEMM(fp32, ab, layout) (void)0
+#endif
+
 #define CUDA_CHECK(expr)                                                       \
   do {                                                                         \
     const cudaError_t err_ = (expr);                                           \

@@ -38,9 +38,9 @@ namespace tessel {
 ///        done, V when P V is); a03's rules.
 ///   a09: a08 with key blocks of 176 at head dim 128 and 192 at 64 (a08's
 ///        elsewhere); a03's rules.
-///   a10: a08 with a CTA's tiles chained (the next tile's first S issued
-///        with the current one's last P V, on a second buffer of Q); a03's
-///        rules, head dims 64, 128, 192.
+///   a10: a07/a08 with a CTA's tiles chained (the next tile's first S
+///        issued with the current one's last P V, on a second buffer of Q);
+///        a03's rules, head dims 64, 128, 192.
 /// `automatic`: attention_auto_step below.
 enum class AttentionImpl { automatic, a01, a02, a03, a04, a05, a06, a07, a08, a09, a10 };
 
@@ -155,8 +155,8 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& args);
 /// The step `automatic` runs for `args`, chosen on the host before anything
 /// launches: where three stages of K and V fit beside Q (d 64, 128, 192) the
 /// persistent step a model of a fixed cost a row tile and a cost a key
-/// computed finds cheapest (a10 on short tiles and at d 192, a09 at d 128
-/// and a07 at d 64 on long ones), a08 at d 256; for
+/// computed finds cheapest (a10 at d 64 and 192 and on short tiles at d
+/// 128, a09 on long ones there), a08 at d 256; for
 /// packed sequences a06, at d 256 a03; a02 where a03's rules do not take the
 /// call (head dim 96, a stride 0).  A wgmma step whose TMA maps the driver
 /// refuses at launch runs a02 instead.  A call attention_check(automatic)

@@ -152,15 +152,13 @@ __device__ __forceinline__ void load_v(typename X::SharedStorage& shared, const 
   for (int s = 0; s < X::kNK; ++s) X::OpV::Tma::load_at(map_v, shared.v[stage][s], full, 0, key0 + 64 * s, hk, tb);
 }
 
-/// One tile's loads by the producer's issuing thread: Q, then each of
-/// `blocks` key blocks' K and V into the stage at `write`, which is left past
-/// the last.
+/// Each of `blocks` key blocks' K and V into the stage at `write` (one stage
+/// a block, both halves), which is left past the last.
 template <class X>
-__device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
-                                          const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
-                                          typename X::Pipeline::State& write, int q_row, int kv_first, int h, int hk,
-                                          int tb, int blocks) {
-  load_q<X>(shared, map_q, q_row, h, tb);
+__device__ __forceinline__ void load_key_blocks(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
+                                                const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                                typename X::Pipeline::State& write, int kv_first, int hk, int tb,
+                                                int blocks) {
   for (int j = 0; j < blocks; ++j, ++write) {
     pipe.producer_acquire(write, X::kStageBytes);
     const std::uint32_t full = pipe.full(write.index());
@@ -170,6 +168,17 @@ __device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, con
   }
 }
 
+/// One tile's loads by the producer's issuing thread: Q, then each of
+/// `blocks` key blocks' K and V into the stage at `write`, which is left past
+/// the last.
+template <class X>
+__device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, const typename X::Pipeline& pipe,
+                                          const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                                          typename X::Pipeline::State& write, int q_row, int kv_first, int h, int hk,
+                                          int tb, int blocks) {
+  load_q<X>(shared, map_q, q_row, h, tb);
+  load_key_blocks<X>(shared, pipe, map_k, map_v, write, kv_first, hk, tb, blocks);
+}
 /// The producer warpgroup: one thread loads Q once, then each of `blocks` key
 /// blocks' K and V into the next stage; the warpgroup's registers go to the
 /// consumers.

@@ -1,4 +1,4 @@
-// a10 — a08 with a CTA's tiles chained in one key loop.
+// a10 — a07/a08 with a CTA's tiles chained in one key loop.
 //
 // A persistent CTA of a07-a09 still starts and ends each tile alone: a
 // warpgroup's first turn is block 0's S by itself (its softmax hides under the
@@ -13,9 +13,9 @@
 // the other warpgroup's turn.  S_0 of the next tile reads the next Q while
 // this tile's last S may still read its own, so Q has two buffers, each with
 // its full and empty barriers; the producer loads tile n's Q into buffer
-// n % 2 once tile n - 2's last S is done.  Two Q tiles leave room for two
-// stages of K and three of V at d = 128 (blocks of 128 keys) and 192; d = 256
-// does not fit.
+// n % 2 once tile n - 2's last S is done.  Beside two Q tiles, K and V keep
+// a07's three joint stages at d = 64 and a08's rings at d = 128 (two stages
+// of K, three of V) and 192; d = 256 does not fit.
 #pragma once
 
 #include "tessel/kernels/attention/a08_kv_rings.cuh"
@@ -27,12 +27,17 @@ using a03::kThreads;
 /// Head dims whose two Q tiles fit beside two stages each of K and V.
 constexpr bool fits(int d) { return a08::halves(d, a03::block_keys(d), 2) >= 4; }
 
-/// a08's tiles with two buffers of Q.
+/// The Q buffers and their barriers, as a10's tiles lay them out.
+template <class T, class Base>
+struct TwoQ {
+  alignas(1024) T q[2][Base::kDK][Base::OpQ::kElems];
+};
+
+/// a08's rings (K and V each their own) beside two buffers of Q.
 template <class T, int D, int H = a08::halves(D, a03::block_keys(D), 2)>
-struct Tiles : a08::Tiles<T, D, a03::block_keys(D), H / 2, H - H / 2> {
+struct RingTiles : a08::Tiles<T, D, a03::block_keys(D), H / 2, H - H / 2> {
   using Base = a08::Tiles<T, D, a03::block_keys(D), H / 2, H - H / 2>;
-  struct SharedStorage {
-    alignas(1024) T q[2][Base::kDK][Base::OpQ::kElems];
+  struct SharedStorage : TwoQ<T, Base> {
     alignas(1024) T k[Base::kKStages][Base::kDK][Base::OpK::kElems];
     alignas(1024) T v[Base::kVStages][Base::kNK][Base::OpV::kElems];
     blocks::PipelineStorage<Base::kKStages> pipe_k;
@@ -44,13 +49,67 @@ struct Tiles : a08::Tiles<T, D, a03::block_keys(D), H / 2, H - H / 2> {
   static_assert(kSmemBytes <= 227 * 1024, "tessel: a10's tiles exceed 227 KB of shared memory");
 };
 
+/// a07's joint stages (a block's K and V in one) beside two buffers of Q.
+template <class T, int D>
+struct JointTiles : a05::Tiles<T, D> {
+  using Base = a05::Tiles<T, D>;
+  struct SharedStorage : TwoQ<T, Base> {
+    alignas(1024) T k[Base::kStages][Base::kDK][Base::OpK::kElems];
+    alignas(1024) T v[Base::kStages][Base::kNK][Base::OpV::kElems];
+    blocks::PipelineStorage<Base::kStages> pipe;
+    std::uint64_t q_full[2];
+    std::uint64_t q_empty[2];
+  };
+  static constexpr int kSmemBytes = static_cast<int>(sizeof(SharedStorage));
+  static_assert(kSmemBytes <= 227 * 1024, "tessel: a10's tiles exceed 227 KB of shared memory");
+};
+
+/// Where a10 keeps K and V: a07's three joint stages where they fit beside two
+/// Q tiles (d = 64: a07's rate a key, where a08's rings ran 0.95x), else a08's
+/// rings.  A policy gives the tiles X, the barriers' initialization, the
+/// consumers' Feed (a05's contract) and the producer's loads of a tile's key
+/// blocks (its place kept from tile to tile).
+template <class T, int D, bool Joint = (D == 64)>
+struct Stages {
+  using X = RingTiles<T, D>;
+  using Feed = a08::SplitFeed<X>;
+  __device__ static void init(typename X::SharedStorage& shared) {
+    typename X::PipeK(shared.pipe_k).init(a03::kConsumerWarps);  // one release a consumer warp
+    typename X::PipeV(shared.pipe_v).init(a03::kConsumerWarps);
+  }
+  __device__ static Feed feed(typename X::SharedStorage& shared) {
+    return Feed{typename X::PipeK(shared.pipe_k), typename X::PipeV(shared.pipe_v)};
+  }
+  using Loader = a08::RingLoader<X>;
+};
+
+template <class T, int D>
+struct Stages<T, D, true> {
+  using X = JointTiles<T, D>;
+  using Feed = a05::JointFeed<typename X::Pipeline>;
+  __device__ static void init(typename X::SharedStorage& shared) {
+    typename X::Pipeline(shared.pipe).init(a03::kConsumerWarps);
+  }
+  __device__ static Feed feed(typename X::SharedStorage& shared) { return Feed{typename X::Pipeline(shared.pipe)}; }
+  struct Loader {
+    typename X::Pipeline pipe;
+    typename X::Pipeline::State write{};
+    __device__ explicit Loader(typename X::SharedStorage& shared) : pipe(shared.pipe) {}
+    __device__ void key_blocks(typename X::SharedStorage& shared, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                               int kv_first, int hk, int tb, int blocks) {
+      a03::load_key_blocks<X>(shared, pipe, map_k, map_v, write, kv_first, hk, tb, blocks);
+    }
+  };
+};
+
 /// The consumers' loop over the CTA's tiles (a07's order), each tile's turns
 /// a05's, the boundary between two tiles one turn.
-template <class T, int D, class X>
-__device__ __forceinline__ void chained_tiles(typename X::SharedStorage& shared, const a03::Params& p) {
+template <class T, int D, class S>
+__device__ __forceinline__ void chained_tiles(typename S::X::SharedStorage& shared, const a03::Params& p) {
+  using X = typename S::X;
   using Turns = a04::Pingpong;
   constexpr int kBN = X::kBN;
-  a08::SplitFeed<X> feed{typename X::PipeK(shared.pipe_k), typename X::PipeV(shared.pipe_v)};
+  auto feed = S::feed(shared);
   const int lane = static_cast<int>(threadIdx.x) % 32, warp_row = 16 * (static_cast<int>(threadIdx.x) / 32);
   int r = 0;
   // The next tile with key blocks; a tile without any (rows above the first key
@@ -131,13 +190,13 @@ __device__ __forceinline__ void chained_tiles(typename X::SharedStorage& shared,
 template <class T, int D>
 __device__ __forceinline__ void run(const CUtensorMap* map_q, const CUtensorMap* map_k, const CUtensorMap* map_v,
                                     const a03::Params& p) {
-  using X = Tiles<T, D>;
+  using S = Stages<T, D>;
+  using X = typename S::X;
   extern __shared__ __align__(1024) unsigned char smem[];
   auto& shared = *reinterpret_cast<typename X::SharedStorage*>(smem);
   const int warp = static_cast<int>(threadIdx.x) / 32;
   if (threadIdx.x == 0) {
-    typename X::PipeK(shared.pipe_k).init(a03::kConsumerWarps);  // one release a consumer warp
-    typename X::PipeV(shared.pipe_v).init(a03::kConsumerWarps);
+    S::init(shared);
     for (int b = 0; b < 2; ++b) {
       arch::sm90::mbarrier_init(arch::smem_addr(&shared.q_full[b]), 1);
       arch::sm90::mbarrier_init(arch::smem_addr(&shared.q_empty[b]), a03::kConsumerWarps);
@@ -147,12 +206,12 @@ __device__ __forceinline__ void run(const CUtensorMap* map_q, const CUtensorMap*
   __syncthreads();
   if (warp < a03::kConsumerWarps) {
     gemm_kernels::k10::ProducerWarpgroupPersistent::consumer_start();
-    chained_tiles<T, D, X>(shared, p);
+    chained_tiles<T, D, S>(shared, p);
     return;
   }
   gemm_kernels::k10::ProducerWarpgroupPersistent::producer_start();
   if (warp != a03::kConsumerWarps || !arch::sm90::elect_one_sync()) return;
-  a08::RingLoader<X> loader(shared);
+  typename S::Loader loader(shared);
   a07::Tile t{};
   int n = 0;  // tiles with key blocks loaded
   for (int r = 0; a07::tile_at(p, r, X::kBN, t); ++r) {
