@@ -4,8 +4,8 @@
 // warpgroup's first turn is block 0's S by itself (its softmax hides under the
 // other warpgroup's S only, one GEMM), its last turn block n-1's P V by itself,
 // and the turns restart at every tile, so the second warpgroup's last P V and
-// O's store run with nothing else on the tensor cores.  At 1k (8 key blocks a
-// tile) a07 ran 0.82x its 8k rate per block: about 1.8 blocks' time a tile.
+// O's store run with nothing else on the tensor cores.  Fitted to its times at
+// 1k (8 key blocks a tile) and 8k (64), a07 pays 2.75 blocks' time a tile.
 // Here the turns run on across tiles: a warpgroup's turn at a tile boundary
 // issues the next tile's S_0 with this tile's last P V, as any other turn
 // issues S_j with P V_{j-1}; then it runs S_0's softmax on fresh row
