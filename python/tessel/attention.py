@@ -16,6 +16,7 @@ from .gemm import GemmError, _INVALID, _UNSUPPORTED, _is_torch, _torch_module, h
 
 __all__ = ["attention"]
 
+# The steps `impl` takes (tessel::kAttentionImpls's names; the bench's --impl choices too).
 _IMPLS = ("auto", "a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09", "a10")
 
 

@@ -18,6 +18,7 @@ import statistics
 import time
 
 import tessel
+from tessel.attention import _IMPLS
 from tessel.bench import Sampler, device_and_flush, write_csv
 
 COLUMNS = [
@@ -224,7 +225,7 @@ def main(argv):
     p.add_argument("--heads", type=int, default=32)
     p.add_argument("--kv-heads", dest="kv_heads", type=int, default=0, help="default: --heads")
     p.add_argument("--dtype", default="bf16", choices=["bf16", "fp16"])
-    p.add_argument("--impl", default="auto", choices=["auto", "a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09", "a10"])
+    p.add_argument("--impl", default="auto", choices=list(_IMPLS))
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--iterations", type=int, default=50, help="timed rounds, at least (and at least 200 ms)")
     p.add_argument("--verify-rows", dest="verify_rows", type=int, default=32)
