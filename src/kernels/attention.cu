@@ -179,14 +179,15 @@ Status attention_check(AttentionImpl impl, const AttentionArgs& a) {
         return unsupported(std::string(name(impl)) + " reads " + x->name +
                            " by TMA, which takes no stride 0 (a broadcast) over more than one element: use a02 or "
                            "auto");
+    if (impl == AttentionImpl::a10 &&
+        (a.head_dim % 64 != 0 || !attention_kernels::a10::fits(static_cast<int>(a.head_dim))))
+      return unsupported(
+          "a10 takes head dims 64, 128 and 192 (multiples of its 64-element swizzle rows whose two tiles of Q fit "
+          "beside two stages each of K and V in 227 KB of shared memory): use a08, a02 or auto");
     if (a.head_dim % 64 != 0)
       return unsupported(std::string(name(impl)) +
                          " takes head dims 64, 128, 192 and 256 (multiples of its 64-element swizzle rows): use a02 "
                          "or auto");
-    if (impl == AttentionImpl::a10 && !attention_kernels::a10::fits(static_cast<int>(a.head_dim)))
-      return unsupported(
-          "a10 takes head dims 64, 128 and 192 (two tiles of Q beside two stages each of K and V in "
-          "227 KB of shared memory): use a08 or auto");
   }
   if (impl == AttentionImpl::a01 && packed(a))
     return unsupported("a01 takes no packed sequences (its GEMMs' extents are host values): use a02 or auto");
