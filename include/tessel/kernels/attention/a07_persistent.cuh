@@ -44,11 +44,12 @@ __device__ __forceinline__ bool tile_at(const a03::Params& p, int r, int kBN, Ti
 
 /// a07's stages: a05's, K and V of a block in one stage of one ring.  A
 /// stages policy gives the tiles (X), the barriers' initialization, the
-/// producer's loads of a tile (Loader, its place kept from tile to tile) and
-/// the consumers' Feed (a05::key_loop's).
-template <class T, int D>
+/// producer's loads of a tile (Loader, its place kept from tile to tile: Q and
+/// the key blocks, or the key blocks alone) and the consumers' Feed
+/// (a05::key_loop's).  `XT`: a05's tiles, or a10's (two buffers of Q).
+template <class T, int D, class XT = Tiles<T, D>>
 struct JointStages {
-  using X = Tiles<T, D>;
+  using X = XT;
   using Feed = a05::JointFeed<typename X::Pipeline>;
   __device__ static void init(typename X::SharedStorage& shared) {
     typename X::Pipeline(shared.pipe).init(a03::kConsumerWarps);  // one release a consumer warp
@@ -61,6 +62,10 @@ struct JointStages {
     __device__ void tile(typename X::SharedStorage& shared, const CUtensorMap* map_q, const CUtensorMap* map_k,
                          const CUtensorMap* map_v, int q_row, int kv_first, int h, int hk, int tb, int blocks) {
       a03::load_tile<X>(shared, pipe, map_q, map_k, map_v, write, q_row, kv_first, h, hk, tb, blocks);
+    }
+    __device__ void key_blocks(typename X::SharedStorage& shared, const CUtensorMap* map_k, const CUtensorMap* map_v,
+                               int kv_first, int hk, int tb, int blocks) {
+      a03::load_key_blocks<X>(shared, pipe, map_k, map_v, write, kv_first, hk, tb, blocks);
     }
   };
 };

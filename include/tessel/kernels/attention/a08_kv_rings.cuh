@@ -106,10 +106,11 @@ struct RingLoader {
   }
 };
 
-/// a07's stages policy for the two rings, key blocks of BN.
-template <class T, int D, int BN = a03::block_keys(D)>
+/// a07's stages policy for the two rings, key blocks of BN (`XT`: a08's
+/// tiles, or a10's with two buffers of Q).
+template <class T, int D, int BN = a03::block_keys(D), class XT = Tiles<T, D, BN>>
 struct SplitStages {
-  using X = Tiles<T, D, BN>;
+  using X = XT;
   using Feed = SplitFeed<X>;
   using Loader = RingLoader<X>;
   __device__ static void init(typename X::SharedStorage& shared) {

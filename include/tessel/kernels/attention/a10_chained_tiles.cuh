@@ -66,41 +66,10 @@ struct JointTiles : a05::Tiles<T, D> {
 
 /// Where a10 keeps K and V: a07's three joint stages where they fit beside two
 /// Q tiles (d = 64: a07's rate a key, where a08's rings ran 0.95x), else a08's
-/// rings.  A policy gives the tiles X, the barriers' initialization, the
-/// consumers' Feed (a05's contract) and the producer's loads of a tile's key
-/// blocks (its place kept from tile to tile).
-template <class T, int D, bool Joint = (D == 64)>
-struct Stages {
-  using X = RingTiles<T, D>;
-  using Feed = a08::SplitFeed<X>;
-  __device__ static void init(typename X::SharedStorage& shared) {
-    typename X::PipeK(shared.pipe_k).init(a03::kConsumerWarps);  // one release a consumer warp
-    typename X::PipeV(shared.pipe_v).init(a03::kConsumerWarps);
-  }
-  __device__ static Feed feed(typename X::SharedStorage& shared) {
-    return Feed{typename X::PipeK(shared.pipe_k), typename X::PipeV(shared.pipe_v)};
-  }
-  using Loader = a08::RingLoader<X>;
-};
-
+/// rings; a07's stages policies over a10's tiles.
 template <class T, int D>
-struct Stages<T, D, true> {
-  using X = JointTiles<T, D>;
-  using Feed = a05::JointFeed<typename X::Pipeline>;
-  __device__ static void init(typename X::SharedStorage& shared) {
-    typename X::Pipeline(shared.pipe).init(a03::kConsumerWarps);
-  }
-  __device__ static Feed feed(typename X::SharedStorage& shared) { return Feed{typename X::Pipeline(shared.pipe)}; }
-  struct Loader {
-    typename X::Pipeline pipe;
-    typename X::Pipeline::State write{};
-    __device__ explicit Loader(typename X::SharedStorage& shared) : pipe(shared.pipe) {}
-    __device__ void key_blocks(typename X::SharedStorage& shared, const CUtensorMap* map_k, const CUtensorMap* map_v,
-                               int kv_first, int hk, int tb, int blocks) {
-      a03::load_key_blocks<X>(shared, pipe, map_k, map_v, write, kv_first, hk, tb, blocks);
-    }
-  };
-};
+using Stages = std::conditional_t<D == 64, a07::JointStages<T, D, JointTiles<T, D>>,
+                                  a08::SplitStages<T, D, a03::block_keys(D), RingTiles<T, D>>>;
 
 /// The consumers' loop over the CTA's tiles (a07's order), each tile's turns
 /// a05's, the boundary between two tiles one turn.
