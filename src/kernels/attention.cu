@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -593,12 +594,12 @@ constexpr StepCost kStepCosts[] = {
 AttentionImpl cheapest_persistent_step(const AttentionArgs& a) {
   const std::int64_t tiles = (a.seq_q + attention_kernels::a03::kBM - 1) / attention_kernels::a03::kBM;
   AttentionImpl best = AttentionImpl::a07;
-  double best_us = 0.0;
+  double best_us = std::numeric_limits<double>::infinity();
   for (const StepCost& c : kStepCosts) {
     if (c.d != a.head_dim) continue;
     const double us =
         static_cast<double>(tiles) * c.tile_us + 1e-3 * c.key_ns * static_cast<double>(keys_computed(a, c.block));
-    if (best_us == 0.0 || us < best_us) best = c.step, best_us = us;
+    if (us < best_us) best = c.step, best_us = us;
   }
   return best;
 }

@@ -77,18 +77,17 @@ __device__ __forceinline__ void first_turn(a03::Consumer<T, D, X>& c, Feed& feed
   a03::pack_p<T, typename X::FragS, X::kBN>(acc_s, pr);
 }
 
-/// Turn j >= 1: block j's S and block j - 1's P V issued as two commit groups;
-/// block j's softmax runs while the P V does, then O is rescaled and P_j packed.
-template <class T, int D, class X, class Feed, class QRead>
-__device__ __forceinline__ void overlapped_turn(a03::Consumer<T, D, X>& c, Feed& feed,
-                                                const T (&q)[X::kDK][X::OpQ::kElems], typename X::FragS& acc_s,
-                                                std::uint32_t (&pr)[X::kBN / 16][4], int j, int blocks,
-                                                QRead&& q_read) {
+/// The issue half of a turn: the next block's S (Q from `q`, K from the feed)
+/// and block `prev`'s P V (P in `pr`) as two commit groups, then the wait for
+/// S alone (the P V may still run) and K given back.
+template <class T, int D, class X, class Feed>
+__device__ __forceinline__ void issue_s_and_pv(a03::Consumer<T, D, X>& c, Feed& feed,
+                                               const T (&q)[X::kDK][X::OpQ::kElems], typename X::FragS& acc_s,
+                                               std::uint32_t (&pr)[X::kBN / 16][4], int prev) {
   using Turns = a04::Pingpong;
-  float rescale[2];
   const int ks = feed.k_ready();
-  const int vs = feed.v_ready();  // block j - 1's V, read by its P V
-  c.clear_tail_keys(j - 1, vs);
+  const int vs = feed.v_ready();  // block prev's V, read by its P V
+  c.clear_tail_keys(prev, vs);
   warpgroup_fence_operand(acc_s);
   warpgroup_fence_operand(c.acc_o);
   Turns::turn(c.wg);
@@ -98,9 +97,20 @@ __device__ __forceinline__ void overlapped_turn(a03::Consumer<T, D, X>& c, Feed&
   c.issue_pv(pr, vs);
   warpgroup_commit_batch();
   Turns::pass(c.wg, false);
-  warpgroup_wait<1>();  // S done; P V of block j - 1 may still run
+  warpgroup_wait<1>();
   warpgroup_fence_operand(acc_s);
   feed.k_done(c.lane);
+}
+
+/// Turn j >= 1: block j's S and block j - 1's P V issued as two commit groups;
+/// block j's softmax runs while the P V does, then O is rescaled and P_j packed.
+template <class T, int D, class X, class Feed, class QRead>
+__device__ __forceinline__ void overlapped_turn(a03::Consumer<T, D, X>& c, Feed& feed,
+                                                const T (&q)[X::kDK][X::OpQ::kElems], typename X::FragS& acc_s,
+                                                std::uint32_t (&pr)[X::kBN / 16][4], int j, int blocks,
+                                                QRead&& q_read) {
+  float rescale[2];
+  issue_s_and_pv(c, feed, q, acc_s, pr, j - 1);
   if (j + 1 == blocks) q_read();
   c.mask_block(acc_s, j);
   softmax_block<X::kBN / 2>(acc_s.addr(0), c.p.scale_log2, c.row_max, c.row_sum, rescale,

@@ -27,7 +27,8 @@ using a03::kThreads;
 /// Head dims whose two Q tiles fit beside two stages each of K and V.
 constexpr bool fits(int d) { return a08::halves(d, a03::block_keys(d), 2) >= 4; }
 
-/// The Q buffers and their barriers, as a10's tiles lay them out.
+/// The two Q buffers that open a10's shared storage (their barriers follow
+/// the stages' in each layout below).
 template <class T, class Base>
 struct TwoQ {
   alignas(1024) T q[2][Base::kDK][Base::OpQ::kElems];
@@ -76,7 +77,6 @@ using Stages = std::conditional_t<D == 64, a07::JointStages<T, D, JointTiles<T, 
 template <class T, int D, class S>
 __device__ __forceinline__ void chained_tiles(typename S::X::SharedStorage& shared, const a03::Params& p) {
   using X = typename S::X;
-  using Turns = a04::Pingpong;
   constexpr int kBN = X::kBN;
   auto feed = S::feed(shared);
   const int lane = static_cast<int>(threadIdx.x) % 32, warp_row = 16 * (static_cast<int>(threadIdx.x) / 32);
@@ -110,7 +110,7 @@ __device__ __forceinline__ void chained_tiles(typename S::X::SharedStorage& shar
   a03::Consumer<T, D, X> c(shared, p, cur.seq, cur.row0);
   typename X::FragS acc_s;
   std::uint32_t pr[kBN / 16][4];
-  Turns::start(c.wg, 1);
+  a04::Pingpong::start(c.wg, 1);
   q_wait();
   a05::first_turn(c, feed, shared.q[0], acc_s, pr, cur.blocks, q_read);
   for (;;) {
@@ -121,21 +121,7 @@ __device__ __forceinline__ void chained_tiles(typename S::X::SharedStorage& shar
     // The boundary: the next tile's S_0 and this tile's last P V in one turn.
     ++n;
     q_wait();
-    const int ks = feed.k_ready();
-    const int vs = feed.v_ready();
-    c.clear_tail_keys(cur.blocks - 1, vs);
-    warpgroup_fence_operand(acc_s);
-    warpgroup_fence_operand(c.acc_o);
-    Turns::turn(c.wg);
-    warpgroup_arrive();
-    c.issue_s_from(shared.q[n & 1], acc_s, ks);
-    warpgroup_commit_batch();
-    c.issue_pv(pr, vs);
-    warpgroup_commit_batch();
-    Turns::pass(c.wg, false);
-    warpgroup_wait<1>();  // S_0 done; the last P V may still run
-    warpgroup_fence_operand(acc_s);
-    feed.k_done(lane);
+    a05::issue_s_and_pv(c, feed, shared.q[n & 1], acc_s, pr, cur.blocks - 1);
     if (nxt.blocks == 1) q_read();
     const int row_w = c.row_w;
     c.retarget(nxt.seq, nxt.row0);
