@@ -487,14 +487,12 @@ TEST(BenchGemmArgs, ProtocolFlags) {
   a.cluster_share = "c";
   EXPECT_EQ(parse_error(a).rfind("--cluster-share", 0), 0u);
   a.cluster_share = "";
-  // Who sums split K's partials: the plan's by default, the last unit, a second kernel or every unit by name.
+  // Who sums split K's partials: the plan's by default, the last unit or a second kernel by name.
   EXPECT_EQ(parse_ok(a).tuning.split_sum, SplitSum::plan);
   a.split_sum = "kernel";
   EXPECT_EQ(parse_ok(a).tuning.split_sum, SplitSum::second_kernel);
   a.split_sum = " Last ";
   EXPECT_EQ(parse_ok(a).tuning.split_sum, SplitSum::last_unit);
-  a.split_sum = "slice";
-  EXPECT_EQ(parse_ok(a).tuning.split_sum, SplitSum::sliced);
   a.split_sum = "first";
   EXPECT_EQ(parse_error(a).rfind("--split-sum", 0), 0u);
   a.split_sum = "";

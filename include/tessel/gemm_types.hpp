@@ -279,13 +279,10 @@ constexpr std::optional<Fp8Scale> parse_fp8_scale(std::string_view s) {
 
 /// Who sums k13's partials where it splits K through global memory (unfused
 /// 16-bit calls without a split tail, GemmTuning::split_sum): the last unit of
-/// each tile; a second kernel over all the SMs, launched as a programmatic
-/// dependent of the GEMM so that its launch overlaps the GEMM's main loop; or
-/// `sliced`: every unit of a tile, each summing a 1/splits slice of the tile's
-/// rows once all have written their partials (a cooperative launch, so that
-/// the units a unit waits for are resident; where the device refuses it, the
-/// last unit sums).  Elsewhere the knob changes nothing.
-enum class SplitSum : unsigned char { plan = 0, last_unit = 1, second_kernel = 2, sliced = 3 };
+/// each tile, or a second kernel over all the SMs, launched as a programmatic
+/// dependent of the GEMM so that its launch overlaps the GEMM's main loop.
+/// Elsewhere the knob changes nothing.
+enum class SplitSum : unsigned char { plan = 0, last_unit = 1, second_kernel = 2 };
 /// Which operand tile k14's pairs share by TMA multicast (GemmTuning::cluster_share): `a` (the pair's CTAs are
 /// N-neighbours: each requests half of A's lines a k-tile), `b` (M-neighbours, half of B's), or `plan`: k14's own
 /// (B's tile at 128 x 128 and wider, A's at 128 x 64).  Pairs of 128-row tiles, unsplit; k14 only.

@@ -113,8 +113,8 @@ Status check_common(const GemmArgs& g) {
                    ", K=" + std::to_string(g.k) + ")");
   if (g.a == nullptr || g.b == nullptr || g.d == nullptr) return invalid("A, B and D must not be null");
   // Every step's, though only k13 has two sums: a value outside the enum is a malformed call anywhere.
-  if (static_cast<unsigned>(g.tuning.split_sum) > static_cast<unsigned>(SplitSum::sliced))
-    return invalid("tuning.split_sum must be SplitSum::plan, last_unit, second_kernel or sliced (got " +
+  if (static_cast<unsigned>(g.tuning.split_sum) > static_cast<unsigned>(SplitSum::second_kernel))
+    return invalid("tuning.split_sum must be SplitSum::plan, last_unit or second_kernel (got " +
                    std::to_string(static_cast<unsigned>(g.tuning.split_sum)) + ")");
   if (static_cast<unsigned>(g.tuning.cluster_share) > static_cast<unsigned>(ClusterShare::b))
     return invalid("tuning.cluster_share must be ClusterShare::plan, a or b (got " +

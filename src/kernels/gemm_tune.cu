@@ -182,7 +182,6 @@ std::string tune_key(const GemmArgs& a) {
          std::to_string(static_cast<int>(t.swap_ab));
   // Who sums the splits changes the splits' timings (the candidates are timed with the caller's).
   if (t.split_sum == SplitSum::second_kernel) k += ";sum=kernel";
-  if (t.split_sum == SplitSum::sliced) k += ";sum=sliced";
   return k;
 }
 

@@ -1312,9 +1312,7 @@ std::string param_name(const ::testing::TestParamInfo<StepParam>& info) {
          (t.swap_ab == SwapAB::on    ? "_swap"
           : t.swap_ab == SwapAB::off ? "_noswap"
                                      : "") +
-         (t.split_sum == SplitSum::second_kernel ? "_apart"
-          : t.split_sum == SplitSum::sliced      ? "_sliced"
-                                                 : "") +
+         (t.split_sum == SplitSum::second_kernel ? "_apart" : "") +
          (t.cluster_share == ClusterShare::a ? "_share_a" : "") + group;
 }
 
@@ -1792,25 +1790,6 @@ INSTANTIATE_TEST_SUITE_P(
         StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({32, 5, SwapAB::on}, 1)},
         StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 4, SwapAB::on, 0, GemmJit::off, 64})},
         StepParam{GemmImpl::k13_wgmma_in_flight, summed_apart({64, 2, SwapAB::on})}),
-    param_name);
-
-// Split K summed sliced (tuning.split_sum sliced: every unit of a tile sums a
-// slice of its rows in the GEMM's own launch) on every shape, as above.
-constexpr GemmTuning summed_sliced(GemmTuning t, int cluster = 0) {
-  t.split_sum = SplitSum::sliced;
-  t.cluster = cluster;
-  return t;
-}
-INSTANTIATE_TEST_SUITE_P(
-    K13SplitSliced, Gemm,
-    ::testing::Values(
-        StepParam{GemmImpl::k13_wgmma_in_flight, summed_sliced({64, 3})},
-        StepParam{GemmImpl::k13_wgmma_in_flight, summed_sliced({128, 4, SwapAB::off, 0, GemmJit::off, 64})},
-        StepParam{GemmImpl::k13_wgmma_in_flight, summed_sliced({128, 2})},
-        StepParam{GemmImpl::k13_wgmma_in_flight, summed_sliced({192, 5})},
-        StepParam{GemmImpl::k13_wgmma_in_flight, summed_sliced({16, 6, SwapAB::on, 0, GemmJit::off, 64}, 1)},
-        StepParam{GemmImpl::k13_wgmma_in_flight, summed_sliced({64, 7, SwapAB::on, 0, GemmJit::off, 64})},
-        StepParam{GemmImpl::k13_wgmma_in_flight, summed_sliced({64, 2, SwapAB::on})}),
     param_name);
 
 // The swapped one-warpgroup tiles (tuning.tile_m = 64: 64 rows of N by 16,
@@ -2442,8 +2421,7 @@ TEST(GemmSplitK, SameBitsEveryCall) {
 
 // Split K summed apart (GemmTuning::split_sum = second_kernel): the units
 // write their partials into planes of D's shape and a second kernel, launched
-// as a programmatic dependent of the GEMM, sums them in split order; sliced,
-// the units themselves sum a slice each after the last has written.  On
+// as a programmatic dependent of the GEMM, sums them in split order.  On
 // random inputs with fp32 D (alpha 1, beta 0: nothing rounds after the sum)
 // it gives the last unit's bits exactly, for each tile the model splits
 // (unswapped 128 x 64, 64 x 128 and 128 x 128, 128 x 256; swapped 64 x 16
@@ -2511,31 +2489,6 @@ TEST(GemmSplitApart, SameBitsAsTheLastUnitOnStreamsAndInGraphs) {
       run(call % 2, SplitSum::second_kernel, call == 1 ? other : nullptr, apart, "apart");
       if (HasFatalFailure()) return;
       ASSERT_EQ(std::memcmp(last[call % 2].data(), apart.data(), bytes), 0) << what << ": call " << call;
-    }
-    // Sliced: every unit of a tile sums a slice of the planes in the GEMM's own (cooperative) launch.
-    for (int call = 0; call < 4; ++call) {
-      run(call % 2, SplitSum::sliced, call == 1 ? other : nullptr, apart, "sliced");
-      if (HasFatalFailure()) return;
-      ASSERT_EQ(std::memcmp(last[call % 2].data(), apart.data(), bytes), 0) << what << ": sliced call " << call;
-    }
-    {  // and replayed from a graph: one kernel, its counters cleared by the launch before
-      problem(1, SplitSum::sliced);
-      cudaGraph_t graph = nullptr;
-      cudaGraphExec_t exec = nullptr;
-      CUDA_CHECK(cudaStreamBeginCapture(other, cudaStreamCaptureModeThreadLocal));
-      const Status captured = gemm(GemmImpl::k13_wgmma_in_flight, g, other);
-      CUDA_CHECK(cudaStreamEndCapture(other, &graph));
-      ASSERT_TRUE(captured.is_ok()) << what << " sliced, captured: " << captured.message;
-      CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-      for (int round = 0; round < 3; ++round) {
-        CUDA_CHECK(cudaMemsetAsync(d.p, 0xFF, bytes, other));
-        CUDA_CHECK(cudaGraphLaunch(exec, other));
-        CUDA_CHECK(cudaStreamSynchronize(other));
-        CUDA_CHECK(cudaMemcpy(apart.data(), d.p, bytes, cudaMemcpyDeviceToHost));
-        ASSERT_EQ(std::memcmp(last[1].data(), apart.data(), bytes), 0) << what << ": sliced graph replay " << round;
-      }
-      CUDA_CHECK(cudaGraphExecDestroy(exec));
-      CUDA_CHECK(cudaGraphDestroy(graph));
     }
     // Replayed from a graph: the sum's programmatic launch captured as the GEMM's dependent.
     for (int which : {0, 1}) {

@@ -760,10 +760,8 @@ bool parse_gemm_bench_args(const GemmBenchArgs& a, GemmBenchOptions& o, std::str
   }
   o.tuning.split_tail = a.split_tail;
   if (!a.split_sum.empty() &&
-      !parse_word(a.split_sum, "--split-sum",
-                  {{"last", SplitSum::last_unit}, {"kernel", SplitSum::second_kernel}, {"slice", SplitSum::sliced}},
-                  "last (each tile's last unit), kernel (a second kernel) or slice (every unit a slice)",
-                  o.tuning.split_sum, error))
+      !parse_word(a.split_sum, "--split-sum", {{"last", SplitSum::last_unit}, {"kernel", SplitSum::second_kernel}},
+                  "last (each tile's last unit) or kernel (a second kernel)", o.tuning.split_sum, error))
     return false;
   if (!a.stages.empty() && !parse_count(a.stages, "--stages", 1, 64, o.tuning.stages, error)) return false;
   int promote_every = 0;

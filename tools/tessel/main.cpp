@@ -612,9 +612,8 @@ int main(int argc, char** argv) {
   bench_gemm
       ->add_option("--split-sum", gemm_args.split_sum,
                    "k13/auto: who sums the partials where k13 splits K through global memory (unfused 16-bit "
-                   "calls, no --split-tail): last (each tile's last unit), kernel (a second kernel over all the "
-                   "SMs, launched as a programmatic dependent of the GEMM) or slice (every unit of a tile sums a "
-                   "slice of its rows, a cooperative launch) (default: the plan's, last)")
+                   "calls, no --split-tail): last (each tile's last unit) or kernel (a second kernel over all the "
+                   "SMs, launched as a programmatic dependent of the GEMM) (default: the plan's, last)")
       ->type_name("WHO");
   bench_gemm
       ->add_option("--cluster", gemm_args.cluster,

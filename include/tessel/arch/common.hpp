@@ -83,18 +83,6 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 #endif
 }
 
-/// ld.acquire.gpu.b32: a load that later loads of the thread cannot pass, for
-/// a flag other CTAs set with a release (or a fence and an atomic).
-__device__ __forceinline__ int ld_acquire_gpu(const int* p) {
-  int v = 0;
-#if defined(__CUDA_ARCH__)
-  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-#else
-  v = *p;
-#endif
-  return v;
-}
-
 /// bar.arrive id, threads: the calling warps count towards barrier `id`'s
 /// `threads` and go on without waiting (a producer's signal to warps that
 /// bar.sync on it).

@@ -97,12 +97,10 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   }
   // Split K summed apart (tuning.split_sum): every tile split through global memory, planes whose offsets fit int.
   const index_t tiles_m = ceil_div(g.m, index_t{BM}), tiles_n = ceil_div(g.n, index_t{BN});
-  // Sliced, the units sum their slices in the kernel: counters, one launch; a CTA never holds two units of a tile.
-  const bool sliced = g.tuning.split_sum == SplitSum::sliced && grid.x >= static_cast<unsigned>(splits);
-  const bool apart = gemm_kernels::kServesApart<X> && (sliced || g.tuning.split_sum == SplitSum::second_kernel) &&
-                     splits > 1 && whole == 0 && !cluster_split && tiles_m * BM * tiles_n * BN < (index_t{1} << 31);
+  const bool apart = gemm_kernels::kServesApart<X> && g.tuning.split_sum == SplitSum::second_kernel && splits > 1 &&
+                     whole == 0 && !cluster_split && tiles_m * BM * tiles_n * BN < (index_t{1} << 31);
   Workspace ws;
-  if (Status s = ws.make(tiles, whole, cluster_split ? 1 : splits, BM, BN, stream, apart && !sliced); !s) return s;
+  if (Status s = ws.make(tiles, whole, cluster_split ? 1 : splits, BM, BN, stream, apart); !s) return s;
   if (apart) gemm_kernels::set_apart(ws.sk, tiles_m, tiles_n, BM, BN, transposed);
   // The model's tail of a narrow stream (narrow_tail_us) assumes this stage and depth cap.
   static_assert(!Cfg::kRuntimeDepth || BN > 32 ||
@@ -137,22 +135,10 @@ Status launch_kernel(const GemmArgs& g, cudaStream_t stream, bool transposed, co
   cudaLaunchConfig_t cfg = tma::cluster_config(grid.x, Cfg::kThreads, X::kSmemBytes, stream, cluster, splits);
   cfg.gridDim = grid;
   if (!cluster_split) cfg.numAttrs = 0;
-  if (apart && sliced) {  // a unit waits for its tile's other units: all resident, or the launch fails
-    cluster = cudaLaunchAttribute{};
-    cluster.id = cudaLaunchAttributeCooperative;
-    cluster.val.cooperative = 1;
-    cfg.numAttrs = 1;
-  }
   // After a padded copy, the copy's programmatic dependent (the producer waits for it in produce_first).
-  if (launch_dependent(cfg, attrs, kernel, args, tma::after_padded_copy) != cudaSuccess && apart && sliced) {
-    // A device that cannot hold the grid at once (an SM limit): the last unit sums, on the same workspace.
-    (void)cudaGetLastError();
-    ws.sk.plane = 0;
-    cfg.numAttrs = 0;
-    (void)launch_dependent(cfg, attrs, kernel, args, tma::after_padded_copy);
-  }
+  (void)launch_dependent(cfg, attrs, kernel, args, tma::after_padded_copy);
   Status s = launch_status("k13");
-  if (s && apart && !sliced)
+  if (s && apart)
     s = launch_split_sum(g, transposed, ws.sk.partials, ws.sk.plane, transposed ? ws.sk.col_stride : ws.sk.row_stride,
                          splits, stream);
   ws.release(stream);

@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   auto& shared = *reinterpret_cast<typename X::Storage*>(smem);
   const Pipeline pipe(shared.pipe);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  if (sk.plane != 0 && sk.counters == nullptr) arch::sm90::launch_dependents();  // the sum's grid may start waiting
+  if (sk.plane != 0) arch::sm90::launch_dependents();  // split K summed apart: the sum's grid may start waiting
   constexpr int kConsumerWarps = Cfg::kConsumerWarps;
   // Each side makes its own scheduler (one made before the branch keeps its
   // fields live across it, where the fused 128 x 256 instance has no register to spare).
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (Cfg::kFused) bias_slice = shared.bias;
   const TileEpilogue<X, T, typename Cfg::template ParamsOf<T>> epilogue{tma_store ? &map_d : nullptr, p, shared.d,
                                                                         transposed, bias_slice};
-  const SplitKReduce<X> reduce{sk, shared.ticket, &p, transposed};
+  const SplitKReduce<X> reduce{sk, shared.ticket};
   auto cluster_reduce = ClusterSplit::join(cluster_region, sk.cluster);
   typename Pipeline::State read = X::state(sk.depth);
   if constexpr (Cfg::kWarpgroupEpilogue) {

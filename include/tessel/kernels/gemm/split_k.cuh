@@ -60,8 +60,6 @@ struct SplitK {
   /// of the kernel's problem at i * row_stride + j * col_stride (D's own
   /// orientation, padded to whole tiles: row_stride 1 where the problem is
   /// D^T), and a second kernel sums the planes (split_sum_group); no counters.
-  /// With `counters` too, the sum is sliced: the units of a tile count in and
-  /// each sums its slice of the planes (SplitKReduce::sum_slice).
   index_t plane = 0;
   int row_stride = 0, col_stride = 0;
 };
@@ -93,43 +91,6 @@ template <class X>
 inline constexpr bool kServesApart =
     !X::kFused && X::kBK == 64 && !(X::kTransposed && !X::kTmaStore && X::kBM == 128 && X::kBN > 64);
 
-/// Split K summed apart, the second kernel's work for 8 consecutive elements
-/// of a row of D (its row i, columns j..j+7, those below p.n): the planes'
-/// values summed in split order, ((p0 + p1) + p2) + ..., as the last unit's
-/// sum above adds them, then D = alpha x sum + beta x C in D's type
-/// (store_as's arithmetic).  `p` is D's problem (m x n, never transposed);
-/// the planes' rows are `ld` floats (a multiple of 16, so the loads are
-/// 16-byte ones); they were written by another grid (read past L1).
-/// `vector`: D's rows and base are 16-byte aligned, so a group without C
-/// leaves in 16-byte stores.
-template <class U, class T>
-__device__ __forceinline__ void split_sum_group(const Params<T>& p, const float* partials, index_t plane, int ld,
-                                                int splits, unsigned i, unsigned j, bool vector) {
-  const float4* at = reinterpret_cast<const float4*>(partials + static_cast<index_t>(i) * ld + j);
-  const index_t step = plane / 4;
-  float4 lo = __ldcg(at), hi = __ldcg(at + 1);
-#pragma unroll 4
-  for (int s = 1; s < splits; ++s) {
-    const float4 x = __ldcg(at + s * step), y = __ldcg(at + s * step + 1);
-    lo.x += x.x, lo.y += x.y, lo.z += x.z, lo.w += x.w;
-    hi.x += y.x, hi.y += y.y, hi.z += y.z, hi.w += y.w;
-  }
-  const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  if (vector && p.beta == 0.0f && j + 8 <= p.n) {
-    const float alpha = alpha_of(p);
-    alignas(16) U out[8];
-    TESSEL_UNROLL
-    for (int e = 0; e < 8; ++e) out[e] = detail::from_float<U>(alpha * v[e]);
-    auto* d = reinterpret_cast<uint4*>(static_cast<U*>(p.d) + static_cast<index_t>(i) * p.ldd + j);
-    TESSEL_UNROLL
-    for (int w = 0; w < static_cast<int>(sizeof(out) / 16); ++w) d[w] = reinterpret_cast<const uint4*>(out)[w];
-    return;
-  }
-  TESSEL_UNROLL
-  for (int e = 0; e < 8; ++e)
-    if (j + e < p.n) detail::store_as<U>(p, i, j + e, v[e]);
-}
-
 /// Split K's side of the epilogue (splits > 1), for a kernel whose tile X
 /// (kBM x kBN, FragC, kConsumerThreads) its consumers hold in fp32 and sync
 /// on named barrier `Barrier`.  Every unit writes its accumulators to its own
@@ -144,14 +105,11 @@ __device__ __forceinline__ void split_sum_group(const Params<T>& p, const float*
 /// partial back where it is not split 0), so that a call's result does not
 /// depend on timing: the same inputs give the same bits, as cuBLAS's do.
 /// `Apart`: the kernel also serves split K summed apart (sk.plane nonzero):
-/// each unit writes its partial into its plane and is done with the tile, or,
-/// sliced (sk.counters set too), sums its slice of the planes and stores it.
+/// each unit writes its partial into its plane and is done with the tile.
 template <class X, int Barrier, bool Apart = false>
 struct SplitKReduce {
   const SplitK& sk;
   int& ticket;
-  const Params<typename X::Element>* params = nullptr;  // sliced: the kernel's problem
-  bool transposed = false;                              // sliced: that problem is D^T
 
   template <class Coords>
   __device__ bool last_adds(const blocks::WorkUnit& u, typename X::FragC& acc, const Coords& tCcD, index_t rows_left,
@@ -186,7 +144,6 @@ struct SplitKReduce {
             *reinterpret_cast<float2*>(tile + i * sk.row_stride + j) = make_float2(x, y);
           });
         }
-        if (sk.counters != nullptr) sum_slice(u, t);
         return false;
       }
     }
@@ -271,49 +228,43 @@ struct SplitKReduce {
     if (t == 0) sk.counters[slot] = 0;  // ready for the next launch on this workspace
     return true;
   }
-
-  /// Split K summed sliced: once every unit of the tile has written its plane,
-  /// unit s sums slice s of the tile's groups of 8 elements of a row of D (an
-  /// even share of its rows), in split order, and stores it: each SM reads one
-  /// tile of partials where the last unit read all of them, and no unit waits
-  /// for another's sum.  The wait needs the tile's units resident at once: the
-  /// launch is cooperative and the schedule gives a tile's splits to
-  /// consecutive CTAs (blocks::SplitKScheduler, grid >= splits).
-  __device__ void sum_slice(const blocks::WorkUnit& u, int t) const {
-    int* const counter = sk.counters + u.id;  // whole = 0: tile id is its counter
-    __threadfence();                          // the plane is visible device-wide before the count says so
-    arch::named_barrier_sync(Barrier, X::kConsumerThreads);
-    if (t == 0) {
-      atomicAdd(counter, 1);
-      while (arch::ld_acquire_gpu(counter) < sk.splits) {
-      }
-      // Counted out again: the last unit out clears the counter for the next launch on this workspace.
-      if (atomicAdd(counter, 1) == 2 * sk.splits - 1) atomicExch(counter, 0);
-    }
-    arch::named_barrier_sync(Barrier, X::kConsumerThreads);
-    __threadfence();                          // the count seen: now the other units' planes
-    Params<typename X::Element> d = *params;  // D's own problem
-    if (transposed) {
-      d.m = params->n;
-      d.n = params->m;
-    }
-    // The tile in D's orientation: rows x cols from (i0, j0); planes of `ld` floats a row.
-    const int rows = transposed ? X::kBN : X::kBM, per_row = (transposed ? X::kBM : X::kBN) / 8;
-    const index_t i0 = transposed ? u.tile.n * X::kBN : u.tile.m * X::kBM;
-    const index_t j0 = transposed ? u.tile.m * X::kBM : u.tile.n * X::kBN;
-    const int ld = transposed ? sk.col_stride : sk.row_stride;
-    const int groups = rows * per_row, lo = groups * u.split / sk.splits, hi = groups * (u.split + 1) / sk.splits;
-    with_out_type(d.cd_type, [&]<class U>() {
-      const bool vector =
-          reinterpret_cast<std::uintptr_t>(d.d) % 16 == 0 && d.ldd * static_cast<index_t>(sizeof(U)) % 16 == 0;
-      for (int g = lo + t; g < hi; g += X::kConsumerThreads) {
-        const int r = g / per_row;
-        if (i0 + r >= d.m) break;  // the groups run down the rows: none after this one is inside D
-        split_sum_group<U>(d, sk.partials, sk.plane, ld, sk.splits, static_cast<unsigned>(i0 + r),
-                           static_cast<unsigned>(j0 + (g - r * per_row) * 8), vector);
-      }
-    });
-  }
 };
+
+/// Split K summed apart, the second kernel's work for 8 consecutive elements
+/// of a row of D (its row i, columns j..j+7, those below p.n): the planes'
+/// values summed in split order, ((p0 + p1) + p2) + ..., as the last unit's
+/// sum above adds them, then D = alpha x sum + beta x C in D's type
+/// (store_as's arithmetic).  `p` is D's problem (m x n, never transposed);
+/// the planes' rows are `ld` floats (a multiple of 16, so the loads are
+/// 16-byte ones); they were written by another grid (read past L1).
+/// `vector`: D's rows and base are 16-byte aligned, so a group without C
+/// leaves in 16-byte stores.
+template <class U, class T>
+__device__ __forceinline__ void split_sum_group(const Params<T>& p, const float* partials, index_t plane, int ld,
+                                                int splits, unsigned i, unsigned j, bool vector) {
+  const float4* at = reinterpret_cast<const float4*>(partials + static_cast<index_t>(i) * ld + j);
+  const index_t step = plane / 4;
+  float4 lo = __ldcg(at), hi = __ldcg(at + 1);
+#pragma unroll 4
+  for (int s = 1; s < splits; ++s) {
+    const float4 x = __ldcg(at + s * step), y = __ldcg(at + s * step + 1);
+    lo.x += x.x, lo.y += x.y, lo.z += x.z, lo.w += x.w;
+    hi.x += y.x, hi.y += y.y, hi.z += y.z, hi.w += y.w;
+  }
+  const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  if (vector && p.beta == 0.0f && j + 8 <= p.n) {
+    const float alpha = alpha_of(p);
+    alignas(16) U out[8];
+    TESSEL_UNROLL
+    for (int e = 0; e < 8; ++e) out[e] = detail::from_float<U>(alpha * v[e]);
+    auto* d = reinterpret_cast<uint4*>(static_cast<U*>(p.d) + static_cast<index_t>(i) * p.ldd + j);
+    TESSEL_UNROLL
+    for (int w = 0; w < static_cast<int>(sizeof(out) / 16); ++w) d[w] = reinterpret_cast<const uint4*>(out)[w];
+    return;
+  }
+  TESSEL_UNROLL
+  for (int e = 0; e < 8; ++e)
+    if (j + e < p.n) detail::store_as<U>(p, i, j + e, v[e]);
+}
 
 }  // namespace tessel::gemm_kernels

@@ -178,7 +178,6 @@ struct Tiles {
   static constexpr bool kTmaStore = Cfg::kTmaStore, kTransposed = Cfg::kTransposed, kFused = Cfg::kFused;
   static constexpr int kStagingBytes = Cfg::kStagingBytes;  // D's staging (the wide swapped tiles: 16-bit D only)
   using Epi = typename Cfg::Epi;
-  using Element = T;
   using OpA = TmaOperand<T, major_of(MA), kBM>;
   using OpB = TmaOperand<T, major_of(MB), kBN>;
   static constexpr int kBK = kBKOf<T>;  // a k-tile: 128 bytes of K
