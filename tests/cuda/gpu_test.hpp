@@ -68,9 +68,11 @@ struct DeviceArray {
 /// (TESSEL_GEMM_INSTANCES=one, the define tessel::kernels passes its
 /// targets): the library refuses it there by design, with its rule.
 #if defined(TESSEL_GEMM_BUILT_ONE)
-#define SKIP_UNBUILT_GEMM(fp32, ab, layout)                    \
-  if (!::tessel::is_one_instance_call((fp32), (ab), (layout))) \
-  GTEST_SKIP() << "this build holds " << ::tessel::one_instance_rule((fp32))
+#define SKIP_UNBUILT_GEMM(fp32, ab, layout)                                       \
+  do {                                                                            \
+    if (!::tessel::is_one_instance_call((fp32), (ab), (layout)))                  \
+      GTEST_SKIP() << "this build holds " << ::tessel::one_instance_rule((fp32)); \
+  } while (0)
 #else
 #define SKIP_UNBUILT_GEMM(fp32, ab, layout) (void)0
 #endif

@@ -179,6 +179,7 @@ __device__ __forceinline__ void load_tile(typename X::SharedStorage& shared, con
   load_q<X>(shared, map_q, q_row, h, tb);
   load_key_blocks<X>(shared, pipe, map_k, map_v, write, kv_first, hk, tb, blocks);
 }
+
 /// The producer warpgroup: one thread loads Q once, then each of `blocks` key
 /// blocks' K and V into the next stage; the warpgroup's registers go to the
 /// consumers.
