@@ -318,56 +318,57 @@ TEST(Blocks, BatchedRasterGroupBeyondTheRowsIsTheRows) {
   }
 }
 
-// Split K: every (tile, k-tile) pair is handed out exactly once, each tile's
-// splits are contiguous non-empty ranges in split order covering [0, k_tiles),
-// the first `whole` tiles are one unsplit unit each, and splits = 1 is
-// PersistentScheduler's order.
+// Split K, in either order: every (tile, k-tile) pair is handed out exactly
+// once, each tile's splits are contiguous non-empty ranges in split order
+// covering [0, k_tiles), the first `whole` tiles are one unsplit unit each,
+// and splits = 1 is PersistentScheduler's order.
 TEST(Blocks, SplitKSchedulerCoversEveryTileAndKTileOnce) {
-  for (const auto& [tm, tn] : std::vector<std::pair<index_t, index_t>>{{1, 1}, {1, 32}, {2, 16}, {9, 7}}) {
-    for (index_t k_tiles : {index_t{1}, index_t{5}, index_t{64}, index_t{128}}) {
-      for (int splits : {1, 2, 3, 4, 7}) {
-        if (splits > k_tiles) continue;
-        for (index_t whole : {index_t{0}, index_t{1}, tm * tn / 2, tm * tn}) {
-          for (index_t ctas : {index_t{1}, index_t{132}, tm * tn * splits + 3}) {
-            std::set<std::pair<index_t, index_t>> seen_k;  // (tile id, k-tile)
-            std::vector<std::vector<std::pair<index_t, index_t>>> ranges(static_cast<std::size_t>(tm * tn));
-            index_t units = 0;
-            for (index_t b = 0; b < ctas; ++b) {
-              SplitKScheduler<GroupedRaster<8>> s(tm, tn, k_tiles, splits, b, ctas, {}, whole);
-              PersistentScheduler<GroupedRaster<8>> p(tm, tn, b, ctas);
-              for (WorkUnit u; s.next(u);) {
-                ++units;
-                ASSERT_LT(u.k_begin, u.k_end) << "an empty range";
-                index_t m = 0, n = 0;
-                GroupedRaster<8>::tile_of(u.id, tm, tn, m, n);
-                ASSERT_EQ(u.tile.m, m);
-                ASSERT_EQ(u.tile.n, n);
-                auto& r = ranges[static_cast<std::size_t>(u.id)];
-                if (r.size() <= static_cast<std::size_t>(u.split)) r.resize(static_cast<std::size_t>(u.split) + 1);
-                r[static_cast<std::size_t>(u.split)] = {u.k_begin, u.k_end};
-                for (index_t k = u.k_begin; k < u.k_end; ++k) ASSERT_TRUE(seen_k.insert({u.id, k}).second);
-                if (splits == 1) {
-                  TileCoord t;
-                  ASSERT_TRUE(p.next(t));
-                  ASSERT_EQ(t.m, u.tile.m);
-                  ASSERT_EQ(t.n, u.tile.n);
+  for (const SplitOrder order : {SplitOrder::tile_major, SplitOrder::split_major})
+    for (const auto& [tm, tn] : std::vector<std::pair<index_t, index_t>>{{1, 1}, {1, 32}, {2, 16}, {9, 7}}) {
+      for (index_t k_tiles : {index_t{1}, index_t{5}, index_t{64}, index_t{128}}) {
+        for (int splits : {1, 2, 3, 4, 7}) {
+          if (splits > k_tiles) continue;
+          for (index_t whole : {index_t{0}, index_t{1}, tm * tn / 2, tm * tn}) {
+            for (index_t ctas : {index_t{1}, index_t{132}, tm * tn * splits + 3}) {
+              std::set<std::pair<index_t, index_t>> seen_k;  // (tile id, k-tile)
+              std::vector<std::vector<std::pair<index_t, index_t>>> ranges(static_cast<std::size_t>(tm * tn));
+              index_t units = 0;
+              for (index_t b = 0; b < ctas; ++b) {
+                SplitKScheduler<GroupedRaster<8>> s(tm, tn, k_tiles, splits, b, ctas, {}, whole, order);
+                PersistentScheduler<GroupedRaster<8>> p(tm, tn, b, ctas);
+                for (WorkUnit u; s.next(u);) {
+                  ++units;
+                  ASSERT_LT(u.k_begin, u.k_end) << "an empty range";
+                  index_t m = 0, n = 0;
+                  GroupedRaster<8>::tile_of(u.id, tm, tn, m, n);
+                  ASSERT_EQ(u.tile.m, m);
+                  ASSERT_EQ(u.tile.n, n);
+                  auto& r = ranges[static_cast<std::size_t>(u.id)];
+                  if (r.size() <= static_cast<std::size_t>(u.split)) r.resize(static_cast<std::size_t>(u.split) + 1);
+                  r[static_cast<std::size_t>(u.split)] = {u.k_begin, u.k_end};
+                  for (index_t k = u.k_begin; k < u.k_end; ++k) ASSERT_TRUE(seen_k.insert({u.id, k}).second);
+                  if (splits == 1) {
+                    TileCoord t;
+                    ASSERT_TRUE(p.next(t));
+                    ASSERT_EQ(t.m, u.tile.m);
+                    ASSERT_EQ(t.n, u.tile.n);
+                  }
                 }
               }
-            }
-            EXPECT_EQ(units, whole + (tm * tn - whole) * splits);
-            EXPECT_EQ(static_cast<index_t>(seen_k.size()), tm * tn * k_tiles);
-            for (std::size_t id = 0; id < ranges.size(); ++id) {
-              const auto& r = ranges[id];
-              ASSERT_EQ(r.size(), static_cast<index_t>(id) < whole ? 1u : static_cast<std::size_t>(splits)) << id;
-              EXPECT_EQ(r.front().first, 0);
-              EXPECT_EQ(r.back().second, k_tiles);
-              for (std::size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second);
+              EXPECT_EQ(units, whole + (tm * tn - whole) * splits);
+              EXPECT_EQ(static_cast<index_t>(seen_k.size()), tm * tn * k_tiles);
+              for (std::size_t id = 0; id < ranges.size(); ++id) {
+                const auto& r = ranges[id];
+                ASSERT_EQ(r.size(), static_cast<index_t>(id) < whole ? 1u : static_cast<std::size_t>(splits)) << id;
+                EXPECT_EQ(r.front().first, 0);
+                EXPECT_EQ(r.back().second, k_tiles);
+                for (std::size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second);
+              }
             }
           }
         }
       }
     }
-  }
 }
 
 // Stream-K: every (tile, k-tile) pair is handed out exactly once; each
@@ -447,20 +448,27 @@ TEST(Blocks, StreamKSchedulerExample) {
   EXPECT_EQ(s1.parts(1), 2);
 }
 
-// The documented example with whole = 1: tile 0 unsplit, tile 1 in two splits.
-TEST(Blocks, SplitKSchedulerWholeTilesExample) {
-  SplitKScheduler<GroupedRaster<8>> s(1, 2, 5, 2, 0, 1, {}, 1);
-  const int want[3][4] = {{0, 0, 0, 5}, {1, 0, 0, 2}, {1, 1, 2, 5}};  // id, split, k_begin, k_end
-  WorkUnit u;
-  for (const auto& w : want) {
-    ASSERT_TRUE(s.next(u));
-    EXPECT_EQ(u.id, w[0]);
-    EXPECT_EQ(u.split, w[1]);
-    EXPECT_EQ(u.k_begin, w[2]);
-    EXPECT_EQ(u.k_end, w[3]);
+// The documented examples: 2 tiles of 5 k-tiles in 2 splits, in each order; with whole = 1, tile 0 unsplit and
+// tile 1 in two splits, in either order.
+TEST(Blocks, SplitKSchedulerOrderExamples) {
+  const auto units_of = [](SplitKScheduler<GroupedRaster<8>> s) {
+    std::vector<std::array<int, 4>> got;  // id, split, k_begin, k_end
+    for (WorkUnit u; s.next(u);) got.push_back({u.id, u.split, u.k_begin, u.k_end});
+    return got;
+  };
+  using U = std::vector<std::array<int, 4>>;
+  EXPECT_EQ(units_of({1, 2, 5, 2, 0, 1, {}, 0, SplitOrder::tile_major}),
+            (U{{0, 0, 0, 2}, {0, 1, 2, 5}, {1, 0, 0, 2}, {1, 1, 2, 5}}));
+  EXPECT_EQ(units_of({1, 2, 5, 2, 0, 1, {}, 0, SplitOrder::split_major}),
+            (U{{0, 0, 0, 2}, {1, 0, 0, 2}, {0, 1, 2, 5}, {1, 1, 2, 5}}));
+  for (const SplitOrder order : {SplitOrder::tile_major, SplitOrder::split_major}) {
+    SplitKScheduler<GroupedRaster<8>> s(1, 2, 5, 2, 0, 1, {}, 1, order);
+    EXPECT_EQ(units_of(s), (U{{0, 0, 0, 5}, {1, 0, 0, 2}, {1, 1, 2, 5}}));
+    EXPECT_EQ(s.units(), 3);
   }
-  EXPECT_FALSE(s.next(u));
-  EXPECT_EQ(s.units(), 3);
+  // Split-major over 3 tiles after 1 whole one, in 2 CTAs: CTA 1 takes units 1, 3, 5 -> tiles 1, 3, 2.
+  SplitKScheduler<GroupedRaster<8>> s(1, 4, 8, 2, 1, 2, {}, 1, SplitOrder::split_major);
+  EXPECT_EQ(units_of(s), (U{{1, 0, 0, 4}, {3, 0, 0, 4}, {2, 1, 4, 8}}));
 }
 
 // range_start's 32-bit form is floor(k_tiles * s / splits) for every split
@@ -485,11 +493,12 @@ TEST(Blocks, KTileCursorStepsTheNestedLoops) {
           for (int ctas : {1, 2, 7}) {
             for (int b = 0; b < ctas; ++b) {
               std::vector<std::array<int, 4>> loops, stepped;
-              SplitKScheduler<GroupedRaster<2>> s(tm, tn, k_tiles, splits, b, ctas);
+              const SplitOrder order = b % 2 == 0 ? SplitOrder::tile_major : SplitOrder::split_major;
+              SplitKScheduler<GroupedRaster<2>> s(tm, tn, k_tiles, splits, b, ctas, {}, 0, order);
               for (WorkUnit u; s.next(u);)
                 for (int kt = u.k_begin; kt < u.k_end; ++kt)
                   loops.push_back({static_cast<int>(u.tile.m), static_cast<int>(u.tile.n), u.id, kt});
-              KTileCursor cursor(SplitKScheduler<GroupedRaster<2>>(tm, tn, k_tiles, splits, b, ctas));
+              KTileCursor cursor(SplitKScheduler<GroupedRaster<2>>(tm, tn, k_tiles, splits, b, ctas, {}, 0, order));
               const auto record = [&](const WorkUnit& u, int kt) {
                 stepped.push_back({static_cast<int>(u.tile.m), static_cast<int>(u.tile.n), u.id, kt});
               };
@@ -501,7 +510,7 @@ TEST(Blocks, KTileCursorStepsTheNestedLoops) {
               // Stepped for a while, then the rest: the same sequence.
               for (int first = 0; first <= static_cast<int>(loops.size()) + 1; ++first) {
                 stepped.clear();
-                KTileCursor again(SplitKScheduler<GroupedRaster<2>>(tm, tn, k_tiles, splits, b, ctas));
+                KTileCursor again(SplitKScheduler<GroupedRaster<2>>(tm, tn, k_tiles, splits, b, ctas, {}, 0, order));
                 for (int i = 0; i < first && again.step(record); ++i) {
                 }
                 again.rest(record);
