@@ -70,13 +70,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // Each side makes its own scheduler (one made before the branch keeps its
   // fields live across it, where the fused 128 x 256 instance has no register to spare).
   const auto make_scheduler = [&]<class S>() {
-    const index_t tiles_m = ceil_div(p.m, index_t{X::kBM}), tiles_n = ceil_div(p.n, index_t{X::kBN});
-    const index_t k_tiles = ceil_div(p.k, index_t{X::kBK});
-    // Split inside a cluster, a tile's splits are the cluster's CTAs; through global memory, neighbouring CTAs take
-    // neighbouring tiles at the same k (blocks::SplitOrder).
-    const auto order = sk.cluster > 1 ? blocks::SplitOrder::tile_major : blocks::SplitOrder::split_major;
-    return S(tiles_m, tiles_n, k_tiles, sk.splits, blockIdx.x, gridDim.x, blocks::GroupedRasterN{group}, sk.whole,
-             order);
+    return S(ceil_div(p.m, index_t{X::kBM}), ceil_div(p.n, index_t{X::kBN}), ceil_div(p.k, index_t{X::kBK}), sk.splits,
+             blockIdx.x, gridDim.x, blocks::GroupedRasterN{group}, sk.whole, sk.order());
   };
 
   const bool issues = warp == kConsumerWarps;  // the producer's first warp (produce_first)

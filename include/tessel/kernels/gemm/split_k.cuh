@@ -62,6 +62,12 @@ struct SplitK {
   /// D^T), and a second kernel sums the planes (split_sum_group); no counters.
   index_t plane = 0;
   int row_stride = 0, col_stride = 0;
+  /// The units' order (blocks::SplitOrder): inside a cluster a tile's splits
+  /// are the cluster's CTAs; through global memory neighbouring CTAs take
+  /// neighbouring tiles at the same k, whose reads the GPCs coalesce.
+  TESSEL_HD blocks::SplitOrder order() const {
+    return cluster > 1 ? blocks::SplitOrder::tile_major : blocks::SplitOrder::split_major;
+  }
 };
 
 /// The planes' extents for split K summed apart: D's rows and columns padded
