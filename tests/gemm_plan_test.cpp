@@ -911,6 +911,27 @@ TEST(GemmModel, FewRowsTakeSwappedTiles) {
   }
 }
 
+// k15's straddle terms: past one wave k15 ran 1.2-1.4x its prediction where
+// A's or B's rows straddle lines (H200 tuning logs), so the model leaves it
+// there for the wider unsplit tiles that ran faster (7680 x 448 x 776: k15
+// 20.5 us, k13 128 x 256 18.6; 7424 x 968 x 400: 25.6, k14 128 x 256 23.2;
+// H100), and keeps it where the same problem's rows are whole lines.
+TEST(GemmModel, PingpongLeavesStraddledRows) {
+  struct Case {
+    index_t m, n, k;
+    bool k15;
+  };
+  for (const Case& t : {Case{7680, 448, 776, false}, Case{7680, 448, 768, true}, Case{7424, 968, 400, false},
+                        Case{7424, 960, 384, true}}) {
+    const PlanProblem p{t.m, t.n, t.k, t.k, t.n};  // A:k, B:n: lda = K, ldb = N
+    GemmCandidate c;
+    double us = 0;
+    ASSERT_TRUE(model_choice(p, 132, c, us));
+    EXPECT_EQ(c.impl == GemmImpl::k15_pingpong, t.k15)
+        << t.m << " x " << t.n << " x " << t.k << ": " << candidate_name(c);
+  }
+}
+
 // The table of problems and the choice measured best for each
 // (tests/data/plan_cases.tsv: held-out random problems where the model's
 // choice was timed within 2 % of the fastest configuration on an H200).
