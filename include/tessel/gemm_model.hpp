@@ -91,10 +91,8 @@ inline constexpr ModelFamily kModelFamilies[] = {
     {GemmImpl::k14_cluster_multicast, 128, 128, false, 341.7, 1297.0, 0.145, 0.053},
     {GemmImpl::k14_cluster_multicast, 128, 192, false, 502.3, 1640.6, 0.022, 0.0},
     {GemmImpl::k14_cluster_multicast, 128, 256, false, 668.4, 2099.5, 0.0, 0.0},
-    // k15's straddle terms are not the fit's (0.117, 0.110): the fit takes only timings within 1.6x of a problem's
-    // best, which left out most of k15's straddled ones. Past one wave its timings in the H200 logs ran 1.07x the
-    // model with whole-line rows and, at 0.3 for either operand, as much with straddled ones (mean log error
-    // +0.133 -> -0.005 over 162; docs/heuristics.md, "The model").
+    // k15's straddle terms are set from all its timings past one wave, not fitted: the fit keeps only timings within
+    // 1.6x of a problem's best, which left out most of k15's straddled ones (docs/heuristics.md, "The model").
     {GemmImpl::k15_pingpong, 128, 128, false, 514.3, 637.4, 0.30, 0.30},
 };
 
