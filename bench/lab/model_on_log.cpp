@@ -6,11 +6,12 @@
 // seconds, on timings of every configuration, before any A/B of two builds.
 //
 //   g++ -std=c++20 -O2 -Iinclude bench/lab/model_on_log.cpp -o /tmp/model_on_log
-//   /tmp/model_on_log LOG... [--rows]
+//   /tmp/model_on_log LOG... [--rows] [--flops LO:HI]
 //
 // Prints per problem (with --rows) M, N, K, the model's choice, its logged and predicted µs and the
 // fastest logged configuration; then per log the problems scored, the geometric-mean regret and the
-// share within 2 %.  A choice the log never timed is counted apart ("untimed").
+// share within 2 %.  A choice the log never timed is counted apart ("untimed").  --flops scores the problems
+// of 2 M N K in [LO, HI) instead of below kModelMaxFlops: what the model would choose where the rules decide.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -24,10 +25,18 @@
 int main(int argc, char** argv) {
   using namespace tessel;
   bool rows = false;
-  for (int i = 1; i < argc; ++i) rows = rows || std::string(argv[i]) == "--rows";
+  double lo = 0.0, hi = kModelMaxFlops;
+  for (int i = 1; i < argc; ++i) {
+    rows = rows || std::string(argv[i]) == "--rows";
+    if (std::string(argv[i]) == "--flops" && i + 1 < argc) std::sscanf(argv[i + 1], "%lf:%lf", &lo, &hi);
+  }
   const std::regex shape(";(\\d+)x(\\d+)x(\\d+);ld=(\\d+),(\\d+),(\\d+),(\\d+);");
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--rows") continue;
+    if (std::string(argv[i]) == "--flops") {
+      ++i;
+      continue;
+    }
     std::ifstream in(argv[i]);
     if (!in) {
       std::fprintf(stderr, "cannot read %s\n", argv[i]);
@@ -58,8 +67,8 @@ int main(int argc, char** argv) {
     double log_regret = 0.0;
     for (const auto& [key, entry] : problems) {
       const auto& [p, times] = entry;
-      if (2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) >= kModelMaxFlops)
-        continue;
+      const double flops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+      if (flops < lo || flops >= hi) continue;
       GemmCandidate c;
       double predicted = 0.0;
       if (!model_choice(p, 132, c, predicted)) continue;
@@ -80,8 +89,8 @@ int main(int argc, char** argv) {
                     static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
                     name.c_str(), it->second, predicted, best->first.c_str(), best->second, regret);
     }
-    std::printf("%s: %d problems below 10^10 flops scored, regret %.4f (geomean), %.0f %% within 2 %%; %d untimed\n",
-                argv[i], scored, scored ? std::exp(log_regret / scored) : NAN,
+    std::printf("%s: %d problems of [%.0e, %.0e) flops scored, regret %.4f (geomean), %.0f %% within 2 %%; %d untimed\n",
+                argv[i], scored, lo, hi, scored ? std::exp(log_regret / scored) : NAN,
                 scored ? 100.0 * within2 / scored : 0.0, untimed);
   }
   return 0;
