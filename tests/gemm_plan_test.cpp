@@ -545,9 +545,19 @@ static_assert(k14_shares_straddled_b(8192, 4040, 4096, 132, GemmTuning{256, 1}, 
               !k14_shares_straddled_b(640, 2480, 3376, 132, GemmTuning{128, 1}, false) &&
               k14_shares_straddled_b(2176, 2480, 3376, 132, GemmTuning{128, 1}, false) &&
               !k14_shares_straddled_b(1024, 1016, 1024, 132, GemmTuning{128, 1}, false));
-// Rule 10c: k15 steps aside over straddled rows past 8 k-tiles, keeps short K and whole lines.
-static_assert(k15_straddled(800, true, false) && k15_straddled(928, false, true) && !k15_straddled(336, true, true) &&
-              !k15_straddled(4096, false, false));
+// k13 named runs plan_k13's tile for the fields left to the plan, the caller's where set.
+static_assert(k13_tuning({}, 2048, 8192, 1024, 132).tile_n == 256 &&
+              k13_tuning({}, 2048, 8192, 1024, 132).splits == 1 &&
+              k13_tuning({}, 2048, 8192, 1024, 132).raster_group == 16 &&
+              k13_tuning({}, 2048, 8192, 1024, 132).swap_ab == SwapAB::off &&
+              k13_tuning({}, 16, 8192, 8192, 132).swap_ab == SwapAB::on &&
+              k13_tuning({}, 16, 8192, 8192, 132).tile_n == 16 &&
+              k13_tuning({128, 2}, 2048, 8192, 1024, 132).tile_n == 128 &&
+              k13_tuning({128, 2}, 2048, 8192, 1024, 132).splits == 2 &&
+              k13_tuning({128, 2}, 2048, 8192, 1024, 132).raster_group == 8);
+// Rule 10c: k15 steps aside over A's straddled rows, over B's past 8 k-tiles, keeps B's at short K and whole lines.
+static_assert(k15_straddled(800, true, false) && k15_straddled(928, false, true) && k15_straddled(336, true, false) &&
+              !k15_straddled(336, false, true) && !k15_straddled(4096, false, false));
 // Rules 2 and 14 under straddled rows: whole lines change nothing; A's rows straddling slow a full wave of 128 x 128
 // by its L2 requests (507 ns against 338), 128 x 256 less (676 against its tensor work's 609).
 static_assert(plan_detail::straddle_slowdown(128, 132, false, false) == 1.0 &&

@@ -7,7 +7,7 @@
 //      allows one launch (width 128 or 256, unsplit, unswapped, two warpgroups); else one k13 launch per batch.
 //   4. Untuned single calls without an epilogue: rule 15 (small_m_for); below 10^10 flops the model (gemm_model.hpp).
 //   5. plan_k13: rules 4, 4b (swap), 1, 1b, 3b (small grids), 2 (width), 3 (split), 7 (fused), 6 (raster group).
-//   6. Untuned single calls: rules 10, 10b, 10c (k15_for, k15_meets_cap, k15_straddled), 13, 13b (k14_straddle_for,
+//   6. Untuned single calls: rules 10, 10b, 10c (k15_for, k15_meets_cap, k15_straddled), 6b, 13, 13b (k14_straddle_for,
 //      k14_thin_pair_for), 12 (one_wave_for), 5 (k14_for), 14 (split_tail_plan), 17 (k14_shares_straddled_b).
 #pragma once
 #include <initializer_list>
@@ -150,6 +150,21 @@ constexpr GemmTuning plan_k13(index_t m, index_t n, index_t k, int sms, int forc
   return GemmTuning{bn, split_k_for(tiles_m * ceil_div(n, bn), k_tiles, sms), SwapAB::off,
                     raster_group_for(tiles_m, ceil_div(n, bn), bn, sms)};
 }
+/// What k13 runs when named (GemmImpl::k13_wgmma_in_flight): the caller's tuning, each field left to the plan taken
+/// from plan_k13 (rules 1-4, 6, 7; none of the later rules, which choose between steps). C++ example: at 2048 x 8192
+/// x 1024 on 132 SMs, k13_tuning({}, 2048, 8192, 1024, 132) is 128 x 256 unsplit, raster group 16.
+constexpr GemmTuning k13_tuning(const GemmTuning& asked, index_t m, index_t n, index_t k, int sms,
+                                bool a_rows_whole_lines = true, bool fused = false, bool b_rows_whole_lines = true) {
+  GemmTuning t = asked;
+  if (t.tile_n != 0 && t.splits != 0 && t.swap_ab != SwapAB::plan && t.raster_group != 0) return t;
+  const GemmTuning plan = plan_k13(m, n, k, sms, t.tile_n, t.swap_ab, a_rows_whole_lines, fused, b_rows_whole_lines);
+  t.tile_m = planned_tile_m(asked, plan);
+  t.tile_n = planned_tile_n(asked, t.tile_m, plan);
+  if (t.splits == 0) t.splits = plan.splits;
+  if (t.raster_group == 0) t.raster_group = plan.raster_group;
+  t.swap_ab = plan.swap_ab;
+  return t;
+}
 /// k14's tile (it neither swaps nor splits): the caller's tile_m, tile_n where set, else the unswapped plan's.
 constexpr GemmTuning k14_tile(index_t m, index_t n, index_t k, int sms, const GemmTuning& asked) {
   const GemmTuning plan = plan_k13(m, n, k, sms, asked.tile_n, SwapAB::off);
@@ -194,10 +209,11 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
   if (beta != 0.0f || t.splits != 1 || t.swap_ab == SwapAB::on) return false;
   return plan_detail::pingpong_fits(plan_detail::tile_count(m, n), plan_detail::flops(m, n, k), sms);
 }
-/// Rule 10c: not over straddled rows past 8 k-tiles: k15's 128 x 128 tiles then ask 1.5x the line requests of their
-/// tensor work (straddle_slowdown), and the main loop, not the epilogue k15 hides, is the time.
+/// Rule 10c: not over A's straddled rows, nor B's past 8 k-tiles: k15's 128 x 128 tiles then ask 1.5x the line
+/// requests of their tensor work (straddle_slowdown), and the main loop, not the epilogue k15 hides, is the time; with
+/// A's rows straddling that holds at short K too (1.10-1.39x slower than k13 at K of 264-472, H100).
 constexpr bool k15_straddled(index_t k, bool a_straddles, bool b_straddles) {
-  return (a_straddles || b_straddles) && ceil_div(k, 64) > 8;
+  return a_straddles || (b_straddles && ceil_div(k, 64) > 8);
 }
 /// Rule 10b: past 4e10 flops with K > 1024 a GEMM alone meets the power cap, where k15 (more L2 bytes) clocks lower.
 constexpr bool k15_meets_cap(index_t m, index_t n, index_t k) { return plan_detail::flops(m, n, k) > 4e10 && k > 1024; }

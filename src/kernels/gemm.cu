@@ -937,6 +937,9 @@ static GemmPlan plan_of(const GemmArgs& caller_args) {
     plan.tuning.tile_n = 128;
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
     share_straddled_b(plan);
+    // Rule 6b: k15 takes its own tile's raster group (the caller's, else 0: its launcher's), not that of the k13 tile
+    // the plan replaced (16 rows where that was 128 x 256 ran k15 1.044x slower over 48 problems, H100).
+    if (plan.impl == GemmImpl::k15_pingpong) plan.tuning.raster_group = asked.raster_group;
     return plan;
   }
   // Rules 13 and 13b: k14 on 64 x 128 tiles in clusters sharing B, where

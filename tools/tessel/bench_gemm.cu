@@ -431,9 +431,10 @@ int run_gemm_bench(const GemmBenchOptions& opt) {
               st.note = gemm_plan(k13_args).why;
             }
             if (*st.step == GemmImpl::k13_wgmma_in_flight && st.note.empty()) {
-              // k13's own tuning (the plan's, where `auto` would run k14 instead: rule 5).
-              GemmTuning t = gemm_plan(ran).tuning;
-              t.tile_m = planned_tile_m(args.tuning, t);  // k13's own reading: a width asked without rows is 128 rows
+              // What the named step runs (k13_tuning), not the plan's choice between steps.
+              const GemmTuning t =
+                  k13_tuning(ran.tuning, ran.m, ran.n, ran.k, device.sm_count, rows_whole_lines(ran.lda),
+                             ran.epilogue.active(), rows_whole_lines(ran.ldb));
               st.note = "k13 tile " + std::string(t.tile_m == 64 ? "64" : "128") + "x" + std::to_string(t.tile_n) +
                         " splits " + std::to_string(t.splits) + (t.swap_ab == SwapAB::on ? " swapped" : "") +
                         (args.tuning.raster_group != 0 ? " group " + std::to_string(t.raster_group) : "") +

@@ -183,19 +183,14 @@ Status launch_between(const GemmArgs& g, cudaStream_t stream, int w, bool swappe
       none);
 }
 
-/// `a` with every tuning field the caller left to the plan filled in.
+/// `a` with every tuning field the caller left to the plan filled in (k13_tuning).
 Status tuned(const GemmArgs& a, GemmArgs& g) {
   g = a;
   if (g.tuning.tile_n == 0 || g.tuning.splits == 0 || g.tuning.swap_ab == SwapAB::plan || g.tuning.raster_group == 0) {
     int sms = 0;
     if (Status s = tma::sm_count("k13", sms); !s) return s;
-    const GemmTuning plan = plan_k13(g.m, g.n, g.k, sms, g.tuning.tile_n, g.tuning.swap_ab, rows_whole_lines(g.lda),
-                                     g.epilogue.active(), rows_whole_lines(g.ldb));
-    g.tuning.tile_m = planned_tile_m(g.tuning, plan);
-    g.tuning.tile_n = planned_tile_n(g.tuning, g.tuning.tile_m, plan);
-    if (g.tuning.splits == 0) g.tuning.splits = plan.splits;
-    if (g.tuning.raster_group == 0) g.tuning.raster_group = plan.raster_group;
-    g.tuning.swap_ab = plan.swap_ab;
+    g.tuning =
+        k13_tuning(g.tuning, g.m, g.n, g.k, sms, rows_whole_lines(g.lda), g.epilogue.active(), rows_whole_lines(g.ldb));
   }
   return Status::success();
 }
