@@ -18,7 +18,9 @@
 #   bash bench/lab/gpu_session.sh OUT copied:OLD  # calls on padded copies: the workspace tests, memcheck of
 #                                                 # k13/k14 on copies, OLD's tessel against this build on them
 #   bash bench/lab/gpu_session.sh OUT plan_ab:OLD  # a plan change: the problems of PLAN_SEEDS (7201-7208) whose
-#                                                  # `--plan` differs between OLD's tessel and this build's, A/B on them
+#                                                  # `--plan` differs between OLD's tessel and this build's, A/B on them;
+#                                                  # OLD a tessel binary, or a source tree (an untracked
+#                                                  # `git worktree add old <commit>`) built here beside this one
 #   bash bench/lab/gpu_session.sh OUT kernels:FILE  # ncu's launch record (kernel name: tile, stages, cluster;
 #                                                   # grid, threads, registers, shared memory, duration) of `auto`
 #                                                   # and of cuBLASLt on FILE's problems: what each library runs
@@ -281,16 +283,25 @@ case "$part" in
     head -3 "$out/copied_ab/summary.txt" >> "$sum" 2>/dev/null
     ;;
   plan_ab:*)
-    # The problems whose plan OLD's tessel and this build's differ on (the kernel columns of `--plan`: awk's 12-17, the
+    # The problems whose plan OLD's tessel and this build's differ on (the kernel columns of `--plan`: awk's 12-18, the
     # layout holding a comma), then the two builds on them in alternating blocks: what a change of the plan moves.
     old=${part#plan_ab:}
+    if [ -d "$old" ]; then
+      # A source tree: built like this one (tessel only), so that a plan change is timed against its parent.
+      # shellcheck disable=SC2086 # TESSEL_CMAKE_ARGS is a list of arguments
+      cmake -S "$old" -B /tmp/tessel_old_build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSEL_ENABLE_CUDA=ON \
+        -DTESSEL_BUILD_TESTS=OFF -DTESSEL_BUILD_LADDER=ON -DTESSEL_LADDER_INSTANCES=one ${TESSEL_CMAKE_ARGS:-} \
+        > /tmp/gpu_session_cmake_old.log 2>&1
+      step build_old 240 ninja -C /tmp/tessel_old_build -j16 tessel
+      old=/tmp/tessel_old_build/tessel
+    fi
     echo "group,m,n,k,dtype,out_dtype,layout,alpha,beta" > "$out/plan_changed.csv"
     for s in ${PLAN_SEEDS:-7201 7202 7203 7204 7205 7206 7207 7208}; do
       "$old" bench gemm --suite "random:$s:200" --plan > /tmp/plan_old.csv
       "$t" bench gemm --suite "random:$s:200" --plan > /tmp/plan_new.csv
       paste -d'|' /tmp/plan_old.csv /tmp/plan_new.csv | awk -F'|' 'NR > 1 {
         split($1, a, ","); split($2, b, ","); moved = 0
-        for (i = 12; i <= 17; ++i) if (a[i] != b[i]) moved = 1
+        for (i = 12; i <= 18; ++i) if (a[i] != b[i]) moved = 1
         if (moved) print a[1]","a[2]","a[3]","a[4]","a[5]","a[6]","a[7]","a[8]","a[9]","a[10] }'
     done | awk '!seen[$0]++' >> "$out/plan_changed.csv"
     echo "plan changed: $(($(wc -l < "$out/plan_changed.csv") - 1)) problems" >> "$sum"
