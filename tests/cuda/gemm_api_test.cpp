@@ -731,6 +731,32 @@ TEST(GemmApi, PingpongStaysBelowThePowerCap) {
   EXPECT_EQ(square(2048).impl, GemmImpl::k15_pingpong) << square(2048).why;
 }
 
+// Rule 6b: rule 10's k15 runs at its own tile's raster group (0: the launcher's), not the 128 x 256 plan's 16 it
+// replaced, unless the caller set one; rule 10c: A's rows straddling lines keep k13 at short K too (planned for an
+// sm_90 device of 132 SMs, no GPU needed).
+TEST(GemmApi, PingpongTakesItsOwnRasterGroup) {
+  GemmArgs g = valid_args();
+  const auto plan = [&g](index_t m, index_t n, index_t k) {
+    g.m = m, g.n = n, g.k = k, g.lda = k, g.ldb = g.ldc = g.ldd = n, g.beta = 0.0f;
+    return gemm_plan(g, GemmDevice{});
+  };
+  const GemmPlan square = plan(2048, 2048, 2048);
+  EXPECT_EQ(square.impl, GemmImpl::k15_pingpong) << square.why;
+  EXPECT_EQ(square.tuning.raster_group, 0) << square.why;
+  g.tuning.raster_group = 4;
+  const GemmPlan asked = plan(2048, 2048, 2048);
+  EXPECT_EQ(asked.impl, GemmImpl::k15_pingpong) << asked.why;
+  EXPECT_EQ(asked.tuning.raster_group, 4) << asked.why;
+  g.tuning.raster_group = 0;
+  const GemmPlan k13 = plan(4096, 4096, 14336);  // rule 10b keeps k13's 128 x 256 and its group
+  EXPECT_EQ(k13.impl, GemmImpl::k13_wgmma_in_flight) << k13.why;
+  EXPECT_EQ(k13.tuning.raster_group, 16) << k13.why;
+  const GemmPlan straddled = plan(4864, 10496, 472);  // A's rows 944 bytes apart: k13 ran it 1.39x as fast as k15
+  EXPECT_NE(straddled.impl, GemmImpl::k15_pingpong) << straddled.why;
+  const GemmPlan whole = plan(4864, 10496, 448);
+  EXPECT_EQ(whole.impl, GemmImpl::k15_pingpong) << whole.why;
+}
+
 // Without a GPU (or on another architecture) the plan falls back to k08, and
 // says so; the choice never depends on anything but the device and the shape.
 // On sm_90 this small problem (below 10^10 flops) is the model's: one of
