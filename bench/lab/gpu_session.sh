@@ -21,6 +21,10 @@
 #                                                  # `--plan` differs between OLD's tessel and this build's, A/B on them;
 #                                                  # OLD a tessel binary, or a source tree (an untracked
 #                                                  # `git worktree add old <commit>`) built here beside this one
+#   bash bench/lab/gpu_session.sh OUT revert_ab:DIFF  # plan_ab against this tree with DIFF reverted (patch -R):
+#                                                     # a change to the model or the rules (`git diff OLD -- include
+#                                                     # src`), rebuilt incrementally (seconds where only
+#                                                     # gemm_model.hpp or gemm.cu moved; gemm_plan.hpp: all)
 #   bash bench/lab/gpu_session.sh OUT kernels:FILE  # ncu's launch record (kernel name: tile, stages, cluster;
 #                                                   # grid, threads, registers, shared memory, duration) of `auto`
 #                                                   # and of cuBLASLt on FILE's problems: what each library runs
@@ -282,10 +286,20 @@ case "$part" in
     step copied_ab 300 env BLOCK=8 bash bench/lab/ab_builds.sh "$old" "$t" "$out/copied_suite.csv" "$out/copied_ab"
     head -3 "$out/copied_ab/summary.txt" >> "$sum" 2>/dev/null
     ;;
-  plan_ab:*)
+  plan_ab:* | revert_ab:*)
     # The problems whose plan OLD's tessel and this build's differ on (the kernel columns of `--plan`: awk's 12-18, the
     # layout holding a comma), then the two builds on them in alternating blocks: what a change of the plan moves.
     old=${part#plan_ab:}
+    if [[ "$part" = revert_ab:* ]]; then
+      # The tree before DIFF: this build kept aside, DIFF reverted, rebuilt and copied, the tree restored.
+      cp "$t" /tmp/tessel_new
+      diff=${part#revert_ab:}
+      patch -p1 -R < "$diff" > /tmp/gpu_session_patch.log 2>&1 && step build_old 240 ninja -C "$build" -j16 tessel
+      cp "$t" /tmp/tessel_old
+      patch -p1 < "$diff" >> /tmp/gpu_session_patch.log 2>&1
+      tail -2 /tmp/gpu_session_patch.log >> "$sum"
+      old=/tmp/tessel_old t=/tmp/tessel_new
+    fi
     if [ -d "$old" ]; then
       # A source tree: built like this one (tessel only), so that a plan change is timed against its parent.
       # shellcheck disable=SC2086 # TESSEL_CMAKE_ARGS is a list of arguments
@@ -326,7 +340,7 @@ launch__cluster_dim_y,launch__registers_per_thread,launch__shared_mem_per_block_
     cp /tmp/gpu_session_sanitize.log "$out/sanitizer_${parts//,/_}.log"
     ;;
   *)
-    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S, copied:OLD, plan_ab:OLD, kernels:FILE or sanitize:PARTS)" >&2
+    echo "gpu_session.sh: unknown part '$part' (verify, seed:S, cluster:FILE, fp8, attention, attention_more, split_sum:S,S, small:S,S, copied:OLD, plan_ab:OLD, revert_ab:DIFF, kernels:FILE or sanitize:PARTS)" >&2
     exit 2
     ;;
 esac
