@@ -211,7 +211,7 @@ constexpr bool k15_for(index_t m, index_t n, index_t k, int sms, const GemmTunin
 }
 /// Rule 10c: not over A's straddled rows, nor B's past 8 k-tiles: k15's 128 x 128 tiles then ask 1.5x the line
 /// requests of their tensor work (straddle_slowdown), and the main loop, not the epilogue k15 hides, is the time; with
-/// A's rows straddling that holds at short K too (1.10-1.39x slower than k13 at K of 264-472, H100).
+/// A's rows straddling that holds at short K too (the rules table, 10c).
 constexpr bool k15_straddled(index_t k, bool a_straddles, bool b_straddles) {
   return a_straddles || (b_straddles && ceil_div(k, 64) > 8);
 }

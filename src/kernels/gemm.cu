@@ -938,7 +938,7 @@ static GemmPlan plan_of(const GemmArgs& caller_args) {
     plan.why = std::string("k15 pingpong 2x128x128") + (fused ? " fused epilogue" : "");
     share_straddled_b(plan);
     // Rule 6b: k15 takes its own tile's raster group (the caller's, else 0: its launcher's), not that of the k13 tile
-    // the plan replaced (16 rows where that was 128 x 256 ran k15 1.044x slower over 48 problems, H100).
+    // the plan replaced: 16 tile rows suit 128 x 256, not k15's 128 x 128 (docs/heuristics.md, rule 6b).
     if (plan.impl == GemmImpl::k15_pingpong) plan.tuning.raster_group = asked.raster_group;
     return plan;
   }
