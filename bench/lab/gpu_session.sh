@@ -294,7 +294,12 @@ case "$part" in
       # The tree before DIFF: this build kept aside, DIFF reverted, rebuilt and copied, the tree restored.
       cp "$t" /tmp/tessel_new
       diff=${part#revert_ab:}
-      patch -p1 -R < "$diff" > /tmp/gpu_session_patch.log 2>&1 && step build_old 240 ninja -C "$build" -j16 tessel
+      if ! patch -p1 -R < "$diff" > /tmp/gpu_session_patch.log 2>&1; then
+        # Nothing to compare against: say so rather than time this build against itself.
+        { echo "revert_ab: $diff does not revert on this tree"; tail -3 /tmp/gpu_session_patch.log; } >> "$sum"
+        exit 1
+      fi
+      step build_old 240 ninja -C "$build" -j16 tessel
       cp "$t" /tmp/tessel_old
       patch -p1 < "$diff" >> /tmp/gpu_session_patch.log 2>&1
       tail -2 /tmp/gpu_session_patch.log >> "$sum"

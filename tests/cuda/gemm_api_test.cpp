@@ -732,8 +732,8 @@ TEST(GemmApi, PingpongStaysBelowThePowerCap) {
 }
 
 // Rule 6b: rule 10's k15 runs at its own tile's raster group (0: the launcher's), not the 128 x 256 plan's 16 it
-// replaced, unless the caller set one; rule 10c: A's rows straddling lines keep k13 at short K too (planned for an
-// sm_90 device of 132 SMs, no GPU needed).
+// replaced, unless the caller set one; rule 10c: A's rows straddling lines leave k15 at short K too (for rule 5's k14
+// here; planned for an sm_90 device of 132 SMs, no GPU needed).
 TEST(GemmApi, PingpongTakesItsOwnRasterGroup) {
   GemmArgs g = valid_args();
   const auto plan = [&g](index_t m, index_t n, index_t k) {
